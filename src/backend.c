@@ -1,0 +1,102 @@
+/*
+ * backend.c - the backend registry and device selection.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "error.h"
+
+#ifdef GBT_WITH_CUDA
+extern const struct gbt_backend_ops gbt__cuda_ops;
+#endif
+
+const struct gbt_backend_ops *gbt__backend_cuda(void)
+{
+#ifdef GBT_WITH_CUDA
+    return &gbt__cuda_ops;
+#else
+    return NULL;
+#endif
+}
+
+gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal)
+{
+    int k, o = -1;
+    CHECK_NOT_NULL(text);
+    if (strcmp(text, "auto") == 0) {
+        k = GBT_DEVICE_AUTO;
+    } else if (strcmp(text, "cpu") == 0) {
+        k = GBT_DEVICE_CPU;
+    } else if (strcmp(text, "cuda") == 0 || strcmp(text, "gpu") == 0) {
+        k = GBT_DEVICE_CUDA;
+        o = 0;
+    } else if (strncmp(text, "cuda:", 5) == 0 || strncmp(text, "gpu:", 4) == 0) {
+        const char *num = strchr(text, ':') + 1;
+        char *end;
+        long v;
+        errno = 0;
+        v = strtol(num, &end, 10);
+        RETURN_ERROR_IF(*num < '0' || *num > '9' || *end != '\0' || errno || v > 65535,
+                        GBT_E_PARAM, "bad device '%s': the ordinal must be a number", text);
+        k = GBT_DEVICE_CUDA;
+        o = (int)v;
+    } else {
+        return gbt__fail(GBT_E_PARAM, "bad device '%s' (expected auto, cpu, cuda or cuda:N)", text);
+    }
+    if (kind) *kind = k;
+    if (ordinal) *ordinal = o;
+    return GBT_OK;
+}
+
+int gbt_device_count(void)
+{
+    const struct gbt_backend_ops *cuda = gbt__backend_cuda();
+    return cuda ? cuda->device_count() : 0;
+}
+
+gbt_status gbt_device_describe(int ordinal, char *name, size_t name_len, int *cc_major,
+                               int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes)
+{
+    const struct gbt_backend_ops *cuda = gbt__backend_cuda();
+    int n = cuda ? cuda->device_count() : 0;
+    RETURN_ERROR_IF(ordinal < 0 || ordinal >= n, GBT_E_NO_DEVICE,
+                    "no CUDA device %d (%d present%s)", ordinal, n,
+                    cuda ? "" : "; this library was built without CUDA");
+    return cuda->describe(ordinal, name, name_len, cc_major, cc_minor, total_bytes, free_bytes);
+}
+
+gbt_status gbt__device_resolve(const char *text, int verbosity,
+                               const struct gbt_backend_ops **ops, int *ordinal)
+{
+    const struct gbt_backend_ops *cuda = gbt__backend_cuda();
+    int kind, o, n;
+    FORWARD_IF_ERROR(gbt__device_parse(text, &kind, &o));
+    n = cuda ? cuda->device_count() : 0;
+    if (kind == GBT_DEVICE_CPU) {
+        *ops = gbt__backend_cpu();
+        *ordinal = -1;
+        return GBT_OK;
+    }
+    if (kind == GBT_DEVICE_AUTO) {
+        if (n > 0) {
+            *ops = cuda;
+            *ordinal = 0;
+            gbt__log((int)verbosity, GBT_LOG_INFO, "device=auto: training on cuda:0");
+        } else {
+            *ops = gbt__backend_cpu();
+            *ordinal = -1;
+            gbt__log((int)verbosity, GBT_LOG_INFO, "device=auto: no usable CUDA device%s; training on the CPU",
+                     cuda ? "" : " (built without CUDA)");
+        }
+        return GBT_OK;
+    }
+    RETURN_ERROR_IF(cuda == NULL, GBT_E_NO_DEVICE,
+                    "device '%s' requested, but this library was built without CUDA support", text);
+    RETURN_ERROR_IF(o >= n, GBT_E_NO_DEVICE, "device '%s' requested, but %d CUDA device%s usable",
+                    text, n, n == 1 ? " is" : "s are");
+    *ops = cuda;
+    *ordinal = o;
+    return GBT_OK;
+}

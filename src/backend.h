@@ -1,0 +1,134 @@
+/*
+ * backend.h - the table of operations a backend (CPU, CUDA) provides to
+ * the tree grower, and the registry that picks one for a device string.
+ *
+ * grow.c owns the algorithm and drives every backend the same way; a
+ * backend owns its data (binned matrix, gradients, row partition,
+ * histograms, training margins) and works on batches of nodes.
+ *
+ * One tree, as grow.c calls it:
+ *   gradients (once per round, all classes)
+ *   begin_tree(class)                  every row in node 0
+ *   histograms(BUILD node 0 into a slot)
+ *   loop: best_splits(batch) -> partition(batch) ->
+ *         histograms(BUILD the smaller children, SUBTRACT them from the
+ *         parents' slots, which then hold the larger children)
+ *   finish_tree(leaf values)           margins += leaf value of each row
+ * Node ids are given by grow.c; histogram slots are small integers, also
+ * managed by grow.c, below plan->max_slots.
+ */
+#ifndef GBT_BACKEND_H
+#define GBT_BACKEND_H
+
+#include <stdint.h>
+
+#include "common/split_math.h"
+#include "common/types.h"
+#include "gbt.h"
+#include "quantize.h"
+
+/* What a backend needs to set up training on one dataset. */
+struct gbt_train_plan {
+    const struct gbt_qmatrix *qm; /* binned training data (host) */
+    const float *label;           /* nrow */
+    const float *weight;          /* nrow, or NULL for all 1 */
+    const double *margin;         /* nrow * num_class initial raw scores, row-major */
+    uint64_t nrow;
+    int num_class;
+    int objective;      /* enum gbt_objective_id */
+    uint32_t max_nodes; /* node ids of one tree are below this */
+    uint32_t max_slots; /* histogram slots in use at once */
+    int nthread;        /* host threads */
+};
+
+struct gbt_grad_request {
+    int round;
+    uint64_t seed;
+    double subsample;
+};
+
+/* One class's gradients for this round: exact totals and fixed-point exponents. */
+struct gbt_class_sums {
+    struct gbt_hbin total;
+    int g_exp, h_exp;
+};
+
+enum gbt_hist_op {
+    GBT_HIST_BUILD,   /* slot := histogram of node's rows */
+    GBT_HIST_SUBTRACT /* slot := slot - src */
+};
+
+struct gbt_hist_job {
+    int32_t op;
+    int32_t node;
+    int32_t slot;
+    int32_t src;
+};
+
+struct gbt_split_job {
+    int32_t node;
+    int32_t slot;
+    struct gbt_hbin total; /* the node's sums */
+};
+
+struct gbt_partition_job {
+    int32_t node, left, right;
+    int32_t feature, bin, default_left;
+};
+
+struct gbt_leaf {
+    int32_t node;
+    int32_t reserved;
+    double value; /* added to the margins of the node's rows */
+};
+
+struct gbt_backend_ops {
+    const char *name;
+    int (*device_count)(void);
+    gbt_status (*describe)(int ordinal, char *name, size_t name_len, int *cc_major,
+                           int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes);
+    gbt_status (*open)(int ordinal, const struct gbt_train_plan *plan, void **ctx);
+    void (*close)(void *ctx);
+    /* Gradients of every class from the current margins; out has num_class entries. */
+    gbt_status (*gradients)(void *ctx, const struct gbt_grad_request *req,
+                            struct gbt_class_sums *out);
+    /* Starts a tree of class cls: every row in node 0. */
+    gbt_status (*begin_tree)(void *ctx, int cls);
+    /* Runs the BUILD jobs, then the SUBTRACT jobs. */
+    gbt_status (*histograms)(void *ctx, const struct gbt_hist_job *jobs, int n);
+    /*
+     * The best split of each job's node over the features whose mask byte
+     * is set (masks: n rows of nfeat bytes, or NULL for every feature).
+     */
+    gbt_status (*best_splits)(void *ctx, const struct gbt_split_job *jobs, int n,
+                              const uint8_t *masks, const struct gbt_split_params *p,
+                              struct gbt_split *out);
+    /* Splits each job's node: its rows go stably to the left or right child. */
+    gbt_status (*partition)(void *ctx, const struct gbt_partition_job *jobs, int n);
+    /* Adds each leaf's value to its rows' margins of the tree's class. */
+    gbt_status (*finish_tree)(void *ctx, const struct gbt_leaf *leaves, int n);
+    /* Copies the training margins (nrow * num_class) to the host. */
+    gbt_status (*read_margins)(void *ctx, double *out);
+    /* For tests: a slot's histogram (total_slots bins) and a class's fixed-point gradients. */
+    gbt_status (*read_histogram)(void *ctx, int slot, struct gbt_hbin *out);
+    gbt_status (*read_gradients)(void *ctx, int cls, struct gbt_gpair *out);
+};
+
+enum gbt_device_kind { GBT_DEVICE_AUTO, GBT_DEVICE_CPU, GBT_DEVICE_CUDA };
+
+const struct gbt_backend_ops *gbt__backend_cpu(void);
+/* The CUDA backend, or NULL when the library was built without it. */
+const struct gbt_backend_ops *gbt__backend_cuda(void);
+
+/* Parses "auto", "cpu", "cuda" or "cuda:N" (ordinal -1 for auto/cpu, N or 0 for cuda). */
+gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal);
+
+/*
+ * Picks the backend for a device string: an explicit CUDA device that is not
+ * there is GBT_E_NO_DEVICE; "auto" takes CUDA device 0 when usable, else the
+ * CPU, and logs the choice.
+ */
+gbt_status gbt__device_resolve(const char *text, int verbosity,
+                               const struct gbt_backend_ops **ops, int *ordinal);
+
+#endif

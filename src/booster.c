@@ -1,0 +1,563 @@
+/*
+ * booster.c - boosters: parameters, training rounds, validation and early
+ * stopping, evaluation and prediction.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "booster.h"
+#include "common/grad_math.h"
+#include "dataset.h"
+#include "grow.h"
+#include "metric.h"
+#include "objective.h"
+#include "util.h"
+
+/* ---- model ------------------------------------------------------------ */
+
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
+{
+    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
+                                  sizeof *m->trees, "model trees"));
+    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t));
+    m->trees[m->ntrees++] = *t;
+    memset(t, 0, sizeof *t);
+    return GBT_OK;
+}
+
+void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
+{
+    while (m->ntrees > ntrees) gbt__tree_free(&m->trees[--m->ntrees]);
+    gbt__forest_truncate(&m->forest, ntrees);
+}
+
+void gbt__model_free(struct gbt_model *m)
+{
+    gbt__model_truncate(m, 0);
+    free(m->trees);
+    free(m->base);
+    gbt__forest_free(&m->forest);
+    memset(m, 0, sizeof *m);
+    m->best_iteration = -1;
+}
+
+/* ---- booster life --------------------------------------------------------- */
+
+static void drop_state(gbt_booster *b)
+{
+    struct gbt_train_state *ts = b->ts;
+    if (ts == NULL) return;
+    if (ts->ops && ts->ctx) ts->ops->close(ts->ctx);
+    gbt__qmatrix_free(&ts->qm);
+    free(ts->usable);
+    free(ts);
+    b->ts = NULL;
+}
+
+gbt_status gbt_booster_create(gbt_booster **out)
+{
+    gbt_booster *b;
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(&b, 1, sizeof *b, 1, "booster"));
+    gbt__params_init(&b->params);
+    b->model.best_iteration = -1;
+    *out = b;
+    return GBT_OK;
+}
+
+void gbt_booster_free(gbt_booster *b)
+{
+    if (b == NULL) return;
+    drop_state(b);
+    gbt__model_free(&b->model);
+    free(b);
+}
+
+gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value)
+{
+    struct gbt_params p;
+    int flags = 0;
+    CHECK_NOT_NULL(b);
+    p = b->params;
+    FORWARD_IF_ERROR(gbt__params_set(&p, name, value, &flags));
+    if ((flags & GBT_PF_MODEL) && b->model.ntrees > 0) {
+        char before[64], after[64];
+        gbt__params_get(&b->params, name, before, sizeof before);
+        gbt__params_get(&p, name, after, sizeof after);
+        RETURN_ERROR_IF(strcmp(before, after) != 0, GBT_E_STATE,
+                        "cannot change '%s' from %s to %s: the booster already has trees", name,
+                        before, after);
+    }
+    b->params = p;
+    if (flags & GBT_PF_REBUILD) drop_state(b);
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name, char *buf, size_t buflen)
+{
+    CHECK_NOT_NULL(b);
+    return gbt__params_get(&b->params, name, buf, buflen);
+}
+
+gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf, size_t buflen)
+{
+    char tmp[64];
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(key);
+    CHECK_NOT_NULL(buf);
+    if (strcmp(key, "device") == 0) {
+        RETURN_ERROR_IF(b->device_used[0] == '\0', GBT_E_STATE, "the booster has not trained yet");
+        snprintf(tmp, sizeof tmp, "%s", b->device_used);
+    } else if (strcmp(key, "best_iteration") == 0 || strcmp(key, "best_score") == 0) {
+        RETURN_ERROR_IF(b->model.best_iteration < 0, GBT_E_STATE, "no early stop is recorded");
+        if (key[5] == 'i')
+            snprintf(tmp, sizeof tmp, "%d", b->model.best_iteration);
+        else
+            gbt__format_double(tmp, sizeof tmp, b->model.best_score);
+    } else if (strcmp(key, "num_feature") == 0) {
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b->model.num_feature);
+    } else {
+        return gbt__fail(GBT_E_INVALID_ARG,
+                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature)", key);
+    }
+    RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
+                    buflen);
+    memcpy(buf, tmp, strlen(tmp) + 1);
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(out);
+    *out = b->model.K ? (int)(b->model.ntrees / (uint32_t)b->model.K) : 0;
+    return GBT_OK;
+}
+
+static int threads(const gbt_booster *b)
+{
+    return gbt__threads(b->params.nthread);
+}
+
+/* ---- training set-up ---------------------------------------------------- */
+
+static gbt_status check_growth(const struct gbt_params *p)
+{
+    if (p->grow_policy == GBT_GROW_DEPTHWISE)
+        RETURN_ERROR_IF(p->max_depth < 1, GBT_E_PARAM,
+                        "grow_policy=depthwise needs max_depth >= 1 (max_depth=0 is for lossguide)");
+    else
+        RETURN_ERROR_IF(p->max_depth == 0 && p->max_leaves == 0, GBT_E_PARAM,
+                        "grow_policy=lossguide needs max_leaves or max_depth");
+    return GBT_OK;
+}
+
+static gbt_status check_base_margin(const gbt_dataset *d, int K)
+{
+    RETURN_ERROR_IF(d->base_margin && d->nbase_margin != d->nrow * (uint64_t)K, GBT_E_INVALID_ARG,
+                    "base_margin has %llu values; the model needs %llu (rows x %d)",
+                    (unsigned long long)d->nbase_margin, (unsigned long long)(d->nrow * (uint64_t)K), K);
+    return GBT_OK;
+}
+
+/* Fixes the model's objective, classes, starting scores and features on first training. */
+static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
+{
+    struct gbt_model *m = &b->model;
+    const struct gbt_params *p = &b->params;
+    int K = gbt__objective_groups((int)p->objective, (int)p->num_class);
+    double *base;
+    gbt_status s;
+    if (m->K != 0) {
+        RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
+                        "the model was trained with objective %s and %d output(s); the parameters now say %s",
+                        gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        if (train->ncol > m->num_feature) m->num_feature = train->ncol;
+        return GBT_OK;
+    }
+    FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, train, base);
+    if (s != GBT_OK) {
+        free(base);
+        return s;
+    }
+    m->K = K;
+    m->objective = (int)p->objective;
+    m->num_class = (int)p->num_class;
+    m->num_feature = train->ncol;
+    m->base = base;
+    return GBT_OK;
+}
+
+static void fill_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin)
+{
+    const uint64_t n = d->nrow * (uint64_t)m->K;
+    for (uint64_t i = 0; i < n; i++)
+        margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
+}
+
+static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
+{
+    const struct gbt_params *p = &b->params;
+    struct gbt_model *m = &b->model;
+    struct gbt_train_state *ts;
+    struct gbt_train_plan plan;
+    struct gbt_dview view;
+    double *margin = NULL;
+    const int nt = threads(b);
+    gbt_status s;
+    double t0 = gbt__now();
+
+    drop_state(b);
+    FORWARD_IF_ERROR(check_growth(p));
+    FORWARD_IF_ERROR(gbt__objective_check((int)p->objective, (int)p->num_class, train));
+    FORWARD_IF_ERROR(init_model(b, train));
+    FORWARD_IF_ERROR(check_base_margin(train, m->K));
+    FORWARD_IF_ERROR(gbt__alloc(&ts, 1, sizeof *ts, 1, "training state"));
+    ts->data_generation = train->generation;
+    s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
+    if (s == GBT_OK) s = gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
+    if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");
+    if (s == GBT_OK) {
+        for (uint32_t f = 0; f < ts->qm.cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm.cuts, f);
+        gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves, train->nrow,
+                         &ts->max_nodes, &ts->max_slots);
+        s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
+    }
+    if (s == GBT_OK) {
+        fill_start_margins(m, train, margin);
+        gbt__dataset_view(train, &view);
+        gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
+        memset(&plan, 0, sizeof plan);
+        plan.qm = &ts->qm;
+        plan.label = train->label;
+        plan.weight = train->weight;
+        plan.margin = margin;
+        plan.nrow = train->nrow;
+        plan.num_class = m->K;
+        plan.objective = m->objective;
+        plan.max_nodes = ts->max_nodes;
+        plan.max_slots = ts->max_slots;
+        plan.nthread = nt;
+        s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
+    }
+    free(margin);
+    if (s != GBT_OK) {
+        b->ts = ts;
+        drop_state(b);
+        return s;
+    }
+    b->ts = ts;
+    if (ts->ordinal >= 0)
+        snprintf(b->device_used, sizeof b->device_used, "cuda:%d", ts->ordinal);
+    else
+        snprintf(b->device_used, sizeof b->device_used, "cpu");
+    gbt__log((int)p->verbosity, GBT_LOG_INFO,
+             "training on %s: %llu rows, %u features, %u bins (%s layout), set-up %.3f s",
+             b->device_used, (unsigned long long)train->nrow, ts->qm.cuts.nfeat,
+             ts->qm.cuts.total_slots,
+             ts->qm.layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
+    return GBT_OK;
+}
+
+static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
+{
+    const struct gbt_params *p = &b->params;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->policy = (int)p->grow_policy;
+    cfg->max_depth = (int)p->max_depth;
+    cfg->max_leaves = (int)p->max_leaves;
+    cfg->eta = p->eta;
+    cfg->gamma = p->gamma;
+    cfg->sp.lambda = p->lambda;
+    cfg->sp.alpha = p->alpha;
+    cfg->sp.max_delta_step = p->max_delta_step;
+    cfg->sp.min_child_weight = p->min_child_weight;
+    cfg->colsample_bytree = p->colsample_bytree;
+    cfg->colsample_bylevel = p->colsample_bylevel;
+    cfg->colsample_bynode = p->colsample_bynode;
+    cfg->seed = (uint64_t)p->seed;
+    cfg->cuts = &b->ts->qm.cuts;
+    cfg->usable = b->ts->usable;
+    cfg->max_nodes = b->ts->max_nodes;
+    cfg->max_slots = b->ts->max_slots;
+}
+
+gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
+{
+    struct gbt_grow_config cfg;
+    struct gbt_class_sums *sums = NULL;
+    struct gbt_grad_request req;
+    const uint32_t before = b ? b->model.ntrees : 0;
+    gbt_status s;
+    int K;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    if (b->ts == NULL || b->ts->data_generation != train->generation)
+        FORWARD_IF_ERROR(build_state(b, train));
+    K = b->model.K;
+    grow_config(b, &cfg);
+    req.round = (int)(b->model.ntrees / (uint32_t)K);
+    req.seed = (uint64_t)b->params.seed;
+    req.subsample = b->params.subsample;
+    s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
+    if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
+    for (int k = 0; k < K && s == GBT_OK; k++) {
+        struct gbt_tree tree;
+        cfg.tree_index = (uint64_t)req.round * (uint64_t)K + (uint64_t)k;
+        s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
+        if (s == GBT_OK) {
+            s = gbt__model_add_tree(&b->model, &tree);
+            if (s != GBT_OK) gbt__tree_free(&tree);
+        }
+    }
+    free(sums);
+    if (s != GBT_OK) {
+        /* the backend may hold part of a round: drop it and start over next time */
+        gbt__model_truncate(&b->model, before);
+        drop_state(b);
+    }
+    return s;
+}
+
+/* ---- validation, early stopping ---------------------------------------- */
+
+struct eval_set {
+    const gbt_dataset *d;
+    char name[64];
+    double *margin;
+    struct gbt_dview view;
+};
+
+static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
+{
+    const struct gbt_model *m = &b->model;
+    struct gbt_dview v;
+    double *margin;
+    RETURN_ERROR_IF(d->ncol > m->num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu features but the model only %llu",
+                    (unsigned long long)d->ncol, (unsigned long long)m->num_feature);
+    FORWARD_IF_ERROR(check_base_margin(d, m->K));
+    FORWARD_IF_ERROR(gbt__alloc(&margin, d->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins"));
+    fill_start_margins(m, d, margin);
+    gbt__dataset_view(d, &v);
+    gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, threads(b), margin);
+    *out = margin;
+    return GBT_OK;
+}
+
+static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char names[][GBT_METRIC_NAME_MAX], int *n)
+{
+    const struct gbt_params *p = &b->params;
+    int count = p->num_eval_metric ? (int)p->num_eval_metric : 1;
+    for (int i = 0; i < count; i++) {
+        const char *name = p->num_eval_metric ? p->eval_metric[i]
+                                              : gbt__objective_default_metric((int)p->objective);
+        FORWARD_IF_ERROR(gbt__metric_parse(name, &ms[i]));
+        snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", name);
+    }
+    *n = count;
+    return GBT_OK;
+}
+
+static void free_sets(struct eval_set *sets, int n)
+{
+    for (int i = 0; i < n; i++) free(sets[i].margin);
+    free(sets);
+}
+
+static void format_seconds(char *buf, size_t len, double s)
+{
+    if (s < 60)
+        snprintf(buf, len, "%.1fs", s);
+    else if (s < 3600)
+        snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
+    else
+        snprintf(buf, len, "%dh%02dm", (int)(s / 3600), ((int)s / 60) % 60);
+}
+
+gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
+                             const gbt_dataset *const *valid, const char *const *valid_names,
+                             int num_valid)
+{
+    struct gbt_metric ms[GBT_MAX_METRICS];
+    char mnames[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
+    struct eval_set *sets = NULL;
+    int nm = 0, best_round = -1, last_round = -1, verb;
+    double best = NAN, start = gbt__now();
+    gbt_status s = GBT_OK;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    RETURN_ERROR_IF(num_rounds < 0, GBT_E_INVALID_ARG, "num_rounds is negative (%d)", num_rounds);
+    RETURN_ERROR_IF(num_valid < 0 || (num_valid > 0 && valid == NULL), GBT_E_INVALID_ARG,
+                    "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
+    for (int i = 0; i < num_valid; i++) {
+        RETURN_ERROR_IF(valid[i] == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
+        RETURN_ERROR_IF(valid[i]->label == NULL, GBT_E_INVALID_ARG,
+                        "validation set %d has no labels", i);
+    }
+    verb = (int)b->params.verbosity;
+    FORWARD_IF_ERROR(metric_list(b, ms, mnames, &nm));
+    if (b->ts == NULL || b->ts->data_generation != train->generation)
+        FORWARD_IF_ERROR(build_state(b, train));
+    if (num_valid > 0) FORWARD_IF_ERROR(gbt__alloc(&sets, (size_t)num_valid, sizeof *sets, 1, "validation sets"));
+    for (int i = 0; i < num_valid && s == GBT_OK; i++) {
+        sets[i].d = valid[i];
+        if (valid_names && valid_names[i])
+            snprintf(sets[i].name, sizeof sets[i].name, "%s", valid_names[i]);
+        else
+            snprintf(sets[i].name, sizeof sets[i].name, "valid%d", i);
+        gbt__dataset_view(valid[i], &sets[i].view);
+        s = eval_margins(b, valid[i], &sets[i].margin);
+        if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
+    }
+    for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
+        const uint32_t t0 = b->model.ntrees;
+        const int round = (int)(t0 / (uint32_t)b->model.K);
+        struct gbt_strbuf line = {0};
+        double last = NAN;
+        s = gbt_booster_update(b, train);
+        if (s != GBT_OK) break;
+        last_round = round;
+        gbt__sb_printf(&line, "[%d]", round);
+        for (int i = 0; i < num_valid && s == GBT_OK; i++) {
+            gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
+                            threads(b), sets[i].margin);
+            for (int j = 0; j < nm && s == GBT_OK; j++) {
+                s = gbt__metric_eval(&ms[j], b->model.objective, b->model.K, sets[i].margin,
+                                     sets[i].d->label, sets[i].d->weight, sets[i].d->nrow,
+                                     threads(b), &last);
+                if (s != GBT_OK) {
+                    gbt__fail_context(s, "validation set '%s'", sets[i].name);
+                    break;
+                }
+                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, mnames[j], last);
+            }
+        }
+        if (s == GBT_OK) {
+            double el = gbt__now() - start;
+            char e1[32], e2[32];
+            format_seconds(e1, sizeof e1, el);
+            format_seconds(e2, sizeof e2, el / (r + 1) * (num_rounds - r - 1));
+            gbt__sb_printf(&line, "\t(%s elapsed, %s left)", e1, e2);
+            if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s", line.s);
+        }
+        free(line.s);
+        if (s != GBT_OK || num_valid == 0) continue;
+        if (best_round < 0 || (ms[nm - 1].maximize ? last > best : last < best)) {
+            best = last;
+            best_round = round;
+        }
+        if (b->params.early_stopping_rounds > 0 && round - best_round >= b->params.early_stopping_rounds) {
+            gbt__log(verb, GBT_LOG_INFO,
+                     "early stop: %s-%s did not improve for %lld rounds; keeping rounds 0..%d",
+                     sets[num_valid - 1].name, mnames[nm - 1],
+                     (long long)b->params.early_stopping_rounds, best_round);
+            gbt__model_truncate(&b->model, (uint32_t)(best_round + 1) * (uint32_t)b->model.K);
+            b->model.best_iteration = best_round;
+            b->model.best_score = best;
+            drop_state(b);
+            break;
+        }
+    }
+    if (s == GBT_OK) {
+        char e1[32];
+        format_seconds(e1, sizeof e1, gbt__now() - start);
+        if (best_round >= 0)
+            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f",
+                     last_round + 1, e1, best_round, sets[num_valid - 1].name, mnames[nm - 1], best);
+        else
+            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
+    }
+    free_sets(sets, num_valid);
+    return s;
+}
+
+/* ---- evaluation and prediction ------------------------------------------ */
+
+static gbt_status check_model(const gbt_booster *b)
+{
+    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const char *metric,
+                            double *out)
+{
+    struct gbt_metric m;
+    double *margin;
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(d);
+    CHECK_NOT_NULL(metric);
+    CHECK_NOT_NULL(out);
+    FORWARD_IF_ERROR(check_model(b));
+    FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
+    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    FORWARD_IF_ERROR(eval_margins(b, d, &margin));
+    s = gbt__metric_eval(&m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,
+                         threads(b), out);
+    free(margin);
+    return s;
+}
+
+gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigned flags,
+                                    uint64_t *out_len)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(out_len);
+    FORWARD_IF_ERROR(check_model(b));
+    RETURN_ERROR_IF(flags & ~GBT_PREDICT_MARGIN, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
+    *out_len = nrow * (uint64_t)gbt__objective_outputs(b->model.objective, b->model.K, flags);
+    return GBT_OK;
+}
+
+static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, unsigned flags,
+                               float *out, uint64_t out_len)
+{
+    uint64_t need;
+    CHECK_NOT_NULL(out);
+    FORWARD_IF_ERROR(gbt_booster_predict_size(b, v->nrow, flags, &need));
+    RETURN_ERROR_IF(out_len < need, GBT_E_INVALID_ARG,
+                    "the output holds %llu floats; %llu rows need %llu", (unsigned long long)out_len,
+                    (unsigned long long)v->nrow, (unsigned long long)need);
+    RETURN_ERROR_IF(v->ncol > b->model.num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu features but the model only %llu",
+                    (unsigned long long)v->ncol, (unsigned long long)b->model.num_feature);
+    RETURN_ERROR_IF(v->base_margin && v->nbase_margin != v->nrow * (uint64_t)b->model.K,
+                    GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
+                    (unsigned long long)v->nbase_margin,
+                    (unsigned long long)(v->nrow * (uint64_t)b->model.K), b->model.K);
+    gbt__forest_predict(&b->model.forest, b->model.ntrees, b->model.objective, b->model.K,
+                        b->model.base, v, flags, threads(b), out);
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d, unsigned flags,
+                               float *out, uint64_t out_len)
+{
+    struct gbt_dview v;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(d);
+    gbt__dataset_view(d, &v);
+    return predict_view(b, &v, flags, out, out_len);
+}
+
+gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *data, uint64_t nrow,
+                                     uint64_t ncol, float missing, unsigned flags, float *out,
+                                     uint64_t out_len)
+{
+    struct gbt_dview v;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(data);
+    memset(&v, 0, sizeof v);
+    v.nrow = nrow;
+    v.ncol = ncol;
+    v.dense = data;
+    v.missing = missing;
+    return predict_view(b, &v, flags, out, out_len);
+}

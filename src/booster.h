@@ -1,0 +1,60 @@
+/*
+ * booster.h - the internal layout of gbt_booster: parameters, the model
+ * (trees, their prediction form, starting scores) and the training state
+ * that lives between rounds on one dataset.
+ */
+#ifndef GBT_BOOSTER_H
+#define GBT_BOOSTER_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "params.h"
+#include "predict.h"
+#include "tree.h"
+#include "util.h"
+
+struct gbt_model {
+    int K;                /* raw scores per row; 0 until trained or loaded */
+    int objective;
+    int num_class;
+    uint64_t num_feature;
+    double *base;         /* K starting raw scores */
+    struct gbt_tree *trees;
+    uint32_t ntrees;
+    size_t trees_cap;
+    struct gbt_forest forest;
+    int best_iteration;   /* -1: no early stop recorded */
+    double best_score;
+};
+
+struct gbt_train_state {
+    uint64_t data_generation;
+    const struct gbt_backend_ops *ops;
+    void *ctx;
+    int ordinal;
+    struct gbt_qmatrix qm;
+    uint8_t *usable;
+    uint32_t max_nodes, max_slots;
+};
+
+struct gbt_booster {
+    struct gbt_params params;
+    struct gbt_model model;
+    struct gbt_train_state *ts;
+    char device_used[32];
+};
+
+/* Appends a tree to the model and its forest. */
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
+
+/* Drops trees from index ntrees on. */
+void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
+
+void gbt__model_free(struct gbt_model *m);
+
+/* Model JSON (model_json.c). */
+gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb);
+gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, gbt_booster *b);
+
+#endif

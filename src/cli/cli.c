@@ -1,0 +1,244 @@
+/*
+ * cli.c - shared parts of gbtrain and gbpredict.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char *prog = "gbt";
+
+void cli_set_prog(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    prog = slash ? slash + 1 : name;
+}
+
+void cli_die(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+void cli_die_status(gbt_status s, const char *doing)
+{
+    const char *msg = gbt_last_error();
+    cli_die("%s: %s", doing, msg[0] ? msg : gbt_status_str(s));
+}
+
+static void normalise(char *s)
+{
+    for (; *s; s++)
+        if (*s == '-') *s = '_';
+}
+
+static void add(struct cli_opts *o, const char *name, const char *value, const char *origin)
+{
+    struct cli_opt *opt;
+    if (strlen(name) >= sizeof o->v[0].name) cli_die("option name '%s' is too long", name);
+    if (strlen(value) >= sizeof o->v[0].value) cli_die("value of option '%s' is too long", name);
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 32;
+        struct cli_opt *v = realloc(o->v, cap * sizeof *v);
+        if (v == NULL) cli_die("out of memory");
+        o->v = v;
+        o->cap = cap;
+    }
+    opt = &o->v[o->n++];
+    strcpy(opt->name, name);
+    normalise(opt->name);
+    strcpy(opt->value, value);
+    opt->origin = origin;
+}
+
+static int is_flag(const char *flags, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = flags; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        char name[64];
+        const char *a = argv[i], *eq;
+        if (strcmp(a, "--") == 0) {
+            for (i++; i < argc; i++) {
+                if (o->npositional == 8) cli_die("too many file arguments");
+                o->positional[o->npositional++] = argv[i];
+            }
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            if (o->npositional == 8) cli_die("too many file arguments");
+            o->positional[o->npositional++] = argv[i];
+            continue;
+        }
+        a += a[1] == '-' ? 2 : 1;
+        eq = strchr(a, '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (long)strlen(a)), a);
+        normalise(name);
+        if (eq)
+            add(o, name, eq + 1, "command line");
+        else if (is_flag(flags, name))
+            add(o, name, "1", "command line");
+        else if (i + 1 < argc)
+            add(o, name, argv[++i], "command line");
+        else
+            cli_die("option '%s' needs a value (try --help)", argv[i]);
+    }
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (*s == ' ' || *s == '\t') s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n')) e--;
+    *e = '\0';
+    return s;
+}
+
+void cli_read_config(const char *path, struct cli_opts *o)
+{
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    unsigned lineno = 0;
+    if (f == NULL) cli_die("cannot open config file '%s': %s", path, strerror(errno));
+    while (fgets(line, sizeof line, f)) {
+        char *s, *eq, *hash;
+        lineno++;
+        hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        s = trim(line);
+        if (*s == '\0') continue;
+        eq = strchr(s, '=');
+        if (eq == NULL) {
+            fclose(f);
+            cli_die("%s:%u: expected 'name = value'", path, lineno);
+        }
+        *eq = '\0';
+        if (o->norigin == 64) {
+            fclose(f);
+            cli_die("%s: too many settings", path);
+        }
+        snprintf(o->origin_buf[o->norigin], sizeof o->origin_buf[0], "%s:%u", path, lineno);
+        add(o, trim(s), trim(eq + 1), o->origin_buf[o->norigin++]);
+    }
+    fclose(f);
+}
+
+const char *cli_get(const struct cli_opts *o, const char *name)
+{
+    for (size_t i = o->n; i-- > 0;)
+        if (strcmp(o->v[i].name, name) == 0) return o->v[i].value;
+    return NULL;
+}
+
+static void log_to_stderr(int level, const char *msg, void *user)
+{
+    int quiet = *(int *)user;
+    if (quiet && level >= GBT_LOG_INFO) return;
+    if (level <= GBT_LOG_WARNING)
+        fprintf(stderr, "%s: %s: %s\n", prog, level == GBT_LOG_ERROR ? "error" : "warning", msg);
+    else
+        fprintf(stderr, "%s\n", msg);
+}
+
+void cli_install_logger(int quiet)
+{
+    static int q;
+    q = quiet;
+    gbt_set_log_callback(log_to_stderr, &q);
+}
+
+void cli_out_open(struct cli_out *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    if (path == NULL || strcmp(path, "-") == 0) {
+        out->f = stdout;
+        return;
+    }
+    out->path = strdup(path);
+    out->tmp = malloc(strlen(path) + 32);
+    if (out->path == NULL || out->tmp == NULL) cli_die("out of memory");
+    for (int attempt = 0; attempt < 100 && out->f == NULL; attempt++) {
+        int fd;
+        sprintf(out->tmp, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
+        fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno == EEXIST) continue;
+        if (fd < 0) cli_die("cannot write '%s': %s", path, strerror(errno));
+        out->f = fdopen(fd, "w");
+        if (out->f == NULL) cli_die("cannot write '%s': %s", path, strerror(errno));
+    }
+    if (out->f == NULL) cli_die("cannot create a temporary file next to '%s'", path);
+}
+
+void cli_out_commit(struct cli_out *out)
+{
+    int bad;
+    if (out->path == NULL) {
+        if (fflush(stdout) != 0) cli_die("cannot write standard output: %s", strerror(errno));
+        return;
+    }
+    bad = ferror(out->f) || fflush(out->f) != 0 || fsync(fileno(out->f)) != 0;
+    bad |= fclose(out->f) != 0;
+    if (bad || rename(out->tmp, out->path) != 0) {
+        int e = errno;
+        unlink(out->tmp);
+        cli_die("cannot write '%s': %s", out->path, strerror(e));
+    }
+    free(out->path);
+    free(out->tmp);
+    memset(out, 0, sizeof *out);
+}
+
+void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
+{
+    const char *v;
+    size_t used = 0;
+    buf[0] = '\0';
+#define APPEND(key)                                                                      \
+    if ((v = cli_get(o, key)) != NULL)                                                   \
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s=%s",     \
+                                 used ? "," : "", key, v);
+    APPEND("format")
+    APPEND("label_column")
+    APPEND("header")
+    APPEND("missing")
+#undef APPEND
+    if (used >= len) cli_die("data options are too long");
+}
+
+void cli_print_params(FILE *f)
+{
+    fprintf(f, "Training parameters (XGBoost's names; '-' and '_' are the same):\n");
+    for (int i = 0; i < gbt_param_count(); i++) {
+        const char *name, *aliases, *type, *deflt, *range, *help;
+        char head[160];
+        gbt_param_describe(i, &name, &aliases, &type, &deflt, &range, &help);
+        snprintf(head, sizeof head, "--%s=%s", name, type);
+        fprintf(f, "  %-34s %s\n", head, help);
+        fprintf(f, "  %-34s default %s%s%s%s%s\n", "", deflt[0] ? deflt : "(none)",
+                range[0] ? ", range " : "", range, aliases[0] ? ", alias " : "", aliases);
+    }
+}
+
+void cli_format_float(char *buf, size_t len, float v)
+{
+    for (int digits = 6; digits <= 9; digits++) {
+        snprintf(buf, len, "%.*g", digits, (double)v);
+        if (strtof(buf, NULL) == v) return;
+    }
+}

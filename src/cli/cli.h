@@ -1,0 +1,71 @@
+/*
+ * cli.h - what gbtrain and gbpredict share: options, config files, logging
+ * to standard error, error exits and atomic output files.  The tools use
+ * only the public API (gbt.h).
+ */
+#ifndef GBT_CLI_H
+#define GBT_CLI_H
+
+#include <stdio.h>
+
+#include "gbt.h"
+
+/* One option as the user gave it: --name=value, --name value or a config line. */
+struct cli_opt {
+    char name[64];
+    char value[1024];
+    const char *origin; /* "command line" or the config file:line */
+};
+
+struct cli_opts {
+    struct cli_opt *v;
+    size_t n, cap;
+    char *positional[8];
+    int npositional;
+    char origin_buf[64][512];
+    int norigin;
+};
+
+/* Prints "<prog>: <message>" and exits with status 1. */
+void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Dies with the library's last error, prefixed by what was being done. */
+void cli_die_status(gbt_status s, const char *doing);
+
+/* Sets the program name used in messages. */
+void cli_set_prog(const char *name);
+
+/*
+ * Parses argv.  Options take a value unless their name is listed in `flags`
+ * (space-separated, e.g. "header margin q quiet help version"), in which case
+ * "--name" means "--name=1".  Names are normalised ('-' becomes '_').
+ */
+void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o);
+
+/* Reads "name = value" lines (# comments) of a config file, before the command line. */
+void cli_read_config(const char *path, struct cli_opts *o);
+
+/* The last value given for name, or NULL. */
+const char *cli_get(const struct cli_opts *o, const char *name);
+
+/* Logs to standard error; quiet drops info messages. */
+void cli_install_logger(int quiet);
+
+/* Writes standard output or a file atomically (temporary file, then rename). */
+struct cli_out {
+    FILE *f;
+    char *path, *tmp;
+};
+void cli_out_open(struct cli_out *out, const char *path);
+void cli_out_commit(struct cli_out *out);
+
+/* Builds the gbt_dataset_from_file option string from the data options. */
+void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
+
+/* Prints the parameter table (for --help). */
+void cli_print_params(FILE *f);
+
+/* The shortest text that reads back as the same float. */
+void cli_format_float(char *buf, size_t len, float v);
+
+#endif

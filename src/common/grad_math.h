@@ -1,0 +1,88 @@
+/*
+ * grad_math.h - per-row gradients and hessians of every objective, in
+ * double, and their fixed-point form.  One definition for every backend.
+ *
+ * Formulas (margin m, label y, weight w, p the predicted probability):
+ *   reg:squarederror             g = (m - y) w           h = w
+ *   reg:logistic, binary:*       g = (p - y) w           h = max(p (1 - p), 1e-16) w
+ *   multi:* (softmax over K)     g_k = (p_k - [y = k]) w h_k = max(2 p_k (1 - p_k), 1e-16) w
+ *
+ * Fixed point: per class and round, with M the largest |g| (or h) over all
+ * rows, the exponent e = 30 - E where M = f 2^E, 0.5 <= f < 1, so that
+ * every |q| = |round(g 2^e)| <= 2^30 and sums over fewer than 2^32 rows fit
+ * in int64.  M is order-free, so every backend and thread count agrees.
+ */
+#ifndef GBT_COMMON_GRAD_MATH_H
+#define GBT_COMMON_GRAD_MATH_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "gmath.h"
+#include "types.h"
+
+#define GBT_HESS_EPS 1e-16
+
+GBT_SHARED int gbt_objective_is_multiclass(int obj)
+{
+    return obj == GBT_OBJ_MULTI_SOFTMAX || obj == GBT_OBJ_MULTI_SOFTPROB;
+}
+
+/*
+ * Gradients of one row for every class.  margin holds the row's K raw
+ * scores; g[k * stride] and h[k * stride] receive class k's values.
+ */
+GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, float label,
+                                  float weight, double *g, double *h, uint64_t stride)
+{
+    double w = (double)weight, y = (double)label;
+    if (obj == GBT_OBJ_REG_SQUAREDERROR) {
+        g[0] = (margin[0] - y) * w;
+        h[0] = w;
+    } else if (!gbt_objective_is_multiclass(obj)) {
+        double p = gbt_sigmoid(margin[0]);
+        double hh = p * (1.0 - p);
+        g[0] = (p - y) * w;
+        h[0] = (hh < GBT_HESS_EPS ? GBT_HESS_EPS : hh) * w;
+    } else {
+        double mx = margin[0], sum = 0.0;
+        int yi = (int)label;
+        for (int k = 1; k < K; k++)
+            if (margin[k] > mx) mx = margin[k];
+        for (int k = 0; k < K; k++) sum += gbt_exp(margin[k] - mx);
+        for (int k = 0; k < K; k++) {
+            double p = gbt_exp(margin[k] - mx) / sum;
+            double hh = 2.0 * p * (1.0 - p);
+            g[(uint64_t)k * stride] = (p - (k == yi ? 1.0 : 0.0)) * w;
+            h[(uint64_t)k * stride] = (hh < GBT_HESS_EPS ? GBT_HESS_EPS : hh) * w;
+        }
+    }
+}
+
+/* The fixed-point exponent for values whose largest magnitude is maxabs. */
+GBT_SHARED int gbt_quant_exponent(double maxabs)
+{
+    uint64_t bits;
+    int biased;
+    if (!(maxabs > 0.0)) return 0;
+    memcpy(&bits, &maxabs, sizeof bits);
+    biased = (int)((bits >> 52) & 0x7ff);
+    if (biased == 0) return 1000; /* subnormal: everything rounds to zero */
+    /* maxabs = f 2^E with 0.5 <= f < 1 and E = biased - 1022 */
+    {
+        int e = 30 - (biased - 1022);
+        return e > 1000 ? 1000 : e;
+    }
+}
+
+GBT_SHARED int32_t gbt_quantize(double v, int exponent)
+{
+    return (int32_t)gbt_round(gbt_ldexp(v, exponent));
+}
+
+GBT_SHARED double gbt_dequantize(int64_t q, int exponent)
+{
+    return gbt_ldexp((double)q, -exponent);
+}
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * types.h - plain data types shared by the core and every backend.
+ */
+#ifndef GBT_COMMON_TYPES_H
+#define GBT_COMMON_TYPES_H
+
+#include <stdint.h>
+
+/* One row's gradient and hessian in fixed point (see quantize_grad.h). */
+struct gbt_gpair {
+    int32_t g, h;
+};
+
+/* A histogram bin or a node total: exact integer sums of gbt_gpair. */
+struct gbt_hbin {
+    int64_t g, h;
+};
+
+/*
+ * The best split of a node.  feature < 0: no valid split.  Rows whose bin
+ * of `feature` is <= `bin` go left; rows missing the feature go left when
+ * default_left is set.  left and right are the children's exact sums.
+ */
+struct gbt_split {
+    double gain;
+    int32_t feature;
+    int32_t bin;
+    int32_t default_left;
+    int32_t reserved;
+    struct gbt_hbin left, right;
+};
+
+/* Objectives: X(ID, "name"); the enum and the parameter's choices come from here. */
+#define GBT_OBJECTIVE_MAP(X)                      \
+    X(REG_SQUAREDERROR, "reg:squarederror")       \
+    X(REG_LOGISTIC, "reg:logistic")               \
+    X(BINARY_LOGISTIC, "binary:logistic")         \
+    X(BINARY_LOGITRAW, "binary:logitraw")         \
+    X(MULTI_SOFTMAX, "multi:softmax")             \
+    X(MULTI_SOFTPROB, "multi:softprob")
+
+enum gbt_objective_id {
+#define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
+    GBT_OBJECTIVE_MAP(GBT_OBJECTIVE_ENUM_)
+#undef GBT_OBJECTIVE_ENUM_
+    GBT_OBJ_COUNT
+};
+
+#endif

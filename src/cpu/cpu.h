@@ -1,0 +1,45 @@
+/*
+ * cpu.h - the CPU backend's state, shared by its files (one per concern:
+ * gradient.c, histogram.c, split.c, partition.c; backend_cpu.c holds the
+ * table, set-up, leaves and margins).
+ */
+#ifndef GBT_CPU_H
+#define GBT_CPU_H
+
+#include <stdint.h>
+
+#include "../backend.h"
+
+struct cpu_ctx {
+    const struct gbt_qmatrix *qm;
+    uint64_t nrow;
+    uint32_t nfeat;
+    int K; /* classes (1 unless multiclass) */
+    int objective;
+    int nthread;
+    const float *label, *weight;
+
+    double *margin;          /* nrow * K */
+    struct gbt_gpair *grad;  /* K * nrow: class k's pairs at grad + k * nrow */
+    double *gtmp, *htmp;     /* K * nrow: gradients in double before quantising */
+    int cls;                 /* class of the tree being grown */
+
+    uint32_t *rows, *rows_tmp; /* row ids, grouped by node */
+    uint8_t *goleft;           /* per position in rows: goes left */
+    uint32_t max_nodes;
+    uint64_t *node_begin, *node_count;
+
+    uint32_t max_slots;
+    struct gbt_hbin **hist; /* max_slots histograms, allocated on first use */
+    struct gbt_hbin *scratch; /* 2 * nthread partial histograms */
+};
+
+gbt_status gbt__cpu_gradients(void *ctx, const struct gbt_grad_request *req,
+                              struct gbt_class_sums *out);
+gbt_status gbt__cpu_histograms(void *ctx, const struct gbt_hist_job *jobs, int n);
+gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
+                                const uint8_t *masks, const struct gbt_split_params *p,
+                                struct gbt_split *out);
+gbt_status gbt__cpu_partition(void *ctx, const struct gbt_partition_job *jobs, int n);
+
+#endif

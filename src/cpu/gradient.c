@@ -1,0 +1,94 @@
+/*
+ * gradient.c - per-row gradients from the shared math (common/grad_math.h),
+ * row subsampling, and their fixed-point form.
+ *
+ * Two passes: gradients in double and each class's largest magnitude (a max
+ * is order-free), then quantisation and exact integer totals.
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../common/grad_math.h"
+#include "../common/rng.h"
+#include "../util.h"
+#include "cpu.h"
+
+gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
+                              struct gbt_class_sums *out)
+{
+    struct cpu_ctx *c = p;
+    const int K = c->K, T = c->nthread;
+    const uint64_t n = c->nrow;
+    double *gmax = NULL, *hmax = NULL;
+    struct gbt_hbin *part = NULL;
+    gbt_status s;
+    s = gbt__alloc(&gmax, (size_t)T * K, sizeof(double), 1, "gradient maxima");
+    if (s == GBT_OK) s = gbt__alloc(&hmax, (size_t)T * K, sizeof(double), 1, "hessian maxima");
+    if (s == GBT_OK) s = gbt__alloc(&part, (size_t)T * K, sizeof *part, 1, "gradient sums");
+    if (s != GBT_OK) {
+        free(gmax);
+        free(hmax);
+        return s;
+    }
+#pragma omp parallel num_threads(T)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        double *gm = gmax + (size_t)t * K, *hm = hmax + (size_t)t * K;
+#pragma omp for schedule(static)
+        for (uint64_t r = 0; r < n; r++) {
+            float w = c->weight ? c->weight[r] : 1.0f;
+            if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0f;
+            gbt_row_gradients(c->objective, K, c->margin + r * K, c->label[r], w, c->gtmp + r,
+                              c->htmp + r, n);
+            for (int k = 0; k < K; k++) {
+                double g = c->gtmp[(uint64_t)k * n + r], h = c->htmp[(uint64_t)k * n + r];
+                if (g < 0) g = -g;
+                if (h < 0) h = -h;
+                if (g > gm[k]) gm[k] = g;
+                if (h > hm[k]) hm[k] = h;
+            }
+        }
+#pragma omp single
+        for (int k = 0; k < K; k++) {
+            double g = 0, h = 0;
+            for (int i = 0; i < T; i++) {
+                if (gmax[(size_t)i * K + k] > g) g = gmax[(size_t)i * K + k];
+                if (hmax[(size_t)i * K + k] > h) h = hmax[(size_t)i * K + k];
+            }
+            out[k].g_exp = gbt_quant_exponent(g);
+            out[k].h_exp = gbt_quant_exponent(h);
+        }
+        for (int k = 0; k < K; k++) {
+            const int ge = out[k].g_exp, he = out[k].h_exp;
+            const double *gs = c->gtmp + (uint64_t)k * n, *hs = c->htmp + (uint64_t)k * n;
+            struct gbt_gpair *q = c->grad + (uint64_t)k * n;
+            struct gbt_hbin sum = {0, 0};
+#pragma omp for schedule(static)
+            for (uint64_t r = 0; r < n; r++) {
+                q[r].g = gbt_quantize(gs[r], ge);
+                q[r].h = gbt_quantize(hs[r], he);
+                sum.g += q[r].g;
+                sum.h += q[r].h;
+            }
+            part[(size_t)t * K + k] = sum;
+        }
+    }
+    for (int k = 0; k < K; k++) {
+        out[k].total.g = 0;
+        out[k].total.h = 0;
+        for (int i = 0; i < T; i++) {
+            out[k].total.g += part[(size_t)i * K + k].g;
+            out[k].total.h += part[(size_t)i * K + k].h;
+        }
+    }
+    free(gmax);
+    free(hmax);
+    free(part);
+    return GBT_OK;
+}

@@ -1,0 +1,176 @@
+/*
+ * histogram.c - gradient histograms of batches of nodes.
+ *
+ * The rows of all BUILD nodes, taken in job order, are cut into one
+ * contiguous range per thread.  A thread adds a node it covers whole
+ * straight into the node's histogram; a node shared by several threads is
+ * summed in per-thread scratch histograms that are added up afterwards.
+ * Sums are exact integers, so the result never depends on the thread count.
+ */
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "../util.h"
+#include "cpu.h"
+
+#define MIN_ROWS_PER_THREAD 4096
+
+static void add_rows_dense8(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
+                            const uint32_t *restrict rows, uint64_t n)
+{
+    const uint32_t nf = c->nfeat;
+    const uint32_t *restrict off = c->qm->cuts.offset;
+    const uint8_t *restrict codes = c->qm->codes8;
+    const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t r = rows[i];
+        const int64_t g = gp[r].g, hh = gp[r].h;
+        const uint8_t *restrict row = codes + (uint64_t)r * nf;
+        for (uint32_t f = 0; f < nf; f++) {
+            struct gbt_hbin *b = h + off[f] + row[f];
+            b->g += g;
+            b->h += hh;
+        }
+    }
+}
+
+static void add_rows_dense16(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
+                             const uint32_t *restrict rows, uint64_t n)
+{
+    const uint32_t nf = c->nfeat;
+    const uint32_t *restrict off = c->qm->cuts.offset;
+    const uint16_t *restrict codes = c->qm->codes16;
+    const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t r = rows[i];
+        const int64_t g = gp[r].g, hh = gp[r].h;
+        const uint16_t *restrict row = codes + (uint64_t)r * nf;
+        for (uint32_t f = 0; f < nf; f++) {
+            struct gbt_hbin *b = h + off[f] + row[f];
+            b->g += g;
+            b->h += hh;
+        }
+    }
+}
+
+static void add_rows_csr(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
+                         const uint32_t *restrict rows, uint64_t n)
+{
+    const uint64_t *restrict ptr = c->qm->row_ptr;
+    const uint32_t *restrict slots = c->qm->slots;
+    const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t r = rows[i];
+        const int64_t g = gp[r].g, hh = gp[r].h;
+        for (uint64_t e = ptr[r]; e < ptr[r + 1]; e++) {
+            h[slots[e]].g += g;
+            h[slots[e]].h += hh;
+        }
+    }
+}
+
+static void add_rows(struct gbt_hbin *h, const struct cpu_ctx *c, const uint32_t *rows,
+                     uint64_t n)
+{
+    switch (c->qm->layout) {
+    case GBT_QM_DENSE8: add_rows_dense8(h, c, rows, n); break;
+    case GBT_QM_DENSE16: add_rows_dense16(h, c, rows, n); break;
+    default: add_rows_csr(h, c, rows, n); break;
+    }
+}
+
+static gbt_status check_jobs(struct cpu_ctx *c, const struct gbt_hist_job *jobs, int n)
+{
+    const size_t bytes = c->qm->cuts.total_slots * sizeof(struct gbt_hbin);
+    for (int j = 0; j < n; j++) {
+        const struct gbt_hist_job *jb = &jobs[j];
+        RETURN_ERROR_IF(jb->slot < 0 || (uint32_t)jb->slot >= c->max_slots, GBT_E_INTERNAL,
+                        "histogram slot %d out of range", jb->slot);
+        if (jb->op == GBT_HIST_BUILD) {
+            RETURN_ERROR_IF(jb->node < 0 || (uint32_t)jb->node >= c->max_nodes, GBT_E_INTERNAL,
+                            "histogram of node %d out of range", jb->node);
+            if (c->hist[jb->slot] == NULL)
+                FORWARD_IF_ERROR(gbt__alloc(&c->hist[jb->slot], 1, bytes, 0, "histogram"));
+        } else {
+            RETURN_ERROR_IF(jb->src < 0 || (uint32_t)jb->src >= c->max_slots ||
+                                c->hist[jb->src] == NULL || c->hist[jb->slot] == NULL,
+                            GBT_E_INTERNAL, "histogram subtraction from an empty slot");
+        }
+    }
+    return GBT_OK;
+}
+
+gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
+{
+    struct cpu_ctx *c = p;
+    const uint32_t nslots = c->qm->cuts.total_slots;
+    uint64_t total = 0;
+    int T;
+    int partial[256][2]; /* per thread: jobs it shares with others, or -1 */
+    FORWARD_IF_ERROR(check_jobs(c, jobs, n));
+    for (int j = 0; j < n; j++)
+        if (jobs[j].op == GBT_HIST_BUILD) {
+            memset(c->hist[jobs[j].slot], 0, nslots * sizeof(struct gbt_hbin));
+            total += c->node_count[jobs[j].node];
+        }
+    T = c->nthread;
+    if (T > 256) T = 256;
+    if ((uint64_t)T * MIN_ROWS_PER_THREAD > total) T = (int)(total / MIN_ROWS_PER_THREAD);
+    if (T < 1) T = 1;
+    memset(partial, -1, sizeof partial);
+#pragma omp parallel num_threads(T)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        uint64_t lo = total * (uint64_t)t / (uint64_t)nt, hi = total * (uint64_t)(t + 1) / (uint64_t)nt;
+        uint64_t pos = 0;
+        int np = 0;
+        for (int j = 0; j < n && pos < hi; j++) {
+            uint64_t cnt, a, b;
+            struct gbt_hbin *dst;
+            if (jobs[j].op != GBT_HIST_BUILD) continue;
+            cnt = c->node_count[jobs[j].node];
+            a = pos > lo ? pos : lo;
+            b = pos + cnt < hi ? pos + cnt : hi;
+            if (a < b) {
+                if (a == pos && b == pos + cnt) {
+                    dst = c->hist[jobs[j].slot];
+                } else {
+                    dst = c->scratch + (size_t)(2 * t + np) * nslots;
+                    memset(dst, 0, nslots * sizeof *dst);
+                    partial[t][np++] = j;
+                }
+                add_rows(dst, c, c->rows + c->node_begin[jobs[j].node] + (a - pos), b - a);
+            }
+            pos += cnt;
+        }
+    }
+    for (int t = 0; t < T; t++)
+        for (int e = 0; e < 2; e++) {
+            const struct gbt_hbin *src;
+            struct gbt_hbin *dst;
+            if (partial[t][e] < 0) continue;
+            src = c->scratch + (size_t)(2 * t + e) * nslots;
+            dst = c->hist[jobs[partial[t][e]].slot];
+            for (uint32_t i = 0; i < nslots; i++) {
+                dst[i].g += src[i].g;
+                dst[i].h += src[i].h;
+            }
+        }
+    for (int j = 0; j < n; j++) {
+        struct gbt_hbin *dst, *src;
+        if (jobs[j].op != GBT_HIST_SUBTRACT) continue;
+        dst = c->hist[jobs[j].slot];
+        src = c->hist[jobs[j].src];
+        for (uint32_t i = 0; i < nslots; i++) {
+            dst[i].g -= src[i].g;
+            dst[i].h -= src[i].h;
+        }
+    }
+    return GBT_OK;
+}

@@ -1,0 +1,106 @@
+/*
+ * partition.c - moving each split node's rows, stably, to its children.
+ *
+ * The rows of the batch are cut into chunks that never cross a node.  Each
+ * chunk marks its rows and counts those going left; a scan of the counts
+ * gives every chunk its place in the children; the chunks then scatter
+ * their rows there and copy them back.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "cpu.h"
+
+#define CHUNK 16384
+
+struct chunk {
+    int job;
+    uint64_t begin, end;     /* positions in rows */
+    uint64_t nleft;
+    uint64_t left_at, right_at; /* where its rows go */
+};
+
+static int goes_left(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint32_t r)
+{
+    uint32_t code = gbt__qm_code(c->qm, r, (uint32_t)jb->feature);
+    if (code == c->qm->cuts.nbins[jb->feature]) return jb->default_left;
+    return code <= (uint32_t)jb->bin;
+}
+
+gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int n)
+{
+    struct cpu_ctx *c = p;
+    struct chunk *ch = NULL;
+    size_t nch = 0, cap = 0;
+    for (int j = 0; j < n; j++) {
+        const struct gbt_partition_job *jb = &jobs[j];
+        uint64_t b, e;
+        RETURN_ERROR_IF(jb->node < 0 || jb->left < 0 || jb->right < 0 ||
+                            (uint32_t)jb->node >= c->max_nodes ||
+                            (uint32_t)jb->left >= c->max_nodes ||
+                            (uint32_t)jb->right >= c->max_nodes || jb->feature < 0 ||
+                            (uint32_t)jb->feature >= c->nfeat,
+                        GBT_E_INTERNAL, "bad partition job for node %d", jb->node);
+        b = c->node_begin[jb->node];
+        e = b + c->node_count[jb->node];
+        for (uint64_t s = b; s < e || s == b; s += CHUNK) {
+            gbt_status st = gbt__reserve(&ch, &cap, nch + 1, sizeof *ch, "partition chunks");
+            if (st != GBT_OK) {
+                free(ch);
+                return st;
+            }
+            ch[nch].job = j;
+            ch[nch].begin = s;
+            ch[nch].end = s + CHUNK < e ? s + CHUNK : e;
+            nch++;
+            if (s + CHUNK >= e) break;
+        }
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+    for (size_t i = 0; i < nch; i++) {
+        const struct gbt_partition_job *jb = &jobs[ch[i].job];
+        uint64_t nl = 0;
+        for (uint64_t k = ch[i].begin; k < ch[i].end; k++) {
+            uint8_t l = (uint8_t)goes_left(c, jb, c->rows[k]);
+            c->goleft[k] = l;
+            nl += l;
+        }
+        ch[i].nleft = nl;
+    }
+    for (size_t i = 0; i < nch;) {
+        const struct gbt_partition_job *jb = &jobs[ch[i].job];
+        uint64_t b = c->node_begin[jb->node], cnt = c->node_count[jb->node], nl = 0, l, r;
+        size_t k;
+        for (k = i; k < nch && ch[k].job == ch[i].job; k++) nl += ch[k].nleft;
+        l = b;
+        r = b + nl;
+        for (size_t m = i; m < k; m++) {
+            ch[m].left_at = l;
+            ch[m].right_at = r;
+            l += ch[m].nleft;
+            r += (ch[m].end - ch[m].begin) - ch[m].nleft;
+        }
+        c->node_begin[jb->left] = b;
+        c->node_count[jb->left] = nl;
+        c->node_begin[jb->right] = b + nl;
+        c->node_count[jb->right] = cnt - nl;
+        i = k;
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+    for (size_t i = 0; i < nch; i++) {
+        uint64_t l = ch[i].left_at, r = ch[i].right_at;
+        for (uint64_t k = ch[i].begin; k < ch[i].end; k++) {
+            if (c->goleft[k])
+                c->rows_tmp[l++] = c->rows[k];
+            else
+                c->rows_tmp[r++] = c->rows[k];
+        }
+    }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+    for (size_t i = 0; i < nch; i++)
+        memcpy(c->rows + ch[i].begin, c->rows_tmp + ch[i].begin,
+               (ch[i].end - ch[i].begin) * sizeof(uint32_t));
+    free(ch);
+    return GBT_OK;
+}

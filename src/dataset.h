@@ -1,0 +1,78 @@
+/*
+ * dataset.h - the internal layout of gbt_dataset and a read-only view of
+ * feature data used by prediction.
+ */
+#ifndef GBT_DATASET_H
+#define GBT_DATASET_H
+
+#include <stdint.h>
+
+#include "gbt.h"
+
+#define GBT_MAX_FEATURES (1u << 24)
+#define GBT_MAX_ROWS 0xFFFFFFFFull /* rows must be fewer than this */
+
+struct gbt_dataset {
+    uint64_t nrow, ncol;
+    /* dense: nrow * ncol row-major floats, NaN = missing (NULL for CSR) */
+    float *dense;
+    /* CSR: columns ascending within a row, no NaN values (NULL for dense) */
+    uint64_t *indptr;
+    uint32_t *indices;
+    float *values;
+    uint64_t nnz; /* present (non-missing) values */
+
+    float *label;
+    float *weight;
+    float *base_margin;
+    uint64_t nbase_margin;
+    uint32_t *groups;
+    uint64_t ngroups;
+
+    char *source;       /* file the data came from, or NULL */
+    uint32_t *row_line; /* line of each row in `source`, or NULL */
+
+    /* unique among all datasets' states; changes whenever this one changes */
+    uint64_t generation;
+};
+
+/*
+ * Feature values to predict from: dense (values equal to `missing` or NaN
+ * are missing) or CSR (absent entries are missing).
+ */
+struct gbt_dview {
+    uint64_t nrow, ncol;
+    const float *dense;
+    float missing;
+    const uint64_t *indptr;
+    const uint32_t *indices;
+    const float *values;
+    const float *base_margin; /* nrow or nrow * K values, or NULL */
+    uint64_t nbase_margin;
+};
+
+void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v);
+
+/* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
+gbt_status gbt__dataset_alloc(gbt_dataset **out);
+
+/* Marks the dataset as changed. */
+void gbt__dataset_touch(gbt_dataset *d);
+
+/* Validates dense data already in d->dense: infinities, nnz; NaN stays missing. */
+gbt_status gbt__dataset_finish_dense(gbt_dataset *d);
+
+/*
+ * Validates and normalises CSR data already in d: indptr shape, column
+ * range, repeated columns, infinities; sorts each row's columns and drops
+ * NaN entries.
+ */
+gbt_status gbt__dataset_finish_csr(gbt_dataset *d);
+
+/* "FILE:LINE" or "row N" for messages about row r. */
+void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len);
+
+/* Reads the side files PATH.weight, PATH.base_margin, PATH.group/.query when present. */
+gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * error.c - status names, this thread's last error, and the log callback.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+
+#define GBT_ERROR_MSG_MAX 1024
+
+static _Thread_local char last_error[GBT_ERROR_MSG_MAX];
+
+static gbt_log_fn log_fn;
+static void *log_user;
+
+const char *gbt_status_str(gbt_status s)
+{
+    switch (s) {
+#define GBT_STATUS_CASE_(name, value, text) \
+    case GBT_##name:                        \
+        return text;
+        GBT_STATUS_MAP(GBT_STATUS_CASE_)
+#undef GBT_STATUS_CASE_
+    }
+    return "unknown status";
+}
+
+const char *gbt_last_error(void)
+{
+    return last_error;
+}
+
+gbt_status gbt__fail(gbt_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+gbt_status gbt__fail_context(gbt_status s, const char *fmt, ...)
+{
+    char prefix[GBT_ERROR_MSG_MAX];
+    char old[GBT_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(prefix, sizeof prefix, fmt, ap);
+    va_end(ap);
+    memcpy(old, last_error, sizeof old);
+    if (snprintf(last_error, sizeof last_error, "%s: %s", prefix, old) < 0) last_error[0] = '\0';
+    return s;
+}
+
+void gbt_set_log_callback(gbt_log_fn fn, void *user)
+{
+    log_fn = fn;
+    log_user = user;
+}
+
+void gbt__log(int verbosity, int level, const char *fmt, ...)
+{
+    char msg[GBT_ERROR_MSG_MAX];
+    gbt_log_fn fn = log_fn;
+    va_list ap;
+    if (fn == NULL || level > verbosity) return;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fn(level, msg, log_user);
+}

@@ -1,0 +1,41 @@
+/*
+ * grow.h - growing one tree through a backend (the algorithm is the same
+ * for every backend; see backend.h for the calls it makes).
+ */
+#ifndef GBT_GROW_H
+#define GBT_GROW_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "tree.h"
+
+/* A split must reduce the loss by more than this (XGBoost's kRtEps). */
+#define GBT_MIN_SPLIT_GAIN 1e-6
+
+struct gbt_grow_config {
+    int policy; /* enum gbt_grow_policy */
+    int max_depth, max_leaves; /* 0: no limit (not both, and depthwise needs max_depth) */
+    double eta, gamma;
+    struct gbt_split_params sp; /* g_exp/h_exp are set per tree from its class sums */
+    double colsample_bytree, colsample_bylevel, colsample_bynode;
+    uint64_t seed;
+    uint64_t tree_index; /* round * num_class + class: keys the feature sampling */
+    const struct gbt_cuts *cuts;
+    const uint8_t *usable; /* nfeat: features that can split */
+    uint32_t max_nodes, max_slots;
+};
+
+/* The node and histogram-slot counts a configuration may need for n rows. */
+void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
+                      uint32_t *max_nodes, uint32_t *max_slots);
+
+/*
+ * Grows the tree of class cls on the backend context and adds its leaf
+ * values to the backend's margins.  out is initialised here.
+ */
+gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
+                          const struct gbt_grow_config *cfg, int cls,
+                          const struct gbt_class_sums *sums, struct gbt_tree *out);
+
+#endif

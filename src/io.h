@@ -1,0 +1,54 @@
+/*
+ * io.h - reading datasets from text files, streamed line by line.
+ */
+#ifndef GBT_IO_H
+#define GBT_IO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dataset.h"
+
+/* Reads a file one line at a time through a fixed-size window. */
+struct gbt_line_reader {
+    FILE *f;
+    const char *path;
+    char *buf;
+    size_t cap, start, end; /* unconsumed bytes are buf[start, end) */
+    int eof;
+    uint64_t line; /* number of the line last returned, from 1 */
+};
+
+gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);
+
+/*
+ * The next line without its LF or CRLF, NUL-terminated and writable until
+ * the next call; *line is NULL at the end of the file.
+ */
+gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len);
+
+void gbt__lines_close(struct gbt_line_reader *lr);
+
+/* Whether a line holds nothing but blanks (or a '#' comment). */
+int gbt__line_is_blank(const char *s);
+
+/* Reads a LIBSVM file into a CSR dataset with labels (and groups from qid). */
+gbt_status gbt__read_libsvm(const char *path, gbt_dataset **out);
+
+/* Options of CSV and TSV reading. */
+struct gbt_csv_options {
+    char delim;
+    int64_t label_column; /* -1: no label column */
+    int header;
+    int has_missing;
+    float missing;
+};
+
+/* Reads a CSV or TSV file into a dense dataset. */
+gbt_status gbt__read_delimited(const char *path, const struct gbt_csv_options *opt,
+                               gbt_dataset **out);
+
+/* Records the line of row `row`; grows the array as needed. */
+gbt_status gbt__note_row_line(gbt_dataset *d, size_t *cap, uint64_t row, uint64_t line);
+
+#endif

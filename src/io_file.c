@@ -1,0 +1,262 @@
+/*
+ * io_file.c - gbt_dataset_from_file: options, format guessing and the side
+ * files (.weight, .base_margin, .group/.query) read next to a data file.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io.h"
+#include "util.h"
+
+enum { FMT_GUESS, FMT_LIBSVM, FMT_CSV, FMT_TSV };
+
+struct file_options {
+    int format;
+    struct gbt_csv_options csv;
+    int side_files;
+};
+
+static gbt_status parse_bool(const char *key, const char *v, int *out)
+{
+    if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
+        *out = 1;
+        return GBT_OK;
+    }
+    if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
+        *out = 0;
+        return GBT_OK;
+    }
+    return gbt__fail(GBT_E_INVALID_ARG, "option '%s' expects 0 or 1, got '%s'", key, v);
+}
+
+static gbt_status parse_option(struct file_options *o, const char *key, const char *v)
+{
+    char *e;
+    if (strcmp(key, "format") == 0) {
+        if (strcmp(v, "libsvm") == 0)
+            o->format = FMT_LIBSVM;
+        else if (strcmp(v, "csv") == 0)
+            o->format = FMT_CSV;
+        else if (strcmp(v, "tsv") == 0)
+            o->format = FMT_TSV;
+        else if (strcmp(v, "auto") == 0)
+            o->format = FMT_GUESS;
+        else
+            return gbt__fail(GBT_E_INVALID_ARG, "option 'format' expects libsvm, csv or tsv, got '%s'", v);
+        return GBT_OK;
+    }
+    if (strcmp(key, "label_column") == 0) {
+        long long c = strtoll(v, &e, 10);
+        RETURN_ERROR_IF(*v == '\0' || *e != '\0' || c < -1 || c >= (long long)GBT_MAX_FEATURES,
+                        GBT_E_INVALID_ARG, "option 'label_column' expects an integer >= -1, got '%s'", v);
+        o->csv.label_column = c;
+        return GBT_OK;
+    }
+    if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
+    if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
+    if (strcmp(key, "missing") == 0) {
+        float m = gbt__strtof(v, &e);
+        RETURN_ERROR_IF(*v == '\0' || *e != '\0', GBT_E_INVALID_ARG,
+                        "option 'missing' expects a number, got '%s'", v);
+        o->csv.has_missing = !isnan(m);
+        o->csv.missing = m;
+        return GBT_OK;
+    }
+    return gbt__fail(GBT_E_INVALID_ARG,
+                     "unknown option '%s' (expected format, label_column, header, missing or side_files)",
+                     key);
+}
+
+static gbt_status parse_options(const char *text, struct file_options *o)
+{
+    char buf[1024];
+    char *save = NULL;
+    memset(o, 0, sizeof *o);
+    o->csv.delim = ',';
+    o->side_files = 1;
+    if (text == NULL) return GBT_OK;
+    RETURN_ERROR_IF(strlen(text) >= sizeof buf, GBT_E_INVALID_ARG, "options are too long");
+    strcpy(buf, text);
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        RETURN_ERROR_IF(eq == NULL, GBT_E_INVALID_ARG, "option '%s' is not key=value", item);
+        *eq = '\0';
+        FORWARD_IF_ERROR(parse_option(o, item, eq + 1));
+    }
+    return GBT_OK;
+}
+
+/* Guesses the format from the first data line: tabs, commas, else LIBSVM. */
+static gbt_status guess_format(const char *path, int skip_header, int *format)
+{
+    struct gbt_line_reader lr;
+    char *line;
+    size_t len;
+    gbt_status s;
+    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
+    for (;;) {
+        s = gbt__lines_next(&lr, &line, &len);
+        if (s != GBT_OK || line == NULL) break;
+        if (skip_header) {
+            skip_header = 0;
+            continue;
+        }
+        if (!gbt__line_is_blank(line)) break;
+    }
+    if (s == GBT_OK && line == NULL) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", path);
+    if (s == GBT_OK) {
+        if (strchr(line, '\t') && !strchr(line, ':'))
+            *format = FMT_TSV;
+        else if (strchr(line, ',') && !strchr(line, ':'))
+            *format = FMT_CSV;
+        else
+            *format = FMT_LIBSVM;
+    }
+    gbt__lines_close(&lr);
+    return s;
+}
+
+/* Reads every number of a side file. */
+static gbt_status read_numbers(const char *path, float **out, uint64_t *n)
+{
+    struct gbt_line_reader lr;
+    float *v = NULL;
+    size_t cap = 0;
+    uint64_t count = 0;
+    char *line;
+    size_t len;
+    gbt_status s;
+    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
+    for (;;) {
+        char *p, *e;
+        s = gbt__lines_next(&lr, &line, &len);
+        if (s != GBT_OK || line == NULL) break;
+        for (p = line;; p = e) {
+            float x;
+            while (*p == ' ' || *p == '\t' || *p == ',') p++;
+            if (*p == '\0' || *p == '#') break;
+            x = gbt__strtof(p, &e);
+            if (e == p || (*e && *e != ' ' && *e != '\t' && *e != ',')) {
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: '%s' is not a number", path,
+                              (unsigned long long)lr.line, p);
+                break;
+            }
+            if (!isfinite(x)) {
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: value is not finite", path,
+                              (unsigned long long)lr.line);
+                break;
+            }
+            s = gbt__reserve(&v, &cap, count + 1, sizeof(float), path);
+            if (s != GBT_OK) break;
+            v[count++] = x;
+        }
+        if (s != GBT_OK) break;
+    }
+    gbt__lines_close(&lr);
+    if (s != GBT_OK) {
+        free(v);
+        return s;
+    }
+    *out = v;
+    *n = count;
+    return GBT_OK;
+}
+
+static int exists(const char *path)
+{
+    return access(path, F_OK) == 0;
+}
+
+static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, const char *field)
+{
+    char side[4096];
+    float *v = NULL;
+    uint64_t n = 0;
+    gbt_status s;
+    snprintf(side, sizeof side, "%s.%s", path, ext);
+    if (!exists(side)) return GBT_OK;
+    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
+    if (strcmp(field, "weight") == 0 && n != d->nrow)
+        s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
+                      (unsigned long long)d->nrow);
+    else if (strcmp(field, "weight") == 0 && n > 0) {
+        s = GBT_OK;
+        for (uint64_t i = 0; i < n && s == GBT_OK; i++)
+            if (v[i] < 0)
+                s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of row %llu is negative", side,
+                              (double)v[i], (unsigned long long)i);
+        if (s == GBT_OK) s = gbt_dataset_set_field(d, field, v, n);
+    } else if (n == 0 || n % d->nrow != 0)
+        s = gbt__fail(GBT_E_FORMAT, "%s: %llu values; expected a multiple of the %llu rows", side,
+                      (unsigned long long)n, (unsigned long long)d->nrow);
+    else
+        s = gbt_dataset_set_field(d, field, v, n);
+    free(v);
+    return s;
+}
+
+static gbt_status side_groups(gbt_dataset *d, const char *path)
+{
+    char side[4096];
+    float *v = NULL;
+    uint32_t *sizes = NULL;
+    uint64_t n = 0, total = 0;
+    gbt_status s = GBT_OK;
+    snprintf(side, sizeof side, "%s.group", path);
+    if (!exists(side)) snprintf(side, sizeof side, "%s.query", path);
+    if (!exists(side)) return GBT_OK;
+    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
+    if (n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
+    if (s == GBT_OK) s = gbt__alloc(&sizes, n, sizeof *sizes, 0, "groups");
+    for (uint64_t i = 0; i < n && s == GBT_OK; i++) {
+        if (v[i] < 1 || v[i] != floorf(v[i]) || v[i] > 4294967295.0f)
+            s = gbt__fail(GBT_E_FORMAT, "%s: group size %g is not a positive integer", side,
+                          (double)v[i]);
+        else {
+            sizes[i] = (uint32_t)v[i];
+            total += sizes[i];
+        }
+    }
+    if (s == GBT_OK && total != d->nrow)
+        s = gbt__fail(GBT_E_FORMAT, "%s: group sizes sum to %llu but %s has %llu rows", side,
+                      (unsigned long long)total, path, (unsigned long long)d->nrow);
+    if (s == GBT_OK) s = gbt_dataset_set_groups(d, sizes, n);
+    free(v);
+    free(sizes);
+    return s;
+}
+
+gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
+{
+    FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
+    FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
+    return side_groups(d, path);
+}
+
+gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+{
+    struct file_options o;
+    gbt_dataset *d = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    CHECK_NOT_NULL(path);
+    FORWARD_IF_ERROR(parse_options(options, &o));
+    if (o.format == FMT_GUESS) FORWARD_IF_ERROR(guess_format(path, o.csv.header, &o.format));
+    if (o.format == FMT_LIBSVM) {
+        s = gbt__read_libsvm(path, &d);
+    } else {
+        o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
+        s = gbt__read_delimited(path, &o.csv, &d);
+    }
+    if (s == GBT_OK && o.side_files) s = gbt__dataset_read_side_files(d, path);
+    if (s != GBT_OK) {
+        gbt_dataset_free(d);
+        return s;
+    }
+    *out = d;
+    return GBT_OK;
+}

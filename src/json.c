@@ -1,0 +1,225 @@
+/*
+ * json.c - a recursive-descent JSON reader (RFC 8259 grammar, nesting
+ * limited to 64 levels).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "util.h"
+
+#define MAX_DEPTH 64
+
+struct parser {
+    const char *p, *end;
+    const char *what;
+    uint32_t line;
+    struct gbt_jdoc *doc;
+};
+
+static gbt_status fail(struct parser *ps, const char *msg)
+{
+    if (ps->p >= ps->end)
+        return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (the text ends early; is the file truncated?)",
+                         ps->what, ps->line, msg);
+    return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", ps->what, ps->line, msg);
+}
+
+static void skip_ws(struct parser *ps)
+{
+    while (ps->p < ps->end) {
+        char c = *ps->p;
+        if (c == '\n')
+            ps->line++;
+        else if (c != ' ' && c != '\t' && c != '\r')
+            break;
+        ps->p++;
+    }
+}
+
+static gbt_status new_node(struct parser *ps, int type, int32_t *id)
+{
+    struct gbt_jdoc *d = ps->doc;
+    FORWARD_IF_ERROR(gbt__reserve(&d->n, &d->cap, d->len + 1, sizeof *d->n, "JSON nodes"));
+    memset(&d->n[d->len], 0, sizeof d->n[d->len]);
+    d->n[d->len].type = type;
+    d->n[d->len].line = ps->line;
+    d->n[d->len].child = d->n[d->len].next = -1;
+    *id = (int32_t)d->len++;
+    return GBT_OK;
+}
+
+/* Scans a string starting at the opening quote; sets text/len to its body. */
+static gbt_status scan_string(struct parser *ps, const char **text, size_t *len)
+{
+    const char *start = ++ps->p;
+    while (ps->p < ps->end && *ps->p != '"') {
+        unsigned char c = (unsigned char)*ps->p;
+        if (c < 0x20) return fail(ps, "control character in a string");
+        if (c == '\\') {
+            ps->p++;
+            if (ps->p >= ps->end) break;
+            if (*ps->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (ps->p + i >= ps->end || !strchr("0123456789abcdefABCDEF", ps->p[i]) || ps->p[i] == '\0')
+                        return fail(ps, "bad \\u escape");
+                ps->p += 4;
+            } else if (!strchr("\"\\/bfnrt", *ps->p) || *ps->p == '\0') {
+                return fail(ps, "bad escape in a string");
+            }
+        }
+        ps->p++;
+    }
+    if (ps->p >= ps->end) return fail(ps, "unterminated string");
+    *text = start;
+    *len = (size_t)(ps->p - start);
+    ps->p++;
+    return GBT_OK;
+}
+
+static gbt_status parse_value(struct parser *ps, int depth, int32_t *out);
+
+static gbt_status parse_container(struct parser *ps, int depth, int object, int32_t id)
+{
+    const char close = object ? '}' : ']';
+    int32_t last = -1;
+    ps->p++;
+    skip_ws(ps);
+    if (ps->p < ps->end && *ps->p == close) {
+        ps->p++;
+        return GBT_OK;
+    }
+    for (;;) {
+        const char *key = NULL;
+        size_t key_len = 0;
+        int32_t child;
+        skip_ws(ps);
+        if (object) {
+            if (ps->p >= ps->end || *ps->p != '"') return fail(ps, "expected a member name");
+            FORWARD_IF_ERROR(scan_string(ps, &key, &key_len));
+            skip_ws(ps);
+            if (ps->p >= ps->end || *ps->p != ':') return fail(ps, "expected ':'");
+            ps->p++;
+        }
+        FORWARD_IF_ERROR(parse_value(ps, depth + 1, &child));
+        ps->doc->n[child].key = key;
+        ps->doc->n[child].key_len = key_len;
+        if (last < 0)
+            ps->doc->n[id].child = child;
+        else
+            ps->doc->n[last].next = child;
+        last = child;
+        ps->doc->n[id].count++;
+        skip_ws(ps);
+        if (ps->p < ps->end && *ps->p == ',') {
+            ps->p++;
+            continue;
+        }
+        if (ps->p < ps->end && *ps->p == close) {
+            ps->p++;
+            return GBT_OK;
+        }
+        return fail(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
+    }
+}
+
+static gbt_status parse_number(struct parser *ps, int32_t id)
+{
+    const char *s = ps->p;
+    if (ps->p < ps->end && *ps->p == '-') ps->p++;
+    if (ps->p >= ps->end || *ps->p < '0' || *ps->p > '9') return fail(ps, "bad number");
+    while (ps->p < ps->end && strchr("0123456789+-.eE", *ps->p) && *ps->p) ps->p++;
+    ps->doc->n[id].text = s;
+    ps->doc->n[id].len = (size_t)(ps->p - s);
+    return GBT_OK;
+}
+
+static gbt_status parse_value(struct parser *ps, int depth, int32_t *out)
+{
+    int32_t id;
+    char c;
+    if (depth > MAX_DEPTH) return fail(ps, "nesting too deep");
+    skip_ws(ps);
+    if (ps->p >= ps->end) return fail(ps, "expected a value");
+    c = *ps->p;
+    if (c == '{' || c == '[') {
+        FORWARD_IF_ERROR(new_node(ps, c == '{' ? GBT_J_OBJECT : GBT_J_ARRAY, &id));
+        *out = id;
+        return parse_container(ps, depth, c == '{', id);
+    }
+    if (c == '"') {
+        FORWARD_IF_ERROR(new_node(ps, GBT_J_STRING, &id));
+        *out = id;
+        return scan_string(ps, &ps->doc->n[id].text, &ps->doc->n[id].len);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) {
+        FORWARD_IF_ERROR(new_node(ps, GBT_J_NUMBER, &id));
+        *out = id;
+        return parse_number(ps, id);
+    }
+    for (int i = 0; i < 3; i++) {
+        static const char *const words[] = {"true", "false", "null"};
+        size_t l = strlen(words[i]);
+        if ((size_t)(ps->end - ps->p) >= l && memcmp(ps->p, words[i], l) == 0) {
+            FORWARD_IF_ERROR(new_node(ps, i == 2 ? GBT_J_NULL : GBT_J_BOOL, &id));
+            ps->doc->n[id].text = ps->p;
+            ps->doc->n[id].len = l;
+            ps->p += l;
+            *out = id;
+            return GBT_OK;
+        }
+    }
+    return fail(ps, "unexpected character");
+}
+
+gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct gbt_jdoc *doc)
+{
+    struct parser ps = {src, src + len, what, 1, doc};
+    int32_t root;
+    gbt_status s;
+    memset(doc, 0, sizeof *doc);
+    s = parse_value(&ps, 0, &root);
+    if (s == GBT_OK) {
+        skip_ws(&ps);
+        if (ps.p < ps.end && !(ps.p + 1 == ps.end && *ps.p == '\0')) s = fail(&ps, "text after the end of the document");
+    }
+    if (s != GBT_OK) gbt__json_free(doc);
+    return s;
+}
+
+void gbt__json_free(struct gbt_jdoc *doc)
+{
+    free(doc->n);
+    memset(doc, 0, sizeof *doc);
+}
+
+int32_t gbt__json_member(const struct gbt_jdoc *doc, int32_t obj, const char *key)
+{
+    size_t kl = strlen(key);
+    if (obj < 0 || doc->n[obj].type != GBT_J_OBJECT) return -1;
+    for (int32_t c = doc->n[obj].child; c >= 0; c = doc->n[c].next)
+        if (doc->n[c].key_len == kl && memcmp(doc->n[c].key, key, kl) == 0) return c;
+    return -1;
+}
+
+void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n->len && o + 1 < len; i++) {
+        char c = n->text[i];
+        if (c == '\\' && i + 1 < n->len) {
+            char e = n->text[++i];
+            switch (e) {
+            case 'n': c = '\n'; break;
+            case 't': c = '\t'; break;
+            case 'r': c = '\r'; break;
+            case 'b': c = '\b'; break;
+            case 'f': c = '\f'; break;
+            case 'u': c = '?'; i += 4; break;
+            default: c = e; break;
+            }
+        }
+        buf[o++] = c;
+    }
+    if (len) buf[o] = '\0';
+}

@@ -1,0 +1,198 @@
+/*
+ * metric.c - rmse, mae, logloss, error, auc, mlogloss, merror.
+ *
+ * Probabilities come from the shared sigmoid/softmax (common/gmath.h);
+ * for binary:logitraw the margin goes through the sigmoid too, so logloss
+ * and error mean the same for every binary objective.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/grad_math.h"
+#include "metric.h"
+#include "sort.h"
+#include "util.h"
+
+#define BLOCK 8192
+#define PROB_EPS 1e-16
+
+static const struct {
+    const char *name;
+    int id, maximize;
+} metrics[] = {
+    {"rmse", GBT_METRIC_RMSE, 0},       {"mae", GBT_METRIC_MAE, 0},
+    {"logloss", GBT_METRIC_LOGLOSS, 0}, {"error", GBT_METRIC_ERROR, 0},
+    {"auc", GBT_METRIC_AUC, 1},         {"mlogloss", GBT_METRIC_MLOGLOSS, 0},
+    {"merror", GBT_METRIC_MERROR, 0},
+};
+
+const char *gbt__metric_names(void)
+{
+    return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror";
+}
+
+gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
+{
+    struct gbt_metric m = {0, 0.5, 0};
+    const char *at;
+    size_t len;
+    CHECK_NOT_NULL(name);
+    at = strchr(name, '@');
+    len = at ? (size_t)(at - name) : strlen(name);
+    for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+        if (strlen(metrics[i].name) != len || strncmp(metrics[i].name, name, len) != 0) continue;
+        m.id = metrics[i].id;
+        m.maximize = metrics[i].maximize;
+        if (at) {
+            char *end;
+            RETURN_ERROR_IF(m.id != GBT_METRIC_ERROR, GBT_E_PARAM,
+                            "metric '%s': only error takes a threshold (error@T)", name);
+            m.threshold = gbt__strtod(at + 1, &end);
+            RETURN_ERROR_IF(end == at + 1 || *end != '\0' || !isfinite(m.threshold), GBT_E_PARAM,
+                            "metric '%s': bad threshold", name);
+        }
+        if (out) *out = m;
+        return GBT_OK;
+    }
+    return gbt__fail(GBT_E_PARAM, "unknown metric '%s' (one of %s)", name, gbt__metric_names());
+}
+
+static int binary_prob_objective(int obj)
+{
+    return obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
+           obj == GBT_OBJ_BINARY_LOGITRAW;
+}
+
+/* The per-row loss of the pointwise metrics. */
+static double row_loss(const struct gbt_metric *m, int obj, int K, const double *mg, float label)
+{
+    double y = label;
+    switch (m->id) {
+    case GBT_METRIC_RMSE:
+    case GBT_METRIC_MAE: {
+        double p = binary_prob_objective(obj) && obj != GBT_OBJ_BINARY_LOGITRAW ? gbt_sigmoid(mg[0]) : mg[0];
+        double d = p - y;
+        return m->id == GBT_METRIC_RMSE ? d * d : fabs(d);
+    }
+    case GBT_METRIC_LOGLOSS: {
+        double p = binary_prob_objective(obj) ? gbt_sigmoid(mg[0]) : mg[0];
+        if (p < PROB_EPS) p = PROB_EPS;
+        if (p > 1.0 - PROB_EPS) p = 1.0 - PROB_EPS;
+        return -(y * log(p) + (1.0 - y) * log(1.0 - p));
+    }
+    case GBT_METRIC_ERROR: {
+        double p = binary_prob_objective(obj) ? gbt_sigmoid(mg[0]) : mg[0];
+        return (p > m->threshold) != (y > 0.5);
+    }
+    case GBT_METRIC_MLOGLOSS: {
+        double mx = mg[0], sum = 0.0, p;
+        for (int k = 1; k < K; k++)
+            if (mg[k] > mx) mx = mg[k];
+        for (int k = 0; k < K; k++) sum += gbt_exp(mg[k] - mx);
+        p = gbt_exp(mg[(int)label] - mx) / sum;
+        return -log(p < PROB_EPS ? PROB_EPS : p);
+    }
+    default: { /* merror */
+        int best = 0;
+        for (int k = 1; k < K; k++)
+            if (mg[k] > mg[best]) best = k;
+        return best != (int)label;
+    }
+    }
+}
+
+static gbt_status check_fit(const struct gbt_metric *m, int K, const float *label, uint64_t n)
+{
+    const int multi = m->id == GBT_METRIC_MLOGLOSS || m->id == GBT_METRIC_MERROR;
+    RETURN_ERROR_IF(multi && K < 2, GBT_E_PARAM,
+                    "%s needs a multiclass objective", m->id == GBT_METRIC_MLOGLOSS ? "mlogloss" : "merror");
+    RETURN_ERROR_IF(!multi && K > 1, GBT_E_PARAM,
+                    "this metric needs one score per row; use mlogloss or merror for multiclass");
+    for (uint64_t r = 0; r < n; r++) {
+        float y = label[r];
+        if (multi && (!(y >= 0) || y != floorf(y) || y >= (float)K))
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is not a class below %d",
+                             (unsigned long long)r, (double)y, K);
+        if ((m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_LOGLOSS) && !(y >= 0 && y <= 1))
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is outside [0, 1] for this metric",
+                             (unsigned long long)r, (double)y);
+    }
+    return GBT_OK;
+}
+
+/* Weighted AUC with ties counted as half; fractional labels weigh both classes. */
+static gbt_status auc(const double *margin, const float *label, const float *weight, uint64_t n,
+                      double *out)
+{
+    uint64_t *key = NULL, *ktmp = NULL;
+    uint32_t *idx = NULL, *itmp = NULL;
+    double pos = 0.0, neg = 0.0, area = 0.0;
+    gbt_status s = gbt__alloc(&key, n, sizeof *key, 0, "AUC");
+    if (s == GBT_OK) s = gbt__alloc(&ktmp, n, sizeof *ktmp, 0, "AUC");
+    if (s == GBT_OK) s = gbt__alloc(&idx, n, sizeof *idx, 0, "AUC");
+    if (s == GBT_OK) s = gbt__alloc(&itmp, n, sizeof *itmp, 0, "AUC");
+    if (s == GBT_OK) {
+        for (uint64_t i = 0; i < n; i++) {
+            key[i] = gbt__double_key(margin[i] == 0.0 ? 0.0 : margin[i]);
+            idx[i] = (uint32_t)i;
+        }
+        gbt__radix_sort64(key, idx, n, ktmp, itmp);
+        for (uint64_t i = 0; i < n;) {
+            double gp = 0.0, gn = 0.0;
+            uint64_t j = i;
+            for (; j < n && key[j] == key[i]; j++) {
+                double w = weight ? weight[idx[j]] : 1.0, y = label[idx[j]];
+                gp += w * y;
+                gn += w * (1.0 - y);
+            }
+            area += gp * neg + 0.5 * gp * gn;
+            pos += gp;
+            neg += gn;
+            i = j;
+        }
+        *out = (pos > 0 && neg > 0) ? area / (pos * neg) : NAN;
+    }
+    free(key);
+    free(ktmp);
+    free(idx);
+    free(itmp);
+    return s;
+}
+
+gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
+                            const float *label, const float *weight, uint64_t nrow, int nthread,
+                            double *out)
+{
+    uint64_t nblocks = (nrow + BLOCK - 1) / BLOCK;
+    double *bl = NULL, *bw = NULL, loss = 0.0, wsum = 0.0;
+    CHECK_NOT_NULL(label);
+    FORWARD_IF_ERROR(check_fit(m, K, label, nrow));
+    if (m->id == GBT_METRIC_AUC) return auc(margin, label, weight, nrow, out);
+    FORWARD_IF_ERROR(gbt__alloc(&bl, nblocks, sizeof *bl, 0, "metric"));
+    if (gbt__alloc(&bw, nblocks, sizeof *bw, 0, "metric") != GBT_OK) {
+        free(bl);
+        return GBT_E_NO_MEMORY;
+    }
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nblocks; b++) {
+        uint64_t end = (b + 1) * BLOCK < nrow ? (b + 1) * BLOCK : nrow;
+        double l = 0.0, w = 0.0;
+        for (uint64_t r = b * BLOCK; r < end; r++) {
+            double wr = weight ? weight[r] : 1.0;
+            l += wr * row_loss(m, obj, K, margin + r * K, label[r]);
+            w += wr;
+        }
+        bl[b] = l;
+        bw[b] = w;
+    }
+    for (uint64_t b = 0; b < nblocks; b++) {
+        loss += bl[b];
+        wsum += bw[b];
+    }
+    free(bl);
+    free(bw);
+    loss = wsum > 0 ? loss / wsum : NAN;
+    *out = m->id == GBT_METRIC_RMSE ? sqrt(loss) : loss;
+    return GBT_OK;
+}

@@ -1,0 +1,44 @@
+/*
+ * metric.h - evaluation metrics, computed on the host from raw scores in a
+ * fixed order (fixed-size blocks summed in block order), so a metric, and
+ * early stopping with it, never depends on the thread count or device.
+ */
+#ifndef GBT_METRIC_H
+#define GBT_METRIC_H
+
+#include <stdint.h>
+
+#include "gbt.h"
+
+enum gbt_metric_id {
+    GBT_METRIC_RMSE,
+    GBT_METRIC_MAE,
+    GBT_METRIC_LOGLOSS,
+    GBT_METRIC_ERROR,
+    GBT_METRIC_AUC,
+    GBT_METRIC_MLOGLOSS,
+    GBT_METRIC_MERROR
+};
+
+struct gbt_metric {
+    int id;
+    double threshold; /* error@T; 0.5 by default */
+    int maximize;     /* higher is better */
+};
+
+/* Parses "auc", "error@0.3", ...; out may be NULL to only validate. */
+gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out);
+
+/* Every metric name, '|'-separated, for help texts. */
+const char *gbt__metric_names(void);
+
+/*
+ * The metric of raw scores `margin` (nrow x K) under objective `obj`
+ * against labels and optional weights.  NaN when undefined (AUC with one
+ * class, zero total weight).
+ */
+gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
+                            const float *label, const float *weight, uint64_t nrow, int nthread,
+                            double *out);
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * model_json.c - the model file (docs/model-format.md): JSON written with
+ * every float in as few digits as read back to the same bits, saved through
+ * a temporary file and a rename, read back with full validation.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "booster.h"
+#include "common/grad_math.h"
+#include "json.h"
+#include "objective.h"
+#include "util.h"
+
+#define FORMAT_NAME "gbt-model"
+#define FORMAT_VERSION 1
+
+/* ---- writing -------------------------------------------------------------- */
+
+static void put_float(struct gbt_strbuf *sb, float v)
+{
+    char buf[32];
+    int n = gbt__format_float(buf, sizeof buf, v);
+    gbt__sb_append(sb, buf, (size_t)n);
+}
+
+static void put_double(struct gbt_strbuf *sb, double v)
+{
+    char buf[40];
+    int n = gbt__format_double(buf, sizeof buf, v);
+    gbt__sb_append(sb, buf, (size_t)n);
+}
+
+static void put_training(const char *name, const char *value, void *user)
+{
+    struct gbt_strbuf *sb = user;
+    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", sb->s[sb->len - 1] == '{' ? "" : ",", name, value);
+}
+
+#define PUT_ARRAY(sb, key, n, PUT)                        \
+    do {                                                  \
+        gbt__sb_printf(sb, ",\n      \"%s\": [", key);    \
+        for (int32_t i_ = 0; i_ < (n); i_++) {            \
+            if (i_) gbt__sb_append(sb, ",", 1);           \
+            PUT;                                          \
+        }                                                 \
+        gbt__sb_append(sb, "]", 1);                       \
+    } while (0)
+
+static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
+{
+    gbt__sb_printf(sb, "    {\n      \"class\": %d,\n      \"num_nodes\": %d", cls, t->n_nodes);
+    PUT_ARRAY(sb, "left", t->n_nodes, gbt__sb_printf(sb, "%d", t->left[i_]));
+    PUT_ARRAY(sb, "right", t->n_nodes, gbt__sb_printf(sb, "%d", t->right[i_]));
+    PUT_ARRAY(sb, "feature", t->n_nodes, gbt__sb_printf(sb, "%d", t->feature[i_]));
+    PUT_ARRAY(sb, "threshold", t->n_nodes, put_float(sb, t->threshold[i_]));
+    PUT_ARRAY(sb, "default_left", t->n_nodes, gbt__sb_printf(sb, "%d", t->default_left[i_]));
+    PUT_ARRAY(sb, "value", t->n_nodes, put_float(sb, t->value[i_]));
+    PUT_ARRAY(sb, "gain", t->n_nodes, put_float(sb, t->gain[i_]));
+    PUT_ARRAY(sb, "cover", t->n_nodes, put_float(sb, t->cover[i_]));
+    gbt__sb_append(sb, "\n    }", 6);
+}
+
+gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
+{
+    const struct gbt_model *m = &b->model;
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
+    gbt__sb_printf(sb, "{\n  \"format\": \"%s\",\n  \"format_version\": %d,\n  \"gbt_version\": \"%s\",\n",
+                   FORMAT_NAME, FORMAT_VERSION, gbt_version());
+    gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
+                   gbt__objective_name(m->objective), m->num_class, (unsigned long long)m->num_feature);
+    gbt__sb_printf(sb, "  \"base_margin\": [");
+    for (int k = 0; k < m->K; k++) {
+        if (k) gbt__sb_append(sb, ", ", 2);
+        put_double(sb, m->base[k]);
+    }
+    gbt__sb_printf(sb, "],\n");
+    if (m->best_iteration >= 0) {
+        gbt__sb_printf(sb, "  \"best_iteration\": %d,\n  \"best_score\": ", m->best_iteration);
+        if (isfinite(m->best_score))
+            put_double(sb, m->best_score);
+        else
+            gbt__sb_printf(sb, "null");
+        gbt__sb_printf(sb, ",\n");
+    }
+    gbt__sb_printf(sb, "  \"training\": {");
+    gbt__params_each_training(&b->params, put_training, sb);
+    gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
+    for (uint32_t t = 0; t < m->ntrees; t++) {
+        gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
+        put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K));
+    }
+    gbt__sb_printf(sb, "\n  ]\n}\n");
+    RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
+    return GBT_OK;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+struct reader {
+    const struct gbt_jdoc *doc;
+    const char *what;
+};
+
+static gbt_status bad(const struct reader *rd, int32_t node, const char *fmt, const char *key)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, key);
+    if (node >= 0) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", rd->what, rd->doc->n[node].line, msg);
+    return gbt__fail(GBT_E_FORMAT, "%s: %s", rd->what, msg);
+}
+
+static gbt_status member(const struct reader *rd, int32_t obj, const char *key, int type, int32_t *out)
+{
+    int32_t m = gbt__json_member(rd->doc, obj, key);
+    if (m < 0) return bad(rd, obj, "missing \"%s\"", key);
+    if (rd->doc->n[m].type != type) return bad(rd, m, "\"%s\" has the wrong type", key);
+    *out = m;
+    return GBT_OK;
+}
+
+static gbt_status number_text(const struct reader *rd, int32_t node, char *buf, size_t len)
+{
+    const struct gbt_jnode *n = &rd->doc->n[node];
+    if (n->type != GBT_J_NUMBER || n->len + 1 > len) return bad(rd, node, "expected a number%s", "");
+    memcpy(buf, n->text, n->len);
+    buf[n->len] = '\0';
+    return GBT_OK;
+}
+
+static gbt_status get_int(const struct reader *rd, int32_t node, long long lo, long long hi, long long *out)
+{
+    char buf[64], *end;
+    long long v;
+    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    errno = 0;
+    v = strtoll(buf, &end, 10);
+    if (*end != '\0' || errno || v < lo || v > hi) return bad(rd, node, "integer out of range: %s", buf);
+    *out = v;
+    return GBT_OK;
+}
+
+static gbt_status get_float(const struct reader *rd, int32_t node, float *out)
+{
+    char buf[64], *end;
+    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    *out = gbt__strtof(buf, &end);
+    if (*end != '\0') return bad(rd, node, "bad number %s", buf);
+    return GBT_OK;
+}
+
+static gbt_status get_double(const struct reader *rd, int32_t node, double *out)
+{
+    char buf[64], *end;
+    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    *out = gbt__strtod(buf, &end);
+    if (*end != '\0' || !isfinite(*out)) return bad(rd, node, "bad number %s", buf);
+    return GBT_OK;
+}
+
+/* The array member `key` of obj, which must have n elements. */
+static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key, int32_t n, int32_t *first)
+{
+    int32_t a = -1;
+    FORWARD_IF_ERROR(member(rd, obj, key, GBT_J_ARRAY, &a));
+    if (rd->doc->n[a].count != n) return bad(rd, a, "\"%s\" has the wrong number of elements", key);
+    *first = rd->doc->n[a].child;
+    return GBT_OK;
+}
+
+static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat, int K, uint32_t index,
+                            struct gbt_tree *t)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    long long n, cls;
+    int32_t e;
+    char what[128];
+    int32_t nn;
+    FORWARD_IF_ERROR(member(rd, obj, "num_nodes", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, e, 1, 0x7fffffff, &n));
+    FORWARD_IF_ERROR(member(rd, obj, "class", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, e, 0, K - 1, &cls));
+    if (cls != (long long)(index % (uint32_t)K)) return bad(rd, e, "tree class out of order%s", "");
+    nn = (int32_t)n;
+    FORWARD_IF_ERROR(gbt__tree_init(t, nn));
+    t->n_nodes = nn;
+#define READ_INTS(key, arr, lo, hi)                                     \
+    do {                                                                \
+        FORWARD_IF_ERROR(array_of(rd, obj, key, nn, &e));               \
+        for (int32_t i = 0; i < nn; i++, e = d->n[e].next) {            \
+            long long v;                                                \
+            FORWARD_IF_ERROR(get_int(rd, e, lo, hi, &v));               \
+            arr[i] = v;                                                 \
+        }                                                               \
+    } while (0)
+#define READ_FLOATS(key, arr)                                           \
+    do {                                                                \
+        FORWARD_IF_ERROR(array_of(rd, obj, key, nn, &e));               \
+        for (int32_t i = 0; i < nn; i++, e = d->n[e].next)              \
+            FORWARD_IF_ERROR(get_float(rd, e, &arr[i]));                \
+    } while (0)
+    READ_INTS("left", t->left, -1, 0x7fffffff);
+    READ_INTS("right", t->right, -1, 0x7fffffff);
+    READ_INTS("feature", t->feature, -1, 0x7fffffff);
+    READ_INTS("default_left", t->default_left, 0, 1);
+    READ_FLOATS("threshold", t->threshold);
+    READ_FLOATS("value", t->value);
+    READ_FLOATS("gain", t->gain);
+    READ_FLOATS("cover", t->cover);
+#undef READ_INTS
+#undef READ_FLOATS
+    snprintf(what, sizeof what, "%s: tree %u", rd->what, index);
+    return gbt__tree_validate(t, nfeat, what);
+}
+
+static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t root)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    struct gbt_model *m = &b->model;
+    char text[128];
+    int32_t e;
+    long long v;
+    e = gbt__json_member(d, root, "format");
+    if (d->n[root].type != GBT_J_OBJECT || e < 0 || d->n[e].type != GBT_J_STRING)
+        return bad(rd, -1, "not a gbt model (no \"format\": \"%s\")", FORMAT_NAME);
+    gbt__json_string(&d->n[e], text, sizeof text);
+    if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
+    FORWARD_IF_ERROR(member(rd, root, "format_version", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, e, 0, 1 << 30, &v));
+    if (v > FORMAT_VERSION) return bad(rd, e, "format version %s is newer than this gbt reads", "");
+    /* training parameters first: objective and num_class are among them */
+    FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
+    for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
+        char key[64], val[256];
+        if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
+        snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
+        gbt__json_string(&d->n[c], val, sizeof val);
+        if (gbt__params_set(&b->params, key, val, NULL) != GBT_OK)
+            return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[c].line);
+    }
+    FORWARD_IF_ERROR(member(rd, root, "objective", GBT_J_STRING, &e));
+    gbt__json_string(&d->n[e], text, sizeof text);
+    if (strcmp(text, gbt__objective_name((int)b->params.objective)) != 0)
+        return bad(rd, e, "objective \"%s\" disagrees with the training parameters", text);
+    m->objective = (int)b->params.objective;
+    FORWARD_IF_ERROR(member(rd, root, "num_class", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, e, 0, GBT_MAX_CLASSES, &v));
+    m->num_class = (int)v;
+    m->K = gbt__objective_groups(m->objective, m->num_class);
+    if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
+        return bad(rd, e, "num_class does not fit the objective%s", "");
+    FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, e, 0, GBT_MAX_FEATURES, &v));
+    m->num_feature = (uint64_t)v;
+    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
+    FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
+    for (int k = 0; k < m->K; k++, e = d->n[e].next) FORWARD_IF_ERROR(get_double(rd, e, &m->base[k]));
+    e = gbt__json_member(d, root, "best_iteration");
+    if (e >= 0) {
+        int32_t s;
+        FORWARD_IF_ERROR(get_int(rd, e, 0, 0x7fffffff, &v));
+        m->best_iteration = (int)v;
+        s = gbt__json_member(d, root, "best_score");
+        m->best_score = NAN;
+        if (s >= 0 && d->n[s].type != GBT_J_NULL) FORWARD_IF_ERROR(get_double(rd, s, &m->best_score));
+    }
+    return GBT_OK;
+}
+
+gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, gbt_booster *b)
+{
+    struct gbt_jdoc doc;
+    struct reader rd = {&doc, what};
+    int32_t trees, e;
+    uint32_t index = 0;
+    gbt_status s;
+    FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    s = read_header(&rd, b, 0);
+    if (s == GBT_OK) s = member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
+    if (s == GBT_OK && doc.n[trees].count % b->model.K != 0)
+        s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
+    for (e = s == GBT_OK ? doc.n[trees].child : -1; e >= 0 && s == GBT_OK; e = doc.n[e].next, index++) {
+        struct gbt_tree t;
+        memset(&t, 0, sizeof t);
+        if (doc.n[e].type != GBT_J_OBJECT)
+            s = bad(&rd, e, "trees must be objects%s", "");
+        else
+            s = read_tree(&rd, e, b->model.num_feature, b->model.K, index, &t);
+        if (s == GBT_OK) s = gbt__model_add_tree(&b->model, &t);
+        gbt__tree_free(&t);
+    }
+    gbt__json_free(&doc);
+    return s;
+}
+
+/* ---- files and buffers ---------------------------------------------------- */
+
+gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *len)
+{
+    struct gbt_strbuf sb = {0};
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(buf);
+    CHECK_NOT_NULL(len);
+    s = gbt__model_write_json(b, &sb);
+    if (s != GBT_OK) {
+        free(sb.s);
+        return s;
+    }
+    *buf = sb.s;
+    *len = sb.len;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
+{
+    static unsigned counter;
+    struct gbt_strbuf sb = {0};
+    char tmp[4200];
+    int fd = -1;
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(path);
+    RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
+    s = gbt__model_write_json(b, &sb);
+    for (int attempt = 0; s == GBT_OK && fd < 0 && attempt < 100; attempt++) {
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
+                 __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST)
+            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+    }
+    if (s == GBT_OK && fd < 0) s = gbt__fail(GBT_E_IO, "cannot create a temporary file next to '%s'", path);
+    if (s == GBT_OK) {
+        size_t off = 0;
+        while (off < sb.len && s == GBT_OK) {
+            ssize_t w = write(fd, sb.s + off, sb.len - off);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0)
+                s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, w < 0 ? strerror(errno) : "short write");
+            else
+                off += (size_t)w;
+        }
+        if (s == GBT_OK && fsync(fd) != 0)
+            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        if (close(fd) != 0 && s == GBT_OK)
+            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        if (s == GBT_OK && rename(tmp, path) != 0)
+            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
+        if (s != GBT_OK) unlink(tmp);
+    }
+    free(sb.s);
+    return s;
+}
+
+gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster **out)
+{
+    gbt_booster *b;
+    gbt_status s;
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    CHECK_NOT_NULL(buf);
+    FORWARD_IF_ERROR(gbt_booster_create(&b));
+    s = gbt__model_read_json(buf, len, "model", b);
+    if (s != GBT_OK) {
+        gbt_booster_free(b);
+        return s;
+    }
+    *out = b;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_load(const char *path, gbt_booster **out)
+{
+    FILE *f;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    gbt_booster *b = NULL;
+    gbt_status s = GBT_OK;
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    CHECK_NOT_NULL(path);
+    f = fopen(path, "rb");
+    RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    for (;;) {
+        size_t got;
+        s = gbt__reserve(&text, &cap, len + 65536, 1, "model text");
+        if (s != GBT_OK) break;
+        got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f)) s = gbt__fail(GBT_E_IO, "cannot read '%s': %s", path, strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (s == GBT_OK && len == 0) s = gbt__fail(GBT_E_FORMAT, "%s: the file is empty", path);
+    if (s == GBT_OK) s = gbt_booster_create(&b);
+    if (s == GBT_OK) s = gbt__model_read_json(text, len, path, b);
+    free(text);
+    if (s != GBT_OK) {
+        gbt_booster_free(b);
+        return s;
+    }
+    *out = b;
+    return GBT_OK;
+}

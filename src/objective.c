@@ -1,0 +1,159 @@
+/*
+ * objective.c - label checks, starting scores and output transforms.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/grad_math.h"
+#include "objective.h"
+#include "params.h"
+#include "util.h"
+
+int gbt__objective_groups(int obj, int num_class)
+{
+    return gbt_objective_is_multiclass(obj) ? num_class : 1;
+}
+
+const char *gbt__objective_default_metric(int obj)
+{
+    switch (obj) {
+    case GBT_OBJ_BINARY_LOGISTIC: return "logloss";
+    case GBT_OBJ_BINARY_LOGITRAW: return "auc";
+    case GBT_OBJ_MULTI_SOFTMAX:
+    case GBT_OBJ_MULTI_SOFTPROB: return "mlogloss";
+    default: return "rmse";
+    }
+}
+
+gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
+{
+    const char *name = gbt__objective_name(obj);
+    char where[512];
+    if (gbt_objective_is_multiclass(obj)) {
+        RETURN_ERROR_IF(num_class < 2, GBT_E_PARAM, "objective %s needs num_class >= 2 (it is %d)",
+                        name, num_class);
+    } else {
+        RETURN_ERROR_IF(num_class > 1, GBT_E_PARAM,
+                        "num_class=%d is set, but objective %s is not multiclass (use multi:softprob)",
+                        num_class, name);
+    }
+    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the training data has no labels");
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        float y = d->label[r];
+        const char *bad = NULL;
+        switch (obj) {
+        case GBT_OBJ_REG_LOGISTIC:
+            if (!(y >= 0.0f && y <= 1.0f)) bad = "is outside [0, 1]";
+            break;
+        case GBT_OBJ_BINARY_LOGISTIC:
+        case GBT_OBJ_BINARY_LOGITRAW:
+            if (y != 0.0f && y != 1.0f) bad = "is not 0 or 1";
+            break;
+        case GBT_OBJ_MULTI_SOFTMAX:
+        case GBT_OBJ_MULTI_SOFTPROB:
+            if (!(y >= 0.0f) || y != floorf(y)) bad = "is not a class number 0, 1, 2, ...";
+            else if (y >= (float)num_class) bad = "is not below num_class";
+            break;
+        default:
+            break;
+        }
+        if (bad) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT, "%s: label %g %s for %s", where, (double)y, bad, name);
+        }
+    }
+    return GBT_OK;
+}
+
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const gbt_dataset *d,
+                                      double *out)
+{
+    const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
+                         obj == GBT_OBJ_BINARY_LOGITRAW;
+    if (gbt_objective_is_multiclass(obj)) {
+        double *freq, mean = 0.0, total = 0.0;
+        RETURN_ERROR_IF(!isnan(base_score), GBT_E_PARAM,
+                        "base_score is not used by %s; leave it at auto", gbt__objective_name(obj));
+        for (int k = 0; k < K; k++) out[k] = 0.0;
+        if (d == NULL) return GBT_OK;
+        FORWARD_IF_ERROR(gbt__alloc(&freq, (size_t)K, sizeof *freq, 1, "class frequencies"));
+        for (uint64_t r = 0; r < d->nrow; r++) {
+            double w = d->weight ? d->weight[r] : 1.0;
+            freq[(int)d->label[r]] += w;
+            total += w;
+        }
+        for (int k = 0; k < K; k++) {
+            double p = total > 0 ? freq[k] / total : 1.0 / K;
+            if (p < 1e-16) p = 1e-16;
+            out[k] = log(p);
+            mean += out[k];
+        }
+        mean /= K;
+        for (int k = 0; k < K; k++) out[k] -= mean;
+        free(freq);
+        return GBT_OK;
+    }
+    if (isnan(base_score)) {
+        double sw = 0.0, swy = 0.0;
+        if (d == NULL) {
+            base_score = logistic ? 0.5 : 0.0;
+        } else {
+            for (uint64_t r = 0; r < d->nrow; r++) {
+                double w = d->weight ? d->weight[r] : 1.0;
+                sw += w;
+                swy += w * d->label[r];
+            }
+            base_score = sw > 0 ? swy / sw : (logistic ? 0.5 : 0.0);
+        }
+        if (logistic) {
+            if (base_score < 1e-6) base_score = 1e-6;
+            if (base_score > 1 - 1e-6) base_score = 1 - 1e-6;
+        }
+    } else if (logistic) {
+        RETURN_ERROR_IF(!(base_score > 0.0 && base_score < 1.0), GBT_E_PARAM,
+                        "base_score=%g must lie in (0, 1) for %s", base_score,
+                        gbt__objective_name(obj));
+    }
+    out[0] = logistic ? log(base_score / (1.0 - base_score)) : base_score;
+    return GBT_OK;
+}
+
+int gbt__objective_outputs(int obj, int K, unsigned flags)
+{
+    if (obj == GBT_OBJ_MULTI_SOFTPROB || (gbt_objective_is_multiclass(obj) && (flags & GBT_PREDICT_MARGIN)))
+        return K;
+    return 1;
+}
+
+void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, float *out)
+{
+    if (flags & GBT_PREDICT_MARGIN) {
+        for (int k = 0; k < K; k++) out[k] = (float)m[k];
+        return;
+    }
+    switch (obj) {
+    case GBT_OBJ_REG_LOGISTIC:
+    case GBT_OBJ_BINARY_LOGISTIC:
+        out[0] = (float)gbt_sigmoid(m[0]);
+        return;
+    case GBT_OBJ_MULTI_SOFTMAX: {
+        int best = 0;
+        for (int k = 1; k < K; k++)
+            if (m[k] > m[best]) best = k;
+        out[0] = (float)best;
+        return;
+    }
+    case GBT_OBJ_MULTI_SOFTPROB: {
+        double mx = m[0], sum = 0.0;
+        for (int k = 1; k < K; k++)
+            if (m[k] > mx) mx = m[k];
+        for (int k = 0; k < K; k++) sum += gbt_exp(m[k] - mx);
+        for (int k = 0; k < K; k++) out[k] = (float)(gbt_exp(m[k] - mx) / sum);
+        return;
+    }
+    default:
+        out[0] = (float)m[0];
+        return;
+    }
+}

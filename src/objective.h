@@ -1,0 +1,38 @@
+/*
+ * objective.h - what an objective means on the host: which labels it
+ * accepts, its starting score, its default metric and how raw scores
+ * become predictions.  Per-row gradients live in common/grad_math.h.
+ */
+#ifndef GBT_OBJECTIVE_H
+#define GBT_OBJECTIVE_H
+
+#include <stdint.h>
+
+#include "common/types.h"
+#include "dataset.h"
+
+/* Raw scores per row: num_class for multiclass objectives, else 1. */
+int gbt__objective_groups(int obj, int num_class);
+
+/* The metric used when eval_metric is empty. */
+const char *gbt__objective_default_metric(int obj);
+
+/* Checks the objective's configuration (num_class) and every label of d. */
+gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
+
+/*
+ * The initial raw score of each of the K groups: from base_score when it is
+ * set (NaN: auto), else from the labels: the weighted mean (as a logit for
+ * the logistic objectives) or, for multiclass, the centred log of the
+ * weighted class frequencies.
+ */
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const gbt_dataset *d,
+                                      double *out);
+
+/* Floats a prediction writes per row. */
+int gbt__objective_outputs(int obj, int K, unsigned flags);
+
+/* Turns one row's K raw scores into its outputs (see gbt_booster_predict). */
+void gbt__objective_transform(int obj, int K, const double *margin, unsigned flags, float *out);
+
+#endif

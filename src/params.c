@@ -1,0 +1,425 @@
+/*
+ * params.c - the one table of booster parameters.
+ *
+ * Each row gives a parameter's name, aliases (XGBoost's), type, default,
+ * bounds, flags and help.  Defaults are parsed from the table's text at
+ * start-up, so the default shown in --help is the one in use.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "common/types.h"
+#include "metric.h"
+#include "params.h"
+#include "util.h"
+
+enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_ENUM, PT_DEVICE, PT_METRICS };
+
+struct pdef {
+    const char *name;
+    const char *aliases;  /* comma-separated */
+    enum ptype type;
+    const char *const *choices; /* PT_ENUM: NULL-terminated names; others: shown as type */
+    const char *deflt;
+    double lo, hi;        /* numeric bounds */
+    int lo_open, hi_open; /* 1: the bound itself is excluded */
+    size_t offset;
+    int flags;            /* GBT_PF_ bits */
+    int in_model;         /* saved with the model as a training parameter */
+    const char *help;
+};
+
+#define OFF(f) offsetof(struct gbt_params, f)
+#define INF HUGE_VAL
+
+static const char *const objective_choices[] = {
+#define OBJECTIVE_NAME_(id, name) name,
+    GBT_OBJECTIVE_MAP(OBJECTIVE_NAME_)
+#undef OBJECTIVE_NAME_
+    NULL};
+static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
+static const char *const tree_method_choices[] = {"hist", "auto", NULL};
+
+static const struct pdef table[] = {
+    {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
+     GBT_PF_MODEL | GBT_PF_REBUILD, 1, "learning task and loss"},
+    {"num_class", "", PT_INT, NULL, "0", 0, GBT_MAX_CLASSES, 0, 0, OFF(num_class),
+     GBT_PF_MODEL | GBT_PF_REBUILD, 1, "number of classes for multi:softmax and multi:softprob"},
+    {"eta", "learning_rate", PT_DOUBLE, NULL, "0.3", 0, INF, 0, 1, OFF(eta), 0, 1,
+     "step size shrinkage applied to each tree's leaf values"},
+    {"max_depth", "", PT_INT, NULL, "6", 0, 63, 0, 0, OFF(max_depth), GBT_PF_REBUILD, 1,
+     "maximum tree depth (0: unlimited, lossguide only)"},
+    {"max_leaves", "max_leaf_nodes", PT_INT, NULL, "0", 0, 1 << 30, 0, 0, OFF(max_leaves),
+     GBT_PF_REBUILD, 1, "maximum number of leaves per tree (0: no limit)"},
+    {"grow_policy", "", PT_ENUM, grow_choices, "depthwise", 0, 0, 0, 0,
+     OFF(grow_policy), GBT_PF_REBUILD, 1,
+     "depthwise: split every node of a level; lossguide: split the leaf of highest gain"},
+    {"max_bin", "max_bins", PT_INT, NULL, "256", 2, 65535, 0, 0, OFF(max_bin), GBT_PF_REBUILD, 1,
+     "maximum number of histogram bins per feature"},
+    {"lambda", "reg_lambda", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(lambda), 0, 1,
+     "L2 regularisation of leaf weights"},
+    {"alpha", "reg_alpha", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(alpha), 0, 1,
+     "L1 regularisation of leaf weights"},
+    {"gamma", "min_split_loss", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(gamma), 0, 1,
+     "minimum loss reduction a split must bring"},
+    {"min_child_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(min_child_weight), 0, 1,
+     "minimum hessian sum in each child"},
+    {"max_delta_step", "", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(max_delta_step), 0, 1,
+     "largest absolute leaf weight before eta (0: no limit)"},
+    {"subsample", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(subsample), 0, 1,
+     "fraction of rows sampled for each round"},
+    {"colsample_bytree", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bytree), 0, 1,
+     "fraction of features sampled for each tree"},
+    {"colsample_bylevel", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bylevel), 0, 1,
+     "fraction of the tree's features sampled for each depth"},
+    {"colsample_bynode", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bynode), 0, 1,
+     "fraction of the level's features sampled for each node"},
+    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -INF, INF, 1, 1, OFF(base_score),
+     GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
+    {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
+     "seed of row and feature sampling"},
+    {"nthread", "n_jobs,num_threads", PT_INT, NULL, "0", 0, 4096, 0, 0, OFF(nthread),
+     GBT_PF_REBUILD, 0, "CPU threads (0: all cores); the model does not depend on it"},
+    {"device", "", PT_DEVICE, NULL, "auto", 0, 0, 0, 0, OFF(device),
+     GBT_PF_REBUILD, 0, "where to train: auto uses CUDA device 0 when present, else the CPU"},
+    {"eval_metric", "metric", PT_METRICS, NULL, "", 0, 0, 0, 0, OFF(eval_metric), 0, 0,
+     "metrics for validation sets, comma-separated (default: the objective's)"},
+    {"early_stopping_rounds", "early_stopping_round", PT_INT, NULL, "0", 0, 1 << 30, 0, 0,
+     OFF(early_stopping_rounds), 0, 0,
+     "stop when the last validation metric has not improved for this many rounds (0: off)"},
+    {"verbosity", "", PT_INT, NULL, "1", 0, 3, 0, 0, OFF(verbosity), 0, 0,
+     "0 silent, 1 warnings, 2 info (per-round metrics), 3 debug"},
+    {"tree_method", "", PT_ENUM, tree_method_choices, "hist", 0, 0, 0, 0, OFF(tree_method), 0, 0,
+     "accepted for XGBoost configurations: gbt always builds histograms"},
+};
+
+#define NPARAMS ((int)(sizeof table / sizeof table[0]))
+
+static void normalise(const char *in, char *out, size_t len)
+{
+    size_t i = 0;
+    for (; in[i] && i + 1 < len; i++) out[i] = in[i] == '-' ? '_' : in[i];
+    out[i] = '\0';
+}
+
+static int alias_matches(const char *aliases, const char *name)
+{
+    size_t n = strlen(name);
+    const char *p = aliases;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && strncmp(p, name, n) == 0) return 1;
+        p += l;
+        if (*p == ',') p++;
+    }
+    return 0;
+}
+
+static const struct pdef *lookup(const char *raw)
+{
+    char name[64];
+    normalise(raw, name, sizeof name);
+    for (int i = 0; i < NPARAMS; i++)
+        if (strcmp(table[i].name, name) == 0 || alias_matches(table[i].aliases, name))
+            return &table[i];
+    return NULL;
+}
+
+static const char *closest_name(const char *raw)
+{
+    char name[64];
+    const char *best = NULL;
+    int bestd = 1 << 30;
+    normalise(raw, name, sizeof name);
+    for (int i = 0; i < NPARAMS; i++) {
+        int d = gbt__edit_distance(name, table[i].name);
+        if (d < bestd) {
+            bestd = d;
+            best = table[i].name;
+        }
+    }
+    return bestd <= 3 || bestd * 3 <= (int)strlen(name) ? best : NULL;
+}
+
+static char range_text[NPARAMS][80];
+static char type_texts[NPARAMS][160];
+static pthread_once_t text_once = PTHREAD_ONCE_INIT;
+
+static void fmt_bound(char *buf, size_t len, double v)
+{
+    if (v == INF)
+        snprintf(buf, len, "inf");
+    else if (v == -INF)
+        snprintf(buf, len, "-inf");
+    else
+        gbt__format_double(buf, len, v);
+}
+
+static void make_texts(void)
+{
+    for (int i = 0; i < NPARAMS; i++) {
+        const struct pdef *d = &table[i];
+        char lo[32], hi[32];
+        if (d->choices) {
+            for (int c = 0; d->choices[c]; c++) {
+                if (c) strcat(type_texts[i], "|");
+                strcat(type_texts[i], d->choices[c]);
+            }
+        }
+        if (d->type != PT_INT && d->type != PT_DOUBLE && d->type != PT_AUTO_DOUBLE) continue;
+        fmt_bound(lo, sizeof lo, d->lo);
+        fmt_bound(hi, sizeof hi, d->hi);
+        snprintf(range_text[i], sizeof range_text[i], "%c%s, %s%c", d->lo_open ? '(' : '[', lo,
+                 hi, d->hi_open ? ')' : ']');
+    }
+}
+
+static const char *range_of(const struct pdef *d)
+{
+    pthread_once(&text_once, make_texts);
+    return range_text[d - table];
+}
+
+static const char *type_text(const struct pdef *d)
+{
+    switch (d->type) {
+    case PT_INT: return "int";
+    case PT_DOUBLE: return "double";
+    case PT_AUTO_DOUBLE: return "double|auto";
+    case PT_DEVICE: return "auto|cpu|cuda|cuda:N";
+    case PT_METRICS: return gbt__metric_names();
+    default: pthread_once(&text_once, make_texts); return type_texts[d - table];
+    }
+}
+
+static int in_range(const struct pdef *d, double v)
+{
+    if (d->lo_open ? !(v > d->lo) : !(v >= d->lo)) return 0;
+    if (d->hi_open ? !(v < d->hi) : !(v <= d->hi)) return 0;
+    return 1;
+}
+
+static gbt_status bad_value(const struct pdef *d, const char *value, const char *expect)
+{
+    return gbt__fail(GBT_E_PARAM, "parameter '%s' expects %s, got '%s'", d->name, expect, value);
+}
+
+static gbt_status parse_number(const struct pdef *d, const char *value, double *out)
+{
+    char expect[128];
+    char *end;
+    double v;
+    snprintf(expect, sizeof expect, "%s in %s", d->type == PT_INT ? "an integer" : "a number",
+             range_of(d));
+    if (d->type == PT_INT) {
+        long long ll;
+        errno = 0;
+        ll = strtoll(value, &end, 10);
+        if (end == value || *end != '\0' || errno == ERANGE) return bad_value(d, value, expect);
+        v = (double)ll;
+    } else {
+        v = gbt__strtod(value, &end);
+        while (isspace((unsigned char)*end)) end++;
+        if (end == value || *end != '\0' || !isfinite(v)) return bad_value(d, value, expect);
+    }
+    if (!in_range(d, v)) return bad_value(d, value, expect);
+    *out = v;
+    return GBT_OK;
+}
+
+static int enum_index(const char *const *choices, const char *value)
+{
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(choices[i], value) == 0) return i;
+    return -1;
+}
+
+static gbt_status add_metrics(const struct pdef *d, struct gbt_params *p, const char *value)
+{
+    const char *s = value;
+    if (*value == '\0') {
+        p->num_eval_metric = 0;
+        return GBT_OK;
+    }
+    while (*s) {
+        char one[GBT_METRIC_NAME_MAX];
+        const char *e = strchr(s, ',');
+        size_t l = e ? (size_t)(e - s) : strlen(s);
+        int dup = 0;
+        if (l == 0 || l >= sizeof one) return bad_value(d, value, "metric names");
+        memcpy(one, s, l);
+        one[l] = '\0';
+        if (gbt__metric_parse(one, NULL) != GBT_OK)
+            return gbt__fail(GBT_E_PARAM, "parameter 'eval_metric': unknown metric '%s' (one of %s)",
+                             one, type_text(d));
+        for (int64_t i = 0; i < p->num_eval_metric; i++) dup |= strcmp(p->eval_metric[i], one) == 0;
+        if (!dup) {
+            RETURN_ERROR_IF(p->num_eval_metric == GBT_MAX_METRICS, GBT_E_PARAM,
+                            "parameter 'eval_metric': at most %d metrics", GBT_MAX_METRICS);
+            memcpy(p->eval_metric[p->num_eval_metric++], one, l + 1);
+        }
+        s += l;
+        if (*s == ',') s++;
+    }
+    return GBT_OK;
+}
+
+static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char *value)
+{
+    char *field = (char *)p + d->offset;
+    double v;
+    int idx;
+    switch (d->type) {
+    case PT_INT:
+        FORWARD_IF_ERROR(parse_number(d, value, &v));
+        *(int64_t *)field = (int64_t)v;
+        return GBT_OK;
+    case PT_DOUBLE:
+        FORWARD_IF_ERROR(parse_number(d, value, &v));
+        *(double *)field = v;
+        return GBT_OK;
+    case PT_AUTO_DOUBLE:
+        if (strcmp(value, "auto") == 0) {
+            *(double *)field = NAN;
+            return GBT_OK;
+        }
+        FORWARD_IF_ERROR(parse_number(d, value, &v));
+        *(double *)field = v;
+        return GBT_OK;
+    case PT_ENUM:
+        idx = enum_index(d->choices, value);
+        if (idx < 0) {
+            char expect[192];
+            snprintf(expect, sizeof expect, "one of %s", type_text(d));
+            return bad_value(d, value, expect);
+        }
+        *(int64_t *)field = idx;
+        return GBT_OK;
+    case PT_DEVICE:
+        if (strlen(value) >= GBT_DEVICE_NAME_MAX || gbt__device_parse(value, NULL, NULL) != GBT_OK)
+            return bad_value(d, value, "auto, cpu, cuda or cuda:N");
+        strcpy(field, value);
+        return GBT_OK;
+    case PT_METRICS:
+        return add_metrics(d, p, value);
+    }
+    return gbt__fail(GBT_E_INTERNAL, "parameter '%s' has no type", d->name);
+}
+
+void gbt__params_init(struct gbt_params *p)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; i < NPARAMS; i++) set_one(&table[i], p, table[i].deflt);
+}
+
+gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *value, int *flags)
+{
+    struct gbt_params tmp;
+    const struct pdef *d;
+    CHECK_NOT_NULL(name);
+    CHECK_NOT_NULL(value);
+    d = lookup(name);
+    if (d == NULL) {
+        const char *near = closest_name(name);
+        if (near)
+            return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'; did you mean '%s'?", name, near);
+        return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'", name);
+    }
+    tmp = *p;
+    FORWARD_IF_ERROR(set_one(d, &tmp, value));
+    *p = tmp;
+    if (flags) *flags = d->flags;
+    return GBT_OK;
+}
+
+static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, char *buf,
+                             size_t len)
+{
+    const char *field = (const char *)p + d->offset;
+    char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64];
+    tmp[0] = '\0';
+    switch (d->type) {
+    case PT_INT:
+        snprintf(tmp, sizeof tmp, "%lld", (long long)*(const int64_t *)field);
+        break;
+    case PT_DOUBLE:
+        gbt__format_double(tmp, sizeof tmp, *(const double *)field);
+        break;
+    case PT_AUTO_DOUBLE:
+        if (isnan(*(const double *)field))
+            snprintf(tmp, sizeof tmp, "auto");
+        else
+            gbt__format_double(tmp, sizeof tmp, *(const double *)field);
+        break;
+    case PT_ENUM:
+        snprintf(tmp, sizeof tmp, "%s", d->choices[*(const int64_t *)field]);
+        break;
+    case PT_DEVICE:
+        snprintf(tmp, sizeof tmp, "%s", field);
+        break;
+    case PT_METRICS:
+        for (int64_t i = 0; i < p->num_eval_metric; i++) {
+            if (i) strcat(tmp, ",");
+            strcat(tmp, p->eval_metric[i]);
+        }
+        break;
+    }
+    RETURN_ERROR_IF(strlen(tmp) + 1 > len, GBT_E_INVALID_ARG,
+                    "buffer of %zu bytes is too small for the value of '%s' (%zu bytes)", len,
+                    d->name, strlen(tmp) + 1);
+    memcpy(buf, tmp, strlen(tmp) + 1);
+    return GBT_OK;
+}
+
+gbt_status gbt__params_get(const struct gbt_params *p, const char *name, char *buf, size_t len)
+{
+    const struct pdef *d;
+    CHECK_NOT_NULL(name);
+    CHECK_NOT_NULL(buf);
+    d = lookup(name);
+    RETURN_ERROR_IF(d == NULL, GBT_E_PARAM, "unknown parameter '%s'", name);
+    return value_text(d, p, buf, len);
+}
+
+const char *gbt__objective_name(int obj)
+{
+    return obj >= 0 && obj < GBT_OBJ_COUNT ? objective_choices[obj] : "?";
+}
+
+void gbt__params_each_training(const struct gbt_params *p,
+                               void (*fn)(const char *name, const char *value, void *user),
+                               void *user)
+{
+    for (int i = 0; i < NPARAMS; i++) {
+        char buf[256];
+        if (!table[i].in_model) continue;
+        if (value_text(&table[i], p, buf, sizeof buf) == GBT_OK) fn(table[i].name, buf, user);
+    }
+}
+
+int gbt_param_count(void)
+{
+    return NPARAMS;
+}
+
+gbt_status gbt_param_describe(int i, const char **name, const char **aliases, const char **type,
+                              const char **deflt, const char **range, const char **help)
+{
+    RETURN_ERROR_IF(i < 0 || i >= NPARAMS, GBT_E_INVALID_ARG,
+                    "gbt_param_describe: index %d is outside [0, %d)", i, NPARAMS);
+    if (name) *name = table[i].name;
+    if (aliases) *aliases = table[i].aliases;
+    if (type) *type = type_text(&table[i]);
+    if (deflt) *deflt = table[i].deflt;
+    if (range) *range = range_of(&table[i]);
+    if (help) *help = table[i].help;
+    return GBT_OK;
+}

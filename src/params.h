@@ -1,0 +1,78 @@
+/*
+ * params.h - the booster's parameters: one table (params.c) gives every
+ * parameter's name, aliases, type, default, range and help text; this
+ * struct holds the values.
+ */
+#ifndef GBT_PARAMS_H
+#define GBT_PARAMS_H
+
+#include <stdint.h>
+
+#include "gbt.h"
+
+#define GBT_MAX_METRICS 16
+#define GBT_METRIC_NAME_MAX 32
+#define GBT_DEVICE_NAME_MAX 32
+#define GBT_MAX_CLASSES 4096
+
+enum gbt_grow_policy { GBT_GROW_DEPTHWISE = 0, GBT_GROW_LOSSGUIDE = 1 };
+
+struct gbt_params {
+    int64_t objective; /* enum gbt_objective_id */
+    int64_t num_class;
+    double eta;
+    int64_t max_depth;
+    int64_t max_leaves;
+    int64_t grow_policy;
+    int64_t max_bin;
+    double lambda;
+    double alpha;
+    double gamma;
+    double min_child_weight;
+    double max_delta_step;
+    double subsample;
+    double colsample_bytree;
+    double colsample_bylevel;
+    double colsample_bynode;
+    double base_score; /* NaN: estimated from the labels */
+    int64_t seed;
+    int64_t nthread;
+    char device[GBT_DEVICE_NAME_MAX];
+    char eval_metric[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
+    int64_t num_eval_metric;
+    int64_t early_stopping_rounds;
+    int64_t verbosity;
+    int64_t tree_method; /* accepted for XGBoost configurations; always hist */
+};
+
+/* What changing a parameter affects (bit flags). */
+enum {
+    GBT_PF_MODEL = 1,   /* defines the model: frozen once the booster has trees */
+    GBT_PF_REBUILD = 2  /* changes the training set-up (binning, device, sizes) */
+};
+
+/* Sets every parameter to its default. */
+void gbt__params_init(struct gbt_params *p);
+
+/*
+ * Parses and stores one parameter.  *flags receives the parameter's GBT_PF_
+ * bits.  On failure p is unchanged and the message names the parameter.
+ */
+gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *value, int *flags);
+
+/* Writes a parameter's value as text. */
+gbt_status gbt__params_get(const struct gbt_params *p, const char *name, char *buf, size_t len);
+
+/* The objective's name ("binary:logistic"). */
+const char *gbt__objective_name(int obj);
+
+/*
+ * Walks the parameters that describe training (for the model file): calls
+ * fn(name, value_text) for each, in table order, skipping those that do not
+ * change the model (nthread, device, verbosity, eval_metric, ...).
+ */
+void gbt__params_each_training(const struct gbt_params *p,
+                               void (*fn)(const char *name, const char *value, void *user),
+                               void *user);
+
+#endif

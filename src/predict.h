@@ -1,0 +1,53 @@
+/*
+ * predict.h - the forest in the form prediction reads, and the traversal.
+ *
+ * Each tree is an array of 16-byte nodes; a leaf points to itself on both
+ * sides, so every row takes exactly `depth` steps through a tree with no
+ * test for leaves, and the rows of a block advance together.
+ */
+#ifndef GBT_PREDICT_H
+#define GBT_PREDICT_H
+
+#include <stdint.h>
+
+#include "dataset.h"
+#include "tree.h"
+
+struct gbt_pnode {
+    int32_t left, right;
+    uint32_t feature; /* bit 31: missing goes left */
+    float value;      /* threshold, or the leaf value at leaves */
+};
+
+struct gbt_forest {
+    struct gbt_pnode *nodes;
+    size_t nodes_len, nodes_cap;
+    uint64_t *offset; /* first node of each tree */
+    uint8_t *depth;
+    uint32_t ntrees;
+    size_t trees_cap;
+    uint32_t feature_end; /* 1 + the largest feature any tree splits on */
+};
+
+gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t);
+void gbt__forest_truncate(struct gbt_forest *f, uint32_t ntrees);
+void gbt__forest_free(struct gbt_forest *f);
+
+/*
+ * Adds to margin (nrow x K, row-major) the leaf values of trees [t0, t1)
+ * for every row of v; tree t belongs to class t % K.
+ */
+void gbt__forest_add(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K,
+                     const struct gbt_dview *v, int nthread, double *margin);
+
+/*
+ * Predictions of the first `ntrees` trees: the raw scores start from the
+ * row's base_margin (if v has one, nrow * K values) or from base[K], then go through the
+ * objective's transform (gbt__objective_transform) into out.  Allocates
+ * nothing.
+ */
+void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, int K,
+                         const double *base, const struct gbt_dview *v, unsigned flags,
+                         int nthread, float *out);
+
+#endif

@@ -1,0 +1,312 @@
+/*
+ * quantize.c - weighted-quantile bin cuts and the binned matrix.
+ *
+ * Cuts of one feature: sort its present values (radix sort on float keys,
+ * weights carried along).  With no more distinct values than the feature's
+ * bin budget B, every distinct value is a cut.  Otherwise a greedy pass
+ * over the distinct values in ascending order closes a bin as soon as its
+ * weight reaches (weight not yet binned) / (bins left), so heavy values get
+ * bins of their own and the rest share the budget evenly.  All sums run in
+ * one fixed order, so the cuts never depend on the thread count.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quantize.h"
+#include "sort.h"
+#include "util.h"
+
+void gbt__qmatrix_free(struct gbt_qmatrix *q)
+{
+    free(q->cuts.offset);
+    free(q->cuts.nbins);
+    free(q->cuts.cut);
+    free(q->cuts.has_missing);
+    free(q->codes8);
+    free(q->codes16);
+    free(q->row_ptr);
+    free(q->slots);
+    memset(q, 0, sizeof *q);
+}
+
+uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    switch (q->layout) {
+    case GBT_QM_DENSE8: return q->codes8[r * c->nfeat + f];
+    case GBT_QM_DENSE16: return q->codes16[r * c->nfeat + f];
+    default: {
+        uint64_t lo = q->row_ptr[r], hi = q->row_ptr[r + 1];
+        uint32_t first = c->offset[f], last = c->offset[f] + c->nbins[f];
+        while (lo < hi) {
+            uint64_t mid = (lo + hi) / 2;
+            if (q->slots[mid] < first)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < q->row_ptr[r + 1] && q->slots[lo] < last) return q->slots[lo] - first;
+        return c->nbins[f];
+    }
+    }
+}
+
+/* Column-major copy of the present values (CSC) with their row weights. */
+struct columns {
+    uint64_t *start; /* nfeat + 1 */
+    float *value;
+    float *weight;   /* NULL when unweighted */
+};
+
+static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
+{
+    uint64_t nf = d->ncol, *fill = NULL;
+    gbt_status s;
+    memset(col, 0, sizeof *col);
+    s = gbt__alloc(&col->start, nf + 1, sizeof(uint64_t), 1, "column offsets");
+    if (s == GBT_OK) s = gbt__alloc(&col->value, d->nnz, sizeof(float), 0, "column values");
+    if (s == GBT_OK && d->weight)
+        s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
+    if (s == GBT_OK) s = gbt__alloc(&fill, nf, sizeof(uint64_t), 0, "column fill");
+    if (s != GBT_OK) {
+        free(fill);
+        return s;
+    }
+    if (d->dense) {
+        for (uint64_t r = 0; r < d->nrow; r++)
+            for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += !isnan(d->dense[r * nf + f]);
+    } else {
+        for (uint64_t i = 0; i < d->nnz; i++) col->start[d->indices[i] + 1]++;
+    }
+    for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += col->start[f];
+    memcpy(fill, col->start, nf * sizeof(uint64_t));
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        float w = d->weight ? d->weight[r] : 1.0f;
+        if (d->dense) {
+            const float *row = d->dense + r * nf;
+            for (uint64_t f = 0; f < nf; f++) {
+                if (isnan(row[f])) continue;
+                col->value[fill[f]] = row[f] == 0.0f ? 0.0f : row[f];
+                if (col->weight) col->weight[fill[f]] = w;
+                fill[f]++;
+            }
+        } else {
+            for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
+                uint32_t f = d->indices[i];
+                col->value[fill[f]] = d->values[i] == 0.0f ? 0.0f : d->values[i];
+                if (col->weight) col->weight[fill[f]] = w;
+                fill[f]++;
+            }
+        }
+    }
+    free(fill);
+    return GBT_OK;
+}
+
+static void free_columns(struct columns *col)
+{
+    free(col->start);
+    free(col->value);
+    free(col->weight);
+}
+
+/*
+ * Cuts of one feature from its n present values: keys sorted, w their
+ * weights (NULL: all 1), dw scratch for n doubles.  Writes at most `budget`
+ * cuts to out and returns how many.
+ */
+static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uint32_t budget,
+                             double *dw, float *out)
+{
+    size_t nd = 0;
+    double total = 0.0, left, acc = 0.0;
+    uint32_t ncut = 0, bins_left = budget;
+    if (n == 0) return 0;
+    /* distinct keys are the positions where the key changes; dw their weights */
+    for (size_t i = 0; i < n; i++) {
+        double wi = w ? (double)w[i] : 1.0;
+        if (i > 0 && keys[i - 1] == keys[i]) {
+            dw[nd - 1] += wi;
+        } else {
+            dw[nd++] = wi;
+        }
+    }
+    if (nd <= budget) {
+        for (size_t i = 0, k = 0; i < n; i++)
+            if (i == 0 || keys[i - 1] != keys[i]) out[k++] = gbt__key_float(keys[i]);
+        out[nd - 1] = FLT_MAX;
+        return (uint32_t)nd;
+    }
+    for (size_t i = 0; i < nd; i++) total += dw[i];
+    if (!(total > 0.0)) {
+        for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
+        total = (double)nd;
+    }
+    left = total;
+    for (size_t i = 0, k = 0; k + 1 < nd; i++) {
+        if (i > 0 && keys[i - 1] == keys[i]) continue;
+        acc += dw[k];
+        if (bins_left > 1 && acc >= left / bins_left) {
+            out[ncut++] = gbt__key_float(keys[i]);
+            left -= acc;
+            acc = 0.0;
+            bins_left--;
+        }
+        k++;
+    }
+    out[ncut++] = FLT_MAX;
+    return ncut;
+}
+
+static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, int max_bin,
+                               int layout, int nthread, struct gbt_cuts *c)
+{
+    uint32_t nf = (uint32_t)d->ncol;
+    float *tmp_cuts = NULL;
+    uint64_t maxcol = 0, total = 0;
+    gbt_status s = GBT_OK;
+    c->nfeat = nf;
+    FORWARD_IF_ERROR(gbt__alloc(&c->offset, nf + 1, sizeof(uint32_t), 1, "bin offsets"));
+    FORWARD_IF_ERROR(gbt__alloc(&c->nbins, nf ? nf : 1, sizeof(uint32_t), 1, "bin counts"));
+    FORWARD_IF_ERROR(gbt__alloc(&c->has_missing, nf ? nf : 1, 1, 1, "missing flags"));
+    FORWARD_IF_ERROR(gbt__alloc(&tmp_cuts, (size_t)nf * (size_t)max_bin + 1, sizeof(float), 0,
+                                "bin cuts"));
+    for (uint32_t f = 0; f < nf; f++) {
+        uint64_t n = col->start[f + 1] - col->start[f];
+        if (n > maxcol) maxcol = n;
+        c->has_missing[f] = n < d->nrow;
+    }
+#pragma omp parallel num_threads(nthread)
+    {
+        uint32_t *keys = NULL, *ktmp = NULL;
+        float *w = NULL, *wtmp = NULL;
+        double *dw = NULL;
+        gbt_status ts = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
+        if (ts == GBT_OK) ts = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
+        if (ts == GBT_OK) ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
+        if (ts == GBT_OK && col->weight) ts = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
+        if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+        if (ts != GBT_OK) {
+#pragma omp critical
+            s = ts;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t f = 0; f < nf; f++) {
+            uint64_t b = col->start[f], n = col->start[f + 1] - b;
+            uint32_t budget = (uint32_t)max_bin;
+            if (ts != GBT_OK) continue;
+            if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
+            for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
+            if (w) memcpy(w, col->weight + b, n * sizeof *w);
+            gbt__radix_sort32(keys, w, n, ktmp, wtmp);
+            c->nbins[f] =
+                feature_cuts(keys, w, n, budget, dw, tmp_cuts + (size_t)f * (size_t)max_bin);
+        }
+        free(keys);
+        free(ktmp);
+        free(w);
+        free(wtmp);
+        free(dw);
+    }
+    for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
+        total += c->nbins[f] + 1;
+        if (total >= UINT32_MAX) s = gbt__fail(GBT_E_INVALID_ARG, "too many bins in total (%llu)",
+                                               (unsigned long long)total);
+        c->offset[f + 1] = (uint32_t)total;
+    }
+    if (s == GBT_OK) s = gbt__alloc(&c->cut, total ? total : 1, sizeof(float), 0, "bin cuts");
+    if (s == GBT_OK) {
+        c->total_slots = (uint32_t)total;
+        for (uint32_t f = 0; f < nf; f++) {
+            memcpy(c->cut + c->offset[f], tmp_cuts + (size_t)f * (size_t)max_bin,
+                   c->nbins[f] * sizeof(float));
+            c->cut[c->offset[f] + c->nbins[f]] = NAN;
+        }
+    }
+    free(tmp_cuts);
+    return s;
+}
+
+static gbt_status bin_dense(const gbt_dataset *d, struct gbt_qmatrix *q, int nthread)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    uint64_t nf = c->nfeat, n = q->nrow * nf;
+    if (q->layout == GBT_QM_DENSE8)
+        FORWARD_IF_ERROR(gbt__alloc(&q->codes8, n, 1, 0, "binned matrix"));
+    else
+        FORWARD_IF_ERROR(gbt__alloc(&q->codes16, n, 2, 0, "binned matrix"));
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t r = 0; r < q->nrow; r++) {
+        for (uint32_t f = 0; f < nf; f++) {
+            uint32_t code;
+            if (d->dense) {
+                float v = d->dense[r * nf + f];
+                code = isnan(v) ? c->nbins[f] : gbt__bin_of(c, f, v);
+            } else {
+                code = c->nbins[f];
+            }
+            if (q->codes8)
+                q->codes8[r * nf + f] = (uint8_t)code;
+            else
+                q->codes16[r * nf + f] = (uint16_t)code;
+        }
+        if (!d->dense) {
+            for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
+                uint32_t f = d->indices[i], code = gbt__bin_of(c, f, d->values[i]);
+                if (q->codes8)
+                    q->codes8[r * nf + f] = (uint8_t)code;
+                else
+                    q->codes16[r * nf + f] = (uint16_t)code;
+            }
+        }
+    }
+    return GBT_OK;
+}
+
+static gbt_status bin_csr(const gbt_dataset *d, struct gbt_qmatrix *q, int nthread)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    uint64_t nf = c->nfeat;
+    FORWARD_IF_ERROR(gbt__alloc(&q->row_ptr, q->nrow + 1, sizeof(uint64_t), 0, "binned rows"));
+    FORWARD_IF_ERROR(gbt__alloc(&q->slots, d->nnz, sizeof(uint32_t), 0, "binned values"));
+    if (d->dense) {
+        uint64_t k = 0;
+        for (uint64_t r = 0; r < q->nrow; r++) {
+            q->row_ptr[r] = k;
+            for (uint32_t f = 0; f < nf; f++) {
+                float v = d->dense[r * nf + f];
+                if (!isnan(v)) q->slots[k++] = c->offset[f] + gbt__bin_of(c, f, v);
+            }
+        }
+        q->row_ptr[q->nrow] = k;
+        return GBT_OK;
+    }
+    memcpy(q->row_ptr, d->indptr, (q->nrow + 1) * sizeof(uint64_t));
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t i = 0; i < d->nnz; i++) {
+        uint32_t f = d->indices[i];
+        q->slots[i] = c->offset[f] + gbt__bin_of(c, f, d->values[i]);
+    }
+    return GBT_OK;
+}
+
+gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
+{
+    struct columns col;
+    double cells = (double)d->nrow * (double)d->ncol;
+    gbt_status s;
+    memset(out, 0, sizeof *out);
+    out->nrow = d->nrow;
+    if (cells > 0 && (double)d->nnz < GBT_SPARSE_DENSITY * cells)
+        out->layout = GBT_QM_CSR;
+    else
+        out->layout = max_bin <= 256 ? GBT_QM_DENSE8 : GBT_QM_DENSE16;
+    FORWARD_IF_ERROR(make_columns(d, &col));
+    s = compute_cuts(d, &col, max_bin, out->layout, nthread, &out->cuts);
+    free_columns(&col);
+    if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
+    if (s != GBT_OK) gbt__qmatrix_free(out);
+    return s;
+}

@@ -1,0 +1,81 @@
+/*
+ * quantize.h - bin cuts and the binned matrix.
+ *
+ * Feature f has nbins[f] value bins; bin b holds the values v with
+ * cut[b-1] < v <= cut[b] (cut[-1] = -inf); the last cut is FLT_MAX.  Cuts
+ * are computed once, on the host, by one function for every backend.
+ *
+ * Histograms have one slot per value bin plus one slot for missing values
+ * per feature: feature f owns slots [offset[f], offset[f+1]), the last of
+ * them the missing slot.
+ *
+ * The binned matrix is dense (row-major codes, code nbins[f] = missing;
+ * uint8 when max_bin <= 256, else uint16) or, for sparse data, CSR (each
+ * row's present values as global slot numbers, ascending).
+ */
+#ifndef GBT_QUANTIZE_H
+#define GBT_QUANTIZE_H
+
+#include <stdint.h>
+
+#include "dataset.h"
+
+enum gbt_qlayout { GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR };
+
+/* Data sparser than this (present values / cells) is binned as CSR. */
+#define GBT_SPARSE_DENSITY 0.25
+
+struct gbt_cuts {
+    uint32_t nfeat;
+    uint32_t total_slots;
+    uint32_t *offset;     /* nfeat + 1 */
+    uint32_t *nbins;      /* value bins of each feature */
+    float *cut;           /* total_slots; cut[offset[f] + b]; NaN in missing slots */
+    uint8_t *has_missing; /* the binned data has missing values of the feature */
+};
+
+struct gbt_qmatrix {
+    struct gbt_cuts cuts;
+    uint64_t nrow;
+    int layout;
+    uint8_t *codes8;   /* GBT_QM_DENSE8: nrow * nfeat */
+    uint16_t *codes16; /* GBT_QM_DENSE16: nrow * nfeat */
+    uint64_t *row_ptr; /* GBT_QM_CSR: nrow + 1 */
+    uint32_t *slots;   /* GBT_QM_CSR: row_ptr[nrow] global slots */
+};
+
+/*
+ * Computes weighted-quantile cuts for d (weights from d's "weight" field)
+ * and bins it.  At most max_bin value bins per feature; in the dense uint8
+ * layout a feature with missing values keeps one code for them, so it gets
+ * at most 255 value bins at max_bin = 256.
+ */
+gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out);
+
+void gbt__qmatrix_free(struct gbt_qmatrix *q);
+
+/* The value bin of v (not NaN) in feature f: the first b with v <= cut[b]. */
+static inline uint32_t gbt__bin_of(const struct gbt_cuts *c, uint32_t f, float v)
+{
+    const float *cut = c->cut + c->offset[f];
+    uint32_t lo = 0, hi = c->nbins[f] ? c->nbins[f] - 1 : 0;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (v <= cut[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Row r's code for feature f: its value bin, or nbins[f] when missing. */
+uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f);
+
+/* Whether feature f can split at all (two value bins, or one and missing values). */
+static inline int gbt__feature_usable(const struct gbt_cuts *c, uint32_t f)
+{
+    return c->nbins[f] >= 2 || (c->nbins[f] == 1 && c->has_missing[f]);
+}
+
+#endif

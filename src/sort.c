@@ -1,0 +1,46 @@
+/*
+ * sort.c - LSD radix sorts, 8 bits per pass, skipping passes in which every
+ * key has the same digit.
+ */
+#include <string.h>
+
+#include "sort.h"
+
+#define RADIX_SORT_BODY(KEY_T, VAL_T, NBYTES)                                  \
+    KEY_T *src = keys, *dst = key_tmp;                                         \
+    VAL_T *vsrc = vals, *vdst = vals ? val_tmp : NULL;                         \
+    for (int pass = 0; pass < NBYTES; pass++) {                                \
+        size_t count[256];                                                     \
+        int shift = pass * 8, skip = 0;                                        \
+        memset(count, 0, sizeof count);                                        \
+        for (size_t i = 0; i < n; i++) count[(src[i] >> shift) & 0xff]++;      \
+        for (int b = 0; b < 256; b++) skip |= count[b] == n;                   \
+        if (skip) continue;                                                    \
+        for (size_t b = 0, sum = 0; b < 256; b++) {                            \
+            size_t c = count[b];                                               \
+            count[b] = sum;                                                    \
+            sum += c;                                                          \
+        }                                                                      \
+        for (size_t i = 0; i < n; i++) {                                       \
+            size_t pos = count[(src[i] >> shift) & 0xff]++;                    \
+            dst[pos] = src[i];                                                 \
+            if (vsrc) vdst[pos] = vsrc[i];                                     \
+        }                                                                      \
+        { KEY_T *t = src; src = dst; dst = t; }                                \
+        { VAL_T *t = vsrc; vsrc = vdst; vdst = t; }                            \
+    }                                                                          \
+    if (src != keys) {                                                         \
+        memcpy(keys, src, n * sizeof *keys);                                   \
+        if (vals) memcpy(vals, vsrc, n * sizeof *vals);                        \
+    }
+
+void gbt__radix_sort32(uint32_t *keys, float *vals, size_t n, uint32_t *key_tmp, float *val_tmp)
+{
+    RADIX_SORT_BODY(uint32_t, float, 4)
+}
+
+void gbt__radix_sort64(uint64_t *keys, uint32_t *vals, size_t n, uint64_t *key_tmp,
+                       uint32_t *val_tmp)
+{
+    RADIX_SORT_BODY(uint64_t, uint32_t, 8)
+}

@@ -1,0 +1,107 @@
+/*
+ * tree.c - storage and checks of one tree.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree.h"
+#include "util.h"
+
+void gbt__tree_free(struct gbt_tree *t)
+{
+    free(t->left);
+    free(t->right);
+    free(t->feature);
+    free(t->threshold);
+    free(t->default_left);
+    free(t->value);
+    free(t->gain);
+    free(t->cover);
+    memset(t, 0, sizeof *t);
+}
+
+gbt_status gbt__tree_init(struct gbt_tree *t, int32_t cap)
+{
+    gbt_status s;
+    memset(t, 0, sizeof *t);
+    if (cap < 1) cap = 1;
+    s = gbt__alloc(&t->left, (size_t)cap, sizeof(int32_t), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->right, (size_t)cap, sizeof(int32_t), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->feature, (size_t)cap, sizeof(int32_t), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->threshold, (size_t)cap, sizeof(float), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->default_left, (size_t)cap, 1, 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->value, (size_t)cap, sizeof(float), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->gain, (size_t)cap, sizeof(float), 0, "tree");
+    if (s == GBT_OK) s = gbt__alloc(&t->cover, (size_t)cap, sizeof(float), 0, "tree");
+    if (s != GBT_OK) {
+        gbt__tree_free(t);
+        return s;
+    }
+    t->cap = cap;
+    return GBT_OK;
+}
+
+gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *id)
+{
+    int32_t i = t->n_nodes;
+    RETURN_ERROR_IF(i >= t->cap, GBT_E_INTERNAL, "tree is full (%d nodes)", t->cap);
+    t->left[i] = t->right[i] = t->feature[i] = -1;
+    t->threshold[i] = 0.0f;
+    t->default_left[i] = 0;
+    t->value[i] = value;
+    t->gain[i] = 0.0f;
+    t->cover[i] = cover;
+    t->n_nodes++;
+    *id = i;
+    return GBT_OK;
+}
+
+int gbt__tree_depth(const struct gbt_tree *t)
+{
+    /* children come after their parent, so one backward pass suffices */
+    int *d = calloc((size_t)t->n_nodes + 1, sizeof(int));
+    int depth = 0;
+    if (d == NULL) return 64;
+    for (int32_t i = t->n_nodes - 1; i >= 0; i--)
+        if (t->left[i] >= 0) {
+            int a = d[t->left[i]], b = d[t->right[i]];
+            d[i] = 1 + (a > b ? a : b);
+        }
+    depth = d[0];
+    free(d);
+    return depth;
+}
+
+gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what)
+{
+    uint8_t *seen;
+    gbt_status s = GBT_OK;
+    RETURN_ERROR_IF(t->n_nodes < 1, GBT_E_FORMAT, "%s: no nodes", what);
+    FORWARD_IF_ERROR(gbt__alloc(&seen, (size_t)t->n_nodes, 1, 1, "tree check"));
+    for (int32_t i = 0; i < t->n_nodes && s == GBT_OK; i++) {
+        int32_t l = t->left[i], r = t->right[i];
+        if (!isfinite(t->value[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a value that is not finite", what, i);
+        else if ((l < 0) != (r < 0))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has one child", what, i);
+        else if (l < 0)
+            continue;
+        else if (l <= i || r <= i || l >= t->n_nodes || r >= t->n_nodes || l == r)
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has children %d and %d out of order or range",
+                          what, i, l, r);
+        else if (seen[l] || seen[r])
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d or %d has two parents", what, l, r);
+        else if (t->feature[i] < 0 || (uint64_t)t->feature[i] >= nfeat)
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d splits on feature %d of %llu", what, i,
+                          t->feature[i], (unsigned long long)nfeat);
+        else if (!isfinite(t->threshold[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a threshold that is not finite", what, i);
+        else
+            seen[l] = seen[r] = 1;
+    }
+    for (int32_t i = 1; i < t->n_nodes && s == GBT_OK; i++)
+        if (!seen[i]) s = gbt__fail(GBT_E_FORMAT, "%s: node %d is not reachable", what, i);
+    free(seen);
+    return s;
+}

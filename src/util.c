@@ -1,0 +1,181 @@
+/*
+ * util.c - checked allocation, C-locale numbers, clock, threads, text buffer.
+ */
+#define _GNU_SOURCE
+#include <locale.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "util.h"
+
+gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *what)
+{
+    void **p = (void **)out;
+    *p = NULL;
+    if (n == 0 || size == 0) return GBT_OK;
+    RETURN_ERROR_IF(n > SIZE_MAX / size, GBT_E_NO_MEMORY, "out of memory: %s needs %zu x %zu bytes",
+                    what, n, size);
+    *p = zero ? calloc(n, size) : malloc(n * size);
+    RETURN_ERROR_IF(*p == NULL, GBT_E_NO_MEMORY, "out of memory allocating %zu bytes for %s",
+                    n * size, what);
+    return GBT_OK;
+}
+
+gbt_status gbt__reserve(void *p, size_t *cap, size_t need, size_t size, const char *what)
+{
+    void **pp = (void **)p;
+    size_t ncap;
+    void *np;
+    if (need <= *cap) return GBT_OK;
+    ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        RETURN_ERROR_IF(ncap > SIZE_MAX / 2 / size, GBT_E_NO_MEMORY, "out of memory growing %s",
+                        what);
+        ncap *= 2;
+    }
+    np = realloc(*pp, ncap * size);
+    RETURN_ERROR_IF(np == NULL, GBT_E_NO_MEMORY, "out of memory allocating %zu bytes for %s",
+                    ncap * size, what);
+    *pp = np;
+    *cap = ncap;
+    return GBT_OK;
+}
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_c_locale(void)
+{
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+static locale_t get_c_locale(void)
+{
+    pthread_once(&c_locale_once, make_c_locale);
+    return c_locale;
+}
+
+float gbt__strtof(const char *s, char **end)
+{
+    locale_t l = get_c_locale();
+    return l ? strtof_l(s, end, l) : strtof(s, end);
+}
+
+double gbt__strtod(const char *s, char **end)
+{
+    locale_t l = get_c_locale();
+    return l ? strtod_l(s, end, l) : strtod(s, end);
+}
+
+static int format_c(char *buf, size_t len, const char *fmt, int digits, double v)
+{
+    locale_t l = get_c_locale();
+    locale_t old = l ? uselocale(l) : (locale_t)0;
+    int n = snprintf(buf, len, fmt, digits, v);
+    if (l) uselocale(old);
+    return n;
+}
+
+int gbt__format_float(char *buf, size_t len, float v)
+{
+    int n = 0;
+    for (int digits = 6; digits <= 9; digits++) {
+        n = format_c(buf, len, "%.*g", digits, (double)v);
+        if (gbt__strtof(buf, NULL) == v) break;
+    }
+    return n;
+}
+
+int gbt__format_double(char *buf, size_t len, double v)
+{
+    int n = 0;
+    for (int digits = 15; digits <= 17; digits++) {
+        n = format_c(buf, len, "%.*g", digits, v);
+        if (gbt__strtod(buf, NULL) == v) break;
+    }
+    return n;
+}
+
+double gbt__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int gbt__threads(int64_t nthread)
+{
+    if (nthread > 0) return (int)nthread;
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+void gbt__sb_append(struct gbt_strbuf *sb, const char *text, size_t n)
+{
+    if (sb->failed) return;
+    if (gbt__reserve(&sb->s, &sb->cap, sb->len + n + 1, 1, "text buffer") != GBT_OK) {
+        sb->failed = 1;
+        return;
+    }
+    memcpy(sb->s + sb->len, text, n);
+    sb->len += n;
+    sb->s[sb->len] = '\0';
+}
+
+void gbt__sb_printf(struct gbt_strbuf *sb, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        sb->failed = 1;
+    } else if ((size_t)n < sizeof small) {
+        gbt__sb_append(sb, small, (size_t)n);
+    } else {
+        char *big = malloc((size_t)n + 1);
+        if (big == NULL) {
+            sb->failed = 1;
+            return;
+        }
+        va_start(ap, fmt);
+        vsnprintf(big, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+        gbt__sb_append(sb, big, (size_t)n);
+        free(big);
+    }
+}
+
+int gbt__edit_distance(const char *a, const char *b)
+{
+    int row[256];
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 255) la = 255;
+    if (lb > 255) lb = 255;
+    for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            if (up + 1 < best) best = up + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}

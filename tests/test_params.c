@@ -1,0 +1,90 @@
+/*
+ * test_params.c - the parameter table: defaults, aliases, types, ranges,
+ * unknown names, the eval_metric list and frozen model parameters.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "gbt.h"
+#include "tap.h"
+
+static const char *get(gbt_booster *b, const char *name)
+{
+    static char buf[512];
+    if (gbt_booster_get_param(b, name, buf, sizeof buf) != GBT_OK) return "<error>";
+    return buf;
+}
+
+int main(void)
+{
+    gbt_booster *b;
+    char small[2];
+    int n = gbt_param_count(), found_eta = 0;
+
+    ok_call(gbt_booster_create(&b), "create a booster");
+    ok(strcmp(get(b, "eta"), "0.3") == 0, "eta defaults to 0.3 (%s)", get(b, "eta"));
+    ok(strcmp(get(b, "max_depth"), "6") == 0, "max_depth defaults to 6");
+    ok(strcmp(get(b, "max_bin"), "256") == 0, "max_bin defaults to 256");
+    ok(strcmp(get(b, "objective"), "reg:squarederror") == 0, "objective defaults to reg:squarederror");
+    ok(strcmp(get(b, "device"), "auto") == 0, "device defaults to auto");
+    ok(strcmp(get(b, "base_score"), "auto") == 0, "base_score defaults to auto");
+
+    ok_call(gbt_booster_set_param(b, "learning_rate", "0.05"), "alias learning_rate sets eta");
+    ok(strcmp(get(b, "eta"), "0.05") == 0, "eta is now 0.05 (%s)", get(b, "eta"));
+    ok_call(gbt_booster_set_param(b, "reg-lambda", "2.5"), "'-' and '_' are the same (reg-lambda)");
+    ok(strcmp(get(b, "lambda"), "2.5") == 0, "lambda is now 2.5");
+    ok_call(gbt_booster_set_param(b, "min_split_loss", "0.5"), "alias min_split_loss sets gamma");
+    ok(strcmp(get(b, "gamma"), "0.5") == 0, "gamma is now 0.5");
+
+    ok(gbt_booster_set_param(b, "max_dept", "3") == GBT_E_PARAM, "unknown name is GBT_E_PARAM");
+    ok(strstr(gbt_last_error(), "max_dept") && strstr(gbt_last_error(), "did you mean 'max_depth'"),
+       "message names it and the closest valid name: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "max_depth", "deep") == GBT_E_PARAM, "wrong type is refused");
+    ok(strstr(gbt_last_error(), "integer") && strstr(gbt_last_error(), "[0, 63]"),
+       "message gives the type and range: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "subsample", "0") == GBT_E_PARAM, "subsample=0 is out of (0, 1]");
+    ok(strstr(gbt_last_error(), "(0, 1]") != NULL, "message gives the open range: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "subsample", "1.5") == GBT_E_PARAM, "subsample=1.5 is refused");
+    ok(gbt_booster_set_param(b, "eta", "nan") == GBT_E_PARAM, "eta=nan is refused");
+    ok(gbt_booster_set_param(b, "max_depth", "4.5") == GBT_E_PARAM, "max_depth=4.5 is refused");
+    ok(strcmp(get(b, "max_depth"), "6") == 0, "a refused value leaves the parameter unchanged");
+    ok(gbt_booster_set_param(b, "objective", "binary:hinge") == GBT_E_PARAM, "unknown objective refused");
+    ok(strstr(gbt_last_error(), "binary:logistic") != NULL, "message lists the objectives");
+    ok(gbt_booster_set_param(b, "grow_policy", "lossguide") == GBT_OK, "grow_policy=lossguide");
+    ok(gbt_booster_set_param(b, "device", "cuda:x") == GBT_E_PARAM, "device=cuda:x refused");
+    ok(gbt_booster_set_param(b, "device", "cuda:1") == GBT_OK, "device=cuda:1 is a valid setting");
+    ok(gbt_booster_set_param(b, "base_score", "0.25") == GBT_OK && strcmp(get(b, "base_score"), "0.25") == 0,
+       "base_score takes a number");
+
+    ok_call(gbt_booster_set_param(b, "eval_metric", "auc"), "eval_metric=auc");
+    ok_call(gbt_booster_set_param(b, "eval_metric", "logloss,error@0.7"), "eval_metric adds a list");
+    ok_call(gbt_booster_set_param(b, "eval_metric", "auc"), "a repeated metric is not added twice");
+    ok(strcmp(get(b, "eval_metric"), "auc,logloss,error@0.7") == 0, "eval_metric accumulates (%s)",
+       get(b, "eval_metric"));
+    ok(gbt_booster_set_param(b, "eval_metric", "ndcg") == GBT_E_PARAM, "unknown metric refused");
+    ok(gbt_booster_set_param(b, "eval_metric", "auc@3") == GBT_E_PARAM, "threshold on auc refused");
+    ok_call(gbt_booster_set_param(b, "eval_metric", ""), "empty eval_metric clears the list");
+    ok(strcmp(get(b, "eval_metric"), "") == 0, "eval_metric is empty");
+
+    ok(gbt_booster_get_param(b, "eta", small, sizeof small) == GBT_E_INVALID_ARG,
+       "get_param into a too-small buffer fails");
+    ok(gbt_booster_get_param(b, "nope", small, sizeof small) == GBT_E_PARAM, "get_param of unknown name");
+    ok(gbt_booster_set_param(NULL, "eta", "1") == GBT_E_INVALID_ARG, "NULL booster is refused");
+    ok(gbt_booster_set_param(b, NULL, "1") == GBT_E_INVALID_ARG, "NULL name is refused");
+    ok(gbt_booster_set_param(b, "eta", NULL) == GBT_E_INVALID_ARG, "NULL value is refused");
+
+    ok(n > 20, "the table has %d parameters", n);
+    for (int i = 0; i < n; i++) {
+        const char *name, *aliases, *type, *deflt, *range, *help;
+        if (gbt_param_describe(i, &name, &aliases, &type, &deflt, &range, &help) != GBT_OK) break;
+        if (strcmp(name, "eta") == 0)
+            found_eta = strcmp(aliases, "learning_rate") == 0 && strcmp(deflt, "0.3") == 0 &&
+                        strcmp(range, "[0, inf)") == 0 && strcmp(type, "double") == 0 && help[0];
+    }
+    ok(found_eta, "gbt_param_describe gives eta's alias, default, range, type and help");
+    ok(gbt_param_describe(n, NULL, NULL, NULL, NULL, NULL, NULL) == GBT_E_INVALID_ARG,
+       "describe past the end is refused");
+    gbt_booster_free(b);
+    gbt_booster_free(NULL);
+    return done_testing();
+}

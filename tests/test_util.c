@@ -1,0 +1,121 @@
+/*
+ * test_util.c - the shared math (exp, sigmoid, fixed point, rounding), the
+ * counter-based generator, radix sorts and number formatting.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "common/grad_math.h"
+#include "common/rng.h"
+#include "sort.h"
+#include "tap.h"
+#include "util.h"
+
+static void test_exp(void)
+{
+    double worst = 0.0;
+    int bad_special = 0;
+    /* against the C library: within 2 ulp over the range that matters */
+    for (int i = -7000; i <= 7000; i++) {
+        double x = i * 0.1003, e = exp(x), g = gbt_exp(x);
+        double rel = fabs(g - e) / e;
+        if (rel > worst) worst = rel;
+    }
+    ok(worst < 4.5e-16, "gbt_exp agrees with exp within 2 ulp on [-702, 702] (worst %.3g)", worst);
+    bad_special |= gbt_exp(0.0) != 1.0;
+    bad_special |= gbt_exp(1000.0) != INFINITY;
+    bad_special |= gbt_exp(-1000.0) != 0.0;
+    bad_special |= !isnan(gbt_exp(NAN));
+    ok(!bad_special, "gbt_exp(0) = 1, overflow to inf, underflow to 0, NaN stays NaN");
+    ok(fabs(gbt_sigmoid(0.0) - 0.5) == 0.0 && near(gbt_sigmoid(2.0), 1.0 / (1.0 + exp(-2.0)), 1e-15),
+       "sigmoid(0) = 0.5 exactly, sigmoid(2) = 0.8807970779778823");
+}
+
+static void test_fixed_point(void)
+{
+    /* maxabs in [2^(E-1), 2^E) gives exponent 30 - E: 0.75 -> E = 0 -> 30 */
+    ok(gbt_quant_exponent(0.75) == 30, "exponent of 0.75 is 30 (got %d)", gbt_quant_exponent(0.75));
+    ok(gbt_quant_exponent(1.0) == 29, "exponent of 1.0 is 29 (got %d)", gbt_quant_exponent(1.0));
+    ok(gbt_quant_exponent(0.0) == 0, "exponent of 0 is 0");
+    ok(gbt_quantize(0.75, 30) == 805306368, "0.75 * 2^30 = 805306368");
+    ok(gbt_quantize(-0.75, 30) == -805306368, "quantisation is symmetric");
+    ok(gbt_quantize(1.0 / 3.0, 2) == 1 && gbt_quantize(0.625, 2) == 3 && gbt_quantize(-0.625, 2) == -3,
+       "rounding: 1/3*4 -> 1, 2.5 -> 3, -2.5 -> -3 (halves away from zero)");
+    {
+        /* every value below maxabs fits in 31 bits */
+        double m = 123.456;
+        int e = gbt_quant_exponent(m);
+        int32_t q = gbt_quantize(m, e);
+        ok(q > 0 && q <= (1 << 30), "largest value quantises within 2^30 (%d)", q);
+        ok(near(gbt_dequantize(q, e), m, 1e-8), "dequantised value is within 2^-30 relative");
+    }
+}
+
+static void test_rng(void)
+{
+    int kept = 0, n = 100000, differs = 0;
+    for (int r = 0; r < n; r++) kept += gbt_row_sampled(42, 3, (uint64_t)r, 0.3);
+    ok(kept > 29000 && kept < 31000, "subsample 0.3 keeps about 30%% of rows (%d of %d)", kept, n);
+    ok(gbt_draw(1, 2, 3, 4) == gbt_draw(1, 2, 3, 4), "draws are a pure function of their key");
+    for (int r = 0; r < 64; r++) differs += gbt_row_sampled(42, 3, (uint64_t)r, 0.5) != gbt_row_sampled(42, 4, (uint64_t)r, 0.5);
+    ok(differs > 10, "different rounds sample different rows (%d of 64 differ)", differs);
+    ok(gbt_row_sampled(7, 0, 5, 1.0), "rate 1 keeps every row");
+}
+
+static void test_sort(void)
+{
+    float vals[] = {3.5f, -1.0f, 0.0f, -0.0f, 1e30f, -1e30f, 2.0f, 2.0f, FLT_MIN, -FLT_MIN};
+    const size_t n = sizeof vals / sizeof vals[0];
+    uint32_t keys[16], tmp[16];
+    float w[16], wt[16];
+    int sorted = 1, carried = 1;
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = gbt__float_key(vals[i]);
+        w[i] = vals[i];
+    }
+    gbt__radix_sort32(keys, w, n, tmp, wt);
+    for (size_t i = 1; i < n; i++) sorted &= gbt__key_float(keys[i - 1]) <= gbt__key_float(keys[i]);
+    for (size_t i = 0; i < n; i++) carried &= memcmp(&w[i], &(float){gbt__key_float(keys[i])}, 4) == 0;
+    ok(sorted, "radix sort orders floats, negatives and zeros included");
+    ok(carried, "radix sort carries the payload with its key");
+    {
+        uint64_t k[5] = {gbt__double_key(2.0), gbt__double_key(-3.0), gbt__double_key(2.0),
+                         gbt__double_key(-1e300), gbt__double_key(0.5)};
+        uint64_t kt[5];
+        uint32_t v[5] = {0, 1, 2, 3, 4}, vt[5];
+        gbt__radix_sort64(k, v, 5, kt, vt);
+        ok(v[0] == 3 && v[1] == 1 && v[2] == 4 && v[3] == 0 && v[4] == 2,
+           "64-bit radix sort is stable and orders doubles (%u %u %u %u %u)", v[0], v[1], v[2], v[3], v[4]);
+    }
+}
+
+static void test_format(void)
+{
+    char buf[64];
+    float fs[] = {0.1f, 1.0f / 3.0f, 3.4028235e38f, 1e-45f, -2.5f};
+    double ds[] = {0.1, 1.0 / 3.0, 1e308, 5e-324, -2.5};
+    int okf = 1, okd = 1;
+    for (size_t i = 0; i < 5; i++) {
+        gbt__format_float(buf, sizeof buf, fs[i]);
+        okf &= gbt__strtof(buf, NULL) == fs[i];
+        gbt__format_double(buf, sizeof buf, ds[i]);
+        okd &= gbt__strtod(buf, NULL) == ds[i];
+    }
+    ok(okf, "floats are written so they read back to the same bits");
+    ok(okd, "doubles are written so they read back to the same bits");
+    gbt__format_float(buf, sizeof buf, 0.1f);
+    ok(strcmp(buf, "0.1") == 0, "0.1f is written as 0.1 (got %s)", buf);
+    ok(gbt__edit_distance("max_dept", "max_depth") == 1 && gbt__edit_distance("abc", "abc") == 0,
+       "edit distance");
+}
+
+int main(void)
+{
+    test_exp();
+    test_fixed_point();
+    test_rng();
+    test_sort();
+    test_format();
+    return done_testing();
+}
