@@ -113,7 +113,7 @@ static inline float dense_value_fast(const struct gbt_dview *v, uint64_t r, uint
                 for (int j = 0; j < nb; j++) {                                           \
                     const struct gbt_pnode *n = nodes + idx[j];                          \
                     const float x = GET(v, r0 + (uint64_t)j, n->feature & ~DL_BIT);      \
-                    const int left = isnan(x) ? (int)(n->feature >> 31) : x <= n->value; \
+                    const int left = isnan(x) ? (int)(n->feature >> 31) : x < n->value;  \
                     idx[j] = left ? n->left : n->right;                                  \
                 }                                                                        \
             }                                                                            \

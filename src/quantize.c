@@ -3,7 +3,7 @@
  *
  * Cuts of one feature: sort its present values (radix sort on float keys,
  * weights carried along).  With no more distinct values than the feature's
- * bin budget B, every distinct value is a cut.  Otherwise a greedy pass
+ * bin budget B, every distinct value gets a bin.  Otherwise a greedy pass
  * over the distinct values in ascending order closes a bin as soon as its
  * weight reaches (weight not yet binned) / (bins left), so heavy values get
  * bins of their own and the rest share the budget evenly.  All sums run in
@@ -134,8 +134,9 @@ static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uin
         }
     }
     if (nd <= budget) {
-        for (size_t i = 0, k = 0; i < n; i++)
-            if (i == 0 || keys[i - 1] != keys[i]) out[k++] = gbt__key_float(keys[i]);
+        /* one bin per distinct value: each cut is the next distinct value */
+        for (size_t i = 1, k = 0; i < n; i++)
+            if (keys[i - 1] != keys[i]) out[k++] = gbt__key_float(keys[i]);
         out[nd - 1] = FLT_MAX;
         return (uint32_t)nd;
     }
@@ -144,17 +145,19 @@ static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uin
         for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
         total = (double)nd;
     }
+    /* close a bin once it holds its share; its cut is the next distinct value */
     left = total;
     for (size_t i = 0, k = 0; k + 1 < nd; i++) {
         if (i > 0 && keys[i - 1] == keys[i]) continue;
-        acc += dw[k];
+        acc += dw[k++];
         if (bins_left > 1 && acc >= left / bins_left) {
-            out[ncut++] = gbt__key_float(keys[i]);
+            size_t next = i + 1;
+            while (keys[next] == keys[i]) next++;
+            out[ncut++] = gbt__key_float(keys[next]);
             left -= acc;
             acc = 0.0;
             bins_left--;
         }
-        k++;
     }
     out[ncut++] = FLT_MAX;
     return ncut;

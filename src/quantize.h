@@ -2,8 +2,10 @@
  * quantize.h - bin cuts and the binned matrix.
  *
  * Feature f has nbins[f] value bins; bin b holds the values v with
- * cut[b-1] < v <= cut[b] (cut[-1] = -inf); the last cut is FLT_MAX.  Cuts
- * are computed once, on the host, by one function for every backend.
+ * cut[b-1] <= v < cut[b] (cut[-1] = -inf): each cut is the smallest
+ * training value of the next bin, as in XGBoost, and the last cut is
+ * FLT_MAX.  A split after bin t sends v < cut[t] left.  Cuts are computed
+ * once, on the host, by one function for every backend.
  *
  * Histograms have one slot per value bin plus one slot for missing values
  * per feature: feature f owns slots [offset[f], offset[f+1]), the last of
@@ -54,14 +56,14 @@ gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct 
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
 
-/* The value bin of v (not NaN) in feature f: the first b with v <= cut[b]. */
+/* The value bin of v (not NaN) in feature f: the first b with v < cut[b]. */
 static inline uint32_t gbt__bin_of(const struct gbt_cuts *c, uint32_t f, float v)
 {
     const float *cut = c->cut + c->offset[f];
     uint32_t lo = 0, hi = c->nbins[f] ? c->nbins[f] - 1 : 0;
     while (lo < hi) {
         uint32_t mid = (lo + hi) / 2;
-        if (v <= cut[mid])
+        if (v < cut[mid])
             hi = mid;
         else
             lo = mid + 1;

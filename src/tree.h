@@ -1,7 +1,7 @@
 /*
  * tree.h - one regression tree: nodes by index, 0 the root.  A row goes to
- * left[i] when its value of feature[i] is <= threshold[i], to right[i]
- * when it is greater, and to the default side when it is missing.
+ * left[i] when its value of feature[i] is < threshold[i], to right[i]
+ * when it is not, and to the default side when it is missing.
  */
 #ifndef GBT_TREE_H
 #define GBT_TREE_H
@@ -14,7 +14,7 @@ struct gbt_tree {
     int32_t n_nodes, cap;
     int32_t *left, *right; /* -1 at leaves */
     int32_t *feature;      /* -1 at leaves */
-    float *threshold;
+    float *threshold; /* values below it go left */
     uint8_t *default_left;
     float *value; /* leaf output (eta applied); at internal nodes the weight it would have */
     float *gain;  /* loss reduction of the split; 0 at leaves */
