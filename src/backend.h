@@ -16,6 +16,26 @@
  *   finish_tree(leaf values)           margins += leaf value of each row
  * Node ids are given by grow.c; histogram slots are small integers, also
  * managed by grow.c, below plan->max_slots.
+ *
+ * Contract every backend keeps (tests/test_backend.c checks it against the
+ * CPU backend, which is the reference):
+ * - Gradients: per row and class from gbt_row_gradients (common/), weight 0
+ *   for rows gbt_row_sampled rejects; per class the exponents from
+ *   gbt_quant_exponent of the largest |g| and |h|, the pairs from
+ *   gbt_quantize, the totals their exact int64 sums.
+ * - A histogram holds, for each of qm->cuts.total_slots slots, the exact
+ *   int64 sums of the pairs of the node's rows whose value of the slot's
+ *   feature falls in the slot's bin.  Missing slots (the last slot of each
+ *   feature) may hold anything: split finding derives the missing sums as
+ *   node total minus the feature's value bins.
+ * - best_splits scans, for every allowed usable feature
+ *   (gbt__feature_usable), the candidates of gbt_candidate_exists, scores
+ *   them with gbt_split_gain, skips -inf, and returns the first by
+ *   gbt_split_before; feature = -1, gain = -inf, bin = -1, default_left = 0,
+ *   zero sums when none is valid.  The result is a pure function of the
+ *   histogram and the job, so every backend returns the same bits.
+ * - partition is stable: within each child, rows keep their order.
+ * - Margins are doubles; finish_tree adds the given double values.
  */
 #ifndef GBT_BACKEND_H
 #define GBT_BACKEND_H
