@@ -1,0 +1,189 @@
+/*
+ * test_quantize.c - bin cuts (exact and weighted quantiles, worked by hand
+ * below), bin assignment, the missing-value budget and the three layouts.
+ */
+#include <float.h>
+#include <math.h>
+
+#include "dataset.h"
+#include "quantize.h"
+#include "testutil.h"
+
+static gbt_dataset *column(const float *v, uint64_t n, const float *w)
+{
+    gbt_dataset *d = NULL;
+    if (gbt_dataset_from_dense(v, n, 1, NAN, &d) != GBT_OK) exit(2);
+    if (w && gbt_dataset_set_field(d, "weight", w, n) != GBT_OK) exit(2);
+    return d;
+}
+
+static int cuts_are(const struct gbt_qmatrix *q, uint32_t f, const float *want, uint32_t n)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    if (c->nbins[f] != n) {
+        diag("feature %u has %u bins, expected %u", f, c->nbins[f], n);
+        return 0;
+    }
+    for (uint32_t b = 0; b < n; b++)
+        if (c->cut[c->offset[f] + b] != want[b]) {
+            diag("cut %u is %g, expected %g", b, (double)c->cut[c->offset[f] + b], (double)want[b]);
+            return 0;
+        }
+    return 1;
+}
+
+static void test_exact_cuts(void)
+{
+    /* three distinct values: one bin each; each cut is the next value */
+    float v[] = {3, 1, 2, 2, 1, 3, 3};
+    float want[] = {2, 3, FLT_MAX};
+    gbt_dataset *d = column(v, 7, NULL);
+    struct gbt_qmatrix q;
+    ok_call(gbt__quantize(d, 256, 1, &q), "quantize 7 rows");
+    ok(cuts_are(&q, 0, want, 3), "distinct values 1,2,3 give cuts 2, 3, FLT_MAX");
+    ok(q.layout == GBT_QM_DENSE8, "dense data with max_bin 256 uses one byte per cell");
+    ok(gbt__qm_code(&q, 0, 0) == 2 && gbt__qm_code(&q, 1, 0) == 0 && gbt__qm_code(&q, 2, 0) == 1,
+       "3 -> bin 2, 1 -> bin 0, 2 -> bin 1");
+    ok(gbt__bin_of(&q.cuts, 0, 1.5f) == 0 && gbt__bin_of(&q.cuts, 0, 2.5f) == 1 &&
+           gbt__bin_of(&q.cuts, 0, 0.0f) == 0 && gbt__bin_of(&q.cuts, 0, 100.0f) == 2,
+       "unseen values: 1.5 -> bin 0 (below cut 2), 2.5 -> bin 1, 0 -> bin 0, 100 -> last bin");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+}
+
+static void test_quantile_cuts(void)
+{
+    float v[10], w[10];
+    float want2[] = {6, FLT_MAX}, want3[] = {2, 7, FLT_MAX};
+    gbt_dataset *d;
+    struct gbt_qmatrix q;
+    for (int i = 0; i < 10; i++) {
+        v[i] = (float)(i + 1);
+        w[i] = i == 0 ? 8.0f : 1.0f;
+    }
+    /* 10 values of weight 1, 2 bins: the first closes when it holds 10/2 = 5 -> 1..5 | 6..10 */
+    d = column(v, 10, NULL);
+    ok_call(gbt__quantize(d, 2, 1, &q), "quantize with max_bin 2");
+    ok(cuts_are(&q, 0, want2, 2), "equal weights: cuts 6, FLT_MAX");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+    /*
+     * weights 8,1,...,1 (total 17), 3 bins: bin 0 closes at value 1 (8 >= 17/3),
+     * then 9 left for 2 bins: closes when it holds 4.5 -> values 2..6 (5); cuts 2, 7
+     */
+    d = column(v, 10, w);
+    ok_call(gbt__quantize(d, 3, 1, &q), "quantize weighted with max_bin 3");
+    ok(cuts_are(&q, 0, want3, 3), "a heavy value gets a bin of its own: cuts 2, 7, FLT_MAX");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+}
+
+static void test_missing_and_layouts(void)
+{
+    enum { N = 600 };
+    float *x = malloc(N * 2 * sizeof *x);
+    gbt_dataset *d;
+    struct gbt_qmatrix q;
+    for (int r = 0; r < N; r++) {
+        x[r * 2] = (float)(r % 300);           /* 300 distinct values, no missing */
+        x[r * 2 + 1] = r % 7 == 0 ? NAN : (float)(r % 300);
+    }
+    d = NULL;
+    gbt_dataset_from_dense(x, N, 2, NAN, &d);
+    ok_call(gbt__quantize(d, 256, 2, &q), "quantize 600 x 2");
+    ok(q.cuts.nbins[0] <= 256 && q.cuts.nbins[0] >= 250, "a feature without missing values gets up to 256 bins (%u)",
+       q.cuts.nbins[0]);
+    ok(q.cuts.nbins[1] <= 255, "a feature with missing values keeps a code for them: %u <= 255 bins",
+       q.cuts.nbins[1]);
+    ok(q.cuts.has_missing[1] && !q.cuts.has_missing[0], "missing values are noticed per feature");
+    ok(gbt__qm_code(&q, 0, 1) == q.cuts.nbins[1], "a missing value gets code nbins");
+    ok(q.cuts.offset[1] == q.cuts.nbins[0] + 1 && q.cuts.total_slots == q.cuts.nbins[0] + q.cuts.nbins[1] + 2,
+       "each feature owns its value bins plus one missing slot");
+    gbt__qmatrix_free(&q);
+    ok_call(gbt__quantize(d, 1000, 2, &q), "quantize with max_bin 1000");
+    ok(q.layout == GBT_QM_DENSE16 && q.cuts.nbins[0] == 300, "max_bin > 256 uses two bytes per cell, 300 bins");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+    free(x);
+}
+
+static void test_sparse_layout(void)
+{
+    enum { N = 200, C = 10 };
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
+    gbt_dataset *dense = NULL, *csr;
+    struct gbt_qmatrix qd, qc;
+    int same_cuts = 1, same_codes = 1;
+    for (int r = 0; r < N; r++) {
+        y[r] = 0;
+        for (int c = 0; c < C; c++) x[r * C + c] = (r * 7 + c * 3) % 10 == 0 ? (float)((r + c) % 13) : NAN;
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &dense);
+    csr = tu_to_csr(x, y, N, C);
+    ok_call(gbt__quantize(dense, 256, 1, &qd), "quantize sparse data given dense");
+    ok_call(gbt__quantize(csr, 256, 2, &qc), "quantize the same data given as CSR");
+    ok(qd.layout == GBT_QM_CSR && qc.layout == GBT_QM_CSR, "data 10%% present is binned as CSR");
+    for (int c = 0; c < C; c++) {
+        same_cuts &= qd.cuts.nbins[c] == qc.cuts.nbins[c];
+        for (uint32_t b = 0; same_cuts && b < qd.cuts.nbins[c]; b++)
+            same_cuts &= qd.cuts.cut[qd.cuts.offset[c] + b] == qc.cuts.cut[qc.cuts.offset[c] + b];
+    }
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < C; c++) {
+            uint32_t code = gbt__qm_code(&qc, (uint64_t)r, (uint32_t)c);
+            same_codes &= code == gbt__qm_code(&qd, (uint64_t)r, (uint32_t)c);
+            same_codes &= isnan(x[r * C + c]) ? code == qc.cuts.nbins[c]
+                                              : code == gbt__bin_of(&qc.cuts, (uint32_t)c, x[r * C + c]);
+        }
+    ok(same_cuts, "dense and CSR input give the same cuts, whatever the thread count");
+    ok(same_codes, "CSR codes: present values get their bin, absent ones the missing code");
+    gbt__qmatrix_free(&qd);
+    gbt__qmatrix_free(&qc);
+    gbt_dataset_free(dense);
+    gbt_dataset_free(csr);
+    free(x);
+    free(y);
+}
+
+static void test_constant_and_zero(void)
+{
+    float x[] = {5, 0.0f, 5, -0.0f, 5, NAN, 5, 0.0f};
+    gbt_dataset *d = NULL;
+    struct gbt_qmatrix q;
+    gbt_dataset_from_dense(x, 4, 2, NAN, &d);
+    ok_call(gbt__quantize(d, 256, 1, &q), "quantize constant columns");
+    ok(q.cuts.nbins[0] == 1 && !gbt__feature_usable(&q.cuts, 0), "a constant feature has one bin and cannot split");
+    ok(q.cuts.nbins[1] == 1 && gbt__feature_usable(&q.cuts, 1),
+       "-0 and +0 are one value; with a missing value the feature can still split (present vs missing)");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+}
+
+static void test_thread_invariance(void)
+{
+    gbt_dataset *d;
+    struct gbt_qmatrix a, b;
+    int same = 1;
+    tu_seed(5);
+    d = tu_dataset(3000, 7, 0.05, 1);
+    gbt__quantize(d, 64, 1, &a);
+    gbt__quantize(d, 64, 3, &b);
+    same = a.cuts.total_slots == b.cuts.total_slots &&
+           memcmp(a.cuts.cut, b.cuts.cut, a.cuts.total_slots * sizeof(float)) == 0 &&
+           memcmp(a.codes8, b.codes8, 3000 * 7) == 0;
+    ok(same, "cuts and codes do not depend on the thread count");
+    gbt__qmatrix_free(&a);
+    gbt__qmatrix_free(&b);
+    gbt_dataset_free(d);
+}
+
+int main(void)
+{
+    test_exact_cuts();
+    test_quantile_cuts();
+    test_missing_and_layouts();
+    test_sparse_layout();
+    test_constant_and_zero();
+    test_thread_invariance();
+    return done_testing();
+}
