@@ -143,13 +143,9 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
 {
     uint64_t w = 0;
     char where[512];
-    RETURN_ERROR_IF(d->indptr[0] != 0, GBT_E_INVALID_ARG, "CSR indptr[0] is %llu, not 0",
-                    (unsigned long long)d->indptr[0]);
     for (uint64_t r = 0; r < d->nrow; r++) {
         uint64_t b = d->indptr[r], e = d->indptr[r + 1], start = w;
         int sorted = 1;
-        RETURN_ERROR_IF(e < b, GBT_E_INVALID_ARG, "CSR indptr decreases at row %llu",
-                        (unsigned long long)r);
         for (uint64_t i = b; i < e; i++) {
             if (i > b && d->indices[i] <= d->indices[i - 1]) sorted = 0;
             if (d->indices[i] >= d->ncol) {
@@ -195,6 +191,11 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     *out = NULL;
     CHECK_NOT_NULL(indptr);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
+    RETURN_ERROR_IF(indptr[0] != 0, GBT_E_INVALID_ARG, "CSR indptr[0] is %llu, not 0",
+                    (unsigned long long)indptr[0]);
+    for (uint64_t r = 0; r < nrow; r++)
+        RETURN_ERROR_IF(indptr[r + 1] < indptr[r], GBT_E_INVALID_ARG,
+                        "CSR indptr decreases at row %llu", (unsigned long long)r);
     nnz = indptr[nrow];
     RETURN_ERROR_IF(nnz > 0 && (indices == NULL || values == NULL), GBT_E_INVALID_ARG,
                     "gbt_dataset_from_csr: indices or values is NULL with %llu entries",

@@ -63,9 +63,9 @@ void gbt__dataset_touch(gbt_dataset *d);
 gbt_status gbt__dataset_finish_dense(gbt_dataset *d);
 
 /*
- * Validates and normalises CSR data already in d: indptr shape, column
- * range, repeated columns, infinities; sorts each row's columns and drops
- * NaN entries.
+ * Validates and normalises CSR data already in d, whose indptr must start at
+ * 0 and never decrease: column range, repeated columns, infinities; sorts
+ * each row's columns and drops NaN entries.
  */
 gbt_status gbt__dataset_finish_csr(gbt_dataset *d);
 

@@ -48,13 +48,14 @@ static int is_tool_option(const char *name)
     return 0;
 }
 
-static void default_model_path(const char *train, char *buf, size_t len)
+/* A file's name without its directory and last extension: "data/train.csv" -> "train". */
+static void base_name(const char *path, char *buf, size_t len)
 {
-    const char *base = strrchr(train, '/');
+    const char *base = strrchr(path, '/');
     const char *dot;
-    base = base ? base + 1 : train;
+    base = base ? base + 1 : path;
     dot = strrchr(base, '.');
-    snprintf(buf, len, "%.*s.model", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+    snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
 }
 
 static gbt_dataset *load(const char *path, const char *options)
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
     const char *v;
     gbt_dataset *train, *valid[64];
     const char *valid_names[64];
+    char names[64][256];
     int nvalid = 0, rounds = 10, quiet;
     gbt_booster *b;
     gbt_status s;
@@ -134,15 +136,18 @@ int main(int argc, char **argv)
 
     if (o.positional[1])
         snprintf(model_path, sizeof model_path, "%s", o.positional[1]);
-    else
-        default_model_path(o.positional[0], model_path, sizeof model_path);
+    else {
+        base_name(o.positional[0], model_path, sizeof model_path - 8);
+        strcat(model_path, ".model");
+    }
     cli_data_options(&o, data_opts, sizeof data_opts);
     train = load(o.positional[0], data_opts);
     for (size_t i = 0; i < o.n; i++) {
         if (strcmp(o.v[i].name, "valid") != 0) continue;
         if (nvalid == 64) cli_die("at most 64 validation files");
         valid[nvalid] = load(o.v[i].value, data_opts);
-        valid_names[nvalid] = o.v[i].value;
+        base_name(o.v[i].value, names[nvalid], sizeof names[nvalid]);
+        valid_names[nvalid] = names[nvalid];
         nvalid++;
     }
 

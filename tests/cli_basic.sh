@@ -1,0 +1,63 @@
+#!/bin/sh
+# cli_basic.sh - gbtrain and gbpredict doing their jobs.
+. "${top_srcdir:-.}/tests/tap.sh"
+cd "$work" || exit 1
+
+"$gbtrain" --help > help.txt
+check "--help lists every parameter with its default and range" \
+    sh -c 'grep -q -- "--eta=double" help.txt && grep -q "default 0.3, range \[0, inf), alias learning_rate" help.txt &&
+           grep -q -- "--colsample_bynode" help.txt && grep -q -- "--num_round=N" help.txt && grep -q -- "--valid=FILE" help.txt'
+check "--version prints the version and build information" sh -c "\"$gbtrain\" --version | grep -q '\"cuda\": {\"compiled\"'"
+
+"$gbtrain" --objective=binary:logistic --num_round=10 --eta=0.1 --valid="$data/breast_cancer.test.csv" \
+    --eval_metric=auc "$data/breast_cancer.train.csv" 2> train.err
+check "training with defaults exits 0" test $? -eq 0
+check "the model goes to the training file's base name + .model" test -s breast_cancer.train.model
+check "per-round progress on standard error" sh -c 'grep -q "^\[0\].*breast_cancer.test-auc:0\.[0-9]*.*elapsed.*left" train.err && grep -q "^\[9\]" train.err'
+check "a summary line at the end" grep -q "trained 10 rounds" train.err
+
+"$gbpredict" --metric=auc --metric=logloss "$data/breast_cancer.test.csv" breast_cancer.train.model pred.txt 2> pred.err
+check "prediction exits 0" test $? -eq 0
+check "one line per row (142)" test "$(wc -l < pred.txt)" -eq 142
+check "probabilities lie in (0, 1)" awk '$1 <= 0 || $1 >= 1 { exit 1 }' pred.txt
+check "--metric prints the score" grep -Eq "^auc	0\.9[0-9]+$" pred.err
+"$gbpredict" -q "$data/breast_cancer.test.csv" breast_cancer.train.model > stdout.txt
+check "without OUTPUT_FILE predictions go to standard output" cmp -s stdout.txt pred.txt
+"$gbpredict" -q --margin "$data/breast_cancer.test.csv" breast_cancer.train.model > margin.txt
+check "--margin writes raw scores (some negative)" grep -q "^-" margin.txt
+
+"$gbtrain" -q --objective=multi:softprob --num_class=10 --num_round=3 "$data/digits.train.csv" digits.model
+"$gbpredict" -q "$data/digits.test.csv" digits.model probs.txt
+check "multi:softprob writes 10 tab-separated probabilities per row" \
+    awk -F'\t' 'NF != 10 { exit 1 } END { exit NR != 450 }' probs.txt
+"$gbtrain" -q --objective=multi:softmax --num_class=10 --num_round=3 "$data/digits.train.csv" digits2.model
+"$gbpredict" -q "$data/digits.test.csv" digits2.model classes.txt
+check "multi:softmax writes one class number per row" awk '$0 !~ /^[0-9]$/ { exit 1 }' classes.txt
+
+printf 'eta = 0.5   # comment\nmax_depth = 2\nnum_round = 4\n\n# only a comment\n' > train.conf
+"$gbtrain" -q --config train.conf --num_round=2 "$data/diabetes.train.csv" a.model
+"$gbtrain" -q --eta=0.5 --max-depth 2 --num-round=2 "$data/diabetes.train.csv" b.model
+check "--config values apply, the command line wins, '-' equals '_'" cmp -s a.model b.model
+"$gbtrain" -q --eta=0.5 --max_depth=2 --num_round=4 "$data/diabetes.train.csv" c.model
+check "(and the config's num_round was overridden)" sh -c '! cmp -s a.model c.model'
+
+cp "$data/diabetes.train.csv" w.csv
+"$gbtrain" -q --num_round=3 w.csv nw.model
+awk '{ print (NR % 3) + 0.5 }' w.csv > w.csv.weight
+"$gbtrain" -q --num_round=3 w.csv ww.model
+check "a .weight side file changes the model" sh -c '! cmp -s nw.model ww.model'
+
+printf '1 1:0.5 3:1\n0 2:1 3:0\n1 1:0.7 2:0.1\n0 1:0.1 3:2\n' > small.libsvm
+"$gbtrain" -q --objective=binary:logistic --num_round=2 --min_child_weight=0 small.libsvm small.model
+check "a LIBSVM file trains (format guessed)" test -s small.model
+"$gbpredict" -q small.libsvm small.model > small.pred
+check "and predicts one line per row" test "$(wc -l < small.pred)" -eq 4
+
+"$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
+check "-q prints nothing" test ! -s quiet.err
+"$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
+    --early_stopping_rounds=3 "$data/breast_cancer.train.csv" es.model 2> es.err
+check "early stopping reports the best round" grep -Eq "best round [0-9]+" es.err
+ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
+check "no temporary files are left" test "$leftover" = no
+done_testing

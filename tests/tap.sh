@@ -1,0 +1,43 @@
+# tap.sh - TAP helpers for the shell tests; source it.
+#   ok COND_STATUS "name"     (use: check "name" command ...)
+tap_n=0
+tap_failed=0
+check() {
+    name=$1
+    shift
+    tap_n=$((tap_n + 1))
+    if "$@" >/dev/null 2>&1; then
+        echo "ok $tap_n - $name"
+    else
+        echo "not ok $tap_n - $name"
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+# fails NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN (grep -E) on stderr
+fails() {
+    name=$1
+    pattern=$2
+    shift 2
+    tap_n=$((tap_n + 1))
+    if "$@" >"$work/.fails.out" 2>"$work/.fails.err"; then
+        echo "not ok $tap_n - $name (exit status 0)"
+        tap_failed=$((tap_failed + 1))
+    elif grep -Eq -- "$pattern" "$work/.fails.err"; then
+        echo "ok $tap_n - $name: $(head -c 200 "$work/.fails.err" | tr '\n' ' ')"
+    else
+        echo "not ok $tap_n - $name: stderr was: $(head -c 300 "$work/.fails.err" | tr '\n' ' ')"
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+done_testing() {
+    echo "1..$tap_n"
+    [ "$tap_failed" -eq 0 ]
+}
+: "${top_builddir:=.}"
+: "${top_srcdir:=.}"
+: "${GBT_DATASETS:=$top_srcdir/datasets}"
+gbtrain=$(cd "$top_builddir" && pwd)/gbtrain
+gbpredict=$(cd "$top_builddir" && pwd)/gbpredict
+data=$(cd "$GBT_DATASETS" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/gbt-cli-XXXXXX")
+trap 'rm -rf "$work"' EXIT

@@ -1,0 +1,224 @@
+/*
+ * test_model.c - the model file: exact round trips, continued training,
+ * atomic saving that never leaves a partial file or destroys an existing
+ * one, and truncated, corrupted or foreign files refused with a message.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf;
+    long n;
+    if (f == NULL) return NULL;
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = malloc((size_t)n + 1);
+    *len = fread(buf, 1, (size_t)n, f);
+    buf[*len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static int same_predictions(const gbt_booster *a, const gbt_booster *b, const gbt_dataset *d, unsigned flags)
+{
+    uint64_t n, len;
+    float *pa, *pb;
+    int same;
+    gbt_dataset_shape(d, &n, NULL);
+    if (gbt_booster_predict_size(a, n, flags, &len) != GBT_OK) return 0;
+    pa = malloc(len * sizeof *pa);
+    pb = malloc(len * sizeof *pb);
+    same = gbt_booster_predict(a, d, flags, pa, len) == GBT_OK && gbt_booster_predict(b, d, flags, pb, len) == GBT_OK &&
+           memcmp(pa, pb, len * sizeof *pa) == 0;
+    free(pa);
+    free(pb);
+    return same;
+}
+
+static int count_temp_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (d == NULL) return -1;
+    while ((e = readdir(d)) != NULL) n += strstr(e->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return n;
+}
+
+static void test_round_trip(void)
+{
+    const char *const pb[] = {"objective=binary:logistic", "max_depth=4", "eta=0.3", "subsample=0.8",
+                              "colsample_bytree=0.7", "seed=5", NULL};
+    const char *const pm[] = {"objective=multi:softprob", "num_class=3", "max_depth=3", NULL};
+    gbt_dataset *d, *dm;
+    gbt_booster *b, *c = NULL, *m, *mc = NULL;
+    char *buf, *buf2, path[512], eta[32];
+    size_t len, len2;
+    tu_seed(7);
+    d = tu_dataset(1500, 8, 0.1, 1);
+    dm = tu_dataset(900, 5, 0.05, 3);
+    b = tu_train(d, 12, pb);
+    m = tu_train(dm, 6, pm);
+    buf = tu_model(b, &len);
+    ok(buf && len > 100 && buf[len] == '\0', "a model saves to a NUL-terminated buffer of %zu bytes", len);
+    ok_call(gbt_booster_load_from_buffer(buf, len, &c), "and loads back");
+    buf2 = tu_model(c, &len2);
+    ok(buf2 && len == len2 && memcmp(buf, buf2, len) == 0, "saving the loaded model gives the same bytes");
+    ok(c && same_predictions(b, c, d, 0) && same_predictions(b, c, d, GBT_PREDICT_MARGIN),
+       "the loaded model predicts the same bits");
+    ok(c && gbt_booster_get_param(c, "eta", eta, sizeof eta) == GBT_OK && strcmp(eta, "0.3") == 0,
+       "training parameters come back with the model (eta %s)", eta);
+    gbt_free(buf2);
+    gbt_booster_free(c);
+    snprintf(path, sizeof path, "%s/m.json", tu_tmpdir());
+    ok_call(gbt_booster_save(m, path), "a multiclass model saves to a file");
+    ok_call(gbt_booster_load(path, &mc), "and loads from it");
+    ok(mc && tu_same_model(m, mc) && same_predictions(m, mc, dm, 0), "multiclass round trip is exact");
+    ok(count_temp_files(tu_tmpdir()) == 0, "no temporary file is left behind");
+    gbt_booster_free(mc);
+    gbt_free(buf);
+    gbt_booster_free(b);
+    gbt_booster_free(m);
+    gbt_dataset_free(d);
+    gbt_dataset_free(dm);
+}
+
+static void test_continue(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=3", "subsample=0.7", "seed=9", NULL};
+    gbt_dataset *d;
+    gbt_booster *whole, *first, *again = NULL;
+    char *buf;
+    size_t len;
+    tu_seed(8);
+    d = tu_dataset(1200, 6, 0.05, 1);
+    whole = tu_train(d, 10, p);
+    first = tu_train(d, 4, p);
+    buf = tu_model(first, &len);
+    gbt_booster_load_from_buffer(buf, len, &again);
+    ok(again && gbt_booster_train(again, d, 6, NULL, NULL, 0) == GBT_OK,
+       "a loaded model trains 6 more rounds");
+    ok(tu_same_model(whole, again), "4 rounds, save, load, 6 rounds = 10 rounds straight, byte for byte");
+    gbt_free(buf);
+    gbt_booster_free(whole);
+    gbt_booster_free(first);
+    gbt_booster_free(again);
+    gbt_dataset_free(d);
+}
+
+static void test_atomic_save(void)
+{
+    const char *old = tu_write("existing.json", "OLD CONTENT\n");
+    char dirpath[512], missing[512];
+    gbt_booster *empty, *b;
+    gbt_dataset *d;
+    size_t len;
+    char *text;
+    const char *const p[] = {"max_depth=2", NULL};
+    gbt_booster_create(&empty);
+    ok(gbt_booster_save(empty, old) == GBT_E_STATE, "saving a booster without a model fails");
+    text = slurp(old, &len);
+    ok(text && strcmp(text, "OLD CONTENT\n") == 0, "and leaves the existing file untouched");
+    free(text);
+    tu_seed(2);
+    d = tu_dataset(300, 3, 0, 0);
+    b = tu_train(d, 2, p);
+    snprintf(dirpath, sizeof dirpath, "%s/adir", tu_tmpdir());
+    mkdir(dirpath, 0755);
+    ok(gbt_booster_save(b, dirpath) == GBT_E_IO && strstr(gbt_last_error(), "adir"),
+       "saving over a directory fails naming it: %s", gbt_last_error());
+    ok(count_temp_files(tu_tmpdir()) == 0, "the failed save removed its temporary file");
+    snprintf(missing, sizeof missing, "%s/no/such/dir/m.json", tu_tmpdir());
+    ok(gbt_booster_save(b, missing) == GBT_E_IO && strstr(gbt_last_error(), "no/such/dir"),
+       "saving into a missing directory fails naming the path");
+    ok_call(gbt_booster_save(b, old), "saving over an existing file works");
+    text = slurp(old, &len);
+    ok(text && strstr(text, "gbt-model") != NULL, "and replaces it whole");
+    free(text);
+    gbt_booster_free(empty);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
+static void expect_bad(const char *text, size_t len, const char *needle, const char *what)
+{
+    gbt_booster *b = (gbt_booster *)1;
+    gbt_status s = gbt_booster_load_from_buffer(text, len, &b);
+    ok(s == GBT_E_FORMAT && b == NULL && strstr(gbt_last_error(), needle), "%s: refused with \"%s\"", what,
+       gbt_last_error());
+}
+
+/* Replaces the first occurrence of `from` in model text with `to`. */
+static char *edit(const char *model, const char *from, const char *to)
+{
+    const char *at = strstr(model, from);
+    char *out;
+    if (at == NULL) return NULL;
+    out = malloc(strlen(model) + strlen(to) + 1);
+    memcpy(out, model, (size_t)(at - model));
+    strcpy(out + (at - model), to);
+    strcat(out, at + strlen(from));
+    return out;
+}
+
+static void test_bad_files(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=2", NULL};
+    gbt_dataset *d;
+    gbt_booster *b, *none = NULL;
+    char *model, *bad;
+    size_t len;
+    tu_seed(4);
+    d = tu_dataset(400, 4, 0, 1);
+    b = tu_train(d, 3, p);
+    model = tu_model(b, &len);
+    expect_bad(model, len / 2, "truncated", "a model cut in half");
+    {
+        const char *xgb = "{\"learner\": {\"gradient_booster\": {}}, \"version\": [3, 2, 0]}";
+        expect_bad(xgb, strlen(xgb), "not a gbt model", "an XGBoost model");
+    }
+    expect_bad("\x89PNG\r\n\x1a\n", 8, "unexpected character", "binary garbage");
+    expect_bad("", 0, "expected a value", "an empty buffer");
+#define EDIT_CASE(from, to, needle, what)                             \
+    bad = edit(model, from, to);                                      \
+    if (bad) expect_bad(bad, strlen(bad), needle, what);              \
+    else ok(0, "%s: pattern '%s' not in the model", what, from);      \
+    free(bad);
+    EDIT_CASE("\"format_version\": 1", "\"format_version\": 99", "newer", "a newer format version");
+    EDIT_CASE("\"left\": [1", "\"left\": [7", "out of order or range", "a child index out of range");
+    EDIT_CASE("\"feature\": [", "\"feature\": [40000,", "wrong number of elements", "an array of the wrong length");
+    EDIT_CASE("\"num_feature\": 4", "\"num_feature\": 0", "splits on feature", "a feature beyond num_feature");
+    EDIT_CASE("\"objective\": \"binary:logistic\"", "\"objective\": \"reg:squarederror\"", "disagrees",
+              "objective contradicting the parameters");
+    EDIT_CASE("\"eta\": \"", "\"eta\": \"-", "eta", "an invalid training parameter");
+    EDIT_CASE("\"trees\": [", "\"trees\": 7, \"x\": [", "wrong type", "trees of the wrong type");
+    EDIT_CASE("\"value\": [", "\"value\": [\"a\",", "wrong number", "a string among the values");
+#undef EDIT_CASE
+    {
+        const char *path = tu_write("empty.json", "");
+        ok(gbt_booster_load(path, &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "empty") && none == NULL,
+           "an empty file is refused: %s", gbt_last_error());
+        ok(gbt_booster_load("/no/such/model.json", &none) == GBT_E_IO && strstr(gbt_last_error(), "/no/such/model.json"),
+           "a missing file is refused naming it");
+    }
+    gbt_free(model);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
+int main(void)
+{
+    test_round_trip();
+    test_continue();
+    test_atomic_save();
+    test_bad_files();
+    tu_cleanup();
+    return done_testing();
+}

@@ -1,0 +1,170 @@
+/*
+ * test_predict.c - prediction: equal to walking the trees by hand, equal
+ * for dense, CSR and raw-matrix input, the missing value, fewer features,
+ * base margins, output sizes, and equal to the training margins.
+ */
+#include <math.h>
+
+#include "booster.h"
+#include "testutil.h"
+
+/* Raw scores by walking every tree, in double, in model order. */
+static double walk(const gbt_booster *b, const float *row, int k)
+{
+    double m = b->model.base[k];
+    for (uint32_t t = (uint32_t)k; t < b->model.ntrees; t += (uint32_t)b->model.K) {
+        const struct gbt_tree *tr = &b->model.trees[t];
+        int32_t n = 0;
+        while (tr->left[n] >= 0) {
+            float v = row[tr->feature[n]];
+            n = (isnan(v) ? tr->default_left[n] : v < tr->threshold[n]) ? tr->left[n] : tr->right[n];
+        }
+        m += (double)tr->value[n];
+    }
+    return m;
+}
+
+static void test_walk(void)
+{
+    const char *const p[] = {"objective=multi:softprob", "num_class=3", "max_depth=4", NULL};
+    enum { N = 700, C = 6 };
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y), *out = malloc(N * 3 * sizeof *out);
+    gbt_dataset *d = NULL, *csr;
+    gbt_booster *b;
+    int same = 1;
+    tu_seed(21);
+    tu_data(N, C, 0.1, 3, x, y);
+    gbt_dataset_from_dense(x, N, C, NAN, &d);
+    gbt_dataset_set_field(d, "label", y, N);
+    b = tu_train(d, 5, p);
+    ok_call(gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, out, N * 3), "predict margins");
+    for (int r = 0; r < N; r++)
+        for (int k = 0; k < 3; k++) same &= out[r * 3 + k] == (float)walk(b, x + r * C, k);
+    ok(same, "margins equal walking each tree by hand");
+    {
+        float *o2 = malloc(N * 3 * sizeof *o2), *o3 = malloc(N * 3 * sizeof *o3);
+        csr = tu_to_csr(x, y, N, C);
+        gbt_booster_predict(b, d, 0, out, N * 3);
+        ok_call(gbt_booster_predict(b, csr, 0, o2, N * 3), "predict from CSR");
+        ok_call(gbt_booster_predict_dense(b, x, N, C, NAN, 0, o3, N * 3), "predict from a raw matrix");
+        ok(memcmp(out, o2, N * 3 * sizeof *out) == 0 && memcmp(out, o3, N * 3 * sizeof *out) == 0,
+           "dense, CSR and raw-matrix input predict the same bits");
+        same = 1;
+        for (int r = 0; r < N; r++) {
+            double s = out[r * 3] + out[r * 3 + 1] + out[r * 3 + 2];
+            same &= fabs(s - 1.0) < 1e-6;
+        }
+        ok(same, "softprob rows sum to 1");
+        /* -999 as the missing value equals NaN */
+        for (int i = 0; i < N * C; i++)
+            if (isnan(x[i])) x[i] = -999.0f;
+        ok_call(gbt_booster_predict_dense(b, x, N, C, -999.0f, 0, o3, N * 3), "predict with missing = -999");
+        ok(memcmp(out, o3, N * 3 * sizeof *out) == 0, "missing = -999 predicts like NaN");
+        /* fewer columns: the rest are missing */
+        {
+            float *narrow = malloc(N * 4 * sizeof *narrow), *wide = malloc(N * C * sizeof *wide);
+            for (int r = 0; r < N; r++)
+                for (int c = 0; c < C; c++) {
+                    wide[r * C + c] = c < 4 ? x[r * C + c] : NAN;
+                    if (c < 4) narrow[r * 4 + c] = x[r * C + c];
+                }
+            gbt_booster_predict_dense(b, wide, N, C, -999.0f, 0, o2, N * 3);
+            ok_call(gbt_booster_predict_dense(b, narrow, N, 4, -999.0f, 0, o3, N * 3), "predict with 4 of 6 columns");
+            ok(memcmp(o2, o3, N * 3 * sizeof *o2) == 0, "absent columns count as missing");
+            ok(gbt_booster_predict_dense(b, wide, N / 7, 7, NAN, 0, o2, N * 3) == GBT_E_INVALID_ARG &&
+                   strstr(gbt_last_error(), "7 features but the model only 6"),
+               "more features than the model is refused: %s", gbt_last_error());
+            free(narrow);
+            free(wide);
+        }
+        free(o2);
+        free(o3);
+        gbt_dataset_free(csr);
+    }
+    {
+        uint64_t len = 0;
+        ok(gbt_booster_predict_size(b, 10, 0, &len) == GBT_OK && len == 30, "softprob: 3 values per row");
+        ok(gbt_booster_predict(b, d, 0, out, N * 3 - 1) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "2100"),
+           "an output one float short is refused: %s", gbt_last_error());
+        ok(gbt_booster_predict_size(b, 10, 4u, &len) == GBT_E_INVALID_ARG, "unknown flags are refused");
+    }
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    free(x);
+    free(y);
+    free(out);
+}
+
+static void test_base_margin(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=3", NULL};
+    gbt_dataset *d;
+    gbt_booster *b;
+    uint64_t n = 400;
+    float *bm = malloc(n * sizeof *bm), *plain = malloc(n * sizeof *plain), *with = malloc(n * sizeof *with);
+    int same = 1;
+    tu_seed(22);
+    d = tu_dataset(n, 4, 0, 1);
+    b = tu_train(d, 4, p);
+    gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, plain, n);
+    for (uint64_t i = 0; i < n; i++) bm[i] = (float)(i % 5) - 2.0f;
+    gbt_dataset_set_field(d, "base_margin", bm, n);
+    ok_call(gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, with, n), "predict with base_margin");
+    for (uint64_t i = 0; i < n; i++) {
+        double want = (double)bm[i] + ((double)plain[i] - b->model.base[0]);
+        same &= fabs(with[i] - want) < 1e-5;
+    }
+    ok(same, "base_margin replaces the starting score");
+    ok(gbt_dataset_set_field(d, "base_margin", bm, 7) == GBT_E_INVALID_ARG,
+       "base_margin of 7 values for 400 rows is refused");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    free(bm);
+    free(plain);
+    free(with);
+}
+
+static void test_training_margins(void)
+{
+    /* after training, predicting the training data gives the training margins bit for bit */
+    const char *const p[] = {"objective=reg:squarederror", "max_depth=5", "subsample=0.8", NULL};
+    gbt_dataset *d;
+    gbt_booster *b;
+    uint64_t n = 900;
+    double *train_m = malloc(n * sizeof *train_m);
+    float *pred = malloc(n * sizeof *pred);
+    int same = 1;
+    tu_seed(23);
+    d = tu_dataset(n, 5, 0.1, 0);
+    b = tu_booster(p);
+    for (int i = 0; i < 6; i++) gbt_booster_update(b, d);
+    ok(b->ts != NULL && b->ts->ops->read_margins(b->ts->ctx, train_m) == GBT_OK, "read the training margins");
+    gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, pred, n);
+    for (uint64_t i = 0; i < n; i++) same &= pred[i] == (float)train_m[i];
+    ok(same, "predictions on the training data equal the training margins");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    free(train_m);
+    free(pred);
+}
+
+static void test_no_model(void)
+{
+    gbt_booster *b;
+    float out[4], x[4] = {0};
+    uint64_t len;
+    gbt_booster_create(&b);
+    ok(gbt_booster_predict_dense(b, x, 1, 4, NAN, 0, out, 4) == GBT_E_STATE && strstr(gbt_last_error(), "no model"),
+       "predicting without a model is refused: %s", gbt_last_error());
+    ok(gbt_booster_predict_size(b, 1, 0, &len) == GBT_E_STATE, "so is asking for the size");
+    gbt_booster_free(b);
+}
+
+int main(void)
+{
+    test_walk();
+    test_base_margin();
+    test_training_margins();
+    test_no_model();
+    return done_testing();
+}

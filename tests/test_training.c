@@ -1,0 +1,227 @@
+/*
+ * test_training.c - training behaviour: every objective lowers its loss,
+ * validation metrics and early stopping (the booster keeps the best round),
+ * weights and base margins honoured, frozen model parameters, and a
+ * dataset or parameter change between rounds.
+ */
+#include <math.h>
+
+#include "testutil.h"
+
+static double eval(const gbt_booster *b, const gbt_dataset *d, const char *metric)
+{
+    double v = NAN;
+    if (gbt_booster_eval(b, d, metric, &v) != GBT_OK) diag("eval %s: %s", metric, gbt_last_error());
+    return v;
+}
+
+static void test_objectives(void)
+{
+    static const struct {
+        const char *objective, *metric;
+        int task;
+    } cases[] = {
+        {"reg:squarederror", "rmse", 0},   {"reg:logistic", "rmse", 1},      {"binary:logistic", "logloss", 1},
+        {"binary:logitraw", "logloss", 1}, {"multi:softmax", "mlogloss", 3}, {"multi:softprob", "merror", 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char obj[64], nc[32];
+        const char *const p[] = {obj, nc, "max_depth=4", NULL};
+        gbt_dataset *d;
+        gbt_booster *b1, *b20;
+        double l1, l20;
+        snprintf(obj, sizeof obj, "objective=%s", cases[i].objective);
+        snprintf(nc, sizeof nc, "num_class=%d", cases[i].task > 1 ? cases[i].task : 0);
+        tu_seed(40 + i);
+        d = tu_dataset(2000, 6, 0.05, cases[i].task);
+        b1 = tu_train(d, 1, p);
+        b20 = tu_train(d, 20, p);
+        l1 = eval(b1, d, cases[i].metric);
+        l20 = eval(b20, d, cases[i].metric);
+        ok(b1 && b20 && l20 < l1, "%s: training %s falls from %.4f (1 round) to %.4f (20 rounds)", cases[i].objective,
+           cases[i].metric, l1, l20);
+        gbt_booster_free(b1);
+        gbt_booster_free(b20);
+        gbt_dataset_free(d);
+    }
+}
+
+static int early_lines;
+static void count_lines(int level, const char *msg, void *user)
+{
+    (void)level;
+    (void)user;
+    if (strstr(msg, "early stop")) early_lines++;
+}
+
+static void test_early_stopping(void)
+{
+    /* a tiny noisy training set and eta 1 overfit fast, so validation logloss turns up */
+    const char *const p[] = {"objective=binary:logistic", "eta=1", "max_depth=6", "min_child_weight=0",
+                             "eval_metric=auc", "eval_metric=logloss", "early_stopping_rounds=3", "verbosity=2", NULL};
+    gbt_dataset *tr, *va;
+    const gbt_dataset *valid[1];
+    const char *names[1] = {"va"};
+    gbt_booster *b, *ref;
+    char best[32] = "", score[64] = "";
+    int rounds = -1;
+    tu_seed(50);
+    tr = tu_dataset(150, 8, 0, 1);
+    va = tu_dataset(2000, 8, 0, 1);
+    valid[0] = va;
+    b = tu_booster(p);
+    gbt_set_log_callback(count_lines, NULL);
+    ok_call(gbt_booster_train(b, tr, 200, valid, names, 1), "train with early stopping");
+    gbt_set_log_callback(NULL, NULL);
+    gbt_booster_num_rounds(b, &rounds);
+    ok(rounds > 0 && rounds < 200, "training stopped early, keeping %d rounds", rounds);
+    ok(early_lines == 1, "the stop is logged");
+    ok(gbt_booster_get_attr(b, "best_iteration", best, sizeof best) == GBT_OK && atoi(best) == rounds - 1,
+       "best_iteration %s is the last round kept", best);
+    ok(gbt_booster_get_attr(b, "best_score", score, sizeof score) == GBT_OK &&
+           fabs(atof(score) - eval(b, va, "logloss")) < 1e-12,
+       "best_score %s is the validation logloss of the kept model (the last metric decides)", score);
+    {
+        /* the kept model is exactly the model of that many rounds */
+        const char *const q[] = {"objective=binary:logistic", "eta=1", "max_depth=6", "min_child_weight=0", NULL};
+        ref = tu_train(tr, rounds, q);
+        float pa[2000], pb[2000];
+        gbt_booster_predict(b, va, 0, pa, 2000);
+        gbt_booster_predict(ref, va, 0, pb, 2000);
+        ok(memcmp(pa, pb, sizeof pa) == 0, "it predicts exactly as a model trained for %d rounds", rounds);
+        gbt_booster_free(ref);
+    }
+    {
+        /* the attributes survive saving */
+        char *buf;
+        size_t len;
+        gbt_booster *c = NULL;
+        char best2[32] = "";
+        buf = tu_model(b, &len);
+        gbt_booster_load_from_buffer(buf, len, &c);
+        ok(c && gbt_booster_get_attr(c, "best_iteration", best2, sizeof best2) == GBT_OK && strcmp(best, best2) == 0,
+           "best_iteration is saved with the model");
+        gbt_free(buf);
+        gbt_booster_free(c);
+    }
+    gbt_booster_free(b);
+    {
+        /* without validation data early stopping does nothing */
+        b = tu_booster(p);
+        gbt_booster_set_param(b, "verbosity", "0");
+        gbt_booster_train(b, tr, 15, NULL, NULL, 0);
+        gbt_booster_num_rounds(b, &rounds);
+        ok(rounds == 15 && gbt_booster_get_attr(b, "best_iteration", best, sizeof best) == GBT_E_STATE,
+           "without validation data all 15 rounds stay and no best round is recorded");
+        gbt_booster_free(b);
+    }
+    gbt_dataset_free(tr);
+    gbt_dataset_free(va);
+}
+
+static void test_weights_and_margins(void)
+{
+    const char *const p[] = {"objective=reg:squarederror", "max_depth=3", "base_score=0", NULL};
+    enum { N = 1000, C = 4 };
+    float *x = malloc(2 * N * C * sizeof *x), *y = malloc(2 * N * sizeof *y), *w = malloc(N * sizeof *w);
+    float *pa = malloc(N * sizeof *pa), *pb = malloc(N * sizeof *pb);
+    gbt_dataset *weighted = NULL, *doubled = NULL, *d;
+    gbt_booster *a, *b;
+    double worst = 0;
+    tu_seed(60);
+    tu_data(N, C, 0, 0, x, y);
+    /* weight 2 on the first half equals those rows appearing twice (up to fixed-point rounding) */
+    for (int i = 0; i < N; i++) w[i] = i < N / 2 ? 2.0f : 1.0f;
+    gbt_dataset_from_dense(x, N, C, NAN, &weighted);
+    gbt_dataset_set_field(weighted, "label", y, N);
+    gbt_dataset_set_field(weighted, "weight", w, N);
+    memcpy(x + N * C, x, (N / 2) * C * sizeof *x);
+    memcpy(y + N, y, (N / 2) * sizeof *y);
+    gbt_dataset_from_dense(x, N + N / 2, C, NAN, &doubled);
+    gbt_dataset_set_field(doubled, "label", y, N + N / 2);
+    a = tu_train(weighted, 10, p);
+    b = tu_train(doubled, 10, p);
+    gbt_booster_predict(a, weighted, 0, pa, N);
+    gbt_booster_predict(b, weighted, 0, pb, N);
+    for (int i = 0; i < N; i++) worst = fmax(worst, fabs(pa[i] - pb[i]));
+    ok(worst < 1e-4, "weight 2 trains the model of duplicated rows (largest difference %.2g)", worst);
+    gbt_booster_free(a);
+    gbt_booster_free(b);
+    /* a base_margin of c trains like base_score = c */
+    {
+        const char *const q[] = {"objective=reg:squarederror", "max_depth=3", "base_score=1.5", NULL};
+        float *bm = malloc(N * sizeof *bm);
+        for (int i = 0; i < N; i++) bm[i] = 1.5f;
+        d = tu_dataset(N, C, 0, 0);
+        a = tu_train(d, 5, q);
+        gbt_booster_predict(a, d, 0, pa, N);
+        gbt_dataset_set_field(d, "base_margin", bm, N);
+        b = tu_train(d, 5, p);
+        gbt_booster_predict(b, d, 0, pb, N);
+        ok(memcmp(pa, pb, N * sizeof *pa) == 0, "base_margin 1.5 trains and predicts like base_score 1.5");
+        gbt_booster_free(a);
+        gbt_booster_free(b);
+        gbt_dataset_free(d);
+        free(bm);
+    }
+    gbt_dataset_free(weighted);
+    gbt_dataset_free(doubled);
+    free(x);
+    free(y);
+    free(w);
+    free(pa);
+    free(pb);
+}
+
+static void test_state(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=3", NULL};
+    gbt_dataset *d, *e;
+    gbt_booster *b, *c;
+    int n;
+    tu_seed(70);
+    d = tu_dataset(800, 5, 0, 1);
+    e = tu_dataset(800, 5, 0, 1);
+    b = tu_train(d, 2, p);
+    ok(gbt_booster_set_param(b, "objective", "reg:squarederror") == GBT_E_STATE && strstr(gbt_last_error(), "already has trees"),
+       "the objective cannot change once there are trees: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "objective", "binary:logistic") == GBT_OK, "setting the same objective is fine");
+    ok(gbt_booster_set_param(b, "eta", "0.05") == GBT_OK && gbt_booster_update(b, d) == GBT_OK,
+       "eta can change between rounds");
+    ok(gbt_booster_set_param(b, "max_depth", "2") == GBT_OK && gbt_booster_update(b, d) == GBT_OK,
+       "max_depth can change between rounds (the set-up is rebuilt)");
+    ok_call(gbt_booster_update(b, e), "a round on another dataset");
+    gbt_booster_num_rounds(b, &n);
+    ok(n == 5, "the booster counts 5 rounds");
+    {
+        /* changing the labels of the dataset is noticed */
+        float *y = malloc(800 * sizeof *y);
+        for (int i = 0; i < 800; i++) y[i] = i % 3 == 0 ? 2.0f : 0.0f;
+        gbt_dataset_set_field(e, "label", y, 800);
+        ok(gbt_booster_update(b, e) == GBT_E_FORMAT && strstr(gbt_last_error(), "not 0 or 1"),
+           "new labels are checked again: %s", gbt_last_error());
+        gbt_booster_num_rounds(b, &n);
+        ok(n == 5 && gbt_booster_update(b, d) == GBT_OK, "the failure leaves the booster usable");
+        free(y);
+    }
+    c = tu_booster(p);
+    gbt_booster_set_param(c, "eval_metric", "mlogloss");
+    {
+        const gbt_dataset *valid[1] = {d};
+        ok(gbt_booster_train(c, d, 3, valid, NULL, 1) == GBT_E_PARAM && strstr(gbt_last_error(), "mlogloss"),
+           "a metric that does not fit the objective stops training with a message: %s", gbt_last_error());
+    }
+    gbt_booster_free(c);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    gbt_dataset_free(e);
+}
+
+int main(void)
+{
+    test_objectives();
+    test_early_stopping();
+    test_weights_and_margins();
+    test_state();
+    return done_testing();
+}
