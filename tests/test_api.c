@@ -11,7 +11,7 @@
 
 static void test_null_arguments(void)
 {
-    gbt_dataset *d = NULL;
+    gbt_dataset *d = NULL, *tmp = NULL;
     gbt_booster *b = NULL;
     float x[4] = {1, 2, 3, 4}, out[4];
     uint64_t u;
@@ -28,14 +28,14 @@ static void test_null_arguments(void)
 #define REFUSED(call) \
     st = (call);      \
     ok(st == GBT_E_INVALID_ARG && gbt_last_error()[0], "%s -> %s (%s)", #call, gbt_status_str(st), gbt_last_error())
-    REFUSED(gbt_dataset_from_dense(NULL, 1, 1, NAN, &d));
+    REFUSED(gbt_dataset_from_dense(NULL, 1, 1, NAN, &tmp));
     REFUSED(gbt_dataset_from_dense(x, 1, 1, NAN, NULL));
-    REFUSED(gbt_dataset_from_dense(x, 0, 1, NAN, &d));
-    REFUSED(gbt_dataset_from_dense(x, 1, 0, NAN, &d));
-    REFUSED(gbt_dataset_from_dense(x, 1, (uint64_t)1 << 40, NAN, &d));
-    REFUSED(gbt_dataset_from_csr(NULL, idx, x, 1, 1, &d));
-    REFUSED(gbt_dataset_from_csr(ptr, NULL, x, 1, 1, &d));
-    REFUSED(gbt_dataset_from_file(NULL, NULL, &d));
+    REFUSED(gbt_dataset_from_dense(x, 0, 1, NAN, &tmp));
+    REFUSED(gbt_dataset_from_dense(x, 1, 0, NAN, &tmp));
+    REFUSED(gbt_dataset_from_dense(x, 1, (uint64_t)1 << 40, NAN, &tmp));
+    REFUSED(gbt_dataset_from_csr(NULL, idx, x, 1, 1, &tmp));
+    REFUSED(gbt_dataset_from_csr(ptr, NULL, x, 1, 1, &tmp));
+    REFUSED(gbt_dataset_from_file(NULL, NULL, &tmp));
     REFUSED(gbt_dataset_from_file("x", NULL, NULL));
     REFUSED(gbt_dataset_set_field(NULL, "label", x, 1));
     REFUSED(gbt_dataset_set_field(d, NULL, x, 1));

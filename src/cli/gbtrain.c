@@ -83,9 +83,11 @@ int main(int argc, char **argv)
     cli_parse_args(argc, argv, "header q quiet help h version", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
+        free(o.v);
         return 0;
     }
     if (cli_get(&o, "version")) {
+        free(o.v);
         printf("gbtrain %s\n%s\n", gbt_version(), gbt_build_info());
         return 0;
     }
