@@ -13,14 +13,17 @@ check() {
         tap_failed=$((tap_failed + 1))
     fi
 }
-# fails NAME PATTERN CMD...: CMD must exit non-zero and print PATTERN (grep -E) on stderr
+# fails NAME PATTERN CMD...: CMD must exit with status 1 (a clean error, not a
+# crash or a sanitizer report) and print PATTERN (grep -E) on standard error
 fails() {
     name=$1
     pattern=$2
     shift 2
     tap_n=$((tap_n + 1))
-    if "$@" >"$work/.fails.out" 2>"$work/.fails.err"; then
-        echo "not ok $tap_n - $name (exit status 0)"
+    "$@" >"$work/.fails.out" 2>"$work/.fails.err"
+    status=$?
+    if [ "$status" -ne 1 ]; then
+        echo "not ok $tap_n - $name (exit status $status, expected 1): $(head -c 300 "$work/.fails.err" | tr '\n' ' ')"
         tap_failed=$((tap_failed + 1))
     elif grep -Eq -- "$pattern" "$work/.fails.err"; then
         echo "ok $tap_n - $name: $(head -c 200 "$work/.fails.err" | tr '\n' ' ')"
@@ -36,8 +39,21 @@ done_testing() {
 : "${top_builddir:=.}"
 : "${top_srcdir:=.}"
 : "${GBT_DATASETS:=$top_srcdir/datasets}"
-gbtrain=$(cd "$top_builddir" && pwd)/gbtrain
-gbpredict=$(cd "$top_builddir" && pwd)/gbpredict
+builddir=$(cd "$top_builddir" && pwd)
+srcdir=$(cd "$top_srcdir" && pwd)
+# The tools, run under $GBT_TEST_WRAPPER (e.g. "valgrind --error-exitcode=99")
+# when it is set; libtool finds the real binary behind its wrapper script.
+gbt_run() {
+    if [ -n "${GBT_TEST_WRAPPER:-}" ]; then
+        "$builddir/libtool" --mode=execute $GBT_TEST_WRAPPER "$@"
+    else
+        "$@"
+    fi
+}
+gbtrain() { gbt_run "$builddir/gbtrain" "$@"; }
+gbpredict() { gbt_run "$builddir/gbpredict" "$@"; }
+gbtrain=gbtrain
+gbpredict=gbpredict
 data=$(cd "$GBT_DATASETS" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gbt-cli-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1,0 +1,31 @@
+#!/bin/sh
+# readme.sh - README.md stays true: its C example compiles as shown and
+# runs, and its parameter table lists every parameter with the library's
+# default.
+. "${top_srcdir:-.}/tests/tap.sh"
+readme=$srcdir/README.md
+cd "$work" || exit 1
+
+awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$readme" > example.c
+check "README has a C example" test -s example.c
+${CC:-cc} -std=c11 -I"$srcdir/include" -c example.c -o example.o 2> cc.err
+check "the example compiles without warnings" sh -c "test ! -s cc.err"
+"$builddir/libtool" --mode=link ${CC:-cc} -o example example.o "$builddir/libgbt.la" >/dev/null 2>&1
+check "the example links against libgbt" test -x example
+gbt_run ./example > example.out 2>&1
+check "the example runs and reports a training AUC" grep -Eq "^training AUC (0\.9[0-9]+|1\.0+), first prediction" example.out
+check "the example saved its model" test -s example.model
+
+gbtrain --help | awk '/^Training parameters/ { on = 1 } on && /^  --[a-z_]+=/ { name = $1; sub(/^--/, "", name); sub(/=.*/, "", name); getline;
+                                       d = $0; sub(/^ *default /, "", d); sub(/,.*/, "", d); print name, d }' > params.txt
+check "gbtrain --help lists the parameters" test "$(wc -l < params.txt)" -gt 20
+missing=""
+while read -r name deflt; do
+    grep -Fq "| \`$name\` |" "$readme" || { missing="$missing $name"; continue; }
+    row=$(grep -F "| \`$name\` |" "$readme")
+    col=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $4 }')
+    [ "$col" = "$deflt" ] || missing="$missing $name(default '$col', not '$deflt')"
+done < params.txt
+[ -z "$missing" ] || echo "# README table disagrees with the library:$missing"
+check "README's parameter table has every parameter with its default" test -z "$missing"
+done_testing
