@@ -364,7 +364,7 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
         float value = (float)(cfg->eta * gbt_node_weight(nd->sum, &g->sp));
-        float cover = (float)gbt_dequantize(nd->sum.h, g->sp.h_exp);
+        float cover = (float)((double)nd->sum.h * g->sp.h_unit);
         int32_t id;
         if (newid[i] < 0) continue;
         s = gbt__tree_add(out, value, cover, &id);
@@ -416,8 +416,7 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     g.ctx = ctx;
     g.cfg = cfg;
     g.sp = cfg->sp;
-    g.sp.g_exp = sums->g_exp;
-    g.sp.h_exp = sums->h_exp;
+    gbt_split_params_scale(&g.sp, sums->g_exp, sums->h_exp);
     g.nfeat = cfg->cuts->nfeat;
     g.level_depth = -1;
     g.sampling = cfg->colsample_bytree < 1.0 || cfg->colsample_bylevel < 1.0 ||

@@ -17,7 +17,7 @@ struct gbt_grow_config {
     int policy; /* enum gbt_grow_policy */
     int max_depth, max_leaves; /* 0: no limit (not both, and depthwise needs max_depth) */
     double eta, gamma;
-    struct gbt_split_params sp; /* g_exp/h_exp are set per tree from its class sums */
+    struct gbt_split_params sp; /* exponents and units are set per tree from its class sums */
     double colsample_bytree, colsample_bylevel, colsample_bynode;
     uint64_t seed;
     uint64_t tree_index; /* round * num_class + class: keys the feature sampling */

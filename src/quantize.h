@@ -56,19 +56,30 @@ gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct 
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
 
-/* The value bin of v (not NaN) in feature f: the first b with v < cut[b]. */
+/*
+ * The value bin of v (not NaN) among n cuts: the first b with v < cut[b],
+ * at most n - 1.  Branch-free: the search narrows by halves with
+ * conditional moves, which mispredicted branches would otherwise dominate.
+ */
+static inline uint32_t gbt__bin_search(const float *cut, uint32_t n, float v)
+{
+    const float *base = cut;
+    uint32_t len = n, i;
+    if (n == 0) return 0;
+    /* invariant: every cut before base is <= v */
+    while (len > 1) {
+        uint32_t half = len / 2;
+        base = base[half - 1] <= v ? base + half : base;
+        len -= half;
+    }
+    i = (uint32_t)(base - cut) + (*base <= v);
+    return i < n ? i : n - 1;
+}
+
+/* The value bin of v (not NaN) in feature f. */
 static inline uint32_t gbt__bin_of(const struct gbt_cuts *c, uint32_t f, float v)
 {
-    const float *cut = c->cut + c->offset[f];
-    uint32_t lo = 0, hi = c->nbins[f] ? c->nbins[f] - 1 : 0;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (v < cut[mid])
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
+    return gbt__bin_search(c->cut + c->offset[f], c->nbins[f], v);
 }
 
 /* Row r's code for feature f: its value bin, or nbins[f] when missing. */

@@ -1,6 +1,7 @@
 /*
- * sort.c - LSD radix sorts, 8 bits per pass, skipping passes in which every
- * key has the same digit.
+ * sort.c - LSD radix sorts, 8 bits per pass: one counting pass for every
+ * digit, then one scatter pass per digit, skipping digits that every key
+ * shares.
  */
 #include <string.h>
 
@@ -9,11 +10,13 @@
 #define RADIX_SORT_BODY(KEY_T, VAL_T, NBYTES)                                  \
     KEY_T *src = keys, *dst = key_tmp;                                         \
     VAL_T *vsrc = vals, *vdst = vals ? val_tmp : NULL;                         \
+    size_t counts[NBYTES][256];                                                \
+    memset(counts, 0, sizeof counts);                                          \
+    for (size_t i = 0; i < n; i++)                                             \
+        for (int d = 0; d < NBYTES; d++) counts[d][(src[i] >> (d * 8)) & 0xff]++; \
     for (int pass = 0; pass < NBYTES; pass++) {                                \
-        size_t count[256];                                                     \
+        size_t *count = counts[pass];                                          \
         int shift = pass * 8, skip = 0;                                        \
-        memset(count, 0, sizeof count);                                        \
-        for (size_t i = 0; i < n; i++) count[(src[i] >> shift) & 0xff]++;      \
         for (int b = 0; b < 256; b++) skip |= count[b] == n;                   \
         if (skip) continue;                                                    \
         for (size_t b = 0, sum = 0; b < 256; b++) {                            \

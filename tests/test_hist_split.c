@@ -225,13 +225,14 @@ static int same_split(const struct gbt_split *a, const struct gbt_split *b)
 
 static void check_tree_level(struct fixture *fx, int cls, const char *what)
 {
-    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, fx->sums[cls].g_exp, fx->sums[cls].h_exp};
+    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0};
     struct gbt_hist_job hj = {GBT_HIST_BUILD, 0, 0, -1};
     struct gbt_split_job sj = {0, 0, fx->sums[cls].total};
     struct gbt_split got, want;
     struct cond path[2] = {{0, 0.0f, 0, 0}, {0, 0.0f, 0, 0}};
     uint8_t *mask = calloc(fx->nf, 1);
     int ok_all;
+    gbt_split_params_scale(&sp, fx->sums[cls].g_exp, fx->sums[cls].h_exp);
     fx->ops->begin_tree(fx->ctx, cls);
     fx->ops->histograms(fx->ctx, &hj, 1);
     ok(histogram_matches(fx, cls, 0, path, 0), "%s: root histogram equals direct sums", what);

@@ -19,8 +19,21 @@
 
 struct gbt_split_params {
     double lambda, alpha, max_delta_step, min_child_weight;
-    int g_exp, h_exp; /* fixed-point exponents of this tree's gradients */
+    int g_exp, h_exp;      /* fixed-point exponents of this tree's gradients */
+    double g_unit, h_unit; /* 2^-g_exp and 2^-h_exp: see gbt_split_params_scale */
 };
+
+/*
+ * Sets the exponents and their units.  Multiplying by a power of two is
+ * exact, so q * unit equals gbt_dequantize(q, exp) bit for bit.
+ */
+GBT_SHARED void gbt_split_params_scale(struct gbt_split_params *p, int g_exp, int h_exp)
+{
+    p->g_exp = g_exp;
+    p->h_exp = h_exp;
+    p->g_unit = gbt_pow2i(-g_exp);
+    p->h_unit = gbt_pow2i(-h_exp);
+}
 
 GBT_SHARED double gbt_threshold_l1(double g, double alpha)
 {
@@ -57,13 +70,13 @@ GBT_SHARED double gbt_gain_of(double G, double H, const struct gbt_split_params 
 /* The gain of a node from its fixed-point sums. */
 GBT_SHARED double gbt_node_gain(struct gbt_hbin s, const struct gbt_split_params *p)
 {
-    return gbt_gain_of(gbt_dequantize(s.g, p->g_exp), gbt_dequantize(s.h, p->h_exp), p);
+    return gbt_gain_of((double)s.g * p->g_unit, (double)s.h * p->h_unit, p);
 }
 
 /* The (unscaled) leaf weight of a node from its fixed-point sums. */
 GBT_SHARED double gbt_node_weight(struct gbt_hbin s, const struct gbt_split_params *p)
 {
-    return gbt_weight_of(gbt_dequantize(s.g, p->g_exp), gbt_dequantize(s.h, p->h_exp), p);
+    return gbt_weight_of((double)s.g * p->g_unit, (double)s.h * p->h_unit, p);
 }
 
 /*
@@ -75,11 +88,11 @@ GBT_SHARED double gbt_split_gain(struct gbt_hbin l, struct gbt_hbin r, double pa
 {
     double hl, hr;
     if (l.h <= 0 || r.h <= 0) return -(double)INFINITY;
-    hl = gbt_dequantize(l.h, p->h_exp);
-    hr = gbt_dequantize(r.h, p->h_exp);
+    hl = (double)l.h * p->h_unit;
+    hr = (double)r.h * p->h_unit;
     if (hl < p->min_child_weight || hr < p->min_child_weight) return -(double)INFINITY;
-    return gbt_gain_of(gbt_dequantize(l.g, p->g_exp), hl, p) +
-           gbt_gain_of(gbt_dequantize(r.g, p->g_exp), hr, p) - parent_gain;
+    return gbt_gain_of((double)l.g * p->g_unit, hl, p) + gbt_gain_of((double)r.g * p->g_unit, hr, p) -
+           parent_gain;
 }
 
 /*

@@ -16,6 +16,8 @@
 #include "cpu.h"
 
 #define MIN_ROWS_PER_THREAD 4096
+/* Rows ahead whose codes and gradients are prefetched: deep nodes touch rows far apart. */
+#define PREFETCH 16
 
 static void add_rows_dense8(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
                             const uint32_t *restrict rows, uint64_t n)
@@ -28,6 +30,10 @@ static void add_rows_dense8(struct gbt_hbin *restrict h, const struct cpu_ctx *c
         const uint32_t r = rows[i];
         const int64_t g = gp[r].g, hh = gp[r].h;
         const uint8_t *restrict row = codes + (uint64_t)r * nf;
+        if (i + PREFETCH < n) {
+            __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
+            __builtin_prefetch(gp + rows[i + PREFETCH]);
+        }
         for (uint32_t f = 0; f < nf; f++) {
             struct gbt_hbin *b = h + off[f] + row[f];
             b->g += g;
@@ -47,6 +53,10 @@ static void add_rows_dense16(struct gbt_hbin *restrict h, const struct cpu_ctx *
         const uint32_t r = rows[i];
         const int64_t g = gp[r].g, hh = gp[r].h;
         const uint16_t *restrict row = codes + (uint64_t)r * nf;
+        if (i + PREFETCH < n) {
+            __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
+            __builtin_prefetch(gp + rows[i + PREFETCH]);
+        }
         for (uint32_t f = 0; f < nf; f++) {
             struct gbt_hbin *b = h + off[f] + row[f];
             b->g += g;
@@ -64,6 +74,10 @@ static void add_rows_csr(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
     for (uint64_t i = 0; i < n; i++) {
         const uint32_t r = rows[i];
         const int64_t g = gp[r].g, hh = gp[r].h;
+        if (i + PREFETCH < n) {
+            __builtin_prefetch(slots + ptr[rows[i + PREFETCH]]);
+            __builtin_prefetch(gp + rows[i + PREFETCH]);
+        }
         for (uint64_t e = ptr[r]; e < ptr[r + 1]; e++) {
             h[slots[e]].g += g;
             h[slots[e]].h += hh;

@@ -13,6 +13,7 @@
 #include "cpu.h"
 
 #define CHUNK 16384
+#define PREFETCH 16 /* rows ahead whose codes are prefetched */
 
 struct chunk {
     int job;
@@ -21,11 +22,56 @@ struct chunk {
     uint64_t left_at, right_at; /* where its rows go */
 };
 
-static int goes_left(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint32_t r)
+/*
+ * Marks rows[begin, end) going left under job jb and returns how many do.
+ * One loop per layout, so the inner loop is a load and a compare.
+ */
+#define MARK_DENSE(NAME, TYPE, FIELD)                                                        \
+    static uint64_t NAME(const struct cpu_ctx *c, const struct gbt_partition_job *jb,        \
+                         uint64_t begin, uint64_t end)                                       \
+    {                                                                                        \
+        const TYPE *col = c->qm->FIELD + jb->feature;                                        \
+        const uint64_t nf = c->nfeat;                                                        \
+        const uint32_t miss = c->qm->cuts.nbins[jb->feature], bin = (uint32_t)jb->bin;       \
+        const uint8_t dl = (uint8_t)jb->default_left;                                        \
+        uint64_t nl = 0;                                                                     \
+        for (uint64_t k = begin; k < end; k++) {                                             \
+            const uint32_t code = col[(uint64_t)c->rows[k] * nf];                            \
+            if (k + PREFETCH < end) __builtin_prefetch(col + (uint64_t)c->rows[k + PREFETCH] * nf); \
+            const uint8_t l = code == miss ? dl : (uint8_t)(code <= bin);                    \
+            c->goleft[k] = l;                                                                \
+            nl += l;                                                                         \
+        }                                                                                    \
+        return nl;                                                                           \
+    }
+MARK_DENSE(mark_dense8, uint8_t, codes8)
+MARK_DENSE(mark_dense16, uint16_t, codes16)
+
+static uint64_t mark_csr(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
+                         uint64_t end)
 {
-    uint32_t code = gbt__qm_code(c->qm, r, (uint32_t)jb->feature);
-    if (code == c->qm->cuts.nbins[jb->feature]) return jb->default_left;
-    return code <= (uint32_t)jb->bin;
+    const uint64_t *ptr = c->qm->row_ptr;
+    const uint32_t *slots = c->qm->slots;
+    const uint32_t first = c->qm->cuts.offset[jb->feature];
+    const uint32_t last = first + c->qm->cuts.nbins[jb->feature], split = first + (uint32_t)jb->bin;
+    const uint8_t dl = (uint8_t)jb->default_left;
+    uint64_t nl = 0;
+    for (uint64_t k = begin; k < end; k++) {
+        const uint32_t r = c->rows[k];
+        uint64_t lo = ptr[r], hi = ptr[r + 1];
+        uint8_t l;
+        while (lo < hi) {
+            uint64_t mid = (lo + hi) / 2;
+            if (slots[mid] < first)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        l = (lo < ptr[r + 1] && slots[lo] < last) ? (uint8_t)(slots[lo] <= split) : dl;
+        c->goleft[k] = l;
+        nl += l;
+    }
+    return nl;
 }
 
 gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int n)
@@ -60,13 +106,11 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
     for (size_t i = 0; i < nch; i++) {
         const struct gbt_partition_job *jb = &jobs[ch[i].job];
-        uint64_t nl = 0;
-        for (uint64_t k = ch[i].begin; k < ch[i].end; k++) {
-            uint8_t l = (uint8_t)goes_left(c, jb, c->rows[k]);
-            c->goleft[k] = l;
-            nl += l;
+        switch (c->qm->layout) {
+        case GBT_QM_DENSE8: ch[i].nleft = mark_dense8(c, jb, ch[i].begin, ch[i].end); break;
+        case GBT_QM_DENSE16: ch[i].nleft = mark_dense16(c, jb, ch[i].begin, ch[i].end); break;
+        default: ch[i].nleft = mark_csr(c, jb, ch[i].begin, ch[i].end); break;
         }
-        ch[i].nleft = nl;
     }
     for (size_t i = 0; i < nch;) {
         const struct gbt_partition_job *jb = &jobs[ch[i].job];
