@@ -46,7 +46,7 @@ WORKLOADS = {
     "W4": dict(kind="multiclass", policy="depthwise", depth=6, rounds=100, num_class=10,
                title="dense 10-class, depthwise d6"),
     "W5": dict(kind="higgs", policy="depthwise", depth=8, rounds=500, predict=True, train_fraction=0.2,
-               title="prediction, 500 trees d8"),
+               title="prediction, {rounds} trees d8"),
 }
 COMMON = dict(eta=0.1, max_bin=256, min_child_weight=1.0, reg_lambda=1.0)
 
@@ -458,8 +458,9 @@ def main():
                     help="gbt trains each workload on cpu and on cuda; compare the saved models' bytes")
     ap.add_argument("--workdir", default=os.path.join(HERE, "work"),
                     help="generated data and models (default bench/work)")
-    ap.add_argument("--results-dir", default=os.path.join(HERE, "results"),
-                    help="where the result files go (default bench/results)")
+    ap.add_argument("--results-dir",
+                    help="where the result files go (default: bench/results for full runs, "
+                         "WORKDIR/results for runs reduced with --scale or --rounds)")
     ap.add_argument("--no-results", action="store_true", help="print the table only")
     ap.add_argument("--bindir", help="directory holding gbt_bench and gen_workload "
                                      "(default: BUILDDIR/bench, built with make if needed)")
@@ -474,6 +475,9 @@ def main():
     if args.bindir is None:
         args.bindir = os.path.join(args.builddir, "bench")
     args.workdir = os.path.abspath(args.workdir)
+    if args.results_dir is None:
+        reduced = args.scale != 1.0 or args.rounds
+        args.results_dir = os.path.join(args.workdir, "results") if reduced else os.path.join(HERE, "results")
     libs = [l.strip() for l in args.libs.split(",") if l.strip()]
     for l in libs:
         if l not in LIBS:
@@ -507,7 +511,7 @@ def main():
             meta = json.load(f)
         rounds = args.rounds if args.rounds else w["rounds"]
         n_train = int(round(meta["rows"] * w["train_fraction"])) if w.get("train_fraction") else meta["rows"]
-        label = "%s %s" % (wid, w["title"])
+        label = "%s %s" % (wid, w["title"].format(rounds=rounds))
         if w.get("predict"):
             rtext = "%s (fit %s)" % (rows_text(meta["rows"]), rows_text(max(10, n_train)))
         else:
