@@ -206,6 +206,14 @@ int hist_setup(gbt_cu_ctx *c, const uint32_t *offset, char *msg)
     CU_CHECK(cudaFuncGetAttributes(&attr, shared_fn));
     CU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, c->dev));
     budget = (size_t)optin > attr.sharedSizeBytes ? (size_t)optin - attr.sharedSizeBytes : 0;
+    /*
+     * The attribute belongs to the kernel, for the whole process: every
+     * context sets the same value, the device's whole budget, so that no
+     * context lowers it under another one's launches.
+     */
+    if (budget > 0)
+        CU_CHECK(cudaFuncSetAttribute(shared_fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)budget));
     {
         /* test hook: a smaller budget, so that small tests use several groups and the global path */
         const char *lim = getenv(GBT_CUDA_HIST_SMEM_ENV);
@@ -251,8 +259,6 @@ int hist_setup(gbt_cu_ctx *c, const uint32_t *offset, char *msg)
 
     c->hist_blocks_shared = c->hist_blocks_global = 1;
     if (ns > 0) {
-        CU_CHECK(cudaFuncSetAttribute(shared_fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      (int)c->hist_smem));
         CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, shared_fn, HIST_THREADS,
                                                                c->hist_smem));
         if (nb < 1)
