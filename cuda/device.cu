@@ -206,6 +206,12 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     CU_FORWARD(hist_probe(c, major, minor, msg));
     CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
 
+    if (c->max_slots > (1u << 29) || c->max_nodes > (1u << 30) ||
+        (uint64_t)c->max_slots * c->total_slots > ((uint64_t)1 << 56))
+        return failf(msg, GBT_E_DEVICE,
+                     "training needs %u histograms of %u bins on cuda:%d, more than any device "
+                     "holds; lower max_depth or max_leaves",
+                     c->max_slots, c->total_slots, ordinal);
     c->seg_cap = 2 * c->max_slots + 2;
     if (c->max_nodes > c->seg_cap) c->seg_cap = c->max_nodes;
     c->split_blocks = (uint32_t)c->sm_count * 8u;
