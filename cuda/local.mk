@@ -1,1 +1,59 @@
 # cuda/local.mk - build rules of the CUDA backend (included by Makefile.am).
+#
+# Each .cu file is compiled once by nvcc, through build-aux/cudalt.sh, into
+# a libtool object (PIC, used for both the shared and the static library).
+# -fmad=false (device) and -ffp-contract=off (host) keep every number that
+# decides the model free of fused multiply-adds, as gcc's objects are.
+# Automake does not track the dependencies of .cu files: they are listed
+# below by hand.  Every CUDA file is distributed, whether or not this
+# configuration builds it.
+
+CUDA_HEADER_FILES = cuda/gbt_cuda.h cuda/cu_internal.cuh
+CUDA_CU_FILES = \
+	cuda/device.cu cuda/segments.cu cuda/gradient.cu cuda/histogram.cu \
+	cuda/split.cu cuda/partition.cu cuda/leaf.cu cuda/predict.cu
+
+NVCC_FLAGS = -O3 -std=c++17 $(NVCC_ARCHFLAGS) -fmad=false \
+	-Xcompiler -ffp-contract=off -Xcompiler -Wall -Xcompiler -Wextra \
+	-I$(top_srcdir)/include -I$(top_srcdir)/src -I$(top_srcdir)/cuda -I$(top_builddir) \
+	-DHAVE_CONFIG_H
+
+SUFFIXES = .cu
+.cu.lo:
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/build-aux/cudalt.sh $@ $(NVCC) $(NVCC_FLAGS) -c $<
+
+if HAVE_CUDA
+libgbt_core_la_SOURCES += cuda/backend_cuda.c $(CUDA_CU_FILES) $(CUDA_HEADER_FILES)
+endif
+
+# What the .cu files include (config.h changes with every configure).
+CUDA_DEPS = $(CUDA_HEADER_FILES) $(top_builddir)/config.h $(top_srcdir)/include/gbt.h \
+	$(top_srcdir)/src/backend.h $(top_srcdir)/src/predict.h $(top_srcdir)/src/quantize.h \
+	$(top_srcdir)/src/dataset.h $(top_srcdir)/src/tree.h \
+	$(top_srcdir)/src/common/gmath.h $(top_srcdir)/src/common/grad_math.h \
+	$(top_srcdir)/src/common/hostdev.h $(top_srcdir)/src/common/rng.h \
+	$(top_srcdir)/src/common/split_math.h $(top_srcdir)/src/common/types.h
+cuda/device.lo cuda/segments.lo cuda/gradient.lo cuda/histogram.lo cuda/split.lo \
+cuda/partition.lo cuda/leaf.lo cuda/predict.lo: $(CUDA_DEPS)
+
+
+EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c \
+	cuda/gpu-validate.sh
+
+# ---- tests: every op and whole trainings on each backend against the CPU ----
+check_PROGRAMS += tests/test_backend tests/test_cuda_errors cuda/gpu_tool
+TESTS += tests/test_backend tests/test_cuda_errors
+tests_test_backend_SOURCES = tests/test_backend.c tests/tap.h
+tests_test_backend_LDADD = libgbt_core.la
+tests_test_cuda_errors_SOURCES = tests/test_cuda_errors.c tests/tap.h
+tests_test_cuda_errors_LDADD = libgbt_core.la
+# gpu_tool: device listing, the synthetic data set and the benchmark of gpu-validate
+cuda_gpu_tool_SOURCES = cuda/gpu_tool.c
+cuda_gpu_tool_LDADD = libgbt_core.la
+
+# ---- make gpu-validate: everything that needs a GPU, in one command ----
+gpu-validate: gbtrain$(EXEEXT) tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
+		cuda/gpu_tool$(EXEEXT)
+	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' NVCC='$(NVCC)' \
+	  LIBTOOL='$(LIBTOOL)' $(SHELL) $(top_srcdir)/cuda/gpu-validate.sh
+.PHONY: gpu-validate

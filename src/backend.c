@@ -1,6 +1,8 @@
 /*
  * backend.c - the backend registry and device selection.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -47,6 +47,9 @@
 #include "gbt.h"
 #include "quantize.h"
 
+struct gbt_forest;
+struct gbt_dview;
+
 /* What a backend needs to set up training on one dataset. */
 struct gbt_train_plan {
     const struct gbt_qmatrix *qm; /* binned training data (host) */
@@ -132,6 +135,16 @@ struct gbt_backend_ops {
     /* For tests: a slot's histogram (total_slots bins) and a class's fixed-point gradients. */
     gbt_status (*read_histogram)(void *ctx, int slot, struct gbt_hbin *out);
     gbt_status (*read_gradients)(void *ctx, int cls, struct gbt_gpair *out);
+    /*
+     * Optional (NULL: the host walks the trees, predict.c): the raw scores
+     * of trees [0, ntrees) of f for every row of v on device `ordinal`, into
+     * margin_out (v->nrow * K, row-major), each row starting from its
+     * base_margin or base[k]; the same bits as gbt__forest_predict's sums.
+     * Safe to call from many threads at once.
+     */
+    gbt_status (*predict_margins)(int ordinal, const struct gbt_forest *f, uint32_t ntrees, int K,
+                                  const double *base, const struct gbt_dview *v,
+                                  double *margin_out);
 };
 
 enum gbt_device_kind { GBT_DEVICE_AUTO, GBT_DEVICE_CPU, GBT_DEVICE_CUDA };

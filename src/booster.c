@@ -333,6 +333,31 @@ struct eval_set {
     struct gbt_dview view;
 };
 
+/*
+ * The raw scores of the whole model for v computed on the booster's CUDA
+ * device, when its `device` parameter resolves to one and the backend
+ * predicts there: *out is a new nrow * K array.  Otherwise *out is NULL and
+ * the caller walks the trees on the host; both give the same bits.
+ */
+static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v, double **out)
+{
+    const struct gbt_model *m = &b->model;
+    const struct gbt_backend_ops *ops;
+    int ordinal;
+    gbt_status s;
+    *out = NULL;
+    if (v->nrow == 0) return GBT_OK;
+    FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
+    if (ordinal < 0 || ops->predict_margins == NULL) return GBT_OK;
+    FORWARD_IF_ERROR(gbt__alloc(out, v->nrow * (uint64_t)m->K, sizeof **out, 0, "margins"));
+    s = ops->predict_margins(ordinal, &m->forest, m->ntrees, m->K, m->base, v, *out);
+    if (s != GBT_OK) {
+        free(*out);
+        *out = NULL;
+    }
+    return s;
+}
+
 static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
 {
     const struct gbt_model *m = &b->model;
@@ -342,10 +367,13 @@ static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, doubl
                     "the data has %llu features but the model only %llu",
                     (unsigned long long)d->ncol, (unsigned long long)m->num_feature);
     FORWARD_IF_ERROR(check_base_margin(d, m->K));
-    FORWARD_IF_ERROR(gbt__alloc(&margin, d->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins"));
-    fill_start_margins(m, d, margin);
     gbt__dataset_view(d, &v);
-    gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, threads(b), margin);
+    FORWARD_IF_ERROR(device_margins(b, &v, &margin));
+    if (margin == NULL) {
+        FORWARD_IF_ERROR(gbt__alloc(&margin, d->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins"));
+        fill_start_margins(m, d, margin);
+        gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, threads(b), margin);
+    }
     *out = margin;
     return GBT_OK;
 }
@@ -532,6 +560,19 @@ static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, 
                     GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
                     (unsigned long long)v->nbase_margin,
                     (unsigned long long)(v->nrow * (uint64_t)b->model.K), b->model.K);
+    {
+        double *margin;
+        FORWARD_IF_ERROR(device_margins(b, v, &margin));
+        if (margin) {
+            const int K = b->model.K;
+            const uint64_t width = (uint64_t)gbt__objective_outputs(b->model.objective, K, flags);
+            for (uint64_t r = 0; r < v->nrow; r++)
+                gbt__objective_transform(b->model.objective, K, margin + r * (uint64_t)K, flags,
+                                         out + r * width);
+            free(margin);
+            return GBT_OK;
+        }
+    }
     gbt__forest_predict(&b->model.forest, b->model.ntrees, b->model.objective, b->model.K,
                         b->model.base, v, flags, threads(b), out);
     return GBT_OK;

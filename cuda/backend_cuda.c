@@ -1,0 +1,136 @@
+/*
+ * backend_cuda.c - the CUDA backend's table of operations (backend.h).
+ *
+ * Plain C: the work happens in the .cu files behind cuda/gbt_cuda.h, whose
+ * calls return a status and a message; this file turns them into a
+ * gbt_status and this thread's last error.  Nothing here needs a GPU to
+ * compile or link; without a driver or a GPU device_count() is 0 and the
+ * registry (backend.c) never opens this backend.
+ */
+#include <stdlib.h>
+
+#include "util.h"
+#include "gbt_cuda.h"
+
+/* A .cu call's result as a gbt_status, its message as this thread's last error. */
+static gbt_status cu_result(int status, const char *msg)
+{
+    if (status == 0) return GBT_OK;
+    return gbt__fail((gbt_status)status, "%s", msg[0] ? msg : "CUDA backend error");
+}
+
+#define CU_CALL(expr)                   \
+    do {                                \
+        char msg_[GBT_CU_MSG];          \
+        int st_;                        \
+        msg_[0] = '\0';                 \
+        st_ = (expr);                   \
+        return cu_result(st_, msg_);    \
+    } while (0)
+
+static int cuda_device_count(void)
+{
+    return gbt_cu_device_count();
+}
+
+static gbt_status cuda_describe(int ordinal, char *name, size_t name_len, int *cc_major,
+                                int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes)
+{
+    CU_CALL(gbt_cu_describe(ordinal, name, name_len, cc_major, cc_minor, total_bytes, free_bytes,
+                            msg_));
+}
+
+static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void **ctx)
+{
+    const struct gbt_cuts *cuts = &plan->qm->cuts;
+    uint8_t *usable = NULL;
+    struct gbt_cu_ctx *c = NULL;
+    char msg[GBT_CU_MSG];
+    int st;
+    FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
+    for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+    msg[0] = '\0';
+    st = gbt_cu_open(ordinal, plan, usable, &c, msg);
+    free(usable);
+    if (st != 0) return cu_result(st, msg);
+    *ctx = c;
+    return GBT_OK;
+}
+
+static void cuda_close(void *ctx)
+{
+    gbt_cu_close(ctx);
+}
+
+static gbt_status cuda_gradients(void *ctx, const struct gbt_grad_request *req,
+                                 struct gbt_class_sums *out)
+{
+    CU_CALL(gbt_cu_gradients(ctx, req, out, msg_));
+}
+
+static gbt_status cuda_begin_tree(void *ctx, int cls)
+{
+    CU_CALL(gbt_cu_begin_tree(ctx, cls, msg_));
+}
+
+static gbt_status cuda_histograms(void *ctx, const struct gbt_hist_job *jobs, int n)
+{
+    CU_CALL(gbt_cu_histograms(ctx, jobs, n, msg_));
+}
+
+static gbt_status cuda_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
+                                   const uint8_t *masks, const struct gbt_split_params *p,
+                                   struct gbt_split *out)
+{
+    CU_CALL(gbt_cu_best_splits(ctx, jobs, n, masks, p, out, msg_));
+}
+
+static gbt_status cuda_partition(void *ctx, const struct gbt_partition_job *jobs, int n)
+{
+    CU_CALL(gbt_cu_partition(ctx, jobs, n, msg_));
+}
+
+static gbt_status cuda_finish_tree(void *ctx, const struct gbt_leaf *leaves, int n)
+{
+    CU_CALL(gbt_cu_finish_tree(ctx, leaves, n, msg_));
+}
+
+static gbt_status cuda_read_margins(void *ctx, double *out)
+{
+    CU_CALL(gbt_cu_read_margins(ctx, out, msg_));
+}
+
+static gbt_status cuda_read_histogram(void *ctx, int slot, struct gbt_hbin *out)
+{
+    CU_CALL(gbt_cu_read_histogram(ctx, slot, out, msg_));
+}
+
+static gbt_status cuda_read_gradients(void *ctx, int cls, struct gbt_gpair *out)
+{
+    CU_CALL(gbt_cu_read_gradients(ctx, cls, out, msg_));
+}
+
+static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t ntrees,
+                                       int K, const double *base, const struct gbt_dview *v,
+                                       double *margin_out)
+{
+    CU_CALL(gbt_cu_predict_margins(ordinal, f, ntrees, K, base, v, margin_out, msg_));
+}
+
+const struct gbt_backend_ops gbt__cuda_ops = {
+    .name = "cuda",
+    .device_count = cuda_device_count,
+    .describe = cuda_describe,
+    .open = cuda_open,
+    .close = cuda_close,
+    .gradients = cuda_gradients,
+    .begin_tree = cuda_begin_tree,
+    .histograms = cuda_histograms,
+    .best_splits = cuda_best_splits,
+    .partition = cuda_partition,
+    .finish_tree = cuda_finish_tree,
+    .read_margins = cuda_read_margins,
+    .read_histogram = cuda_read_histogram,
+    .read_gradients = cuda_read_gradients,
+    .predict_margins = cuda_predict_margins,
+};

@@ -1,0 +1,186 @@
+/*
+ * cu_internal.cuh - what the CUDA backend's .cu files share: the context,
+ * error checking, and the device helpers for "segments" (the row ranges of
+ * a batch of nodes taken one after the other).
+ *
+ * Segments: a batch of jobs names nodes; node i owns the positions
+ * node_begin[i] .. node_begin[i] + node_count[i] - 1 of the row list.
+ * gbt_cu_segments() copies each job's begin and count and an exclusive
+ * prefix of the counts (n + 1 entries, the last one the total T) into the
+ * context, on the device: the host never learns the counts.  A kernel then
+ * walks the flattened positions 0 .. T-1 of the batch and finds each
+ * position's job by binary search in the prefix.
+ */
+#ifndef GBT_CU_INTERNAL_CUH
+#define GBT_CU_INTERNAL_CUH
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+
+extern "C" {
+#include "gbt_cuda.h"
+}
+
+namespace gbt_cu {
+
+/* Row-list tiles: partition, leaves and the tile scan work on TILE positions per block. */
+constexpr int TILE_THREADS = 256;
+constexpr int TILE_ITEMS = 8;
+constexpr uint32_t TILE = TILE_THREADS * TILE_ITEMS;
+
+/* Threads of a histogram block. */
+constexpr int HIST_THREADS = 1024;
+
+/* Split finding: threads of a block (a warp per feature at a time). */
+constexpr int SPLIT_THREADS = 256;
+constexpr int SPLIT_WARPS = SPLIT_THREADS / 32;
+
+/* A contiguous range of features whose histogram slots are built together. */
+struct hgroup {
+    uint32_t f0, f1;          /* features [f0, f1) */
+    uint32_t slot_lo, slot_hi; /* their slots [slot_lo, slot_hi) */
+};
+
+/* The best candidate split of part of a node's features. */
+struct cand {
+    double gain;
+    int32_t feature, bin, dl, valid;
+    long long lg, lh; /* left child's sums */
+};
+
+/* Pinned host staging for one kind of upload, reused once its last copy is done. */
+struct stage {
+    void *host;
+    void *dev;
+    size_t cap;
+    cudaEvent_t done;
+};
+
+enum { ST_HIST, ST_SPLIT, ST_MASK, ST_PART, ST_LEAF, ST_COUNT };
+
+} // namespace gbt_cu
+
+struct gbt_cu_ctx {
+    int dev;
+    cudaStream_t stream;
+    int sm_count;
+    uint64_t n;
+    uint32_t nfeat, total_slots;
+    int K, objective, layout;
+    uint32_t max_nodes, max_slots;
+    int cls;
+    uint32_t ntiles; /* ceil(n / TILE), at least 1 */
+    int has_weight;
+
+    /* device data */
+    uint8_t *codes8;
+    uint16_t *codes16;
+    uint64_t *row_ptr;
+    uint32_t *slots;
+    uint32_t *offset, *nbins;
+    uint8_t *usable;
+    float *label, *weight;
+    double *margin, *gtmp, *htmp;
+    struct gbt_gpair *grad;
+    uint32_t *rows, *rows_tmp;
+    uint8_t *flags;
+    uint64_t *node_begin, *node_count;
+    struct gbt_hbin *hist;
+    uint64_t *seg_begin, *seg_count, *seg_prefix;
+    uint32_t seg_cap;
+    uint32_t *tile_count, *tile_offset; /* ntiles, ntiles + 1 */
+    uint64_t *job_sbase, *job_nl;       /* partition: max_slots each */
+    unsigned long long *sums;           /* gradients: 4 K */
+    gbt_cu::cand *cands;
+    uint32_t cand_cap;
+    struct gbt_split *splits;
+    gbt_cu::hgroup *groups;
+
+    /* histogram plan */
+    int ngroups_shared, ngroups_global;
+    size_t hist_smem;
+    uint32_t hist_blocks_shared, hist_blocks_global;
+    uint32_t split_blocks; /* blocks split finding aims for */
+
+    /* host side */
+    gbt_cu::stage stage[gbt_cu::ST_COUNT];
+    void *result_host; /* pinned: splits or gradient sums coming back */
+    size_t result_cap;
+    uint8_t *slot_built; /* max_slots: a BUILD has filled the slot */
+    uint8_t *slot_mark;  /* max_slots: scratch for ordering SUBTRACT jobs */
+    void *allocs[48];
+    int nallocs;
+};
+
+namespace gbt_cu {
+
+/* Writes "CUDA error in WHAT (FILE:LINE): string (name)" and returns GBT_E_DEVICE. */
+int fail(char *msg, cudaError_t e, const char *what, const char *file, int line);
+/* Writes a formatted message and returns status. */
+int failf(char *msg, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Makes the context's device current on this thread. */
+int use_device(gbt_cu_ctx *c, char *msg);
+
+/*
+ * Copies `bytes` from host memory through the pinned staging buffer `which`
+ * to its device buffer, asynchronously on the context's stream; the device
+ * copy is returned in *dev.  Waits only if the buffer's previous copy has
+ * not run yet.
+ */
+int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, char *msg);
+
+/*
+ * Fills the context's segment arrays for the n jobs whose node ids are
+ * node_ids[0], node_ids[stride], ... (device memory).
+ */
+int segments(gbt_cu_ctx *c, const int32_t *node_ids, int stride, int n, char *msg);
+
+/* Blocks for a grid-stride loop over `items` with `threads` per block. */
+unsigned grid_for(const gbt_cu_ctx *c, uint64_t items, int threads);
+
+/* The job whose segment holds flattened position i, searching jobs [lo, hi]. */
+__device__ __forceinline__ int seg_find(const uint64_t *prefix, int lo, int hi, uint64_t i)
+{
+    /* the largest j in [lo, hi] with prefix[j] <= i (empty segments precede it) */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (prefix[mid] <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+} // namespace gbt_cu
+
+#ifndef GBT_CUDA_ARCHS_JSON
+#define GBT_CUDA_ARCHS_JSON "?"
+#endif
+
+#define CU_CHECK(call)                                                                \
+    do {                                                                              \
+        cudaError_t cu_e_ = (call);                                                   \
+        if (cu_e_ != cudaSuccess) return gbt_cu::fail(msg, cu_e_, #call, __FILE__, __LINE__); \
+    } while (0)
+
+/* After a kernel launch: a launch error (bad configuration, no image for the device). */
+#define CU_LAUNCHED(name)                                                                    \
+    do {                                                                                     \
+        cudaError_t cu_e_ = cudaGetLastError();                                              \
+        if (cu_e_ != cudaSuccess) return gbt_cu::fail(msg, cu_e_, "kernel " name, __FILE__, __LINE__); \
+    } while (0)
+
+#define CU_FORWARD(expr)             \
+    do {                             \
+        int cu_s_ = (expr);          \
+        if (cu_s_ != 0) return cu_s_; \
+    } while (0)
+
+#endif

@@ -1,0 +1,374 @@
+/*
+ * device.cu - devices, errors and the training context: device count and
+ * description, the memory estimate, allocation and upload of the training
+ * data, pinned staging for per-call uploads, and the read-back calls.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cu_internal.cuh"
+
+namespace gbt_cu {
+
+/* histogram.cu: checks that the kernels run on the device, then plans the feature groups */
+int hist_probe(gbt_cu_ctx *c, int cc_major, int cc_minor, char *msg);
+int hist_setup(gbt_cu_ctx *c, const uint32_t *offset_host, char *msg);
+
+int fail(char *msg, cudaError_t e, const char *what, const char *file, int line)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(msg, GBT_CU_MSG, "CUDA error in %s (%s:%d): %s (%s)", what, base ? base + 1 : file,
+             line, cudaGetErrorString(e), cudaGetErrorName(e));
+    return GBT_E_DEVICE;
+}
+
+int failf(char *msg, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, GBT_CU_MSG, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+int use_device(gbt_cu_ctx *c, char *msg)
+{
+    CU_CHECK(cudaSetDevice(c->dev));
+    (void)cudaGetLastError(); /* forget a stale, non-sticky error of an earlier call */
+    return 0;
+}
+
+unsigned grid_for(const gbt_cu_ctx *c, uint64_t items, int threads)
+{
+    uint64_t want = (items + (uint64_t)threads - 1) / (uint64_t)threads;
+    uint64_t cap = (uint64_t)c->sm_count * 8u;
+    if (want > cap) want = cap;
+    return want < 1 ? 1u : (unsigned)want;
+}
+
+int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, char *msg)
+{
+    stage *s = &c->stage[which];
+    *dev = s->dev;
+    if (bytes == 0) return 0;
+    if (bytes > s->cap)
+        return failf(msg, GBT_E_INTERNAL, "an upload of %zu bytes exceeds its %zu-byte buffer",
+                     bytes, s->cap);
+    CU_CHECK(cudaEventSynchronize(s->done)); /* the buffer's previous copy has run */
+    if (src != s->host) memcpy(s->host, src, bytes);
+    CU_CHECK(cudaMemcpyAsync(s->dev, s->host, bytes, cudaMemcpyHostToDevice, c->stream));
+    CU_CHECK(cudaEventRecord(s->done, c->stream));
+    return 0;
+}
+
+} // namespace gbt_cu
+
+using namespace gbt_cu;
+
+/* ---- devices ------------------------------------------------------------ */
+
+static int query_device_count(void)
+{
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0; /* no driver, no device, or a driver older than the runtime */
+    }
+    return n < 0 ? 0 : n;
+}
+
+extern "C" int gbt_cu_device_count(void)
+{
+    static const int count = query_device_count(); /* the set of devices never changes */
+    return count;
+}
+
+extern "C" int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major,
+                               int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes,
+                               char *msg)
+{
+    cudaDeviceProp prop;
+    size_t fr = 0, tot = 0;
+    if (ordinal < 0 || ordinal >= gbt_cu_device_count())
+        return failf(msg, GBT_E_NO_DEVICE, "no CUDA device %d (%d present)", ordinal,
+                     gbt_cu_device_count());
+    CU_CHECK(cudaGetDeviceProperties(&prop, ordinal));
+    if (free_bytes) {
+        CU_CHECK(cudaSetDevice(ordinal));
+        CU_CHECK(cudaMemGetInfo(&fr, &tot));
+        *free_bytes = fr;
+    }
+    if (name && name_len > 0) snprintf(name, name_len, "%s", prop.name);
+    if (cc_major) *cc_major = prop.major;
+    if (cc_minor) *cc_minor = prop.minor;
+    if (total_bytes) *total_bytes = prop.totalGlobalMem;
+    return 0;
+}
+
+/* ---- the training context ------------------------------------------------ */
+
+namespace {
+
+struct request {
+    void **ptr;
+    size_t bytes;
+    const char *what;
+};
+
+size_t round_up(size_t v)
+{
+    return (v + 511) & ~(size_t)511;
+}
+
+/* Room the CUDA runtime may take beside our buffers (local memory, alignment). */
+constexpr size_t SLACK_BYTES = (size_t)16 << 20;
+
+void release(gbt_cu_ctx *c)
+{
+    if (c == NULL) return;
+    (void)cudaSetDevice(c->dev);
+    if (c->stream) (void)cudaStreamSynchronize(c->stream);
+    for (int i = 0; i < c->nallocs; i++) (void)cudaFree(c->allocs[i]);
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (c->stage[i].host) (void)cudaFreeHost(c->stage[i].host);
+        if (c->stage[i].done) (void)cudaEventDestroy(c->stage[i].done);
+    }
+    if (c->result_host) (void)cudaFreeHost(c->result_host);
+    if (c->stream) (void)cudaStreamDestroy(c->stream);
+    (void)cudaGetLastError();
+    free(c->slot_built);
+    free(c->slot_mark);
+    free(c);
+}
+
+int alloc_all(gbt_cu_ctx *c, const request *req, int nreq, char *msg)
+{
+    for (int i = 0; i < nreq; i++) {
+        cudaError_t e;
+        if (req[i].bytes == 0) {
+            *req[i].ptr = NULL;
+            continue;
+        }
+        if (c->nallocs == (int)(sizeof c->allocs / sizeof c->allocs[0]))
+            return failf(msg, GBT_E_INTERNAL, "too many device buffers");
+        e = cudaMalloc(req[i].ptr, req[i].bytes);
+        if (e != cudaSuccess) {
+            char what[160];
+            snprintf(what, sizeof what, "cudaMalloc of %zu bytes for %s", req[i].bytes, req[i].what);
+            return fail(msg, e, what, __FILE__, __LINE__);
+        }
+        c->allocs[c->nallocs++] = *req[i].ptr;
+    }
+    return 0;
+}
+
+int copy_in(gbt_cu_ctx *c, void *dst, const void *src, size_t bytes, char *msg)
+{
+    if (bytes == 0 || dst == NULL || src == NULL) return 0;
+    CU_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, c->stream));
+    return 0;
+}
+
+int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
+             char *msg)
+{
+    const struct gbt_qmatrix *qm = plan->qm;
+    const uint64_t n = plan->nrow, K = (uint64_t)plan->num_class, nf = qm->cuts.nfeat;
+    const uint64_t nnz = qm->layout == GBT_QM_CSR ? qm->row_ptr[n] : 0;
+    int major = 0, minor = 0;
+    size_t fr = 0, tot = 0, need = 0;
+    const char *fake;
+
+    c->dev = ordinal;
+    c->n = n;
+    c->nfeat = (uint32_t)nf;
+    c->total_slots = qm->cuts.total_slots;
+    c->K = plan->num_class;
+    c->objective = plan->objective;
+    c->layout = qm->layout;
+    c->max_nodes = plan->max_nodes;
+    c->max_slots = plan->max_slots;
+    c->has_weight = plan->weight != NULL;
+    c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
+    if (c->ntiles == 0) c->ntiles = 1;
+
+    if (n == 0 || n >= 0xFFFFFFFFull)
+        return failf(msg, GBT_E_INVALID_ARG, "the CUDA backend needs 1 to 2^32-2 rows (got %llu)",
+                     (unsigned long long)n);
+    CU_CHECK(cudaSetDevice(ordinal));
+    (void)cudaGetLastError();
+    CU_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal));
+    CU_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal));
+    CU_CHECK(cudaDeviceGetAttribute(&c->sm_count, cudaDevAttrMultiProcessorCount, ordinal));
+    if (c->sm_count < 1) c->sm_count = 1;
+    CU_FORWARD(hist_probe(c, major, minor, msg));
+    CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+
+    if (c->max_slots > (1u << 29) || c->max_nodes > (1u << 30) ||
+        (uint64_t)c->max_slots * c->total_slots > ((uint64_t)1 << 56))
+        return failf(msg, GBT_E_DEVICE,
+                     "training needs %u histograms of %u bins on cuda:%d, more than any device "
+                     "holds; lower max_depth or max_leaves",
+                     c->max_slots, c->total_slots, ordinal);
+    c->seg_cap = 2 * c->max_slots + 2;
+    if (c->max_nodes > c->seg_cap) c->seg_cap = c->max_nodes;
+    c->split_blocks = (uint32_t)c->sm_count * 8u;
+    c->cand_cap = c->max_slots + c->split_blocks + 1;
+    c->result_cap = (size_t)c->max_slots * sizeof(struct gbt_split);
+    if (c->result_cap < 4 * K * sizeof(unsigned long long))
+        c->result_cap = 4 * K * sizeof(unsigned long long);
+
+    size_t st_bytes[ST_COUNT];
+    st_bytes[ST_HIST] = (size_t)c->seg_cap * 4 * sizeof(int32_t);
+    st_bytes[ST_SPLIT] = (size_t)c->max_slots * sizeof(struct gbt_split_job);
+    st_bytes[ST_MASK] = (size_t)c->max_slots * nf;
+    st_bytes[ST_PART] = (size_t)c->max_slots * sizeof(struct gbt_partition_job);
+    st_bytes[ST_LEAF] = (size_t)c->seg_cap * sizeof(struct gbt_leaf);
+
+    request req[] = {
+        {(void **)&c->codes8, qm->layout == GBT_QM_DENSE8 ? n * nf : 0, "the binned matrix"},
+        {(void **)&c->codes16, qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0, "the binned matrix"},
+        {(void **)&c->row_ptr, qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
+        {(void **)&c->slots, nnz * 4, "the binned values"},
+        {(void **)&c->offset, (nf + 1) * 4, "bin offsets"},
+        {(void **)&c->nbins, (nf + 1) * 4, "bin counts"},
+        {(void **)&c->usable, nf + 1, "feature flags"},
+        {(void **)&c->label, n * 4, "labels"},
+        {(void **)&c->weight, plan->weight ? n * 4 : 0, "weights"},
+        {(void **)&c->margin, n * K * 8, "training margins"},
+        {(void **)&c->gtmp, n * K * 8, "gradients"},
+        {(void **)&c->htmp, n * K * 8, "hessians"},
+        {(void **)&c->grad, n * K * sizeof(struct gbt_gpair), "fixed-point gradients"},
+        {(void **)&c->rows, n * 4, "the row partition"},
+        {(void **)&c->rows_tmp, n * 4, "the row partition"},
+        {(void **)&c->flags, n, "partition flags"},
+        {(void **)&c->node_begin, (size_t)c->max_nodes * 8, "nodes"},
+        {(void **)&c->node_count, (size_t)c->max_nodes * 8, "nodes"},
+        {(void **)&c->hist, (size_t)c->max_slots * c->total_slots * sizeof(struct gbt_hbin),
+         "histograms"},
+        {(void **)&c->seg_begin, (size_t)c->seg_cap * 8, "segments"},
+        {(void **)&c->seg_count, (size_t)c->seg_cap * 8, "segments"},
+        {(void **)&c->seg_prefix, ((size_t)c->seg_cap + 1) * 8, "segments"},
+        {(void **)&c->tile_count, (size_t)c->ntiles * 4, "partition scan"},
+        {(void **)&c->tile_offset, ((size_t)c->ntiles + 1) * 4, "partition scan"},
+        {(void **)&c->job_sbase, (size_t)c->max_slots * 8, "partition jobs"},
+        {(void **)&c->job_nl, (size_t)c->max_slots * 8, "partition jobs"},
+        {(void **)&c->sums, 4 * K * 8, "gradient sums"},
+        {(void **)&c->cands, (size_t)c->cand_cap * sizeof(cand), "split candidates"},
+        {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
+        {(void **)&c->groups, (nf + 1) * sizeof(hgroup), "feature groups"},
+        {(void **)&c->stage[ST_HIST].dev, st_bytes[ST_HIST], "histogram jobs"},
+        {(void **)&c->stage[ST_SPLIT].dev, st_bytes[ST_SPLIT], "split jobs"},
+        {(void **)&c->stage[ST_MASK].dev, st_bytes[ST_MASK], "feature masks"},
+        {(void **)&c->stage[ST_PART].dev, st_bytes[ST_PART], "partition jobs"},
+        {(void **)&c->stage[ST_LEAF].dev, st_bytes[ST_LEAF], "leaves"},
+    };
+    const int nreq = (int)(sizeof req / sizeof req[0]);
+
+    for (int i = 0; i < nreq; i++) need += round_up(req[i].bytes);
+    need += SLACK_BYTES;
+    CU_CHECK(cudaMemGetInfo(&fr, &tot));
+    if ((fake = getenv(GBT_CUDA_FAKE_FREE_ENV)) != NULL && *fake) {
+        char *end;
+        unsigned long long v = strtoull(fake, &end, 10);
+        if (*end == '\0') fr = (size_t)v;
+    }
+    if (need > fr)
+        return failf(msg, GBT_E_DEVICE,
+                     "training needs %zu bytes on cuda:%d but only %zu are free (%zu rows, %u "
+                     "features, %u histogram slots of %u bins)",
+                     need, ordinal, fr, (size_t)n, c->nfeat, c->max_slots, c->total_slots);
+
+    CU_FORWARD(alloc_all(c, req, nreq, msg));
+    for (int i = 0; i < ST_COUNT; i++) {
+        c->stage[i].cap = st_bytes[i];
+        CU_CHECK(cudaEventCreateWithFlags(&c->stage[i].done, cudaEventDisableTiming));
+        if (st_bytes[i]) CU_CHECK(cudaMallocHost(&c->stage[i].host, st_bytes[i]));
+    }
+    CU_CHECK(cudaMallocHost(&c->result_host, c->result_cap));
+    c->slot_built = (uint8_t *)calloc(c->max_slots, 1);
+    c->slot_mark = (uint8_t *)calloc(c->max_slots, 1);
+    if (c->slot_built == NULL || c->slot_mark == NULL)
+        return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %u histogram slots", c->max_slots);
+
+    CU_FORWARD(copy_in(c, c->codes8, qm->codes8, n * nf, msg));
+    CU_FORWARD(copy_in(c, c->codes16, qm->codes16, n * nf * 2, msg));
+    if (qm->layout == GBT_QM_CSR) {
+        CU_FORWARD(copy_in(c, c->row_ptr, qm->row_ptr, (n + 1) * 8, msg));
+        CU_FORWARD(copy_in(c, c->slots, qm->slots, nnz * 4, msg));
+    }
+    CU_FORWARD(copy_in(c, c->offset, qm->cuts.offset, (nf + 1) * 4, msg));
+    CU_FORWARD(copy_in(c, c->nbins, qm->cuts.nbins, nf * 4, msg));
+    CU_FORWARD(copy_in(c, c->usable, usable, nf, msg));
+    CU_FORWARD(copy_in(c, c->label, plan->label, n * 4, msg));
+    if (plan->weight) CU_FORWARD(copy_in(c, c->weight, plan->weight, n * 4, msg));
+    CU_FORWARD(copy_in(c, c->margin, plan->margin, n * K * 8, msg));
+    CU_CHECK(cudaMemsetAsync(c->node_begin, 0, (size_t)c->max_nodes * 8, c->stream));
+    CU_CHECK(cudaMemsetAsync(c->node_count, 0, (size_t)c->max_nodes * 8, c->stream));
+    CU_FORWARD(hist_setup(c, qm->cuts.offset, msg));
+    /* the host buffers above belong to the caller: wait until they are copied */
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
+} // namespace
+
+extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
+                           struct gbt_cu_ctx **out, char *msg)
+{
+    gbt_cu_ctx *c;
+    int s;
+    *out = NULL;
+    if (ordinal < 0 || ordinal >= gbt_cu_device_count())
+        return failf(msg, GBT_E_NO_DEVICE, "no CUDA device %d (%d present)", ordinal,
+                     gbt_cu_device_count());
+    c = (gbt_cu_ctx *)calloc(1, sizeof *c);
+    if (c == NULL) return failf(msg, GBT_E_NO_MEMORY, "out of host memory for the CUDA context");
+    s = open_ctx(c, ordinal, plan, usable, msg);
+    if (s != 0) {
+        release(c);
+        return s;
+    }
+    *out = c;
+    return 0;
+}
+
+extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
+{
+    release(c);
+}
+
+/* ---- reading back (tests) ------------------------------------------------- */
+
+extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
+{
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(out, c->margin, c->n * (uint64_t)c->K * sizeof(double),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
+extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg)
+{
+    if (slot < 0 || (uint32_t)slot >= c->max_slots || !c->slot_built[slot])
+        return failf(msg, GBT_E_INVALID_ARG, "histogram slot %d holds nothing", slot);
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(out, c->hist + (uint64_t)slot * c->total_slots,
+                             (size_t)c->total_slots * sizeof(struct gbt_hbin),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
+extern "C" int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg)
+{
+    if (cls < 0 || cls >= c->K) return failf(msg, GBT_E_INVALID_ARG, "class %d out of range", cls);
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(out, c->grad + (uint64_t)cls * c->n, c->n * sizeof(struct gbt_gpair),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}

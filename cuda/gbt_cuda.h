@@ -1,0 +1,83 @@
+/*
+ * gbt_cuda.h - the C interface of the CUDA backend's .cu files.
+ *
+ * Plain C: cuda/backend_cuda.c includes it, and so does every .cu file
+ * (inside extern "C").  No CUDA header or type appears here.
+ *
+ * Every call returns 0 (GBT_OK) or a gbt_status value and, on failure,
+ * writes a NUL-terminated message of at most GBT_CU_MSG bytes to `msg`:
+ * the CUDA call or kernel, where, and the CUDA error string.  Nothing here
+ * throws, aborts or exits.
+ *
+ * Each context owns one CUDA stream; the operations enqueue their work on
+ * it and return without waiting, except those that hand results back to
+ * the host (gbt_cu_gradients, gbt_cu_best_splits and the gbt_cu_read_*
+ * calls), which wait for the stream once.
+ *
+ * Test hooks, read by gbt_cu_open:
+ * - GBT_CUDA_FAKE_FREE_BYTES=N: take N bytes as the device's free memory,
+ *   so that the "does not fit" path (GBT_E_DEVICE) can be tested on a real
+ *   GPU;
+ * - GBT_CUDA_HIST_SMEM_BYTES=N: give histogram blocks at most N bytes of
+ *   shared memory, so that small tests exercise several feature groups and
+ *   the global-memory path.
+ */
+#ifndef GBT_CUDA_H
+#define GBT_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "predict.h"
+
+#define GBT_CU_MSG 512
+
+/* The environment variables of the test hooks described above. */
+#define GBT_CUDA_FAKE_FREE_ENV "GBT_CUDA_FAKE_FREE_BYTES"
+#define GBT_CUDA_HIST_SMEM_ENV "GBT_CUDA_HIST_SMEM_BYTES"
+
+struct gbt_cu_ctx;
+
+/* The number of CUDA devices; 0 when there is no driver or no GPU (never fails). */
+int gbt_cu_device_count(void);
+
+int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int *cc_minor,
+                    uint64_t *total_bytes, uint64_t *free_bytes, char *msg);
+
+/*
+ * Sets up training on device `ordinal`: checks that the estimated memory
+ * fits the free memory (GBT_E_DEVICE otherwise, naming both), allocates,
+ * uploads the binned matrix, labels, weights and starting margins.
+ * usable[f]: feature f can split (gbt__feature_usable).  On failure
+ * nothing stays allocated.
+ */
+int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
+                struct gbt_cu_ctx **out, char *msg);
+void gbt_cu_close(struct gbt_cu_ctx *c);
+
+int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
+                     struct gbt_class_sums *out, char *msg);
+int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg);
+int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, char *msg);
+int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,
+                       const uint8_t *masks, const struct gbt_split_params *p,
+                       struct gbt_split *out, char *msg);
+int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition_job *jobs, int n, char *msg);
+int gbt_cu_finish_tree(struct gbt_cu_ctx *c, const struct gbt_leaf *leaves, int n, char *msg);
+int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg);
+int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg);
+int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg);
+
+/*
+ * Raw scores of trees [0, ntrees) of f for every row of v, on device
+ * `ordinal`, into margin_out (v->nrow * K, row-major): each row starts from
+ * its base_margin (when v has one) or base[k] and adds the trees' leaf
+ * values in tree order, as gbt__forest_predict does.  Uses its own stream
+ * and device buffers, so concurrent calls are safe.
+ */
+int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t ntrees, int K,
+                           const double *base, const struct gbt_dview *v, double *margin_out,
+                           char *msg);
+
+#endif

@@ -1,0 +1,141 @@
+/*
+ * gradient.cu - per-row gradients from the shared math (common/), row
+ * subsampling, and their fixed-point form.
+ *
+ *   grad_rows   a thread per row: gbt_row_sampled, gbt_row_gradients
+ *   grad_max    per class the largest |g| and |h| (an exact max: the bit
+ *               patterns of non-negative doubles order as the values do,
+ *               so a 64-bit atomicMax computes it in any order)
+ *   grad_quant  gbt_quant_exponent of the maxima, gbt_quantize, and the
+ *               exact int64 totals (64-bit integer atomics)
+ * The maxima and totals come back to the host in one copy: one host
+ * synchronisation per round.
+ */
+#include <string.h>
+
+#include "common/rng.h"
+#include "cu_internal.cuh"
+
+namespace {
+
+typedef unsigned long long ull;
+
+__global__ void grad_rows(int obj, int K, uint64_t n, const double *margin, const float *label,
+                          const float *weight, uint64_t seed, int round, double subsample,
+                          double *g, double *h)
+{
+    for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
+         r += (uint64_t)gridDim.x * blockDim.x) {
+        float w = weight ? weight[r] : 1.0f;
+        if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0f;
+        gbt_row_gradients(obj, K, margin + r * (uint64_t)K, label[r], w, g + r, h + r, n);
+    }
+}
+
+__device__ __forceinline__ ull bits_of(double v)
+{
+    return (ull)__double_as_longlong(v);
+}
+
+__device__ __forceinline__ double value_of(ull b)
+{
+    return __longlong_as_double((long long)b);
+}
+
+/* Blocks [k * per, (k+1) * per) work on class k.  maxima: K for g, then K for h. */
+__global__ void grad_max(const double *g, const double *h, uint64_t n, unsigned per, ull *maxima,
+                         int K)
+{
+    const int k = (int)(blockIdx.x / per);
+    const uint64_t b = blockIdx.x % per;
+    const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
+    double gm = 0.0, hm = 0.0;
+    for (uint64_t r = b * blockDim.x + threadIdx.x; r < n; r += (uint64_t)per * blockDim.x) {
+        double gv = gs[r], hv = hs[r];
+        /* exactly the CPU's: NaN never wins, -0 stays -0 and loses to 0 */
+        if (gv < 0) gv = -gv;
+        if (hv < 0) hv = -hv;
+        if (gv > gm) gm = gv;
+        if (hv > hm) hm = hv;
+    }
+    /* gm, hm are +0 or positive (not NaN): their bits order as their values */
+    ull gb = bits_of(gm), hb = bits_of(hm);
+    for (int off = 16; off > 0; off >>= 1) {
+        ull go = __shfl_xor_sync(0xffffffffu, gb, off), ho = __shfl_xor_sync(0xffffffffu, hb, off);
+        if (go > gb) gb = go;
+        if (ho > hb) hb = ho;
+    }
+    if (threadIdx.x % 32 == 0) {
+        if (gb) atomicMax(&maxima[k], gb);
+        if (hb) atomicMax(&maxima[K + k], hb);
+    }
+}
+
+/* Fixed-point pairs and their totals (sums: K for g, then K for h). */
+__global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigned per,
+                           const ull *maxima, int K, struct gbt_gpair *q, ull *sums)
+{
+    const int k = (int)(blockIdx.x / per);
+    const uint64_t b = blockIdx.x % per;
+    const int ge = gbt_quant_exponent(value_of(maxima[k]));
+    const int he = gbt_quant_exponent(value_of(maxima[K + k]));
+    const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
+    struct gbt_gpair *qs = q + (uint64_t)k * n;
+    long long sg = 0, sh = 0;
+    for (uint64_t r = b * blockDim.x + threadIdx.x; r < n; r += (uint64_t)per * blockDim.x) {
+        struct gbt_gpair p;
+        p.g = gbt_quantize(gs[r], ge);
+        p.h = gbt_quantize(hs[r], he);
+        qs[r] = p;
+        sg += p.g;
+        sh += p.h;
+    }
+    for (int off = 16; off > 0; off >>= 1) {
+        sg += __shfl_xor_sync(0xffffffffu, sg, off);
+        sh += __shfl_xor_sync(0xffffffffu, sh, off);
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicAdd(&sums[k], (ull)sg);
+        atomicAdd(&sums[K + k], (ull)sh);
+    }
+}
+
+} // namespace
+
+using namespace gbt_cu;
+
+extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
+                                struct gbt_class_sums *out, char *msg)
+{
+    const int K = c->K;
+    const uint64_t n = c->n;
+    ull *maxima = c->sums, *totals = c->sums + 2 * K;
+    const ull *res = (const ull *)c->result_host;
+    unsigned per = grid_for(c, n, 256) / (unsigned)K;
+    if (per < 1) per = 1;
+    if ((uint64_t)per * (uint64_t)K > 0x7fffffffu) per = 0x7fffffffu / (unsigned)K;
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
+    grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
+        c->objective, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL, req->seed,
+        req->round, req->subsample, c->gtmp, c->htmp);
+    CU_LAUNCHED("grad_rows");
+    grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
+    CU_LAUNCHED("grad_max");
+    grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
+                                                         c->grad, totals);
+    CU_LAUNCHED("grad_quant");
+    CU_CHECK(cudaMemcpyAsync(c->result_host, c->sums, 4 * (size_t)K * sizeof(ull),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    for (int k = 0; k < K; k++) {
+        double gm, hm;
+        memcpy(&gm, &res[k], sizeof gm);
+        memcpy(&hm, &res[K + k], sizeof hm);
+        out[k].g_exp = gbt_quant_exponent(gm);
+        out[k].h_exp = gbt_quant_exponent(hm);
+        out[k].total.g = (int64_t)res[2 * K + k];
+        out[k].total.h = (int64_t)res[3 * K + k];
+    }
+    return 0;
+}

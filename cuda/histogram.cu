@@ -1,0 +1,397 @@
+/*
+ * histogram.cu - gradient histograms of a batch of nodes.
+ *
+ * BUILD jobs, all in one launch per path:
+ * - The features are cut into groups of consecutive features whose slots
+ *   fit in the shared memory a block may have (the device's opt-in
+ *   maximum); a feature too wide for it forms a group of its own that works
+ *   on global memory.
+ * - The rows of all BUILD nodes, taken in job order, form one flattened
+ *   list of T positions (T is known on the device only).  Each group gets G
+ *   blocks; block b of a group takes the positions [T b / G, T (b+1) / G)
+ *   and, for each node its range meets, sums the rows' pairs into a
+ *   block-private shared-memory histogram with 64-bit integer atomics, then
+ *   adds the non-zero bins to the node's slot with global atomics.  Integer
+ *   sums wrap exactly, so the result is independent of the order.
+ * - Groups too wide for shared memory add straight into the slot.
+ * SUBTRACT jobs then run in one launch (slot -= src), after the builds.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cu_internal.cuh"
+
+namespace {
+
+using gbt_cu::hgroup;
+using gbt_cu::HIST_THREADS;
+typedef unsigned long long ull;
+
+struct hist_args {
+    const uint32_t *rows;
+    const struct gbt_gpair *grad; /* this class's pairs */
+    const uint64_t *seg_begin, *seg_prefix;
+    int njobs;
+    const int32_t *job_slot;
+    ull *hist; /* slots of total_slots bins of two words (g, h) */
+    uint32_t total_slots;
+    const hgroup *groups;
+    const uint32_t *offset;
+    uint32_t nfeat;
+    const void *codes;     /* dense layouts */
+    const uint64_t *row_ptr; /* CSR */
+    const uint32_t *slots;   /* CSR */
+};
+
+__device__ __forceinline__ void add_pair(ull *acc, uint32_t bin, struct gbt_gpair gp)
+{
+    atomicAdd(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
+    atomicAdd(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+}
+
+/* Rows [0, nr) of `rows` into acc (bins relative to grp.slot_lo), dense codes. */
+template <typename Code>
+__device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp, const uint32_t *rows,
+                                          uint64_t nr, ull *acc)
+{
+    const Code *codes = (const Code *)a.codes;
+    const uint32_t gnf = grp.f1 - grp.f0;
+    if (gnf <= blockDim.x) {
+        const uint32_t rpi = blockDim.x / gnf, fl = threadIdx.x % gnf, rs = threadIdx.x / gnf;
+        if (rs >= rpi) return;
+        const uint32_t f = grp.f0 + fl, base = a.offset[f] - grp.slot_lo;
+        for (uint64_t rl = rs; rl < nr; rl += rpi) {
+            const uint32_t r = rows[rl];
+            const struct gbt_gpair gp = a.grad[r];
+            if ((gp.g | gp.h) == 0) continue;
+            add_pair(acc, base + (uint32_t)codes[(uint64_t)r * a.nfeat + f], gp);
+        }
+    } else {
+        for (uint64_t rl = 0; rl < nr; rl++) {
+            const uint32_t r = rows[rl];
+            const struct gbt_gpair gp = a.grad[r];
+            if ((gp.g | gp.h) == 0) continue;
+            for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
+                add_pair(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.nfeat + f],
+                         gp);
+        }
+    }
+}
+
+/* The same for CSR rows of global slots (ascending within a row). */
+__device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, const uint32_t *rows,
+                                        uint64_t nr, ull *acc)
+{
+    for (uint64_t rl = threadIdx.x; rl < nr; rl += blockDim.x) {
+        const uint32_t r = rows[rl];
+        const struct gbt_gpair gp = a.grad[r];
+        if ((gp.g | gp.h) == 0) continue;
+        for (uint64_t e = a.row_ptr[r], end = a.row_ptr[r + 1]; e < end; e++) {
+            const uint32_t s = a.slots[e];
+            if (s < grp.slot_lo) continue;
+            if (s >= grp.slot_hi) break;
+            add_pair(acc, s - grp.slot_lo, gp);
+        }
+    }
+}
+
+/* LAYOUT: 0 dense uint8, 1 dense uint16, 2 CSR.  SHARED: block-private shared histograms. */
+template <int LAYOUT, bool SHARED>
+__global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t G)
+{
+    extern __shared__ ull sh[];
+    const hgroup grp = a.groups[blockIdx.x / G];
+    const uint32_t part = blockIdx.x % G;
+    const uint64_t T = a.seg_prefix[a.njobs];
+    const uint64_t lo = T * part / G, hi = T * (part + 1) / G;
+    const uint32_t nbins = grp.slot_hi - grp.slot_lo;
+    if (lo >= hi) return;
+    for (int j = gbt_cu::seg_find(a.seg_prefix, 0, a.njobs - 1, lo);
+         j < a.njobs && a.seg_prefix[j] < hi; j++) {
+        const uint64_t pj = a.seg_prefix[j], ej = a.seg_prefix[j + 1];
+        const uint64_t s = lo > pj ? lo : pj, e = hi < ej ? hi : ej;
+        ull *dst = a.hist + 2 * ((uint64_t)a.job_slot[j] * a.total_slots + grp.slot_lo);
+        ull *acc = SHARED ? sh : dst;
+        const uint32_t *rows = a.rows + a.seg_begin[j] + (s - pj);
+        if (s >= e) continue; /* the same for every thread of the block */
+        if (SHARED) {
+            for (uint32_t i = threadIdx.x; i < 2 * nbins; i += blockDim.x) sh[i] = 0;
+            __syncthreads();
+        }
+        if (LAYOUT == 0)
+            add_dense<uint8_t>(a, grp, rows, e - s, acc);
+        else if (LAYOUT == 1)
+            add_dense<uint16_t>(a, grp, rows, e - s, acc);
+        else
+            add_csr(a, grp, rows, e - s, acc);
+        if (SHARED) {
+            __syncthreads();
+            for (uint32_t i = threadIdx.x; i < nbins; i += blockDim.x) {
+                const ull g = sh[2 * i], h = sh[2 * i + 1];
+                if ((g | h) != 0) {
+                    atomicAdd(dst + 2 * (size_t)i, g);
+                    atomicAdd(dst + 2 * (size_t)i + 1, h);
+                }
+            }
+            __syncthreads(); /* sh is cleared for the next node */
+        }
+    }
+}
+
+/* Zeroes the slots of the BUILD jobs. */
+__global__ void hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_t total_slots)
+{
+    const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)njobs;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t j = i / words, k = i - j * words;
+        hist[(uint64_t)job_slot[j] * words + k] = 0;
+    }
+}
+
+/* dst slot -= src slot, for n jobs. */
+__global__ void hist_subtract(ull *hist, const int32_t *dst, const int32_t *src, int n,
+                              uint32_t total_slots)
+{
+    const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)n;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t j = i / words, k = i - j * words;
+        hist[(uint64_t)dst[j] * words + k] -= hist[(uint64_t)src[j] * words + k];
+    }
+}
+
+typedef void (*build_fn)(hist_args, uint32_t);
+
+build_fn build_kernel(int layout, bool shared)
+{
+    switch (layout) {
+    case GBT_QM_DENSE8: return shared ? hist_build<0, true> : hist_build<0, false>;
+    case GBT_QM_DENSE16: return shared ? hist_build<1, true> : hist_build<1, false>;
+    default: return shared ? hist_build<2, true> : hist_build<2, false>;
+    }
+}
+
+} // namespace
+
+namespace gbt_cu {
+
+int hist_probe(gbt_cu_ctx *c, int cc_major, int cc_minor, char *msg)
+{
+    cudaFuncAttributes attr;
+    cudaError_t e = cudaFuncGetAttributes(&attr, build_kernel(GBT_QM_DENSE8, true));
+    if (e != cudaSuccess) {
+        char what[200];
+        (void)cudaGetLastError();
+        snprintf(what, sizeof what,
+                 "cudaFuncGetAttributes: cuda:%d has compute capability %d.%d; this build has kernels "
+                 "for [%s] (plus PTX for the newest)",
+                 c->dev, cc_major, cc_minor, GBT_CUDA_ARCHS_JSON);
+        return fail(msg, e, what, __FILE__, __LINE__);
+    }
+    return 0;
+}
+
+int hist_setup(gbt_cu_ctx *c, const uint32_t *offset, char *msg)
+{
+    const build_fn shared_fn = build_kernel(c->layout, true), global_fn = build_kernel(c->layout, false);
+    cudaFuncAttributes attr;
+    int optin = 0, nb = 0;
+    size_t budget, max_bins;
+    hgroup *g = NULL;
+    int ns = 0, ng = 0;
+    const uint32_t nf = c->nfeat;
+    uint64_t cap_blocks = c->n / 256 + 1;
+
+    CU_CHECK(cudaFuncGetAttributes(&attr, shared_fn));
+    CU_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, c->dev));
+    budget = (size_t)optin > attr.sharedSizeBytes ? (size_t)optin - attr.sharedSizeBytes : 0;
+    /*
+     * The attribute belongs to the kernel, for the whole process: every
+     * context sets the same value, the device's whole budget, so that no
+     * context lowers it under another one's launches.
+     */
+    if (budget > 0)
+        CU_CHECK(cudaFuncSetAttribute(shared_fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)budget));
+    {
+        /* test hook: a smaller budget, so that small tests use several groups and the global path */
+        const char *lim = getenv(GBT_CUDA_HIST_SMEM_ENV);
+        if (lim && *lim) {
+            char *end;
+            unsigned long long v = strtoull(lim, &end, 10);
+            if (*end == '\0' && v < budget) budget = (size_t)v;
+        }
+    }
+    max_bins = budget / sizeof(struct gbt_hbin);
+
+    /* shared groups first, then the features too wide for shared memory */
+    g = (hgroup *)malloc(((size_t)nf + 1) * sizeof *g);
+    if (g == NULL) return failf(msg, GBT_E_NO_MEMORY, "out of host memory for feature groups");
+    for (uint32_t f = 0; f < nf;) {
+        const uint32_t f0 = f, lo = offset[f];
+        if (offset[f + 1] - lo > max_bins) {
+            f++;
+            continue;
+        }
+        while (f < nf && offset[f + 1] - lo <= max_bins) f++;
+        g[ns++] = hgroup{f0, f, lo, offset[f]};
+    }
+    ng = ns;
+    for (uint32_t f = 0; f < nf; f++)
+        if (offset[f + 1] - offset[f] > max_bins) g[ng++] = hgroup{f, f + 1, offset[f], offset[f + 1]};
+    c->ngroups_shared = ns;
+    c->ngroups_global = ng - ns;
+    c->hist_smem = 0;
+    for (int i = 0; i < ns; i++) {
+        size_t bytes = (size_t)(g[i].slot_hi - g[i].slot_lo) * sizeof(struct gbt_hbin);
+        if (bytes > c->hist_smem) c->hist_smem = bytes;
+    }
+    if (ng > 0) {
+        cudaError_t e = cudaMemcpyAsync(c->groups, g, (size_t)ng * sizeof *g, cudaMemcpyHostToDevice,
+                                        c->stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+        free(g);
+        if (e != cudaSuccess) return fail(msg, e, "cudaMemcpyAsync of the feature groups", __FILE__, __LINE__);
+    } else {
+        free(g);
+    }
+
+    c->hist_blocks_shared = c->hist_blocks_global = 1;
+    if (ns > 0) {
+        CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, shared_fn, HIST_THREADS,
+                                                               c->hist_smem));
+        if (nb < 1)
+            return failf(msg, GBT_E_DEVICE,
+                         "cuda:%d cannot run a histogram block of %d threads with %zu bytes of shared memory",
+                         c->dev, HIST_THREADS, c->hist_smem);
+        uint64_t G = (uint64_t)c->sm_count * (uint64_t)nb / (uint64_t)ns;
+        if (G > cap_blocks) G = cap_blocks;
+        c->hist_blocks_shared = G < 1 ? 1u : (uint32_t)G;
+    }
+    if (ng > ns) {
+        CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, global_fn, HIST_THREADS, 0));
+        if (nb < 1)
+            return failf(msg, GBT_E_DEVICE, "cuda:%d cannot run a histogram block of %d threads",
+                         c->dev, HIST_THREADS);
+        uint64_t G = (uint64_t)c->sm_count * (uint64_t)nb / (uint64_t)(ng - ns);
+        if (G > cap_blocks) G = cap_blocks;
+        c->hist_blocks_global = G < 1 ? 1u : (uint32_t)G;
+    }
+    return 0;
+}
+
+} // namespace gbt_cu
+
+using namespace gbt_cu;
+
+static int launch_subtract(gbt_cu_ctx *c, const int32_t *d_dst, const int32_t *d_src, int n, char *msg)
+{
+    if (n == 0) return 0;
+    hist_subtract<<<grid_for(c, 2 * (uint64_t)c->total_slots * (uint64_t)n, 256), 256, 0,
+                    c->stream>>>((ull *)c->hist, d_dst, d_src, n, c->total_slots);
+    CU_LAUNCHED("hist_subtract");
+    return 0;
+}
+
+extern "C" int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n,
+                                 char *msg)
+{
+    int nb = 0, ns = 0, bi = 0, si = 0, start;
+    int32_t *h;
+    void *dv;
+    const int32_t *d;
+    if (n <= 0) return 0;
+    CU_FORWARD(use_device(c, msg));
+    /* the checks of the CPU backend, in job order */
+    for (int j = 0; j < n; j++) {
+        const struct gbt_hist_job *jb = &jobs[j];
+        if (jb->slot < 0 || (uint32_t)jb->slot >= c->max_slots)
+            return failf(msg, GBT_E_INTERNAL, "histogram slot %d out of range", jb->slot);
+        if (jb->op == GBT_HIST_BUILD) {
+            if (jb->node < 0 || (uint32_t)jb->node >= c->max_nodes)
+                return failf(msg, GBT_E_INTERNAL, "histogram of node %d out of range", jb->node);
+            c->slot_built[jb->slot] = 1;
+            nb++;
+        } else {
+            if (jb->src < 0 || (uint32_t)jb->src >= c->max_slots || !c->slot_built[jb->src] ||
+                !c->slot_built[jb->slot])
+                return failf(msg, GBT_E_INTERNAL, "histogram subtraction from an empty slot");
+            ns++;
+        }
+    }
+    if ((uint32_t)nb > c->seg_cap || (uint32_t)ns > c->seg_cap)
+        return failf(msg, GBT_E_INTERNAL, "%d histogram jobs exceed the %u the context holds", n,
+                     c->seg_cap);
+    /* [build nodes | build slots | subtract destinations | subtract sources] */
+    h = (int32_t *)c->stage[ST_HIST].host;
+    CU_CHECK(cudaEventSynchronize(c->stage[ST_HIST].done));
+    for (int j = 0; j < n; j++) {
+        if (jobs[j].op == GBT_HIST_BUILD) {
+            h[bi] = jobs[j].node;
+            h[nb + bi] = jobs[j].slot;
+            bi++;
+        } else {
+            h[2 * nb + si] = jobs[j].slot;
+            h[2 * nb + ns + si] = jobs[j].src;
+            si++;
+        }
+    }
+    CU_FORWARD(upload(c, ST_HIST, h, (size_t)(2 * nb + 2 * ns) * sizeof(int32_t), &dv, msg));
+    d = (const int32_t *)dv;
+
+    if (nb > 0) {
+        hist_args a;
+        CU_FORWARD(segments(c, d, 1, nb, msg));
+        hist_zero<<<grid_for(c, 2 * (uint64_t)c->total_slots * (uint64_t)nb, 256), 256, 0,
+                    c->stream>>>((ull *)c->hist, d + nb, nb, c->total_slots);
+        CU_LAUNCHED("hist_zero");
+        a.rows = c->rows;
+        a.grad = c->grad + (uint64_t)c->cls * c->n;
+        a.seg_begin = c->seg_begin;
+        a.seg_prefix = c->seg_prefix;
+        a.njobs = nb;
+        a.job_slot = d + nb;
+        a.hist = (ull *)c->hist;
+        a.total_slots = c->total_slots;
+        a.offset = c->offset;
+        a.nfeat = c->nfeat;
+        a.codes = c->layout == GBT_QM_DENSE8 ? (const void *)c->codes8 : (const void *)c->codes16;
+        a.row_ptr = c->row_ptr;
+        a.slots = c->slots;
+        if (c->ngroups_shared > 0) {
+            a.groups = c->groups;
+            build_kernel(c->layout, true)<<<c->hist_blocks_shared * (unsigned)c->ngroups_shared,
+                                            HIST_THREADS, c->hist_smem, c->stream>>>(
+                a, c->hist_blocks_shared);
+            CU_LAUNCHED("hist_build (shared memory)");
+        }
+        if (c->ngroups_global > 0) {
+            a.groups = c->groups + c->ngroups_shared;
+            build_kernel(c->layout, false)<<<c->hist_blocks_global * (unsigned)c->ngroups_global,
+                                             HIST_THREADS, 0, c->stream>>>(a, c->hist_blocks_global);
+            CU_LAUNCHED("hist_build (global memory)");
+        }
+    }
+
+    /*
+     * Subtractions in job order: one launch for all of them unless a job
+     * reads or writes a slot that an earlier job of the launch writes, or
+     * writes one it reads (grow.c never does; the CPU backend would run them
+     * one after the other).  slot_mark: 1 written, 2 read in this launch.
+     */
+    start = 0;
+    for (int k = 0; k < ns; k++) {
+        const int32_t dst = h[2 * nb + k], src = h[2 * nb + ns + k];
+        if ((c->slot_mark[src] & 1) || c->slot_mark[dst]) {
+            CU_FORWARD(launch_subtract(c, d + 2 * nb + start, d + 2 * nb + ns + start, k - start, msg));
+            for (int m = start; m < k; m++) c->slot_mark[h[2 * nb + m]] = c->slot_mark[h[2 * nb + ns + m]] = 0;
+            start = k;
+        }
+        c->slot_mark[dst] |= 1;
+        c->slot_mark[src] |= 2;
+    }
+    CU_FORWARD(launch_subtract(c, d + 2 * nb + start, d + 2 * nb + ns + start, ns - start, msg));
+    for (int m = start; m < ns; m++) c->slot_mark[h[2 * nb + m]] = c->slot_mark[h[2 * nb + ns + m]] = 0;
+    return 0;
+}

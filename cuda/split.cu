@@ -1,0 +1,250 @@
+/*
+ * split.cu - the best split of each node of a batch.
+ *
+ * split_features: block (job, chunk) takes a chunk of the features; each
+ * warp scans one feature at a time: the sum of its value bins (missing =
+ * node total - that sum, as on the CPU), then an inclusive prefix of the
+ * bins in tiles of 32 with a CUB warp scan, each lane scoring its bin's
+ * candidates (common/split_math.h).  Lanes, warps and then split_final
+ * (one block per job, over the chunks) keep the first candidate in the
+ * total order of gbt_split_before.  Because that order is total and the
+ * sums are exact integers, every reduction order gives the CPU's answer.
+ * Only the chosen gbt_split of each job is copied back: the one host
+ * synchronisation of a level.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <cub/warp/warp_scan.cuh>
+
+#include "cu_internal.cuh"
+
+namespace {
+
+using gbt_cu::cand;
+using gbt_cu::SPLIT_THREADS;
+using gbt_cu::SPLIT_WARPS;
+
+struct lpair {
+    long long g, h;
+};
+
+__device__ __forceinline__ lpair operator+(const lpair &a, const lpair &b)
+{
+    return lpair{a.g + b.g, a.h + b.h};
+}
+
+struct split_args {
+    const struct gbt_split_job *jobs;
+    const uint8_t *masks; /* njobs x nfeat, or NULL */
+    const uint8_t *usable;
+    const uint32_t *offset, *nbins;
+    uint32_t nfeat, total_slots;
+    const struct gbt_hbin *hist;
+    struct gbt_split_params p;
+    cand *cands;
+};
+
+/* Whether a comes before b: a valid candidate before an invalid one, else gbt_split_before. */
+__device__ __forceinline__ bool before(const cand &a, const cand &b)
+{
+    if (!a.valid) return false;
+    if (!b.valid) return true;
+    return gbt_split_before(a.gain, a.feature, a.bin, a.dl, b.gain, b.feature, b.bin, b.dl) != 0;
+}
+
+__device__ __forceinline__ cand shfl_down(const cand &x, int off)
+{
+    const unsigned full = 0xffffffffu;
+    cand y;
+    y.gain = __shfl_down_sync(full, x.gain, off);
+    y.feature = __shfl_down_sync(full, x.feature, off);
+    y.bin = __shfl_down_sync(full, x.bin, off);
+    y.dl = __shfl_down_sync(full, x.dl, off);
+    y.valid = __shfl_down_sync(full, x.valid, off);
+    y.lg = __shfl_down_sync(full, x.lg, off);
+    y.lh = __shfl_down_sync(full, x.lh, off);
+    return y;
+}
+
+/* The first candidate of the block in lane 0 of warp 0 (every thread must call it). */
+__device__ __forceinline__ cand block_first(cand best, cand *sh)
+{
+    const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int off = 16; off > 0; off >>= 1) {
+        cand y = shfl_down(best, off);
+        if (before(y, best)) best = y;
+    }
+    if (lane == 0) sh[warp] = best;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (unsigned w = 1; w < blockDim.x / 32; w++)
+            if (before(sh[w], best)) best = sh[w];
+    return best;
+}
+
+__global__ void __launch_bounds__(SPLIT_THREADS)
+    split_features(split_args a, uint32_t chunks, uint32_t fpc)
+{
+    typedef cub::WarpScan<lpair> WarpScan;
+    __shared__ typename WarpScan::TempStorage scan_tmp[SPLIT_WARPS];
+    __shared__ cand warp_best[SPLIT_WARPS];
+    const unsigned full = 0xffffffffu;
+    const uint32_t j = blockIdx.x / chunks, ch = blockIdx.x % chunks;
+    const struct gbt_split_job job = a.jobs[j];
+    const struct gbt_split_params p = a.p;
+    const double parent_gain = gbt_node_gain(job.total, &p);
+    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t f_end = (ch + 1) * fpc < a.nfeat ? (ch + 1) * fpc : a.nfeat;
+    const struct gbt_hbin *slot = a.hist + (uint64_t)job.slot * a.total_slots;
+    cand best;
+    best.valid = 0;
+    best.gain = 0.0;
+    best.feature = best.bin = best.dl = 0;
+    best.lg = best.lh = 0;
+    for (uint32_t f = ch * fpc + warp; f < f_end; f += SPLIT_WARPS) {
+        /* the same for the whole warp */
+        if ((a.masks && !a.masks[(uint64_t)j * a.nfeat + f]) || !a.usable[f]) continue;
+        const int nb = (int)a.nbins[f];
+        const struct gbt_hbin *fh = slot + a.offset[f];
+        long long pg = 0, ph = 0;
+        for (int t = (int)lane; t < nb; t += 32) {
+            pg += fh[t].g;
+            ph += fh[t].h;
+        }
+        for (int off = 16; off > 0; off >>= 1) {
+            pg += __shfl_xor_sync(full, pg, off);
+            ph += __shfl_xor_sync(full, ph, off);
+        }
+        const long long mg = job.total.g - pg, mh = job.total.h - ph;
+        lpair carry = {0, 0};
+        for (int base = 0; base < nb; base += 32) {
+            const int t = base + (int)lane;
+            lpair v = {0, 0}, inc, agg;
+            if (t < nb) {
+                v.g = fh[t].g;
+                v.h = fh[t].h;
+            }
+            WarpScan(scan_tmp[warp]).InclusiveSum(v, inc, agg);
+            inc = inc + carry;
+            carry = carry + agg;
+            if (t >= nb) continue;
+            for (int dl = 1; dl >= 0; dl--) {
+                struct gbt_hbin l, r;
+                double gain;
+                if (!gbt_candidate_exists(t, dl, nb)) continue;
+                l.g = inc.g;
+                l.h = inc.h;
+                if (dl) {
+                    l.g += mg;
+                    l.h += mh;
+                }
+                r.g = job.total.g - l.g;
+                r.h = job.total.h - l.h;
+                gain = gbt_split_gain(l, r, parent_gain, &p);
+                if (gain == -(double)INFINITY) continue;
+                cand x;
+                x.gain = gain;
+                x.feature = (int32_t)f;
+                x.bin = t;
+                x.dl = dl;
+                x.valid = 1;
+                x.lg = l.g;
+                x.lh = l.h;
+                if (before(x, best)) best = x;
+            }
+        }
+    }
+    best = block_first(best, warp_best);
+    if (threadIdx.x == 0) a.cands[blockIdx.x] = best;
+}
+
+__global__ void __launch_bounds__(SPLIT_THREADS)
+    split_final(const struct gbt_split_job *jobs, const cand *cands, uint32_t chunks,
+                struct gbt_split *out)
+{
+    __shared__ cand warp_best[SPLIT_WARPS];
+    const uint32_t j = blockIdx.x;
+    cand best;
+    best.valid = 0;
+    best.gain = 0.0;
+    best.feature = best.bin = best.dl = 0;
+    best.lg = best.lh = 0;
+    for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
+        const cand x = cands[(uint64_t)j * chunks + c];
+        if (before(x, best)) best = x;
+    }
+    best = block_first(best, warp_best);
+    if (threadIdx.x == 0) {
+        const struct gbt_hbin total = jobs[j].total;
+        struct gbt_split s;
+        if (best.valid) {
+            s.gain = best.gain;
+            s.feature = best.feature;
+            s.bin = best.bin;
+            s.default_left = best.dl;
+            s.left.g = best.lg;
+            s.left.h = best.lh;
+            s.right.g = total.g - best.lg;
+            s.right.h = total.h - best.lh;
+        } else {
+            s.gain = -(double)INFINITY;
+            s.feature = -1;
+            s.bin = -1;
+            s.default_left = 0;
+            s.left.g = s.left.h = s.right.g = s.right.h = 0;
+        }
+        s.reserved = 0;
+        out[j] = s;
+    }
+}
+
+} // namespace
+
+using namespace gbt_cu;
+
+extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,
+                                  const uint8_t *masks, const struct gbt_split_params *p,
+                                  struct gbt_split *out, char *msg)
+{
+    split_args a;
+    void *d_jobs, *d_masks = NULL;
+    uint32_t chunks, fpc, max_chunks, want;
+    if (n <= 0) return 0;
+    for (int j = 0; j < n; j++)
+        if (jobs[j].slot < 0 || (uint32_t)jobs[j].slot >= c->max_slots || !c->slot_built[jobs[j].slot])
+            return failf(msg, GBT_E_INTERNAL, "split of an empty histogram slot %d", jobs[j].slot);
+    if ((uint32_t)n > c->max_slots)
+        return failf(msg, GBT_E_INTERNAL, "%d split jobs exceed the %u the context holds", n,
+                     c->max_slots);
+    CU_FORWARD(use_device(c, msg));
+    CU_FORWARD(upload(c, ST_SPLIT, jobs, (size_t)n * sizeof *jobs, &d_jobs, msg));
+    if (masks) CU_FORWARD(upload(c, ST_MASK, masks, (size_t)n * c->nfeat, &d_masks, msg));
+
+    max_chunks = (c->nfeat + SPLIT_WARPS - 1) / SPLIT_WARPS;
+    want = (c->split_blocks + (uint32_t)n - 1) / (uint32_t)n;
+    chunks = want < max_chunks ? want : max_chunks;
+    if ((uint64_t)chunks * (uint64_t)n > c->cand_cap) chunks = c->cand_cap / (uint32_t)n;
+    if (chunks < 1) chunks = 1;
+    fpc = (c->nfeat + chunks - 1) / chunks;
+
+    a.jobs = (const struct gbt_split_job *)d_jobs;
+    a.masks = (const uint8_t *)d_masks;
+    a.usable = c->usable;
+    a.offset = c->offset;
+    a.nbins = c->nbins;
+    a.nfeat = c->nfeat;
+    a.total_slots = c->total_slots;
+    a.hist = c->hist;
+    a.p = *p;
+    a.cands = c->cands;
+    split_features<<<(unsigned)((uint64_t)n * chunks), SPLIT_THREADS, 0, c->stream>>>(a, chunks, fpc);
+    CU_LAUNCHED("split_features");
+    split_final<<<(unsigned)n, SPLIT_THREADS, 0, c->stream>>>(a.jobs, c->cands, chunks, c->splits);
+    CU_LAUNCHED("split_final");
+    CU_CHECK(cudaMemcpyAsync(c->result_host, c->splits, (size_t)n * sizeof(struct gbt_split),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    memcpy(out, c->result_host, (size_t)n * sizeof(struct gbt_split));
+    return 0;
+}

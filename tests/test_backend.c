@@ -1,0 +1,930 @@
+/*
+ * test_backend.c - every backend operation, and whole trainings, on each
+ * backend against the CPU backend (the reference).
+ *
+ * Operations: a "tee" backend passes each call that grow.c makes to two
+ * backends and compares what they give back: the gradients (exponents,
+ * exact totals, every fixed-point pair), every histogram a call builds or
+ * subtracts (value slots), the chosen splits (the whole structs) and, after
+ * each tree, the training margins (which also check the partition: each
+ * row's leaf).  Pairs:
+ *   cpu against "brute", a plain single-threaded implementation written
+ *   here (splits from the rows themselves, membership by node id): runs
+ *   everywhere;
+ *   cuda against cpu: needs a CUDA device, else "ok N # SKIP no CUDA device".
+ * Cases cover the six objectives, the three binned layouts (dense uint8,
+ * dense uint16 via max_bin > 256, CSR via sparse data), missing values,
+ * weights, subsampling, feature masks (colsample), depthwise and lossguide,
+ * L1 and max_delta_step, and (on CUDA) histograms split into several
+ * feature groups and the global-memory path.
+ *
+ * Trainings through the public API: the same model bytes at nthread=1 and
+ * nthread=2 on the CPU (always); device=cuda against device=cpu: the same
+ * model bytes and the same prediction bits (dense, CSR, margins, a missing
+ * sentinel, fewer columns than the model), or SKIP.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "common/grad_math.h"
+#include "common/rng.h"
+#include "common/split_math.h"
+#include "dataset.h"
+#include "grow.h"
+#include "objective.h"
+#include "params.h"
+#include "quantize.h"
+#include "tap.h"
+#include "tree.h"
+
+#define SKIP_NO_DEVICE "no CUDA device"
+
+static int have_cuda;
+
+/* ---- data ------------------------------------------------------------------ */
+
+enum layout { L_DENSE8, L_DENSE16, L_CSR };
+
+struct spec {
+    const char *name;
+    int obj, K, layout;
+    int rows, cols, rounds;
+    int weights;
+    int policy;
+    double subsample, colsample;
+    double alpha, max_delta_step;
+    int small_smem; /* CUDA: a small shared-memory budget for histograms */
+};
+
+static double unit(uint64_t a, uint64_t b, uint64_t c)
+{
+    return gbt_unit(gbt_draw(20240611u, a, b, c));
+}
+
+/* Feature f of row r: few values, spread values, or many (> 256) distinct values. */
+static float feature_value(uint64_t r, uint32_t f)
+{
+    double u = unit(1, r, f);
+    switch (f % 3) {
+    case 0: return (float)floor(u * 5.0);
+    case 1: return (float)(u * 10.0 - 3.0);
+    default: return (float)(floor(u * 1000.0) / 100.0);
+    }
+}
+
+static gbt_dataset *make_data(const struct spec *s)
+{
+    const uint64_t n = (uint64_t)s->rows, m = (uint64_t)s->cols;
+    float *x = NULL, *label = calloc(n, sizeof *label), *w = calloc(n, sizeof *w);
+    double *score = calloc(n, sizeof *score);
+    gbt_dataset *d = NULL;
+    gbt_status st;
+    if (s->layout == L_CSR) {
+        uint64_t *ptr = calloc(n + 1, sizeof *ptr), k = 0;
+        uint32_t *idx = calloc(n * m, sizeof *idx);
+        float *val = calloc(n * m, sizeof *val);
+        for (uint64_t r = 0; r < n; r++) {
+            for (uint32_t f = 0; f < m; f++) {
+                if (unit(2, r, f) >= 0.15) continue;
+                idx[k] = f;
+                val[k] = feature_value(r, f);
+                score[r] += (f % 2 ? 0.3 : -0.2) * val[k] + (f == 1 ? 1.0 : 0.0);
+                k++;
+            }
+            ptr[r + 1] = k;
+        }
+        st = gbt_dataset_from_csr(ptr, idx, val, n, m, &d);
+        free(ptr);
+        free(idx);
+        free(val);
+    } else {
+        x = calloc(n * m, sizeof *x);
+        for (uint64_t r = 0; r < n; r++)
+            for (uint32_t f = 0; f < m; f++) {
+                float v = feature_value(r, f);
+                if (f % 2 == 1 && unit(3, r, f) < (s->layout == L_DENSE8 ? 0.12 : 0.05)) v = NAN;
+                x[r * m + f] = v;
+                if (!isnan(v)) score[r] += (f % 2 ? 0.3 : -0.2) * v;
+            }
+        st = gbt_dataset_from_dense(x, n, m, NAN, &d);
+        free(x);
+    }
+    if (st != GBT_OK) {
+        diag("make_data: %s", gbt_last_error());
+        d = NULL;
+    }
+    for (uint64_t r = 0; d && r < n; r++) {
+        double noise = unit(4, r, 0) - 0.5;
+        switch (s->obj) {
+        case GBT_OBJ_REG_SQUAREDERROR: label[r] = (float)(score[r] + noise); break;
+        case GBT_OBJ_REG_LOGISTIC: label[r] = (float)(1.0 / (1.0 + exp(-(score[r] + noise)))); break;
+        case GBT_OBJ_BINARY_LOGISTIC:
+        case GBT_OBJ_BINARY_LOGITRAW:
+            label[r] = unit(5, r, 0) < 1.0 / (1.0 + exp(-score[r])) ? 1.0f : 0.0f;
+            break;
+        default:
+            label[r] = (float)(((int)floor(fabs(score[r]) * 1.5) + (noise > 0.3)) % s->K);
+            break;
+        }
+        w[r] = unit(6, r, 0) < 0.05 ? 0.0f : (float)(0.25 + 2.0 * unit(7, r, 0));
+    }
+    if (d && gbt_dataset_set_field(d, "label", label, n) != GBT_OK) d = NULL;
+    if (d && s->weights && gbt_dataset_set_field(d, "weight", w, n) != GBT_OK) d = NULL;
+    free(label);
+    free(w);
+    free(score);
+    return d;
+}
+
+static int max_bin_of(const struct spec *s)
+{
+    return s->layout == L_DENSE16 ? 300 : 256;
+}
+
+/* ---- the brute-force backend ------------------------------------------------ */
+
+struct brute {
+    const struct gbt_qmatrix *qm;
+    uint64_t n;
+    int K, obj, cls;
+    const float *label, *weight;
+    double *margin, *g, *h;
+    struct gbt_gpair *grad;
+    int32_t *node_of, *parent;
+    uint32_t max_nodes, max_slots;
+    struct gbt_hbin **hist;
+};
+
+static void brute_close(void *p)
+{
+    struct brute *b = p;
+    if (b == NULL) return;
+    free(b->margin);
+    free(b->g);
+    free(b->h);
+    free(b->grad);
+    free(b->node_of);
+    free(b->parent);
+    if (b->hist)
+        for (uint32_t i = 0; i < b->max_slots; i++) free(b->hist[i]);
+    free(b->hist);
+    free(b);
+}
+
+static gbt_status brute_open(int ordinal, const struct gbt_train_plan *plan, void **out)
+{
+    struct brute *b = calloc(1, sizeof *b);
+    const uint64_t nk = plan->nrow * (uint64_t)plan->num_class;
+    (void)ordinal;
+    if (b == NULL) return GBT_E_NO_MEMORY;
+    b->qm = plan->qm;
+    b->n = plan->nrow;
+    b->K = plan->num_class;
+    b->obj = plan->objective;
+    b->label = plan->label;
+    b->weight = plan->weight;
+    b->max_nodes = plan->max_nodes;
+    b->max_slots = plan->max_slots;
+    b->margin = malloc(nk * sizeof *b->margin);
+    b->g = malloc(nk * sizeof *b->g);
+    b->h = malloc(nk * sizeof *b->h);
+    b->grad = malloc(nk * sizeof *b->grad);
+    b->node_of = malloc(plan->nrow * sizeof *b->node_of);
+    b->parent = malloc(plan->max_nodes * sizeof *b->parent);
+    b->hist = calloc(plan->max_slots, sizeof *b->hist);
+    if (!b->margin || !b->g || !b->h || !b->grad || !b->node_of || !b->parent || !b->hist) {
+        brute_close(b);
+        return GBT_E_NO_MEMORY;
+    }
+    memcpy(b->margin, plan->margin, nk * sizeof *b->margin);
+    *out = b;
+    return GBT_OK;
+}
+
+static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
+                                  struct gbt_class_sums *out)
+{
+    struct brute *b = p;
+    const uint64_t n = b->n;
+    for (uint64_t r = 0; r < n; r++) {
+        float w = b->weight ? b->weight[r] : 1.0f;
+        if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0f;
+        gbt_row_gradients(b->obj, b->K, b->margin + r * (uint64_t)b->K, b->label[r], w, b->g + r,
+                          b->h + r, n);
+    }
+    for (int k = 0; k < b->K; k++) {
+        double gm = 0.0, hm = 0.0;
+        for (uint64_t r = 0; r < n; r++) {
+            double g = fabs(b->g[(uint64_t)k * n + r]), h = fabs(b->h[(uint64_t)k * n + r]);
+            if (g > gm) gm = g;
+            if (h > hm) hm = h;
+        }
+        out[k].g_exp = gbt_quant_exponent(gm);
+        out[k].h_exp = gbt_quant_exponent(hm);
+        out[k].total.g = out[k].total.h = 0;
+        for (uint64_t r = 0; r < n; r++) {
+            struct gbt_gpair *q = &b->grad[(uint64_t)k * n + r];
+            q->g = gbt_quantize(b->g[(uint64_t)k * n + r], out[k].g_exp);
+            q->h = gbt_quantize(b->h[(uint64_t)k * n + r], out[k].h_exp);
+            out[k].total.g += q->g;
+            out[k].total.h += q->h;
+        }
+    }
+    return GBT_OK;
+}
+
+static gbt_status brute_begin_tree(void *p, int cls)
+{
+    struct brute *b = p;
+    b->cls = cls;
+    for (uint64_t r = 0; r < b->n; r++) b->node_of[r] = 0;
+    for (uint32_t i = 0; i < b->max_nodes; i++) b->parent[i] = -1;
+    return GBT_OK;
+}
+
+static gbt_status brute_histograms(void *p, const struct gbt_hist_job *jobs, int n)
+{
+    struct brute *b = p;
+    const struct gbt_cuts *c = &b->qm->cuts;
+    const struct gbt_gpair *gp = b->grad + (uint64_t)b->cls * b->n;
+    for (int j = 0; j < n; j++) {
+        struct gbt_hbin *h;
+        if (jobs[j].op != GBT_HIST_BUILD) continue;
+        if (b->hist[jobs[j].slot] == NULL)
+            b->hist[jobs[j].slot] = malloc(c->total_slots * sizeof(struct gbt_hbin));
+        h = b->hist[jobs[j].slot];
+        if (h == NULL) return GBT_E_NO_MEMORY;
+        memset(h, 0, c->total_slots * sizeof *h);
+        for (uint64_t r = 0; r < b->n; r++) {
+            if (b->node_of[r] != jobs[j].node) continue;
+            for (uint32_t f = 0; f < c->nfeat; f++) {
+                uint32_t code = gbt__qm_code(b->qm, r, f);
+                h[c->offset[f] + code].g += gp[r].g;
+                h[c->offset[f] + code].h += gp[r].h;
+            }
+        }
+    }
+    for (int j = 0; j < n; j++) {
+        if (jobs[j].op != GBT_HIST_SUBTRACT) continue;
+        for (uint32_t i = 0; i < c->total_slots; i++) {
+            b->hist[jobs[j].slot][i].g -= b->hist[jobs[j].src][i].g;
+            b->hist[jobs[j].slot][i].h -= b->hist[jobs[j].src][i].h;
+        }
+    }
+    return GBT_OK;
+}
+
+/* Splits from the node's rows (not from the histograms), candidates in scan order. */
+static gbt_status brute_best_splits(void *p, const struct gbt_split_job *jobs, int n,
+                                    const uint8_t *masks, const struct gbt_split_params *sp,
+                                    struct gbt_split *out)
+{
+    struct brute *b = p;
+    const struct gbt_cuts *c = &b->qm->cuts;
+    const struct gbt_gpair *gp = b->grad + (uint64_t)b->cls * b->n;
+    struct gbt_hbin *bins = malloc((c->total_slots + 1) * sizeof *bins);
+    if (bins == NULL) return GBT_E_NO_MEMORY;
+    for (int j = 0; j < n; j++) {
+        const struct gbt_hbin total = jobs[j].total;
+        const double parent_gain = gbt_node_gain(total, sp);
+        struct gbt_split *best = &out[j];
+        memset(best, 0, sizeof *best);
+        best->gain = -(double)INFINITY;
+        best->feature = -1;
+        best->bin = -1;
+        for (uint32_t f = 0; f < c->nfeat; f++) {
+            const int nb = (int)c->nbins[f];
+            struct gbt_hbin present = {0, 0}, cum = {0, 0};
+            if ((masks && !masks[(size_t)j * c->nfeat + f]) || !gbt__feature_usable(c, f)) continue;
+            memset(bins, 0, (size_t)(nb + 1) * sizeof *bins);
+            for (uint64_t r = 0; r < b->n; r++) {
+                uint32_t code;
+                if (b->node_of[r] != jobs[j].node) continue;
+                code = gbt__qm_code(b->qm, r, f);
+                bins[code].g += gp[r].g;
+                bins[code].h += gp[r].h;
+            }
+            for (int t = 0; t < nb; t++) {
+                present.g += bins[t].g;
+                present.h += bins[t].h;
+            }
+            for (int t = 0; t < nb; t++) {
+                cum.g += bins[t].g;
+                cum.h += bins[t].h;
+                for (int dl = 1; dl >= 0; dl--) {
+                    struct gbt_hbin l = cum, r;
+                    double gain;
+                    if (!gbt_candidate_exists(t, dl, nb)) continue;
+                    if (dl) {
+                        l.g += total.g - present.g;
+                        l.h += total.h - present.h;
+                    }
+                    r.g = total.g - l.g;
+                    r.h = total.h - l.h;
+                    gain = gbt_split_gain(l, r, parent_gain, sp);
+                    if (gain == -(double)INFINITY) continue;
+                    if (best->feature >= 0 &&
+                        !gbt_split_before(gain, (int)f, t, dl, best->gain, best->feature, best->bin,
+                                          best->default_left))
+                        continue;
+                    best->gain = gain;
+                    best->feature = (int32_t)f;
+                    best->bin = t;
+                    best->default_left = dl;
+                    best->left = l;
+                    best->right = r;
+                }
+            }
+        }
+    }
+    free(bins);
+    return GBT_OK;
+}
+
+static gbt_status brute_partition(void *p, const struct gbt_partition_job *jobs, int n)
+{
+    struct brute *b = p;
+    const struct gbt_cuts *c = &b->qm->cuts;
+    for (int j = 0; j < n; j++) {
+        const struct gbt_partition_job *jb = &jobs[j];
+        b->parent[jb->left] = b->parent[jb->right] = jb->node;
+        for (uint64_t r = 0; r < b->n; r++) {
+            uint32_t code;
+            int left;
+            if (b->node_of[r] != jb->node) continue;
+            code = gbt__qm_code(b->qm, r, (uint32_t)jb->feature);
+            left = code == c->nbins[jb->feature] ? jb->default_left : code <= (uint32_t)jb->bin;
+            b->node_of[r] = left ? jb->left : jb->right;
+        }
+    }
+    return GBT_OK;
+}
+
+/* A leaf may be an inner node whose split was pruned: its rows sit in its descendants. */
+static gbt_status brute_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
+{
+    struct brute *b = p;
+    double *value = malloc(b->max_nodes * sizeof *value);
+    uint8_t *is_leaf = calloc(b->max_nodes, 1);
+    if (value == NULL || is_leaf == NULL) {
+        free(value);
+        free(is_leaf);
+        return GBT_E_NO_MEMORY;
+    }
+    for (int i = 0; i < n; i++) {
+        is_leaf[leaves[i].node] = 1;
+        value[leaves[i].node] = leaves[i].value;
+    }
+    for (uint64_t r = 0; r < b->n; r++) {
+        int32_t node = b->node_of[r];
+        while (node >= 0 && !is_leaf[node]) node = b->parent[node];
+        if (node >= 0) b->margin[r * (uint64_t)b->K + (uint64_t)b->cls] += value[node];
+    }
+    free(value);
+    free(is_leaf);
+    return GBT_OK;
+}
+
+static gbt_status brute_read_margins(void *p, double *out)
+{
+    struct brute *b = p;
+    memcpy(out, b->margin, b->n * (uint64_t)b->K * sizeof *out);
+    return GBT_OK;
+}
+
+static gbt_status brute_read_histogram(void *p, int slot, struct gbt_hbin *out)
+{
+    struct brute *b = p;
+    if (b->hist[slot] == NULL) return GBT_E_INVALID_ARG;
+    memcpy(out, b->hist[slot], b->qm->cuts.total_slots * sizeof *out);
+    return GBT_OK;
+}
+
+static gbt_status brute_read_gradients(void *p, int cls, struct gbt_gpair *out)
+{
+    struct brute *b = p;
+    memcpy(out, b->grad + (uint64_t)cls * b->n, b->n * sizeof *out);
+    return GBT_OK;
+}
+
+static const struct gbt_backend_ops brute_ops = {
+    .name = "brute",
+    .open = brute_open,
+    .close = brute_close,
+    .gradients = brute_gradients,
+    .begin_tree = brute_begin_tree,
+    .histograms = brute_histograms,
+    .best_splits = brute_best_splits,
+    .partition = brute_partition,
+    .finish_tree = brute_finish_tree,
+    .read_margins = brute_read_margins,
+    .read_histogram = brute_read_histogram,
+    .read_gradients = brute_read_gradients,
+};
+
+/* ---- the tee backend ---------------------------------------------------------- */
+
+struct tee {
+    const struct gbt_backend_ops *ops[2];
+    void *ctx[2];
+    const struct gbt_qmatrix *qm;
+    uint64_t n;
+    int K;
+    uint32_t max_slots;
+    int mismatches;
+    char first[512];
+    long calls[6]; /* gradients, histograms, hist slots compared, best_splits, nodes, trees */
+    struct gbt_hbin *h0, *h1;
+    double *m0, *m1;
+    struct gbt_gpair *g0, *g1;
+    struct gbt_split *s1;
+    struct gbt_class_sums *c1;
+};
+
+static void mismatch(struct tee *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void mismatch(struct tee *t, const char *fmt, ...)
+{
+    va_list ap;
+    if (t->mismatches++ > 0) return;
+    va_start(ap, fmt);
+    vsnprintf(t->first, sizeof t->first, fmt, ap);
+    va_end(ap);
+}
+
+/* Both statuses: equal, or a mismatch; the first failure is returned. */
+static gbt_status both(struct tee *t, gbt_status a, gbt_status b, const char *what)
+{
+    if (a != b) mismatch(t, "%s: status %d on %s, %d on %s (%s)", what, a, t->ops[0]->name, b,
+                         t->ops[1]->name, gbt_last_error());
+    return a != GBT_OK ? a : b;
+}
+
+static gbt_status tee_gradients(void *p, const struct gbt_grad_request *req,
+                                struct gbt_class_sums *out)
+{
+    struct tee *t = p;
+    gbt_status s = both(t, t->ops[0]->gradients(t->ctx[0], req, out),
+                        t->ops[1]->gradients(t->ctx[1], req, t->c1), "gradients");
+    t->calls[0]++;
+    if (s != GBT_OK) return s;
+    for (int k = 0; k < t->K; k++) {
+        if (memcmp(&out[k], &t->c1[k], sizeof out[k]) != 0)
+            mismatch(t, "round %d class %d: exponents %d/%d vs %d/%d, totals %lld/%lld vs %lld/%lld",
+                     req->round, k, out[k].g_exp, out[k].h_exp, t->c1[k].g_exp, t->c1[k].h_exp,
+                     (long long)out[k].total.g, (long long)out[k].total.h,
+                     (long long)t->c1[k].total.g, (long long)t->c1[k].total.h);
+        s = both(t, t->ops[0]->read_gradients(t->ctx[0], k, t->g0),
+                 t->ops[1]->read_gradients(t->ctx[1], k, t->g1), "read_gradients");
+        if (s != GBT_OK) return s;
+        for (uint64_t r = 0; r < t->n; r++)
+            if (t->g0[r].g != t->g1[r].g || t->g0[r].h != t->g1[r].h) {
+                mismatch(t, "round %d class %d row %llu: pair (%d, %d) vs (%d, %d)", req->round, k,
+                         (unsigned long long)r, t->g0[r].g, t->g0[r].h, t->g1[r].g, t->g1[r].h);
+                break;
+            }
+    }
+    return GBT_OK;
+}
+
+static gbt_status tee_begin_tree(void *p, int cls)
+{
+    struct tee *t = p;
+    return both(t, t->ops[0]->begin_tree(t->ctx[0], cls), t->ops[1]->begin_tree(t->ctx[1], cls),
+                "begin_tree");
+}
+
+static gbt_status tee_histograms(void *p, const struct gbt_hist_job *jobs, int n)
+{
+    struct tee *t = p;
+    const struct gbt_cuts *c = &t->qm->cuts;
+    gbt_status s = both(t, t->ops[0]->histograms(t->ctx[0], jobs, n),
+                        t->ops[1]->histograms(t->ctx[1], jobs, n), "histograms");
+    t->calls[1]++;
+    if (s != GBT_OK) return s;
+    for (int j = 0; j < n; j++) {
+        s = both(t, t->ops[0]->read_histogram(t->ctx[0], jobs[j].slot, t->h0),
+                 t->ops[1]->read_histogram(t->ctx[1], jobs[j].slot, t->h1), "read_histogram");
+        if (s != GBT_OK) return s;
+        t->calls[2]++;
+        for (uint32_t f = 0; f < c->nfeat; f++)
+            for (uint32_t b = 0; b < c->nbins[f]; b++) {
+                const uint32_t i = c->offset[f] + b;
+                if (t->h0[i].g != t->h1[i].g || t->h0[i].h != t->h1[i].h) {
+                    mismatch(t, "%s job of node %d, slot %d, feature %u bin %u: (%lld, %lld) vs (%lld, %lld)",
+                             jobs[j].op == GBT_HIST_BUILD ? "build" : "subtract", jobs[j].node,
+                             jobs[j].slot, f, b, (long long)t->h0[i].g, (long long)t->h0[i].h,
+                             (long long)t->h1[i].g, (long long)t->h1[i].h);
+                    f = c->nfeat;
+                    break;
+                }
+            }
+    }
+    return GBT_OK;
+}
+
+static gbt_status tee_best_splits(void *p, const struct gbt_split_job *jobs, int n,
+                                  const uint8_t *masks, const struct gbt_split_params *sp,
+                                  struct gbt_split *out)
+{
+    struct tee *t = p;
+    gbt_status s = both(t, t->ops[0]->best_splits(t->ctx[0], jobs, n, masks, sp, out),
+                        t->ops[1]->best_splits(t->ctx[1], jobs, n, masks, sp, t->s1), "best_splits");
+    t->calls[3]++;
+    t->calls[4] += n;
+    if (s != GBT_OK) return s;
+    for (int j = 0; j < n; j++)
+        if (memcmp(&out[j], &t->s1[j], sizeof out[j]) != 0) {
+            mismatch(t, "split of node %d: feature %d bin %d dl %d gain %.17g vs feature %d bin %d dl %d gain %.17g",
+                     jobs[j].node, out[j].feature, out[j].bin, out[j].default_left, out[j].gain,
+                     t->s1[j].feature, t->s1[j].bin, t->s1[j].default_left, t->s1[j].gain);
+            break;
+        }
+    return GBT_OK;
+}
+
+static gbt_status tee_partition(void *p, const struct gbt_partition_job *jobs, int n)
+{
+    struct tee *t = p;
+    return both(t, t->ops[0]->partition(t->ctx[0], jobs, n), t->ops[1]->partition(t->ctx[1], jobs, n),
+                "partition");
+}
+
+static gbt_status tee_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
+{
+    struct tee *t = p;
+    gbt_status s = both(t, t->ops[0]->finish_tree(t->ctx[0], leaves, n),
+                        t->ops[1]->finish_tree(t->ctx[1], leaves, n), "finish_tree");
+    t->calls[5]++;
+    if (s != GBT_OK) return s;
+    s = both(t, t->ops[0]->read_margins(t->ctx[0], t->m0), t->ops[1]->read_margins(t->ctx[1], t->m1),
+             "read_margins");
+    if (s != GBT_OK) return s;
+    for (uint64_t i = 0; i < t->n * (uint64_t)t->K; i++)
+        if (memcmp(&t->m0[i], &t->m1[i], sizeof(double)) != 0) {
+            mismatch(t, "tree %ld: margin %llu is %.17g vs %.17g", t->calls[5], (unsigned long long)i,
+                     t->m0[i], t->m1[i]);
+            break;
+        }
+    return GBT_OK;
+}
+
+static const struct gbt_backend_ops tee_ops = {
+    .name = "tee",
+    .gradients = tee_gradients,
+    .begin_tree = tee_begin_tree,
+    .histograms = tee_histograms,
+    .best_splits = tee_best_splits,
+    .partition = tee_partition,
+    .finish_tree = tee_finish_tree,
+};
+
+/* ---- operation cases --------------------------------------------------------- */
+
+static void grow_setup(const struct spec *s, const struct gbt_qmatrix *qm, const uint8_t *usable,
+                       struct gbt_grow_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->policy = s->policy;
+    cfg->max_depth = s->policy == GBT_GROW_DEPTHWISE ? 4 : 0;
+    cfg->max_leaves = s->policy == GBT_GROW_DEPTHWISE ? 0 : 12;
+    cfg->eta = 0.3;
+    cfg->gamma = 0.05;
+    cfg->sp.lambda = 1.0;
+    cfg->sp.alpha = s->alpha;
+    cfg->sp.max_delta_step = s->max_delta_step;
+    cfg->sp.min_child_weight = 0.5;
+    cfg->colsample_bytree = s->colsample < 1.0 ? 0.8 : 1.0;
+    cfg->colsample_bylevel = s->colsample < 1.0 ? 0.9 : 1.0;
+    cfg->colsample_bynode = s->colsample;
+    cfg->seed = 7;
+    cfg->cuts = &qm->cuts;
+    cfg->usable = usable;
+    gbt__grow_limits(cfg->policy, cfg->max_depth, cfg->max_leaves, qm->nrow, &cfg->max_nodes,
+                     &cfg->max_slots);
+}
+
+/*
+ * Runs s->rounds rounds of grow.c on backends a and b through the tee;
+ * returns 1 when every call agreed, 0 otherwise (with a diagnostic).
+ */
+static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_qmatrix *qm,
+                   const struct gbt_backend_ops *a, int ordinal_a,
+                   const struct gbt_backend_ops *b, int ordinal_b)
+{
+    struct tee t;
+    struct gbt_grow_config cfg;
+    struct gbt_train_plan plan;
+    struct gbt_class_sums *sums = calloc((size_t)s->K, sizeof *sums);
+    uint8_t *usable = calloc(qm->cuts.nfeat + 1, 1);
+    double *margin = NULL, base[16];
+    gbt_status st = GBT_OK;
+    const uint64_t n = qm->nrow;
+    int good;
+
+    memset(&t, 0, sizeof t);
+    for (uint32_t f = 0; f < qm->cuts.nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(&qm->cuts, f);
+    grow_setup(s, qm, usable, &cfg);
+    st = gbt__objective_base_margin(s->obj, s->K, NAN, d, base);
+    margin = malloc(n * (uint64_t)s->K * sizeof *margin);
+    for (uint64_t i = 0; margin && i < n * (uint64_t)s->K; i++) margin[i] = base[i % (uint64_t)s->K];
+    memset(&plan, 0, sizeof plan);
+    plan.qm = qm;
+    plan.label = d->label;
+    plan.weight = s->weights ? d->weight : NULL;
+    plan.margin = margin;
+    plan.nrow = n;
+    plan.num_class = s->K;
+    plan.objective = s->obj;
+    plan.max_nodes = cfg.max_nodes;
+    plan.max_slots = cfg.max_slots;
+    plan.nthread = 2;
+
+    t.ops[0] = a;
+    t.ops[1] = b;
+    t.qm = qm;
+    t.n = n;
+    t.K = s->K;
+    t.max_slots = cfg.max_slots;
+    t.h0 = malloc(qm->cuts.total_slots * sizeof *t.h0 + 16);
+    t.h1 = malloc(qm->cuts.total_slots * sizeof *t.h1 + 16);
+    t.m0 = malloc(n * (uint64_t)s->K * sizeof *t.m0);
+    t.m1 = malloc(n * (uint64_t)s->K * sizeof *t.m1);
+    t.g0 = malloc(n * sizeof *t.g0);
+    t.g1 = malloc(n * sizeof *t.g1);
+    t.s1 = malloc(cfg.max_slots * sizeof *t.s1);
+    t.c1 = malloc((size_t)s->K * sizeof *t.c1);
+    if (st == GBT_OK) st = a->open(ordinal_a, &plan, &t.ctx[0]);
+    if (st == GBT_OK) {
+        if (s->small_smem) setenv("GBT_CUDA_HIST_SMEM_BYTES", "4000", 1);
+        st = b->open(ordinal_b, &plan, &t.ctx[1]);
+        unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
+    }
+    for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
+        struct gbt_grad_request req = {round, 7, s->subsample};
+        st = tee_gradients(&t, &req, sums);
+        for (int k = 0; k < s->K && st == GBT_OK; k++) {
+            struct gbt_tree tree;
+            cfg.tree_index = (uint64_t)round * (uint64_t)s->K + (uint64_t)k;
+            memset(&tree, 0, sizeof tree);
+            st = gbt__grow_tree(&tee_ops, &t, &cfg, k, &sums[k], &tree);
+            gbt__tree_free(&tree);
+        }
+    }
+    if (st != GBT_OK) diag("%s: %s vs %s failed: %s", s->name, a->name, b->name, gbt_last_error());
+    if (t.mismatches) diag("%s: %s vs %s: %d mismatch(es), first: %s", s->name, a->name, b->name,
+                           t.mismatches, t.first);
+    good = st == GBT_OK && t.mismatches == 0 && t.calls[5] == (long)s->rounds * s->K;
+    if (good)
+        diag("%s: %s = %s over %ld gradient, %ld histogram (%ld slots), %ld split (%ld nodes) calls, %ld trees",
+             s->name, a->name, b->name, t.calls[0], t.calls[1], t.calls[2], t.calls[3], t.calls[4],
+             t.calls[5]);
+    if (t.ctx[0]) a->close(t.ctx[0]);
+    if (t.ctx[1]) b->close(t.ctx[1]);
+    free(t.h0);
+    free(t.h1);
+    free(t.m0);
+    free(t.m1);
+    free(t.g0);
+    free(t.g1);
+    free(t.s1);
+    free(t.c1);
+    free(sums);
+    free(usable);
+    free(margin);
+    return good;
+}
+
+static const char *layout_name(int l)
+{
+    return l == L_DENSE8 ? "dense8" : l == L_DENSE16 ? "dense16" : "csr";
+}
+
+static const char *obj_name(int obj)
+{
+    static const char *names[] = {
+#define OBJ_NAME_(id, name) name,
+        GBT_OBJECTIVE_MAP(OBJ_NAME_)
+#undef OBJ_NAME_
+    };
+    return names[obj];
+}
+
+static void test_ops(void)
+{
+    static const int layouts[] = {GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR};
+    for (int obj = 0; obj < GBT_OBJ_COUNT; obj++)
+        for (int l = 0; l < 3; l++) {
+            const int i = obj * 3 + l;
+            struct spec s;
+            char name[160];
+            gbt_dataset *d;
+            struct gbt_qmatrix qm;
+            memset(&s, 0, sizeof s);
+            s.obj = obj;
+            s.K = gbt_objective_is_multiclass(obj) ? 3 : 1;
+            s.layout = l;
+            s.rows = i % 5 == 2 ? 5000 : 700;
+            s.cols = i % 4 == 1 ? 40 : 9;
+            s.rounds = s.K > 1 ? 2 : 3;
+            s.weights = i % 2;
+            s.policy = i % 3 == 1 ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+            s.subsample = i % 4 == 0 ? 0.7 : 1.0;
+            s.colsample = i % 3 == 2 ? 0.6 : 1.0;
+            s.alpha = i % 5 == 3 ? 0.2 : 0.0;
+            s.max_delta_step = i % 7 == 4 ? 0.7 : 0.0;
+            s.small_smem = i % 2 == 0;
+            snprintf(name, sizeof name, "%s %s %dx%d%s %s%s%s%s%s%s", obj_name(obj), layout_name(l),
+                     s.rows, s.cols, s.weights ? " weights" : "",
+                     s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
+                     s.subsample < 1 ? " subsample" : "", s.colsample < 1 ? " colsample" : "",
+                     s.alpha > 0 ? " alpha" : "", s.max_delta_step > 0 ? " max_delta_step" : "",
+                     s.small_smem ? " small-smem" : "");
+            s.name = name;
+            d = make_data(&s);
+            if (d == NULL || gbt__quantize(d, max_bin_of(&s), 2, &qm) != GBT_OK) {
+                ok(0, "ops cpu = brute: %s (set-up failed: %s)", name, gbt_last_error());
+                skip(SKIP_NO_DEVICE);
+                gbt_dataset_free(d);
+                continue;
+            }
+            if (qm.layout != layouts[l]) diag("%s: binned as layout %d, not %d", name, qm.layout, layouts[l]);
+            ok(qm.layout == layouts[l] &&
+                   run_ops(&s, d, &qm, gbt__backend_cpu(), -1, &brute_ops, -1),
+               "ops cpu = brute: %s", name);
+            if (have_cuda)
+                ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, gbt__backend_cuda(), 0),
+                   "ops cuda = cpu: %s", name);
+            else
+                skip(SKIP_NO_DEVICE);
+            gbt__qmatrix_free(&qm);
+            gbt_dataset_free(d);
+        }
+}
+
+/* ---- whole trainings -------------------------------------------------------------- */
+
+static gbt_status set(gbt_booster *b, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static gbt_status set(gbt_booster *b, const char *name, const char *fmt, ...)
+{
+    char v[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v, sizeof v, fmt, ap);
+    va_end(ap);
+    return gbt_booster_set_param(b, name, v);
+}
+
+static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *device, int nthread,
+                        gbt_booster **out, char **buf, size_t *len)
+{
+    gbt_booster *b = NULL;
+    gbt_status st = gbt_booster_create(&b);
+    const gbt_dataset *valid[1] = {d};
+    *out = NULL;
+    *buf = NULL;
+    if (st == GBT_OK) st = set(b, "objective", "%s", obj_name(s->obj));
+    if (st == GBT_OK && s->K > 1) st = set(b, "num_class", "%d", s->K);
+    if (st == GBT_OK) st = set(b, "device", "%s", device);
+    if (st == GBT_OK) st = set(b, "nthread", "%d", nthread);
+    if (st == GBT_OK) st = set(b, "max_bin", "%d", max_bin_of(s));
+    if (st == GBT_OK) st = set(b, "grow_policy", "%s", s->policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
+    if (st == GBT_OK) st = set(b, "max_depth", "%d", s->policy == GBT_GROW_LOSSGUIDE ? 0 : 5);
+    if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE) st = set(b, "max_leaves", "%d", 16);
+    if (st == GBT_OK) st = set(b, "subsample", "%g", s->subsample);
+    if (st == GBT_OK) st = set(b, "colsample_bynode", "%g", s->colsample);
+    if (st == GBT_OK) st = set(b, "colsample_bytree", "%g", s->colsample < 1 ? 0.8 : 1.0);
+    if (st == GBT_OK) st = set(b, "alpha", "%g", s->alpha);
+    if (st == GBT_OK) st = set(b, "max_delta_step", "%g", s->max_delta_step);
+    if (st == GBT_OK) st = set(b, "seed", "%d", 11);
+    if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
+    if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
+    if (st == GBT_OK) st = gbt_booster_save_to_buffer(b, buf, len);
+    if (st != GBT_OK) {
+        gbt_booster_free(b);
+        return st;
+    }
+    *out = b;
+    return GBT_OK;
+}
+
+/* Predictions of b on d (dense data also through predict_dense) on the booster's device. */
+static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out, uint64_t *len)
+{
+    uint64_t n = 0, m = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0;
+    float *p;
+    gbt_status st;
+    gbt_dataset_shape(d, &n, &m);
+    st = gbt_booster_predict_size(b, n, 0, &l1);
+    if (st == GBT_OK) st = gbt_booster_predict_size(b, n, GBT_PREDICT_MARGIN, &l2);
+    if (st != GBT_OK) return st;
+    if (d->dense) l3 = l1, l4 = l1;
+    p = calloc(l1 + l2 + l3 + l4 + 1, sizeof *p);
+    if (p == NULL) return GBT_E_NO_MEMORY;
+    st = gbt_booster_predict(b, d, 0, p, l1);
+    if (st == GBT_OK) st = gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, p + l1, l2);
+    if (st == GBT_OK && d->dense) {
+        /* NaN replaced by a sentinel, and all columns but the last two */
+        float *x = malloc(n * m * sizeof *x + 1), *y = malloc(n * m * sizeof *y + 1);
+        st = x && y ? GBT_OK : GBT_E_NO_MEMORY;
+        for (uint64_t i = 0; st == GBT_OK && i < n * m; i++) x[i] = isnan(d->dense[i]) ? -999.0f : d->dense[i];
+        for (uint64_t r = 0; st == GBT_OK && r < n; r++)
+            for (uint64_t f = 0; f + 2 < m; f++) y[r * (m - 2) + f] = d->dense[r * m + f];
+        if (st == GBT_OK) st = gbt_booster_predict_dense(b, x, n, m, -999.0f, 0, p + l1 + l2, l3);
+        if (st == GBT_OK) st = gbt_booster_predict_dense(b, y, n, m - 2, NAN, 0, p + l1 + l2 + l3, l4);
+        free(x);
+        free(y);
+    }
+    if (st != GBT_OK) {
+        free(p);
+        return st;
+    }
+    *out = p;
+    *len = l1 + l2 + l3 + l4;
+    return GBT_OK;
+}
+
+static void test_trainings(void)
+{
+    int i = 0;
+    for (int obj = 0; obj < GBT_OBJ_COUNT; obj++)
+        for (int pol = 0; pol < 2; pol++)
+            for (int l = 0; l < 3; l++, i++) {
+                struct spec s;
+                char name[160];
+                gbt_dataset *d;
+                gbt_booster *b1 = NULL, *b2 = NULL, *bc = NULL;
+                char *m1 = NULL, *m2 = NULL, *mc = NULL;
+                size_t n1 = 0, n2 = 0, nc = 0;
+                gbt_status st;
+                if (l == L_DENSE16 && obj % 2 == 1) continue; /* dense16 for half the objectives */
+                memset(&s, 0, sizeof s);
+                s.obj = obj;
+                s.K = gbt_objective_is_multiclass(obj) ? 4 : 1;
+                s.layout = l;
+                s.rows = i % 4 == 3 ? 6000 : 900;
+                s.cols = 11;
+                s.rounds = 4;
+                s.weights = i % 2;
+                s.policy = pol ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+                s.subsample = i % 3 == 0 ? 0.8 : 1.0;
+                s.colsample = i % 3 == 1 ? 0.7 : 1.0;
+                s.alpha = i % 5 == 2 ? 0.1 : 0.0;
+                s.max_delta_step = i % 6 == 5 ? 0.5 : 0.0;
+                snprintf(name, sizeof name, "%s %s %s %dx%d%s%s%s", obj_name(obj),
+                         pol ? "lossguide" : "depthwise", layout_name(l), s.rows, s.cols,
+                         s.weights ? " weights" : "", s.subsample < 1 ? " subsample" : "",
+                         s.colsample < 1 ? " colsample" : "");
+                s.name = name;
+                d = make_data(&s);
+                st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;
+                if (st == GBT_OK) st = train(&s, d, "cpu", 2, &b2, &m2, &n2);
+                if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+                ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0,
+                   "train nthread=1 = nthread=2 (%zu bytes): %s", n1, name);
+                if (!have_cuda) {
+                    skip(SKIP_NO_DEVICE);
+                    skip(SKIP_NO_DEVICE);
+                } else {
+                    float *pc = NULL, *pg = NULL;
+                    uint64_t lc = 0, lg = 0;
+                    gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
+                    char dev[32] = "";
+                    if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+                    if (sc == GBT_OK) gbt_booster_get_attr(bc, "device", dev, sizeof dev);
+                    ok(st == GBT_OK && sc == GBT_OK && strcmp(dev, "cuda:0") == 0 && nc == n2 &&
+                           memcmp(mc, m2, n2) == 0,
+                       "train device=cuda = device=cpu (%zu bytes, on %s): %s", nc, dev, name);
+                    /* the CPU booster predicting on the CPU, then on the device */
+                    sc = b2 ? predict_all(b2, d, &pc, &lc) : GBT_E_INTERNAL;
+                    if (sc == GBT_OK) sc = gbt_booster_set_param(b2, "device", "cuda");
+                    if (sc == GBT_OK) sc = predict_all(b2, d, &pg, &lg);
+                    if (sc != GBT_OK) diag("%s predictions: %s", name, gbt_last_error());
+                    ok(sc == GBT_OK && lc == lg && memcmp(pc, pg, lc * sizeof *pc) == 0,
+                       "predict on cuda = on cpu (%llu values): %s", (unsigned long long)lc, name);
+                    free(pc);
+                    free(pg);
+                }
+                gbt_free(m1);
+                gbt_free(m2);
+                gbt_free(mc);
+                gbt_booster_free(b1);
+                gbt_booster_free(b2);
+                gbt_booster_free(bc);
+                gbt_dataset_free(d);
+            }
+}
+
+int main(void)
+{
+    have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
+    diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
+         gbt_device_count());
+    test_ops();
+    test_trainings();
+    return done_testing();
+}

@@ -1,0 +1,169 @@
+/*
+ * test_cuda_errors.c - device selection and the CUDA error paths.
+ *
+ * Without a GPU (or without CUDA compiled in): the library reports 0
+ * devices, device=cuda and cuda:N are GBT_E_NO_DEVICE with a message that
+ * says why, device=auto trains on the CPU, describing device 0 fails, and
+ * prediction with device=cuda fails the same way.  With a GPU: describing
+ * it works, an ordinal out of range is GBT_E_NO_DEVICE, and a memory
+ * estimate larger than the free memory (forced with the test hook
+ * GBT_CUDA_FAKE_FREE_BYTES) is GBT_E_DEVICE naming the bytes needed and
+ * free, after which the same booster trains (on the CPU, then the GPU).
+ * The parts that need a GPU print "# SKIP no CUDA device" without one.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "gbt.h"
+#include "tap.h"
+
+#define SKIP_NO_DEVICE "no CUDA device"
+
+static gbt_dataset *small_data(void)
+{
+    enum { N = 300, M = 4 };
+    static float x[N * M], y[N];
+    gbt_dataset *d = NULL;
+    for (int r = 0; r < N; r++) {
+        for (int f = 0; f < M; f++) x[r * M + f] = (float)((r * 7 + f * 13) % 17) / 4.0f;
+        y[r] = x[r * M] + 0.5f * x[r * M + 1] > 3.0f ? 1.0f : 0.0f;
+    }
+    if (gbt_dataset_from_dense(x, N, M, NAN, &d) != GBT_OK) return NULL;
+    if (gbt_dataset_set_field(d, "label", y, N) != GBT_OK) {
+        gbt_dataset_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static gbt_booster *booster(const char *device)
+{
+    gbt_booster *b = NULL;
+    if (gbt_booster_create(&b) != GBT_OK) return NULL;
+    if (gbt_booster_set_param(b, "objective", "binary:logistic") != GBT_OK ||
+        gbt_booster_set_param(b, "device", device) != GBT_OK ||
+        gbt_booster_set_param(b, "max_depth", "3") != GBT_OK) {
+        gbt_booster_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static int contains(const char *s, const char *part)
+{
+    return strstr(s, part) != NULL;
+}
+
+int main(void)
+{
+    const int compiled = gbt__backend_cuda() != NULL;
+    const int n = gbt_device_count();
+    gbt_dataset *d = small_data();
+    gbt_booster *b;
+    gbt_status s;
+    char buf[256];
+    float pred[300];
+
+    diag("CUDA backend %s, %d device(s)", compiled ? "compiled in" : "not compiled in", n);
+    ok(n >= 0, "gbt_device_count() does not fail (%d)", n);
+    ok(d != NULL, "test data");
+
+    /* an ordinal out of range, with or without devices */
+    s = gbt_device_describe(n, buf, sizeof buf, NULL, NULL, NULL, NULL);
+    ok(s == GBT_E_NO_DEVICE && gbt_last_error()[0] != '\0',
+       "describing device %d (one past the last) is GBT_E_NO_DEVICE: %s", n, gbt_last_error());
+    s = gbt_device_describe(-1, NULL, 0, NULL, NULL, NULL, NULL);
+    ok(s == GBT_E_NO_DEVICE, "describing device -1 is GBT_E_NO_DEVICE");
+
+    b = booster("cuda:99");
+    s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    ok(s == GBT_E_NO_DEVICE && contains(gbt_last_error(), "cuda:99"),
+       "device=cuda:99 is GBT_E_NO_DEVICE: %s", gbt_last_error());
+    s = b ? gbt_booster_set_param(b, "device", "cpu") : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = gbt_booster_train(b, d, 2, NULL, NULL, 0);
+    ok(s == GBT_OK, "the same booster then trains on device=cpu");
+    gbt_booster_free(b);
+
+    if (n == 0) {
+        int cc = -1;
+        ok(1, "no CUDA device here: gbt_device_count() is 0");
+        s = gbt_device_describe(0, buf, sizeof buf, &cc, NULL, NULL, NULL);
+        ok(s == GBT_E_NO_DEVICE && cc == -1, "describing device 0 is GBT_E_NO_DEVICE: %s",
+           gbt_last_error());
+
+        b = booster("cuda");
+        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        ok(s == GBT_E_NO_DEVICE &&
+               (compiled ? contains(gbt_last_error(), "0 CUDA devices")
+                         : contains(gbt_last_error(), "without CUDA")),
+           "device=cuda without a GPU is GBT_E_NO_DEVICE: %s", gbt_last_error());
+        s = b ? gbt_booster_get_attr(b, "device", buf, sizeof buf) : GBT_E_INTERNAL;
+        ok(s == GBT_E_STATE, "a booster that never trained has no device attribute");
+        gbt_booster_free(b);
+
+        b = booster("auto");
+        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
+        ok(s == GBT_OK && strcmp(buf, "cpu") == 0, "device=auto trains on the CPU (device=%s)",
+           s == GBT_OK ? buf : gbt_last_error());
+        s = b ? gbt_booster_predict(b, d, 0, pred, 300) : GBT_E_INTERNAL;
+        ok(s == GBT_OK, "device=auto predicts on the CPU");
+        s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_predict(b, d, 0, pred, 300);
+        ok(s == GBT_E_NO_DEVICE, "predicting with device=cuda without a GPU is GBT_E_NO_DEVICE: %s",
+           gbt_last_error());
+        gbt_booster_free(b);
+
+        /* what needs a GPU: training and predicting on cuda:0, auto choosing it, the estimate */
+        for (int i = 0; i < 6; i++) skip(SKIP_NO_DEVICE);
+    } else {
+        char name[128] = "";
+        int major = 0, minor = 0;
+        uint64_t total = 0, free_bytes = 0;
+        ok(1, "%d CUDA device(s)", n);
+        s = gbt_device_describe(0, name, sizeof name, &major, &minor, &total, &free_bytes);
+        ok(s == GBT_OK && name[0] && major >= 3 && total > 0 && free_bytes > 0 && free_bytes <= total,
+           "cuda:0 is %s, compute capability %d.%d, %llu bytes, %llu free", name, major, minor,
+           (unsigned long long)total, (unsigned long long)free_bytes);
+
+        b = booster("cuda");
+        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
+        ok(s == GBT_OK && strcmp(buf, "cuda:0") == 0, "device=cuda trains on cuda:0 (%s)",
+           s == GBT_OK ? buf : gbt_last_error());
+        s = b ? gbt_booster_predict(b, d, 0, pred, 300) : GBT_E_INTERNAL;
+        ok(s == GBT_OK, "device=cuda predicts");
+        gbt_booster_free(b);
+
+        b = booster("auto");
+        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
+        ok(s == GBT_OK && strcmp(buf, "cuda:0") == 0, "device=auto trains on cuda:0 (%s)",
+           s == GBT_OK ? buf : gbt_last_error());
+        gbt_booster_free(b);
+
+        /* the memory estimate against a pretended 1 MB of free memory */
+        b = booster("cuda");
+        setenv("GBT_CUDA_FAKE_FREE_BYTES", "1000000", 1);
+        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+        ok(s == GBT_E_DEVICE && contains(gbt_last_error(), "training needs ") &&
+               contains(gbt_last_error(), "bytes on cuda:0 but only 1000000 are free"),
+           "a memory estimate over the free memory is GBT_E_DEVICE: %s", gbt_last_error());
+        s = b ? gbt_booster_set_param(b, "device", "cpu") : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_train(b, d, 2, NULL, NULL, 0);
+        if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
+        ok(s == GBT_OK && strcmp(buf, "cpu") == 0, "the same booster then trains on the CPU (%s)",
+           s == GBT_OK ? buf : gbt_last_error());
+        s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_train(b, d, 2, NULL, NULL, 0);
+        if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
+        ok(s == GBT_OK && strcmp(buf, "cuda:0") == 0,
+           "and on the GPU once the memory is there (%s)", s == GBT_OK ? buf : gbt_last_error());
+        gbt_booster_free(b);
+    }
+    gbt_dataset_free(d);
+    return done_testing();
+}
