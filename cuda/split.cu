@@ -126,6 +126,7 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
                 v.h = fh[t].h;
             }
             WarpScan(scan_tmp[warp]).InclusiveSum(v, inc, agg);
+            __syncwarp(); /* scan_tmp[warp] is reused by the next tile */
             inc = inc + carry;
             carry = carry + agg;
             if (t >= nb) continue;

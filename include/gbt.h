@@ -317,9 +317,10 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  * threads at once on one booster; the result does not depend on the thread
  * count.  No memory is allocated per call on the CPU.  When the booster's
  * `device` parameter resolves to a CUDA device (cuda, cuda:N, or auto with
- * a GPU present), the trees are walked there, with device buffers of the
- * call's own, and give the same bits; device=cuda without a usable device
- * is GBT_E_NO_DEVICE.
+ * a GPU present), batches of 1024 rows or more are walked there, with
+ * device buffers of the call's own, and give the same bits (smaller ones
+ * run faster on the CPU); device=cuda without a usable device is
+ * GBT_E_NO_DEVICE.
  */
 GBT_API gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d,
                                        unsigned flags, float *out, uint64_t out_len);

@@ -334,10 +334,18 @@ struct eval_set {
 };
 
 /*
+ * Fewer rows than this are predicted on the host even for a CUDA booster:
+ * a device call costs a stream, buffers and copies, more than the host
+ * needs for a small batch, and both give the same bits.
+ */
+#define GBT_DEVICE_PREDICT_MIN_ROWS 1024
+
+/*
  * The raw scores of the whole model for v computed on the booster's CUDA
- * device, when its `device` parameter resolves to one and the backend
- * predicts there: *out is a new nrow * K array.  Otherwise *out is NULL and
- * the caller walks the trees on the host; both give the same bits.
+ * device, when its `device` parameter resolves to one, the backend predicts
+ * there and the batch is large enough: *out is a new nrow * K array.
+ * Otherwise *out is NULL and the caller walks the trees on the host; both
+ * give the same bits.
  */
 static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v, double **out)
 {
@@ -346,7 +354,7 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
     int ordinal;
     gbt_status s;
     *out = NULL;
-    if (v->nrow == 0) return GBT_OK;
+    if (v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS) return GBT_OK;
     FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
     if (ordinal < 0 || ops->predict_margins == NULL) return GBT_OK;
     FORWARD_IF_ERROR(gbt__alloc(out, v->nrow * (uint64_t)m->K, sizeof **out, 0, "margins"));
