@@ -354,9 +354,9 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
     int ordinal;
     gbt_status s;
     *out = NULL;
-    if (v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS) return GBT_OK;
     FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
-    if (ordinal < 0 || ops->predict_margins == NULL) return GBT_OK;
+    if (ordinal < 0 || ops->predict_margins == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS)
+        return GBT_OK;
     FORWARD_IF_ERROR(gbt__alloc(out, v->nrow * (uint64_t)m->K, sizeof **out, 0, "margins"));
     s = ops->predict_margins(ordinal, &m->forest, m->ntrees, m->K, m->base, v, *out);
     if (s != GBT_OK) {
