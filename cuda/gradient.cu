@@ -77,15 +77,15 @@ __global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigne
 {
     const int k = (int)(blockIdx.x / per);
     const uint64_t b = blockIdx.x % per;
-    const int ge = gbt_quant_exponent(value_of(maxima[k]));
-    const int he = gbt_quant_exponent(value_of(maxima[K + k]));
+    const double gsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[k])));
+    const double hsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[K + k])));
     const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
     struct gbt_gpair *qs = q + (uint64_t)k * n;
     long long sg = 0, sh = 0;
     for (uint64_t r = b * blockDim.x + threadIdx.x; r < n; r += (uint64_t)per * blockDim.x) {
         struct gbt_gpair p;
-        p.g = gbt_quantize(gs[r], ge);
-        p.h = gbt_quantize(hs[r], he);
+        p.g = gbt_quantize_scaled(gs[r], gsc);
+        p.h = gbt_quantize_scaled(hs[r], hsc);
         qs[r] = p;
         sg += p.g;
         sh += p.h;

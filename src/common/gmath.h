@@ -44,11 +44,10 @@ GBT_SHARED double gbt_ldexp(double v, int k)
     return v * gbt_pow2i(k);
 }
 
-/* Rounds to the nearest integer, halves away from zero. */
+/* Rounds to the nearest integer, halves away from zero (|v| < 2^63). */
 GBT_SHARED double gbt_round(double v)
 {
-    double t = v >= 0.0 ? v + 0.5 : v - 0.5;
-    return (double)(int64_t)t;
+    return (double)(int64_t)(v + copysign(0.5, v));
 }
 
 GBT_SHARED double gbt_exp(double x)

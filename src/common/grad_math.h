@@ -75,9 +75,21 @@ GBT_SHARED int gbt_quant_exponent(double maxabs)
     }
 }
 
+/* The scale of an exponent: 2^exponent, exact (exponents lie in [-994, 1000]). */
+GBT_SHARED double gbt_quant_scale(int exponent)
+{
+    return gbt_pow2i(exponent);
+}
+
+/* v in fixed point: round(v 2^e), given scale = gbt_quant_scale(e); the product is exact. */
+GBT_SHARED int32_t gbt_quantize_scaled(double v, double scale)
+{
+    return (int32_t)(int64_t)(v * scale + copysign(0.5, v));
+}
+
 GBT_SHARED int32_t gbt_quantize(double v, int exponent)
 {
-    return (int32_t)gbt_round(gbt_ldexp(v, exponent));
+    return gbt_quantize_scaled(v, gbt_quant_scale(exponent));
 }
 
 GBT_SHARED double gbt_dequantize(int64_t q, int exponent)

@@ -18,7 +18,7 @@ static void cpu_close(void *p)
     free(c->htmp);
     free(c->rows);
     free(c->rows_tmp);
-    free(c->goleft);
+    free(c->part_scratch);
     free(c->node_begin);
     free(c->node_count);
     if (c->hist)
@@ -51,7 +51,9 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     if (s == GBT_OK) s = gbt__alloc(&c->htmp, nk, sizeof(double), 0, "hessians");
     if (s == GBT_OK) s = gbt__alloc(&c->rows, n, sizeof(uint32_t), 0, "row partition");
     if (s == GBT_OK) s = gbt__alloc(&c->rows_tmp, n, sizeof(uint32_t), 0, "row partition");
-    if (s == GBT_OK) s = gbt__alloc(&c->goleft, n, 1, 0, "row partition");
+    if (s == GBT_OK)
+        s = gbt__alloc(&c->part_scratch, (size_t)c->nthread * GBT_CPU_CHUNK, sizeof(uint32_t), 0,
+                       "row partition");
     if (s == GBT_OK) s = gbt__alloc(&c->node_begin, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->node_count, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->hist, c->max_slots, sizeof(*c->hist), 1, "histograms");

@@ -10,6 +10,9 @@
 
 #include "../backend.h"
 
+/* Rows a partition chunk holds at most. */
+#define GBT_CPU_CHUNK 16384
+
 struct cpu_ctx {
     const struct gbt_qmatrix *qm;
     uint64_t nrow;
@@ -24,8 +27,8 @@ struct cpu_ctx {
     double *gtmp, *htmp;     /* K * nrow: gradients in double before quantising */
     int cls;                 /* class of the tree being grown */
 
-    uint32_t *rows, *rows_tmp; /* row ids, grouped by node */
-    uint8_t *goleft;           /* per position in rows: goes left */
+    uint32_t *rows, *rows_tmp; /* row ids, grouped by node; scratch of the same size */
+    uint32_t *part_scratch;    /* partition: a chunk of rows per thread (GBT_CPU_CHUNK) */
     uint32_t max_nodes;
     uint64_t *node_begin, *node_count;
 

@@ -65,14 +65,14 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
             out[k].h_exp = gbt_quant_exponent(h);
         }
         for (int k = 0; k < K; k++) {
-            const int ge = out[k].g_exp, he = out[k].h_exp;
+            const double gsc = gbt_quant_scale(out[k].g_exp), hsc = gbt_quant_scale(out[k].h_exp);
             const double *gs = c->gtmp + (uint64_t)k * n, *hs = c->htmp + (uint64_t)k * n;
             struct gbt_gpair *q = c->grad + (uint64_t)k * n;
             struct gbt_hbin sum = {0, 0};
 #pragma omp for schedule(static)
             for (uint64_t r = 0; r < n; r++) {
-                q[r].g = gbt_quantize(gs[r], ge);
-                q[r].h = gbt_quantize(hs[r], he);
+                q[r].g = gbt_quantize_scaled(gs[r], gsc);
+                q[r].h = gbt_quantize_scaled(hs[r], hsc);
                 sum.g += q[r].g;
                 sum.h += q[r].h;
             }

@@ -1,18 +1,22 @@
 /*
  * partition.c - moving each split node's rows, stably, to its children.
  *
- * The rows of the batch are cut into chunks that never cross a node.  Each
- * chunk marks its rows and counts those going left; a scan of the counts
- * gives every chunk its place in the children; the chunks then scatter
- * their rows there and copy them back.
+ * The rows of the batch are cut into chunks that never cross a node.  Pass
+ * one: each chunk sorts its rows stably into its own range of the scratch
+ * list, lefts first (rights wait in a per-thread buffer), and counts them.
+ * A scan of the counts gives every chunk its place in the children; pass
+ * two copies each chunk's lefts and rights there.
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "../util.h"
 #include "cpu.h"
 
-#define CHUNK 16384
+#define CHUNK GBT_CPU_CHUNK
 #define PREFETCH 16 /* rows ahead whose codes are prefetched */
 
 struct chunk {
@@ -23,43 +27,50 @@ struct chunk {
 };
 
 /*
- * Marks rows[begin, end) going left under job jb and returns how many do.
- * One loop per layout, so the inner loop is a load and a compare.
+ * Partitions rows[begin, end) under job jb stably into rows_tmp[begin, end):
+ * lefts first, then rights (through `rights`, room for end - begin rows).
+ * Returns the number of lefts.  One loop per layout, so the inner loop is a
+ * load and a compare.
  */
-#define MARK_DENSE(NAME, TYPE, FIELD)                                                        \
+#define SPLIT_DENSE(NAME, TYPE, FIELD)                                                       \
     static uint64_t NAME(const struct cpu_ctx *c, const struct gbt_partition_job *jb,        \
-                         uint64_t begin, uint64_t end)                                       \
+                         uint64_t begin, uint64_t end, uint32_t *rights)                     \
     {                                                                                        \
         const TYPE *col = c->qm->FIELD + jb->feature;                                        \
         const uint64_t nf = c->nfeat;                                                        \
         const uint32_t miss = c->qm->cuts.nbins[jb->feature], bin = (uint32_t)jb->bin;       \
-        const uint8_t dl = (uint8_t)jb->default_left;                                        \
-        uint64_t nl = 0;                                                                     \
+        const int dl = jb->default_left;                                                     \
+        uint32_t *lefts = c->rows_tmp + begin;                                               \
+        uint64_t nl = 0, nr = 0;                                                             \
         for (uint64_t k = begin; k < end; k++) {                                             \
-            const uint32_t code = col[(uint64_t)c->rows[k] * nf];                            \
+            const uint32_t r = c->rows[k], code = col[(uint64_t)r * nf];                     \
+            const int l = code == miss ? dl : code <= bin;                                   \
             if (k + PREFETCH < end) __builtin_prefetch(col + (uint64_t)c->rows[k + PREFETCH] * nf); \
-            const uint8_t l = code == miss ? dl : (uint8_t)(code <= bin);                    \
-            c->goleft[k] = l;                                                                \
-            nl += l;                                                                         \
+            lefts[nl] = r;                                                                   \
+            rights[nr] = r;                                                                  \
+            nl += (uint64_t)l;                                                               \
+            nr += (uint64_t)!l;                                                              \
         }                                                                                    \
+        memcpy(lefts + nl, rights, nr * sizeof *rights);                                     \
         return nl;                                                                           \
     }
-MARK_DENSE(mark_dense8, uint8_t, codes8)
-MARK_DENSE(mark_dense16, uint16_t, codes16)
+SPLIT_DENSE(split_dense8, uint8_t, codes8)
+SPLIT_DENSE(split_dense16, uint16_t, codes16)
 
-static uint64_t mark_csr(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
-                         uint64_t end)
+static uint64_t split_csr(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
+                          uint64_t end, uint32_t *rights)
 {
     const uint64_t *ptr = c->qm->row_ptr;
     const uint32_t *slots = c->qm->slots;
     const uint32_t first = c->qm->cuts.offset[jb->feature];
     const uint32_t last = first + c->qm->cuts.nbins[jb->feature], split = first + (uint32_t)jb->bin;
-    const uint8_t dl = (uint8_t)jb->default_left;
-    uint64_t nl = 0;
+    const int dl = jb->default_left;
+    uint32_t *lefts = c->rows_tmp + begin;
+    uint64_t nl = 0, nr = 0;
     for (uint64_t k = begin; k < end; k++) {
         const uint32_t r = c->rows[k];
         uint64_t lo = ptr[r], hi = ptr[r + 1];
-        uint8_t l;
+        int l;
         while (lo < hi) {
             uint64_t mid = (lo + hi) / 2;
             if (slots[mid] < first)
@@ -67,10 +78,13 @@ static uint64_t mark_csr(const struct cpu_ctx *c, const struct gbt_partition_job
             else
                 hi = mid;
         }
-        l = (lo < ptr[r + 1] && slots[lo] < last) ? (uint8_t)(slots[lo] <= split) : dl;
-        c->goleft[k] = l;
-        nl += l;
+        l = (lo < ptr[r + 1] && slots[lo] < last) ? slots[lo] <= split : dl;
+        lefts[nl] = r;
+        rights[nr] = r;
+        nl += (uint64_t)l;
+        nr += (uint64_t)!l;
     }
+    memcpy(lefts + nl, rights, nr * sizeof *rights);
     return nl;
 }
 
@@ -103,13 +117,21 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
             if (s + CHUNK >= e) break;
         }
     }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
-    for (size_t i = 0; i < nch; i++) {
-        const struct gbt_partition_job *jb = &jobs[ch[i].job];
-        switch (c->qm->layout) {
-        case GBT_QM_DENSE8: ch[i].nleft = mark_dense8(c, jb, ch[i].begin, ch[i].end); break;
-        case GBT_QM_DENSE16: ch[i].nleft = mark_dense16(c, jb, ch[i].begin, ch[i].end); break;
-        default: ch[i].nleft = mark_csr(c, jb, ch[i].begin, ch[i].end); break;
+#pragma omp parallel num_threads(c->nthread)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        uint32_t *rights = c->part_scratch + (size_t)t * CHUNK;
+#pragma omp for schedule(dynamic, 1)
+        for (size_t i = 0; i < nch; i++) {
+            const struct gbt_partition_job *jb = &jobs[ch[i].job];
+            switch (c->qm->layout) {
+            case GBT_QM_DENSE8: ch[i].nleft = split_dense8(c, jb, ch[i].begin, ch[i].end, rights); break;
+            case GBT_QM_DENSE16: ch[i].nleft = split_dense16(c, jb, ch[i].begin, ch[i].end, rights); break;
+            default: ch[i].nleft = split_csr(c, jb, ch[i].begin, ch[i].end, rights); break;
+            }
         }
     }
     for (size_t i = 0; i < nch;) {
@@ -133,18 +155,10 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
     for (size_t i = 0; i < nch; i++) {
-        uint64_t l = ch[i].left_at, r = ch[i].right_at;
-        for (uint64_t k = ch[i].begin; k < ch[i].end; k++) {
-            if (c->goleft[k])
-                c->rows_tmp[l++] = c->rows[k];
-            else
-                c->rows_tmp[r++] = c->rows[k];
-        }
+        const uint64_t nl = ch[i].nleft, nr = ch[i].end - ch[i].begin - nl;
+        memcpy(c->rows + ch[i].left_at, c->rows_tmp + ch[i].begin, nl * sizeof(uint32_t));
+        memcpy(c->rows + ch[i].right_at, c->rows_tmp + ch[i].begin + nl, nr * sizeof(uint32_t));
     }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
-    for (size_t i = 0; i < nch; i++)
-        memcpy(c->rows + ch[i].begin, c->rows_tmp + ch[i].begin,
-               (ch[i].end - ch[i].begin) * sizeof(uint32_t));
     free(ch);
     return GBT_OK;
 }
