@@ -232,39 +232,100 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
     return s;
 }
 
-static gbt_status bin_dense(const gbt_dataset *d, struct gbt_qmatrix *q, int nthread)
+/*
+ * Codes of dense data.  A binary search is a chain of dependent loads, so
+ * four features' searches run side by side: every feature's cuts are
+ * padded with FLT_MAX to the same power of two P (the padding is never
+ * <= a finite value, so it never moves a search), and each search takes
+ * exactly log2(P) steps.
+ */
+#define BIN_DENSE(NAME, TYPE, FIELD)                                                             \
+    static void NAME(const gbt_dataset *d, struct gbt_qmatrix *q, const float *pad, uint32_t P,  \
+                     int nthread)                                                                \
+    {                                                                                            \
+        const struct gbt_cuts *c = &q->cuts;                                                     \
+        const uint32_t nf = c->nfeat;                                                            \
+        const uint32_t *nbins = c->nbins;                                                        \
+        TYPE *codes = q->FIELD;                                                                  \
+        _Pragma("omp parallel for schedule(static) num_threads(nthread)")                        \
+        for (uint64_t r = 0; r < q->nrow; r++) {                                                 \
+            const float *x = d->dense + r * nf;                                                  \
+            TYPE *out = codes + r * nf;                                                          \
+            uint32_t f = 0;                                                                      \
+            for (; f + 4 <= nf; f += 4) {                                                        \
+                const float *t0 = pad + (size_t)f * P, *t1 = t0 + P, *t2 = t1 + P, *t3 = t2 + P; \
+                const float v0 = x[f], v1 = x[f + 1], v2 = x[f + 2], v3 = x[f + 3];            \
+                uint32_t b0 = 0, b1 = 0, b2 = 0, b3 = 0;                                         \
+                for (uint32_t h = P / 2; h >= 1; h /= 2) {                                       \
+                    b0 += h & (0u - (uint32_t)(t0[b0 + h - 1] <= v0));                           \
+                    b1 += h & (0u - (uint32_t)(t1[b1 + h - 1] <= v1));                           \
+                    b2 += h & (0u - (uint32_t)(t2[b2 + h - 1] <= v2));                           \
+                    b3 += h & (0u - (uint32_t)(t3[b3 + h - 1] <= v3));                           \
+                }                                                                                \
+                b0 += (uint32_t)(t0[b0] <= v0);                                                  \
+                b1 += (uint32_t)(t1[b1] <= v1);                                                  \
+                b2 += (uint32_t)(t2[b2] <= v2);                                                  \
+                b3 += (uint32_t)(t3[b3] <= v3);                                                  \
+                out[f] = (TYPE)(isnan(v0) ? nbins[f] : b0 < nbins[f] ? b0 : nbins[f] - 1);      \
+                out[f + 1] = (TYPE)(isnan(v1) ? nbins[f + 1] : b1 < nbins[f + 1] ? b1 : nbins[f + 1] - 1); \
+                out[f + 2] = (TYPE)(isnan(v2) ? nbins[f + 2] : b2 < nbins[f + 2] ? b2 : nbins[f + 2] - 1); \
+                out[f + 3] = (TYPE)(isnan(v3) ? nbins[f + 3] : b3 < nbins[f + 3] ? b3 : nbins[f + 3] - 1); \
+            }                                                                                    \
+            for (; f < nf; f++)                                                                  \
+                out[f] = (TYPE)(isnan(x[f]) ? nbins[f] : gbt__bin_of(c, f, x[f]));              \
+        }                                                                                        \
+    }
+BIN_DENSE(bin_dense8, uint8_t, codes8)
+BIN_DENSE(bin_dense16, uint16_t, codes16)
+
+/* Codes of CSR data binned densely: missing everywhere, then the present values. */
+static void bin_csr_dense(const gbt_dataset *d, struct gbt_qmatrix *q, int nthread)
 {
     const struct gbt_cuts *c = &q->cuts;
-    uint64_t nf = c->nfeat, n = q->nrow * nf;
-    if (q->layout == GBT_QM_DENSE8)
-        FORWARD_IF_ERROR(gbt__alloc(&q->codes8, n, 1, 0, "binned matrix"));
-    else
-        FORWARD_IF_ERROR(gbt__alloc(&q->codes16, n, 2, 0, "binned matrix"));
+    const uint32_t nf = c->nfeat;
 #pragma omp parallel for schedule(static) num_threads(nthread)
     for (uint64_t r = 0; r < q->nrow; r++) {
         for (uint32_t f = 0; f < nf; f++) {
-            uint32_t code;
-            if (d->dense) {
-                float v = d->dense[r * nf + f];
-                code = isnan(v) ? c->nbins[f] : gbt__bin_of(c, f, v);
-            } else {
-                code = c->nbins[f];
-            }
+            if (q->codes8)
+                q->codes8[r * nf + f] = (uint8_t)c->nbins[f];
+            else
+                q->codes16[r * nf + f] = (uint16_t)c->nbins[f];
+        }
+        for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
+            const uint32_t f = d->indices[i], code = gbt__bin_of(c, f, d->values[i]);
             if (q->codes8)
                 q->codes8[r * nf + f] = (uint8_t)code;
             else
                 q->codes16[r * nf + f] = (uint16_t)code;
         }
-        if (!d->dense) {
-            for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
-                uint32_t f = d->indices[i], code = gbt__bin_of(c, f, d->values[i]);
-                if (q->codes8)
-                    q->codes8[r * nf + f] = (uint8_t)code;
-                else
-                    q->codes16[r * nf + f] = (uint16_t)code;
-            }
-        }
     }
+}
+
+static gbt_status bin_dense(const gbt_dataset *d, struct gbt_qmatrix *q, int nthread)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    const uint64_t nf = c->nfeat, n = q->nrow * nf;
+    uint32_t P = 1, most = 1;
+    float *pad = NULL;
+    if (q->layout == GBT_QM_DENSE8)
+        FORWARD_IF_ERROR(gbt__alloc(&q->codes8, n, 1, 0, "binned matrix"));
+    else
+        FORWARD_IF_ERROR(gbt__alloc(&q->codes16, n, 2, 0, "binned matrix"));
+    if (d->dense == NULL) {
+        bin_csr_dense(d, q, nthread);
+        return GBT_OK;
+    }
+    for (uint32_t f = 0; f < nf; f++)
+        if (c->nbins[f] > most) most = c->nbins[f];
+    while (P < most) P *= 2;
+    FORWARD_IF_ERROR(gbt__alloc(&pad, nf * P + 1, sizeof(float), 0, "padded cuts"));
+    for (uint32_t f = 0; f < nf; f++)
+        for (uint32_t b = 0; b < P; b++) pad[(size_t)f * P + b] = b < c->nbins[f] ? c->cut[c->offset[f] + b] : FLT_MAX;
+    if (q->layout == GBT_QM_DENSE8)
+        bin_dense8(d, q, pad, P, nthread);
+    else
+        bin_dense16(d, q, pad, P, nthread);
+    free(pad);
     return GBT_OK;
 }
 

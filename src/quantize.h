@@ -63,16 +63,15 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q);
  */
 static inline uint32_t gbt__bin_search(const float *cut, uint32_t n, float v)
 {
-    const float *base = cut;
-    uint32_t len = n, i;
+    uint32_t base = 0, len = n, i;
     if (n == 0) return 0;
-    /* invariant: every cut before base is <= v */
+    /* invariant: every cut before base is <= v; the step is arithmetic, not a jump */
     while (len > 1) {
-        uint32_t half = len / 2;
-        base = base[half - 1] <= v ? base + half : base;
+        const uint32_t half = len / 2;
+        base += half & (0u - (uint32_t)(cut[base + half - 1] <= v));
         len -= half;
     }
-    i = (uint32_t)(base - cut) + (*base <= v);
+    i = base + (uint32_t)(cut[base] <= v);
     return i < n ? i : n - 1;
 }
 

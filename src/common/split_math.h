@@ -35,11 +35,11 @@ GBT_SHARED void gbt_split_params_scale(struct gbt_split_params *p, int g_exp, in
     p->h_unit = gbt_pow2i(-h_exp);
 }
 
+/* T(g): g shrunk towards 0 by alpha; +0 when |g| <= alpha.  No branch on the sign of g. */
 GBT_SHARED double gbt_threshold_l1(double g, double alpha)
 {
-    if (g > alpha) return g - alpha;
-    if (g < -alpha) return g + alpha;
-    return 0.0;
+    const double t = fabs(g) - alpha;
+    return t > 0.0 ? copysign(t, g) : 0.0;
 }
 
 GBT_SHARED double gbt_weight_of(double G, double H, const struct gbt_split_params *p)

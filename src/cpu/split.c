@@ -45,10 +45,16 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
     }
     miss.g = total.g - present.g;
     miss.h = total.h - present.h;
+    /*
+     * Without missing rows both sides of a bin have the same sums, so the
+     * same gain, and missing-left wins the tie: only it needs scoring (and
+     * the last bin then leaves nothing on the right).
+     */
+    const int dl_last = (miss.g == 0 && miss.h == 0) ? 1 : 0;
     for (int t = 0; t < nb; t++) {
         cum.g += fh[t].g;
         cum.h += fh[t].h;
-        for (int dl = 1; dl >= 0; dl--) {
+        for (int dl = 1; dl >= dl_last; dl--) {
             struct gbt_split s;
             if (!gbt_candidate_exists(t, dl, nb)) continue;
             s.left = cum;
