@@ -15,7 +15,7 @@
 #include "../util.h"
 #include "cpu.h"
 
-#define MIN_ROWS_PER_THREAD 4096
+#define MIN_ROWS_PER_THREAD 1024
 /* Rows ahead whose codes and gradients are prefetched: deep nodes touch rows far apart. */
 #define PREFETCH 16
 
