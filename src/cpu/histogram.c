@@ -34,7 +34,20 @@ static void add_rows_dense8(struct gbt_hbin *restrict h, const struct cpu_ctx *c
             __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
             __builtin_prefetch(gp + rows[i + PREFETCH]);
         }
-        for (uint32_t f = 0; f < nf; f++) {
+        uint32_t f = 0;
+        for (; f + 4 <= nf; f += 4) {
+            struct gbt_hbin *b0 = h + off[f] + row[f], *b1 = h + off[f + 1] + row[f + 1];
+            struct gbt_hbin *b2 = h + off[f + 2] + row[f + 2], *b3 = h + off[f + 3] + row[f + 3];
+            b0->g += g;
+            b0->h += hh;
+            b1->g += g;
+            b1->h += hh;
+            b2->g += g;
+            b2->h += hh;
+            b3->g += g;
+            b3->h += hh;
+        }
+        for (; f < nf; f++) {
             struct gbt_hbin *b = h + off[f] + row[f];
             b->g += g;
             b->h += hh;
@@ -57,7 +70,20 @@ static void add_rows_dense16(struct gbt_hbin *restrict h, const struct cpu_ctx *
             __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
             __builtin_prefetch(gp + rows[i + PREFETCH]);
         }
-        for (uint32_t f = 0; f < nf; f++) {
+        uint32_t f = 0;
+        for (; f + 4 <= nf; f += 4) {
+            struct gbt_hbin *b0 = h + off[f] + row[f], *b1 = h + off[f + 1] + row[f + 1];
+            struct gbt_hbin *b2 = h + off[f + 2] + row[f + 2], *b3 = h + off[f + 3] + row[f + 3];
+            b0->g += g;
+            b0->h += hh;
+            b1->g += g;
+            b1->h += hh;
+            b2->g += g;
+            b2->h += hh;
+            b3->g += g;
+            b3->h += hh;
+        }
+        for (; f < nf; f++) {
             struct gbt_hbin *b = h + off[f] + row[f];
             b->g += g;
             b->h += hh;
@@ -124,11 +150,11 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
     int T;
     int partial[256][2]; /* per thread: jobs it shares with others, or -1 */
     FORWARD_IF_ERROR(check_jobs(c, jobs, n));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
     for (int j = 0; j < n; j++)
-        if (jobs[j].op == GBT_HIST_BUILD) {
-            memset(c->hist[jobs[j].slot], 0, nslots * sizeof(struct gbt_hbin));
-            total += c->node_count[jobs[j].node];
-        }
+        if (jobs[j].op == GBT_HIST_BUILD) memset(c->hist[jobs[j].slot], 0, nslots * sizeof(struct gbt_hbin));
+    for (int j = 0; j < n; j++)
+        if (jobs[j].op == GBT_HIST_BUILD) total += c->node_count[jobs[j].node];
     T = c->nthread;
     if (T > 256) T = 256;
     if ((uint64_t)T * MIN_ROWS_PER_THREAD > total) T = (int)(total / MIN_ROWS_PER_THREAD);
@@ -176,6 +202,7 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
                 dst[i].h += src[i].h;
             }
         }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
     for (int j = 0; j < n; j++) {
         struct gbt_hbin *dst, *src;
         if (jobs[j].op != GBT_HIST_SUBTRACT) continue;
