@@ -100,6 +100,7 @@ static void add_rows_csr(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
     for (uint64_t i = 0; i < n; i++) {
         const uint32_t r = rows[i];
         const int64_t g = gp[r].g, hh = gp[r].h;
+        if (i + 2 * PREFETCH < n) __builtin_prefetch(ptr + rows[i + 2 * PREFETCH]);
         if (i + PREFETCH < n) {
             __builtin_prefetch(slots + ptr[rows[i + PREFETCH]]);
             __builtin_prefetch(gp + rows[i + PREFETCH]);

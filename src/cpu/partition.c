@@ -71,6 +71,9 @@ static uint64_t split_csr(const struct cpu_ctx *c, const struct gbt_partition_jo
         const uint32_t r = c->rows[k];
         uint64_t lo = ptr[r], hi = ptr[r + 1];
         int l;
+        /* two stages: a row's offsets far ahead, its values nearer (their offsets are cached by then) */
+        if (k + 2 * PREFETCH < end) __builtin_prefetch(ptr + c->rows[k + 2 * PREFETCH]);
+        if (k + PREFETCH < end) __builtin_prefetch(slots + ptr[c->rows[k + PREFETCH]]);
         while (lo < hi) {
             uint64_t mid = (lo + hi) / 2;
             if (slots[mid] < first)
