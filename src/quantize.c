@@ -28,6 +28,11 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q)
     free(q->codes16);
     free(q->row_ptr);
     free(q->slots);
+    free(q->col_off);
+    free(q->col_dense);
+    free(q->col_code8);
+    free(q->col_code);
+    free(q->col_row);
     memset(q, 0, sizeof *q);
 }
 
@@ -356,6 +361,89 @@ static gbt_status bin_csr(const gbt_dataset *d, struct gbt_qmatrix *q, int nthre
     return GBT_OK;
 }
 
+/* The column-major copy of dense codes: every column dense; a blocked transpose. */
+static gbt_status columns_of_dense(struct gbt_qmatrix *q, int nthread)
+{
+    const uint64_t n = q->nrow, nf = q->cuts.nfeat;
+    const uint64_t block = 2048, nblocks = (n + block - 1) / block;
+    if (q->codes8)
+        FORWARD_IF_ERROR(gbt__alloc(&q->col_code8, n * nf + 1, 1, 0, "binned columns"));
+    else
+        FORWARD_IF_ERROR(gbt__alloc(&q->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
+    for (uint64_t f = 0; f < nf; f++) {
+        q->col_off[f] = f * n;
+        q->col_dense[f] = 1;
+    }
+    q->col_off[nf] = nf * n;
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nblocks; b++) {
+        const uint64_t r0 = b * block, r1 = r0 + block < n ? r0 + block : n;
+        for (uint64_t f = 0; f < nf; f++) {
+            if (q->codes8)
+                for (uint64_t r = r0; r < r1; r++) q->col_code8[f * n + r] = q->codes8[r * nf + f];
+            else
+                for (uint64_t r = r0; r < r1; r++) q->col_code[f * n + r] = q->codes16[r * nf + f];
+        }
+    }
+    return GBT_OK;
+}
+
+/* The column-major copy of CSR codes: dense columns for common features, sparse ones for the rest. */
+static gbt_status columns_of_csr(struct gbt_qmatrix *q)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    const uint64_t n = q->nrow, nf = c->nfeat, nnz = q->row_ptr[n];
+    uint32_t *slot_feature = NULL;
+    uint64_t *count = NULL, *fill = NULL, total = 0, nsparse = 0;
+    gbt_status s = gbt__alloc(&slot_feature, c->total_slots + 1, sizeof(uint32_t), 0, "slot features");
+    if (s == GBT_OK) s = gbt__alloc(&count, nf + 1, sizeof(uint64_t), 1, "column counts");
+    if (s == GBT_OK) s = gbt__alloc(&fill, nf + 1, sizeof(uint64_t), 0, "column fill");
+    if (s != GBT_OK) goto done;
+    for (uint64_t f = 0; f < nf; f++)
+        for (uint32_t k = c->offset[f]; k < c->offset[f + 1]; k++) slot_feature[k] = (uint32_t)f;
+    for (uint64_t i = 0; i < nnz; i++) count[slot_feature[q->slots[i]]]++;
+    for (uint64_t f = 0; f < nf; f++) {
+        q->col_dense[f] = count[f] * 4 >= n;
+        q->col_off[f] = total;
+        total += q->col_dense[f] ? n : count[f];
+        nsparse += q->col_dense[f] ? 0 : count[f];
+    }
+    q->col_off[nf] = total;
+    s = gbt__alloc(&q->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
+    if (s == GBT_OK) s = gbt__alloc(&q->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
+    if (s != GBT_OK) goto done;
+    for (uint64_t f = 0; f < nf; f++) {
+        fill[f] = q->col_off[f];
+        if (q->col_dense[f])
+            for (uint64_t r = 0; r < n; r++) q->col_code[q->col_off[f] + r] = (uint16_t)c->nbins[f];
+    }
+    for (uint64_t r = 0; r < n; r++)
+        for (uint64_t i = q->row_ptr[r]; i < q->row_ptr[r + 1]; i++) {
+            const uint32_t f = slot_feature[q->slots[i]];
+            const uint16_t code = (uint16_t)(q->slots[i] - c->offset[f]);
+            if (q->col_dense[f]) {
+                q->col_code[q->col_off[f] + r] = code;
+            } else {
+                q->col_code[fill[f]] = code;
+                q->col_row[fill[f]++] = (uint32_t)r;
+            }
+        }
+    (void)nsparse;
+done:
+    free(slot_feature);
+    free(count);
+    free(fill);
+    return s;
+}
+
+static gbt_status make_col_copy(struct gbt_qmatrix *q, int nthread)
+{
+    const uint64_t nf = q->cuts.nfeat;
+    FORWARD_IF_ERROR(gbt__alloc(&q->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns"));
+    FORWARD_IF_ERROR(gbt__alloc(&q->col_dense, nf + 1, 1, 0, "binned columns"));
+    return q->layout == GBT_QM_CSR ? columns_of_csr(q) : columns_of_dense(q, nthread);
+}
+
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
 {
     struct columns col;
@@ -371,6 +459,7 @@ gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct 
     s = compute_cuts(d, &col, max_bin, out->layout, nthread, &out->cuts);
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
+    if (s == GBT_OK) s = make_col_copy(out, nthread);
     if (s != GBT_OK) gbt__qmatrix_free(out);
     return s;
 }

@@ -14,6 +14,12 @@
  * The binned matrix is dense (row-major codes, code nbins[f] = missing;
  * uint8 when max_bin <= 256, else uint16) or, for sparse data, CSR (each
  * row's present values as global slot numbers, ascending).
+ *
+ * A column-major copy serves the CPU's row partition, which reads one
+ * feature of many rows: per feature either a dense column of codes (nrow
+ * of them, nbins[f] = missing; one byte each for GBT_QM_DENSE8, else two)
+ * or, for a feature present in fewer than a quarter of the rows (CSR
+ * layout only), its present rows ascending with their codes.
  */
 #ifndef GBT_QUANTIZE_H
 #define GBT_QUANTIZE_H
@@ -44,6 +50,13 @@ struct gbt_qmatrix {
     uint16_t *codes16; /* GBT_QM_DENSE16: nrow * nfeat */
     uint64_t *row_ptr; /* GBT_QM_CSR: nrow + 1 */
     uint32_t *slots;   /* GBT_QM_CSR: row_ptr[nrow] global slots */
+
+    /* column-major copy: feature f's entries are [col_off[f], col_off[f+1]) */
+    uint64_t *col_off;  /* nfeat + 1 */
+    uint8_t *col_dense; /* nfeat: 1 when the column holds every row */
+    uint8_t *col_code8; /* codes, GBT_QM_DENSE8 */
+    uint16_t *col_code; /* codes, the other layouts */
+    uint32_t *col_row;  /* the row of each entry (sparse columns; unused in dense ones) */
 };
 
 /*

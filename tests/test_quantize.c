@@ -159,6 +159,65 @@ static void test_constant_and_zero(void)
     gbt_dataset_free(d);
 }
 
+/* The column-major copy holds, for every row and feature, the row-major code. */
+static int columns_agree(const struct gbt_qmatrix *q)
+{
+    const uint32_t nf = q->cuts.nfeat;
+    int same = 1;
+    for (uint32_t f = 0; f < nf; f++) {
+        const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
+        uint64_t pos = 0;
+        for (uint64_t r = 0; r < q->nrow; r++) {
+            uint32_t code;
+            if (q->col_dense[f]) {
+                code = q->col_code8 ? q->col_code8[off + r] : q->col_code[off + r];
+            } else {
+                while (pos < cn && q->col_row[off + pos] < r) pos++;
+                code = (pos < cn && q->col_row[off + pos] == r) ? q->col_code[off + pos] : q->cuts.nbins[f];
+            }
+            same &= code == gbt__qm_code(q, r, f);
+        }
+    }
+    return same;
+}
+
+static void test_columns(void)
+{
+    enum { N = 400, C = 6 };
+    float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y);
+    gbt_dataset *dense = NULL, *csr;
+    struct gbt_qmatrix q;
+    int dense_col = 0, sparse_col = 0;
+    tu_seed(17);
+    /* column 0 present in every row, column 1 in half, the rest rarely: the CSR layout */
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < C; c++)
+            x[r * C + c] = (c == 0 || (c == 1 && r % 2) || tu_unit() < 0.05) ? (float)((r * 7 + c) % 11) : NAN;
+    csr = tu_to_csr(x, y, N, C);
+    ok_call(gbt__quantize(csr, 256, 2, &q), "quantize sparse data with common and rare features");
+    for (int c = 0; c < C; c++) {
+        dense_col += q.col_dense[c];
+        sparse_col += !q.col_dense[c];
+    }
+    ok(q.layout == GBT_QM_CSR && q.col_dense[0] && q.col_dense[1] && sparse_col == C - 2,
+       "CSR layout: features in a quarter of the rows or more get dense columns (%d dense, %d sparse)",
+       dense_col, sparse_col);
+    ok(columns_agree(&q), "the column copy agrees with every row's code (CSR layout)");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(csr);
+    tu_seed(18);
+    dense = tu_dataset(N, C, 0.1, 1);
+    ok_call(gbt__quantize(dense, 256, 2, &q), "quantize dense data");
+    ok(q.col_code8 != NULL && columns_agree(&q), "the one-byte column copy agrees with the codes");
+    gbt__qmatrix_free(&q);
+    ok_call(gbt__quantize(dense, 300, 2, &q), "quantize dense data with max_bin 300");
+    ok(q.col_code != NULL && columns_agree(&q), "the two-byte column copy agrees with the codes");
+    gbt__qmatrix_free(&q);
+    gbt_dataset_free(dense);
+    free(x);
+    free(y);
+}
+
 static void test_thread_invariance(void)
 {
     gbt_dataset *d;
@@ -184,6 +243,7 @@ int main(void)
     test_missing_and_layouts();
     test_sparse_layout();
     test_constant_and_zero();
+    test_columns();
     test_thread_invariance();
     return done_testing();
 }

@@ -3,7 +3,8 @@
  *
  * The rows of the batch are cut into chunks that never cross a node.  Pass
  * one: each chunk sorts its rows stably into its own range of the scratch
- * list, lefts first (rights wait in a per-thread buffer), and counts them.
+ * list, lefts first (rights wait in a per-thread buffer), and counts them,
+ * reading the split feature from the column-major copy of the codes.
  * A scan of the counts gives every chunk its place in the children; pass
  * two copies each chunk's lefts and rights there.
  */
@@ -26,62 +27,69 @@ struct chunk {
     uint64_t left_at, right_at; /* where its rows go */
 };
 
-/*
- * Partitions rows[begin, end) under job jb stably into rows_tmp[begin, end):
- * lefts first, then rights (through `rights`, room for end - begin rows).
- * Returns the number of lefts.  One loop per layout, so the inner loop is a
- * load and a compare.
- */
-#define SPLIT_DENSE(NAME, TYPE, FIELD)                                                       \
-    static uint64_t NAME(const struct cpu_ctx *c, const struct gbt_partition_job *jb,        \
-                         uint64_t begin, uint64_t end, uint32_t *rights)                     \
-    {                                                                                        \
-        const TYPE *col = c->qm->FIELD + jb->feature;                                        \
-        const uint64_t nf = c->nfeat;                                                        \
-        const uint32_t miss = c->qm->cuts.nbins[jb->feature], bin = (uint32_t)jb->bin;       \
-        const int dl = jb->default_left;                                                     \
-        uint32_t *lefts = c->rows_tmp + begin;                                               \
-        uint64_t nl = 0, nr = 0;                                                             \
-        for (uint64_t k = begin; k < end; k++) {                                             \
-            const uint32_t r = c->rows[k], code = col[(uint64_t)r * nf];                     \
-            const int l = code == miss ? dl : code <= bin;                                   \
-            if (k + PREFETCH < end) __builtin_prefetch(col + (uint64_t)c->rows[k + PREFETCH] * nf); \
-            lefts[nl] = r;                                                                   \
-            rights[nr] = r;                                                                  \
-            nl += (uint64_t)l;                                                               \
-            nr += (uint64_t)!l;                                                              \
-        }                                                                                    \
-        memcpy(lefts + nl, rights, nr * sizeof *rights);                                     \
-        return nl;                                                                           \
-    }
-SPLIT_DENSE(split_dense8, uint8_t, codes8)
-SPLIT_DENSE(split_dense16, uint16_t, codes16)
-
-static uint64_t split_csr(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
-                          uint64_t end, uint32_t *rights)
+/* The first index in [pos, n) whose value is >= key, galloping forward from pos. */
+static inline uint64_t gallop(const uint32_t *a, uint64_t n, uint64_t pos, uint32_t key)
 {
-    const uint64_t *ptr = c->qm->row_ptr;
-    const uint32_t *slots = c->qm->slots;
-    const uint32_t first = c->qm->cuts.offset[jb->feature];
-    const uint32_t last = first + c->qm->cuts.nbins[jb->feature], split = first + (uint32_t)jb->bin;
-    const int dl = jb->default_left;
+    uint64_t step = 1, lo, hi;
+    if (pos >= n || a[pos] >= key) return pos;
+    lo = pos; /* a[lo] < key */
+    while (lo + step < n && a[lo + step] < key) {
+        lo += step;
+        step *= 2;
+    }
+    hi = lo + step < n ? lo + step : n;
+    lo++;
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (a[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * Partitioning rows[begin, end) under a job stably into rows_tmp[begin,
+ * end): lefts first, then rights (through `rights`, room for end - begin
+ * rows); each returns the number of lefts.  The split feature's codes come
+ * from the column-major copy (quantize.h): a dense column is indexed by
+ * row; a sparse one is walked forward, since a node's rows are ascending.
+ */
+#define SPLIT_DENSE_COLUMN(NAME, TYPE)                                                       \
+    static uint64_t NAME(const struct cpu_ctx *c, const TYPE *col, uint32_t miss, uint32_t bin, \
+                         int dl, uint64_t begin, uint64_t end, uint32_t *rights)               \
+    {                                                                                          \
+        const uint32_t *restrict rows = c->rows;                                               \
+        uint32_t *lefts = c->rows_tmp + begin;                                                 \
+        uint64_t nl = 0, nr = 0;                                                               \
+        for (uint64_t k = begin; k < end; k++) {                                               \
+            const uint32_t r = rows[k], code = col[r];                                         \
+            const int l = code == miss ? dl : code <= bin;                                     \
+            if (k + PREFETCH < end) __builtin_prefetch(col + rows[k + PREFETCH]);              \
+            lefts[nl] = r;                                                                     \
+            rights[nr] = r;                                                                    \
+            nl += (uint64_t)l;                                                                 \
+            nr += (uint64_t)!l;                                                                \
+        }                                                                                      \
+        memcpy(lefts + nl, rights, nr * sizeof *rights);                                       \
+        return nl;                                                                             \
+    }
+SPLIT_DENSE_COLUMN(split_dense8, uint8_t)
+SPLIT_DENSE_COLUMN(split_dense16, uint16_t)
+
+static uint64_t split_sparse(const struct cpu_ctx *c, const uint16_t *col, const uint32_t *crow,
+                             uint64_t cn, uint32_t bin, int dl, uint64_t begin, uint64_t end,
+                             uint32_t *rights)
+{
+    const uint32_t *restrict rows = c->rows;
     uint32_t *lefts = c->rows_tmp + begin;
-    uint64_t nl = 0, nr = 0;
+    uint64_t nl = 0, nr = 0, pos = 0;
     for (uint64_t k = begin; k < end; k++) {
-        const uint32_t r = c->rows[k];
-        uint64_t lo = ptr[r], hi = ptr[r + 1];
+        const uint32_t r = rows[k];
         int l;
-        /* two stages: a row's offsets far ahead, its values nearer (their offsets are cached by then) */
-        if (k + 2 * PREFETCH < end) __builtin_prefetch(ptr + c->rows[k + 2 * PREFETCH]);
-        if (k + PREFETCH < end) __builtin_prefetch(slots + ptr[c->rows[k + PREFETCH]]);
-        while (lo < hi) {
-            uint64_t mid = (lo + hi) / 2;
-            if (slots[mid] < first)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        l = (lo < ptr[r + 1] && slots[lo] < last) ? slots[lo] <= split : dl;
+        pos = gallop(crow, cn, pos, r);
+        l = (pos < cn && crow[pos] == r) ? col[pos] <= bin : dl;
         lefts[nl] = r;
         rights[nr] = r;
         nl += (uint64_t)l;
@@ -89,6 +97,19 @@ static uint64_t split_csr(const struct cpu_ctx *c, const struct gbt_partition_jo
     }
     memcpy(lefts + nl, rights, nr * sizeof *rights);
     return nl;
+}
+
+static uint64_t split_rows(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
+                           uint64_t end, uint32_t *rights)
+{
+    const struct gbt_qmatrix *q = c->qm;
+    const uint32_t f = (uint32_t)jb->feature, miss = q->cuts.nbins[f], bin = (uint32_t)jb->bin;
+    const uint64_t off = q->col_off[f];
+    if (q->col_code8) return split_dense8(c, q->col_code8 + off, miss, bin, jb->default_left, begin, end, rights);
+    if (q->col_dense[f])
+        return split_dense16(c, q->col_code + off, miss, bin, jb->default_left, begin, end, rights);
+    return split_sparse(c, q->col_code + off, q->col_row + off, q->col_off[f + 1] - off, bin,
+                        jb->default_left, begin, end, rights);
 }
 
 gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int n)
@@ -129,12 +150,7 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
         uint32_t *rights = c->part_scratch + (size_t)t * CHUNK;
 #pragma omp for schedule(dynamic, 1)
         for (size_t i = 0; i < nch; i++) {
-            const struct gbt_partition_job *jb = &jobs[ch[i].job];
-            switch (c->qm->layout) {
-            case GBT_QM_DENSE8: ch[i].nleft = split_dense8(c, jb, ch[i].begin, ch[i].end, rights); break;
-            case GBT_QM_DENSE16: ch[i].nleft = split_dense16(c, jb, ch[i].begin, ch[i].end, rights); break;
-            default: ch[i].nleft = split_csr(c, jb, ch[i].begin, ch[i].end, rights); break;
-            }
+            ch[i].nleft = split_rows(c, &jobs[ch[i].job], ch[i].begin, ch[i].end, rights);
         }
     }
     for (size_t i = 0; i < nch;) {
