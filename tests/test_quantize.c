@@ -183,7 +183,7 @@ static int columns_agree(const struct gbt_qmatrix *q)
 
 static void test_columns(void)
 {
-    enum { N = 400, C = 6 };
+    enum { N = 400, C = 10 };
     float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y);
     gbt_dataset *dense = NULL, *csr;
     struct gbt_qmatrix q;
