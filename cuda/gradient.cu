@@ -28,7 +28,7 @@ __global__ void grad_rows(int obj, int K, uint64_t n, const double *margin, cons
          r += (uint64_t)gridDim.x * blockDim.x) {
         float w = weight ? weight[r] : 1.0f;
         if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0f;
-        gbt_row_gradients(obj, K, margin + r * (uint64_t)K, label[r], w, g + r, h + r, n);
+        gbt_row_gradients(obj, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
     }
 }
 

@@ -213,7 +213,7 @@ static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
     for (uint64_t r = 0; r < n; r++) {
         float w = b->weight ? b->weight[r] : 1.0f;
         if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0f;
-        gbt_row_gradients(b->obj, b->K, b->margin + r * (uint64_t)b->K, b->label[r], w, b->g + r,
+        gbt_row_gradients(b->obj, b->K, b->margin + r * (uint64_t)b->K, 1, b->label[r], w, b->g + r,
                           b->h + r, n);
     }
     for (int k = 0; k < b->K; k++) {

@@ -16,25 +16,25 @@ static void test_gradients(void)
     double g[3], h[3], m;
     /* squared error: g = (m - y) w = (2.5 - 1) 2 = 3, h = w = 2 */
     m = 2.5;
-    gbt_row_gradients(GBT_OBJ_REG_SQUAREDERROR, 1, &m, 1.0f, 2.0f, g, h, 1);
+    gbt_row_gradients(GBT_OBJ_REG_SQUAREDERROR, 1, &m, 1, 1.0f, 2.0f, g, h, 1);
     ok(g[0] == 3.0 && h[0] == 2.0, "squarederror: g = 3, h = 2");
     /* logistic at m = 0, y = 1: p = 1/2, g = -1/2, h = 1/4 */
     m = 0.0;
-    gbt_row_gradients(GBT_OBJ_BINARY_LOGISTIC, 1, &m, 1.0f, 1.0f, g, h, 1);
+    gbt_row_gradients(GBT_OBJ_BINARY_LOGISTIC, 1, &m, 1, 1.0f, 1.0f, g, h, 1);
     ok(g[0] == -0.5 && h[0] == 0.25, "logistic at 0: g = -0.5, h = 0.25");
     /* m = ln 3, y = 0: p = 3/4, g = 3/4, h = 3/16 */
     m = log(3.0);
-    gbt_row_gradients(GBT_OBJ_REG_LOGISTIC, 1, &m, 0.0f, 1.0f, g, h, 1);
+    gbt_row_gradients(GBT_OBJ_REG_LOGISTIC, 1, &m, 1, 0.0f, 1.0f, g, h, 1);
     ok(near(g[0], 0.75, 1e-15) && near(h[0], 0.1875, 1e-15), "logistic at ln 3, y = 0: g = 0.75, h = 0.1875");
     /* far from zero the hessian is floored at 1e-16 (p (1 - p) = e^-50) */
     m = 50.0;
-    gbt_row_gradients(GBT_OBJ_BINARY_LOGITRAW, 1, &m, 1.0f, 1.0f, g, h, 1);
+    gbt_row_gradients(GBT_OBJ_BINARY_LOGITRAW, 1, &m, 1, 1.0f, 1.0f, g, h, 1);
     ok(h[0] == 1e-16, "logistic hessian floor 1e-16 (got %g)", h[0]);
     {
         /* softmax of (0, ln 2, ln 3): p = (1/6, 2/6, 3/6); y = 2:
            g = (1/6, 1/3, -1/2); h = 2p(1-p) = (10/36, 4/9, 1/2) */
         double mk[3] = {0.0, log(2.0), log(3.0)};
-        gbt_row_gradients(GBT_OBJ_MULTI_SOFTPROB, 3, mk, 2.0f, 1.0f, g, h, 1);
+        gbt_row_gradients(GBT_OBJ_MULTI_SOFTPROB, 3, mk, 1, 2.0f, 1.0f, g, h, 1);
         ok(near(g[0], 1.0 / 6, 1e-15) && near(g[1], 1.0 / 3, 1e-15) && near(g[2], -0.5, 1e-15),
            "softmax gradients (1/6, 1/3, -1/2)");
         ok(near(h[0], 10.0 / 36, 1e-15) && near(h[1], 4.0 / 9, 1e-15) && near(h[2], 0.5, 1e-15),
@@ -42,7 +42,7 @@ static void test_gradients(void)
         /* stride: class k's values land k * stride apart */
         {
             double gs[7], hs[7];
-            gbt_row_gradients(GBT_OBJ_MULTI_SOFTMAX, 3, mk, 2.0f, 1.0f, gs, hs, 3);
+            gbt_row_gradients(GBT_OBJ_MULTI_SOFTMAX, 3, mk, 1, 2.0f, 1.0f, gs, hs, 3);
             ok(gs[0] == g[0] && gs[3] == g[1] && gs[6] == g[2], "gradients of class k are written k * stride apart");
         }
     }

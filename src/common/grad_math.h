@@ -29,11 +29,11 @@ GBT_SHARED int gbt_objective_is_multiclass(int obj)
 }
 
 /*
- * Gradients of one row for every class.  margin holds the row's K raw
- * scores; g[k * stride] and h[k * stride] receive class k's values.
+ * Gradients of one row for every class.  Class k's raw score is
+ * margin[k * mstride]; g[k * stride] and h[k * stride] receive its values.
  */
-GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, float label,
-                                  float weight, double *g, double *h, uint64_t stride)
+GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, uint64_t mstride,
+                                  float label, float weight, double *g, double *h, uint64_t stride)
 {
     double w = (double)weight, y = (double)label;
     if (obj == GBT_OBJ_REG_SQUAREDERROR) {
@@ -48,10 +48,14 @@ GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, float la
         double mx = margin[0], sum = 0.0;
         int yi = (int)label;
         for (int k = 1; k < K; k++)
-            if (margin[k] > mx) mx = margin[k];
-        for (int k = 0; k < K; k++) sum += gbt_exp(margin[k] - mx);
+            if (margin[(uint64_t)k * mstride] > mx) mx = margin[(uint64_t)k * mstride];
+        /* each class's exp once, kept in g until the sum is known */
         for (int k = 0; k < K; k++) {
-            double p = gbt_exp(margin[k] - mx) / sum;
+            g[(uint64_t)k * stride] = gbt_exp(margin[(uint64_t)k * mstride] - mx);
+            sum += g[(uint64_t)k * stride];
+        }
+        for (int k = 0; k < K; k++) {
+            double p = g[(uint64_t)k * stride] / sum;
             double hh = 2.0 * p * (1.0 - p);
             g[(uint64_t)k * stride] = (p - (k == yi ? 1.0 : 0.0)) * w;
             h[(uint64_t)k * stride] = (hh < GBT_HESS_EPS ? GBT_HESS_EPS : hh) * w;

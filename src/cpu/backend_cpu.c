@@ -64,7 +64,8 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
         cpu_close(c);
         return s;
     }
-    memcpy(c->margin, plan->margin, nk * sizeof(double));
+    for (uint64_t r = 0; r < n; r++)
+        for (int k = 0; k < c->K; k++) c->margin[(uint64_t)k * n + r] = plan->margin[r * (uint64_t)c->K + k];
     *out = c;
     return GBT_OK;
 }
@@ -104,8 +105,9 @@ static gbt_status cpu_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
     for (int i = 0; i < n; i++) {
         const uint32_t *rows = c->rows + c->node_begin[leaves[i].node];
         uint64_t cnt = c->node_count[leaves[i].node];
+        double *margin = c->margin + (uint64_t)c->cls * c->nrow;
         double v = leaves[i].value;
-        for (uint64_t j = 0; j < cnt; j++) c->margin[(uint64_t)rows[j] * c->K + c->cls] += v;
+        for (uint64_t j = 0; j < cnt; j++) margin[rows[j]] += v;
     }
     return GBT_OK;
 }
@@ -113,7 +115,8 @@ static gbt_status cpu_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
 static gbt_status cpu_read_margins(void *p, double *out)
 {
     struct cpu_ctx *c = p;
-    memcpy(out, c->margin, c->nrow * (uint64_t)c->K * sizeof(double));
+    for (uint64_t r = 0; r < c->nrow; r++)
+        for (int k = 0; k < c->K; k++) out[r * (uint64_t)c->K + k] = c->margin[(uint64_t)k * c->nrow + r];
     return GBT_OK;
 }
 

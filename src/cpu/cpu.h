@@ -22,7 +22,7 @@ struct cpu_ctx {
     int nthread;
     const float *label, *weight;
 
-    double *margin;          /* nrow * K */
+    double *margin;          /* K * nrow: class k's margins at margin + k * nrow */
     struct gbt_gpair *grad;  /* K * nrow: class k's pairs at grad + k * nrow */
     double *gtmp, *htmp;     /* K * nrow: gradients in double before quantising */
     int cls;                 /* class of the tree being grown */

@@ -44,7 +44,7 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
         for (uint64_t r = 0; r < n; r++) {
             float w = c->weight ? c->weight[r] : 1.0f;
             if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0f;
-            gbt_row_gradients(c->objective, K, c->margin + r * K, c->label[r], w, c->gtmp + r,
+            gbt_row_gradients(c->objective, K, c->margin + r, n, c->label[r], w, c->gtmp + r,
                               c->htmp + r, n);
             for (int k = 0; k < K; k++) {
                 double g = c->gtmp[(uint64_t)k * n + r], h = c->htmp[(uint64_t)k * n + r];
