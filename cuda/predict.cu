@@ -2,8 +2,9 @@
  * predict.cu - batch prediction on the device: raw scores of the first
  * ntrees trees for every row of dense or CSR input.
  *
- * A thread per row walks each tree `depth` steps (leaves point to
- * themselves, as in predict.h), tests x < threshold in float, sends NaN,
+ * A thread per row walks each tree `depth` steps with the step of
+ * predict.h (children adjacent, leaves keeping the row), which sends a row
+ * left when x < threshold in float and sends NaN,
  * values equal to `missing` (dense) and features beyond the data's columns
  * to the default side, and adds the leaf values in double in tree order,
  * starting from the row's base margin or base[k]: the additions of
@@ -23,7 +24,6 @@ namespace {
 
 constexpr int PRED_THREADS = 256;
 constexpr uint64_t CHUNK_BYTES = (uint64_t)256 << 20;
-constexpr uint32_t DL_BIT = 0x80000000u;
 
 struct forest_dev {
     const struct gbt_pnode *nodes;
@@ -50,9 +50,8 @@ __device__ __forceinline__ void walk(const forest_dev &fo, Get get, double *out)
         int32_t idx = 0;
         for (int d = 0; d < depth; d++) {
             const struct gbt_pnode n = nodes[idx];
-            const float x = get(n.feature & ~DL_BIT);
-            const int left = x != x ? (int)(n.feature >> 31) : x < n.value;
-            idx = left ? n.left : n.right;
+            const float x = get(n.feature & ~GBT_PNODE_DL);
+            idx = n.left + ((x >= n.threshold) | ((x != x) & !(n.feature & GBT_PNODE_DL)));
         }
         if (fo.K == 1)
             acc0 += (double)nodes[idx].value;

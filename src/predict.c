@@ -16,7 +16,6 @@
 
 #define MAX_BLOCK 64
 #define ACC_DOUBLES 4096 /* accumulator per block: MAX_BLOCK rows or fewer for many classes */
-#define DL_BIT 0x80000000u
 
 void gbt__forest_free(struct gbt_forest *f)
 {
@@ -37,6 +36,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
 {
     int depth = gbt__tree_depth(t);
     struct gbt_pnode *nodes;
+    int32_t *order = NULL, *pos = NULL, head = 0, tail = 1;
     RETURN_ERROR_IF(depth > 255, GBT_E_INVALID_ARG, "tree of depth %d is too deep to predict with", depth);
     FORWARD_IF_ERROR(gbt__reserve(&f->nodes, &f->nodes_cap, f->nodes_len + (size_t)t->n_nodes,
                                   sizeof *f->nodes, "forest"));
@@ -49,20 +49,41 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
         RETURN_ERROR_IF(d == NULL, GBT_E_NO_MEMORY, "out of memory growing the forest");
         f->depth = d;
     }
+    FORWARD_IF_ERROR(gbt__alloc(&order, (size_t)t->n_nodes, sizeof *order, 0, "forest order"));
+    if (gbt__alloc(&pos, (size_t)t->n_nodes, sizeof *pos, 0, "forest order") != GBT_OK) {
+        free(order);
+        return GBT_E_NO_MEMORY;
+    }
+    /* breadth-first: each node's two children get consecutive places */
+    order[0] = 0;
+    pos[0] = 0;
+    while (head < tail) {
+        const int32_t i = order[head++];
+        if (t->left[i] >= 0) {
+            pos[t->left[i]] = tail;
+            order[tail++] = t->left[i];
+            pos[t->right[i]] = tail;
+            order[tail++] = t->right[i];
+        }
+    }
     nodes = f->nodes + f->nodes_len;
-    for (int32_t i = 0; i < t->n_nodes; i++) {
+    for (int32_t p = 0; p < t->n_nodes; p++) {
+        const int32_t i = order[p];
         if (t->left[i] < 0) {
-            nodes[i].left = nodes[i].right = i;
-            nodes[i].feature = 0;
-            nodes[i].value = t->value[i];
+            nodes[p].left = p;
+            nodes[p].feature = GBT_PNODE_DL;
+            nodes[p].threshold = NAN;
+            nodes[p].value = t->value[i];
         } else {
-            nodes[i].left = t->left[i];
-            nodes[i].right = t->right[i];
-            nodes[i].feature = (uint32_t)t->feature[i] | (t->default_left[i] ? DL_BIT : 0u);
-            nodes[i].value = t->threshold[i];
+            nodes[p].left = pos[t->left[i]];
+            nodes[p].feature = (uint32_t)t->feature[i] | (t->default_left[i] ? GBT_PNODE_DL : 0u);
+            nodes[p].threshold = t->threshold[i];
+            nodes[p].value = 0.0f;
             if ((uint32_t)t->feature[i] + 1 > f->feature_end) f->feature_end = (uint32_t)t->feature[i] + 1;
         }
     }
+    free(order);
+    free(pos);
     f->offset[f->ntrees] = f->nodes_len;
     f->depth[f->ntrees] = (uint8_t)depth;
     f->ntrees++;
@@ -100,25 +121,26 @@ static inline float dense_value_fast(const struct gbt_dview *v, uint64_t r, uint
 /*
  * Adds trees [t0, t1) to acc for rows r0 .. r0+nb-1: acc[j * K + t % K].
  */
-#define DEFINE_BLOCK(NAME, GET)                                                          \
-    static void NAME(const struct gbt_forest *fo, uint32_t t0, uint32_t t1, int K,       \
-                     const struct gbt_dview *v, uint64_t r0, int nb, double *acc)        \
-    {                                                                                    \
-        int32_t idx[MAX_BLOCK];                                                          \
-        for (uint32_t t = t0; t < t1; t++) {                                             \
-            const struct gbt_pnode *nodes = fo->nodes + fo->offset[t];                   \
-            const int depth = fo->depth[t], k = (int)(t % (uint32_t)K);                  \
-            for (int j = 0; j < nb; j++) idx[j] = 0;                                     \
-            for (int d = 0; d < depth; d++) {                                            \
-                for (int j = 0; j < nb; j++) {                                           \
-                    const struct gbt_pnode *n = nodes + idx[j];                          \
-                    const float x = GET(v, r0 + (uint64_t)j, n->feature & ~DL_BIT);      \
-                    const int left = isnan(x) ? (int)(n->feature >> 31) : x < n->value;  \
-                    idx[j] = left ? n->left : n->right;                                  \
-                }                                                                        \
-            }                                                                            \
-            for (int j = 0; j < nb; j++) acc[j * K + k] += (double)nodes[idx[j]].value;  \
-        }                                                                                \
+#define DEFINE_BLOCK(NAME, GET)                                                             \
+    static void NAME(const struct gbt_forest *fo, uint32_t t0, uint32_t t1, int K,          \
+                     const struct gbt_dview *v, uint64_t r0, int nb, double *acc)           \
+    {                                                                                       \
+        int32_t idx[MAX_BLOCK];                                                             \
+        for (uint32_t t = t0; t < t1; t++) {                                                \
+            const struct gbt_pnode *nodes = fo->nodes + fo->offset[t];                      \
+            const int depth = fo->depth[t], k = (int)(t % (uint32_t)K);                     \
+            for (int j = 0; j < nb; j++) idx[j] = 0;                                        \
+            for (int d = 0; d < depth; d++) {                                               \
+                for (int j = 0; j < nb; j++) {                                              \
+                    const struct gbt_pnode *n = nodes + idx[j];                             \
+                    const float x = GET(v, r0 + (uint64_t)j, n->feature & ~GBT_PNODE_DL);   \
+                    const int right = (x >= n->threshold) |                                 \
+                                      ((x != x) & !(n->feature & GBT_PNODE_DL));            \
+                    idx[j] = n->left + right;                                               \
+                }                                                                           \
+            }                                                                               \
+            for (int j = 0; j < nb; j++) acc[j * K + k] += (double)nodes[idx[j]].value;     \
+        }                                                                                   \
     }
 
 DEFINE_BLOCK(block_dense_fast, dense_value_fast)
@@ -131,7 +153,7 @@ typedef void (*block_fn)(const struct gbt_forest *, uint32_t, uint32_t, int,
 static block_fn pick_block(const struct gbt_forest *f, const struct gbt_dview *v)
 {
     if (v->dense == NULL) return block_csr;
-    if (isnan(v->missing) && v->ncol >= f->feature_end) return block_dense_fast;
+    if (isnan(v->missing) && v->ncol > 0 && v->ncol >= f->feature_end) return block_dense_fast;
     return block_dense;
 }
 

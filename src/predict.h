@@ -1,9 +1,14 @@
 /*
  * predict.h - the forest in the form prediction reads, and the traversal.
  *
- * Each tree is an array of 16-byte nodes; a leaf points to itself on both
- * sides, so every row takes exactly `depth` steps through a tree with no
- * test for leaves, and the rows of a block advance together.
+ * Each tree is an array of 16-byte nodes numbered breadth-first, so a
+ * node's children are adjacent: a row at node i moves to
+ *     left[i] + ((x >= threshold[i]) | (x is NaN & !default_left[i]))
+ * (the same decision as the tree's "x < threshold goes left, missing to
+ * the default side").  A leaf points to itself with threshold NaN and
+ * default_left set, so the step keeps every row there: each row takes
+ * exactly `depth` steps with no test for leaves, and the rows of a block
+ * advance together.
  */
 #ifndef GBT_PREDICT_H
 #define GBT_PREDICT_H
@@ -14,10 +19,13 @@
 #include "tree.h"
 
 struct gbt_pnode {
-    int32_t left, right;
-    uint32_t feature; /* bit 31: missing goes left */
-    float value;      /* threshold, or the leaf value at leaves */
+    int32_t left;     /* the left child (the right one follows it); a leaf: itself */
+    uint32_t feature; /* bit 31: missing goes left (always set at leaves) */
+    float threshold;  /* NaN at leaves */
+    float value;      /* the leaf value (at internal nodes unused) */
 };
+
+#define GBT_PNODE_DL 0x80000000u
 
 struct gbt_forest {
     struct gbt_pnode *nodes;
