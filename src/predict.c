@@ -147,14 +147,51 @@ DEFINE_BLOCK(block_dense_fast, dense_value_fast)
 DEFINE_BLOCK(block_dense, dense_value)
 DEFINE_BLOCK(block_csr, csr_value)
 
+/*
+ * One row: its walk through one tree is a chain of dependent loads, so
+ * LANES trees are walked side by side (a shallower tree's extra steps stay
+ * on its leaf).  Leaf values are still added in tree order.
+ */
+#define LANES 8
+#define DEFINE_ROW(NAME, GET)                                                                   \
+    static void NAME(const struct gbt_forest *fo, uint32_t t0, uint32_t t1, int K,             \
+                     const struct gbt_dview *v, uint64_t r0, int nb, double *acc)              \
+    {                                                                                          \
+        (void)nb;                                                                              \
+        for (uint32_t t = t0; t < t1; t += LANES) {                                            \
+            const uint32_t nt = t1 - t < LANES ? t1 - t : LANES;                               \
+            const struct gbt_pnode *nodes[LANES];                                              \
+            int32_t idx[LANES];                                                                \
+            int depth = 0;                                                                     \
+            for (uint32_t u = 0; u < nt; u++) {                                                \
+                nodes[u] = fo->nodes + fo->offset[t + u];                                      \
+                idx[u] = 0;                                                                    \
+                if (fo->depth[t + u] > depth) depth = fo->depth[t + u];                        \
+            }                                                                                  \
+            for (int d = 0; d < depth; d++)                                                    \
+                for (uint32_t u = 0; u < nt; u++) {                                            \
+                    const struct gbt_pnode *n = nodes[u] + idx[u];                             \
+                    const float x = GET(v, r0, n->feature & ~GBT_PNODE_DL);                    \
+                    idx[u] = n->left + ((x >= n->threshold) | ((x != x) & !(n->feature & GBT_PNODE_DL))); \
+                }                                                                              \
+            for (uint32_t u = 0; u < nt; u++) acc[(t + u) % (uint32_t)K] += (double)nodes[u][idx[u]].value; \
+        }                                                                                      \
+    }
+
+DEFINE_ROW(row_dense_fast, dense_value_fast)
+DEFINE_ROW(row_dense, dense_value)
+DEFINE_ROW(row_csr, csr_value)
+
 typedef void (*block_fn)(const struct gbt_forest *, uint32_t, uint32_t, int,
                          const struct gbt_dview *, uint64_t, int, double *);
 
 static block_fn pick_block(const struct gbt_forest *f, const struct gbt_dview *v)
 {
-    if (v->dense == NULL) return block_csr;
-    if (isnan(v->missing) && v->ncol > 0 && v->ncol >= f->feature_end) return block_dense_fast;
-    return block_dense;
+    const int one = v->nrow == 1;
+    if (v->dense == NULL) return one ? row_csr : block_csr;
+    if (isnan(v->missing) && v->ncol > 0 && v->ncol >= f->feature_end)
+        return one ? row_dense_fast : block_dense_fast;
+    return one ? row_dense : block_dense;
 }
 
 static int rows_per_block(int K)
