@@ -8,11 +8,14 @@ cd "$work" || exit 1
 
 awk '/^```c$/ { on = 1; next } /^```$/ { on = 0 } on' "$readme" > example.c
 check "README has a C example" test -s example.c
-${CC:-cc} -std=c11 -I"$srcdir/include" -c example.c -o example.o 2> cc.err
+# Built as a user of this build would: its compiler and flags (a sanitizer
+# build needs its runtime linked into the program too).
+${CC:-cc} -std=c11 ${GBT_BUILD_CFLAGS:-} -I"$srcdir/include" -c example.c -o example.o 2> cc.err
 check "the example compiles without warnings" sh -c "test ! -s cc.err"
-"$builddir/libtool" --mode=link ${CC:-cc} -o example example.o "$builddir/libgbt.la" >/dev/null 2>&1
+"$builddir/libtool" --mode=link ${CC:-cc} ${GBT_BUILD_LDFLAGS:-} -o example example.o "$builddir/libgbt.la" >/dev/null 2>&1
 check "the example links against libgbt" test -x example
 gbt_run ./example > example.out 2>&1
+sed 's/^/# /' example.out
 check "the example runs and reports a training AUC" grep -Eq "^training AUC (0\.9[0-9]+|1\.0+), first prediction" example.out
 check "the example saved its model" test -s example.model
 
