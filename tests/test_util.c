@@ -23,6 +23,18 @@ static void test_exp(void)
         if (rel > worst) worst = rel;
     }
     ok(worst < 4.5e-16, "gbt_exp agrees with exp within 2 ulp on [-702, 702] (worst %.3g)", worst);
+    {
+        /* subnormal results: rounded once, so within one least subnormal (plus 2 ulp of p) */
+        int bad = 0;
+        for (int i = 0; i <= 3650; i++) {
+            double x = -708.4 - i * 0.01, e = exp(x), g = gbt_exp(x);
+            bad |= fabs(g - e) > 0x1p-1074 + 4.5e-16 * e;
+        }
+        ok(!bad, "gbt_exp agrees with exp on [-744.9, -708.4], where results are subnormal");
+    }
+    ok(gbt_exp(709.78) < INFINITY && near(gbt_exp(709.78) / exp(709.78), 1.0, 1e-15) &&
+           gbt_exp(-745.1) > 0.0,
+       "gbt_exp is finite just below overflow and positive just above underflow");
     bad_special |= gbt_exp(0.0) != 1.0;
     bad_special |= gbt_exp(1000.0) != INFINITY;
     bad_special |= gbt_exp(-1000.0) != 0.0;

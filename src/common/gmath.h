@@ -7,6 +7,10 @@
  * two-part ln2 whose high part has trailing zero bits, so k*LN2_HI is
  * exact), exp(r) by its Taylor series to degree 13 (truncation error below
  * 2^-60 on that interval) evaluated by Estrin's scheme, then scaled by 2^k.
+ * k is rounded to nearest (ties to even) by adding and subtracting 1.5 * 2^52,
+ * which also leaves k in the low bits of the sum, and 2^k is built from
+ * those bits: no branch and no conversion to an integer register, so a loop
+ * of exp vectorises (the CPU gradients do; see docs/perf-notes.md).
  */
 #ifndef GBT_COMMON_GMATH_H
 #define GBT_COMMON_GMATH_H
@@ -44,22 +48,20 @@ GBT_SHARED double gbt_ldexp(double v, int k)
     return v * gbt_pow2i(k);
 }
 
-/* Rounds to the nearest integer, halves away from zero (|v| < 2^63). */
-GBT_SHARED double gbt_round(double v)
-{
-    return (double)(int64_t)(v + copysign(0.5, v));
-}
+/* Beyond these, exp is inf and 0 (the last is below half the least subnormal). */
+#define GBT_EXP_MAX 709.782712893384
+#define GBT_EXP_MIN (-745.2)
+#define GBT_EXP_SHIFTER 6755399441055744.0 /* 1.5 * 2^52 */
 
 GBT_SHARED double gbt_exp(double x)
 {
-    double kf, r, p;
-    int k;
-    if (x != x) return x;
-    if (x > 709.782712893384) return (double)INFINITY;
-    if (x < -745.2) return 0.0;
-    kf = gbt_round(x * GBT_INV_LN2);
-    k = (int)kf;
-    r = (x - kf * GBT_LN2_HI) - kf * GBT_LN2_LO;
+    /* clamped so that k lies in [-1075, 1024]; the ends are set at the return (NaN passes) */
+    const double xc = x < GBT_EXP_MIN ? GBT_EXP_MIN : x > GBT_EXP_MAX ? GBT_EXP_MAX : x;
+    const double t = xc * GBT_INV_LN2 + GBT_EXP_SHIFTER; /* 1.5 * 2^52 + k, exactly */
+    const double kf = t - GBT_EXP_SHIFTER;
+    const double r = (xc - kf * GBT_LN2_HI) - kf * GBT_LN2_LO;
+    double p, s1, s2;
+    uint64_t tb, kb, k1, k2;
     {
         /*
          * Estrin's scheme: pairs, then pairs of pairs, so the dependency
@@ -74,8 +76,22 @@ GBT_SHARED double gbt_exp(double x)
         const double q0 = p01 + r2 * p23, q1 = p45 + r2 * p67, q2 = p89 + r2 * pab;
         p = (q0 + r4 * q1) + r8 * (q2 + r4 * pcd);
     }
-    /* split the scaling so that 2^(k/2) and 2^(k-k/2) are both normal */
-    return p * gbt_pow2i(k / 2) * gbt_pow2i(k - k / 2);
+    /*
+     * The low 12 bits of t + 2048 are k + 2048 (the shifter's are zero).
+     * 2^k = 2^(k1 - 1024) 2^(k2 - 1024) with k1 + k2 = k + 2048, both
+     * factors normal, so a subnormal result is rounded once.
+     */
+    memcpy(&tb, &t, sizeof tb);
+    kb = (tb + 2048) & 0xfff;
+    k1 = kb >> 1;
+    k2 = kb - k1;
+    k1 = (k1 - 1) << 52; /* the biased exponent of 2^(k1 - 1024) */
+    k2 = (k2 - 1) << 52;
+    memcpy(&s1, &k1, sizeof s1);
+    memcpy(&s2, &k2, sizeof s2);
+    p = p * s1 * s2;
+    p = x > GBT_EXP_MAX ? (double)INFINITY : p;
+    return x < GBT_EXP_MIN ? 0.0 : p;
 }
 
 GBT_SHARED double gbt_sigmoid(double x)
