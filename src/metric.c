@@ -174,7 +174,7 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
         free(bl);
         return GBT_E_NO_MEMORY;
     }
-#pragma omp parallel for schedule(static) num_threads(nthread)
+#pragma omp parallel for schedule(static) num_threads(nthread) if (nblocks > 1)
     for (uint64_t b = 0; b < nblocks; b++) {
         uint64_t end = (b + 1) * BLOCK < nrow ? (b + 1) * BLOCK : nrow;
         double l = 0.0, w = 0.0;

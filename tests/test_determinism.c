@@ -27,7 +27,7 @@ static const struct config configs[] = {
 
 static gbt_dataset *make(const struct config *c)
 {
-    enum { N = 6000, C = 9 };
+    enum { N = 20000, C = 9 }; /* above GBT_CPU_MIN_PARALLEL rows: every parallel loop runs threaded */
     float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y), *w = malloc(N * sizeof *w);
     gbt_dataset *d = NULL;
     tu_seed(99);

@@ -88,7 +88,7 @@ static gbt_status cpu_begin_tree(void *p, int cls)
     struct cpu_ctx *c = p;
     RETURN_ERROR_IF(cls < 0 || cls >= c->K, GBT_E_INTERNAL, "tree class %d out of range", cls);
     c->cls = cls;
-#pragma omp parallel for schedule(static) num_threads(c->nthread)
+#pragma omp parallel for schedule(static) num_threads(c->nthread) if (c->nrow >= GBT_CPU_MIN_PARALLEL)
     for (uint64_t r = 0; r < c->nrow; r++) c->rows[r] = (uint32_t)r;
     c->node_begin[0] = 0;
     c->node_count[0] = c->nrow;
@@ -101,7 +101,8 @@ static gbt_status cpu_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
     for (int i = 0; i < n; i++)
         RETURN_ERROR_IF(leaves[i].node < 0 || (uint32_t)leaves[i].node >= c->max_nodes,
                         GBT_E_INTERNAL, "leaf node %d out of range", leaves[i].node);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) \
+    if (n > 1 && c->nrow >= GBT_CPU_MIN_PARALLEL)
     for (int i = 0; i < n; i++) {
         const uint32_t *rows = c->rows + c->node_begin[leaves[i].node];
         uint64_t cnt = c->node_count[leaves[i].node];

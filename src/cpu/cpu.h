@@ -13,6 +13,13 @@
 /* Rows a partition chunk holds at most. */
 #define GBT_CPU_CHUNK 16384
 
+/*
+ * Work below which a parallel region runs on one thread: waking the team
+ * costs more than the loop, and waiting threads spin, which on a machine
+ * whose cores are busy costs whole time slices (docs/perf-notes.md).
+ */
+#define GBT_CPU_MIN_PARALLEL 8192
+
 struct cpu_ctx {
     const struct gbt_qmatrix *qm;
     uint64_t nrow;

@@ -68,7 +68,7 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
         free(hmax);
         return s;
     }
-#pragma omp parallel num_threads(T)
+#pragma omp parallel num_threads(T) if ((uint64_t)K * n >= GBT_CPU_MIN_PARALLEL)
     {
         int t = 0;
 #ifdef _OPENMP

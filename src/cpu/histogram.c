@@ -151,7 +151,8 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
     int T;
     int partial[256][2]; /* per thread: jobs it shares with others, or -1 */
     FORWARD_IF_ERROR(check_jobs(c, jobs, n));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) \
+    if (n > 1 && (uint64_t)n * nslots >= GBT_CPU_MIN_PARALLEL)
     for (int j = 0; j < n; j++)
         if (jobs[j].op == GBT_HIST_BUILD) memset(c->hist[jobs[j].slot], 0, nslots * sizeof(struct gbt_hbin));
     for (int j = 0; j < n; j++)
@@ -203,7 +204,8 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
                 dst[i].h += src[i].h;
             }
         }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) \
+    if (n > 1 && (uint64_t)n * nslots >= GBT_CPU_MIN_PARALLEL)
     for (int j = 0; j < n; j++) {
         struct gbt_hbin *dst, *src;
         if (jobs[j].op != GBT_HIST_SUBTRACT) continue;

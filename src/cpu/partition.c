@@ -141,7 +141,7 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
             if (s + CHUNK >= e) break;
         }
     }
-#pragma omp parallel num_threads(c->nthread)
+#pragma omp parallel num_threads(c->nthread) if (nch > 1)
     {
         int t = 0;
 #ifdef _OPENMP
@@ -172,7 +172,7 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
         c->node_count[jb->right] = cnt - nl;
         i = k;
     }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) if (nch > 1)
     for (size_t i = 0; i < nch; i++) {
         const uint64_t nl = ch[i].nleft, nr = ch[i].end - ch[i].begin - nl;
         memcpy(c->rows + ch[i].left_at, c->rows_tmp + ch[i].begin, nl * sizeof(uint32_t));

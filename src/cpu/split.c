@@ -96,7 +96,8 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
         return s;
     }
     for (int j = 0; j < n; j++) parent[j] = gbt_node_gain(jobs[j].total, sp);
-#pragma omp parallel for schedule(dynamic, 64) num_threads(c->nthread)
+#pragma omp parallel for schedule(dynamic, 64) num_threads(c->nthread) \
+    if ((uint64_t)n * nf > 64)
     for (uint64_t i = 0; i < (uint64_t)n * nf; i++) {
         const int j = (int)(i / nf);
         const uint32_t f = (uint32_t)(i % nf);
