@@ -4,8 +4,10 @@
  * The rows of all BUILD nodes, taken in job order, are cut into one
  * contiguous range per thread.  A thread adds a node it covers whole
  * straight into the node's histogram; a node shared by several threads is
- * summed in per-thread scratch histograms that are added up afterwards.
- * Sums are exact integers, so the result never depends on the thread count.
+ * summed in per-thread scratch histograms that are added up afterwards,
+ * range of bins by range of bins, each range then subtracted for the
+ * SUBTRACT jobs.  Sums are exact integers, so the result never depends on
+ * the thread count.
  */
 #include <string.h>
 #ifdef _OPENMP
@@ -143,18 +145,19 @@ static gbt_status check_jobs(struct cpu_ctx *c, const struct gbt_hist_job *jobs,
     return GBT_OK;
 }
 
+/* Bins per work item when partial histograms are merged and siblings subtracted. */
+#define RANGE 1024
+
 gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
 {
     struct cpu_ctx *c = p;
-    const uint32_t nslots = c->qm->cuts.total_slots;
+    const uint32_t nslots = c->qm->cuts.total_slots, nranges = (nslots + RANGE - 1) / RANGE;
     uint64_t total = 0;
-    int T;
-    int partial[256][2]; /* per thread: jobs it shares with others, or -1 */
+    int T, npart = 0;
+    int partial[256][2];       /* per thread: jobs it shares with others, or -1 */
+    int pjob[512], pfirst[512]; /* the partials in (thread, slot) order: job, first of its job */
+    const struct gbt_hbin *pbuf[512];
     FORWARD_IF_ERROR(check_jobs(c, jobs, n));
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) \
-    if (n > 1 && (uint64_t)n * nslots >= GBT_CPU_MIN_PARALLEL)
-    for (int j = 0; j < n; j++)
-        if (jobs[j].op == GBT_HIST_BUILD) memset(c->hist[jobs[j].slot], 0, nslots * sizeof(struct gbt_hbin));
     for (int j = 0; j < n; j++)
         if (jobs[j].op == GBT_HIST_BUILD) total += c->node_count[jobs[j].node];
     T = c->nthread;
@@ -162,6 +165,11 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
     if ((uint64_t)T * MIN_ROWS_PER_THREAD > total) T = (int)(total / MIN_ROWS_PER_THREAD);
     if (T < 1) T = 1;
     memset(partial, -1, sizeof partial);
+    /*
+     * Each thread adds a contiguous range of the jobs' rows: a node it
+     * covers whole goes straight into the node's histogram (zeroed here, by
+     * the thread that fills it), the ends it shares into its own partials.
+     */
 #pragma omp parallel num_threads(T)
     {
         int t = 0, nt = 1;
@@ -184,9 +192,9 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
                     dst = c->hist[jobs[j].slot];
                 } else {
                     dst = c->scratch + (size_t)(2 * t + np) * nslots;
-                    memset(dst, 0, nslots * sizeof *dst);
                     partial[t][np++] = j;
                 }
+                memset(dst, 0, nslots * sizeof *dst);
                 add_rows(dst, c, c->rows + c->node_begin[jobs[j].node] + (a - pos), b - a);
             }
             pos += cnt;
@@ -194,26 +202,51 @@ gbt_status gbt__cpu_histograms(void *p, const struct gbt_hist_job *jobs, int n)
     }
     for (int t = 0; t < T; t++)
         for (int e = 0; e < 2; e++) {
-            const struct gbt_hbin *src;
-            struct gbt_hbin *dst;
             if (partial[t][e] < 0) continue;
-            src = c->scratch + (size_t)(2 * t + e) * nslots;
-            dst = c->hist[jobs[partial[t][e]].slot];
-            for (uint32_t i = 0; i < nslots; i++) {
-                dst[i].g += src[i].g;
-                dst[i].h += src[i].h;
-            }
+            pjob[npart] = partial[t][e];
+            pfirst[npart] = npart == 0 || pjob[npart - 1] != partial[t][e];
+            pbuf[npart] = c->scratch + (size_t)(2 * t + e) * nslots;
+            npart++;
         }
-#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) \
-    if (n > 1 && (uint64_t)n * nslots >= GBT_CPU_MIN_PARALLEL)
-    for (int j = 0; j < n; j++) {
-        struct gbt_hbin *dst, *src;
-        if (jobs[j].op != GBT_HIST_SUBTRACT) continue;
-        dst = c->hist[jobs[j].slot];
-        src = c->hist[jobs[j].src];
-        for (uint32_t i = 0; i < nslots; i++) {
-            dst[i].g -= src[i].g;
-            dst[i].h -= src[i].h;
+    /*
+     * By ranges of bins: shared histograms become the sum of their partials
+     * and empty nodes' histograms zero; then, once every sum is complete,
+     * siblings are subtracted (jobs times ranges, so that many small jobs
+     * spread too).
+     */
+#pragma omp parallel num_threads(c->nthread) if ((uint64_t)n * nslots >= GBT_CPU_MIN_PARALLEL)
+    {
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t rg = 0; rg < nranges; rg++) {
+            const uint32_t b0 = rg * RANGE, b1 = b0 + RANGE < nslots ? b0 + RANGE : nslots;
+            for (int q = 0; q < npart; q++) {
+                struct gbt_hbin *dst = c->hist[jobs[pjob[q]].slot];
+                const struct gbt_hbin *src = pbuf[q];
+                if (pfirst[q])
+                    memcpy(dst + b0, src + b0, (b1 - b0) * sizeof *dst);
+                else
+                    for (uint32_t i = b0; i < b1; i++) {
+                        dst[i].g += src[i].g;
+                        dst[i].h += src[i].h;
+                    }
+            }
+            for (int j = 0; j < n; j++)
+                if (jobs[j].op == GBT_HIST_BUILD && c->node_count[jobs[j].node] == 0)
+                    memset(c->hist[jobs[j].slot] + b0, 0, (b1 - b0) * sizeof(struct gbt_hbin));
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t it = 0; it < (uint64_t)n * nranges; it++) {
+            const int j = (int)(it / nranges);
+            const uint32_t b0 = (uint32_t)(it % nranges) * RANGE;
+            const uint32_t b1 = b0 + RANGE < nslots ? b0 + RANGE : nslots;
+            struct gbt_hbin *dst, *src;
+            if (jobs[j].op != GBT_HIST_SUBTRACT) continue;
+            dst = c->hist[jobs[j].slot];
+            src = c->hist[jobs[j].src];
+            for (uint32_t i = b0; i < b1; i++) {
+                dst[i].g -= src[i].g;
+                dst[i].h -= src[i].h;
+            }
         }
     }
     return GBT_OK;

@@ -1,10 +1,11 @@
 /*
  * partition.c - moving each split node's rows, stably, to its children.
  *
- * The rows of the batch are cut into chunks that never cross a node.  Pass
- * one: each chunk sorts its rows stably into its own range of the scratch
- * list, lefts first (rights wait in a per-thread buffer), and counts them,
- * reading the split feature from the column-major copy of the codes.
+ * The rows of the batch are cut into chunks that never cross a node, about
+ * four per thread (2048 to GBT_CPU_CHUNK rows).  Pass one: each chunk sorts
+ * its rows stably into its own range of the scratch list, lefts first
+ * (rights wait in a per-thread buffer), and counts them, reading the split
+ * feature from the column-major copy of the codes.
  * A scan of the counts gives every chunk its place in the children; pass
  * two copies each chunk's lefts and rights there.
  */
@@ -18,6 +19,7 @@
 #include "cpu.h"
 
 #define CHUNK GBT_CPU_CHUNK
+#define MIN_CHUNK 2048
 #define PREFETCH 16 /* rows ahead whose codes are prefetched */
 
 struct chunk {
@@ -117,6 +119,12 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
     struct cpu_ctx *c = p;
     struct chunk *ch = NULL;
     size_t nch = 0, cap = 0;
+    uint64_t total = 0, size;
+    for (int j = 0; j < n; j++)
+        if (jobs[j].node >= 0 && (uint32_t)jobs[j].node < c->max_nodes) total += c->node_count[jobs[j].node];
+    /* about four chunks per thread, so that threads finish together; at most CHUNK rows */
+    size = total / (4 * (uint64_t)c->nthread);
+    size = size < MIN_CHUNK ? MIN_CHUNK : size > CHUNK ? CHUNK : size;
     for (int j = 0; j < n; j++) {
         const struct gbt_partition_job *jb = &jobs[j];
         uint64_t b, e;
@@ -128,7 +136,7 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
                         GBT_E_INTERNAL, "bad partition job for node %d", jb->node);
         b = c->node_begin[jb->node];
         e = b + c->node_count[jb->node];
-        for (uint64_t s = b; s < e || s == b; s += CHUNK) {
+        for (uint64_t s = b; s < e || s == b; s += size) {
             gbt_status st = gbt__reserve(&ch, &cap, nch + 1, sizeof *ch, "partition chunks");
             if (st != GBT_OK) {
                 free(ch);
@@ -136,9 +144,9 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
             }
             ch[nch].job = j;
             ch[nch].begin = s;
-            ch[nch].end = s + CHUNK < e ? s + CHUNK : e;
+            ch[nch].end = s + size < e ? s + size : e;
             nch++;
-            if (s + CHUNK >= e) break;
+            if (s + size >= e) break;
         }
     }
 #pragma omp parallel num_threads(c->nthread) if (nch > 1)

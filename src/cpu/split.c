@@ -84,6 +84,7 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
     const uint32_t nf = c->nfeat;
     struct gbt_split *per = NULL;
     double *parent = NULL;
+    uint64_t chunk;
     gbt_status s;
     for (int j = 0; j < n; j++)
         RETURN_ERROR_IF(jobs[j].slot < 0 || (uint32_t)jobs[j].slot >= c->max_slots ||
@@ -96,8 +97,10 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
         return s;
     }
     for (int j = 0; j < n; j++) parent[j] = gbt_node_gain(jobs[j].total, sp);
-#pragma omp parallel for schedule(dynamic, 64) num_threads(c->nthread) \
-    if ((uint64_t)n * nf > 64)
+    /* items handed out at a time: 64 (dispatch costs), fewer when there are few items */
+    chunk = (uint64_t)n * nf / (4 * (uint64_t)c->nthread);
+    chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
+#pragma omp parallel for schedule(dynamic, chunk) num_threads(c->nthread) if ((uint64_t)n * nf > 8)
     for (uint64_t i = 0; i < (uint64_t)n * nf; i++) {
         const int j = (int)(i / nf);
         const uint32_t f = (uint32_t)(i % nf);
