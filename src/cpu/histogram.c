@@ -4,10 +4,9 @@
  * The rows of all BUILD nodes, taken in job order, are cut into one
  * contiguous range per thread.  A thread adds a node it covers whole
  * straight into the node's histogram; a node shared by several threads is
- * summed in per-thread scratch histograms that are added up afterwards,
- * range of bins by range of bins, each range then subtracted for the
- * SUBTRACT jobs.  Sums are exact integers, so the result never depends on
- * the thread count.
+ * summed in per-thread scratch histograms that are added up afterwards by
+ * ranges of bins; the SUBTRACT jobs then run by (job, range of bins).  Sums
+ * are exact integers, so the result never depends on the thread count.
  */
 #include <string.h>
 #ifdef _OPENMP
