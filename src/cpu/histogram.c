@@ -20,77 +20,45 @@
 /* Rows ahead whose codes and gradients are prefetched: deep nodes touch rows far apart. */
 #define PREFETCH 16
 
-static void add_rows_dense8(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
-                            const uint32_t *restrict rows, uint64_t n)
-{
-    const uint32_t nf = c->nfeat;
-    const uint32_t *restrict off = c->qm->cuts.offset;
-    const uint8_t *restrict codes = c->qm->codes8;
-    const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint32_t r = rows[i];
-        const int64_t g = gp[r].g, hh = gp[r].h;
-        const uint8_t *restrict row = codes + (uint64_t)r * nf;
-        if (i + PREFETCH < n) {
-            __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
-            __builtin_prefetch(gp + rows[i + PREFETCH]);
-        }
-        uint32_t f = 0;
-        for (; f + 4 <= nf; f += 4) {
-            struct gbt_hbin *b0 = h + off[f] + row[f], *b1 = h + off[f + 1] + row[f + 1];
-            struct gbt_hbin *b2 = h + off[f + 2] + row[f + 2], *b3 = h + off[f + 3] + row[f + 3];
-            b0->g += g;
-            b0->h += hh;
-            b1->g += g;
-            b1->h += hh;
-            b2->g += g;
-            b2->h += hh;
-            b3->g += g;
-            b3->h += hh;
-        }
-        for (; f < nf; f++) {
-            struct gbt_hbin *b = h + off[f] + row[f];
-            b->g += g;
-            b->h += hh;
-        }
+/* Rows of a dense matrix of TYPE codes (qmatrix field FIELD), four features at a time. */
+#define ADD_ROWS_DENSE(NAME, TYPE, FIELD)                                                       \
+    static void NAME(struct gbt_hbin *restrict h, const struct cpu_ctx *c,                      \
+                     const uint32_t *restrict rows, uint64_t n)                                 \
+    {                                                                                           \
+        const uint32_t nf = c->nfeat;                                                           \
+        const uint32_t *restrict off = c->qm->cuts.offset;                                      \
+        const TYPE *restrict codes = c->qm->FIELD;                                              \
+        const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;             \
+        for (uint64_t i = 0; i < n; i++) {                                                      \
+            const uint32_t r = rows[i];                                                         \
+            const int64_t g = gp[r].g, hh = gp[r].h;                                            \
+            const TYPE *restrict row = codes + (uint64_t)r * nf;                                \
+            if (i + PREFETCH < n) {                                                             \
+                __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);                  \
+                __builtin_prefetch(gp + rows[i + PREFETCH]);                                    \
+            }                                                                                   \
+            uint32_t f = 0;                                                                     \
+            for (; f + 4 <= nf; f += 4) {                                                       \
+                struct gbt_hbin *b0 = h + off[f] + row[f], *b1 = h + off[f + 1] + row[f + 1];   \
+                struct gbt_hbin *b2 = h + off[f + 2] + row[f + 2], *b3 = h + off[f + 3] + row[f + 3]; \
+                b0->g += g;                                                                     \
+                b0->h += hh;                                                                    \
+                b1->g += g;                                                                     \
+                b1->h += hh;                                                                    \
+                b2->g += g;                                                                     \
+                b2->h += hh;                                                                    \
+                b3->g += g;                                                                     \
+                b3->h += hh;                                                                    \
+            }                                                                                   \
+            for (; f < nf; f++) {                                                               \
+                struct gbt_hbin *b = h + off[f] + row[f];                                       \
+                b->g += g;                                                                      \
+                b->h += hh;                                                                     \
+            }                                                                                   \
+        }                                                                                       \
     }
-}
-
-static void add_rows_dense16(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
-                             const uint32_t *restrict rows, uint64_t n)
-{
-    const uint32_t nf = c->nfeat;
-    const uint32_t *restrict off = c->qm->cuts.offset;
-    const uint16_t *restrict codes = c->qm->codes16;
-    const struct gbt_gpair *restrict gp = c->grad + (uint64_t)c->cls * c->nrow;
-    for (uint64_t i = 0; i < n; i++) {
-        const uint32_t r = rows[i];
-        const int64_t g = gp[r].g, hh = gp[r].h;
-        const uint16_t *restrict row = codes + (uint64_t)r * nf;
-        if (i + PREFETCH < n) {
-            __builtin_prefetch(codes + (uint64_t)rows[i + PREFETCH] * nf);
-            __builtin_prefetch(gp + rows[i + PREFETCH]);
-        }
-        uint32_t f = 0;
-        for (; f + 4 <= nf; f += 4) {
-            struct gbt_hbin *b0 = h + off[f] + row[f], *b1 = h + off[f + 1] + row[f + 1];
-            struct gbt_hbin *b2 = h + off[f + 2] + row[f + 2], *b3 = h + off[f + 3] + row[f + 3];
-            b0->g += g;
-            b0->h += hh;
-            b1->g += g;
-            b1->h += hh;
-            b2->g += g;
-            b2->h += hh;
-            b3->g += g;
-            b3->h += hh;
-        }
-        for (; f < nf; f++) {
-            struct gbt_hbin *b = h + off[f] + row[f];
-            b->g += g;
-            b->h += hh;
-        }
-    }
-}
+ADD_ROWS_DENSE(add_rows_dense8, uint8_t, codes8)
+ADD_ROWS_DENSE(add_rows_dense16, uint16_t, codes16)
 
 static void add_rows_csr(struct gbt_hbin *restrict h, const struct cpu_ctx *c,
                          const uint32_t *restrict rows, uint64_t n)
