@@ -394,7 +394,7 @@ static gbt_status columns_of_csr(struct gbt_qmatrix *q)
     const struct gbt_cuts *c = &q->cuts;
     const uint64_t n = q->nrow, nf = c->nfeat, nnz = q->row_ptr[n];
     uint32_t *slot_feature = NULL;
-    uint64_t *count = NULL, *fill = NULL, total = 0, nsparse = 0;
+    uint64_t *count = NULL, *fill = NULL, total = 0;
     gbt_status s = gbt__alloc(&slot_feature, c->total_slots + 1, sizeof(uint32_t), 0, "slot features");
     if (s == GBT_OK) s = gbt__alloc(&count, nf + 1, sizeof(uint64_t), 1, "column counts");
     if (s == GBT_OK) s = gbt__alloc(&fill, nf + 1, sizeof(uint64_t), 0, "column fill");
@@ -406,7 +406,6 @@ static gbt_status columns_of_csr(struct gbt_qmatrix *q)
         q->col_dense[f] = count[f] * 4 >= n;
         q->col_off[f] = total;
         total += q->col_dense[f] ? n : count[f];
-        nsparse += q->col_dense[f] ? 0 : count[f];
     }
     q->col_off[nf] = total;
     s = gbt__alloc(&q->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
@@ -428,7 +427,6 @@ static gbt_status columns_of_csr(struct gbt_qmatrix *q)
                 q->col_row[fill[f]++] = (uint32_t)r;
             }
         }
-    (void)nsparse;
 done:
     free(slot_feature);
     free(count);
