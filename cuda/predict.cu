@@ -50,8 +50,7 @@ __device__ __forceinline__ void walk(const forest_dev &fo, Get get, double *out)
         int32_t idx = 0;
         for (int d = 0; d < depth; d++) {
             const struct gbt_pnode n = nodes[idx];
-            const float x = get(n.feature & ~GBT_PNODE_DL);
-            idx = n.left + ((x >= n.threshold) | ((x != x) & !(n.feature & GBT_PNODE_DL)));
+            idx = gbt_pnode_next(&n, get(n.feature & ~GBT_PNODE_DL));
         }
         if (fo.K == 1)
             acc0 += (double)nodes[idx].value;

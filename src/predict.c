@@ -133,10 +133,7 @@ static inline float dense_value_fast(const struct gbt_dview *v, uint64_t r, uint
             for (int d = 0; d < depth; d++) {                                               \
                 for (int j = 0; j < nb; j++) {                                              \
                     const struct gbt_pnode *n = nodes + idx[j];                             \
-                    const float x = GET(v, r0 + (uint64_t)j, n->feature & ~GBT_PNODE_DL);   \
-                    const int right = (x >= n->threshold) |                                 \
-                                      ((x != x) & !(n->feature & GBT_PNODE_DL));            \
-                    idx[j] = n->left + right;                                               \
+                    idx[j] = gbt_pnode_next(n, GET(v, r0 + (uint64_t)j, n->feature & ~GBT_PNODE_DL)); \
                 }                                                                           \
             }                                                                               \
             for (int j = 0; j < nb; j++) acc[j * K + k] += (double)nodes[idx[j]].value;     \
@@ -171,8 +168,7 @@ DEFINE_BLOCK(block_csr, csr_value)
             for (int d = 0; d < depth; d++)                                                    \
                 for (uint32_t u = 0; u < nt; u++) {                                            \
                     const struct gbt_pnode *n = nodes[u] + idx[u];                             \
-                    const float x = GET(v, r0, n->feature & ~GBT_PNODE_DL);                    \
-                    idx[u] = n->left + ((x >= n->threshold) | ((x != x) & !(n->feature & GBT_PNODE_DL))); \
+                    idx[u] = gbt_pnode_next(n, GET(v, r0, n->feature & ~GBT_PNODE_DL));        \
                 }                                                                              \
             for (uint32_t u = 0; u < nt; u++) acc[(t + u) % (uint32_t)K] += (double)nodes[u][idx[u]].value; \
         }                                                                                      \

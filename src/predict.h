@@ -2,7 +2,7 @@
  * predict.h - the forest in the form prediction reads, and the traversal.
  *
  * Each tree is an array of 16-byte nodes numbered breadth-first, so a
- * node's children are adjacent: a row at node i moves to
+ * node's children are adjacent: a row at node i moves (gbt_pnode_next) to
  *     left[i] + ((x >= threshold[i]) | (x is NaN & !default_left[i]))
  * (the same decision as the tree's "x < threshold goes left, missing to
  * the default side").  A leaf points to itself with threshold NaN and
@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "common/hostdev.h"
 #include "dataset.h"
 #include "tree.h"
 
@@ -26,6 +27,12 @@ struct gbt_pnode {
 };
 
 #define GBT_PNODE_DL 0x80000000u
+
+/* Where a row at node n goes when its value of n's feature is x (NaN: missing). */
+GBT_SHARED int32_t gbt_pnode_next(const struct gbt_pnode *n, float x)
+{
+    return n->left + ((x >= n->threshold) | ((x != x) & !(n->feature & GBT_PNODE_DL)));
+}
 
 struct gbt_forest {
     struct gbt_pnode *nodes;
