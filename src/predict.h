@@ -34,11 +34,45 @@ GBT_SHARED int32_t gbt_pnode_next(const struct gbt_pnode *n, float x)
     return n->left + ((x >= n->threshold) | ((x != x) & !(n->feature & GBT_PNODE_DL)));
 }
 
+/*
+ * The CPU batch walk compares unsigned keys instead of floats: a value's
+ * key keeps the order of the floats (-0 as +0) and missing (NaN) is
+ * 0xffffffff, above every number.  A row goes right at a node when
+ * key - lo <= range (unsigned): lo is the threshold's key and range
+ * reaches up to the largest number's key, or to missing's when missing
+ * goes right.  One subtraction and one comparison, whatever the side of
+ * missing values; the same decision as gbt_pnode_next's (tests/test_predict.c
+ * compares the two at equal values, signed zeros, infinities and NaN).
+ */
+struct gbt_fnode {
+    uint32_t lo, range;
+    uint32_t key_at; /* feature * GBT_KEY_STRIDE: where the row's key is */
+};
+
+/* Rows per block of keys (keys[feature * GBT_KEY_STRIDE + row]). */
+#define GBT_KEY_STRIDE 64
+/* Keys are used only for forests on fewer features than this. */
+#define GBT_KEY_MAX_FEATURES 16384
+/* Trees no deeper than this are also laid out complete for the CPU walk. */
+#define GBT_FULL_DEPTH 10
+
 struct gbt_forest {
     struct gbt_pnode *nodes;
     size_t nodes_len, nodes_cap;
     uint64_t *offset; /* first node of each tree */
     uint8_t *depth;
+    /*
+     * Trees of depth D <= GBT_FULL_DEPTH on features < GBT_KEY_MAX_FEATURES
+     * again, complete: node h (1-based, children 2h and 2h+1) at
+     * full[full_off[t] + h], and after D steps a row at h reaches
+     * leaf[full_off[t] + h - 2^D].  A leaf above depth D becomes nodes that
+     * send every row left and 2^(D - its depth) copies of its value.
+     * Other trees take no room here (their walk uses nodes).
+     */
+    struct gbt_fnode *full;
+    float *leaf;
+    size_t full_len, full_cap, leaf_cap;
+    uint64_t *full_off;
     uint32_t ntrees;
     size_t trees_cap;
     uint32_t feature_end; /* 1 + the largest feature any tree splits on */
@@ -59,7 +93,7 @@ void gbt__forest_add(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K
  * Predictions of the first `ntrees` trees: the raw scores start from the
  * row's base_margin (if v has one, nrow * K values) or from base[K], then go through the
  * objective's transform (gbt__objective_transform) into out.  Allocates
- * nothing.
+ * only scratch for keys, and walks the nodes instead if that fails.
  */
 void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, int K,
                          const double *base, const struct gbt_dview *v, unsigned flags,

@@ -1,11 +1,15 @@
 /*
  * test_predict.c - prediction: equal to walking the trees by hand, equal
  * for dense, CSR and raw-matrix input, the missing value, fewer features,
- * base margins, output sizes, and equal to the training margins.
+ * base margins, output sizes, and equal to the training margins; the
+ * batch walk on keys (predict.h) at values equal to thresholds, signed
+ * zeros, infinities and missing values on either side, for trees laid out
+ * complete and deeper ones.
  */
 #include <math.h>
 
 #include "booster.h"
+#include "predict.h"
 #include "testutil.h"
 
 /* Raw scores by walking every tree, in double, in model order. */
@@ -95,6 +99,86 @@ static void test_walk(void)
     free(out);
 }
 
+/*
+ * Values from a small set, so thresholds equal data values; -0 and +0 are
+ * both present, and NaN.  Trees of depth up to 14: some deeper than
+ * GBT_FULL_DEPTH (walked on nodes), then some of depth 6 (walked on
+ * keys).  Training
+ * data cannot hold infinities, raw matrices to predict can: the largest
+ * and smallest values become infinities there.
+ */
+static void test_walk_edges(void)
+{
+    static const float vals[] = {-5.0f, -2.0f, -1.0f, -0.0f, 0.0f, 0.5f, 1.0f, 3.0f, 5.0f, NAN};
+    const char *const p[] = {"objective=reg:squarederror", "max_depth=14", "min_child_weight=0",
+                             "eta=0.5", "lambda=0.01", NULL};
+    enum { N = 3001, C = 5 };
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y), *out = malloc(N * sizeof *out),
+          *o2 = malloc(N * sizeof *o2);
+    gbt_dataset *d = NULL, *csr;
+    gbt_booster *b;
+    int same = 1, deep = 0, shallow = 0, at_zero = 0;
+    tu_seed(24);
+    for (int r = 0; r < N; r++) {
+        double s = 0;
+        for (int c = 0; c < C; c++) {
+            float v = vals[(int)(tu_unit() * 10) % 10];
+            x[r * C + c] = v;
+            s += isnan(v) ? 0.3 * c : (signbit(v) ? -1.0 : 1.0) * (c + 1) + (fabsf(v) == 5.0f ? 2.0 : 0.0);
+        }
+        y[r] = (float)(s + tu_unit());
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &d);
+    gbt_dataset_set_field(d, "label", y, N);
+    b = tu_train(d, 6, p);
+    if (!ok(b != NULL, "train trees of depth up to 14")) {
+        diag("%s", gbt_last_error());
+        b = tu_booster(NULL);
+    }
+    gbt_booster_set_param(b, "max_depth", "6");
+    for (int i = 0; i < 6; i++) gbt_booster_update(b, d);
+    for (uint32_t t = 0; t < b->model.ntrees; t++) {
+        const struct gbt_tree *tr = &b->model.trees[t];
+        int dep = gbt__tree_depth(tr);
+        deep |= dep > GBT_FULL_DEPTH;
+        shallow |= dep <= GBT_FULL_DEPTH;
+        for (int32_t i = 0; i < tr->n_nodes; i++) at_zero |= tr->left[i] >= 0 && tr->threshold[i] == 0.0f;
+    }
+    ok(deep && shallow, "the model has trees deeper than %d and trees no deeper", GBT_FULL_DEPTH);
+    ok(at_zero, "some split has threshold 0, so -0 and +0 rows meet it");
+    ok_call(gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, out, N), "predict the batch");
+    for (int r = 0; r < N; r++) same &= out[r] == (float)walk(b, x + r * C, 0);
+    ok(same, "batch predictions equal walking each tree by hand");
+    same = 1;
+    for (int r = 0; r < N; r += 7) {
+        gbt_booster_predict_dense(b, x + r * C, 1, C, NAN, GBT_PREDICT_MARGIN, o2, 1);
+        same &= o2[0] == out[r];
+    }
+    ok(same, "one-row predictions equal the batch's");
+    csr = tu_to_csr(x, y, N, C);
+    ok_call(gbt_booster_predict(b, csr, GBT_PREDICT_MARGIN, o2, N), "predict from CSR");
+    ok(memcmp(out, o2, N * sizeof *out) == 0, "CSR input predicts the same bits");
+    for (int i = 0; i < N * C; i++)
+        if (isnan(x[i])) x[i] = -999.0f;
+    ok_call(gbt_booster_predict_dense(b, x, N, C, -999.0f, GBT_PREDICT_MARGIN, o2, N), "predict with missing = -999");
+    ok(memcmp(out, o2, N * sizeof *out) == 0, "missing = -999 predicts like NaN");
+    for (int i = 0; i < N * C; i++) {
+        if (x[i] == -999.0f) x[i] = NAN;
+        if (fabsf(x[i]) == 5.0f) x[i] = copysignf(INFINITY, x[i]);
+    }
+    ok_call(gbt_booster_predict_dense(b, x, N, C, NAN, GBT_PREDICT_MARGIN, o2, N), "predict with infinities");
+    same = 1;
+    for (int r = 0; r < N; r++) same &= o2[r] == (float)walk(b, x + r * C, 0);
+    ok(same, "with infinities too, batch predictions equal walking each tree by hand");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    gbt_dataset_free(csr);
+    free(x);
+    free(y);
+    free(out);
+    free(o2);
+}
+
 static void test_base_margin(void)
 {
     const char *const p[] = {"objective=binary:logistic", "max_depth=3", NULL};
@@ -163,6 +247,7 @@ static void test_no_model(void)
 int main(void)
 {
     test_walk();
+    test_walk_edges();
     test_base_margin();
     test_training_margins();
     test_no_model();
