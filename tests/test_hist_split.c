@@ -240,6 +240,16 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
     want = brute_split(fx, cls, path, 0, NULL, &sp);
     ok(got.feature >= 0 && same_split(&got, &want), "%s: root split equals brute force (feature %d bin %d dl %d)",
        what, got.feature, got.bin, got.default_left);
+    {
+        /* alpha > 0 and max_delta_step > 0 take the general scan (alpha = 0 the plain one) */
+        struct gbt_split_params sg = sp;
+        struct gbt_split gg, wg;
+        sg.alpha = 0.05;
+        sg.max_delta_step = 0.7;
+        fx->ops->best_splits(fx->ctx, &sj, 1, NULL, &sg, &gg);
+        wg = brute_split(fx, cls, path, 0, NULL, &sg);
+        ok(same_split(&gg, &wg), "%s: root split with alpha and max_delta_step equals brute force", what);
+    }
     /* a mask with only the last usable feature */
     for (int f = (int)fx->nf - 1; f >= 0; f--)
         if (gbt__feature_usable(&fx->q.cuts, (uint32_t)f)) {

@@ -54,14 +54,17 @@ GBT_SHARED double gbt_weight_of(double G, double H, const struct gbt_split_param
     return w;
 }
 
+/* The gain without clipping, of T = T(G): T^2 / (H + lambda). */
+GBT_SHARED double gbt_plain_gain(double T, double H, double lambda)
+{
+    return T * T / (H + lambda);
+}
+
 GBT_SHARED double gbt_gain_of(double G, double H, const struct gbt_split_params *p)
 {
-    double t, w, aw;
+    double w, aw;
     if (!(H + p->lambda > 0.0)) return 0.0;
-    if (p->max_delta_step == 0.0) {
-        t = gbt_threshold_l1(G, p->alpha);
-        return t * t / (H + p->lambda);
-    }
+    if (p->max_delta_step == 0.0) return gbt_plain_gain(gbt_threshold_l1(G, p->alpha), H, p->lambda);
     w = gbt_weight_of(G, H, p);
     aw = w < 0.0 ? -w : w;
     return -(2.0 * (G * w + p->alpha * aw) + (H + p->lambda) * w * w);
