@@ -82,9 +82,37 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
  * vectorise.  Bins go in runs of SCAN_BINS: first the children's sums of
  * every candidate of the run (integer prefix sums, converted as
  * gbt_split_gain converts them), then all their gains at once, then the
- * first best in scan order.
+ * first best in scan order, without branches.
  */
 #define SCAN_BINS 128
+
+struct scan_side {
+    double lg[SCAN_BINS], lh[SCAN_BINS], rg[SCAN_BINS], rh[SCAN_BINS], gain[SCAN_BINS];
+};
+
+/* The gains of a run's n candidates on one side of missing values. */
+static void side_gains(struct scan_side *c, int n, double parent_gain, const struct gbt_split_params *p)
+{
+    const double lambda = p->lambda, mcw = p->min_child_weight;
+#pragma omp simd
+    for (int i = 0; i < n; i++) {
+        /* the h > 0 tests of gbt_split_gain: a power-of-two scale keeps the sign */
+        const int valid = (c->lh[i] > 0.0) & (c->rh[i] > 0.0) & (c->lh[i] >= mcw) & (c->rh[i] >= mcw);
+        const double g = gbt_plain_gain(c->lg[i], c->lh[i], lambda) + gbt_plain_gain(c->rg[i], c->rh[i], lambda) -
+                         parent_gain;
+        c->gain[i] = valid ? g : -(double)INFINITY;
+    }
+}
+
+static inline void side_sums(struct scan_side *c, int i, struct gbt_hbin l, struct gbt_hbin total,
+                             const struct gbt_split_params *p)
+{
+    c->lg[i] = (double)l.g * p->g_unit;
+    c->lh[i] = (double)l.h * p->h_unit;
+    c->rg[i] = (double)(total.g - l.g) * p->g_unit;
+    c->rh[i] = (double)(total.h - l.h) * p->h_unit;
+}
+
 static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
                                   struct gbt_hbin total, double parent_gain,
                                   const struct gbt_split_params *p, struct gbt_split *best)
@@ -92,11 +120,9 @@ static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_
     const int nb = (int)cuts->nbins[f];
     const struct gbt_hbin *fh = h + cuts->offset[f];
     struct gbt_hbin present = {0, 0}, miss, cum = {0, 0};
-    /* candidate 2i: bin t0 + i with missing left; 2i + 1: missing right */
-    double lg[2 * SCAN_BINS], lh[2 * SCAN_BINS], rg[2 * SCAN_BINS], rh[2 * SCAN_BINS], gain[2 * SCAN_BINS];
-    const double lambda = p->lambda, mcw = p->min_child_weight;
+    struct scan_side ml, mr; /* missing left, missing right */
     double best_gain = -(double)INFINITY;
-    int best_c = -1;
+    int best_t = -1, best_dl = 0;
     no_split(best);
     for (int t = 0; t < nb; t++) {
         present.g += fh[t].g;
@@ -104,48 +130,39 @@ static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_
     }
     miss.g = total.g - present.g;
     miss.h = total.h - present.h;
-    const int dl_last = (miss.g == 0 && miss.h == 0) ? 1 : 0;
+    /* without missing rows only missing-left is scored (see best_of_feature) */
+    const int both = !(miss.g == 0 && miss.h == 0);
     for (int t0 = 0; t0 < nb; t0 += SCAN_BINS) {
         const int n = nb - t0 < SCAN_BINS ? nb - t0 : SCAN_BINS;
         for (int i = 0; i < n; i++) {
-            struct gbt_hbin l;
             cum.g += fh[t0 + i].g;
             cum.h += fh[t0 + i].h;
-            l.g = cum.g + miss.g;
-            l.h = cum.h + miss.h;
-            lg[2 * i] = (double)l.g * p->g_unit;
-            lh[2 * i] = (double)l.h * p->h_unit;
-            rg[2 * i] = (double)(total.g - l.g) * p->g_unit;
-            rh[2 * i] = (double)(total.h - l.h) * p->h_unit;
-            lg[2 * i + 1] = (double)cum.g * p->g_unit;
-            lh[2 * i + 1] = (double)cum.h * p->h_unit;
-            rg[2 * i + 1] = (double)(total.g - cum.g) * p->g_unit;
-            rh[2 * i + 1] = (double)(total.h - cum.h) * p->h_unit;
+            side_sums(&ml, i, (struct gbt_hbin){cum.g + miss.g, cum.h + miss.h}, total, p);
+            if (both) side_sums(&mr, i, cum, total, p);
         }
-#pragma omp simd
-        for (int c = 0; c < 2 * n; c++) {
-            /* the h > 0 tests of gbt_split_gain: a power-of-two scale keeps the sign */
-            const int valid = (lh[c] > 0.0) & (rh[c] > 0.0) & (lh[c] >= mcw) & (rh[c] >= mcw);
-            const double g = gbt_plain_gain(lg[c], lh[c], lambda) + gbt_plain_gain(rg[c], rh[c], lambda) - parent_gain;
-            gain[c] = valid ? g : -(double)INFINITY;
-        }
-        for (int c = 0; c < 2 * n; c++) {
-            const int t = t0 + c / 2, dl = !(c & 1);
-            if (dl < dl_last || !gbt_candidate_exists(t, dl, nb)) continue;
-            if (gain[c] > best_gain) {
-                best_gain = gain[c];
-                best_c = 2 * t + (c & 1);
+        side_gains(&ml, n, parent_gain, p);
+        if (both) side_gains(&mr, n, parent_gain, p);
+        if (t0 + n == nb) ml.gain[n - 1] = -(double)INFINITY; /* gbt_candidate_exists */
+        for (int i = 0; i < n; i++) {
+            int take = ml.gain[i] > best_gain;
+            best_gain = take ? ml.gain[i] : best_gain;
+            best_t = take ? t0 + i : best_t;
+            best_dl = take ? 1 : best_dl;
+            if (both) {
+                take = mr.gain[i] > best_gain;
+                best_gain = take ? mr.gain[i] : best_gain;
+                best_t = take ? t0 + i : best_t;
+                best_dl = take ? 0 : best_dl;
             }
         }
     }
-    if (best_c >= 0) {
-        const int t = best_c / 2, dl = !(best_c & 1);
+    if (best_t >= 0) {
         struct gbt_hbin l = {0, 0};
-        for (int i = 0; i <= t; i++) {
+        for (int i = 0; i <= best_t; i++) {
             l.g += fh[i].g;
             l.h += fh[i].h;
         }
-        if (dl) {
+        if (best_dl) {
             l.g += miss.g;
             l.h += miss.h;
         }
@@ -154,8 +171,8 @@ static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_
         best->right.h = total.h - l.h;
         best->gain = best_gain;
         best->feature = (int32_t)f;
-        best->bin = t;
-        best->default_left = dl;
+        best->bin = best_t;
+        best->default_left = best_dl;
     }
 }
 
