@@ -30,6 +30,19 @@ static int before(const struct gbt_split *s, const struct gbt_split *best)
                                                  best->feature, best->bin, best->default_left);
 }
 
+/* The sums of a node's rows missing a feature: the total less the feature's nb bins fh. */
+static struct gbt_hbin missing_sums(const struct gbt_hbin *fh, int nb, struct gbt_hbin total)
+{
+    struct gbt_hbin present = {0, 0}, miss;
+    for (int t = 0; t < nb; t++) {
+        present.g += fh[t].g;
+        present.h += fh[t].h;
+    }
+    miss.g = total.g - present.g;
+    miss.h = total.h - present.h;
+    return miss;
+}
+
 /* The best candidate of feature f in a node's histogram h. */
 static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
                             struct gbt_hbin total, double parent_gain, const struct gbt_split_params *p,
@@ -37,14 +50,9 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
 {
     const int nb = (int)cuts->nbins[f];
     const struct gbt_hbin *fh = h + cuts->offset[f];
-    struct gbt_hbin present = {0, 0}, miss, cum = {0, 0};
+    struct gbt_hbin miss, cum = {0, 0};
     no_split(best);
-    for (int t = 0; t < nb; t++) {
-        present.g += fh[t].g;
-        present.h += fh[t].h;
-    }
-    miss.g = total.g - present.g;
-    miss.h = total.h - present.h;
+    miss = missing_sums(fh, nb, total);
     /*
      * Without missing rows both sides of a bin have the same sums, so the
      * same gain, and missing-left wins the tie: only it needs scoring (and
@@ -119,17 +127,12 @@ static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_
 {
     const int nb = (int)cuts->nbins[f];
     const struct gbt_hbin *fh = h + cuts->offset[f];
-    struct gbt_hbin present = {0, 0}, miss, cum = {0, 0};
+    struct gbt_hbin miss, cum = {0, 0};
     struct scan_side ml, mr; /* missing left, missing right */
     double best_gain = -(double)INFINITY;
     int best_t = -1, best_dl = 0;
     no_split(best);
-    for (int t = 0; t < nb; t++) {
-        present.g += fh[t].g;
-        present.h += fh[t].h;
-    }
-    miss.g = total.g - present.g;
-    miss.h = total.h - present.h;
+    miss = missing_sums(fh, nb, total);
     /* without missing rows only missing-left is scored (see best_of_feature) */
     const int both = !(miss.g == 0 && miss.h == 0);
     for (int t0 = 0; t0 < nb; t0 += SCAN_BINS) {
