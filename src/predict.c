@@ -3,9 +3,9 @@
  *
  * Rows go in blocks of up to 64.  A block first turns its values into keys
  * (predict.h), then walks each tree laid out complete eight rows at a time,
- * in registers, so eight independent chains of loads overlap; deeper trees,
- * and blocks whose keys would cost more than their walk, walk the nodes one
- * level at a time for the whole block.  Raw scores are summed in
+ * in registers, so eight independent chains of loads overlap.  Deeper trees,
+ * and calls whose keys would cost more than the walk they serve, walk the
+ * nodes one level at a time for the whole block.  Raw scores are summed in
  * double, tree by tree in model order, the same order training uses, so a
  * prediction equals the training margin bit for bit.
  */
@@ -66,7 +66,7 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
     at[1] = 0;
     for (size_t h = 1; h < width; h++) {
         const int32_t i = at[h];
-        if (t->left[i] >= 0) {
+        if (t->left[i] >= 0) { /* thresholds are numbers (tree.c checks loaded ones) */
             nodes[h].lo = order_key(t->threshold[i]);
             nodes[h].range = (KEY_MISSING - (t->default_left[i] ? 1u : 0u)) - nodes[h].lo;
             nodes[h].key_at = (uint32_t)t->feature[i] * GBT_KEY_STRIDE;
@@ -79,7 +79,6 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
             at[2 * h] = at[2 * h + 1] = i;
         }
     }
-    nodes[0].lo = nodes[0].range = nodes[0].key_at = 0;
     for (size_t h = width; h < 2 * width; h++) leaf[h - width] = t->value[at[h]];
     free(at);
     return GBT_OK;
@@ -205,13 +204,14 @@ static inline uint32_t full_step(const struct gbt_fnode *full, const uint32_t *k
 }
 
 /*
- * Adds a complete tree of depth `depth` to acc[j * K] for the nb rows of
- * keys.  Eight rows are walked at a time in registers: their eight chains
+ * Adds a complete tree of depth `depth` (leaves at leaf[0 .. 2^depth)) to
+ * acc[j * K] for the nb rows of keys.  Eight rows are walked at a time in registers: their eight chains
  * of dependent loads are independent, so they overlap.
  */
 static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth,
                       const uint32_t *keys, int nb, int K, double *acc)
 {
+    const uint32_t first = 1u << depth; /* the position of leaf 0 */
     int j = 0;
     for (; j + 8 <= nb; j += 8) {
         const uint32_t *kb = keys + j;
@@ -227,19 +227,19 @@ static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth
             h6 = full_step(full, kb + 6, h6);
             h7 = full_step(full, kb + 7, h7);
         }
-        a[0] += (double)leaf[h0];
-        a[K] += (double)leaf[h1];
-        a[2 * K] += (double)leaf[h2];
-        a[3 * K] += (double)leaf[h3];
-        a[4 * K] += (double)leaf[h4];
-        a[5 * K] += (double)leaf[h5];
-        a[6 * K] += (double)leaf[h6];
-        a[7 * K] += (double)leaf[h7];
+        a[0] += (double)leaf[h0 - first];
+        a[K] += (double)leaf[h1 - first];
+        a[2 * K] += (double)leaf[h2 - first];
+        a[3 * K] += (double)leaf[h3 - first];
+        a[4 * K] += (double)leaf[h4 - first];
+        a[5 * K] += (double)leaf[h5 - first];
+        a[6 * K] += (double)leaf[h6 - first];
+        a[7 * K] += (double)leaf[h7 - first];
     }
     for (; j < nb; j++) {
         uint32_t h = 1;
         for (int d = 0; d < depth; d++) h = full_step(full, keys + j, h);
-        acc[(size_t)j * (size_t)K] += (double)leaf[h];
+        acc[(size_t)j * (size_t)K] += (double)leaf[h - first];
     }
 }
 
@@ -258,8 +258,8 @@ static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth
             const struct gbt_pnode *nodes = fo->nodes + fo->offset[t];                      \
             const int depth = fo->depth[t], k = (int)(t % (uint32_t)K);                     \
             if (keys != NULL && depth <= GBT_FULL_DEPTH) {                                  \
-                walk_full(fo->full + fo->full_off[t],                                       \
-                          fo->leaf + fo->full_off[t] - ((size_t)1 << depth), depth, keys, nb, K, acc + k); \
+                walk_full(fo->full + fo->full_off[t], fo->leaf + fo->full_off[t], depth, keys, nb, K, \
+                          acc + k);                                                         \
                 continue;                                                                   \
             }                                                                               \
             for (int j = 0; j < nb; j++) idx[j] = 0;                                        \
@@ -334,13 +334,14 @@ static int rows_per_block(int K)
 /*
  * Whether blocks of v walking trees [t0, t1) take keys: only for batches,
  * and only when making them (a key per feature and row) costs less than
- * the walk (a step per level, tree and row).
+ * the walk on them (a step per level, complete tree and row).
  */
 static int use_keys(const struct gbt_forest *f, uint32_t t0, uint32_t t1, const struct gbt_dview *v)
 {
     uint64_t steps = 0;
     if (v->nrow < 2 || f->feature_end == 0 || f->feature_end >= GBT_KEY_MAX_FEATURES) return 0;
-    for (uint32_t t = t0; t < t1 && steps < f->feature_end; t++) steps += f->depth[t];
+    for (uint32_t t = t0; t < t1 && steps < f->feature_end; t++)
+        if (f->depth[t] <= GBT_FULL_DEPTH) steps += f->depth[t];
     return steps >= f->feature_end;
 }
 

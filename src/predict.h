@@ -38,9 +38,9 @@ GBT_SHARED int32_t gbt_pnode_next(const struct gbt_pnode *n, float x)
  * The CPU batch walk compares unsigned keys instead of floats: a value's
  * key keeps the order of the floats (-0 as +0) and missing (NaN) is
  * 0xffffffff, above every number.  A row goes right at a node when
- * key - lo <= range (unsigned): lo is the threshold's key and range
- * reaches up to the largest number's key, or to missing's when missing
- * goes right.  One subtraction and one comparison, whatever the side of
+ * key - lo <= range (unsigned): lo is the threshold's key and lo + range
+ * is 0xfffffffe (every number at or above the threshold) or 0xffffffff
+ * (missing too) as missing goes left or right.  One subtraction and one comparison, whatever the side of
  * missing values; the same decision as gbt_pnode_next's (tests/test_predict.c
  * compares the two at equal values, signed zeros, infinities and NaN).
  */
