@@ -15,6 +15,7 @@
 
 #include "objective.h"
 #include "predict.h"
+#include "sort.h"
 #include "util.h"
 
 #define MAX_BLOCK GBT_KEY_STRIDE
@@ -41,14 +42,10 @@ void gbt__forest_truncate(struct gbt_forest *f, uint32_t ntrees)
 
 #define KEY_MISSING 0xffffffffu
 
-/* An unsigned key in the order of the floats (-0 as +0); NaN: KEY_MISSING. */
+/* gbt__float_key with -0 as +0 (they compare equal); NaN: KEY_MISSING. */
 static inline uint32_t order_key(float x)
 {
-    uint32_t b;
-    if (x != x) return KEY_MISSING;
-    x += 0.0f;
-    memcpy(&b, &x, sizeof b);
-    return b ^ ((b >> 31) ? 0xffffffffu : 0x80000000u);
+    return x != x ? KEY_MISSING : gbt__float_key(x + 0.0f);
 }
 
 /* Lays t out complete at full[full_len ...] and leaf[full_len ...] (see predict.h). */
@@ -205,8 +202,9 @@ static inline uint32_t full_step(const struct gbt_fnode *full, const uint32_t *k
 
 /*
  * Adds a complete tree of depth `depth` (leaves at leaf[0 .. 2^depth)) to
- * acc[j * K] for the nb rows of keys.  Eight rows are walked at a time in registers: their eight chains
- * of dependent loads are independent, so they overlap.
+ * acc[j * K] for the nb rows of keys.  Eight rows are walked at a time in
+ * registers: their eight chains of dependent loads are independent, so
+ * they overlap.
  */
 static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth,
                       const uint32_t *keys, int nb, int K, double *acc)
