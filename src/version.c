@@ -13,7 +13,9 @@
 #define GBT_OPENMP_JSON "false"
 #endif
 
-#ifdef GBT_WITH_CUDA
+#if defined(GBT_CUDA_EMU)
+#define GBT_CUDA_JSON "{\"compiled\": true, \"emulated\": true, \"version\": null, \"archs\": []}"
+#elif defined(GBT_WITH_CUDA)
 #define GBT_CUDA_JSON "{\"compiled\": true, \"version\": \"" GBT_CUDA_VERSION "\", \"archs\": [" GBT_CUDA_ARCHS_JSON "]}"
 #else
 #define GBT_CUDA_JSON "{\"compiled\": false, \"version\": null, \"archs\": []}"

@@ -1,0 +1,245 @@
+/*
+ * cub.h - the emulator's CUB: host versions of exactly the block and warp
+ * collectives that cuda/ uses, with CUB's contract enforced.
+ *
+ *   cub::BlockScan<T, BLOCK_THREADS>   ExclusiveSum (one item or an array of
+ *                                      items per thread, with or without the
+ *                                      block aggregate), InclusiveSum
+ *   cub::BlockReduce<T, BLOCK_THREADS> Sum: the total in thread 0 only, the
+ *                                      other threads get poison (as CUB
+ *                                      leaves them undefined)
+ *   cub::WarpScan<T>                   InclusiveSum and ExclusiveSum over a
+ *                                      warp of 32 lanes
+ *
+ * Every thread of the block (every lane of the warp) must call the same
+ * collective at the same place; each waits for the others there (a barrier
+ * that is not a __syncthreads for the user).  A TempStorage used again
+ * without a __syncthreads (block collectives) or a __syncwarp/__syncthreads
+ * (warp collectives) between the two uses is reported, as CUB requires.
+ * The sums are computed in thread order by the last thread to arrive.
+ */
+#ifndef GBT_EMU_CUB_H
+#define GBT_EMU_CUB_H
+
+#include "emu.h"
+
+namespace cub {
+
+namespace detail {
+
+constexpr uint64_t STORAGE_MAGIC = 0x6762742d63756221ull; /* fresh shared memory holds poison */
+
+/* Reports a TempStorage reused without the barrier CUB requires. */
+inline void check_reuse(uint64_t magic, uint64_t last_epoch, uint64_t epoch, const char *what,
+                        const ::gbt_emu::site &first, ::gbt_emu::site w)
+{
+    if (magic == STORAGE_MAGIC && last_epoch == epoch)
+        ::gbt_emu::device_error(w,
+                                "%s TempStorage used again without a %s since its use at %s:%d "
+                                "(CUB requires one between uses)",
+                                what, what[0] == 'W' ? "__syncwarp or __syncthreads" : "__syncthreads",
+                                first.file, first.line);
+}
+
+inline unsigned block_rank(void)
+{
+    const ::gbt_emu::thread_ids *c = ::gbt_emu::current;
+    return c->tid.x + c->bdim.x * (c->tid.y + c->bdim.y * c->tid.z);
+}
+
+inline void check_block(unsigned threads, const char *what, ::gbt_emu::site w)
+{
+    const ::gbt_emu::thread_ids *c = ::gbt_emu::current;
+    if (c->bdim.x * c->bdim.y * c->bdim.z != threads)
+        ::gbt_emu::device_error(w, "%s for %u threads used in a block of %u threads", what, threads,
+                                c->bdim.x * c->bdim.y * c->bdim.z);
+}
+
+} // namespace detail
+
+template <typename T, int BLOCK_THREADS>
+class BlockScan {
+  public:
+    struct TempStorage {
+        uint64_t magic, epoch;
+        ::gbt_emu::site first;
+        T slot[BLOCK_THREADS], out[BLOCK_THREADS], aggregate;
+    };
+
+    explicit BlockScan(TempStorage &s) : st(s) {}
+
+    void ExclusiveSum(T input, T &output, T &block_aggregate, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        output = scan(input, block_aggregate, w);
+    }
+
+    void ExclusiveSum(T input, T &output, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T agg;
+        output = scan(input, agg, w);
+    }
+
+    template <int ITEMS>
+    void ExclusiveSum(T (&input)[ITEMS], T (&output)[ITEMS], T &block_aggregate,
+                      ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T total = T(), run;
+        for (int i = 0; i < ITEMS; i++) total = total + input[i];
+        run = scan(total, block_aggregate, w);
+        for (int i = 0; i < ITEMS; i++) {
+            output[i] = run;
+            run = run + input[i];
+        }
+    }
+
+    template <int ITEMS>
+    void ExclusiveSum(T (&input)[ITEMS], T (&output)[ITEMS], ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T agg;
+        ExclusiveSum(input, output, agg, w);
+    }
+
+    void InclusiveSum(T input, T &output, T &block_aggregate, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        output = scan(input, block_aggregate, w) + input;
+    }
+
+    void InclusiveSum(T input, T &output, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T agg;
+        output = scan(input, agg, w) + input;
+    }
+
+  private:
+    TempStorage &st;
+
+    static void hook(void *p)
+    {
+        TempStorage *s = static_cast<TempStorage *>(p);
+        T run = T();
+        for (int i = 0; i < BLOCK_THREADS; i++) {
+            s->out[i] = run;
+            run = run + s->slot[i];
+        }
+        s->aggregate = run;
+        s->magic = detail::STORAGE_MAGIC;
+        s->epoch = ::gbt_emu::block_epoch();
+    }
+
+    /* The exclusive prefix of this thread's value; every thread gets the aggregate. */
+    T scan(T v, T &aggregate, ::gbt_emu::site w)
+    {
+        const unsigned r = detail::block_rank();
+        detail::check_block(BLOCK_THREADS, "cub::BlockScan", w);
+        detail::check_reuse(st.magic, st.epoch, ::gbt_emu::block_epoch(), "BlockScan", st.first, w);
+        if (r == 0) st.first = w;
+        st.slot[r] = v;
+        ::gbt_emu::block_barrier(w, false, hook, &st);
+        aggregate = st.aggregate;
+        return st.out[r];
+    }
+};
+
+template <typename T, int BLOCK_THREADS>
+class BlockReduce {
+  public:
+    struct TempStorage {
+        uint64_t magic, epoch;
+        ::gbt_emu::site first;
+        T slot[BLOCK_THREADS], total;
+    };
+
+    explicit BlockReduce(TempStorage &s) : st(s) {}
+
+    /* The block's total in thread 0; poison in the others. */
+    T Sum(T input, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        const unsigned r = detail::block_rank();
+        detail::check_block(BLOCK_THREADS, "cub::BlockReduce", w);
+        detail::check_reuse(st.magic, st.epoch, ::gbt_emu::block_epoch(), "BlockReduce", st.first, w);
+        if (r == 0) st.first = w;
+        st.slot[r] = input;
+        ::gbt_emu::block_barrier(w, false, hook, &st);
+        return r == 0 ? st.total : ::gbt_emu::poison<T>();
+    }
+
+  private:
+    TempStorage &st;
+
+    static void hook(void *p)
+    {
+        TempStorage *s = static_cast<TempStorage *>(p);
+        T run = T();
+        for (int i = 0; i < BLOCK_THREADS; i++) run = run + s->slot[i];
+        s->total = run;
+        s->magic = detail::STORAGE_MAGIC;
+        s->epoch = ::gbt_emu::block_epoch();
+    }
+};
+
+template <typename T, int LOGICAL_WARP_THREADS = 32>
+class WarpScan {
+    static_assert(LOGICAL_WARP_THREADS == 32, "the emulator's WarpScan covers whole warps only");
+
+  public:
+    struct TempStorage {
+        uint64_t magic, epoch;
+        ::gbt_emu::site first;
+        T slot[32], out[32], aggregate;
+    };
+
+    explicit WarpScan(TempStorage &s) : st(s) {}
+
+    void InclusiveSum(T input, T &inclusive, T &warp_aggregate, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        inclusive = scan(input, warp_aggregate, w) + input;
+    }
+
+    void InclusiveSum(T input, T &inclusive, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T agg;
+        inclusive = scan(input, agg, w) + input;
+    }
+
+    void ExclusiveSum(T input, T &exclusive, T &warp_aggregate, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        exclusive = scan(input, warp_aggregate, w);
+    }
+
+    void ExclusiveSum(T input, T &exclusive, ::gbt_emu::site w = GBT_EMU_HERE)
+    {
+        T agg;
+        exclusive = scan(input, agg, w);
+    }
+
+  private:
+    TempStorage &st;
+
+    static void hook(void *p)
+    {
+        TempStorage *s = static_cast<TempStorage *>(p);
+        T run = T();
+        for (int i = 0; i < 32; i++) {
+            s->out[i] = run;
+            run = run + s->slot[i];
+        }
+        s->aggregate = run;
+        s->magic = detail::STORAGE_MAGIC;
+        s->epoch = ::gbt_emu::warp_epoch();
+    }
+
+    T scan(T v, T &aggregate, ::gbt_emu::site w)
+    {
+        const unsigned lane = ::gbt_emu::current->lane;
+        detail::check_reuse(st.magic, st.epoch, ::gbt_emu::warp_epoch(), "WarpScan", st.first, w);
+        if (lane == 0) st.first = w;
+        st.slot[lane] = v;
+        (void)::gbt_emu::warp_op(0xffffffffu, ::gbt_emu::W_COLLECTIVE, w, 0, 0, hook, &st);
+        aggregate = st.aggregate;
+        return st.out[lane];
+    }
+};
+
+} // namespace cub
+
+#endif

@@ -1,0 +1,2 @@
+/* The emulator's CUDA runtime (cuda/emu/emu.h). */
+#include "../emu.h"

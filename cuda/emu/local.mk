@@ -1,0 +1,170 @@
+# cuda/emu/local.mk - the CUDA emulator's builds (included by Makefile.am).
+#
+# The same cuda/*.cu files that nvcc compiles are rewritten by
+# cuda/emu/rewrite (only <<<>>> launches and __shared__ declarations) and
+# compiled as host C++ against the emulator (cuda/emu/README.md).  Three
+# test-only builds of the whole library with the emulated CUDA backend,
+# none of them installed:
+#   libgbt_emu.la       plain                        (make check)
+#   libgbt_emu_asan.la  AddressSanitizer + UBSan     (make check-cuda-emu-asan)
+#   libgbt_emu_tsan.la  ThreadSanitizer, no OpenMP   (make check-cuda-emu-tsan)
+# Under TSan the emulator's runtime itself is not instrumented (its
+# bookkeeping is shared by the fibers of a block); it reports the fibers'
+# switches and synchronisation to TSan instead (GBT_EMU_TSAN).
+
+if HAVE_EMU
+
+cuda_emu_rewrite_SOURCES = cuda/emu/rewrite.c
+
+EMU_CU_GEN = \
+	cuda/emu/gen/device.cc cuda/emu/gen/segments.cc cuda/emu/gen/gradient.cc \
+	cuda/emu/gen/histogram.cc cuda/emu/gen/split.cc cuda/emu/gen/partition.cc \
+	cuda/emu/gen/leaf.cc cuda/emu/gen/predict.cc
+emu_header_files = cuda/emu/emu.h cuda/emu/cub.h cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h \
+	cuda/emu/include/cub/block/block_scan.cuh cuda/emu/include/cub/block/block_reduce.cuh \
+	cuda/emu/include/cub/warp/warp_scan.cuh
+
+EMU_REWRITE = $(AM_V_GEN)$(MKDIR_P) $(@D) && cuda/emu/rewrite$(EXEEXT)
+cuda/emu/gen/device.cc: $(srcdir)/cuda/device.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/device.cu $@
+cuda/emu/gen/segments.cc: $(srcdir)/cuda/segments.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/segments.cu $@
+cuda/emu/gen/gradient.cc: $(srcdir)/cuda/gradient.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/gradient.cu $@
+cuda/emu/gen/histogram.cc: $(srcdir)/cuda/histogram.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/histogram.cu $@
+cuda/emu/gen/split.cc: $(srcdir)/cuda/split.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/split.cu $@
+cuda/emu/gen/partition.cc: $(srcdir)/cuda/partition.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/partition.cu $@
+cuda/emu/gen/leaf.cc: $(srcdir)/cuda/leaf.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/leaf.cu $@
+cuda/emu/gen/predict.cc: $(srcdir)/cuda/predict.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/predict.cu $@
+tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/tests/emu_planted.cu $@
+CLEANFILES = $(EMU_CU_GEN) tests/emu_planted.cc
+
+# What the generated files include (automake tracks the C++ includes once they exist).
+$(EMU_CU_GEN) tests/emu_planted.cc: $(CUDA_HEADER_FILES) $(emu_header_files)
+
+EMU_CPPFLAGS = -I$(srcdir)/cuda/emu/include -I$(srcdir)/cuda/emu -I$(srcdir)/cuda $(AM_CPPFLAGS) \
+	-DGBT_WITH_CUDA=1 -DGBT_CUDA_EMU=1
+EMU_CXXFLAGS = -std=c++17 $(WARN_CFLAGS) -ffp-contract=off
+EMU_ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+EMU_TSAN = -fsanitize=thread
+
+# ---- plain ----
+check_LTLIBRARIES = libgbt_emu.la
+libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc $(emu_header_files)
+nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
+libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
+libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
+libgbt_emu_la_LIBADD = -lm
+
+# ---- AddressSanitizer + UndefinedBehaviorSanitizer ----
+EXTRA_LTLIBRARIES = libgbt_emu_asan.la libgbt_emu_tsan.la libgbt_emu_rt_tsan.la
+libgbt_emu_asan_la_SOURCES = $(libgbt_emu_la_SOURCES)
+nodist_libgbt_emu_asan_la_SOURCES = $(EMU_CU_GEN)
+libgbt_emu_asan_la_CPPFLAGS = $(EMU_CPPFLAGS)
+libgbt_emu_asan_la_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
+libgbt_emu_asan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
+libgbt_emu_asan_la_LIBADD = -lm
+
+# ---- ThreadSanitizer (the CPU backend single-threaded: libgomp is not instrumented) ----
+libgbt_emu_tsan_la_SOURCES = $(core_sources) cuda/backend_cuda.c $(emu_header_files)
+nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
+libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
+libgbt_emu_tsan_la_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas -ffp-contract=off -fno-trapping-math $(EMU_TSAN)
+libgbt_emu_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
+libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la -lm
+libgbt_emu_rt_tsan_la_SOURCES = cuda/emu/runtime.cc
+libgbt_emu_rt_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_TSAN=1
+libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
+
+# ---- the tests, in each build ----
+# test_backend and test_cuda_errors against the emulated device; emu_planted:
+# kernels with one planted bug each, which the emulator must report.
+emu_test_cppflags = $(EMU_CPPFLAGS)
+check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted
+TESTS += tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/emu_planted
+tests_test_backend_SOURCES = tests/test_backend.c tests/tap.h
+nodist_EXTRA_tests_test_backend_SOURCES = force-cxx-linker.cc
+tests_test_backend_CPPFLAGS = $(emu_test_cppflags)
+tests_test_backend_LDADD = libgbt_emu.la
+tests_test_backend_LDFLAGS = $(OPENMP_CFLAGS)
+tests_test_cuda_errors_SOURCES = tests/test_cuda_errors.c tests/tap.h
+nodist_EXTRA_tests_test_cuda_errors_SOURCES = force-cxx-linker.cc
+tests_test_cuda_errors_CPPFLAGS = $(emu_test_cppflags)
+tests_test_cuda_errors_LDADD = libgbt_emu.la
+tests_test_cuda_errors_LDFLAGS = $(OPENMP_CFLAGS)
+nodist_tests_emu_planted_SOURCES = tests/emu_planted.cc
+tests_emu_planted_CPPFLAGS = $(emu_test_cppflags)
+tests_emu_planted_CXXFLAGS = $(EMU_CXXFLAGS)
+tests_emu_planted_LDADD = libgbt_emu.la
+tests_emu_planted_LDFLAGS = $(OPENMP_CFLAGS)
+
+emu_asan_tests = tests/test_backend_asan tests/test_cuda_errors_asan tests/emu_planted_asan
+emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan
+EXTRA_PROGRAMS = cuda/emu/rewrite $(emu_asan_tests) $(emu_tsan_tests)
+tests_test_backend_asan_SOURCES = $(tests_test_backend_SOURCES)
+nodist_EXTRA_tests_test_backend_asan_SOURCES = force-cxx-linker.cc
+tests_test_backend_asan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_backend_asan_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
+tests_test_backend_asan_LDADD = libgbt_emu_asan.la
+tests_test_backend_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
+tests_test_cuda_errors_asan_SOURCES = $(tests_test_cuda_errors_SOURCES)
+nodist_EXTRA_tests_test_cuda_errors_asan_SOURCES = force-cxx-linker.cc
+tests_test_cuda_errors_asan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_cuda_errors_asan_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
+tests_test_cuda_errors_asan_LDADD = libgbt_emu_asan.la
+tests_test_cuda_errors_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
+nodist_tests_emu_planted_asan_SOURCES = tests/emu_planted.cc
+tests_emu_planted_asan_CPPFLAGS = $(emu_test_cppflags)
+tests_emu_planted_asan_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
+tests_emu_planted_asan_LDADD = libgbt_emu_asan.la
+tests_emu_planted_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
+tests_test_backend_tsan_SOURCES = $(tests_test_backend_SOURCES)
+nodist_EXTRA_tests_test_backend_tsan_SOURCES = force-cxx-linker.cc
+tests_test_backend_tsan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_backend_tsan_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas $(EMU_TSAN)
+tests_test_backend_tsan_LDADD = libgbt_emu_tsan.la
+tests_test_backend_tsan_LDFLAGS = $(EMU_TSAN)
+tests_test_cuda_errors_tsan_SOURCES = $(tests_test_cuda_errors_SOURCES)
+nodist_EXTRA_tests_test_cuda_errors_tsan_SOURCES = force-cxx-linker.cc
+tests_test_cuda_errors_tsan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_cuda_errors_tsan_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas $(EMU_TSAN)
+tests_test_cuda_errors_tsan_LDADD = libgbt_emu_tsan.la
+tests_test_cuda_errors_tsan_LDFLAGS = $(EMU_TSAN)
+nodist_tests_emu_planted_tsan_SOURCES = tests/emu_planted.cc
+tests_emu_planted_tsan_CPPFLAGS = $(emu_test_cppflags)
+tests_emu_planted_tsan_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
+tests_emu_planted_tsan_LDADD = libgbt_emu_tsan.la
+tests_emu_planted_tsan_LDFLAGS = $(EMU_TSAN)
+
+# make check-cuda-emu[-asan|-tsan]: only the emulated tests, in one build.
+emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/emu_planted
+check-cuda-emu:
+	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
+	  tests/emu_planted$(EXEEXT)
+	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_plain_tests)' TEST_SUITE_LOG=cuda-emu.log
+check-cuda-emu-asan:
+	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
+	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan \
+	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_asan_tests) tests/cuda_nodevice.sh' \
+	  TEST_SUITE_LOG=cuda-emu-asan.log
+check-cuda-emu-tsan:
+	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan \
+	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_tsan_tests)' TEST_SUITE_LOG=cuda-emu-tsan.log
+
+else
+check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan:
+	@echo "The CUDA emulator needs a C++17 compiler; configure found none." >&2; exit 1
+endif
+.PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan
+
+EXTRA_DIST += cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
+	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
+	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
+	tests/emu_planted.cu tests/cuda_nodevice.sh
