@@ -191,12 +191,18 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void (*fn
 
 namespace gbt_emu {
 
-/* Where a CUDA thread waits (the caller's file and line). */
+/*
+ * Where a CUDA thread waits: the caller's file and line.  As a default
+ * argument, site() is constructed at each call (GCC and Clang evaluate the
+ * builtins of a default argument where the function is called; written as
+ * a braced initialiser, GCC would give the declaration's line instead).
+ */
 struct site {
     const char *file;
     int line;
+    site(const char *f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
 };
-#define GBT_EMU_HERE ::gbt_emu::site{__builtin_FILE(), __builtin_LINE()}
+#define GBT_EMU_HERE ::gbt_emu::site()
 
 /* The CUDA thread running on this OS thread (set while a fiber runs). */
 struct thread_ids {

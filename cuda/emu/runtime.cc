@@ -552,6 +552,7 @@ struct fiber {
     void *sp;
 #endif
     void *asan_fake;
+    bool abandoned; /* stopped in the middle of its kernel */
     void *tsan_fiber;
 };
 
@@ -625,6 +626,16 @@ void uc_entry(unsigned lo, unsigned hi)
 /* Makes f start at fiber_main on its next resume. */
 void fiber_reset(fiber *f)
 {
+#ifdef GBT_EMU_ASAN
+    /*
+     * The frames of its last run never returned (fiber_main switches away
+     * for good): their redzones are still poisoned.  A fiber ends near the
+     * top of its stack, unless its kernel was stopped, deeper.
+     */
+    const size_t used = f->abandoned ? STACK_BYTES : (size_t)16 << 10;
+    ASAN_UNPOISON_MEMORY_REGION(f->stack + STACK_BYTES - used, used);
+    f->abandoned = false;
+#endif
 #ifdef GBT_EMU_USE_UCONTEXT
     getcontext(&f->uc);
     f->uc.uc_stack.ss_sp = f->stack;
@@ -671,6 +682,12 @@ scheduler *sched(void)
 {
     if (S == NULL) {
         S = new scheduler();
+        pthread_attr_t at;
+        void *addr;
+        if (pthread_getattr_np(pthread_self(), &at) == 0) {
+            if (pthread_attr_getstack(&at, &addr, &S->stack_size) == 0) S->stack_bottom = addr;
+            pthread_attr_destroy(&at);
+        }
 #ifdef GBT_EMU_TSAN
         S->tsan_self = __tsan_get_current_fiber();
 #endif
@@ -678,7 +695,14 @@ scheduler *sched(void)
     return S;
 }
 
-/* Scheduler -> fiber f; returns when f waits, exits or stops. */
+/* The registers and stack switch from one context to another (fiber or scheduler). */
+#ifdef GBT_EMU_USE_UCONTEXT
+#define GBT_EMU_SWAP(from_uc, from_sp, to_uc, to_sp) swapcontext(from_uc, to_uc)
+#else
+#define GBT_EMU_SWAP(from_uc, from_sp, to_uc, to_sp) gbt_emu_swap(from_sp, *(to_sp))
+#endif
+
+/* Scheduler -> fiber f; returns when no fiber is runnable, or the kernel has failed. */
 void switch_to(fiber *f)
 {
     scheduler *s = S;
@@ -691,11 +715,7 @@ void switch_to(fiber *f)
 #ifdef GBT_EMU_TSAN
     __tsan_switch_to_fiber(f->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
-#ifdef GBT_EMU_USE_UCONTEXT
-    swapcontext(&s->uc, &f->uc);
-#else
-    gbt_emu_swap(&s->sp, f->sp);
-#endif
+    GBT_EMU_SWAP(&s->uc, &s->sp, &f->uc, &f->sp);
 #ifdef GBT_EMU_ASAN
     __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
@@ -703,23 +723,46 @@ void switch_to(fiber *f)
     s->cur = NULL;
 }
 
-/* Fiber -> scheduler (the fiber has set its state; `last`: it will never be resumed). */
-void to_scheduler(fiber *f, bool last)
+/*
+ * Fiber f stops running (it has set its state; `last`: it will never be
+ * resumed): straight to a random runnable fiber, or to the scheduler when
+ * there is none or the kernel has failed.  Returns when f is resumed.
+ */
+void switch_away(fiber *f, bool last)
 {
     scheduler *s = S;
+    grid_run *g = s->g;
+    fiber *next = NULL;
+    if (!g->failed && !g->runnable.empty()) {
+        const size_t i = splitmix(&g->rng) % g->runnable.size();
+        next = g->runnable[i];
+        g->runnable[i] = g->runnable.back();
+        g->runnable.pop_back();
+        if (next == f) { /* f itself was picked: it just goes on */
+            f->state = F_RUNNING;
+            return;
+        }
+        next->state = F_RUNNING;
+    }
 #ifdef GBT_EMU_ASAN
-    __sanitizer_start_switch_fiber(last ? NULL : &f->asan_fake, s->stack_bottom, s->stack_size);
+    __sanitizer_start_switch_fiber(last ? NULL : &f->asan_fake, next ? next->stack : s->stack_bottom,
+                                   next ? STACK_BYTES : s->stack_size);
 #else
     (void)last;
 #endif
+    if (next) {
+        s->cur = next;
+        current = &next->ids;
 #ifdef GBT_EMU_TSAN
-    __tsan_switch_to_fiber(s->tsan_self, __tsan_switch_to_fiber_no_sync);
+        __tsan_switch_to_fiber(next->tsan_fiber, __tsan_switch_to_fiber_no_sync);
 #endif
-#ifdef GBT_EMU_USE_UCONTEXT
-    swapcontext(&f->uc, &s->uc);
-#else
-    gbt_emu_swap(&f->sp, s->sp);
+        GBT_EMU_SWAP(&f->uc, &f->sp, &next->uc, &next->sp);
+    } else {
+#ifdef GBT_EMU_TSAN
+        __tsan_switch_to_fiber(s->tsan_self, __tsan_switch_to_fiber_no_sync);
 #endif
+        GBT_EMU_SWAP(&f->uc, &f->sp, &s->uc, &s->sp);
+    }
 #ifdef GBT_EMU_ASAN
     __sanitizer_finish_switch_fiber(f->asan_fake, NULL, NULL);
 #endif
@@ -749,8 +792,9 @@ std::string where_text(const grid_run *g, const fiber *f)
     report(where_text(g, f) + ": " + what);
     g->failed = true;
     sticky = cudaErrorLaunchFailure;
+    f->abandoned = true;
     f->state = F_DONE;
-    to_scheduler(f, true);
+    switch_away(f, true);
     abort(); /* never resumed */
 }
 
@@ -812,7 +856,7 @@ void fiber_main(fiber *f)
     block *b = f->blk;
     grid_run *g = b->g;
 #ifdef GBT_EMU_ASAN
-    __sanitizer_finish_switch_fiber(NULL, &S->stack_bottom, &S->stack_size);
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
 #ifdef GBT_EMU_TSAN
     __tsan_acquire(&b->tsan_start);
@@ -825,7 +869,7 @@ void fiber_main(fiber *f)
     b->exited++;
     b->warps[f->warp].exited |= 1u << f->ids.lane;
     check_exit(f);
-    to_scheduler(f, true);
+    switch_away(f, true);
     abort();
 }
 
@@ -961,7 +1005,12 @@ void run_grid(kernel_call &k)
                     sticky = cudaErrorLaunchFailure;
                     break;
                 }
-        for (unsigned i = 0; i < nb; i++) block_release(&blocks[i]);
+        for (unsigned i = 0; i < nb; i++) {
+            if (g.failed)
+                for (unsigned r = 0; r < blocks[i].nthreads; r++)
+                    blocks[i].f[r]->abandoned = blocks[i].f[r]->state != F_DONE || blocks[i].f[r]->abandoned;
+            block_release(&blocks[i]);
+        }
         g.runnable.clear();
     }
     s->g = NULL;
@@ -1011,7 +1060,7 @@ void block_barrier(site w, bool user, hook_fn hook, void *ctx)
         __tsan_release(&b->tsan_bar);
 #endif
     }
-    to_scheduler(f, false);
+    switch_away(f, false);
 #ifdef GBT_EMU_TSAN
     __tsan_acquire(&b->tsan_bar);
 #endif
@@ -1082,7 +1131,7 @@ uint64_t warp_op(unsigned mask, warp_kind kind, site w, uint64_t value, int src,
 #endif
         /* make_ready put f in the queue too: wait for the scheduler to pick it */
     }
-    to_scheduler(f, false);
+    switch_away(f, false);
 #ifdef GBT_EMU_TSAN
     __tsan_acquire(&ws.tsan_sync);
 #endif
@@ -1110,7 +1159,7 @@ void yield_atomic(void)
 {
     fiber *f = S->cur;
     make_ready(f->blk->g, f);
-    to_scheduler(f, false);
+    switch_away(f, false);
 }
 
 void device_error(site w, const char *fmt, ...)
