@@ -22,6 +22,10 @@
  * nthread=2 on the CPU (always); device=cuda against device=cpu: the same
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
  * sentinel, fewer columns than the model), or SKIP.
+ *
+ * Built against the CUDA emulator (GBT_CUDA_EMU, as make check does on
+ * every machine), the device is always there, nothing skips, and the
+ * emulator must have reported no misuse of CUDA by the end.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -40,6 +44,9 @@
 #include "quantize.h"
 #include "tap.h"
 #include "tree.h"
+#ifdef GBT_CUDA_EMU
+#include "gbt_emu.h"
+#endif
 
 #define SKIP_NO_DEVICE "no CUDA device"
 
@@ -924,7 +931,14 @@ int main(void)
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
     diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
          gbt_device_count());
+#ifdef GBT_CUDA_EMU
+    ok(have_cuda, "the emulated CUDA device is there (scheduling seed %llu)", gbt_emu_seed());
+#endif
     test_ops();
     test_trainings();
+#ifdef GBT_CUDA_EMU
+    ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
+       gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");
+#endif
     return done_testing();
 }

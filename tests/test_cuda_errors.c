@@ -10,6 +10,16 @@
  * GBT_CUDA_FAKE_FREE_BYTES) is GBT_E_DEVICE naming the bytes needed and
  * free, after which the same booster trains (on the CPU, then the GPU).
  * The parts that need a GPU print "# SKIP no CUDA device" without one.
+ *
+ * Built against the CUDA emulator (GBT_CUDA_EMU), the test has its device
+ * (tests/cuda_nodevice.sh runs it again with an emulated driver that is
+ * too old, for the no-device half, which then skips nothing), and it also
+ * injects a failure at every call of each kind (allocations, copies,
+ * launches, streams, events, synchronisations) of a training and a
+ * prediction on the device: each must end in GBT_E_DEVICE with a message,
+ * or, where the backend ignores that call's error on purpose (releasing),
+ * in the right model; no device memory may stay allocated; the next
+ * training must give the CPU's model bytes.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,13 +28,16 @@
 #include "backend.h"
 #include "gbt.h"
 #include "tap.h"
+#ifdef GBT_CUDA_EMU
+#include "gbt_emu.h"
+#endif
 
 #define SKIP_NO_DEVICE "no CUDA device"
 
-static gbt_dataset *small_data(void)
+static gbt_dataset *data_of(int N)
 {
-    enum { N = 300, M = 4 };
-    static float x[N * M], y[N];
+    enum { M = 4 };
+    static float x[1200 * M], y[1200];
     gbt_dataset *d = NULL;
     for (int r = 0; r < N; r++) {
         for (int f = 0; f < M; f++) x[r * M + f] = (float)((r * 7 + f * 13) % 17) / 4.0f;
@@ -36,6 +49,11 @@ static gbt_dataset *small_data(void)
         return NULL;
     }
     return d;
+}
+
+static gbt_dataset *small_data(void)
+{
+    return data_of(300);
 }
 
 static gbt_booster *booster(const char *device)
@@ -55,6 +73,75 @@ static int contains(const char *s, const char *part)
 {
     return strstr(s, part) != NULL;
 }
+
+#ifdef GBT_CUDA_EMU
+/*
+ * Two rounds on device (cuda or cpu) and a prediction of 1200 rows (enough
+ * for the device to predict them); the model's bytes in *model.
+ */
+static gbt_status train_predict(const gbt_dataset *d, const char *device, char **model, size_t *len)
+{
+    static float pred[1200];
+    static gbt_dataset *p;
+    gbt_booster *b = booster(device);
+    gbt_status s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    *model = NULL;
+    if (p == NULL) p = data_of(1200);
+    if (s == GBT_OK) s = p ? gbt_booster_predict(b, p, 0, pred, 1200) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, model, len);
+    gbt_booster_free(b);
+    return s;
+}
+
+static void test_faults(const gbt_dataset *d)
+{
+    static const char *const kinds[] = {"malloc", "host_malloc", "copy", "launch", "stream", "event", "sync"};
+    char *ref = NULL, *m = NULL;
+    size_t ref_len = 0, len = 0;
+    uint64_t free0 = 0;
+    gbt_status s = train_predict(d, "cpu", &ref, &ref_len);
+    ok(s == GBT_OK, "reference model on the CPU (%zu bytes)", ref_len);
+    gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free0);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const long before = gbt_emu_calls(kinds[k]);
+        long calls, errors = 0, ignored = 0, bad = 0;
+        s = train_predict(d, "cuda", &m, &len);
+        calls = gbt_emu_calls(kinds[k]) - before;
+        ok(s == GBT_OK && len == ref_len && memcmp(m, ref, len) == 0,
+           "a clean run on the device makes %ld %s calls and the CPU's model", calls, kinds[k]);
+        gbt_free(m);
+        for (long i = 1; i <= calls; i++) {
+            uint64_t free1 = 0;
+            gbt_emu_fail_nth(kinds[k], i);
+            s = train_predict(d, "cuda", &m, &len);
+            gbt_emu_fail_nth(kinds[k], 0);
+            if (s == GBT_E_DEVICE && contains(gbt_last_error(), "CUDA error")) {
+                errors++;
+            } else if (s == GBT_OK && len == ref_len && memcmp(m, ref, len) == 0) {
+                ignored++;
+            } else {
+                bad++;
+                diag("%s failure at call %ld: status %d, %s", kinds[k], i, (int)s, gbt_last_error());
+            }
+            gbt_free(m);
+            gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free1);
+            if (free1 != free0) {
+                bad++;
+                diag("%s failure at call %ld left %lld bytes of device memory allocated", kinds[k], i,
+                     (long long)(free0 - free1));
+            }
+        }
+        s = train_predict(d, "cuda", &m, &len);
+        ok(bad == 0 && s == GBT_OK && len == ref_len && memcmp(m, ref, len) == 0,
+           "%s: each of %ld injected failures is GBT_E_DEVICE naming the CUDA error (%ld) or ignored "
+           "with the right model (%ld), leaks nothing, and the next training is right",
+           kinds[k], calls, errors, ignored);
+        gbt_free(m);
+    }
+    ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports)", gbt_emu_reports());
+    gbt_free(ref);
+}
+#endif
 
 int main(void)
 {
@@ -116,8 +203,10 @@ int main(void)
            gbt_last_error());
         gbt_booster_free(b);
 
+#ifndef GBT_CUDA_EMU
         /* what needs a GPU: training and predicting on cuda:0, auto choosing it, the estimate */
         for (int i = 0; i < 6; i++) skip(SKIP_NO_DEVICE);
+#endif
     } else {
         char name[128] = "";
         int major = 0, minor = 0;
@@ -163,6 +252,9 @@ int main(void)
         ok(s == GBT_OK && strcmp(buf, "cuda:0") == 0,
            "and on the GPU once the memory is there (%s)", s == GBT_OK ? buf : gbt_last_error());
         gbt_booster_free(b);
+#ifdef GBT_CUDA_EMU
+        test_faults(d);
+#endif
     }
     gbt_dataset_free(d);
     return done_testing();
