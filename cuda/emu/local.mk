@@ -150,12 +150,12 @@ check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_plain_tests)' TEST_SUITE_LOG=cuda-emu.log
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
-	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan \
+	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 \
 	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_asan_tests) tests/cuda_nodevice.sh' \
 	  TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan \
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=1 \
 	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_tsan_tests)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 else
