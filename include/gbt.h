@@ -312,8 +312,11 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
 
 /*
  * Predicts every row of d into out (row-major, out_len floats, which must
- * be at least gbt_booster_predict_size()).  d may have fewer features than
- * the model (the others are missing) but not more.  Safe to call from many
+ * be at least gbt_booster_predict_size()).  Dense data (gbt_dataset_from_dense,
+ * CSV, TSV) must have exactly the model's number of features, NaN where a
+ * value is missing; sparse data (CSR, LIBSVM) may have fewer (the others
+ * are missing) but not more.  Other counts are GBT_E_INVALID_ARG; the same
+ * holds for gbt_booster_eval and validation sets.  Safe to call from many
  * threads at once on one booster; the result does not depend on the thread
  * count.  No memory is allocated per call on the CPU.  When the booster's
  * `device` parameter resolves to a CUDA device (cuda, cuda:N, or auto with

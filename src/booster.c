@@ -366,14 +366,28 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
     return s;
 }
 
+/*
+ * Data to predict must have the model's features: dense data (a matrix,
+ * CSV, TSV) every one of them, sparse data (CSR, LIBSVM) no more of them.
+ */
+static gbt_status check_features(const struct gbt_model *m, uint64_t ncol, int dense)
+{
+    RETURN_ERROR_IF(ncol > m->num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu features but the model only %llu",
+                    (unsigned long long)ncol, (unsigned long long)m->num_feature);
+    RETURN_ERROR_IF(dense && ncol < m->num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu columns but the model %llu features; dense data must "
+                    "have a column for every feature (NaN where a value is missing)",
+                    (unsigned long long)ncol, (unsigned long long)m->num_feature);
+    return GBT_OK;
+}
+
 static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
 {
     const struct gbt_model *m = &b->model;
     struct gbt_dview v;
     double *margin;
-    RETURN_ERROR_IF(d->ncol > m->num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu",
-                    (unsigned long long)d->ncol, (unsigned long long)m->num_feature);
+    FORWARD_IF_ERROR(check_features(m, d->ncol, d->dense != NULL));
     FORWARD_IF_ERROR(check_base_margin(d, m->K));
     gbt__dataset_view(d, &v);
     FORWARD_IF_ERROR(device_margins(b, &v, &margin));
@@ -561,9 +575,7 @@ static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, 
     RETURN_ERROR_IF(out_len < need, GBT_E_INVALID_ARG,
                     "the output holds %llu floats; %llu rows need %llu", (unsigned long long)out_len,
                     (unsigned long long)v->nrow, (unsigned long long)need);
-    RETURN_ERROR_IF(v->ncol > b->model.num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu",
-                    (unsigned long long)v->ncol, (unsigned long long)b->model.num_feature);
+    FORWARD_IF_ERROR(check_features(&b->model, v->ncol, v->dense != NULL));
     RETURN_ERROR_IF(v->base_margin && v->nbase_margin != v->nrow * (uint64_t)b->model.K,
                     GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
                     (unsigned long long)v->nbase_margin,

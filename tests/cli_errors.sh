@@ -64,6 +64,11 @@ printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
 fails "foreign model" "not a gbt model" "$gbpredict" -q "$tr" foreign.model
 printf '1 1:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
+cut -d, -f1-11 "$data/breast_cancer.test.csv" > narrow.csv
+fails "CSV data with fewer columns than the model's features" "10 columns but the model 30 features" \
+    "$gbpredict" -q narrow.csv good.model
+fails "and as validation data" "10 columns but the model 30 features" \
+    "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no
