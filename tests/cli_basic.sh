@@ -24,6 +24,15 @@ check "probabilities lie in (0, 1)" awk '$1 <= 0 || $1 >= 1 { exit 1 }' pred.txt
 check "--metric prints the score" grep -Eq "^auc	0\.9[0-9]+$" pred.err
 "$gbpredict" -q "$data/breast_cancer.test.csv" breast_cancer.train.model > stdout.txt
 check "without OUTPUT_FILE predictions go to standard output" cmp -s stdout.txt pred.txt
+cut -d, -f2- "$data/breast_cancer.test.csv" > nolabel.csv
+"$gbpredict" -q nolabel.csv breast_cancer.train.model nolabel.txt
+check "a CSV of the model's 30 features alone predicts the same as with its label first" cmp -s nolabel.txt pred.txt
+printf 'label' > header.csv
+for i in $(seq 1 30); do printf ',f%d' "$i" >> header.csv; done
+echo >> header.csv
+cat "$data/breast_cancer.test.csv" >> header.csv
+"$gbpredict" -q --header header.csv breast_cancer.train.model header.txt
+check "so does one with a header line" cmp -s header.txt pred.txt
 "$gbpredict" -q --margin "$data/breast_cancer.test.csv" breast_cancer.train.model > margin.txt
 check "--margin writes raw scores (some negative)" grep -q "^-" margin.txt
 

@@ -64,9 +64,13 @@ printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
 fails "foreign model" "not a gbt model" "$gbpredict" -q "$tr" foreign.model
 printf '1 1:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
+cut -d, -f3- "$data/breast_cancer.test.csv" > c29.csv
+fails "a CSV of neither the model's features nor label + features" \
+    "c29.csv has 29 columns but the model 30 features: expected 30 .* or 31 .*--label_column" \
+    "$gbpredict" -q c29.csv good.model
 cut -d, -f1-11 "$data/breast_cancer.test.csv" > narrow.csv
 fails "CSV data with fewer columns than the model's features" "10 columns but the model 30 features" \
-    "$gbpredict" -q narrow.csv good.model
+    "$gbpredict" -q --label_column=0 narrow.csv good.model
 fails "and as validation data" "10 columns but the model 30 features" \
     "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt

@@ -22,13 +22,78 @@ static void usage(FILE *f)
             "                           mlogloss, merror) against the data's labels on\n"
             "                           standard error; repeatable\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
-            "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
+            "  --label_column=N         CSV/TSV label column (-1: none); by default a file\n"
+            "                           with the model's number of features has no label,\n"
+            "                           one with one column more has it first, and any\n"
+            "                           other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
             "  --nthread=N              threads (default: all cores)\n"
             "  -q, --quiet              print only errors\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n");
+}
+
+/*
+ * The number of fields on the first data line of a CSV or TSV file, as
+ * gbt_dataset_from_file reads it (format given or guessed the same way);
+ * 0 for a LIBSVM file, whose lines always start with a label.
+ */
+static long count_columns(const char *path, const char *format, int header)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    long fields = 0;
+    char delim = 0;
+    if (f == NULL) return 0; /* the reader reports it */
+    while (getline(&line, &cap, f) > 0) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (header) {
+            header = 0;
+            continue;
+        }
+        if (*p == '\0' || *p == '#') continue;
+        if (format && strcmp(format, "csv") == 0)
+            delim = ',';
+        else if (format && strcmp(format, "tsv") == 0)
+            delim = '\t';
+        else if (format == NULL || strcmp(format, "auto") == 0)
+            delim = strchr(line, ':') ? 0 : strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : 0;
+        if (delim) {
+            fields = 1;
+            for (p = line; *p; p++) fields += *p == delim;
+        }
+        break;
+    }
+    free(line);
+    fclose(f);
+    return fields;
+}
+
+/*
+ * Where the label is when --label_column is not given: a CSV/TSV file with
+ * as many columns as the model has features has none; one with one more
+ * has it first; any other count is refused.
+ */
+static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, char *data_opts,
+                                size_t len)
+{
+    char buf[32];
+    unsigned long long nfeat;
+    long ncol;
+    size_t used = strlen(data_opts);
+    if (cli_get(o, "label_column")) return;
+    ncol = count_columns(o->positional[0], cli_get(o, "format"), cli_get(o, "header") != NULL);
+    if (ncol == 0 || gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
+    nfeat = strtoull(buf, NULL, 10);
+    if (used + sizeof ",label_column=-1" > len) cli_die("data options are too long");
+    if ((unsigned long long)ncol == nfeat)
+        snprintf(data_opts + used, len - used, "%slabel_column=-1", used ? "," : "");
+    else if ((unsigned long long)ncol != nfeat + 1)
+        cli_die("%s has %ld columns but the model %llu features: expected %llu (features only) or "
+                "%llu (label first); --label_column=N says where the label is",
+                o->positional[0], ncol, nfeat, nfeat, nfeat + 1);
 }
 
 int main(int argc, char **argv)
@@ -78,6 +143,7 @@ int main(int argc, char **argv)
     if ((v = cli_get(&o, "nthread")) != NULL && (s = gbt_booster_set_param(b, "nthread", v)) != GBT_OK)
         cli_die_status(s, "--nthread");
     cli_data_options(&o, data_opts, sizeof data_opts);
+    choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
     gbt_dataset_shape(d, &nrow, NULL);
