@@ -191,8 +191,15 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *   side_files=0|1          read PATH.weight, PATH.base_margin and
  *                           PATH.group (or PATH.query) when present
  *                           (default 1)
- * LIBSVM lines are "label [qid:N] index:value ...": index i is column i,
- * so zero-based and one-based files both load and agree with each other.
+ *   indexing_mode=0|1|auto  LIBSVM: feature indices start at 0 (index i is
+ *                           column i) or at 1 (index i is column i - 1);
+ *                           auto (default, also -1): 0 when an index 0
+ *                           appears in the file, else 1
+ * LIBSVM lines are "label [qid:N] index:value ...".  A model records the
+ * base of the LIBSVM file it was trained on; prediction and evaluation
+ * refuse a file whose base was guessed one-based (no index 0) unless the
+ * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
+ * zero-based with its first feature absent; give indexing_mode).
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
  * in LF or CRLF.  Errors name the file and the line.
  */

@@ -189,6 +189,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
     m->num_feature = train->ncol;
+    m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
     m->base = base;
     return GBT_OK;
 }
@@ -373,12 +374,32 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
 static gbt_status check_features(const struct gbt_model *m, uint64_t ncol, int dense)
 {
     RETURN_ERROR_IF(ncol > m->num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu",
-                    (unsigned long long)ncol, (unsigned long long)m->num_feature);
+                    "the data has %llu features but the model only %llu (%s)",
+                    (unsigned long long)ncol, (unsigned long long)m->num_feature,
+                    dense ? "is the label or another column read as a feature? label_column says "
+                            "where the label is"
+                          : "a one-based LIBSVM file read as zero-based? indexing_mode=1 says it is "
+                            "one-based");
     RETURN_ERROR_IF(dense && ncol < m->num_feature, GBT_E_INVALID_ARG,
                     "the data has %llu columns but the model %llu features; dense data must "
                     "have a column for every feature (NaN where a value is missing)",
                     (unsigned long long)ncol, (unsigned long long)m->num_feature);
+    return GBT_OK;
+}
+
+/*
+ * A LIBSVM file without index 0 reads as one-based; that guess is refused
+ * for a model that was not trained on a one-based file, where the file may
+ * as well be a zero-based one whose first feature never appears.
+ */
+static gbt_status check_index_base(const struct gbt_model *m, const gbt_dataset *d)
+{
+    RETURN_ERROR_IF(d->index_base == GBT_BASE_ONE_GUESSED && m->index_base != GBT_BASE_ONE,
+                    GBT_E_INVALID_ARG,
+                    "%s has no feature index 0, so it reads as one-based LIBSVM, but the model was "
+                    "trained on %s; say which it is with indexing_mode=0 or indexing_mode=1",
+                    d->source ? d->source : "the data",
+                    m->index_base == GBT_BASE_ZERO ? "a zero-based LIBSVM file" : "dense data (columns from 0)");
     return GBT_OK;
 }
 
@@ -388,6 +409,7 @@ static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, doubl
     struct gbt_dview v;
     double *margin;
     FORWARD_IF_ERROR(check_features(m, d->ncol, d->dense != NULL));
+    FORWARD_IF_ERROR(check_index_base(m, d));
     FORWARD_IF_ERROR(check_base_margin(d, m->K));
     gbt__dataset_view(d, &v);
     FORWARD_IF_ERROR(device_margins(b, &v, &margin));
@@ -604,6 +626,8 @@ gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d, unsig
     struct gbt_dview v;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(d);
+    FORWARD_IF_ERROR(check_model(b));
+    FORWARD_IF_ERROR(check_index_base(&b->model, d));
     gbt__dataset_view(d, &v);
     return predict_view(b, &v, flags, out, out_len);
 }

@@ -63,6 +63,20 @@ check "a LIBSVM file trains (format guessed)" test -s small.model
 "$gbpredict" -q small.libsvm small.model > small.pred
 check "and predicts one line per row" test "$(wc -l < small.pred)" -eq 4
 
+# The breast cancer rows as LIBSVM files numbered from 1 and from 0 (zeros left out).
+tolibsvm() { awk -F, -v base="$1" '{ printf "%s", $1; for (i = 2; i <= NF; i++) if ($i != 0) printf " %d:%s", i - 2 + base, $i; print "" }' "$2"; }
+tolibsvm 1 "$data/breast_cancer.train.csv" > tr1.libsvm
+tolibsvm 0 "$data/breast_cancer.test.csv" > te0.libsvm
+tolibsvm 1 "$data/breast_cancer.test.csv" > te1.libsvm
+"$gbtrain" -q --objective=binary:logistic --num_round=5 tr1.libsvm one.model
+check "a model trained on a one-based LIBSVM file has the file's 30 features" grep -q '"num_feature": 30,' one.model
+"$gbpredict" -q te1.libsvm one.model te1.pred
+"$gbpredict" -q te0.libsvm one.model te0.pred
+check "zero-based and one-based LIBSVM test files predict the same" cmp -s te0.pred te1.pred
+tr ',' ' ' < "$data/breast_cancer.test.csv" | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, ($i == 0 ? "nan" : $i); print "" }' > te1nan.libsvm
+"$gbpredict" -q te1nan.libsvm one.model te1nan.pred
+check "(and so does the test file written with every feature)" cmp -s te1nan.pred te1.pred
+
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \

@@ -62,7 +62,7 @@ sed 's/"left": \[1/"left": [9999/' good.model > corrupt.model
 fails "corrupted model" "corrupt.model: tree 0: node 0 has children" "$gbpredict" -q "$tr" corrupt.model
 printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
 fails "foreign model" "not a gbt model" "$gbpredict" -q "$tr" foreign.model
-printf '1 1:1 40:2\n' > wide.libsvm
+printf '1 0:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
 cut -d, -f3- "$data/breast_cancer.test.csv" > c29.csv
 fails "a CSV of neither the model's features nor label + features" \
@@ -73,6 +73,15 @@ fails "CSV data with fewer columns than the model's features" "10 columns but th
     "$gbpredict" -q --label_column=0 narrow.csv good.model
 fails "and as validation data" "10 columns but the model 30 features" \
     "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
+awk -F, '{ printf "%s", $1; for (i = 3; i <= NF; i++) printf " %d:%s", i - 2, $i; print "" }' "$tr" > nozero.libsvm
+fails "a LIBSVM file without index 0 against a model of dense data" \
+    "nozero.libsvm has no feature index 0, so it reads as one-based .* indexing_mode=0 or indexing_mode=1" \
+    "$gbpredict" -q nozero.libsvm good.model
+check "(accepted once indexing_mode says it is zero-based)" "$gbpredict" -q --indexing_mode=0 nozero.libsvm good.model out2.txt
+awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' "$tr" > one.libsvm
+fails "a one-based file read as zero-based names the likely cause" \
+    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? indexing_mode=1" \
+    "$gbpredict" -q --indexing_mode=0 one.libsvm good.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no

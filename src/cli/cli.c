@@ -217,6 +217,7 @@ void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
     APPEND("label_column")
     APPEND("header")
     APPEND("missing")
+    APPEND("indexing_mode")
 #undef APPEND
     if (used >= len) cli_die("data options are too long");
 }

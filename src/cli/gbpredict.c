@@ -28,6 +28,8 @@ static void usage(FILE *f)
             "                           other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
+            "                           auto: 0 when an index 0 appears, else 1)\n"
             "  --nthread=N              threads (default: all cores)\n"
             "  -q, --quiet              print only errors\n"
             "  --version                print the version and build information\n"
@@ -129,7 +131,7 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < o.n; i++) {
         static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
-                                            "missing", "nthread", "q", "quiet", NULL};
+                                            "missing", "indexing_mode", "nthread", "q", "quiet", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);

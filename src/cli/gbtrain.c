@@ -11,7 +11,7 @@
 
 /* Options of the tool itself; everything else is a training parameter. */
 static const char *const tool_options[] = {"num_round", "num_rounds", "num_boost_round", "config",
-                                           "valid", "format", "label_column", "header", "missing",
+                                           "valid", "format", "label_column", "header", "missing", "indexing_mode",
                                            "q", "quiet", "help", "h", "version", NULL};
 
 static void usage(FILE *f)
@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
+            "                           auto: 0 when an index 0 appears, else 1)\n"
             "  -q, --quiet              print only warnings and errors\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
