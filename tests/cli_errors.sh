@@ -55,9 +55,9 @@ fails "a failed training leaves the existing model file alone" "label 2 is not 0
 check "(keep.model unchanged)" cmp -s good.model keep.model
 
 head -c 300 good.model > truncated.model
-echo "previous predictions" > out.txt
+printf "0.25\n0.75\n" > out.txt
 fails "truncated model" "truncated.model:[0-9]+: .*truncated" "$gbpredict" -q "$tr" truncated.model out.txt
-check "a failed prediction leaves the existing output file alone" grep -q "previous predictions" out.txt
+check "a failed prediction leaves the existing output file alone" sh -c 'test "$(cat out.txt)" = "$(printf "0.25\n0.75")"'
 sed 's/"left": \[1/"left": [9999/' good.model > corrupt.model
 fails "corrupted model" "corrupt.model: tree 0: node 0 has children" "$gbpredict" -q "$tr" corrupt.model
 printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
@@ -83,6 +83,28 @@ fails "a one-based file read as zero-based names the likely cause" \
     "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? indexing_mode=1" \
     "$gbpredict" -q --indexing_mode=0 one.libsvm good.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
+cp "$tr" tr.csv
+cp "$data/breast_cancer.test.csv" te.csv
+cp te.csv te.orig
+cp good.model good.orig
+fails "gbtrain tr.csv te.csv does not replace data with a model" \
+    "MODEL_FILE 'te.csv' exists and is not a file this tool writes.*--force" "$gbtrain" -q --num_round=1 tr.csv te.csv
+fails "nor the training file itself" "MODEL_FILE 'tr.csv' is the input file 'tr.csv'" \
+    "$gbtrain" -q --num_round=1 --force tr.csv tr.csv
+fails "nor a validation file, even with --force" "MODEL_FILE './te.csv' is the input file 'te.csv'" \
+    "$gbtrain" -q --num_round=1 --force --valid=te.csv tr.csv ./te.csv
+fails "gbpredict te.csv good.model te.csv does not replace the data" \
+    "OUTPUT_FILE 'te.csv' is the input file 'te.csv'" "$gbpredict" -q te.csv good.model te.csv
+fails "gbpredict te.csv good.model good.model does not replace the model" \
+    "OUTPUT_FILE 'good.model' is the input file 'good.model'" "$gbpredict" -q --force te.csv good.model good.model
+check "(the data and the model are unchanged)" sh -c 'cmp -s te.csv te.orig && cmp -s good.model good.orig'
+echo "my notes" > notes.txt
+fails "gbpredict does not replace a file that holds no predictions" \
+    "OUTPUT_FILE 'notes.txt' exists and is not a file this tool writes" "$gbpredict" -q te.csv good.model notes.txt
+check "(notes.txt unchanged)" grep -q "my notes" notes.txt
+check "--force replaces it" "$gbpredict" -q --force te.csv good.model notes.txt
+check "an existing prediction file is replaced without --force" "$gbpredict" -q te.csv good.model notes.txt
+check "an existing model is replaced without --force" "$gbtrain" -q --num_round=1 tr.csv good.model
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no
 done_testing

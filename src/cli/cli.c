@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -202,6 +203,28 @@ void cli_out_commit(struct cli_out *out)
     free(out->path);
     free(out->tmp);
     memset(out, 0, sizeof *out);
+}
+
+void cli_check_output(const char *path, const char *const *inputs, int ninputs,
+                      int (*is_ours)(const char *head), int force, const char *what)
+{
+    struct stat out, in;
+    char head[4096];
+    size_t n;
+    FILE *f;
+    if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
+    if (force) return;
+    f = fopen(path, "r");
+    if (f == NULL) return; /* writing it will say why */
+    n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    if (n > 0 && !is_ours(head))
+        cli_die("%s '%s' exists and is not a file this tool writes; refusing to replace it "
+                "(--force replaces it)", what, path);
 }
 
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len)

@@ -59,6 +59,15 @@ struct cli_out {
 void cli_out_open(struct cli_out *out, const char *path);
 void cli_out_commit(struct cli_out *out);
 
+/*
+ * Refuses an output path that names one of the inputs (the same file,
+ * however spelled), or an existing file that is_ours() does not recognise
+ * as what the tool writes unless `force` is set; `what` names the output
+ * in messages ("MODEL_FILE").
+ */
+void cli_check_output(const char *path, const char *const *inputs, int ninputs,
+                      int (*is_ours)(const char *head), int force, const char *what);
+
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
 

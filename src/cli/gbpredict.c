@@ -15,7 +15,9 @@ static void usage(FILE *f)
             "\n"
             "Writes one line per row of DATA_FILE: the prediction, or num_class\n"
             "tab-separated probabilities for multi:softprob.  OUTPUT_FILE defaults to\n"
-            "standard output; a file is replaced only once it is complete.\n"
+            "standard output; a file is replaced only once it is complete, never when it\n"
+            "is DATA_FILE or MODEL_FILE, and only with --force when it does not hold\n"
+            "predictions.\n"
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
             "  --metric=NAME            also print NAME (auc, logloss, error, rmse, mae,\n"
@@ -31,6 +33,8 @@ static void usage(FILE *f)
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
             "  --nthread=N              threads (default: all cores)\n"
+            "  --force                  replace an existing OUTPUT_FILE that does not hold\n"
+            "                           predictions (an input file is never replaced)\n"
             "  -q, --quiet              print only errors\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n");
@@ -98,6 +102,19 @@ static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, 
                 o->positional[0], ncol, nfeat, nfeat, nfeat + 1);
 }
 
+/* Whether a file starts like gbpredict's output: tab-separated numbers. */
+static int is_predictions(const char *head)
+{
+    const char *p = head;
+    for (;;) {
+        char *e;
+        strtof(p, &e);
+        if (e == p) return 0;
+        if (*e != '\t') return *e == '\n' || *e == '\0';
+        p = e + 1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     struct cli_opts o;
@@ -114,7 +131,7 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "margin header q quiet help h version", &o);
+    cli_parse_args(argc, argv, "margin header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
         free(o.v);
@@ -131,10 +148,15 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < o.n; i++) {
         static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
-                                            "missing", "indexing_mode", "nthread", "q", "quiet", NULL};
+                                            "missing", "indexing_mode", "nthread", "force", "q", "quiet", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
+    }
+    if (o.npositional == 3) {
+        const char *inputs[2] = {o.positional[0], o.positional[1]};
+        cli_check_output(o.positional[2], inputs, 2, is_predictions, cli_get(&o, "force") != NULL,
+                         "OUTPUT_FILE");
     }
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);

@@ -12,7 +12,7 @@
 /* Options of the tool itself; everything else is a training parameter. */
 static const char *const tool_options[] = {"num_round", "num_rounds", "num_boost_round", "config",
                                            "valid", "format", "label_column", "header", "missing", "indexing_mode",
-                                           "q", "quiet", "help", "h", "version", NULL};
+                                           "q", "quiet", "help", "h", "version", "force", NULL};
 
 static void usage(FILE *f)
 {
@@ -31,6 +31,8 @@ static void usage(FILE *f)
             "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --force                  replace an existing MODEL_FILE that is not a gbt\n"
+            "                           model (an input file is never replaced)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
             "  -q, --quiet              print only warnings and errors\n"
@@ -60,6 +62,23 @@ static void base_name(const char *path, char *buf, size_t len)
     snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
 }
 
+static int is_model(const char *head)
+{
+    return strstr(head, "\"format\": \"gbt-model\"") != NULL;
+}
+
+/* MODEL_FILE must not be an input, nor an existing file that is not a model. */
+static void check_model_path(const struct cli_opts *o, const char *model_path)
+{
+    const char *inputs[66];
+    int n = 0;
+    inputs[n++] = o->positional[0];
+    inputs[n++] = cli_get(o, "config");
+    for (size_t i = 0; i < o->n && n < 66; i++)
+        if (strcmp(o->v[i].name, "valid") == 0) inputs[n++] = o->v[i].value;
+    cli_check_output(model_path, inputs, n, is_model, cli_get(o, "force") != NULL, "MODEL_FILE");
+}
+
 static gbt_dataset *load(const char *path, const char *options)
 {
     gbt_dataset *d;
@@ -82,7 +101,7 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "header q quiet help h version", &o);
+    cli_parse_args(argc, argv, "header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
         free(o.v);
@@ -144,6 +163,7 @@ int main(int argc, char **argv)
         base_name(o.positional[0], model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
+    check_model_path(&o, model_path);
     cli_data_options(&o, data_opts, sizeof data_opts);
     train = load(o.positional[0], data_opts);
     for (size_t i = 0; i < o.n; i++) {
