@@ -77,6 +77,14 @@ tr ',' ' ' < "$data/breast_cancer.test.csv" | awk '{ printf "%s", $1; for (i = 2
 "$gbpredict" -q te1nan.libsvm one.model te1nan.pred
 check "(and so does the test file written with every feature)" cmp -s te1nan.pred te1.pred
 
+"$gbtrain" -q --num_round=7 --subsample=0.8 --colsample_bytree=0.7 --valid="$data/diabetes.test.csv" \
+    "$data/diabetes.train.csv" whole.model
+"$gbtrain" --num_round=7 --subsample=0.8 --colsample_bytree=0.7 --valid="$data/diabetes.test.csv" \
+    --save_period=3 "$data/diabetes.train.csv" period.model 2> period.err
+check "--save_period=3 saves after rounds 3 and 6 and at the end" \
+    sh -c 'grep -q "saved 3 rounds to period.model" period.err && grep -q "saved 6 rounds to period.model" period.err && grep -q "saved 7 rounds to period.model" period.err'
+check "and trains the same model as one run" cmp -s whole.model period.model
+
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \

@@ -47,6 +47,14 @@ fails "a bad value in a config file names the file and line" "bad.conf:1: parame
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model
+fails "an unwritable model path is found before the data is read" "cannot write '/no/such/dir/m.model'" \
+    "$gbtrain" -q --num_round=1 /no/such/train.csv /no/such/dir/m.model
+mkdir adir
+fails "a directory as the model path is found before the data is read" "cannot write 'adir': it is a directory" \
+    "$gbtrain" -q --num_round=1 /no/such/train.csv adir
+check "(and the check leaves nothing in the directory)" test -z "$(ls -A adir)"
+fails "--save_period with early stopping" "save_period and early_stopping_rounds cannot be combined" \
+    "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --valid="$tr" "$tr" es.model
 
 "$gbtrain" -q --objective=binary:logistic --num_round=2 "$tr" good.model
 cp good.model keep.model

@@ -227,6 +227,18 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                 "(--force replaces it)", what, path);
 }
 
+void cli_check_writable(const char *path)
+{
+    struct stat st;
+    struct cli_out probe;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) cli_die("cannot write '%s': it is a directory", path);
+    cli_out_open(&probe, path);
+    fclose(probe.f);
+    unlink(probe.tmp);
+    free(probe.path);
+    free(probe.tmp);
+}
+
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
 {
     const char *v;

@@ -68,6 +68,12 @@ void cli_out_commit(struct cli_out *out);
 void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what);
 
+/*
+ * Dies unless a file can be created next to `path` and renamed over it (as
+ * cli_out_open and gbt_booster_save do), leaving nothing behind.
+ */
+void cli_check_writable(const char *path);
+
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
 

@@ -12,7 +12,7 @@
 /* Options of the tool itself; everything else is a training parameter. */
 static const char *const tool_options[] = {"num_round", "num_rounds", "num_boost_round", "config",
                                            "valid", "format", "label_column", "header", "missing", "indexing_mode",
-                                           "q", "quiet", "help", "h", "version", "force", NULL};
+                                           "q", "quiet", "help", "h", "version", "force", "save_period", NULL};
 
 static void usage(FILE *f)
 {
@@ -24,6 +24,8 @@ static void usage(FILE *f)
             "directory).  Options are --name=value or --name value.\n"
             "\n"
             "  --num_round=N            boosting rounds (default 10)\n"
+            "  --save_period=N          also save the model every N rounds (default 0:\n"
+            "                           only at the end); not with early stopping\n"
             "  --config=FILE            read 'name = value' lines; the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
             "                           early stopping on the last one\n"
@@ -77,6 +79,32 @@ static void check_model_path(const struct cli_opts *o, const char *model_path)
     for (size_t i = 0; i < o->n && n < 66; i++)
         if (strcmp(o->v[i].name, "valid") == 0) inputs[n++] = o->v[i].value;
     cli_check_output(model_path, inputs, n, is_model, cli_get(o, "force") != NULL, "MODEL_FILE");
+    cli_check_writable(model_path);
+}
+
+/* A count option in [0, 1000000000], or `deflt` when it is not given. */
+static int count_option(const struct cli_opts *o, const char *name, int deflt)
+{
+    const char *v = cli_get(o, name);
+    char *end;
+    long n;
+    if (v == NULL) return deflt;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
+        cli_die("%s expects an integer in [0, 1000000000], got '%s'", name, v);
+    return (int)n;
+}
+
+static void save(const gbt_booster *b, const char *path, int quiet)
+{
+    gbt_status s = gbt_booster_save(b, path);
+    int n = 0;
+    if (s != GBT_OK) cli_die_status(s, "saving the model");
+    if (!quiet) {
+        gbt_booster_num_rounds(b, &n);
+        fprintf(stderr, "saved %d rounds to %s\n", n, path);
+    }
 }
 
 static gbt_dataset *load(const char *path, const char *options)
@@ -95,7 +123,7 @@ int main(int argc, char **argv)
     gbt_dataset *train, *valid[64];
     const char *valid_names[64];
     char names[64][256];
-    int nvalid = 0, rounds = 10, quiet;
+    int nvalid = 0, rounds, period, done, quiet;
     gbt_booster *b;
     gbt_status s;
 
@@ -136,16 +164,8 @@ int main(int argc, char **argv)
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
 
-    if ((v = cli_get(&o, "num_round")) || (v = cli_get(&o, "num_rounds")) ||
-        (v = cli_get(&o, "num_boost_round"))) {
-        char *end;
-        long n;
-        errno = 0;
-        n = strtol(v, &end, 10);
-        if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
-            cli_die("num_round expects an integer in [0, 1000000000], got '%s'", v);
-        rounds = (int)n;
-    }
+    rounds = count_option(&o, "num_round", count_option(&o, "num_rounds", count_option(&o, "num_boost_round", 10)));
+    period = count_option(&o, "save_period", 0);
 
     s = gbt_booster_create(&b);
     if (s != GBT_OK) cli_die_status(s, "creating the booster");
@@ -175,15 +195,22 @@ int main(int argc, char **argv)
         nvalid++;
     }
 
-    s = gbt_booster_train(b, train, rounds, (const gbt_dataset *const *)valid, valid_names, nvalid);
-    if (s != GBT_OK) cli_die_status(s, "training");
-    s = gbt_booster_save(b, model_path);
-    if (s != GBT_OK) cli_die_status(s, "saving the model");
-    if (!quiet) {
-        int n = 0;
-        gbt_booster_num_rounds(b, &n);
-        fprintf(stderr, "saved %d rounds to %s\n", n, model_path);
+    if (period > 0) {
+        char es[32];
+        if (gbt_booster_get_param(b, "early_stopping_rounds", es, sizeof es) == GBT_OK && strcmp(es, "0") != 0)
+            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
+                    "follows one uninterrupted training");
     }
+    /* With --save_period, training runs in pieces of that many rounds, each saved. */
+    done = 0;
+    do {
+        int n = period > 0 && rounds - done > period ? period : rounds - done;
+        s = gbt_booster_train(b, train, n, (const gbt_dataset *const *)valid, valid_names, nvalid);
+        if (s != GBT_OK) cli_die_status(s, "training");
+        done += n;
+        if (done < rounds) save(b, model_path, quiet);
+    } while (done < rounds);
+    save(b, model_path, quiet);
     for (int i = 0; i < nvalid; i++) gbt_dataset_free(valid[i]);
     gbt_dataset_free(train);
     gbt_booster_free(b);
