@@ -60,7 +60,6 @@ gbt_status gbt_booster_create(gbt_booster **out)
 {
     gbt_booster *b;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     FORWARD_IF_ERROR(gbt__alloc(&b, 1, sizeof *b, 1, "booster"));
     gbt__params_init(&b->params);
     b->model.best_iteration = -1;

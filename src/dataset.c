@@ -88,7 +88,6 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     gbt_dataset *d;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(data);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
     RETURN_ERROR_IF(ncol == 0, GBT_E_INVALID_ARG, "dataset has no columns");
@@ -188,7 +187,6 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     gbt_status s;
     uint64_t nnz;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(indptr);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
     RETURN_ERROR_IF(indptr[0] != 0, GBT_E_INVALID_ARG, "CSR indptr[0] is %llu, not 0",

@@ -253,7 +253,6 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
     gbt_dataset *d = NULL;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(parse_options(options, &o));
     if (o.format == FMT_GUESS) FORWARD_IF_ERROR(guess_format(path, o.csv.header, &o.format));

@@ -371,7 +371,6 @@ gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster
     gbt_booster *b;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(buf);
     FORWARD_IF_ERROR(gbt_booster_create(&b));
     s = gbt__model_read_json(buf, len, "model", b);
@@ -391,7 +390,6 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
     gbt_booster *b = NULL;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(path);
     f = fopen(path, "rb");
     RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));

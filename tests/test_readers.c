@@ -39,7 +39,7 @@ static void expect_error(const char *path, const char *opts, gbt_status status, 
     gbt_dataset *d = (gbt_dataset *)1;
     gbt_status s = gbt_dataset_from_file(path, opts, &d);
     const char *msg = gbt_last_error();
-    ok(s == status && d == NULL && strstr(msg, n1) && (n2 == NULL || strstr(msg, n2)),
+    ok(s == status && d == (gbt_dataset *)1 && strstr(msg, n1) && (n2 == NULL || strstr(msg, n2)),
        "%s: refused with \"%s\"", what, msg);
 }
 
