@@ -44,6 +44,19 @@ fails "parameter out of range shows the range" "parameter 'subsample' expects a 
 printf 'eta = fast\n' > bad.conf
 fails "a bad value in a config file names the file and line" "bad.conf:1: parameter 'eta'" \
     "$gbtrain" -q --config bad.conf "$tr"
+one_line() { test "$(wc -l < "$work/.fails.err")" -eq 1; }
+fails "gbtrain a b c says what is wrong" "gbtrain: 3 file arguments, expected TRAIN_FILE \[MODEL_FILE\]: 'c' is one too many \(try --help\)" \
+    "$gbtrain" a b c
+check "(in one line)" one_line
+fails "gbtrain without a file" "no TRAIN_FILE given.*try --help" "$gbtrain"
+check "(in one line)" one_line
+fails "gbpredict with one file" "no MODEL_FILE given.*try --help" "$gbpredict" a
+check "(in one line)" one_line
+fails "gbpredict with four files" "4 file arguments.*'d' is one too many \(try --help\)" "$gbpredict" a b c d
+check "(in one line)" one_line
+fails "-v is an unknown option, not one that takes the next argument" "unknown option '-v'.*try --help" \
+    "$gbtrain" -v "$tr"
+check "(in one line)" one_line
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model

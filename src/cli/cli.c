@@ -76,16 +76,18 @@ void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o
         const char *a = argv[i], *eq;
         if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++) {
-                if (o->npositional == 8) cli_die("too many file arguments");
+                if (o->npositional == 8) cli_die("too many file arguments (try --help)");
                 o->positional[o->npositional++] = argv[i];
             }
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
-            if (o->npositional == 8) cli_die("too many file arguments");
+            if (o->npositional == 8) cli_die("too many file arguments (try --help)");
             o->positional[o->npositional++] = argv[i];
             continue;
         }
+        if (a[1] != '-' && (a[2] != '\0' || !is_flag(flags, a + 1)))
+            cli_die("unknown option '%s' (the short options are -q and -h; try --help)", a);
         a += a[1] == '-' ? 2 : 1;
         eq = strchr(a, '=');
         snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (long)strlen(a)), a);

@@ -38,7 +38,9 @@ void cli_set_prog(const char *name);
 /*
  * Parses argv.  Options take a value unless their name is listed in `flags`
  * (space-separated, e.g. "header margin q quiet help version"), in which case
- * "--name" means "--name=1".  Names are normalised ('-' becomes '_').
+ * "--name" means "--name=1".  Names are normalised ('-' becomes '_').  A
+ * single dash introduces only a one-letter flag (-q, -h); any other is an
+ * unknown option.
  */
 void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o);
 

@@ -142,10 +142,12 @@ int main(int argc, char **argv)
         printf("gbpredict %s\n%s\n", gbt_version(), gbt_build_info());
         return 0;
     }
-    if (o.npositional < 2 || o.npositional > 3) {
-        usage(stderr);
-        cli_die("expected DATA_FILE MODEL_FILE [OUTPUT_FILE]");
-    }
+    if (o.npositional < 2)
+        cli_die("%s given; usage: gbpredict [options] DATA_FILE MODEL_FILE [OUTPUT_FILE] (try --help)",
+                o.npositional ? "no MODEL_FILE" : "no DATA_FILE and MODEL_FILE");
+    if (o.npositional > 3)
+        cli_die("%d file arguments, expected DATA_FILE MODEL_FILE [OUTPUT_FILE]: '%s' is one too many "
+                "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
         static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
                                             "missing", "indexing_mode", "nthread", "force", "q", "quiet", NULL};

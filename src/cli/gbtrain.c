@@ -157,10 +157,11 @@ int main(int argc, char **argv)
         free(o.v);
         o = all;
     }
-    if (o.npositional < 1 || o.npositional > 2) {
-        usage(stderr);
-        cli_die("expected TRAIN_FILE [MODEL_FILE]");
-    }
+    if (o.npositional < 1)
+        cli_die("no TRAIN_FILE given; usage: gbtrain [options] TRAIN_FILE [MODEL_FILE] (try --help)");
+    if (o.npositional > 2)
+        cli_die("%d file arguments, expected TRAIN_FILE [MODEL_FILE]: '%s' is one too many (try --help)",
+                o.npositional, o.positional[2]);
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
 
