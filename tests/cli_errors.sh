@@ -24,6 +24,10 @@ fails "infinite label" "inflabel.csv:2: label is infinite" "$gbtrain" -q inflabe
 printf '1,1\n0,2\n2,3\n' > three.csv
 fails "binary label not 0/1 names file and line" "three.csv:3: label 2 is not 0 or 1 for binary:logistic" \
     "$gbtrain" -q --objective=binary:logistic three.csv
+printf -- '-1 1:1\n+1 1:2\n' > pm1.libsvm
+fails "-1/+1 labels for a binary objective say how to map them" \
+    "pm1.libsvm:1: label -1 is not 0 or 1 for binary:logistic; .*map -1/\+1 labels to 0/1 with \(y \+ 1\) / 2" \
+    "$gbtrain" -q --objective=binary:logistic pm1.libsvm pm1.model
 fails "class label >= num_class" "three.csv:3: label 2 is not below num_class" \
     "$gbtrain" -q --objective=multi:softmax --num_class=2 three.csv
 printf '1,2,3\r\n0,4\r\n' > ragged.csv
