@@ -33,6 +33,8 @@ echo >> header.csv
 cat "$data/breast_cancer.test.csv" >> header.csv
 "$gbpredict" -q --header header.csv breast_cancer.train.model header.txt
 check "so does one with a header line" cmp -s header.txt pred.txt
+"$gbpredict" -q --device=cpu "$data/breast_cancer.test.csv" breast_cancer.train.model cpu.txt
+check "gbpredict --device=cpu predicts the same" cmp -s cpu.txt pred.txt
 "$gbpredict" -q --margin "$data/breast_cancer.test.csv" breast_cancer.train.model > margin.txt
 check "--margin writes raw scores (some negative)" grep -q "^-" margin.txt
 

@@ -61,6 +61,10 @@ check "(in one line)" one_line
 fails "-v is an unknown option, not one that takes the next argument" "unknown option '-v'.*try --help" \
     "$gbtrain" -v "$tr"
 check "(in one line)" one_line
+fails "a missing CUDA device is found before the data is read" "device=cuda:99: no CUDA device 99" \
+    "$gbtrain" -q --device=cuda:99 /no/such/train.csv
+fails "gbpredict takes --device and checks it first too" "device=cuda:99: no CUDA device 99" \
+    "$gbpredict" -q --device=cuda:99 /no/such/test.csv /no/such/m.model
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model

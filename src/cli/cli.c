@@ -241,6 +241,16 @@ void cli_check_writable(const char *path)
     free(probe.tmp);
 }
 
+void cli_check_device(const char *device)
+{
+    const char *colon;
+    gbt_status s;
+    if (strncmp(device, "cuda", 4) != 0 && strncmp(device, "gpu", 3) != 0) return;
+    colon = strchr(device, ':');
+    s = gbt_device_describe(colon ? atoi(colon + 1) : 0, NULL, 0, NULL, NULL, NULL, NULL);
+    if (s != GBT_OK) cli_die("device=%s: %s", device, gbt_last_error());
+}
+
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
 {
     const char *v;

@@ -76,6 +76,9 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
  */
 void cli_check_writable(const char *path);
 
+/* Dies unless the CUDA device that `device` (a device parameter value) names is present. */
+void cli_check_device(const char *device);
+
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
 

@@ -33,6 +33,8 @@ static void usage(FILE *f)
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
             "  --nthread=N              threads (default: all cores)\n"
+            "  --device=auto|cpu|cuda|cuda:N  where to predict (default auto: CUDA device 0\n"
+            "                           when present for 1024 rows or more, else the CPU)\n"
             "  --force                  replace an existing OUTPUT_FILE that does not hold\n"
             "                           predictions (an input file is never replaced)\n"
             "  -q, --quiet              print only errors\n"
@@ -150,7 +152,7 @@ int main(int argc, char **argv)
                 "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
         static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
-                                            "missing", "indexing_mode", "nthread", "force", "q", "quiet", NULL};
+                                            "missing", "indexing_mode", "nthread", "device", "force", "q", "quiet", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -164,10 +166,13 @@ int main(int argc, char **argv)
     cli_install_logger(quiet);
     if (cli_get(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
 
+    if ((v = cli_get(&o, "device")) != NULL) cli_check_device(v);
     s = gbt_booster_load(o.positional[1], &b);
     if (s != GBT_OK) cli_die_status(s, "loading the model");
     if ((v = cli_get(&o, "nthread")) != NULL && (s = gbt_booster_set_param(b, "nthread", v)) != GBT_OK)
         cli_die_status(s, "--nthread");
+    if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)
+        cli_die_status(s, "--device");
     cli_data_options(&o, data_opts, sizeof data_opts);
     choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);

@@ -184,6 +184,10 @@ int main(int argc, char **argv)
         base_name(o.positional[0], model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
+    {
+        char dev[64];
+        if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
+    }
     check_model_path(&o, model_path);
     cli_data_options(&o, data_opts, sizeof data_opts);
     train = load(o.positional[0], data_opts);
