@@ -43,6 +43,7 @@ struct gbt_params {
     int64_t early_stopping_rounds;
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
+    int64_t booster;     /* accepted for XGBoost configurations; always gbtree */
 };
 
 /* What changing a parameter affects (bit flags). */

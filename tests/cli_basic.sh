@@ -53,6 +53,13 @@ check "--config values apply, the command line wins, '-' equals '_'" cmp -s a.mo
 "$gbtrain" -q --eta=0.5 --max_depth=2 --num_round=4 "$data/diabetes.train.csv" c.model
 check "(and the config's num_round was overridden)" sh -c '! cmp -s a.model c.model'
 
+printf 'objective = "binary:logistic"\nbooster = gbtree\ntree_method = '"'"'hist'"'"'\nn_estimators = 3\n' > quoted.conf
+"$gbtrain" -q --config quoted.conf "$data/breast_cancer.train.csv" quoted.model
+"$gbtrain" -q --objective=binary:logistic --num_round=3 "$data/breast_cancer.train.csv" plain.model
+check "a config file with quoted values, booster=gbtree and n_estimators trains" cmp -s quoted.model plain.model
+"$gbtrain" -q --objective=binary:logistic --nrounds=3 "$data/breast_cancer.train.csv" nrounds.model
+check "--nrounds is the number of rounds too" cmp -s nrounds.model plain.model
+
 cp "$data/diabetes.train.csv" w.csv
 "$gbtrain" -q --num_round=3 w.csv nw.model
 awk '{ print (NR % 3) + 0.5 }' w.csv > w.csv.weight

@@ -113,6 +113,17 @@ static char *trim(char *s)
     return s;
 }
 
+/* Drops one pair of matching quotes around a value: "binary:logistic" or 'hist'. */
+static char *unquote(char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+        s[n - 1] = '\0';
+        return s + 1;
+    }
+    return s;
+}
+
 void cli_read_config(const char *path, struct cli_opts *o)
 {
     FILE *f = fopen(path, "r");
@@ -137,7 +148,7 @@ void cli_read_config(const char *path, struct cli_opts *o)
             cli_die("%s: too many settings", path);
         }
         snprintf(o->origin_buf[o->norigin], sizeof o->origin_buf[0], "%s:%u", path, lineno);
-        add(o, trim(s), trim(eq + 1), o->origin_buf[o->norigin++]);
+        add(o, trim(s), unquote(trim(eq + 1)), o->origin_buf[o->norigin++]);
     }
     fclose(f);
 }

@@ -44,7 +44,10 @@ void cli_set_prog(const char *name);
  */
 void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o);
 
-/* Reads "name = value" lines (# comments) of a config file, before the command line. */
+/*
+ * Reads "name = value" lines (# comments) of a config file, before the
+ * command line; one pair of quotes around a value is dropped.
+ */
 void cli_read_config(const char *path, struct cli_opts *o);
 
 /* The last value given for name, or NULL. */

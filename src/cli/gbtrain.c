@@ -9,10 +9,14 @@
 
 #include "cli.h"
 
-/* Options of the tool itself; everything else is a training parameter. */
-static const char *const tool_options[] = {"num_round", "num_rounds", "num_boost_round", "config",
-                                           "valid", "format", "label_column", "header", "missing", "indexing_mode",
-                                           "q", "quiet", "help", "h", "version", "force", "save_period", NULL};
+/* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
+static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
+                                          "n_estimators", "nround",     "nrounds", NULL};
+
+/* Options of the tool itself (besides round_names); everything else is a training parameter. */
+static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
+                                           "missing", "indexing_mode", "q", "quiet", "help", "h",
+                                           "version", "force", "save_period", NULL};
 
 static void usage(FILE *f)
 {
@@ -23,10 +27,12 @@ static void usage(FILE *f)
             "(default: TRAIN_FILE's base name with the extension .model, in the current\n"
             "directory).  Options are --name=value or --name value.\n"
             "\n"
-            "  --num_round=N            boosting rounds (default 10)\n"
+            "  --num_round=N            boosting rounds (default 10; also num_boost_round,\n"
+            "                           n_estimators, nround, nrounds)\n"
             "  --save_period=N          also save the model every N rounds (default 0:\n"
             "                           only at the end); not with early stopping\n"
-            "  --config=FILE            read 'name = value' lines; the command line wins\n"
+            "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
+            "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
             "                           early stopping on the last one\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
@@ -51,6 +57,8 @@ static int is_tool_option(const char *name)
 {
     for (int i = 0; tool_options[i]; i++)
         if (strcmp(tool_options[i], name) == 0) return 1;
+    for (int i = 0; round_names[i]; i++)
+        if (strcmp(round_names[i], name) == 0) return 1;
     return 0;
 }
 
@@ -165,7 +173,8 @@ int main(int argc, char **argv)
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
 
-    rounds = count_option(&o, "num_round", count_option(&o, "num_rounds", count_option(&o, "num_boost_round", 10)));
+    rounds = 10;
+    for (int i = 0; round_names[i]; i++) rounds = count_option(&o, round_names[i], rounds);
     period = count_option(&o, "save_period", 0);
 
     s = gbt_booster_create(&b);
