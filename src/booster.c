@@ -163,6 +163,13 @@ static gbt_status check_base_margin(const gbt_dataset *d, int K)
     return GBT_OK;
 }
 
+/* scale_pos_weight where it applies (binary objectives), else 1. */
+static double scale_pos(const struct gbt_params *p)
+{
+    const int binary = p->objective == GBT_OBJ_BINARY_LOGISTIC || p->objective == GBT_OBJ_BINARY_LOGITRAW;
+    return binary ? p->scale_pos_weight : 1.0;
+}
+
 /* Fixes the model's objective, classes, starting scores and features on first training. */
 static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
 {
@@ -179,7 +186,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
-    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, train, base);
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, scale_pos(p), train, base);
     if (s != GBT_OK) {
         free(base);
         return s;
@@ -297,6 +304,9 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     int K;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
+    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
+                    "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
+                    gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)
         FORWARD_IF_ERROR(build_state(b, train));
     K = b->model.K;
@@ -304,6 +314,7 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
+    req.scale_pos = scale_pos(&b->params);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     for (int k = 0; k < K && s == GBT_OK; k++) {

@@ -70,8 +70,8 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
     return GBT_OK;
 }
 
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const gbt_dataset *d,
-                                      double *out)
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
+                                      const gbt_dataset *d, double *out)
 {
     const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
                          obj == GBT_OBJ_BINARY_LOGITRAW;
@@ -104,7 +104,7 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const g
             base_score = logistic ? 0.5 : 0.0;
         } else {
             for (uint64_t r = 0; r < d->nrow; r++) {
-                double w = d->weight ? d->weight[r] : 1.0;
+                double w = gbt_row_weight(d->label[r], d->weight ? d->weight[r] : 1.0, scale_pos);
                 sw += w;
                 swy += w * d->label[r];
             }

@@ -82,6 +82,8 @@ static const struct pdef table[] = {
      "fraction of the tree's features sampled for each depth"},
     {"colsample_bynode", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bynode), 0, 1,
      "fraction of the level's features sampled for each node"},
+    {"scale_pos_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1, OFF(scale_pos_weight), 0, 1,
+     "binary objectives: the weight of rows labelled 1 is multiplied by this (e.g. negatives / positives)"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -INF, INF, 1, 1, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
@@ -383,11 +385,6 @@ gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *v
             return gbt__fail(GBT_E_PARAM,
                              "unknown parameter '%s': the number of rounds is not a booster "
                              "parameter; pass it to gbt_booster_train (gbtrain --num_round=N)", name);
-        if (strcmp(norm, "scale_pos_weight") == 0)
-            return gbt__fail(GBT_E_PARAM,
-                             "parameter 'scale_pos_weight' is not implemented yet; weight the "
-                             "positive rows instead (gbt_dataset_set_field \"weight\", or a "
-                             "FILE.weight side file)");
         if (near)
             return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'; did you mean '%s'?", name, near);
         return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'", name);

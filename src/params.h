@@ -34,6 +34,7 @@ struct gbt_params {
     double colsample_bytree;
     double colsample_bylevel;
     double colsample_bynode;
+    double scale_pos_weight; /* binary objectives: factor of the weight of rows labelled 1 */
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

@@ -33,9 +33,10 @@ static void test_xgboost_names(void)
     ok_call(gbt_booster_set_param(b, "booster", "gbtree"), "booster=gbtree is accepted");
     ok(gbt_booster_set_param(b, "booster", "dart") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree"),
        "booster=dart is refused: %s", gbt_last_error());
-    ok(gbt_booster_set_param(b, "scale_pos_weight", "3") == GBT_E_PARAM &&
-           strstr(gbt_last_error(), "not implemented yet") && strstr(gbt_last_error(), "weight"),
-       "scale_pos_weight is refused as not implemented, with the alternative: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "scale_pos_weight", "3") == GBT_OK && strcmp(get(b, "scale_pos_weight"), "3") == 0,
+       "scale_pos_weight is a parameter (default 1)");
+    ok(gbt_booster_set_param(b, "scale_pos_weight", "0") == GBT_E_PARAM && strstr(gbt_last_error(), "(0, inf)"),
+       "scale_pos_weight must be positive: %s", gbt_last_error());
     for (int i = 0; rounds[i]; i++)
         ok(gbt_booster_set_param(b, rounds[i], "100") == GBT_E_PARAM &&
                strstr(gbt_last_error(), "pass it to gbt_booster_train (gbtrain --num_round=N)"),
