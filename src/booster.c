@@ -409,7 +409,8 @@ static gbt_status check_index_base(const struct gbt_model *m, const gbt_dataset 
                     "%s has no feature index 0, so it reads as one-based LIBSVM, but the model was "
                     "trained on %s; say which it is with indexing_mode=0 or indexing_mode=1",
                     d->source ? d->source : "the data",
-                    m->index_base == GBT_BASE_ZERO ? "a zero-based LIBSVM file" : "dense data (columns from 0)");
+                    m->index_base == GBT_BASE_ZERO ? "a zero-based LIBSVM file"
+                                                   : "dense data (columns from 0)");
     return GBT_OK;
 }
 

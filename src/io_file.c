@@ -76,7 +76,8 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         return GBT_OK;
     }
     return gbt__fail(GBT_E_INVALID_ARG,
-                     "unknown option '%s' (expected format, label_column, header, missing, side_files or indexing_mode)",
+                     "unknown option '%s' (expected format, label_column, header, missing, "
+                     "side_files or indexing_mode)",
                      key);
 }
 

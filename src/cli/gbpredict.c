@@ -151,8 +151,9 @@ int main(int argc, char **argv)
         cli_die("%d file arguments, expected DATA_FILE MODEL_FILE [OUTPUT_FILE]: '%s' is one too many "
                 "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
-        static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
-                                            "missing", "indexing_mode", "nthread", "device", "force", "q", "quiet", NULL};
+        static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
+                                            "header",  "missing",       "nthread", "indexing_mode",
+                                            "device",  "force",         "q",       "quiet", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
