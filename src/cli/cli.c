@@ -229,7 +229,7 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
     for (int i = 0; i < ninputs; i++)
         if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
             cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
-    if (force) return;
+    if (force || !S_ISREG(out.st_mode)) return; /* only a regular file's content is judged */
     f = fopen(path, "r");
     if (f == NULL) return; /* writing it will say why */
     n = fread(head, 1, sizeof head - 1, f);

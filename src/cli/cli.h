@@ -66,9 +66,9 @@ void cli_out_commit(struct cli_out *out);
 
 /*
  * Refuses an output path that names one of the inputs (the same file,
- * however spelled), or an existing file that is_ours() does not recognise
- * as what the tool writes unless `force` is set; `what` names the output
- * in messages ("MODEL_FILE").
+ * however spelled), or an existing regular file that is_ours() does not
+ * recognise, from its first bytes, as what the tool writes, unless `force`
+ * is set; `what` names the output in messages ("MODEL_FILE").
  */
 void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what);
