@@ -2,7 +2,8 @@
  * gradient.cu - per-row gradients from the shared math (common/), row
  * subsampling, and their fixed-point form.
  *
- *   grad_rows   a thread per row: gbt_row_sampled, gbt_row_gradients
+ *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
+ *               gbt_row_gradients
  *   grad_max    per class the largest |g| and |h| (an exact max: the bit
  *               patterns of non-negative doubles order as the values do,
  *               so a 64-bit atomicMax computes it in any order)
@@ -22,12 +23,12 @@ typedef unsigned long long ull;
 
 __global__ void grad_rows(int obj, int K, uint64_t n, const double *margin, const float *label,
                           const float *weight, uint64_t seed, int round, double subsample,
-                          double *g, double *h)
+                          double scale_pos, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
-        float w = weight ? weight[r] : 1.0f;
-        if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0f;
+        double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, scale_pos);
+        if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0;
         gbt_row_gradients(obj, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
     }
 }
@@ -118,7 +119,7 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
     grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
         c->objective, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL, req->seed,
-        req->round, req->subsample, c->gtmp, c->htmp);
+        req->round, req->subsample, req->scale_pos, c->gtmp, c->htmp);
     CU_LAUNCHED("grad_rows");
     grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
     CU_LAUNCHED("grad_max");

@@ -191,8 +191,15 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *   side_files=0|1          read PATH.weight, PATH.base_margin and
  *                           PATH.group (or PATH.query) when present
  *                           (default 1)
- * LIBSVM lines are "label [qid:N] index:value ...": index i is column i,
- * so zero-based and one-based files both load and agree with each other.
+ *   indexing_mode=0|1|auto  LIBSVM: feature indices start at 0 (index i is
+ *                           column i) or at 1 (index i is column i - 1);
+ *                           auto (default, also -1): 0 when an index 0
+ *                           appears in the file, else 1
+ * LIBSVM lines are "label [qid:N] index:value ...".  A model records the
+ * base of the LIBSVM file it was trained on; prediction and evaluation
+ * refuse a file whose base was guessed one-based (no index 0) unless the
+ * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
+ * zero-based with its first feature absent; give indexing_mode).
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
  * in LF or CRLF.  Errors name the file and the line.
  */
@@ -312,8 +319,11 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
 
 /*
  * Predicts every row of d into out (row-major, out_len floats, which must
- * be at least gbt_booster_predict_size()).  d may have fewer features than
- * the model (the others are missing) but not more.  Safe to call from many
+ * be at least gbt_booster_predict_size()).  Dense data (gbt_dataset_from_dense,
+ * CSV, TSV) must have exactly the model's number of features, NaN where a
+ * value is missing; sparse data (CSR, LIBSVM) may have fewer (the others
+ * are missing) but not more.  Other counts are GBT_E_INVALID_ARG; the same
+ * holds for gbt_booster_eval and validation sets.  Safe to call from many
  * threads at once on one booster; the result does not depend on the thread
  * count.  No memory is allocated per call on the CPU.  When the booster's
  * `device` parameter resolves to a CUDA device (cuda, cuda:N, or auto with

@@ -19,8 +19,9 @@
  *
  * Contract every backend keeps (tests/test_backend.c checks it against the
  * CPU backend, which is the reference):
- * - Gradients: per row and class from gbt_row_gradients (common/), weight 0
- *   for rows gbt_row_sampled rejects; per class the exponents from
+ * - Gradients: per row and class from gbt_row_gradients (common/) with the
+ *   weight of gbt_row_weight (req->scale_pos), 0 for rows gbt_row_sampled
+ *   rejects; per class the exponents from
  *   gbt_quant_exponent of the largest |g| and |h|, the pairs from
  *   gbt_quantize, the totals their exact int64 sums.
  * - A histogram holds, for each of qm->cuts.total_slots slots, the exact
@@ -68,6 +69,7 @@ struct gbt_grad_request {
     int round;
     uint64_t seed;
     double subsample;
+    double scale_pos; /* gbt_row_weight's factor for rows labelled 1; 1 but for binary objectives */
 };
 
 /* One class's gradients for this round: exact totals and fixed-point exponents. */

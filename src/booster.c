@@ -60,7 +60,6 @@ gbt_status gbt_booster_create(gbt_booster **out)
 {
     gbt_booster *b;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     FORWARD_IF_ERROR(gbt__alloc(&b, 1, sizeof *b, 1, "booster"));
     gbt__params_init(&b->params);
     b->model.best_iteration = -1;
@@ -164,6 +163,13 @@ static gbt_status check_base_margin(const gbt_dataset *d, int K)
     return GBT_OK;
 }
 
+/* scale_pos_weight where it applies (binary objectives), else 1. */
+static double scale_pos(const struct gbt_params *p)
+{
+    const int binary = p->objective == GBT_OBJ_BINARY_LOGISTIC || p->objective == GBT_OBJ_BINARY_LOGITRAW;
+    return binary ? p->scale_pos_weight : 1.0;
+}
+
 /* Fixes the model's objective, classes, starting scores and features on first training. */
 static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
 {
@@ -180,7 +186,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
-    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, train, base);
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, scale_pos(p), train, base);
     if (s != GBT_OK) {
         free(base);
         return s;
@@ -189,6 +195,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
     m->num_feature = train->ncol;
+    m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
     m->base = base;
     return GBT_OK;
 }
@@ -297,6 +304,9 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     int K;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
+    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
+                    "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
+                    gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)
         FORWARD_IF_ERROR(build_state(b, train));
     K = b->model.K;
@@ -304,6 +314,7 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
+    req.scale_pos = scale_pos(&b->params);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     for (int k = 0; k < K && s == GBT_OK; k++) {
@@ -366,14 +377,50 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
     return s;
 }
 
+/*
+ * Data to predict must have the model's features: dense data (a matrix,
+ * CSV, TSV) every one of them, sparse data (CSR, LIBSVM) no more of them.
+ */
+static gbt_status check_features(const struct gbt_model *m, uint64_t ncol, int dense)
+{
+    RETURN_ERROR_IF(ncol > m->num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu features but the model only %llu (%s)",
+                    (unsigned long long)ncol, (unsigned long long)m->num_feature,
+                    dense ? "is the label or another column read as a feature? label_column says "
+                            "where the label is"
+                          : "a one-based LIBSVM file read as zero-based? indexing_mode=1 says it is "
+                            "one-based");
+    RETURN_ERROR_IF(dense && ncol < m->num_feature, GBT_E_INVALID_ARG,
+                    "the data has %llu columns but the model %llu features; dense data must "
+                    "have a column for every feature (NaN where a value is missing)",
+                    (unsigned long long)ncol, (unsigned long long)m->num_feature);
+    return GBT_OK;
+}
+
+/*
+ * A LIBSVM file without index 0 reads as one-based; that guess is refused
+ * for a model that was not trained on a one-based file, where the file may
+ * as well be a zero-based one whose first feature never appears.
+ */
+static gbt_status check_index_base(const struct gbt_model *m, const gbt_dataset *d)
+{
+    RETURN_ERROR_IF(d->index_base == GBT_BASE_ONE_GUESSED && m->index_base != GBT_BASE_ONE,
+                    GBT_E_INVALID_ARG,
+                    "%s has no feature index 0, so it reads as one-based LIBSVM, but the model was "
+                    "trained on %s; say which it is with indexing_mode=0 or indexing_mode=1",
+                    d->source ? d->source : "the data",
+                    m->index_base == GBT_BASE_ZERO ? "a zero-based LIBSVM file"
+                                                   : "dense data (columns from 0)");
+    return GBT_OK;
+}
+
 static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
 {
     const struct gbt_model *m = &b->model;
     struct gbt_dview v;
     double *margin;
-    RETURN_ERROR_IF(d->ncol > m->num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu",
-                    (unsigned long long)d->ncol, (unsigned long long)m->num_feature);
+    FORWARD_IF_ERROR(check_features(m, d->ncol, d->dense != NULL));
+    FORWARD_IF_ERROR(check_index_base(m, d));
     FORWARD_IF_ERROR(check_base_margin(d, m->K));
     gbt__dataset_view(d, &v);
     FORWARD_IF_ERROR(device_margins(b, &v, &margin));
@@ -561,9 +608,7 @@ static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, 
     RETURN_ERROR_IF(out_len < need, GBT_E_INVALID_ARG,
                     "the output holds %llu floats; %llu rows need %llu", (unsigned long long)out_len,
                     (unsigned long long)v->nrow, (unsigned long long)need);
-    RETURN_ERROR_IF(v->ncol > b->model.num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu",
-                    (unsigned long long)v->ncol, (unsigned long long)b->model.num_feature);
+    FORWARD_IF_ERROR(check_features(&b->model, v->ncol, v->dense != NULL));
     RETURN_ERROR_IF(v->base_margin && v->nbase_margin != v->nrow * (uint64_t)b->model.K,
                     GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
                     (unsigned long long)v->nbase_margin,
@@ -592,6 +637,8 @@ gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d, unsig
     struct gbt_dview v;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(d);
+    FORWARD_IF_ERROR(check_model(b));
+    FORWARD_IF_ERROR(check_index_base(&b->model, d));
     gbt__dataset_view(d, &v);
     return predict_view(b, &v, flags, out, out_len);
 }

@@ -19,6 +19,7 @@ struct gbt_model {
     int objective;
     int num_class;
     uint64_t num_feature;
+    int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
     double *base;         /* K starting raw scores */
     struct gbt_tree *trees;
     uint32_t ntrees;

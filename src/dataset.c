@@ -88,7 +88,6 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     gbt_dataset *d;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(data);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
     RETURN_ERROR_IF(ncol == 0, GBT_E_INVALID_ARG, "dataset has no columns");
@@ -188,7 +187,6 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     gbt_status s;
     uint64_t nnz;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(indptr);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
     RETURN_ERROR_IF(indptr[0] != 0, GBT_E_INVALID_ARG, "CSR indptr[0] is %llu, not 0",
@@ -219,6 +217,29 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
         return s;
     }
     *out = d;
+    return GBT_OK;
+}
+
+gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode)
+{
+    uint64_t zero = 0;
+    while (zero < d->nnz && d->indices[zero] != 0) zero++;
+    if (indexing_mode == 0 || (indexing_mode < 0 && zero < d->nnz)) {
+        d->index_base = GBT_BASE_ZERO;
+        return GBT_OK;
+    }
+    if (zero < d->nnz) {
+        char where[512];
+        uint64_t r = 0;
+        while (d->indptr[r + 1] <= zero) r++;
+        gbt__dataset_where(d, r, where, sizeof where);
+        return gbt__fail(GBT_E_FORMAT, "%s: feature index 0 in a file read as one-based (indexing_mode=1)",
+                         where);
+    }
+    for (uint64_t i = 0; i < d->nnz; i++) d->indices[i]--;
+    if (d->ncol > 0) d->ncol--;
+    d->index_base = indexing_mode < 0 ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
+    gbt__dataset_touch(d);
     return GBT_OK;
 }
 

@@ -10,6 +10,14 @@
 #include "gbt.h"
 
 #define GBT_MAX_FEATURES (1u << 24)
+
+/* How a dataset's column numbers relate to the indices of its LIBSVM file. */
+enum gbt_index_base {
+    GBT_BASE_NONE = 0,    /* not read from a LIBSVM file */
+    GBT_BASE_ZERO,        /* index i is column i */
+    GBT_BASE_ONE,         /* index i is column i - 1 */
+    GBT_BASE_ONE_GUESSED  /* one-based only because no index 0 appears */
+};
 #define GBT_MAX_ROWS 0xFFFFFFFFull /* rows must be fewer than this */
 
 struct gbt_dataset {
@@ -29,6 +37,7 @@ struct gbt_dataset {
     uint32_t *groups;
     uint64_t ngroups;
 
+    int index_base;     /* enum gbt_index_base */
     char *source;       /* file the data came from, or NULL */
     uint32_t *row_line; /* line of each row in `source`, or NULL */
 
@@ -68,6 +77,13 @@ gbt_status gbt__dataset_finish_dense(gbt_dataset *d);
  * each row's columns and drops NaN entries.
  */
 gbt_status gbt__dataset_finish_csr(gbt_dataset *d);
+
+/*
+ * Fixes the column numbers of a dataset just read from a LIBSVM file, whose
+ * columns are its indices: indexing_mode 0 keeps them, 1 subtracts one (an
+ * index 0 is then an error), -1 subtracts one unless an index 0 appears.
+ */
+gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode);
 
 /* "FILE:LINE" or "row N" for messages about row r. */
 void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len);

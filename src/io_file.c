@@ -17,6 +17,7 @@ struct file_options {
     int format;
     struct gbt_csv_options csv;
     int side_files;
+    int indexing_mode; /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
 };
 
 static gbt_status parse_bool(const char *key, const char *v, int *out)
@@ -57,6 +58,15 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
+    if (strcmp(key, "indexing_mode") == 0) {
+        if (strcmp(v, "auto") == 0 || strcmp(v, "-1") == 0)
+            o->indexing_mode = -1;
+        else if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0)
+            o->indexing_mode = v[0] - '0';
+        else
+            return gbt__fail(GBT_E_INVALID_ARG, "option 'indexing_mode' expects 0, 1 or auto, got '%s'", v);
+        return GBT_OK;
+    }
     if (strcmp(key, "missing") == 0) {
         float m = gbt__strtof(v, &e);
         RETURN_ERROR_IF(*v == '\0' || *e != '\0', GBT_E_INVALID_ARG,
@@ -66,7 +76,8 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         return GBT_OK;
     }
     return gbt__fail(GBT_E_INVALID_ARG,
-                     "unknown option '%s' (expected format, label_column, header, missing or side_files)",
+                     "unknown option '%s' (expected format, label_column, header, missing, "
+                     "side_files or indexing_mode)",
                      key);
 }
 
@@ -77,6 +88,7 @@ static gbt_status parse_options(const char *text, struct file_options *o)
     memset(o, 0, sizeof *o);
     o->csv.delim = ',';
     o->side_files = 1;
+    o->indexing_mode = -1;
     if (text == NULL) return GBT_OK;
     RETURN_ERROR_IF(strlen(text) >= sizeof buf, GBT_E_INVALID_ARG, "options are too long");
     strcpy(buf, text);
@@ -242,12 +254,12 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
     gbt_dataset *d = NULL;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(parse_options(options, &o));
     if (o.format == FMT_GUESS) FORWARD_IF_ERROR(guess_format(path, o.csv.header, &o.format));
     if (o.format == FMT_LIBSVM) {
         s = gbt__read_libsvm(path, &d);
+        if (s == GBT_OK) s = gbt__dataset_set_index_base(d, o.indexing_mode);
     } else {
         o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
         s = gbt__read_delimited(path, &o.csv, &d);

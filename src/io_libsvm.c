@@ -1,8 +1,8 @@
 /*
  * io_libsvm.c - the LIBSVM text format: "label [qid:N] index:value ...",
- * one row per line; '#' starts a comment; blank lines are skipped.  Index i
- * is column i, so files numbered from 0 and from 1 both load, and a
- * training and a test file agree on their columns either way.
+ * one row per line; '#' starts a comment; blank lines are skipped.  The
+ * reader makes index i column i; gbt_dataset_from_file then applies the
+ * file's base (gbt__dataset_set_index_base).
  */
 #include <ctype.h>
 #include <errno.h>

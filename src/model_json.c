@@ -75,6 +75,8 @@ gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
                    FORMAT_NAME, FORMAT_VERSION, gbt_version());
     gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
                    gbt__objective_name(m->objective), m->num_class, (unsigned long long)m->num_feature);
+    if (m->index_base != GBT_BASE_NONE)
+        gbt__sb_printf(sb, "  \"libsvm_index_base\": %d,\n", m->index_base == GBT_BASE_ONE);
     gbt__sb_printf(sb, "  \"base_margin\": [");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ", ", 2);
@@ -261,6 +263,11 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
     for (int k = 0; k < m->K; k++, e = d->n[e].next) FORWARD_IF_ERROR(get_double(rd, e, &m->base[k]));
+    e = gbt__json_member(d, root, "libsvm_index_base");
+    if (e >= 0) {
+        FORWARD_IF_ERROR(get_int(rd, e, 0, 1, &v));
+        m->index_base = v ? GBT_BASE_ONE : GBT_BASE_ZERO;
+    }
     e = gbt__json_member(d, root, "best_iteration");
     if (e >= 0) {
         int32_t s;
@@ -364,7 +371,6 @@ gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster
     gbt_booster *b;
     gbt_status s;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(buf);
     FORWARD_IF_ERROR(gbt_booster_create(&b));
     s = gbt__model_read_json(buf, len, "model", b);
@@ -384,7 +390,6 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
     gbt_booster *b = NULL;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(out);
-    *out = NULL;
     CHECK_NOT_NULL(path);
     f = fopen(path, "rb");
     RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));

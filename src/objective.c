@@ -41,14 +41,18 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the training data has no labels");
     for (uint64_t r = 0; r < d->nrow; r++) {
         float y = d->label[r];
-        const char *bad = NULL;
+        const char *bad = NULL, *hint = "";
         switch (obj) {
         case GBT_OBJ_REG_LOGISTIC:
             if (!(y >= 0.0f && y <= 1.0f)) bad = "is outside [0, 1]";
             break;
         case GBT_OBJ_BINARY_LOGISTIC:
         case GBT_OBJ_BINARY_LOGITRAW:
-            if (y != 0.0f && y != 1.0f) bad = "is not 0 or 1";
+            if (y != 0.0f && y != 1.0f) {
+                bad = "is not 0 or 1";
+                hint = "; binary objectives take labels 0 and 1: map -1/+1 labels to 0/1 "
+                       "with (y + 1) / 2, or use multi:softprob with num_class for more classes";
+            }
             break;
         case GBT_OBJ_MULTI_SOFTMAX:
         case GBT_OBJ_MULTI_SOFTPROB:
@@ -60,14 +64,14 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
         }
         if (bad) {
             gbt__dataset_where(d, r, where, sizeof where);
-            return gbt__fail(GBT_E_FORMAT, "%s: label %g %s for %s", where, (double)y, bad, name);
+            return gbt__fail(GBT_E_FORMAT, "%s: label %g %s for %s%s", where, (double)y, bad, name, hint);
         }
     }
     return GBT_OK;
 }
 
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const gbt_dataset *d,
-                                      double *out)
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
+                                      const gbt_dataset *d, double *out)
 {
     const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
                          obj == GBT_OBJ_BINARY_LOGITRAW;
@@ -100,7 +104,7 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const g
             base_score = logistic ? 0.5 : 0.0;
         } else {
             for (uint64_t r = 0; r < d->nrow; r++) {
-                double w = d->weight ? d->weight[r] : 1.0;
+                double w = gbt_row_weight(d->label[r], d->weight ? d->weight[r] : 1.0, scale_pos);
                 sw += w;
                 swy += w * d->label[r];
             }

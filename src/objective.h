@@ -23,11 +23,12 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
 /*
  * The initial raw score of each of the K groups: from base_score when it is
  * set (NaN: auto), else from the labels: the weighted mean (as a logit for
- * the logistic objectives) or, for multiclass, the centred log of the
+ * the logistic objectives; rows labelled 1 weigh scale_pos times their
+ * weight, as in the gradients) or, for multiclass, the centred log of the
  * weighted class frequencies.
  */
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score, const gbt_dataset *d,
-                                      double *out);
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
+                                      const gbt_dataset *d, double *out);
 
 /* Floats a prediction writes per row. */
 int gbt__objective_outputs(int obj, int K, unsigned flags);

@@ -46,6 +46,7 @@ static const char *const objective_choices[] = {
     NULL};
 static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
+static const char *const booster_choices[] = {"gbtree", NULL};
 
 static const struct pdef table[] = {
     {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
@@ -81,6 +82,8 @@ static const struct pdef table[] = {
      "fraction of the tree's features sampled for each depth"},
     {"colsample_bynode", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bynode), 0, 1,
      "fraction of the level's features sampled for each node"},
+    {"scale_pos_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1, OFF(scale_pos_weight), 0, 1,
+     "binary objectives: the weight of rows labelled 1 is multiplied by this (e.g. negatives / positives)"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -INF, INF, 1, 1, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
@@ -97,7 +100,10 @@ static const struct pdef table[] = {
     {"verbosity", "", PT_INT, NULL, "1", 0, 3, 0, 0, OFF(verbosity), 0, 0,
      "0 silent, 1 warnings, 2 info (per-round metrics), 3 debug"},
     {"tree_method", "", PT_ENUM, tree_method_choices, "hist", 0, 0, 0, 0, OFF(tree_method), 0, 0,
-     "accepted for XGBoost configurations: gbt always builds histograms"},
+     "accepted for XGBoost configurations: gbt always builds histograms (exact and approx are "
+     "taken as hist, gpu_hist as hist with device=cuda, each with a warning)"},
+    {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster), 0, 0,
+     "accepted for XGBoost configurations: gbt builds trees (gblinear and dart are not implemented)"},
 };
 
 #define NPARAMS ((int)(sizeof table / sizeof table[0]))
@@ -242,6 +248,21 @@ static int enum_index(const char *const *choices, const char *value)
     return -1;
 }
 
+/* The choice nearest to a mistyped value, or NULL when none is near. */
+static const char *closest_choice(const char *const *choices, const char *value)
+{
+    const char *best = NULL;
+    int bestd = 1 << 30;
+    for (int i = 0; choices[i]; i++) {
+        int d = gbt__edit_distance(value, choices[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = choices[i];
+        }
+    }
+    return bestd <= 3 || bestd * 3 <= (int)strlen(value) ? best : NULL;
+}
+
 static gbt_status add_metrics(const struct pdef *d, struct gbt_params *p, const char *value)
 {
     const char *s = value;
@@ -297,9 +318,12 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
     case PT_ENUM:
         idx = enum_index(d->choices, value);
         if (idx < 0) {
-            char expect[192];
-            snprintf(expect, sizeof expect, "one of %s", type_text(d));
-            return bad_value(d, value, expect);
+            const char *near = closest_choice(d->choices, value);
+            if (near)
+                return gbt__fail(GBT_E_PARAM, "parameter '%s' expects one of %s, got '%s'; did you mean '%s'?",
+                                 d->name, type_text(d), value, near);
+            return gbt__fail(GBT_E_PARAM, "parameter '%s' expects one of %s, got '%s'", d->name,
+                             type_text(d), value);
         }
         *(int64_t *)field = idx;
         return GBT_OK;
@@ -320,6 +344,32 @@ void gbt__params_init(struct gbt_params *p)
     for (int i = 0; i < NPARAMS; i++) set_one(&table[i], p, table[i].deflt);
 }
 
+/* Names of the number of rounds in XGBoost's and LightGBM's interfaces. */
+static const char *const round_count_names[] = {"num_round", "num_rounds", "num_boost_round",
+                                                "n_estimators", "nround", "nrounds",
+                                                "num_iterations", NULL};
+
+/*
+ * XGBoost's other tree methods: exact and approx become hist, gpu_hist
+ * becomes hist on CUDA (device 0 unless one is set), each with a warning.
+ */
+static gbt_status set_tree_method(struct gbt_params *p, const char *value)
+{
+    if (strcmp(value, "gpu_hist") == 0) {
+        if (strncmp(p->device, "cuda", 4) != 0 && strncmp(p->device, "gpu", 3) != 0)
+            strcpy(p->device, "cuda");
+        gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                 "tree_method=gpu_hist is deprecated (as in XGBoost 2.0): use tree_method=hist with "
+                 "device=cuda; training with those (device=%s)", p->device);
+    } else {
+        gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                 "tree_method=%s is not implemented: gbt builds histograms only, so it trains with "
+                 "tree_method=hist (max_bin sets the histogram resolution)", value);
+    }
+    p->tree_method = 0;
+    return GBT_OK;
+}
+
 gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *value, int *flags)
 {
     struct gbt_params tmp;
@@ -328,13 +378,23 @@ gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *v
     CHECK_NOT_NULL(value);
     d = lookup(name);
     if (d == NULL) {
+        char norm[64];
         const char *near = closest_name(name);
+        normalise(name, norm, sizeof norm);
+        if (enum_index(round_count_names, norm) >= 0)
+            return gbt__fail(GBT_E_PARAM,
+                             "unknown parameter '%s': the number of rounds is not a booster "
+                             "parameter; pass it to gbt_booster_train (gbtrain --num_round=N)", name);
         if (near)
             return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'; did you mean '%s'?", name, near);
         return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'", name);
     }
     tmp = *p;
-    FORWARD_IF_ERROR(set_one(d, &tmp, value));
+    if (d->offset == OFF(tree_method) &&
+        (strcmp(value, "gpu_hist") == 0 || strcmp(value, "exact") == 0 || strcmp(value, "approx") == 0))
+        FORWARD_IF_ERROR(set_tree_method(&tmp, value));
+    else
+        FORWARD_IF_ERROR(set_one(d, &tmp, value));
     *p = tmp;
     if (flags) *flags = d->flags;
     return GBT_OK;

@@ -34,6 +34,7 @@ struct gbt_params {
     double colsample_bytree;
     double colsample_bylevel;
     double colsample_bynode;
+    double scale_pos_weight; /* binary objectives: factor of the weight of rows labelled 1 */
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;
@@ -43,6 +44,7 @@ struct gbt_params {
     int64_t early_stopping_rounds;
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
+    int64_t booster;     /* accepted for XGBoost configurations; always gbtree */
 };
 
 /* What changing a parameter affects (bit flags). */

@@ -24,6 +24,17 @@ check "probabilities lie in (0, 1)" awk '$1 <= 0 || $1 >= 1 { exit 1 }' pred.txt
 check "--metric prints the score" grep -Eq "^auc	0\.9[0-9]+$" pred.err
 "$gbpredict" -q "$data/breast_cancer.test.csv" breast_cancer.train.model > stdout.txt
 check "without OUTPUT_FILE predictions go to standard output" cmp -s stdout.txt pred.txt
+cut -d, -f2- "$data/breast_cancer.test.csv" > nolabel.csv
+"$gbpredict" -q nolabel.csv breast_cancer.train.model nolabel.txt
+check "a CSV of the model's 30 features alone predicts the same as with its label first" cmp -s nolabel.txt pred.txt
+printf 'label' > header.csv
+for i in $(seq 1 30); do printf ',f%d' "$i" >> header.csv; done
+echo >> header.csv
+cat "$data/breast_cancer.test.csv" >> header.csv
+"$gbpredict" -q --header header.csv breast_cancer.train.model header.txt
+check "so does one with a header line" cmp -s header.txt pred.txt
+"$gbpredict" -q --device=cpu "$data/breast_cancer.test.csv" breast_cancer.train.model cpu.txt
+check "gbpredict --device=cpu predicts the same" cmp -s cpu.txt pred.txt
 "$gbpredict" -q --margin "$data/breast_cancer.test.csv" breast_cancer.train.model > margin.txt
 check "--margin writes raw scores (some negative)" grep -q "^-" margin.txt
 
@@ -42,6 +53,13 @@ check "--config values apply, the command line wins, '-' equals '_'" cmp -s a.mo
 "$gbtrain" -q --eta=0.5 --max_depth=2 --num_round=4 "$data/diabetes.train.csv" c.model
 check "(and the config's num_round was overridden)" sh -c '! cmp -s a.model c.model'
 
+printf 'objective = "binary:logistic"\nbooster = gbtree\ntree_method = '"'"'hist'"'"'\nn_estimators = 3\n' > quoted.conf
+"$gbtrain" -q --config quoted.conf "$data/breast_cancer.train.csv" quoted.model
+"$gbtrain" -q --objective=binary:logistic --num_round=3 "$data/breast_cancer.train.csv" plain.model
+check "a config file with quoted values, booster=gbtree and n_estimators trains" cmp -s quoted.model plain.model
+"$gbtrain" -q --objective=binary:logistic --nrounds=3 "$data/breast_cancer.train.csv" nrounds.model
+check "--nrounds is the number of rounds too" cmp -s nrounds.model plain.model
+
 cp "$data/diabetes.train.csv" w.csv
 "$gbtrain" -q --num_round=3 w.csv nw.model
 awk '{ print (NR % 3) + 0.5 }' w.csv > w.csv.weight
@@ -53,6 +71,28 @@ printf '1 1:0.5 3:1\n0 2:1 3:0\n1 1:0.7 2:0.1\n0 1:0.1 3:2\n' > small.libsvm
 check "a LIBSVM file trains (format guessed)" test -s small.model
 "$gbpredict" -q small.libsvm small.model > small.pred
 check "and predicts one line per row" test "$(wc -l < small.pred)" -eq 4
+
+# The breast cancer rows as LIBSVM files numbered from 1 and from 0 (zeros left out).
+tolibsvm() { awk -F, -v base="$1" '{ printf "%s", $1; for (i = 2; i <= NF; i++) if ($i != 0) printf " %d:%s", i - 2 + base, $i; print "" }' "$2"; }
+tolibsvm 1 "$data/breast_cancer.train.csv" > tr1.libsvm
+tolibsvm 0 "$data/breast_cancer.test.csv" > te0.libsvm
+tolibsvm 1 "$data/breast_cancer.test.csv" > te1.libsvm
+"$gbtrain" -q --objective=binary:logistic --num_round=5 tr1.libsvm one.model
+check "a model trained on a one-based LIBSVM file has the file's 30 features" grep -q '"num_feature": 30,' one.model
+"$gbpredict" -q te1.libsvm one.model te1.pred
+"$gbpredict" -q te0.libsvm one.model te0.pred
+check "zero-based and one-based LIBSVM test files predict the same" cmp -s te0.pred te1.pred
+tr ',' ' ' < "$data/breast_cancer.test.csv" | awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, ($i == 0 ? "nan" : $i); print "" }' > te1nan.libsvm
+"$gbpredict" -q te1nan.libsvm one.model te1nan.pred
+check "(and so does the test file written with every feature)" cmp -s te1nan.pred te1.pred
+
+"$gbtrain" -q --num_round=7 --subsample=0.8 --colsample_bytree=0.7 --valid="$data/diabetes.test.csv" \
+    "$data/diabetes.train.csv" whole.model
+"$gbtrain" --num_round=7 --subsample=0.8 --colsample_bytree=0.7 --valid="$data/diabetes.test.csv" \
+    --save_period=3 "$data/diabetes.train.csv" period.model 2> period.err
+check "--save_period=3 saves after rounds 3 and 6 and at the end" \
+    sh -c 'grep -q "saved 3 rounds to period.model" period.err && grep -q "saved 6 rounds to period.model" period.err && grep -q "saved 7 rounds to period.model" period.err'
+check "and trains the same model as one run" cmp -s whole.model period.model
 
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err

@@ -24,6 +24,10 @@ fails "infinite label" "inflabel.csv:2: label is infinite" "$gbtrain" -q inflabe
 printf '1,1\n0,2\n2,3\n' > three.csv
 fails "binary label not 0/1 names file and line" "three.csv:3: label 2 is not 0 or 1 for binary:logistic" \
     "$gbtrain" -q --objective=binary:logistic three.csv
+printf -- '-1 1:1\n+1 1:2\n' > pm1.libsvm
+fails "-1/+1 labels for a binary objective say how to map them" \
+    "pm1.libsvm:1: label -1 is not 0 or 1 for binary:logistic; .*map -1/\+1 labels to 0/1 with \(y \+ 1\) / 2" \
+    "$gbtrain" -q --objective=binary:logistic pm1.libsvm pm1.model
 fails "class label >= num_class" "three.csv:3: label 2 is not below num_class" \
     "$gbtrain" -q --objective=multi:softmax --num_class=2 three.csv
 printf '1,2,3\r\n0,4\r\n' > ragged.csv
@@ -44,9 +48,34 @@ fails "parameter out of range shows the range" "parameter 'subsample' expects a 
 printf 'eta = fast\n' > bad.conf
 fails "a bad value in a config file names the file and line" "bad.conf:1: parameter 'eta'" \
     "$gbtrain" -q --config bad.conf "$tr"
+one_line() { test "$(wc -l < "$work/.fails.err")" -eq 1; }
+fails "gbtrain a b c says what is wrong" "gbtrain: 3 file arguments, expected TRAIN_FILE \[MODEL_FILE\]: 'c' is one too many \(try --help\)" \
+    "$gbtrain" a b c
+check "(in one line)" one_line
+fails "gbtrain without a file" "no TRAIN_FILE given.*try --help" "$gbtrain"
+check "(in one line)" one_line
+fails "gbpredict with one file" "no MODEL_FILE given.*try --help" "$gbpredict" a
+check "(in one line)" one_line
+fails "gbpredict with four files" "4 file arguments.*'d' is one too many \(try --help\)" "$gbpredict" a b c d
+check "(in one line)" one_line
+fails "-v is an unknown option, not one that takes the next argument" "unknown option '-v'.*try --help" \
+    "$gbtrain" -v "$tr"
+check "(in one line)" one_line
+fails "a missing CUDA device is found before the data is read" "device=cuda:99: no CUDA device 99" \
+    "$gbtrain" -q --device=cuda:99 /no/such/train.csv
+fails "gbpredict takes --device and checks it first too" "device=cuda:99: no CUDA device 99" \
+    "$gbpredict" -q --device=cuda:99 /no/such/test.csv /no/such/m.model
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model
+fails "an unwritable model path is found before the data is read" "cannot write '/no/such/dir/m.model'" \
+    "$gbtrain" -q --num_round=1 /no/such/train.csv /no/such/dir/m.model
+mkdir adir
+fails "a directory as the model path is found before the data is read" "cannot write 'adir': it is a directory" \
+    "$gbtrain" -q --num_round=1 /no/such/train.csv adir
+check "(and the check leaves nothing in the directory)" test -z "$(ls -A adir)"
+fails "--save_period with early stopping" "save_period and early_stopping_rounds cannot be combined" \
+    "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --valid="$tr" "$tr" es.model
 
 "$gbtrain" -q --objective=binary:logistic --num_round=2 "$tr" good.model
 cp good.model keep.model
@@ -55,16 +84,56 @@ fails "a failed training leaves the existing model file alone" "label 2 is not 0
 check "(keep.model unchanged)" cmp -s good.model keep.model
 
 head -c 300 good.model > truncated.model
-echo "previous predictions" > out.txt
+printf "0.25\n0.75\n" > out.txt
 fails "truncated model" "truncated.model:[0-9]+: .*truncated" "$gbpredict" -q "$tr" truncated.model out.txt
-check "a failed prediction leaves the existing output file alone" grep -q "previous predictions" out.txt
+check "a failed prediction leaves the existing output file alone" sh -c 'test "$(cat out.txt)" = "$(printf "0.25\n0.75")"'
 sed 's/"left": \[1/"left": [9999/' good.model > corrupt.model
 fails "corrupted model" "corrupt.model: tree 0: node 0 has children" "$gbpredict" -q "$tr" corrupt.model
 printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
 fails "foreign model" "not a gbt model" "$gbpredict" -q "$tr" foreign.model
-printf '1 1:1 40:2\n' > wide.libsvm
+printf '1 0:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
+cut -d, -f3- "$data/breast_cancer.test.csv" > c29.csv
+fails "a CSV of neither the model's features nor label + features" \
+    "c29.csv has 29 columns but the model 30 features: expected 30 .* or 31 .*--label_column" \
+    "$gbpredict" -q c29.csv good.model
+cut -d, -f1-11 "$data/breast_cancer.test.csv" > narrow.csv
+fails "CSV data with fewer columns than the model's features" "10 columns but the model 30 features" \
+    "$gbpredict" -q --label_column=0 narrow.csv good.model
+fails "and as validation data" "10 columns but the model 30 features" \
+    "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
+awk -F, '{ printf "%s", $1; for (i = 3; i <= NF; i++) printf " %d:%s", i - 2, $i; print "" }' "$tr" > nozero.libsvm
+fails "a LIBSVM file without index 0 against a model of dense data" \
+    "nozero.libsvm has no feature index 0, so it reads as one-based .* indexing_mode=0 or indexing_mode=1" \
+    "$gbpredict" -q nozero.libsvm good.model
+check "(accepted once indexing_mode says it is zero-based)" "$gbpredict" -q --indexing_mode=0 nozero.libsvm good.model out2.txt
+awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' "$tr" > one.libsvm
+fails "a one-based file read as zero-based names the likely cause" \
+    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? indexing_mode=1" \
+    "$gbpredict" -q --indexing_mode=0 one.libsvm good.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
+cp "$tr" tr.csv
+cp "$data/breast_cancer.test.csv" te.csv
+cp te.csv te.orig
+cp good.model good.orig
+fails "gbtrain tr.csv te.csv does not replace data with a model" \
+    "MODEL_FILE 'te.csv' exists and is not a file this tool writes.*--force" "$gbtrain" -q --num_round=1 tr.csv te.csv
+fails "nor the training file itself" "MODEL_FILE 'tr.csv' is the input file 'tr.csv'" \
+    "$gbtrain" -q --num_round=1 --force tr.csv tr.csv
+fails "nor a validation file, even with --force" "MODEL_FILE './te.csv' is the input file 'te.csv'" \
+    "$gbtrain" -q --num_round=1 --force --valid=te.csv tr.csv ./te.csv
+fails "gbpredict te.csv good.model te.csv does not replace the data" \
+    "OUTPUT_FILE 'te.csv' is the input file 'te.csv'" "$gbpredict" -q te.csv good.model te.csv
+fails "gbpredict te.csv good.model good.model does not replace the model" \
+    "OUTPUT_FILE 'good.model' is the input file 'good.model'" "$gbpredict" -q --force te.csv good.model good.model
+check "(the data and the model are unchanged)" sh -c 'cmp -s te.csv te.orig && cmp -s good.model good.orig'
+echo "my notes" > notes.txt
+fails "gbpredict does not replace a file that holds no predictions" \
+    "OUTPUT_FILE 'notes.txt' exists and is not a file this tool writes" "$gbpredict" -q te.csv good.model notes.txt
+check "(notes.txt unchanged)" grep -q "my notes" notes.txt
+check "--force replaces it" "$gbpredict" -q --force te.csv good.model notes.txt
+check "an existing prediction file is replaced without --force" "$gbpredict" -q te.csv good.model notes.txt
+check "an existing model is replaced without --force" "$gbtrain" -q --num_round=1 tr.csv good.model
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no
 done_testing

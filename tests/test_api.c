@@ -212,8 +212,70 @@ static void test_devices_and_logging(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * gbt.h: out-pointers are written only on success.  Every call with one is
+ * made to fail with its out-pointers set to marks, which must survive.
+ */
+static void test_out_pointers_on_failure(void)
+{
+    static char mark_storage[64];
+    void *const mark = mark_storage;
+    gbt_dataset *d = mark, *good;
+    gbt_booster *b = mark, *trained;
+    const float *values = mark;
+    const char *text = mark;
+    char *buf = mark, small[4] = "abc", name[8] = "abc";
+    uint64_t u = 77, u2 = 78, bad_ptr[3] = {0, 2, 1};
+    const uint32_t cols[2] = {0, 1};
+    size_t len = 79;
+    double v = 80;
+    int n = 81, major = 82, minor = 83;
+    float x[4] = {1, 2, 3, 4}, y[2] = {0, 1}, out[2] = {84, 85};
+    gbt_dataset_from_dense(x, 2, 2, NAN, &good);
+    gbt_booster_create(&trained);
+    gbt_dataset_set_field(good, "label", y, 2);
+    gbt_booster_set_param(trained, "min_child_weight", "0");
+    gbt_booster_train(trained, good, 1, NULL, NULL, 0);
+
+    ok(gbt_dataset_from_dense(x, 0, 2, NAN, &d) != GBT_OK && d == mark, "gbt_dataset_from_dense");
+    ok(gbt_dataset_from_csr(bad_ptr, cols, x, 2, 2, &d) != GBT_OK && d == mark, "gbt_dataset_from_csr");
+    ok(gbt_dataset_from_file("/no/such/file.csv", NULL, &d) != GBT_OK && d == mark,
+       "gbt_dataset_from_file (missing file)");
+    ok(gbt_dataset_from_file(tu_write("bad.csv", "1,2\n0,x\n"), NULL, &d) != GBT_OK && d == mark,
+       "gbt_dataset_from_file (bad data)");
+    ok(gbt_dataset_get_field(good, "colour", &values, &u) != GBT_OK && values == mark && u == 77,
+       "gbt_dataset_get_field");
+    ok(gbt_dataset_shape(NULL, &u, &u2) != GBT_OK && u == 77 && u2 == 78, "gbt_dataset_shape");
+    ok(gbt_booster_load("/no/such/model.json", &b) != GBT_OK && b == mark, "gbt_booster_load (missing file)");
+    ok(gbt_booster_load(tu_write("bad.model", "{\"format\": 1"), &b) != GBT_OK && b == mark,
+       "gbt_booster_load (bad model)");
+    ok(gbt_booster_load_from_buffer("{}", 2, &b) != GBT_OK && b == mark, "gbt_booster_load_from_buffer");
+    ok(gbt_booster_get_param(trained, "colour", small, sizeof small) != GBT_OK && strcmp(small, "abc") == 0,
+       "gbt_booster_get_param (unknown name)");
+    ok(gbt_booster_get_param(trained, "objective", small, sizeof small) != GBT_OK && strcmp(small, "abc") == 0,
+       "gbt_booster_get_param (buffer too small)");
+    ok(gbt_booster_get_attr(trained, "best_iteration", small, sizeof small) != GBT_OK &&
+           strcmp(small, "abc") == 0,
+       "gbt_booster_get_attr");
+    ok(gbt_booster_eval(trained, good, "colour", &v) != GBT_OK && v == 80, "gbt_booster_eval");
+    ok(gbt_booster_num_rounds(NULL, &n) != GBT_OK && n == 81, "gbt_booster_num_rounds");
+    ok(gbt_booster_predict_size(trained, 2, 4u, &u) != GBT_OK && u == 77, "gbt_booster_predict_size");
+    ok(gbt_booster_predict_dense(trained, x, 1, 4, NAN, 0, out, 2) != GBT_OK && out[0] == 84 && out[1] == 85,
+       "gbt_booster_predict_dense");
+    ok(gbt_booster_save_to_buffer(NULL, &buf, &len) != GBT_OK && buf == mark && len == 79,
+       "gbt_booster_save_to_buffer");
+    ok(gbt_param_describe(-1, &text, &text, &text, &text, &text, &text) != GBT_OK && text == mark,
+       "gbt_param_describe");
+    ok(gbt_device_describe(-1, name, sizeof name, &major, &minor, &u, &u2) != GBT_OK &&
+           strcmp(name, "abc") == 0 && major == 82 && minor == 83 && u == 77 && u2 == 78,
+       "gbt_device_describe");
+    gbt_booster_free(trained);
+    gbt_dataset_free(good);
+}
+
 int main(void)
 {
+    test_out_pointers_on_failure();
     test_null_arguments();
     test_dataset_values();
     test_errors_and_info();

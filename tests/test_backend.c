@@ -76,6 +76,7 @@ struct spec {
     int policy;
     double subsample, colsample;
     double alpha, max_delta_step;
+    double scale_pos; /* scale_pos_weight (binary objectives; else 1) */
     int small_smem; /* CUDA: a small shared-memory budget for histograms */
 };
 
@@ -230,8 +231,8 @@ static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
     struct brute *b = p;
     const uint64_t n = b->n;
     for (uint64_t r = 0; r < n; r++) {
-        float w = b->weight ? b->weight[r] : 1.0f;
-        if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0f;
+        double w = gbt_row_weight(b->label[r], b->weight ? b->weight[r] : 1.0, req->scale_pos);
+        if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0;
         gbt_row_gradients(b->obj, b->K, b->margin + r * (uint64_t)b->K, 1, b->label[r], w, b->g + r,
                           b->h + r, n);
     }
@@ -647,7 +648,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     memset(&t, 0, sizeof t);
     for (uint32_t f = 0; f < qm->cuts.nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(&qm->cuts, f);
     grow_setup(s, qm, usable, &cfg);
-    st = gbt__objective_base_margin(s->obj, s->K, NAN, d, base);
+    st = gbt__objective_base_margin(s->obj, s->K, NAN, s->scale_pos, d, base);
     margin = malloc(n * (uint64_t)s->K * sizeof *margin);
     for (uint64_t i = 0; margin && i < n * (uint64_t)s->K; i++) margin[i] = base[i % (uint64_t)s->K];
     memset(&plan, 0, sizeof plan);
@@ -683,7 +684,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
         unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
-        struct gbt_grad_request req = {round, 7, s->subsample};
+        struct gbt_grad_request req = {round, 7, s->subsample, s->scale_pos};
         st = tee_gradients(&t, &req, sums);
         for (int k = 0; k < s->K && st == GBT_OK; k++) {
             struct gbt_tree tree;
@@ -722,6 +723,11 @@ static const char *layout_name(int l)
     return l == L_DENSE8 ? "dense8" : l == L_DENSE16 ? "dense16" : "csr";
 }
 
+static int is_binary(int obj)
+{
+    return obj == GBT_OBJ_BINARY_LOGISTIC || obj == GBT_OBJ_BINARY_LOGITRAW;
+}
+
 static const char *obj_name(int obj)
 {
     static const char *names[] = {
@@ -755,13 +761,14 @@ static void test_ops(void)
             s.colsample = i % 3 == 2 ? 0.6 : 1.0;
             s.alpha = i % 5 == 3 ? 0.2 : 0.0;
             s.max_delta_step = i % 7 == 4 ? 0.7 : 0.0;
+            s.scale_pos = is_binary(obj) && i % 3 == 0 ? 3.0 : 1.0;
             s.small_smem = i % 2 == 0;
-            snprintf(name, sizeof name, "%s %s %dx%d%s %s%s%s%s%s%s", obj_name(obj), layout_name(l),
+            snprintf(name, sizeof name, "%s %s %dx%d%s %s%s%s%s%s%s%s", obj_name(obj), layout_name(l),
                      s.rows, s.cols, s.weights ? " weights" : "",
                      s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
                      s.subsample < 1 ? " subsample" : "", s.colsample < 1 ? " colsample" : "",
                      s.alpha > 0 ? " alpha" : "", s.max_delta_step > 0 ? " max_delta_step" : "",
-                     s.small_smem ? " small-smem" : "");
+                     s.scale_pos != 1 ? " scale_pos_weight" : "", s.small_smem ? " small-smem" : "");
             s.name = name;
             d = make_data(&s);
             if (d == NULL || gbt__quantize(d, max_bin_of(&s), 2, &qm) != GBT_OK) {
@@ -819,6 +826,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK) st = set(b, "colsample_bytree", "%g", s->colsample < 1 ? 0.8 : 1.0);
     if (st == GBT_OK) st = set(b, "alpha", "%g", s->alpha);
     if (st == GBT_OK) st = set(b, "max_delta_step", "%g", s->max_delta_step);
+    if (st == GBT_OK && s->scale_pos != 1) st = set(b, "scale_pos_weight", "%g", s->scale_pos);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -895,10 +903,11 @@ static void test_trainings(void)
                 s.colsample = i % 3 == 1 ? 0.7 : 1.0;
                 s.alpha = i % 5 == 2 ? 0.1 : 0.0;
                 s.max_delta_step = i % 6 == 5 ? 0.5 : 0.0;
-                snprintf(name, sizeof name, "%s %s %s %dx%d%s%s%s", obj_name(obj),
+                s.scale_pos = is_binary(obj) && i % 2 == 0 ? 2.5 : 1.0;
+                snprintf(name, sizeof name, "%s %s %s %dx%d%s%s%s%s", obj_name(obj),
                          pol ? "lossguide" : "depthwise", layout_name(l), s.rows, s.cols,
                          s.weights ? " weights" : "", s.subsample < 1 ? " subsample" : "",
-                         s.colsample < 1 ? " colsample" : "");
+                         s.colsample < 1 ? " colsample" : "", s.scale_pos != 1 ? " scale_pos_weight" : "");
                 s.name = name;
                 d = make_data(&s);
                 st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;

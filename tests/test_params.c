@@ -15,6 +15,59 @@ static const char *get(gbt_booster *b, const char *name)
     return buf;
 }
 
+static char last_warning[512];
+
+static void keep_warning(int level, const char *msg, void *user)
+{
+    (void)user;
+    if (level == GBT_LOG_WARNING) snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+/* XGBoost configurations that carry over (issue 12). */
+static void test_xgboost_names(void)
+{
+    gbt_booster *b;
+    const char *const rounds[] = {"n_estimators", "nround", "num_boost_round", "num-round", NULL};
+    gbt_booster_create(&b);
+    gbt_set_log_callback(keep_warning, NULL);
+    ok_call(gbt_booster_set_param(b, "booster", "gbtree"), "booster=gbtree is accepted");
+    ok(gbt_booster_set_param(b, "booster", "dart") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree"),
+       "booster=dart is refused: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "scale_pos_weight", "3") == GBT_OK && strcmp(get(b, "scale_pos_weight"), "3") == 0,
+       "scale_pos_weight is a parameter (default 1)");
+    ok(gbt_booster_set_param(b, "scale_pos_weight", "0") == GBT_E_PARAM && strstr(gbt_last_error(), "(0, inf)"),
+       "scale_pos_weight must be positive: %s", gbt_last_error());
+    for (int i = 0; rounds[i]; i++)
+        ok(gbt_booster_set_param(b, rounds[i], "100") == GBT_E_PARAM &&
+               strstr(gbt_last_error(), "pass it to gbt_booster_train (gbtrain --num_round=N)"),
+           "%s says where the number of rounds goes: %s", rounds[i], gbt_last_error());
+    ok(gbt_booster_set_param(b, "objective", "binary:logisitc") == GBT_E_PARAM &&
+           strstr(gbt_last_error(), "did you mean 'binary:logistic'?"),
+       "a mistyped value gets a suggestion: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "grow_policy", "xyz") == GBT_E_PARAM && !strstr(gbt_last_error(), "did you mean"),
+       "a value near no choice gets none: %s", gbt_last_error());
+    last_warning[0] = '\0';
+    ok_call(gbt_booster_set_param(b, "tree_method", "gpu_hist"), "tree_method=gpu_hist is accepted");
+    ok(strcmp(get(b, "tree_method"), "hist") == 0 && strcmp(get(b, "device"), "cuda") == 0,
+       "as hist on device cuda (%s, %s)", get(b, "tree_method"), get(b, "device"));
+    ok(strstr(last_warning, "deprecated") && strstr(last_warning, "device=cuda"), "with a warning: %s",
+       last_warning);
+    gbt_booster_set_param(b, "device", "cuda:1");
+    gbt_booster_set_param(b, "tree_method", "gpu_hist");
+    ok(strcmp(get(b, "device"), "cuda:1") == 0, "gpu_hist keeps a CUDA device already chosen (%s)",
+       get(b, "device"));
+    for (int i = 0; i < 2; i++) {
+        const char *m = i ? "approx" : "exact";
+        last_warning[0] = '\0';
+        gbt_booster_set_param(b, "tree_method", "auto");
+        ok(gbt_booster_set_param(b, "tree_method", m) == GBT_OK && strcmp(get(b, "tree_method"), "hist") == 0,
+           "tree_method=%s trains with hist", m);
+        ok(strstr(last_warning, m) && strstr(last_warning, "histograms only"), "and warns: %s", last_warning);
+    }
+    gbt_set_log_callback(NULL, NULL);
+    gbt_booster_free(b);
+}
+
 int main(void)
 {
     gbt_booster *b;
@@ -86,5 +139,6 @@ int main(void)
        "describe past the end is refused");
     gbt_booster_free(b);
     gbt_booster_free(NULL);
+    test_xgboost_names();
     return done_testing();
 }

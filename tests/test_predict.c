@@ -1,6 +1,7 @@
 /*
  * test_predict.c - prediction: equal to walking the trees by hand, equal
- * for dense, CSR and raw-matrix input, the missing value, fewer features,
+ * for dense, CSR and raw-matrix input, the missing value, fewer features
+ * (refused when dense),
  * base margins, output sizes, and equal to the training margins; the
  * batch walk on keys (predict.h) at values equal to thresholds, signed
  * zeros, infinities and missing values on either side, for trees laid out
@@ -64,20 +65,40 @@ static void test_walk(void)
             if (isnan(x[i])) x[i] = -999.0f;
         ok_call(gbt_booster_predict_dense(b, x, N, C, -999.0f, 0, o3, N * 3), "predict with missing = -999");
         ok(memcmp(out, o3, N * 3 * sizeof *out) == 0, "missing = -999 predicts like NaN");
-        /* fewer columns: the rest are missing */
+        /* fewer columns: refused for dense data, the rest missing for sparse data */
         {
             float *narrow = malloc(N * 4 * sizeof *narrow), *wide = malloc(N * C * sizeof *wide);
+            gbt_dataset *dn = NULL, *sn;
             for (int r = 0; r < N; r++)
                 for (int c = 0; c < C; c++) {
                     wide[r * C + c] = c < 4 ? x[r * C + c] : NAN;
                     if (c < 4) narrow[r * 4 + c] = x[r * C + c];
                 }
             gbt_booster_predict_dense(b, wide, N, C, -999.0f, 0, o2, N * 3);
-            ok_call(gbt_booster_predict_dense(b, narrow, N, 4, -999.0f, 0, o3, N * 3), "predict with 4 of 6 columns");
-            ok(memcmp(o2, o3, N * 3 * sizeof *o2) == 0, "absent columns count as missing");
+            ok(gbt_booster_predict_dense(b, narrow, N, 4, -999.0f, 0, o3, N * 3) == GBT_E_INVALID_ARG &&
+                   strstr(gbt_last_error(), "4 columns but the model 6 features"),
+               "a matrix of 4 of 6 columns is refused: %s", gbt_last_error());
+            gbt_dataset_from_dense(narrow, N, 4, -999.0f, &dn);
+            gbt_dataset_set_field(dn, "label", y, N);
+            ok(gbt_booster_predict(b, dn, 0, o3, N * 3) == GBT_E_INVALID_ARG &&
+                   strstr(gbt_last_error(), "4 columns but the model 6 features"),
+               "a dense dataset of 4 of 6 columns is refused: %s", gbt_last_error());
+            {
+                double v;
+                ok(gbt_booster_eval(b, dn, "mlogloss", &v) == GBT_E_INVALID_ARG &&
+                       strstr(gbt_last_error(), "4 columns but the model 6 features"),
+                   "and so is evaluating on it: %s", gbt_last_error());
+            }
+            for (int i = 0; i < N * 4; i++)
+                if (narrow[i] == -999.0f) narrow[i] = NAN;
+            sn = tu_to_csr(narrow, y, N, 4);
+            ok_call(gbt_booster_predict(b, sn, 0, o3, N * 3), "predict CSR data of 4 of 6 columns");
+            ok(memcmp(o2, o3, N * 3 * sizeof *o2) == 0, "absent sparse columns count as missing");
             ok(gbt_booster_predict_dense(b, wide, N / 7, 7, NAN, 0, o2, N * 3) == GBT_E_INVALID_ARG &&
                    strstr(gbt_last_error(), "7 features but the model only 6"),
                "more features than the model is refused: %s", gbt_last_error());
+            gbt_dataset_free(dn);
+            gbt_dataset_free(sn);
             free(narrow);
             free(wide);
         }

@@ -39,7 +39,7 @@ static void expect_error(const char *path, const char *opts, gbt_status status, 
     gbt_dataset *d = (gbt_dataset *)1;
     gbt_status s = gbt_dataset_from_file(path, opts, &d);
     const char *msg = gbt_last_error();
-    ok(s == status && d == NULL && strstr(msg, n1) && (n2 == NULL || strstr(msg, n2)),
+    ok(s == status && d == (gbt_dataset *)1 && strstr(msg, n1) && (n2 == NULL || strstr(msg, n2)),
        "%s: refused with \"%s\"", what, msg);
 }
 
@@ -54,7 +54,7 @@ static void test_libsvm(void)
     d = load(p, NULL);
     ok(d != NULL, "LIBSVM with CRLF, comments and blank lines loads");
     if (d) {
-        check_shape(d, 3, 4, "index i is column i (max index 3 -> 4 columns)");
+        check_shape(d, 3, 3, "no index 0: one-based, index i is column i - 1 (max index 3 -> 3 columns)");
         ok(field_is(d, "label", labels, 3), "labels read");
         gbt_dataset_free(d);
     }
@@ -63,21 +63,34 @@ static void test_libsvm(void)
     q = tu_write("one.libsvm", "1 1:1 3:5\n0 2:2\n");
     d = load(p, "format=libsvm");
     if (d) {
-        check_shape(d, 2, 3, "zero-based file");
+        check_shape(d, 2, 3, "zero-based file (an index 0 appears)");
         gbt_dataset_free(d);
     }
     d = load(q, "format=libsvm");
     if (d) {
-        check_shape(d, 2, 4, "one-based file keeps column 0 empty");
+        check_shape(d, 2, 3, "one-based file (no index 0): the same 3 columns");
         gbt_dataset_free(d);
     }
+    d = load(q, "format=libsvm,indexing_mode=0");
+    if (d) {
+        check_shape(d, 2, 4, "indexing_mode=0 keeps index i as column i");
+        gbt_dataset_free(d);
+    }
+    d = load(q, "format=libsvm,indexing_mode=1");
+    if (d) {
+        check_shape(d, 2, 3, "indexing_mode=1 makes index i column i - 1");
+        gbt_dataset_free(d);
+    }
+    expect_error(p, "indexing_mode=1", GBT_E_FORMAT, "zero.libsvm:1", "feature index 0 in a file read as one-based",
+                 "index 0 in a file said to be one-based");
+    expect_error(p, "indexing_mode=2", GBT_E_INVALID_ARG, "indexing_mode", "0, 1 or auto", "a bad indexing_mode");
     p = tu_write("qid.libsvm", "1 qid:3 1:1\n0 qid:3 1:2\n1 qid:4 1:3\n0 qid:5 1:1\n1 qid:5 1:1\n");
     d = load(p, NULL);
     ok(d != NULL, "qid file loads");
     gbt_dataset_free(d);
     p = tu_write("noeol.libsvm", "1 1:1\n0 1:2");
     d = load(p, NULL);
-    if (d) check_shape(d, 2, 2, "last line without a newline is read");
+    if (d) check_shape(d, 2, 1, "last line without a newline is read");
     gbt_dataset_free(d);
 }
 

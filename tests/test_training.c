@@ -217,11 +217,75 @@ static void test_state(void)
     gbt_dataset_free(e);
 }
 
+/*
+ * scale_pos_weight=2.5 multiplies the weight of rows labelled 1: the model
+ * predicts the same bits as one trained with those rows' weights multiplied
+ * by 2.5 (weights 1 and 2, so the products are exact), with and without
+ * row subsampling and for both binary objectives.  Features take few
+ * distinct values, so that each has its own bin whatever the weights of
+ * the bin cuts' quantiles.
+ */
+static void test_scale_pos_weight(void)
+{
+    enum { N = 1500, C = 5 };
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y), *w = malloc(N * sizeof *w);
+    float *ws = malloc(N * sizeof *ws), *pa = malloc(N * sizeof *pa), *pb = malloc(N * sizeof *pb);
+    gbt_dataset *plain = NULL, *scaled = NULL;
+    tu_seed(61);
+    tu_data(N, C, 0.05, 1, x, y);
+    for (int i = 0; i < N * C; i++) x[i] = floorf(x[i] * 8.0f) / 8.0f;
+    for (int i = 0; i < N; i++) {
+        w[i] = i % 3 == 0 ? 2.0f : 1.0f;
+        ws[i] = y[i] == 1.0f ? w[i] * 2.5f : w[i];
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &plain);
+    gbt_dataset_set_field(plain, "label", y, N);
+    gbt_dataset_set_field(plain, "weight", w, N);
+    gbt_dataset_from_dense(x, N, C, NAN, &scaled);
+    gbt_dataset_set_field(scaled, "label", y, N);
+    gbt_dataset_set_field(scaled, "weight", ws, N);
+    for (int c = 0; c < 3; c++) {
+        const char *obj = c == 1 ? "objective=binary:logitraw" : "objective=binary:logistic";
+        const char *sub = c == 2 ? "subsample=0.7" : "subsample=1";
+        const char *const pa_set[] = {obj, sub, "max_depth=4", "scale_pos_weight=2.5", NULL};
+        const char *const pb_set[] = {obj, sub, "max_depth=4", NULL};
+        gbt_booster *a = tu_train(plain, 6, pa_set), *b = tu_train(scaled, 6, pb_set), *u;
+        ok(a && b && gbt_booster_predict(a, plain, GBT_PREDICT_MARGIN, pa, N) == GBT_OK &&
+               gbt_booster_predict(b, plain, GBT_PREDICT_MARGIN, pb, N) == GBT_OK &&
+               memcmp(pa, pb, N * sizeof *pa) == 0,
+           "%s, %s: scale_pos_weight=2.5 equals weighting the positive rows 2.5 times", obj, sub);
+        u = tu_train(plain, 6, pb_set);
+        ok(u && gbt_booster_predict(u, plain, GBT_PREDICT_MARGIN, pb, N) == GBT_OK &&
+               memcmp(pa, pb, N * sizeof *pa) != 0,
+           "(and differs from the model without it)");
+        gbt_booster_free(a);
+        gbt_booster_free(b);
+        gbt_booster_free(u);
+    }
+    {
+        const char *const reg[] = {"objective=reg:squarederror", "scale_pos_weight=2", NULL};
+        gbt_booster *r = tu_booster(reg);
+        ok(gbt_booster_train(r, plain, 1, NULL, NULL, 0) == GBT_E_PARAM &&
+               strstr(gbt_last_error(), "scale_pos_weight applies to binary:logistic and binary:logitraw"),
+           "scale_pos_weight with another objective is refused: %s", gbt_last_error());
+        gbt_booster_free(r);
+    }
+    gbt_dataset_free(plain);
+    gbt_dataset_free(scaled);
+    free(x);
+    free(y);
+    free(w);
+    free(ws);
+    free(pa);
+    free(pb);
+}
+
 int main(void)
 {
     test_objectives();
     test_early_stopping();
     test_weights_and_margins();
     test_state();
+    test_scale_pos_weight();
     return done_testing();
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -75,16 +76,18 @@ void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o
         const char *a = argv[i], *eq;
         if (strcmp(a, "--") == 0) {
             for (i++; i < argc; i++) {
-                if (o->npositional == 8) cli_die("too many file arguments");
+                if (o->npositional == 8) cli_die("too many file arguments (try --help)");
                 o->positional[o->npositional++] = argv[i];
             }
             break;
         }
         if (a[0] != '-' || a[1] == '\0') {
-            if (o->npositional == 8) cli_die("too many file arguments");
+            if (o->npositional == 8) cli_die("too many file arguments (try --help)");
             o->positional[o->npositional++] = argv[i];
             continue;
         }
+        if (a[1] != '-' && (a[2] != '\0' || !is_flag(flags, a + 1)))
+            cli_die("unknown option '%s' (the short options are -q and -h; try --help)", a);
         a += a[1] == '-' ? 2 : 1;
         eq = strchr(a, '=');
         snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (long)strlen(a)), a);
@@ -107,6 +110,17 @@ static char *trim(char *s)
     e = s + strlen(s);
     while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n')) e--;
     *e = '\0';
+    return s;
+}
+
+/* Drops one pair of matching quotes around a value: "binary:logistic" or 'hist'. */
+static char *unquote(char *s)
+{
+    size_t n = strlen(s);
+    if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0]) {
+        s[n - 1] = '\0';
+        return s + 1;
+    }
     return s;
 }
 
@@ -134,7 +148,7 @@ void cli_read_config(const char *path, struct cli_opts *o)
             cli_die("%s: too many settings", path);
         }
         snprintf(o->origin_buf[o->norigin], sizeof o->origin_buf[0], "%s:%u", path, lineno);
-        add(o, trim(s), trim(eq + 1), o->origin_buf[o->norigin++]);
+        add(o, trim(s), unquote(trim(eq + 1)), o->origin_buf[o->norigin++]);
     }
     fclose(f);
 }
@@ -204,6 +218,50 @@ void cli_out_commit(struct cli_out *out)
     memset(out, 0, sizeof *out);
 }
 
+void cli_check_output(const char *path, const char *const *inputs, int ninputs,
+                      int (*is_ours)(const char *head), int force, const char *what)
+{
+    struct stat out, in;
+    char head[4096];
+    size_t n;
+    FILE *f;
+    if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
+    for (int i = 0; i < ninputs; i++)
+        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
+    if (force || !S_ISREG(out.st_mode)) return; /* only a regular file's content is judged */
+    f = fopen(path, "r");
+    if (f == NULL) return; /* writing it will say why */
+    n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    head[n] = '\0';
+    if (n > 0 && !is_ours(head))
+        cli_die("%s '%s' exists and is not a file this tool writes; refusing to replace it "
+                "(--force replaces it)", what, path);
+}
+
+void cli_check_writable(const char *path)
+{
+    struct stat st;
+    struct cli_out probe;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) cli_die("cannot write '%s': it is a directory", path);
+    cli_out_open(&probe, path);
+    fclose(probe.f);
+    unlink(probe.tmp);
+    free(probe.path);
+    free(probe.tmp);
+}
+
+void cli_check_device(const char *device)
+{
+    const char *colon;
+    gbt_status s;
+    if (strncmp(device, "cuda", 4) != 0 && strncmp(device, "gpu", 3) != 0) return;
+    colon = strchr(device, ':');
+    s = gbt_device_describe(colon ? atoi(colon + 1) : 0, NULL, 0, NULL, NULL, NULL, NULL);
+    if (s != GBT_OK) cli_die("device=%s: %s", device, gbt_last_error());
+}
+
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
 {
     const char *v;
@@ -217,6 +275,7 @@ void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
     APPEND("label_column")
     APPEND("header")
     APPEND("missing")
+    APPEND("indexing_mode")
 #undef APPEND
     if (used >= len) cli_die("data options are too long");
 }

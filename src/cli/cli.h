@@ -38,11 +38,16 @@ void cli_set_prog(const char *name);
 /*
  * Parses argv.  Options take a value unless their name is listed in `flags`
  * (space-separated, e.g. "header margin q quiet help version"), in which case
- * "--name" means "--name=1".  Names are normalised ('-' becomes '_').
+ * "--name" means "--name=1".  Names are normalised ('-' becomes '_').  A
+ * single dash introduces only a one-letter flag (-q, -h); any other is an
+ * unknown option.
  */
 void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o);
 
-/* Reads "name = value" lines (# comments) of a config file, before the command line. */
+/*
+ * Reads "name = value" lines (# comments) of a config file, before the
+ * command line; one pair of quotes around a value is dropped.
+ */
 void cli_read_config(const char *path, struct cli_opts *o);
 
 /* The last value given for name, or NULL. */
@@ -58,6 +63,24 @@ struct cli_out {
 };
 void cli_out_open(struct cli_out *out, const char *path);
 void cli_out_commit(struct cli_out *out);
+
+/*
+ * Refuses an output path that names one of the inputs (the same file,
+ * however spelled), or an existing regular file that is_ours() does not
+ * recognise, from its first bytes, as what the tool writes, unless `force`
+ * is set; `what` names the output in messages ("MODEL_FILE").
+ */
+void cli_check_output(const char *path, const char *const *inputs, int ninputs,
+                      int (*is_ours)(const char *head), int force, const char *what);
+
+/*
+ * Dies unless a file can be created next to `path` and renamed over it (as
+ * cli_out_open and gbt_booster_save do), leaving nothing behind.
+ */
+void cli_check_writable(const char *path);
+
+/* Dies unless the CUDA device that `device` (a device parameter value) names is present. */
+void cli_check_device(const char *device);
 
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);

@@ -15,20 +15,106 @@ static void usage(FILE *f)
             "\n"
             "Writes one line per row of DATA_FILE: the prediction, or num_class\n"
             "tab-separated probabilities for multi:softprob.  OUTPUT_FILE defaults to\n"
-            "standard output; a file is replaced only once it is complete.\n"
+            "standard output; a file is replaced only once it is complete, never when it\n"
+            "is DATA_FILE or MODEL_FILE, and only with --force when it does not hold\n"
+            "predictions.\n"
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
             "  --metric=NAME            also print NAME (auc, logloss, error, rmse, mae,\n"
             "                           mlogloss, merror) against the data's labels on\n"
             "                           standard error; repeatable\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
-            "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
+            "  --label_column=N         CSV/TSV label column (-1: none); by default a file\n"
+            "                           with the model's number of features has no label,\n"
+            "                           one with one column more has it first, and any\n"
+            "                           other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
+            "                           auto: 0 when an index 0 appears, else 1)\n"
             "  --nthread=N              threads (default: all cores)\n"
+            "  --device=auto|cpu|cuda|cuda:N  where to predict (default auto: CUDA device 0\n"
+            "                           when present for 1024 rows or more, else the CPU)\n"
+            "  --force                  replace an existing OUTPUT_FILE that does not hold\n"
+            "                           predictions (an input file is never replaced)\n"
             "  -q, --quiet              print only errors\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n");
+}
+
+/*
+ * The number of fields on the first data line of a CSV or TSV file, as
+ * gbt_dataset_from_file reads it (format given or guessed the same way);
+ * 0 for a LIBSVM file, whose lines always start with a label.
+ */
+static long count_columns(const char *path, const char *format, int header)
+{
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    long fields = 0;
+    char delim = 0;
+    if (f == NULL) return 0; /* the reader reports it */
+    while (getline(&line, &cap, f) > 0) {
+        const char *p = line + strspn(line, " \t\r\n");
+        if (header) {
+            header = 0;
+            continue;
+        }
+        if (*p == '\0' || *p == '#') continue;
+        if (format && strcmp(format, "csv") == 0)
+            delim = ',';
+        else if (format && strcmp(format, "tsv") == 0)
+            delim = '\t';
+        else if (format == NULL || strcmp(format, "auto") == 0)
+            delim = strchr(line, ':') ? 0 : strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : 0;
+        if (delim) {
+            fields = 1;
+            for (p = line; *p; p++) fields += *p == delim;
+        }
+        break;
+    }
+    free(line);
+    fclose(f);
+    return fields;
+}
+
+/*
+ * Where the label is when --label_column is not given: a CSV/TSV file with
+ * as many columns as the model has features has none; one with one more
+ * has it first; any other count is refused.
+ */
+static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, char *data_opts,
+                                size_t len)
+{
+    char buf[32];
+    unsigned long long nfeat;
+    long ncol;
+    size_t used = strlen(data_opts);
+    if (cli_get(o, "label_column")) return;
+    ncol = count_columns(o->positional[0], cli_get(o, "format"), cli_get(o, "header") != NULL);
+    if (ncol == 0 || gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
+    nfeat = strtoull(buf, NULL, 10);
+    if (used + sizeof ",label_column=-1" > len) cli_die("data options are too long");
+    if ((unsigned long long)ncol == nfeat)
+        snprintf(data_opts + used, len - used, "%slabel_column=-1", used ? "," : "");
+    else if ((unsigned long long)ncol != nfeat + 1)
+        cli_die("%s has %ld columns but the model %llu features: expected %llu (features only) or "
+                "%llu (label first); --label_column=N says where the label is",
+                o->positional[0], ncol, nfeat, nfeat, nfeat + 1);
+}
+
+/* Whether a file starts like gbpredict's output: tab-separated numbers. */
+static int is_predictions(const char *head)
+{
+    const char *p = head;
+    for (;;) {
+        char *e;
+        strtof(p, &e);
+        if (e == p) return 0;
+        if (*e != '\t') return *e == '\n' || *e == '\0';
+        p = e + 1;
+    }
 }
 
 int main(int argc, char **argv)
@@ -47,7 +133,7 @@ int main(int argc, char **argv)
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "margin header q quiet help h version", &o);
+    cli_parse_args(argc, argv, "margin header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
         free(o.v);
@@ -58,26 +144,38 @@ int main(int argc, char **argv)
         printf("gbpredict %s\n%s\n", gbt_version(), gbt_build_info());
         return 0;
     }
-    if (o.npositional < 2 || o.npositional > 3) {
-        usage(stderr);
-        cli_die("expected DATA_FILE MODEL_FILE [OUTPUT_FILE]");
-    }
+    if (o.npositional < 2)
+        cli_die("%s given; usage: gbpredict [options] DATA_FILE MODEL_FILE [OUTPUT_FILE] (try --help)",
+                o.npositional ? "no MODEL_FILE" : "no DATA_FILE and MODEL_FILE");
+    if (o.npositional > 3)
+        cli_die("%d file arguments, expected DATA_FILE MODEL_FILE [OUTPUT_FILE]: '%s' is one too many "
+                "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
-        static const char *const known[] = {"margin", "metric", "format", "label_column", "header",
-                                            "missing", "nthread", "q", "quiet", NULL};
+        static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
+                                            "header",  "missing",       "nthread", "indexing_mode",
+                                            "device",  "force",         "q",       "quiet", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
+    }
+    if (o.npositional == 3) {
+        const char *inputs[2] = {o.positional[0], o.positional[1]};
+        cli_check_output(o.positional[2], inputs, 2, is_predictions, cli_get(&o, "force") != NULL,
+                         "OUTPUT_FILE");
     }
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
     if (cli_get(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
 
+    if ((v = cli_get(&o, "device")) != NULL) cli_check_device(v);
     s = gbt_booster_load(o.positional[1], &b);
     if (s != GBT_OK) cli_die_status(s, "loading the model");
     if ((v = cli_get(&o, "nthread")) != NULL && (s = gbt_booster_set_param(b, "nthread", v)) != GBT_OK)
         cli_die_status(s, "--nthread");
+    if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)
+        cli_die_status(s, "--device");
     cli_data_options(&o, data_opts, sizeof data_opts);
+    choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
     gbt_dataset_shape(d, &nrow, NULL);

@@ -9,10 +9,14 @@
 
 #include "cli.h"
 
-/* Options of the tool itself; everything else is a training parameter. */
-static const char *const tool_options[] = {"num_round", "num_rounds", "num_boost_round", "config",
-                                           "valid", "format", "label_column", "header", "missing",
-                                           "q", "quiet", "help", "h", "version", NULL};
+/* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
+static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
+                                          "n_estimators", "nround",     "nrounds", NULL};
+
+/* Options of the tool itself (besides round_names); everything else is a training parameter. */
+static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
+                                           "missing", "indexing_mode", "q", "quiet", "help", "h",
+                                           "version", "force", "save_period", NULL};
 
 static void usage(FILE *f)
 {
@@ -23,14 +27,22 @@ static void usage(FILE *f)
             "(default: TRAIN_FILE's base name with the extension .model, in the current\n"
             "directory).  Options are --name=value or --name value.\n"
             "\n"
-            "  --num_round=N            boosting rounds (default 10)\n"
-            "  --config=FILE            read 'name = value' lines; the command line wins\n"
+            "  --num_round=N            boosting rounds (default 10; also num_boost_round,\n"
+            "                           n_estimators, nround, nrounds)\n"
+            "  --save_period=N          also save the model every N rounds (default 0:\n"
+            "                           only at the end); not with early stopping\n"
+            "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
+            "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
             "                           early stopping on the last one\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
             "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --force                  replace an existing MODEL_FILE that is not a gbt\n"
+            "                           model (an input file is never replaced)\n"
+            "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
+            "                           auto: 0 when an index 0 appears, else 1)\n"
             "  -q, --quiet              print only warnings and errors\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
@@ -45,6 +57,8 @@ static int is_tool_option(const char *name)
 {
     for (int i = 0; tool_options[i]; i++)
         if (strcmp(tool_options[i], name) == 0) return 1;
+    for (int i = 0; round_names[i]; i++)
+        if (strcmp(round_names[i], name) == 0) return 1;
     return 0;
 }
 
@@ -56,6 +70,49 @@ static void base_name(const char *path, char *buf, size_t len)
     base = base ? base + 1 : path;
     dot = strrchr(base, '.');
     snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+}
+
+static int is_model(const char *head)
+{
+    return strstr(head, "\"format\": \"gbt-model\"") != NULL;
+}
+
+/* MODEL_FILE must not be an input, nor an existing file that is not a model. */
+static void check_model_path(const struct cli_opts *o, const char *model_path)
+{
+    const char *inputs[66];
+    int n = 0;
+    inputs[n++] = o->positional[0];
+    inputs[n++] = cli_get(o, "config");
+    for (size_t i = 0; i < o->n && n < 66; i++)
+        if (strcmp(o->v[i].name, "valid") == 0) inputs[n++] = o->v[i].value;
+    cli_check_output(model_path, inputs, n, is_model, cli_get(o, "force") != NULL, "MODEL_FILE");
+    cli_check_writable(model_path);
+}
+
+/* A count option in [0, 1000000000], or `deflt` when it is not given. */
+static int count_option(const struct cli_opts *o, const char *name, int deflt)
+{
+    const char *v = cli_get(o, name);
+    char *end;
+    long n;
+    if (v == NULL) return deflt;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
+        cli_die("%s expects an integer in [0, 1000000000], got '%s'", name, v);
+    return (int)n;
+}
+
+static void save(const gbt_booster *b, const char *path, int quiet)
+{
+    gbt_status s = gbt_booster_save(b, path);
+    int n = 0;
+    if (s != GBT_OK) cli_die_status(s, "saving the model");
+    if (!quiet) {
+        gbt_booster_num_rounds(b, &n);
+        fprintf(stderr, "saved %d rounds to %s\n", n, path);
+    }
 }
 
 static gbt_dataset *load(const char *path, const char *options)
@@ -74,13 +131,13 @@ int main(int argc, char **argv)
     gbt_dataset *train, *valid[64];
     const char *valid_names[64];
     char names[64][256];
-    int nvalid = 0, rounds = 10, quiet;
+    int nvalid = 0, rounds, period, done, quiet;
     gbt_booster *b;
     gbt_status s;
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "header q quiet help h version", &o);
+    cli_parse_args(argc, argv, "header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
         free(o.v);
@@ -108,23 +165,17 @@ int main(int argc, char **argv)
         free(o.v);
         o = all;
     }
-    if (o.npositional < 1 || o.npositional > 2) {
-        usage(stderr);
-        cli_die("expected TRAIN_FILE [MODEL_FILE]");
-    }
+    if (o.npositional < 1)
+        cli_die("no TRAIN_FILE given; usage: gbtrain [options] TRAIN_FILE [MODEL_FILE] (try --help)");
+    if (o.npositional > 2)
+        cli_die("%d file arguments, expected TRAIN_FILE [MODEL_FILE]: '%s' is one too many (try --help)",
+                o.npositional, o.positional[2]);
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
 
-    if ((v = cli_get(&o, "num_round")) || (v = cli_get(&o, "num_rounds")) ||
-        (v = cli_get(&o, "num_boost_round"))) {
-        char *end;
-        long n;
-        errno = 0;
-        n = strtol(v, &end, 10);
-        if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
-            cli_die("num_round expects an integer in [0, 1000000000], got '%s'", v);
-        rounds = (int)n;
-    }
+    rounds = 10;
+    for (int i = 0; round_names[i]; i++) rounds = count_option(&o, round_names[i], rounds);
+    period = count_option(&o, "save_period", 0);
 
     s = gbt_booster_create(&b);
     if (s != GBT_OK) cli_die_status(s, "creating the booster");
@@ -142,6 +193,11 @@ int main(int argc, char **argv)
         base_name(o.positional[0], model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
+    {
+        char dev[64];
+        if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
+    }
+    check_model_path(&o, model_path);
     cli_data_options(&o, data_opts, sizeof data_opts);
     train = load(o.positional[0], data_opts);
     for (size_t i = 0; i < o.n; i++) {
@@ -153,15 +209,22 @@ int main(int argc, char **argv)
         nvalid++;
     }
 
-    s = gbt_booster_train(b, train, rounds, (const gbt_dataset *const *)valid, valid_names, nvalid);
-    if (s != GBT_OK) cli_die_status(s, "training");
-    s = gbt_booster_save(b, model_path);
-    if (s != GBT_OK) cli_die_status(s, "saving the model");
-    if (!quiet) {
-        int n = 0;
-        gbt_booster_num_rounds(b, &n);
-        fprintf(stderr, "saved %d rounds to %s\n", n, model_path);
+    if (period > 0) {
+        char es[32];
+        if (gbt_booster_get_param(b, "early_stopping_rounds", es, sizeof es) == GBT_OK && strcmp(es, "0") != 0)
+            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
+                    "follows one uninterrupted training");
     }
+    /* With --save_period, training runs in pieces of that many rounds, each saved. */
+    done = 0;
+    do {
+        int n = period > 0 && rounds - done > period ? period : rounds - done;
+        s = gbt_booster_train(b, train, n, (const gbt_dataset *const *)valid, valid_names, nvalid);
+        if (s != GBT_OK) cli_die_status(s, "training");
+        done += n;
+        if (done < rounds) save(b, model_path, quiet);
+    } while (done < rounds);
+    save(b, model_path, quiet);
     for (int i = 0; i < nvalid; i++) gbt_dataset_free(valid[i]);
     gbt_dataset_free(train);
     gbt_booster_free(b);

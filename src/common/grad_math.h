@@ -2,7 +2,8 @@
  * grad_math.h - per-row gradients and hessians of every objective, in
  * double, and their fixed-point form.  One definition for every backend.
  *
- * Formulas (margin m, label y, weight w, p the predicted probability):
+ * Formulas (margin m, label y, weight w, p the predicted probability; for
+ * binary objectives w includes scale_pos_weight, see gbt_row_weight):
  *   reg:squarederror             g = (m - y) w           h = w
  *   reg:logistic, binary:*       g = (p - y) w           h = max(p (1 - p), 1e-16) w
  *   multi:* (softmax over K)     g_k = (p_k - [y = k]) w h_k = max(2 p_k (1 - p_k), 1e-16) w
@@ -29,6 +30,16 @@ GBT_SHARED int gbt_objective_is_multiclass(int obj)
 }
 
 /*
+ * A row's weight in the gradients: its weight, times scale_pos for a row
+ * labelled 1 (scale_pos is 1 but for binary objectives).  Exact when
+ * scale_pos is 1.
+ */
+GBT_SHARED double gbt_row_weight(float label, double weight, double scale_pos)
+{
+    return label == 1.0f ? weight * scale_pos : weight;
+}
+
+/*
  * The gradient and hessian of one row for the objectives with one output:
  * squared error when `squared`, else the logistic loss.  Branch-free, so
  * that a loop over rows vectorises.
@@ -51,9 +62,9 @@ GBT_SHARED void gbt_scalar_gradient(int squared, double margin, double y, double
  * margin[k * mstride]; g[k * stride] and h[k * stride] receive its values.
  */
 GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, uint64_t mstride,
-                                  float label, float weight, double *g, double *h, uint64_t stride)
+                                  float label, double weight, double *g, double *h, uint64_t stride)
 {
-    double w = (double)weight, y = (double)label;
+    double w = weight, y = (double)label;
     if (!gbt_objective_is_multiclass(obj)) {
         gbt_scalar_gradient(obj == GBT_OBJ_REG_SQUAREDERROR, margin[0], y, w, g, h);
     } else {

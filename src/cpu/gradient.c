@@ -26,7 +26,7 @@
  * (weighted_rows) or without (unit_rows); the maxima are raised in place.
  */
 #define SCALAR_ROWS(NAME, WEIGHT)                                                              \
-    static void NAME(const struct cpu_ctx *c, int squared, uint64_t lo, uint64_t hi,           \
+    static void NAME(const struct cpu_ctx *c, int squared, double spw, uint64_t lo, uint64_t hi, \
                      double *gmax, double *hmax)                                               \
     {                                                                                          \
         const double *restrict m = c->margin;                                                  \
@@ -48,8 +48,8 @@
         *gmax = gm;                                                                            \
         *hmax = hm;                                                                            \
     }
-SCALAR_ROWS(weighted_rows, (double)weight[r])
-SCALAR_ROWS(unit_rows, 1.0)
+SCALAR_ROWS(weighted_rows, gbt_row_weight(y[r], (double)weight[r], spw))
+SCALAR_ROWS(unit_rows, gbt_row_weight(y[r], 1.0, spw))
 
 gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
                               struct gbt_class_sums *out)
@@ -81,15 +81,15 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
             for (uint64_t b = 0; b < (n + BLOCK - 1) / BLOCK; b++) {
                 const uint64_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
                 if (c->weight)
-                    weighted_rows(c, squared, lo, hi, gm, hm);
+                    weighted_rows(c, squared, req->scale_pos, lo, hi, gm, hm);
                 else
-                    unit_rows(c, squared, lo, hi, gm, hm);
+                    unit_rows(c, squared, req->scale_pos, lo, hi, gm, hm);
             }
         } else {
 #pragma omp for schedule(static)
             for (uint64_t r = 0; r < n; r++) {
-                float w = c->weight ? c->weight[r] : 1.0f;
-                if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0f;
+                double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->scale_pos);
+                if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0;
                 gbt_row_gradients(c->objective, K, c->margin + r, n, c->label[r], w, c->gtmp + r,
                                   c->htmp + r, n);
                 for (int k = 0; k < K; k++) {
