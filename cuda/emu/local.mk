@@ -72,10 +72,13 @@ libgbt_emu_asan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
 libgbt_emu_asan_la_LIBADD = -lm
 
 # ---- ThreadSanitizer (the CPU backend single-threaded: libgomp is not instrumented) ----
+# Without OpenMP the thread counts passed to the parallel loops are unused.
+EMU_TSAN_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas -Wno-unused-parameter -ffp-contract=off \
+	-fno-trapping-math $(EMU_TSAN)
 libgbt_emu_tsan_la_SOURCES = $(core_sources) cuda/backend_cuda.c $(emu_header_files)
 nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
-libgbt_emu_tsan_la_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas -ffp-contract=off -fno-trapping-math $(EMU_TSAN)
+libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
 libgbt_emu_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
 libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la -lm
 libgbt_emu_rt_tsan_la_SOURCES = cuda/emu/runtime.cc
@@ -127,13 +130,13 @@ tests_emu_planted_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
 tests_test_backend_tsan_SOURCES = $(tests_test_backend_SOURCES)
 nodist_EXTRA_tests_test_backend_tsan_SOURCES = force-cxx-linker.cc
 tests_test_backend_tsan_CPPFLAGS = $(emu_test_cppflags)
-tests_test_backend_tsan_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas $(EMU_TSAN)
+tests_test_backend_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
 tests_test_backend_tsan_LDADD = libgbt_emu_tsan.la
 tests_test_backend_tsan_LDFLAGS = $(EMU_TSAN)
 tests_test_cuda_errors_tsan_SOURCES = $(tests_test_cuda_errors_SOURCES)
 nodist_EXTRA_tests_test_cuda_errors_tsan_SOURCES = force-cxx-linker.cc
 tests_test_cuda_errors_tsan_CPPFLAGS = $(emu_test_cppflags)
-tests_test_cuda_errors_tsan_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas $(EMU_TSAN)
+tests_test_cuda_errors_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
 tests_test_cuda_errors_tsan_LDADD = libgbt_emu_tsan.la
 tests_test_cuda_errors_tsan_LDFLAGS = $(EMU_TSAN)
 nodist_tests_emu_planted_tsan_SOURCES = tests/emu_planted.cc
