@@ -65,6 +65,9 @@
 #endif
 #ifdef GBT_EMU_TSAN
 #include <sanitizer/tsan_interface.h>
+/* exported by the TSan runtime, not declared by its header: accesses in between are not recorded */
+extern "C" void __tsan_ignore_thread_begin(void);
+extern "C" void __tsan_ignore_thread_end(void);
 #endif
 
 #if !defined(__x86_64__) || defined(GBT_EMU_UCONTEXT)
@@ -586,7 +589,7 @@ struct block {
     std::vector<shared_var> statics;
     size_t static_bytes, dyn_bytes;
     void *dyn;
-    char tsan_bar, tsan_start, tsan_end;
+    char tsan_bar, tsan_start, tsan_end, tsan_alloc;
 };
 
 struct grid_run {
@@ -1175,8 +1178,18 @@ void *shared_alloc(const char *file, int line, size_t bytes, size_t align)
 {
     fiber *f = S->cur;
     block *b = f->blk;
+    /*
+     * The first thread to reach a declaration allocates; the others reach it
+     * later.  The allocation happens before their accesses (as the block's
+     * shared memory exists before any thread runs on a GPU).
+     */
     for (shared_var &v : b->statics)
-        if (v.line == line && (v.file == file || strcmp(v.file, file) == 0)) return v.p;
+        if (v.line == line && (v.file == file || strcmp(v.file, file) == 0)) {
+#ifdef GBT_EMU_TSAN
+            __tsan_acquire(&b->tsan_alloc);
+#endif
+            return v.p;
+        }
     kernel_info *ki = b->g->ki;
     const size_t limit = ki->max_dynamic >= 0 ? props.smem_optin : props.smem_block;
     if (b->static_bytes + bytes + b->dyn_bytes > limit)
@@ -1191,6 +1204,9 @@ void *shared_alloc(const char *file, int line, size_t bytes, size_t align)
         abort();
     }
     fill_poison(p, bytes);
+#ifdef GBT_EMU_TSAN
+    __tsan_release(&b->tsan_alloc);
+#endif
     b->statics.push_back(shared_var{file, line, p, bytes});
     b->static_bytes += bytes;
     if (b->static_bytes > ki->static_bytes) ki->static_bytes = b->static_bytes;
