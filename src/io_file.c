@@ -89,34 +89,23 @@ static gbt_status parse_options(const char *text, struct file_options *o)
     return GBT_OK;
 }
 
-/* Guesses the format from the first data line: tabs, commas, else LIBSVM. */
-static gbt_status guess_format(const char *path, int skip_header, int *format)
+/*
+ * Guesses the format from the first data line (tabs, commas, else LIBSVM),
+ * looking ahead in lr without consuming it.
+ */
+static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int *format)
 {
-    struct gbt_line_reader lr;
     char *line;
-    size_t len;
-    gbt_status s;
-    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
-    for (;;) {
-        s = gbt__lines_next(&lr, &line, &len);
-        if (s != GBT_OK || line == NULL) break;
-        if (skip_header) {
-            skip_header = 0;
-            continue;
-        }
-        if (!gbt__line_is_blank(line)) break;
-    }
-    if (s == GBT_OK && line == NULL) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", path);
-    if (s == GBT_OK) {
-        if (strchr(line, '\t') && !strchr(line, ':'))
-            *format = FMT_TSV;
-        else if (strchr(line, ',') && !strchr(line, ':'))
-            *format = FMT_CSV;
-        else
-            *format = FMT_LIBSVM;
-    }
-    gbt__lines_close(&lr);
-    return s;
+    FORWARD_IF_ERROR(gbt__lines_peek(lr, skip_header, &line));
+    RETURN_ERROR_IF(line == NULL, GBT_E_FORMAT, "%s: no data rows", lr->path);
+    if (strchr(line, '\t') && !strchr(line, ':'))
+        *format = FMT_TSV;
+    else if (strchr(line, ',') && !strchr(line, ':'))
+        *format = FMT_CSV;
+    else
+        *format = FMT_LIBSVM;
+    free(line);
+    return GBT_OK;
 }
 
 /* Reads every number of a side file. */
@@ -239,19 +228,23 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
 gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
 {
     struct file_options o;
+    struct gbt_line_reader lr;
     gbt_dataset *d = NULL;
     gbt_status s;
     CHECK_NOT_NULL(out);
     *out = NULL;
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(parse_options(options, &o));
-    if (o.format == FMT_GUESS) FORWARD_IF_ERROR(guess_format(path, o.csv.header, &o.format));
-    if (o.format == FMT_LIBSVM) {
-        s = gbt__read_libsvm(path, &d);
-    } else {
+    /* one reader for the guess and the data: a pipe can be read only once */
+    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
+    s = o.format == FMT_GUESS ? guess_format(&lr, o.csv.header, &o.format) : GBT_OK;
+    if (s == GBT_OK && o.format == FMT_LIBSVM) {
+        s = gbt__read_libsvm(&lr, &d);
+    } else if (s == GBT_OK) {
         o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
-        s = gbt__read_delimited(path, &o.csv, &d);
+        s = gbt__read_delimited(&lr, &o.csv, &d);
     }
+    gbt__lines_close(&lr);
     if (s == GBT_OK && o.side_files) s = gbt__dataset_read_side_files(d, path);
     if (s != GBT_OK) {
         gbt_dataset_free(d);

@@ -28,6 +28,14 @@ gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *wh
     return GBT_OK;
 }
 
+gbt_status gbt__strdup(char **out, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    FORWARD_IF_ERROR(gbt__alloc(out, n, 1, 0, "a copy of a name"));
+    memcpy(*out, s, n);
+    return GBT_OK;
+}
+
 gbt_status gbt__reserve(void *p, size_t *cap, size_t need, size_t size, const char *what)
 {
     void **pp = (void **)p;

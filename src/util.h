@@ -17,6 +17,9 @@
  */
 gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *what);
 
+/* A copy of s in *out (free it), or GBT_E_NO_MEMORY. */
+gbt_status gbt__strdup(char **out, const char *s);
+
 /* Grows *p to hold at least `need` elements of `size` bytes (capacity in *cap). */
 gbt_status gbt__reserve(void *p, size_t *cap, size_t need, size_t size, const char *what);
 

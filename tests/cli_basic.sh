@@ -54,6 +54,17 @@ check "a LIBSVM file trains (format guessed)" test -s small.model
 "$gbpredict" -q small.libsvm small.model > small.pred
 check "and predicts one line per row" test "$(wc -l < small.pred)" -eq 4
 
+# a pipe can be read only once: the format guess must not eat its first MiB
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%d,%d,%d\n", i % 2, (i * 7) % 100, (i * 13) % 101 }' > big.csv
+awk -F, '{ printf "%d 0:%d 1:%d\n", $1, $2, $3 }' big.csv > big.libsvm
+"$gbtrain" -q --num_round=1 big.csv file.model
+cat big.csv | "$gbtrain" -q --num_round=1 /dev/stdin pipe.model
+check "training from a pipe reads all 100000 rows (the same model as from the file)" cmp -s file.model pipe.model
+cat big.csv | "$gbpredict" -q /dev/stdin file.model > pipe.pred
+check "prediction from a pipe writes all 100000 rows" test "$(wc -l < pipe.pred)" -eq 100000
+cat big.libsvm | "$gbpredict" -q /dev/stdin file.model > pipe2.pred
+check "a LIBSVM pipe too (format guessed)" cmp -s pipe.pred pipe2.pred
+
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
