@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -81,7 +82,7 @@ static const struct pdef table[] = {
      "fraction of the tree's features sampled for each depth"},
     {"colsample_bynode", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bynode), 0, 1,
      "fraction of the level's features sampled for each node"},
-    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -INF, INF, 1, 1, OFF(base_score),
+    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
      "seed of row and feature sampling"},

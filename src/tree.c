@@ -83,6 +83,8 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
         int32_t l = t->left[i], r = t->right[i];
         if (!isfinite(t->value[i]))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a value that is not finite", what, i);
+        else if (!isfinite(t->cover[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a cover that is not finite", what, i);
         else if ((l < 0) != (r < 0))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has one child", what, i);
         else if (l < 0)
@@ -97,6 +99,8 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
                           t->feature[i], (unsigned long long)nfeat);
         else if (!isfinite(t->threshold[i]))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a threshold that is not finite", what, i);
+        else if (!isfinite(t->gain[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a gain that is not finite", what, i);
         else
             seen[l] = seen[r] = 1;
     }

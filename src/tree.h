@@ -33,7 +33,7 @@ int gbt__tree_depth(const struct gbt_tree *t);
 /*
  * Checks that t is a tree over nfeat features: children in range and after
  * their parent, every node but the root the child of exactly one node,
- * finite thresholds and values.  Messages start with `what`.
+ * finite thresholds, values, gains and covers.  Messages start with `what`.
  */
 gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what);
 
