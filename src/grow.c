@@ -386,12 +386,26 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
         s = gbt__tree_add(out, value, saturate((double)nd->sum.h * g->sp.h_unit), &id);
         if (s != GBT_OK) break;
         if (nd->left >= 0) {
-            out->left[id] = newid[nd->left];
-            out->right[id] = newid[nd->right];
-            out->feature[id] = nd->split.feature;
-            out->threshold[id] = c->cut[c->offset[nd->split.feature] + (uint32_t)nd->split.bin];
-            out->default_left[id] = (uint8_t)nd->split.default_left;
+            const int32_t f = nd->split.feature;
+            out->feature[id] = f;
             out->gain[id] = saturate(nd->split.gain);
+            if ((uint32_t)nd->split.bin + 1 < c->nbins[f]) {
+                out->left[id] = newid[nd->left];
+                out->right[id] = newid[nd->right];
+                out->threshold[id] = c->cut[c->offset[f] + (uint32_t)nd->split.bin];
+                out->default_left[id] = (uint8_t)nd->split.default_left;
+            } else {
+                /*
+                 * After the last bin every present value goes left, FLT_MAX
+                 * included, and no float threshold is above FLT_MAX: the
+                 * node is stored mirrored, every present value >= -FLT_MAX
+                 * going right (docs/decisions.md).
+                 */
+                out->left[id] = newid[nd->right];
+                out->right[id] = newid[nd->left];
+                out->threshold[id] = -FLT_MAX;
+                out->default_left[id] = (uint8_t)!nd->split.default_left;
+            }
         } else {
             leaves[nleaves].node = i;
             leaves[nleaves].reserved = 0;
