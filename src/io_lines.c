@@ -16,7 +16,8 @@ gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path)
     memset(lr, 0, sizeof *lr);
     lr->path = path;
     lr->f = fopen(path, "rb");
-    RETURN_ERROR_IF(lr->f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    RETURN_ERROR_IF(lr->f == NULL, errno == ENOMEM ? GBT_E_NO_MEMORY : GBT_E_IO, "cannot open '%s': %s",
+                    path, strerror(errno));
     if (gbt__alloc(&lr->buf, WINDOW + 1, 1, 0, "line buffer") != GBT_OK) {
         fclose(lr->f);
         lr->f = NULL;

@@ -40,7 +40,9 @@ static void put_double(struct gbt_strbuf *sb, double v)
 static void put_training(const char *name, const char *value, void *user)
 {
     struct gbt_strbuf *sb = user;
-    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", sb->s[sb->len - 1] == '{' ? "" : ",", name, value);
+    /* after a failed allocation the buffer may be empty (and s NULL) */
+    const int first = sb->len > 0 && sb->s[sb->len - 1] == '{';
+    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", first ? "" : ",", name, value);
 }
 
 #define PUT_ARRAY(sb, key, n, PUT)                        \

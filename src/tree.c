@@ -57,20 +57,19 @@ gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *
     return GBT_OK;
 }
 
-int gbt__tree_depth(const struct gbt_tree *t)
+gbt_status gbt__tree_depth(const struct gbt_tree *t, int *depth)
 {
     /* children come after their parent, so one backward pass suffices */
-    int *d = calloc((size_t)t->n_nodes + 1, sizeof(int));
-    int depth = 0;
-    if (d == NULL) return 64;
+    int *d;
+    FORWARD_IF_ERROR(gbt__alloc(&d, (size_t)t->n_nodes + 1, sizeof(int), 1, "tree depths"));
     for (int32_t i = t->n_nodes - 1; i >= 0; i--)
         if (t->left[i] >= 0) {
             int a = d[t->left[i]], b = d[t->right[i]];
             d[i] = 1 + (a > b ? a : b);
         }
-    depth = d[0];
+    *depth = d[0];
     free(d);
-    return depth;
+    return GBT_OK;
 }
 
 gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what)

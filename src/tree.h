@@ -27,8 +27,8 @@ void gbt__tree_free(struct gbt_tree *t);
 /* Appends a leaf node with the given value and cover; its index in *id. */
 gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *id);
 
-/* The number of edges on the longest root-to-leaf path. */
-int gbt__tree_depth(const struct gbt_tree *t);
+/* The number of edges on the longest root-to-leaf path, in *depth. */
+gbt_status gbt__tree_depth(const struct gbt_tree *t, int *depth);
 
 /*
  * Checks that t is a tree over nfeat features: children in range and after

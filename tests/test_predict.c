@@ -140,7 +140,8 @@ static void test_walk_edges(void)
     for (int i = 0; i < 6; i++) gbt_booster_update(b, d);
     for (uint32_t t = 0; t < b->model.ntrees; t++) {
         const struct gbt_tree *tr = &b->model.trees[t];
-        int dep = gbt__tree_depth(tr);
+        int dep = 0;
+        gbt__tree_depth(tr, &dep);
         deep |= dep > GBT_FULL_DEPTH;
         shallow |= dep <= GBT_FULL_DEPTH;
         for (int32_t i = 0; i < tr->n_nodes; i++) at_zero |= tr->left[i] >= 0 && tr->threshold[i] == 0.0f;
