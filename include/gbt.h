@@ -305,7 +305,8 @@ GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class
  * for multi:softprob (and for any multiclass objective with
- * GBT_PREDICT_MARGIN), nrow otherwise.
+ * GBT_PREDICT_MARGIN), nrow otherwise.  GBT_E_INVALID_ARG when that many
+ * floats would not fit in memory's address range (the product overflows).
  */
 GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigned flags,
                                             uint64_t *out_len);

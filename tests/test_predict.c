@@ -278,6 +278,20 @@ static void test_float_edges(void)
     }
 }
 
+static void test_size_overflow(void)
+{
+    const char *const p[] = {"objective=multi:softprob", "num_class=3", "max_depth=2", NULL};
+    gbt_dataset *d = tu_dataset(300, 3, 0, 3);
+    gbt_booster *b = tu_train(d, 1, p);
+    uint64_t len = 0;
+    /* (2^64 + 2) / 3 rows x 3 classes wraps around to 2 floats in 64 bits */
+    ok(b && gbt_booster_predict_size(b, 0x5555555555555556ull, 0, &len) == GBT_E_INVALID_ARG && len == 0,
+       "a row count whose output overflows is refused: %s", gbt_last_error());
+    ok(b && gbt_booster_predict_size(b, 1000, 0, &len) == GBT_OK && len == 3000, "1000 rows x 3 classes: 3000 floats");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 static void test_no_model(void)
 {
     gbt_booster *b;
@@ -297,6 +311,7 @@ int main(void)
     test_base_margin();
     test_training_margins();
     test_float_edges();
+    test_size_overflow();
     test_no_model();
     return done_testing();
 }
