@@ -15,7 +15,9 @@
  *   are no-ops.  Memory that the library returns (model buffers, build
  *   information) is released with gbt_free().
  * - The library never prints, exits or aborts.  It reports through the log
- *   callback (gbt_set_log_callback), if one is set.
+ *   callback (gbt_set_log_callback), if one is set.  One exit is OpenMP's,
+ *   not gbt's: libgomp ends the process when it cannot create a thread.
+ *   gbt asks for at most one thread per processor; nthread=1 creates none.
  * - Output buffers for predictions belong to the caller; ask
  *   gbt_booster_predict_size() how large they must be.
  * - A booster may predict from many threads at once.  Training or setting

@@ -87,7 +87,7 @@ static const struct pdef table[] = {
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
      "seed of row and feature sampling"},
     {"nthread", "n_jobs,num_threads", PT_INT, NULL, "0", 0, 4096, 0, 0, OFF(nthread),
-     GBT_PF_REBUILD, 0, "CPU threads (0: all cores); the model does not depend on it"},
+     GBT_PF_REBUILD, 0, "CPU threads (0: all cores; never more than the cores); the model does not depend on it"},
     {"device", "", PT_DEVICE, NULL, "auto", 0, 0, 0, 0, OFF(device),
      GBT_PF_REBUILD, 0, "where to train: auto uses CUDA device 0 when present, else the CPU"},
     {"eval_metric", "metric", PT_METRICS, NULL, "", 0, 0, 0, 0, OFF(eval_metric), 0, 0,

@@ -120,10 +120,16 @@ double gbt__now(void)
 
 int gbt__threads(int64_t nthread)
 {
-    if (nthread > 0) return (int)nthread;
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    /*
+     * More threads than processors only cost stacks and scratch, and a
+     * thread libgomp cannot create ends the process (docs/decisions.md).
+     */
+    const int procs = omp_get_num_procs();
+    const int64_t want = nthread > 0 ? nthread : omp_get_max_threads();
+    return want < procs ? (int)want : procs > 0 ? procs : 1;
 #else
+    (void)nthread;
     return 1;
 #endif
 }

@@ -37,7 +37,7 @@ int gbt__format_double(char *buf, size_t len, double v);
 /* Seconds on a monotonic clock. */
 double gbt__now(void);
 
-/* Threads to use for `nthread` (0: all the machine offers). */
+/* Threads to use for `nthread` (0: all the machine offers), at most the processors available. */
 int gbt__threads(int64_t nthread);
 
 /* A growable NUL-terminated text buffer; on allocation failure `failed` is set. */
