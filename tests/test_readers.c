@@ -118,6 +118,15 @@ static void test_libsvm_errors(void)
     }
     expect_error("/nonexistent/dir/file.csv", NULL, GBT_E_IO, "/nonexistent/dir/file.csv",
                  "No such file", "unreadable path");
+    expect_error(tu_write("e13", "1\n0 # no features\n1\n"), "format=libsvm", GBT_E_FORMAT, "e13",
+                 "no features", "lines with only labels (zero feature columns)");
+    {
+        const uint64_t indptr[] = {0, 0, 0};
+        gbt_dataset *d = (gbt_dataset *)1;
+        ok(gbt_dataset_from_csr(indptr, NULL, NULL, 2, 0, &d) == GBT_E_INVALID_ARG && d == NULL &&
+               strstr(gbt_last_error(), "no columns"),
+           "CSR data with zero columns is refused: %s", gbt_last_error());
+    }
 }
 
 static void test_csv(void)
