@@ -108,8 +108,11 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
     return GBT_OK;
 }
 
-/* Reads every number of a side file. */
-static gbt_status read_numbers(const char *path, float **out, uint64_t *n)
+/*
+ * Reads every number of a side file: floats, or (sizes) integers in
+ * [1, UINT32_MAX] parsed as integers; 4-byte elements either way.
+ */
+static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
     float *v = NULL;
@@ -124,23 +127,32 @@ static gbt_status read_numbers(const char *path, float **out, uint64_t *n)
         s = gbt__lines_next(&lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
         for (p = line;; p = e) {
-            float x;
+            float x = 0.0f;
+            unsigned long long u = 0;
             while (*p == ' ' || *p == '\t' || *p == ',') p++;
             if (*p == '\0' || *p == '#') break;
-            x = gbt__strtof(p, &e);
+            if (sizes) {
+                errno = 0;
+                u = *p >= '0' && *p <= '9' ? strtoull(p, &e, 10) : (e = p, 0);
+            } else {
+                x = gbt__strtof(p, &e);
+            }
             if (e == p || (*e && *e != ' ' && *e != '\t' && *e != ',')) {
-                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: '%s' is not a number", path,
-                              (unsigned long long)lr.line, p);
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: '%s' is not %s", path, (unsigned long long)lr.line, p,
+                              sizes ? "a positive integer" : "a number");
                 break;
             }
-            if (!isfinite(x)) {
-                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: value is not finite", path,
-                              (unsigned long long)lr.line);
+            if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX : !isfinite(x)) {
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %s", path, (unsigned long long)lr.line,
+                              sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
             }
             s = gbt__reserve(&v, &cap, count + 1, sizeof(float), path);
             if (s != GBT_OK) break;
-            v[count++] = x;
+            if (sizes)
+                ((uint32_t *)(void *)v)[count++] = (uint32_t)u;
+            else
+                v[count++] = x;
         }
         if (s != GBT_OK) break;
     }
@@ -167,7 +179,7 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
     gbt_status s;
     snprintf(side, sizeof side, "%s.%s", path, ext);
     if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
+    FORWARD_IF_ERROR(read_numbers(side, 0, (void **)&v, &n));
     if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
@@ -190,30 +202,19 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
 static gbt_status side_groups(gbt_dataset *d, const char *path)
 {
     char side[4096];
-    float *v = NULL;
     uint32_t *sizes = NULL;
     uint64_t n = 0, total = 0;
     gbt_status s = GBT_OK;
     snprintf(side, sizeof side, "%s.group", path);
     if (!exists(side)) snprintf(side, sizeof side, "%s.query", path);
     if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
+    FORWARD_IF_ERROR(read_numbers(side, 1, (void **)&sizes, &n));
     if (n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
-    if (s == GBT_OK) s = gbt__alloc(&sizes, n, sizeof *sizes, 0, "groups");
-    for (uint64_t i = 0; i < n && s == GBT_OK; i++) {
-        if (v[i] < 1 || v[i] != floorf(v[i]) || v[i] > 4294967295.0f)
-            s = gbt__fail(GBT_E_FORMAT, "%s: group size %g is not a positive integer", side,
-                          (double)v[i]);
-        else {
-            sizes[i] = (uint32_t)v[i];
-            total += sizes[i];
-        }
-    }
+    for (uint64_t i = 0; i < n; i++) total += sizes[i];
     if (s == GBT_OK && total != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: group sizes sum to %llu but %s has %llu rows", side,
                       (unsigned long long)total, path, (unsigned long long)d->nrow);
     if (s == GBT_OK) s = gbt_dataset_set_groups(d, sizes, n);
-    free(v);
     free(sizes);
     return s;
 }

@@ -221,6 +221,17 @@ static void test_side_files(void)
     tu_write("s.csv.weight", "1\n2\n3\n4\n");
     tu_write("s.csv.group", "3\n2\n");
     expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 5", "groups not summing to the rows");
+    /* group sizes are integers: 16777217 is not a float, 4294967296 not a uint32 */
+    tu_write("s.csv.group", "16777217\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 16777217 but", "a group size above 2^24 read exactly");
+    tu_write("s.csv.group", "4294967295\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 4294967295 but", "the largest group size read exactly");
+    tu_write("s.csv.group", "4294967296\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:1", "[1, 4294967295]", "a group size of 2^32 refused");
+    tu_write("s.csv.group", "2\n0\n2\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:2", "[1, 4294967295]", "a group size of 0 refused");
+    tu_write("s.csv.group", "2.5\n1.5\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:1", "'2.5' is not a positive integer", "a fractional group size refused");
     tu_write("s.csv.group", "2\n2\n");
     tu_write("s.csv.base_margin", "0.1\n0.2\n0.3\n");
     expect_error(p, NULL, GBT_E_FORMAT, "s.csv.base_margin", "3 values", "base_margin of the wrong length");
