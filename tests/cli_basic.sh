@@ -42,6 +42,13 @@ check "--config values apply, the command line wins, '-' equals '_'" cmp -s a.mo
 "$gbtrain" -q --eta=0.5 --max_depth=2 --num_round=4 "$data/diabetes.train.csv" c.model
 check "(and the config's num_round was overridden)" sh -c '! cmp -s a.model c.model'
 
+# config lines of any length: a 3000-byte comment ends in text that must
+# not be read as a setting, and a 3000-byte setting line is one setting
+awk 'BEGIN { s = "# "; for (i = 0; i < 3000; i++) s = s "x"; print s " eta = fast";
+             s = "eta ="; for (i = 0; i < 3000; i++) s = s " "; print s "0.5"; print "max_depth = 2" }' > long.conf
+"$gbtrain" -q --config long.conf --num_round=2 "$data/diabetes.train.csv" long.model
+check "config lines longer than 2048 bytes: the comment stays a comment, the long setting applies" cmp -s long.model b.model
+
 cp "$data/diabetes.train.csv" w.csv
 "$gbtrain" -q --num_round=3 w.csv nw.model
 awk '{ print (NR % 3) + 0.5 }' w.csv > w.csv.weight

@@ -44,6 +44,9 @@ fails "parameter out of range shows the range" "parameter 'subsample' expects a 
 printf 'eta = fast\n' > bad.conf
 fails "a bad value in a config file names the file and line" "bad.conf:1: parameter 'eta'" \
     "$gbtrain" -q --config bad.conf "$tr"
+awk 'BEGIN { for (i = 1; i < 70; i++) print "max_depth = 3"; print "eta = fast" }' > long.conf
+fails "a bad value on line 70 of a config file (after 69 settings) names the file and line" "long.conf:70: parameter 'eta'" \
+    "$gbtrain" -q --config long.conf "$tr"
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model

@@ -77,6 +77,7 @@ int main(int argc, char **argv)
     int nvalid = 0, rounds = 10, quiet;
     gbt_booster *b;
     gbt_status s;
+    char *config = NULL;
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
@@ -94,7 +95,10 @@ int main(int argc, char **argv)
     if ((v = cli_get(&o, "config")) != NULL) {
         struct cli_opts all;
         memset(&all, 0, sizeof all);
-        cli_read_config(v, &all);
+        /* the options keep pointing to the path, and v lies in o.v, freed below */
+        config = strdup(v);
+        if (config == NULL) cli_die("out of memory");
+        cli_read_config(config, &all);
         for (size_t i = 0; i < o.n; i++) {
             if (all.n == all.cap) {
                 all.cap = all.cap ? all.cap * 2 : 32;
@@ -133,7 +137,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < o.n; i++) {
         if (is_tool_option(o.v[i].name)) continue;
         s = gbt_booster_set_param(b, o.v[i].name, o.v[i].value);
-        if (s != GBT_OK) cli_die("%s: %s", o.v[i].origin, gbt_last_error());
+        if (s != GBT_OK) cli_die_option(&o.v[i], gbt_last_error());
     }
 
     if (o.positional[1])
@@ -166,5 +170,6 @@ int main(int argc, char **argv)
     gbt_dataset_free(train);
     gbt_booster_free(b);
     free(o.v);
+    free(config);
     return 0;
 }
