@@ -171,15 +171,33 @@ static int exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* "PATH.EXT" in *side (free it), whatever the path's length. */
+static gbt_status side_path(const char *path, const char *ext, char **side)
+{
+    const size_t np = strlen(path), ne = strlen(ext);
+    FORWARD_IF_ERROR(gbt__alloc(side, np + ne + 2, 1, 0, "a side file's name"));
+    memcpy(*side, path, np);
+    (*side)[np] = '.';
+    memcpy(*side + np + 1, ext, ne + 1);
+    return GBT_OK;
+}
+
 static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, const char *field)
 {
-    char side[4096];
+    char *side;
     float *v = NULL;
     uint64_t n = 0;
     gbt_status s;
-    snprintf(side, sizeof side, "%s.%s", path, ext);
-    if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, 0, (void **)&v, &n));
+    FORWARD_IF_ERROR(side_path(path, ext, &side));
+    if (!exists(side)) {
+        free(side);
+        return GBT_OK;
+    }
+    s = read_numbers(side, 0, (void **)&v, &n);
+    if (s != GBT_OK) {
+        free(side);
+        return s;
+    }
     if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
@@ -196,26 +214,34 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
     else
         s = gbt_dataset_set_field(d, field, v, n);
     free(v);
+    free(side);
     return s;
 }
 
 static gbt_status side_groups(gbt_dataset *d, const char *path)
 {
-    char side[4096];
+    char *side;
     uint32_t *sizes = NULL;
     uint64_t n = 0, total = 0;
-    gbt_status s = GBT_OK;
-    snprintf(side, sizeof side, "%s.group", path);
-    if (!exists(side)) snprintf(side, sizeof side, "%s.query", path);
-    if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, 1, (void **)&sizes, &n));
-    if (n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
+    gbt_status s;
+    FORWARD_IF_ERROR(side_path(path, "group", &side));
+    if (!exists(side)) {
+        free(side);
+        FORWARD_IF_ERROR(side_path(path, "query", &side));
+    }
+    if (!exists(side)) {
+        free(side);
+        return GBT_OK;
+    }
+    s = read_numbers(side, 1, (void **)&sizes, &n);
+    if (s == GBT_OK && n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
     for (uint64_t i = 0; i < n; i++) total += sizes[i];
     if (s == GBT_OK && total != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: group sizes sum to %llu but %s has %llu rows", side,
                       (unsigned long long)total, path, (unsigned long long)d->nrow);
     if (s == GBT_OK) s = gbt_dataset_set_groups(d, sizes, n);
     free(sizes);
+    free(side);
     return s;
 }
 

@@ -49,6 +49,9 @@ fails "a bad value on line 70 of a config file (after 69 settings) names the fil
     "$gbtrain" -q --config long.conf "$tr"
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
+long=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "m" }')
+fails "a model path longer than the system's limit is refused, not cut" "model path is too long \(5000 bytes\)" \
+    "$gbtrain" -q --num_round=1 "$tr" "$long"
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model
 
 "$gbtrain" -q --objective=binary:logistic --num_round=2 "$tr" good.model

@@ -3,6 +3,7 @@
  * bad input the readers must refuse with the file and line in the message.
  */
 #include <math.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -237,6 +238,41 @@ static void test_side_files(void)
     expect_error(p, NULL, GBT_E_FORMAT, "s.csv.base_margin", "3 values", "base_margin of the wrong length");
 }
 
+/*
+ * A data file whose path is 4095 bytes, the longest Linux opens: "PATH.weight"
+ * cut to 4095 bytes would be PATH itself, read as its own side file.
+ */
+static void test_long_path(void)
+{
+    char path[4096];
+    size_t len = (size_t)snprintf(path, sizeof path, "%s", tu_tmpdir());
+    FILE *f;
+    gbt_dataset *d = NULL;
+    uint64_t nrow = 0;
+    while (len + 1 + 200 + 1 + 200 < 4095) {
+        path[len++] = '/';
+        memset(path + len, 'd', 200);
+        len += 200;
+        path[len] = '\0';
+        mkdir(path, 0755);
+    }
+    path[len++] = '/';
+    memset(path + len, 'f', 4095 - len);
+    path[4095] = '\0';
+    f = fopen(path, "w");
+    if (f == NULL) {
+        skip("cannot create a file with a 4095-byte path");
+        return;
+    }
+    fputs("1,1\n0,2\n1,3\n", f);
+    fclose(f);
+    if (gbt_dataset_from_file(path, NULL, &d) != GBT_OK) diag("%s", gbt_last_error());
+    ok(d && gbt_dataset_shape(d, &nrow, NULL) == GBT_OK && nrow == 3,
+       "a data file with a 4095-byte path loads (3 rows), not taken for its own side file");
+    gbt_dataset_free(d);
+    remove(path);
+}
+
 int main(void)
 {
     test_libsvm();
@@ -244,6 +280,7 @@ int main(void)
     test_csv();
     test_csv_errors();
     test_side_files();
+    test_long_path();
     tu_cleanup();
     return done_testing();
 }

@@ -55,7 +55,8 @@ static void base_name(const char *path, char *buf, size_t len)
     const char *dot;
     base = base ? base + 1 : path;
     dot = strrchr(base, '.');
-    snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+    if (snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base) >= (int)len)
+        cli_die("file name '%s' is too long", base);
 }
 
 static gbt_dataset *load(const char *path, const char *options)
@@ -140,9 +141,10 @@ int main(int argc, char **argv)
         if (s != GBT_OK) cli_die_option(&o.v[i], gbt_last_error());
     }
 
-    if (o.positional[1])
-        snprintf(model_path, sizeof model_path, "%s", o.positional[1]);
-    else {
+    if (o.positional[1]) {
+        if (snprintf(model_path, sizeof model_path, "%s", o.positional[1]) >= (int)sizeof model_path)
+            cli_die("model path is too long (%zu bytes)", strlen(o.positional[1]));
+    } else {
         base_name(o.positional[0], model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
