@@ -414,6 +414,7 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
         }
     }
     if (s == GBT_OK) s = g->ops->finish_tree(g->ctx, leaves, nleaves);
+    if (s != GBT_OK) gbt__tree_free(out);
     free(newid);
     free(leaves);
     return s;
