@@ -19,7 +19,8 @@ gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *wh
 {
     void **p = (void **)out;
     *p = NULL;
-    if (n == 0 || size == 0) return GBT_OK;
+    /* a block even for no elements: memcpy and pointer arithmetic on NULL are undefined */
+    if (n == 0 || size == 0) n = size = 1;
     RETURN_ERROR_IF(n > SIZE_MAX / size, GBT_E_NO_MEMORY, "out of memory: %s needs %zu x %zu bytes",
                     what, n, size);
     *p = zero ? calloc(n, size) : malloc(n * size);

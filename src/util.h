@@ -13,7 +13,9 @@
 
 /*
  * Allocates n * size bytes (zeroed if `zero`) into *out, or fails with
- * GBT_E_NO_MEMORY naming `what` and the size.  n == 0 gives NULL and GBT_OK.
+ * GBT_E_NO_MEMORY naming `what` and the size.  n == 0 (or size == 0) still
+ * gives a block to free, never NULL, so that copying or offsetting zero
+ * elements of it is defined.
  */
 gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *what);
 
