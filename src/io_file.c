@@ -109,13 +109,17 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
 }
 
 /*
- * Reads every number of a side file: floats, or (sizes) integers in
- * [1, UINT32_MAX] parsed as integers; 4-byte elements either way.
+ * Reads every number of a side file into *out (free it; NULL when there
+ * are none): floats, or (sizes) uint32_t integers in [1, UINT32_MAX]
+ * parsed as integers.
  */
 static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
-    float *v = NULL;
+    union {
+        float *f;
+        uint32_t *u;
+    } v = {NULL};
     size_t cap = 0;
     uint64_t count = 0;
     char *line;
@@ -147,21 +151,23 @@ static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t
                               sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
             }
-            s = gbt__reserve(&v, &cap, count + 1, sizeof(float), path);
+            if (sizes) {
+                s = gbt__reserve(&v.u, &cap, count + 1, sizeof *v.u, path);
+                if (s == GBT_OK) v.u[count++] = (uint32_t)u;
+            } else {
+                s = gbt__reserve(&v.f, &cap, count + 1, sizeof *v.f, path);
+                if (s == GBT_OK) v.f[count++] = x;
+            }
             if (s != GBT_OK) break;
-            if (sizes)
-                ((uint32_t *)(void *)v)[count++] = (uint32_t)u;
-            else
-                v[count++] = x;
         }
         if (s != GBT_OK) break;
     }
     gbt__lines_close(&lr);
     if (s != GBT_OK) {
-        free(v);
+        free(sizes ? (void *)v.u : (void *)v.f);
         return s;
     }
-    *out = v;
+    *out = sizes ? (void *)v.u : (void *)v.f;
     *n = count;
     return GBT_OK;
 }
@@ -185,7 +191,8 @@ static gbt_status side_path(const char *path, const char *ext, char **side)
 static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, const char *field)
 {
     char *side;
-    float *v = NULL;
+    void *raw = NULL;
+    float *v;
     uint64_t n = 0;
     gbt_status s;
     FORWARD_IF_ERROR(side_path(path, ext, &side));
@@ -193,11 +200,12 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 0, (void **)&v, &n);
+    s = read_numbers(side, 0, &raw, &n);
     if (s != GBT_OK) {
         free(side);
         return s;
     }
+    v = raw;
     if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
@@ -221,7 +229,8 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
 static gbt_status side_groups(gbt_dataset *d, const char *path)
 {
     char *side;
-    uint32_t *sizes = NULL;
+    void *raw = NULL;
+    uint32_t *sizes;
     uint64_t n = 0, total = 0;
     gbt_status s;
     FORWARD_IF_ERROR(side_path(path, "group", &side));
@@ -233,7 +242,8 @@ static gbt_status side_groups(gbt_dataset *d, const char *path)
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 1, (void **)&sizes, &n);
+    s = read_numbers(side, 1, &raw, &n);
+    sizes = raw;
     if (s == GBT_OK && n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
     for (uint64_t i = 0; i < n; i++) total += sizes[i];
     if (s == GBT_OK && total != d->nrow)
