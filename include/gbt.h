@@ -15,7 +15,9 @@
  *   are no-ops.  Memory that the library returns (model buffers, build
  *   information) is released with gbt_free().
  * - The library never prints, exits or aborts.  It reports through the log
- *   callback (gbt_set_log_callback), if one is set.
+ *   callback (gbt_set_log_callback), if one is set.  One exit is OpenMP's,
+ *   not gbt's: libgomp ends the process when it cannot create a thread.
+ *   gbt asks for at most one thread per processor; nthread=1 creates none.
  * - Output buffers for predictions belong to the caller; ask
  *   gbt_booster_predict_size() how large they must be.
  * - A booster may predict from many threads at once.  Training or setting
@@ -312,7 +314,8 @@ GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class
  * for multi:softprob (and for any multiclass objective with
- * GBT_PREDICT_MARGIN), nrow otherwise.
+ * GBT_PREDICT_MARGIN), nrow otherwise.  GBT_E_INVALID_ARG when that many
+ * floats would not fit in memory's address range (the product overflows).
  */
 GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigned flags,
                                             uint64_t *out_len);

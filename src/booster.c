@@ -595,7 +595,13 @@ gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigne
     CHECK_NOT_NULL(out_len);
     FORWARD_IF_ERROR(check_model(b));
     RETURN_ERROR_IF(flags & ~GBT_PREDICT_MARGIN, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
-    *out_len = nrow * (uint64_t)gbt__objective_outputs(b->model.objective, b->model.K, flags);
+    {
+        const uint64_t width = (uint64_t)gbt__objective_outputs(b->model.objective, b->model.K, flags);
+        RETURN_ERROR_IF(nrow > UINT64_MAX / sizeof(float) / width, GBT_E_INVALID_ARG,
+                        "%llu rows of %llu outputs are more floats than memory can hold",
+                        (unsigned long long)nrow, (unsigned long long)width);
+        *out_len = nrow * width;
+    }
     return GBT_OK;
 }
 

@@ -58,6 +58,7 @@ static gbt_status check_shape(uint64_t nrow, uint64_t ncol)
     RETURN_ERROR_IF(nrow >= GBT_MAX_ROWS, GBT_E_INVALID_ARG,
                     "dataset has %llu rows; gbt supports fewer than %llu", (unsigned long long)nrow,
                     (unsigned long long)GBT_MAX_ROWS);
+    RETURN_ERROR_IF(ncol == 0, GBT_E_INVALID_ARG, "dataset has no columns");
     RETURN_ERROR_IF(ncol > GBT_MAX_FEATURES, GBT_E_INVALID_ARG,
                     "dataset has %llu columns; gbt supports at most %u",
                     (unsigned long long)ncol, GBT_MAX_FEATURES);
@@ -90,7 +91,6 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(data);
     FORWARD_IF_ERROR(check_shape(nrow, ncol));
-    RETURN_ERROR_IF(ncol == 0, GBT_E_INVALID_ARG, "dataset has no columns");
     FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
     d->nrow = nrow;
     d->ncol = ncol;

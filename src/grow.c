@@ -17,6 +17,7 @@
  * by (seed, tree); colsample_bylevel picks from those per depth, and
  * colsample_bynode per node.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +339,12 @@ static void prune(struct grower *g)
     }
 }
 
+/* v as a float, saturated at +-FLT_MAX: gain and cover only describe the model. */
+static float saturate(double v)
+{
+    return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : (float)v;
+}
+
 /* Writes the reachable nodes, in id order, into the tree; sends leaf values to the backend. */
 static gbt_status emit(struct grower *g, struct gbt_tree *out)
 {
@@ -363,19 +370,42 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
         if (newid[i] >= 0) newid[i] = k++;
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
-        float value = (float)(cfg->eta * gbt_node_weight(nd->sum, &g->sp));
-        float cover = (float)((double)nd->sum.h * g->sp.h_unit);
+        const double v = cfg->eta * gbt_node_weight(nd->sum, &g->sp);
+        float value;
         int32_t id;
         if (newid[i] < 0) continue;
-        s = gbt__tree_add(out, value, cover, &id);
+        /* a value beyond float would make the margins infinite (docs/decisions.md) */
+        if (!(fabs(v) <= FLT_MAX)) {
+            s = gbt__fail(GBT_E_PARAM,
+                          "a leaf value of %g overflows: the margins diverge; lower eta (%g) or "
+                          "base_score, or scale the labels",
+                          v, cfg->eta);
+            break;
+        }
+        value = (float)v;
+        s = gbt__tree_add(out, value, saturate((double)nd->sum.h * g->sp.h_unit), &id);
         if (s != GBT_OK) break;
         if (nd->left >= 0) {
-            out->left[id] = newid[nd->left];
-            out->right[id] = newid[nd->right];
-            out->feature[id] = nd->split.feature;
-            out->threshold[id] = c->cut[c->offset[nd->split.feature] + (uint32_t)nd->split.bin];
-            out->default_left[id] = (uint8_t)nd->split.default_left;
-            out->gain[id] = (float)nd->split.gain;
+            const int32_t f = nd->split.feature;
+            out->feature[id] = f;
+            out->gain[id] = saturate(nd->split.gain);
+            if ((uint32_t)nd->split.bin + 1 < c->nbins[f]) {
+                out->left[id] = newid[nd->left];
+                out->right[id] = newid[nd->right];
+                out->threshold[id] = c->cut[c->offset[f] + (uint32_t)nd->split.bin];
+                out->default_left[id] = (uint8_t)nd->split.default_left;
+            } else {
+                /*
+                 * After the last bin every present value goes left, FLT_MAX
+                 * included, and no float threshold is above FLT_MAX: the
+                 * node is stored mirrored, every present value >= -FLT_MAX
+                 * going right (docs/decisions.md).
+                 */
+                out->left[id] = newid[nd->right];
+                out->right[id] = newid[nd->left];
+                out->threshold[id] = -FLT_MAX;
+                out->default_left[id] = (uint8_t)!nd->split.default_left;
+            }
         } else {
             leaves[nleaves].node = i;
             leaves[nleaves].reserved = 0;
@@ -384,6 +414,7 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
         }
     }
     if (s == GBT_OK) s = g->ops->finish_tree(g->ctx, leaves, nleaves);
+    if (s != GBT_OK) gbt__tree_free(out);
     free(newid);
     free(leaves);
     return s;

@@ -32,7 +32,8 @@ void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
 
 /*
  * Grows the tree of class cls on the backend context and adds its leaf
- * values to the backend's margins.  out is initialised here.
+ * values to the backend's margins.  out is initialised here, and holds
+ * nothing to free on failure.
  */
 gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
                           const struct gbt_grow_config *cfg, int cls,

@@ -22,6 +22,13 @@ struct gbt_line_reader {
 gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);
 
 /*
+ * A copy (to free) of the first line that is not blank after the first
+ * `skip` lines, without consuming anything: the lines stay in the window
+ * for gbt__lines_next, so a pipe is read once.  NULL at the end of the file.
+ */
+gbt_status gbt__lines_peek(struct gbt_line_reader *lr, int skip, char **copy);
+
+/*
  * The next line without its LF or CRLF, NUL-terminated and writable until
  * the next call; *line is NULL at the end of the file.
  */
@@ -32,8 +39,8 @@ void gbt__lines_close(struct gbt_line_reader *lr);
 /* Whether a line holds nothing but blanks (or a '#' comment). */
 int gbt__line_is_blank(const char *s);
 
-/* Reads a LIBSVM file into a CSR dataset with labels (and groups from qid). */
-gbt_status gbt__read_libsvm(const char *path, gbt_dataset **out);
+/* Reads the lines of a LIBSVM file into a CSR dataset with labels (and groups from qid). */
+gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out);
 
 /* Options of CSV and TSV reading. */
 struct gbt_csv_options {
@@ -44,8 +51,8 @@ struct gbt_csv_options {
     float missing;
 };
 
-/* Reads a CSV or TSV file into a dense dataset. */
-gbt_status gbt__read_delimited(const char *path, const struct gbt_csv_options *opt,
+/* Reads the lines of a CSV or TSV file into a dense dataset. */
+gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out);
 
 /* Records the line of row `row`; grows the array as needed. */

@@ -110,10 +110,9 @@ static gbt_status parse_line(struct gbt_line_reader *lr, struct dense_builder *b
     return GBT_OK;
 }
 
-gbt_status gbt__read_delimited(const char *path, const struct gbt_csv_options *opt,
+gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out)
 {
-    struct gbt_line_reader lr;
     struct dense_builder b;
     gbt_status s;
     char *line;
@@ -121,23 +120,21 @@ gbt_status gbt__read_delimited(const char *path, const struct gbt_csv_options *o
     int skip_header = opt->header;
     memset(&b, 0, sizeof b);
     FORWARD_IF_ERROR(gbt__dataset_alloc(&b.d));
-    b.d->source = strdup(path);
-    s = b.d->source ? gbt__lines_open(&lr, path) : gbt__fail(GBT_E_NO_MEMORY, "out of memory");
+    s = gbt__strdup(&b.d->source, lr->path);
     while (s == GBT_OK) {
-        s = gbt__lines_next(&lr, &line, &len);
+        s = gbt__lines_next(lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
         if (skip_header) {
             skip_header = 0;
             continue;
         }
         if (gbt__line_is_blank(line)) continue;
-        s = parse_line(&lr, &b, opt, line);
+        s = parse_line(lr, &b, opt, line);
     }
-    if (s == GBT_OK && b.d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", path);
+    if (s == GBT_OK && b.d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && b.d->ncol == 0)
-        s = gbt__fail(GBT_E_FORMAT, "%s: no feature columns besides the label", path);
+        s = gbt__fail(GBT_E_FORMAT, "%s: no feature columns besides the label", lr->path);
     if (s == GBT_OK) s = gbt__dataset_finish_dense(b.d);
-    if (lr.f) gbt__lines_close(&lr);
     if (s != GBT_OK) {
         gbt_dataset_free(b.d);
         return s;

@@ -101,41 +101,37 @@ static gbt_status parse_options(const char *text, struct file_options *o)
     return GBT_OK;
 }
 
-/* Guesses the format from the first data line: tabs, commas, else LIBSVM. */
-static gbt_status guess_format(const char *path, int skip_header, int *format)
+/*
+ * Guesses the format from the first data line (tabs, commas, else LIBSVM),
+ * looking ahead in lr without consuming it.
+ */
+static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int *format)
 {
-    struct gbt_line_reader lr;
     char *line;
-    size_t len;
-    gbt_status s;
-    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
-    for (;;) {
-        s = gbt__lines_next(&lr, &line, &len);
-        if (s != GBT_OK || line == NULL) break;
-        if (skip_header) {
-            skip_header = 0;
-            continue;
-        }
-        if (!gbt__line_is_blank(line)) break;
-    }
-    if (s == GBT_OK && line == NULL) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", path);
-    if (s == GBT_OK) {
-        if (strchr(line, '\t') && !strchr(line, ':'))
-            *format = FMT_TSV;
-        else if (strchr(line, ',') && !strchr(line, ':'))
-            *format = FMT_CSV;
-        else
-            *format = FMT_LIBSVM;
-    }
-    gbt__lines_close(&lr);
-    return s;
+    FORWARD_IF_ERROR(gbt__lines_peek(lr, skip_header, &line));
+    RETURN_ERROR_IF(line == NULL, GBT_E_FORMAT, "%s: no data rows", lr->path);
+    if (strchr(line, '\t') && !strchr(line, ':'))
+        *format = FMT_TSV;
+    else if (strchr(line, ',') && !strchr(line, ':'))
+        *format = FMT_CSV;
+    else
+        *format = FMT_LIBSVM;
+    free(line);
+    return GBT_OK;
 }
 
-/* Reads every number of a side file. */
-static gbt_status read_numbers(const char *path, float **out, uint64_t *n)
+/*
+ * Reads every number of a side file into *out (free it; NULL when there
+ * are none): floats, or (sizes) uint32_t integers in [1, UINT32_MAX]
+ * parsed as integers.
+ */
+static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
-    float *v = NULL;
+    union {
+        float *f;
+        uint32_t *u;
+    } v = {NULL};
     size_t cap = 0;
     uint64_t count = 0;
     char *line;
@@ -147,32 +143,43 @@ static gbt_status read_numbers(const char *path, float **out, uint64_t *n)
         s = gbt__lines_next(&lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
         for (p = line;; p = e) {
-            float x;
+            float x = 0.0f;
+            unsigned long long u = 0;
             while (*p == ' ' || *p == '\t' || *p == ',') p++;
             if (*p == '\0' || *p == '#') break;
-            x = gbt__strtof(p, &e);
+            if (sizes) {
+                errno = 0;
+                u = *p >= '0' && *p <= '9' ? strtoull(p, &e, 10) : (e = p, 0);
+            } else {
+                x = gbt__strtof(p, &e);
+            }
             if (e == p || (*e && *e != ' ' && *e != '\t' && *e != ',')) {
-                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: '%s' is not a number", path,
-                              (unsigned long long)lr.line, p);
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: '%s' is not %s", path, (unsigned long long)lr.line, p,
+                              sizes ? "a positive integer" : "a number");
                 break;
             }
-            if (!isfinite(x)) {
-                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: value is not finite", path,
-                              (unsigned long long)lr.line);
+            if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX : !isfinite(x)) {
+                s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %s", path, (unsigned long long)lr.line,
+                              sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
             }
-            s = gbt__reserve(&v, &cap, count + 1, sizeof(float), path);
+            if (sizes) {
+                s = gbt__reserve(&v.u, &cap, count + 1, sizeof *v.u, path);
+                if (s == GBT_OK) v.u[count++] = (uint32_t)u;
+            } else {
+                s = gbt__reserve(&v.f, &cap, count + 1, sizeof *v.f, path);
+                if (s == GBT_OK) v.f[count++] = x;
+            }
             if (s != GBT_OK) break;
-            v[count++] = x;
         }
         if (s != GBT_OK) break;
     }
     gbt__lines_close(&lr);
     if (s != GBT_OK) {
-        free(v);
+        free(sizes ? (void *)v.u : (void *)v.f);
         return s;
     }
-    *out = v;
+    *out = sizes ? (void *)v.u : (void *)v.f;
     *n = count;
     return GBT_OK;
 }
@@ -182,15 +189,35 @@ static int exists(const char *path)
     return access(path, F_OK) == 0;
 }
 
+/* "PATH.EXT" in *side (free it), whatever the path's length. */
+static gbt_status side_path(const char *path, const char *ext, char **side)
+{
+    const size_t np = strlen(path), ne = strlen(ext);
+    FORWARD_IF_ERROR(gbt__alloc(side, np + ne + 2, 1, 0, "a side file's name"));
+    memcpy(*side, path, np);
+    (*side)[np] = '.';
+    memcpy(*side + np + 1, ext, ne + 1);
+    return GBT_OK;
+}
+
 static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, const char *field)
 {
-    char side[4096];
-    float *v = NULL;
+    char *side;
+    void *raw = NULL;
+    float *v;
     uint64_t n = 0;
     gbt_status s;
-    snprintf(side, sizeof side, "%s.%s", path, ext);
-    if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
+    FORWARD_IF_ERROR(side_path(path, ext, &side));
+    if (!exists(side)) {
+        free(side);
+        return GBT_OK;
+    }
+    s = read_numbers(side, 0, &raw, &n);
+    if (s != GBT_OK) {
+        free(side);
+        return s;
+    }
+    v = raw;
     if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
@@ -207,37 +234,36 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
     else
         s = gbt_dataset_set_field(d, field, v, n);
     free(v);
+    free(side);
     return s;
 }
 
 static gbt_status side_groups(gbt_dataset *d, const char *path)
 {
-    char side[4096];
-    float *v = NULL;
-    uint32_t *sizes = NULL;
+    char *side;
+    void *raw = NULL;
+    uint32_t *sizes;
     uint64_t n = 0, total = 0;
-    gbt_status s = GBT_OK;
-    snprintf(side, sizeof side, "%s.group", path);
-    if (!exists(side)) snprintf(side, sizeof side, "%s.query", path);
-    if (!exists(side)) return GBT_OK;
-    FORWARD_IF_ERROR(read_numbers(side, &v, &n));
-    if (n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
-    if (s == GBT_OK) s = gbt__alloc(&sizes, n, sizeof *sizes, 0, "groups");
-    for (uint64_t i = 0; i < n && s == GBT_OK; i++) {
-        if (v[i] < 1 || v[i] != floorf(v[i]) || v[i] > 4294967295.0f)
-            s = gbt__fail(GBT_E_FORMAT, "%s: group size %g is not a positive integer", side,
-                          (double)v[i]);
-        else {
-            sizes[i] = (uint32_t)v[i];
-            total += sizes[i];
-        }
+    gbt_status s;
+    FORWARD_IF_ERROR(side_path(path, "group", &side));
+    if (!exists(side)) {
+        free(side);
+        FORWARD_IF_ERROR(side_path(path, "query", &side));
     }
+    if (!exists(side)) {
+        free(side);
+        return GBT_OK;
+    }
+    s = read_numbers(side, 1, &raw, &n);
+    sizes = raw;
+    if (s == GBT_OK && n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
+    for (uint64_t i = 0; i < n; i++) total += sizes[i];
     if (s == GBT_OK && total != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: group sizes sum to %llu but %s has %llu rows", side,
                       (unsigned long long)total, path, (unsigned long long)d->nrow);
     if (s == GBT_OK) s = gbt_dataset_set_groups(d, sizes, n);
-    free(v);
     free(sizes);
+    free(side);
     return s;
 }
 
@@ -251,19 +277,23 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
 gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
 {
     struct file_options o;
+    struct gbt_line_reader lr;
     gbt_dataset *d = NULL;
     gbt_status s;
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(parse_options(options, &o));
-    if (o.format == FMT_GUESS) FORWARD_IF_ERROR(guess_format(path, o.csv.header, &o.format));
-    if (o.format == FMT_LIBSVM) {
-        s = gbt__read_libsvm(path, &d);
+    /* one reader for the guess and the data: a pipe can be read only once */
+    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
+    s = o.format == FMT_GUESS ? guess_format(&lr, o.csv.header, &o.format) : GBT_OK;
+    if (s == GBT_OK && o.format == FMT_LIBSVM) {
+        s = gbt__read_libsvm(&lr, &d);
         if (s == GBT_OK) s = gbt__dataset_set_index_base(d, o.indexing_mode);
-    } else {
+    } else if (s == GBT_OK) {
         o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
-        s = gbt__read_delimited(path, &o.csv, &d);
+        s = gbt__read_delimited(&lr, &o.csv, &d);
     }
+    gbt__lines_close(&lr);
     if (s == GBT_OK && o.side_files) s = gbt__dataset_read_side_files(d, path);
     if (s != GBT_OK) {
         gbt_dataset_free(d);

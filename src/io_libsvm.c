@@ -138,28 +138,27 @@ static gbt_status parse_line(struct gbt_line_reader *lr, struct csr_builder *b, 
     return GBT_OK;
 }
 
-gbt_status gbt__read_libsvm(const char *path, gbt_dataset **out)
+gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
 {
-    struct gbt_line_reader lr;
     struct csr_builder b;
     gbt_status s;
     char *line;
     size_t len;
     memset(&b, 0, sizeof b);
     FORWARD_IF_ERROR(gbt__dataset_alloc(&b.d));
-    b.d->source = strdup(path);
-    s = b.d->source ? gbt__lines_open(&lr, path) : gbt__fail(GBT_E_NO_MEMORY, "out of memory");
+    s = gbt__strdup(&b.d->source, lr->path);
     if (s == GBT_OK) s = gbt__reserve(&b.d->indptr, &b.cap_rows, 2, sizeof(uint64_t), "rows");
     if (s == GBT_OK) b.d->indptr[0] = 0;
     while (s == GBT_OK) {
-        s = gbt__lines_next(&lr, &line, &len);
+        s = gbt__lines_next(lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
         if (gbt__line_is_blank(line)) continue;
-        s = parse_line(&lr, &b, line);
+        s = parse_line(lr, &b, line);
     }
-    if (s == GBT_OK && b.d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", path);
+    if (s == GBT_OK && b.d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
+    if (s == GBT_OK && b.d->ncol == 0)
+        s = gbt__fail(GBT_E_FORMAT, "%s: no features: every line has only a label", lr->path);
     if (s == GBT_OK) s = gbt__dataset_finish_csr(b.d);
-    if (lr.f) gbt__lines_close(&lr);
     if (s != GBT_OK) {
         gbt_dataset_free(b.d);
         return s;

@@ -16,7 +16,8 @@ gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path)
     memset(lr, 0, sizeof *lr);
     lr->path = path;
     lr->f = fopen(path, "rb");
-    RETURN_ERROR_IF(lr->f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    RETURN_ERROR_IF(lr->f == NULL, errno == ENOMEM ? GBT_E_NO_MEMORY : GBT_E_IO, "cannot open '%s': %s",
+                    path, strerror(errno));
     if (gbt__alloc(&lr->buf, WINDOW + 1, 1, 0, "line buffer") != GBT_OK) {
         fclose(lr->f);
         lr->f = NULL;
@@ -88,6 +89,35 @@ gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len)
                     (unsigned long long)lr->line);
     *len = n;
     return GBT_OK;
+}
+
+gbt_status gbt__lines_peek(struct gbt_line_reader *lr, int skip, char **copy)
+{
+    size_t pos = 0; /* bytes of lr->buf after lr->start already looked at */
+    *copy = NULL;
+    for (;;) {
+        char *from = lr->buf + lr->start + pos;
+        size_t left = lr->end - lr->start - pos, n;
+        char *nl = memchr(from, '\n', left);
+        if (nl == NULL && !lr->eof) {
+            FORWARD_IF_ERROR(refill(lr));
+            continue;
+        }
+        if (left == 0) return GBT_OK;
+        n = nl ? (size_t)(nl - from) : left;
+        pos += n + (nl != NULL);
+        if (skip > 0) {
+            skip--;
+            continue;
+        }
+        FORWARD_IF_ERROR(gbt__alloc(copy, n + 1, 1, 0, "the first line"));
+        memcpy(*copy, from, n);
+        if (n > 0 && (*copy)[n - 1] == '\r') n--;
+        (*copy)[n] = '\0';
+        if (!gbt__line_is_blank(*copy)) return GBT_OK;
+        free(*copy);
+        *copy = NULL;
+    }
 }
 
 int gbt__line_is_blank(const char *s)

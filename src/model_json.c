@@ -40,7 +40,9 @@ static void put_double(struct gbt_strbuf *sb, double v)
 static void put_training(const char *name, const char *value, void *user)
 {
     struct gbt_strbuf *sb = user;
-    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", sb->s[sb->len - 1] == '{' ? "" : ",", name, value);
+    /* after a failed allocation the buffer may be empty (and s NULL) */
+    const int first = sb->len > 0 && sb->s[sb->len - 1] == '{';
+    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", first ? "" : ",", name, value);
 }
 
 #define PUT_ARRAY(sb, key, n, PUT)                        \
@@ -95,6 +97,10 @@ gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
     gbt__params_each_training(&b->params, put_training, sb);
     gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
+        char what[64];
+        /* write only what loads: the checks of the loader, before a byte of the tree */
+        snprintf(what, sizeof what, "cannot save tree %u", t);
+        FORWARD_IF_ERROR(gbt__tree_validate(&m->trees[t], m->num_feature, what));
         gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
         put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K));
     }

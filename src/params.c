@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -84,12 +85,12 @@ static const struct pdef table[] = {
      "fraction of the level's features sampled for each node"},
     {"scale_pos_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1, OFF(scale_pos_weight), 0, 1,
      "binary objectives: the weight of rows labelled 1 is multiplied by this (e.g. negatives / positives)"},
-    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -INF, INF, 1, 1, OFF(base_score),
+    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
      "seed of row and feature sampling"},
     {"nthread", "n_jobs,num_threads", PT_INT, NULL, "0", 0, 4096, 0, 0, OFF(nthread),
-     GBT_PF_REBUILD, 0, "CPU threads (0: all cores); the model does not depend on it"},
+     GBT_PF_REBUILD, 0, "CPU threads (0: all cores; never more than the cores); the model does not depend on it"},
     {"device", "", PT_DEVICE, NULL, "auto", 0, 0, 0, 0, OFF(device),
      GBT_PF_REBUILD, 0, "where to train: auto uses CUDA device 0 when present, else the CPU"},
     {"eval_metric", "metric", PT_METRICS, NULL, "", 0, 0, 0, 0, OFF(eval_metric), 0, 0,

@@ -83,10 +83,11 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
 
 gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
 {
-    const int depth = gbt__tree_depth(t);
-    int full = depth <= GBT_FULL_DEPTH;
+    int depth = 0, full;
     struct gbt_pnode *nodes;
     int32_t *order = NULL, *pos = NULL, head = 0, tail = 1;
+    FORWARD_IF_ERROR(gbt__tree_depth(t, &depth));
+    full = depth <= GBT_FULL_DEPTH;
     RETURN_ERROR_IF(depth > 255, GBT_E_INVALID_ARG, "tree of depth %d is too deep to predict with", depth);
     for (int32_t i = 0; i < t->n_nodes; i++)
         if (t->left[i] >= 0 && t->feature[i] >= GBT_KEY_MAX_FEATURES) full = 0;

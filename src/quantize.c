@@ -65,6 +65,13 @@ struct columns {
     float *weight;   /* NULL when unweighted */
 };
 
+static void free_columns(struct columns *col)
+{
+    free(col->start);
+    free(col->value);
+    free(col->weight);
+}
+
 static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
 {
     uint64_t nf = d->ncol, *fill = NULL;
@@ -76,7 +83,7 @@ static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
         s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
     if (s == GBT_OK) s = gbt__alloc(&fill, nf, sizeof(uint64_t), 0, "column fill");
     if (s != GBT_OK) {
-        free(fill);
+        free_columns(col);
         return s;
     }
     if (d->dense) {
@@ -108,13 +115,6 @@ static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
     }
     free(fill);
     return GBT_OK;
-}
-
-static void free_columns(struct columns *col)
-{
-    free(col->start);
-    free(col->value);
-    free(col->weight);
 }
 
 /*

@@ -4,7 +4,9 @@
  * Feature f has nbins[f] value bins; bin b holds the values v with
  * cut[b-1] <= v < cut[b] (cut[-1] = -inf): each cut is the smallest
  * training value of the next bin, as in XGBoost, and the last cut is
- * FLT_MAX.  A split after bin t sends v < cut[t] left.  Cuts are computed
+ * FLT_MAX.  A split after bin t sends v < cut[t] left; after the last bin
+ * (every present value left, FLT_MAX too) the tree stores it mirrored,
+ * threshold -FLT_MAX (grow.c).  Cuts are computed
  * once, on the host, by one function for every backend.
  *
  * Histograms have one slot per value bin plus one slot for missing values

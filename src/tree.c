@@ -57,20 +57,19 @@ gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *
     return GBT_OK;
 }
 
-int gbt__tree_depth(const struct gbt_tree *t)
+gbt_status gbt__tree_depth(const struct gbt_tree *t, int *depth)
 {
     /* children come after their parent, so one backward pass suffices */
-    int *d = calloc((size_t)t->n_nodes + 1, sizeof(int));
-    int depth = 0;
-    if (d == NULL) return 64;
+    int *d;
+    FORWARD_IF_ERROR(gbt__alloc(&d, (size_t)t->n_nodes + 1, sizeof(int), 1, "tree depths"));
     for (int32_t i = t->n_nodes - 1; i >= 0; i--)
         if (t->left[i] >= 0) {
             int a = d[t->left[i]], b = d[t->right[i]];
             d[i] = 1 + (a > b ? a : b);
         }
-    depth = d[0];
+    *depth = d[0];
     free(d);
-    return depth;
+    return GBT_OK;
 }
 
 gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what)
@@ -83,6 +82,8 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
         int32_t l = t->left[i], r = t->right[i];
         if (!isfinite(t->value[i]))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a value that is not finite", what, i);
+        else if (!isfinite(t->cover[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a cover that is not finite", what, i);
         else if ((l < 0) != (r < 0))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has one child", what, i);
         else if (l < 0)
@@ -97,6 +98,8 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
                           t->feature[i], (unsigned long long)nfeat);
         else if (!isfinite(t->threshold[i]))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a threshold that is not finite", what, i);
+        else if (!isfinite(t->gain[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a gain that is not finite", what, i);
         else
             seen[l] = seen[r] = 1;
     }

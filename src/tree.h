@@ -27,13 +27,13 @@ void gbt__tree_free(struct gbt_tree *t);
 /* Appends a leaf node with the given value and cover; its index in *id. */
 gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *id);
 
-/* The number of edges on the longest root-to-leaf path. */
-int gbt__tree_depth(const struct gbt_tree *t);
+/* The number of edges on the longest root-to-leaf path, in *depth. */
+gbt_status gbt__tree_depth(const struct gbt_tree *t, int *depth);
 
 /*
  * Checks that t is a tree over nfeat features: children in range and after
  * their parent, every node but the root the child of exactly one node,
- * finite thresholds and values.  Messages start with `what`.
+ * finite thresholds, values, gains and covers.  Messages start with `what`.
  */
 gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what);
 

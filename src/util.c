@@ -19,12 +19,21 @@ gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *wh
 {
     void **p = (void **)out;
     *p = NULL;
-    if (n == 0 || size == 0) return GBT_OK;
+    /* a block even for no elements: memcpy and pointer arithmetic on NULL are undefined */
+    if (n == 0 || size == 0) n = size = 1;
     RETURN_ERROR_IF(n > SIZE_MAX / size, GBT_E_NO_MEMORY, "out of memory: %s needs %zu x %zu bytes",
                     what, n, size);
     *p = zero ? calloc(n, size) : malloc(n * size);
     RETURN_ERROR_IF(*p == NULL, GBT_E_NO_MEMORY, "out of memory allocating %zu bytes for %s",
                     n * size, what);
+    return GBT_OK;
+}
+
+gbt_status gbt__strdup(char **out, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    FORWARD_IF_ERROR(gbt__alloc(out, n, 1, 0, "a copy of a name"));
+    memcpy(*out, s, n);
     return GBT_OK;
 }
 
@@ -112,10 +121,16 @@ double gbt__now(void)
 
 int gbt__threads(int64_t nthread)
 {
-    if (nthread > 0) return (int)nthread;
 #ifdef _OPENMP
-    return omp_get_max_threads();
+    /*
+     * More threads than processors only cost stacks and scratch, and a
+     * thread libgomp cannot create ends the process (docs/decisions.md).
+     */
+    const int procs = omp_get_num_procs();
+    const int64_t want = nthread > 0 ? nthread : omp_get_max_threads();
+    return want < procs ? (int)want : procs > 0 ? procs : 1;
 #else
+    (void)nthread;
     return 1;
 #endif
 }

@@ -13,9 +13,14 @@
 
 /*
  * Allocates n * size bytes (zeroed if `zero`) into *out, or fails with
- * GBT_E_NO_MEMORY naming `what` and the size.  n == 0 gives NULL and GBT_OK.
+ * GBT_E_NO_MEMORY naming `what` and the size.  n == 0 (or size == 0) still
+ * gives a block to free, never NULL, so that copying or offsetting zero
+ * elements of it is defined.
  */
 gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *what);
+
+/* A copy of s in *out (free it), or GBT_E_NO_MEMORY. */
+gbt_status gbt__strdup(char **out, const char *s);
 
 /* Grows *p to hold at least `need` elements of `size` bytes (capacity in *cap). */
 gbt_status gbt__reserve(void *p, size_t *cap, size_t need, size_t size, const char *what);
@@ -34,7 +39,7 @@ int gbt__format_double(char *buf, size_t len, double v);
 /* Seconds on a monotonic clock. */
 double gbt__now(void);
 
-/* Threads to use for `nthread` (0: all the machine offers). */
+/* Threads to use for `nthread` (0: all the machine offers), at most the processors available. */
 int gbt__threads(int64_t nthread);
 
 /* A growable NUL-terminated text buffer; on allocation failure `failed` is set. */

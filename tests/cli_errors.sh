@@ -65,8 +65,14 @@ fails "a missing CUDA device is found before the data is read" "device=cuda:99: 
     "$gbtrain" -q --device=cuda:99 /no/such/train.csv
 fails "gbpredict takes --device and checks it first too" "device=cuda:99: no CUDA device 99" \
     "$gbpredict" -q --device=cuda:99 /no/such/test.csv /no/such/m.model
+awk 'BEGIN { for (i = 1; i < 70; i++) print "max_depth = 3"; print "eta = fast" }' > long.conf
+fails "a bad value on line 70 of a config file (after 69 settings) names the file and line" "long.conf:70: parameter 'eta'" \
+    "$gbtrain" -q --config long.conf "$tr"
 fails "unknown gbpredict option" "unknown option '--colour'" "$gbpredict" --colour=red "$tr" x.model
 fails "unreadable input" "cannot open '/no/such/train.csv'" "$gbtrain" -q /no/such/train.csv
+long=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "m" }')
+fails "a model path longer than the system's limit is refused, not cut" "model path is too long \(5000 bytes\)" \
+    "$gbtrain" -q --num_round=1 "$tr" "$long"
 fails "unwritable model path" "cannot write '/no/such/dir/m.model'" "$gbtrain" -q --num_round=1 "$tr" /no/such/dir/m.model
 fails "an unwritable model path is found before the data is read" "cannot write '/no/such/dir/m.model'" \
     "$gbtrain" -q --num_round=1 /no/such/train.csv /no/such/dir/m.model

@@ -213,12 +213,89 @@ static void test_bad_files(void)
     gbt_dataset_free(d);
 }
 
+/* Trains on 2000 rows whose labels (and weights) are given, then saves and loads. */
+static void save_and_load(float label_scale, float weight, const char *what)
+{
+    enum { N = 2000, C = 2 };
+    const char *const p[] = {"objective=reg:squarederror", "max_depth=2", NULL};
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y), *w = malloc(N * sizeof *w);
+    gbt_dataset *d = NULL;
+    gbt_booster *b, *back = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    for (int i = 0; i < N; i++) {
+        x[i * C] = (float)(i % 2);
+        x[i * C + 1] = (float)(i % 7);
+        y[i] = i % 2 ? label_scale : -label_scale;
+        w[i] = weight;
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &d);
+    gbt_dataset_set_field(d, "label", y, N);
+    gbt_dataset_set_field(d, "weight", w, N);
+    b = tu_train(d, 2, p);
+    ok(b && gbt_booster_save_to_buffer(b, &text, &len) == GBT_OK, "%s: trains and saves", what);
+    /* the root split's gain (sum |g|)^2 / sum h is about 2000 x label^2 x weight: beyond float */
+    ok(text && strstr(text, "inf") == NULL && strstr(text, "nan") == NULL, "%s: no inf or nan in the file", what);
+    ok(text && gbt_booster_load_from_buffer(text, len, &back) == GBT_OK, "%s: the saved model loads", what);
+    ok(text && strstr(text, "3.4028235e+38") != NULL, "%s: the overflowing value is saturated at FLT_MAX", what);
+    gbt_free(text);
+    gbt_booster_free(b);
+    gbt_booster_free(back);
+    gbt_dataset_free(d);
+    free(x);
+    free(y);
+    free(w);
+}
+
+/* Replaces the first element of array `key` in model text with `to`. */
+static char *edit_first(const char *model, const char *key, const char *to)
+{
+    const char *at = strstr(model, key), *end;
+    char *out;
+    if (at == NULL) return NULL;
+    at = strchr(at, '[') + 1;
+    end = at + strcspn(at, ",]");
+    out = malloc(strlen(model) + strlen(to) + 1);
+    memcpy(out, model, (size_t)(at - model));
+    strcpy(out + (at - model), to);
+    strcat(out, end);
+    return out;
+}
+
+static void test_saved_models_load(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=2", NULL};
+    static const char *const keys[] = {"\"gain\"", "\"cover\"", "\"threshold\"", "\"value\""};
+    gbt_dataset *d;
+    gbt_booster *b;
+    char *model;
+    size_t len;
+    save_and_load(1e18f, 1.0f, "labels of +-1e18");
+    save_and_load(1.0f, 1e38f, "weights of 1e38");
+    tu_seed(4);
+    d = tu_dataset(400, 4, 0, 1);
+    b = tu_train(d, 3, p);
+    model = tu_model(b, &len);
+    for (int i = 0; i < 4; i++) {
+        char *bad = edit_first(model, keys[i], "1e39");
+        char what[64];
+        snprintf(what, sizeof what, "%s of 1e39 (beyond float)", keys[i]);
+        if (bad) expect_bad(bad, strlen(bad), "not finite", what);
+        else ok(0, "%s not in the model", keys[i]);
+        free(bad);
+    }
+    gbt_free(model);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_round_trip();
     test_continue();
     test_atomic_save();
     test_bad_files();
+    test_saved_models_load();
     tu_cleanup();
     return done_testing();
 }

@@ -7,6 +7,7 @@
  * zeros, infinities and missing values on either side, for trees laid out
  * complete and deeper ones.
  */
+#include <float.h>
 #include <math.h>
 
 #include "booster.h"
@@ -160,7 +161,8 @@ static void test_walk_edges(void)
     for (int i = 0; i < 6; i++) gbt_booster_update(b, d);
     for (uint32_t t = 0; t < b->model.ntrees; t++) {
         const struct gbt_tree *tr = &b->model.trees[t];
-        int dep = gbt__tree_depth(tr);
+        int dep = 0;
+        gbt__tree_depth(tr, &dep);
         deep |= dep > GBT_FULL_DEPTH;
         shallow |= dep <= GBT_FULL_DEPTH;
         for (int32_t i = 0; i < tr->n_nodes; i++) at_zero |= tr->left[i] >= 0 && tr->threshold[i] == 0.0f;
@@ -253,6 +255,64 @@ static void test_training_margins(void)
     free(pred);
 }
 
+/*
+ * Values at the ends of float and next to each other: training (on bins)
+ * and prediction (on thresholds) must send every row the same way.  Each
+ * case has 40 rows, label 1 with value a, label 0 with value b.
+ */
+static void test_float_edges(void)
+{
+    const float big = FLT_MAX, below = nextafterf(FLT_MAX, 0.0f), low = -FLT_MAX,
+                above = nextafterf(-FLT_MAX, 0.0f);
+    static const char *const names[] = {"FLT_MAX vs missing",      "FLT_MAX vs -FLT_MAX",
+                                        "below FLT_MAX vs FLT_MAX", "-FLT_MAX vs the next float up",
+                                        "-FLT_MAX vs missing",     "missing vs FLT_MAX"};
+    const float a[] = {big, big, below, low, low, NAN}, b[] = {NAN, low, big, above, NAN, big};
+    const char *const p[] = {"objective=binary:logistic", "max_depth=1", "min_child_weight=0", NULL};
+    enum { N = 40 };
+    for (int c = 0; c < 6; c++) {
+        float x[N], y[N], pred[N];
+        double train_m[N];
+        gbt_dataset *d = NULL;
+        gbt_booster *bo = tu_booster(p);
+        int same = 1;
+        float lo1 = INFINITY, hi0 = -INFINITY;
+        for (int i = 0; i < N; i++) {
+            y[i] = (float)(i % 2);
+            x[i] = i % 2 ? a[c] : b[c];
+        }
+        gbt_dataset_from_dense(x, N, 1, NAN, &d);
+        gbt_dataset_set_field(d, "label", y, N);
+        for (int r = 0; r < 3; r++) gbt_booster_update(bo, d);
+        ok(bo->ts != NULL && bo->ts->ops->read_margins(bo->ts->ctx, train_m) == GBT_OK &&
+               gbt_booster_predict(bo, d, GBT_PREDICT_MARGIN, pred, N) == GBT_OK,
+           "%s: trains and predicts", names[c]);
+        for (int i = 0; i < N; i++) {
+            same &= pred[i] == (float)train_m[i];
+            if (y[i] > 0 && pred[i] < lo1) lo1 = pred[i];
+            if (y[i] == 0 && pred[i] > hi0) hi0 = pred[i];
+        }
+        ok(same, "%s: predictions equal the training margins", names[c]);
+        ok(lo1 > hi0, "%s: the classes are separated (AUC 1): %g > %g", names[c], lo1, hi0);
+        gbt_booster_free(bo);
+        gbt_dataset_free(d);
+    }
+}
+
+static void test_size_overflow(void)
+{
+    const char *const p[] = {"objective=multi:softprob", "num_class=3", "max_depth=2", NULL};
+    gbt_dataset *d = tu_dataset(300, 3, 0, 3);
+    gbt_booster *b = tu_train(d, 1, p);
+    uint64_t len = 0;
+    /* (2^64 + 2) / 3 rows x 3 classes wraps around to 2 floats in 64 bits */
+    ok(b && gbt_booster_predict_size(b, 0x5555555555555556ull, 0, &len) == GBT_E_INVALID_ARG && len == 0,
+       "a row count whose output overflows is refused: %s", gbt_last_error());
+    ok(b && gbt_booster_predict_size(b, 1000, 0, &len) == GBT_OK && len == 3000, "1000 rows x 3 classes: 3000 floats");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 static void test_no_model(void)
 {
     gbt_booster *b;
@@ -271,6 +331,8 @@ int main(void)
     test_walk_edges();
     test_base_margin();
     test_training_margins();
+    test_float_edges();
+    test_size_overflow();
     test_no_model();
     return done_testing();
 }

@@ -3,6 +3,7 @@
  * bad input the readers must refuse with the file and line in the message.
  */
 #include <math.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -131,6 +132,15 @@ static void test_libsvm_errors(void)
     }
     expect_error("/nonexistent/dir/file.csv", NULL, GBT_E_IO, "/nonexistent/dir/file.csv",
                  "No such file", "unreadable path");
+    expect_error(tu_write("e13", "1\n0 # no features\n1\n"), "format=libsvm", GBT_E_FORMAT, "e13",
+                 "no features", "lines with only labels (zero feature columns)");
+    {
+        const uint64_t indptr[] = {0, 0, 0};
+        gbt_dataset *d = (gbt_dataset *)1;
+        ok(gbt_dataset_from_csr(indptr, NULL, NULL, 2, 0, &d) == GBT_E_INVALID_ARG && d == NULL &&
+               strstr(gbt_last_error(), "no columns"),
+           "CSR data with zero columns is refused: %s", gbt_last_error());
+    }
 }
 
 static void test_csv(void)
@@ -225,9 +235,55 @@ static void test_side_files(void)
     tu_write("s.csv.weight", "1\n2\n3\n4\n");
     tu_write("s.csv.group", "3\n2\n");
     expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 5", "groups not summing to the rows");
+    /* group sizes are integers: 16777217 is not a float, 4294967296 not a uint32 */
+    tu_write("s.csv.group", "16777217\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 16777217 but", "a group size above 2^24 read exactly");
+    tu_write("s.csv.group", "4294967295\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group", "sum to 4294967295 but", "the largest group size read exactly");
+    tu_write("s.csv.group", "4294967296\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:1", "[1, 4294967295]", "a group size of 2^32 refused");
+    tu_write("s.csv.group", "2\n0\n2\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:2", "[1, 4294967295]", "a group size of 0 refused");
+    tu_write("s.csv.group", "2.5\n1.5\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "s.csv.group:1", "'2.5' is not a positive integer", "a fractional group size refused");
     tu_write("s.csv.group", "2\n2\n");
     tu_write("s.csv.base_margin", "0.1\n0.2\n0.3\n");
     expect_error(p, NULL, GBT_E_FORMAT, "s.csv.base_margin", "3 values", "base_margin of the wrong length");
+}
+
+/*
+ * A data file whose path is 4095 bytes, the longest Linux opens: "PATH.weight"
+ * cut to 4095 bytes would be PATH itself, read as its own side file.
+ */
+static void test_long_path(void)
+{
+    char path[4096];
+    size_t len = (size_t)snprintf(path, sizeof path, "%s", tu_tmpdir());
+    FILE *f;
+    gbt_dataset *d = NULL;
+    uint64_t nrow = 0;
+    while (len + 1 + 200 + 1 + 200 < 4095) {
+        path[len++] = '/';
+        memset(path + len, 'd', 200);
+        len += 200;
+        path[len] = '\0';
+        mkdir(path, 0755);
+    }
+    path[len++] = '/';
+    memset(path + len, 'f', 4095 - len);
+    path[4095] = '\0';
+    f = fopen(path, "w");
+    if (f == NULL) {
+        skip("cannot create a file with a 4095-byte path");
+        return;
+    }
+    fputs("1,1\n0,2\n1,3\n", f);
+    fclose(f);
+    if (gbt_dataset_from_file(path, NULL, &d) != GBT_OK) diag("%s", gbt_last_error());
+    ok(d && gbt_dataset_shape(d, &nrow, NULL) == GBT_OK && nrow == 3,
+       "a data file with a 4095-byte path loads (3 rows), not taken for its own side file");
+    gbt_dataset_free(d);
+    remove(path);
 }
 
 int main(void)
@@ -237,6 +293,7 @@ int main(void)
     test_csv();
     test_csv_errors();
     test_side_files();
+    test_long_path();
     tu_cleanup();
     return done_testing();
 }

@@ -173,6 +173,39 @@ static void test_weights_and_margins(void)
     free(pb);
 }
 
+/* Parameters that would make the margins overflow stop with a message, not undefined behaviour. */
+static void test_divergence(void)
+{
+    const char *const p[] = {"objective=reg:squarederror", "eta=1e30", NULL};
+    gbt_dataset *d;
+    gbt_booster *b = tu_booster(p);
+    tu_seed(70);
+    d = tu_dataset(500, 3, 0, 0);
+    /* round 1 leaves ~1e30, round 2 ~1e60: beyond float */
+    ok(gbt_booster_train(b, d, 5, NULL, NULL, 0) == GBT_E_PARAM && strstr(gbt_last_error(), "eta"),
+       "eta=1e30 stops training with a message: %s", gbt_last_error());
+    {
+        int n = -1;
+        char *text = NULL;
+        size_t len = 0;
+        gbt_booster *back = NULL;
+        gbt_booster_num_rounds(b, &n);
+        ok(n == 1, "the booster keeps the one round that completed (%d)", n);
+        ok(gbt_booster_save_to_buffer(b, &text, &len) == GBT_OK &&
+               gbt_booster_load_from_buffer(text, len, &back) == GBT_OK,
+           "and that model saves and loads");
+        gbt_free(text);
+        gbt_booster_free(back);
+    }
+    gbt_booster_free(b);
+    b = tu_booster(NULL);
+    ok(gbt_booster_set_param(b, "base_score", "1e300") == GBT_E_PARAM,
+       "base_score=1e300 (beyond float) is refused: %s", gbt_last_error());
+    ok_call(gbt_booster_set_param(b, "base_score", "-3e38"), "base_score=-3e38 (a float) is accepted");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 static void test_state(void)
 {
     const char *const p[] = {"objective=binary:logistic", "max_depth=3", NULL};
@@ -287,5 +320,6 @@ int main(void)
     test_weights_and_margins();
     test_state();
     test_scale_pos_weight();
+    test_divergence();
     return done_testing();
 }

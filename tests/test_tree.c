@@ -149,14 +149,17 @@ static void test_missing(void)
     gbt_booster_free(b);
     gbt_dataset_free(d);
     {
-        /* present vs missing: x = 1, 2, NaN, NaN; the split keeps every present value left */
-        const float xm[] = {1, 2, NAN, NAN}, big[] = {1e30f, NAN};
-        const float want[] = {0, 10};
+        /*
+         * present vs missing: x = 1, 2, NaN, NaN; every present value, FLT_MAX
+         * too, on one side: stored mirrored, x >= -FLT_MAX right, missing left
+         */
+        const float xm[] = {1, 2, NAN, NAN}, big[] = {1e30f, FLT_MAX, NAN};
+        const float want[] = {0, 0, 10};
         d = data(xm, Y4, 4);
         b = tu_train(d, 1, p);
         t = first_tree(b);
-        ok(t && t->threshold[0] == FLT_MAX && t->default_left[0] == 0 && predicts(b, big, 2, want),
-           "a present-versus-missing split (threshold FLT_MAX): 1e30 left, missing right");
+        ok(t && t->threshold[0] == -FLT_MAX && t->default_left[0] == 1 && predicts(b, big, 3, want),
+           "a present-versus-missing split (threshold -FLT_MAX, mirrored): 1e30 and FLT_MAX with 1, missing apart");
         gbt_booster_free(b);
         gbt_dataset_free(d);
     }
@@ -222,7 +225,8 @@ static void test_structure(void)
     b = tu_train(d, 5, p);
     for (uint32_t i = 0; b && i < b->model.ntrees; i++) {
         const struct gbt_tree *t = &b->model.trees[i];
-        good &= gbt__tree_validate(t, 6, "tree") == GBT_OK && gbt__tree_depth(t) <= 4;
+        int dep = 99;
+        good &= gbt__tree_validate(t, 6, "tree") == GBT_OK && gbt__tree_depth(t, &dep) == GBT_OK && dep <= 4;
         for (int32_t n = 0; n < t->n_nodes; n++)
             if (t->left[n] >= 0) good &= t->right[n] == t->left[n] + 1;
     }

@@ -1,10 +1,12 @@
 /*
  * test_util.c - the shared math (exp, sigmoid, fixed point, rounding), the
- * counter-based generator, radix sorts and number formatting.
+ * counter-based generator, radix sorts, number formatting and allocation.
  */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common/grad_math.h"
 #include "common/rng.h"
@@ -122,6 +124,21 @@ static void test_format(void)
        "edit distance");
 }
 
+static void test_alloc(void)
+{
+    const float src[1] = {1.0f};
+    float *p = NULL;
+    uint32_t *q = NULL;
+    ok(gbt__alloc(&p, 0, sizeof *p, 0, "nothing") == GBT_OK && p != NULL,
+       "allocating 0 elements gives a block, not NULL (memcpy of 0 bytes to it is defined)");
+    if (p) memcpy(p, src, 0);
+    free(p);
+    ok(gbt__alloc(&q, 0, sizeof *q, 1, "nothing") == GBT_OK && q != NULL, "and so does a zeroed one");
+    free(q);
+    ok(gbt__alloc(&q, SIZE_MAX / 2, 4, 0, "too much") == GBT_E_NO_MEMORY && q == NULL,
+       "an overflowing size fails with GBT_E_NO_MEMORY: %s", gbt_last_error());
+}
+
 int main(void)
 {
     test_exp();
@@ -129,5 +146,6 @@ int main(void)
     test_rng();
     test_sort();
     test_format();
+    test_alloc();
     return done_testing();
 }

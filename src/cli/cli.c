@@ -42,7 +42,7 @@ static void normalise(char *s)
         if (*s == '-') *s = '_';
 }
 
-static void add(struct cli_opts *o, const char *name, const char *value, const char *origin)
+static void add(struct cli_opts *o, const char *name, const char *value, const char *file, unsigned line)
 {
     struct cli_opt *opt;
     if (strlen(name) >= sizeof o->v[0].name) cli_die("option name '%s' is too long", name);
@@ -58,7 +58,14 @@ static void add(struct cli_opts *o, const char *name, const char *value, const c
     strcpy(opt->name, name);
     normalise(opt->name);
     strcpy(opt->value, value);
-    opt->origin = origin;
+    opt->file = file;
+    opt->line = line;
+}
+
+void cli_die_option(const struct cli_opt *opt, const char *message)
+{
+    if (opt->file) cli_die("%s:%u: %s", opt->file, opt->line, message);
+    cli_die("command line: %s", message);
 }
 
 static int is_flag(const char *flags, const char *name)
@@ -93,11 +100,11 @@ void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o
         snprintf(name, sizeof name, "%.*s", (int)(eq ? eq - a : (long)strlen(a)), a);
         normalise(name);
         if (eq)
-            add(o, name, eq + 1, "command line");
+            add(o, name, eq + 1, NULL, 0);
         else if (is_flag(flags, name))
-            add(o, name, "1", "command line");
+            add(o, name, "1", NULL, 0);
         else if (i + 1 < argc)
-            add(o, name, argv[++i], "command line");
+            add(o, name, argv[++i], NULL, 0);
         else
             cli_die("option '%s' needs a value (try --help)", argv[i]);
     }
@@ -127,10 +134,12 @@ static char *unquote(char *s)
 void cli_read_config(const char *path, struct cli_opts *o)
 {
     FILE *f = fopen(path, "r");
-    char line[2048];
+    char *line = NULL;
+    size_t cap = 0;
     unsigned lineno = 0;
     if (f == NULL) cli_die("cannot open config file '%s': %s", path, strerror(errno));
-    while (fgets(line, sizeof line, f)) {
+    errno = 0;
+    while (getline(&line, &cap, f) >= 0) {
         char *s, *eq, *hash;
         lineno++;
         hash = strchr(line, '#');
@@ -138,18 +147,12 @@ void cli_read_config(const char *path, struct cli_opts *o)
         s = trim(line);
         if (*s == '\0') continue;
         eq = strchr(s, '=');
-        if (eq == NULL) {
-            fclose(f);
-            cli_die("%s:%u: expected 'name = value'", path, lineno);
-        }
+        if (eq == NULL) cli_die("%s:%u: expected 'name = value'", path, lineno);
         *eq = '\0';
-        if (o->norigin == 64) {
-            fclose(f);
-            cli_die("%s: too many settings", path);
-        }
-        snprintf(o->origin_buf[o->norigin], sizeof o->origin_buf[0], "%s:%u", path, lineno);
-        add(o, trim(s), unquote(trim(eq + 1)), o->origin_buf[o->norigin++]);
+        add(o, trim(s), unquote(trim(eq + 1)), path, lineno);
     }
+    if (ferror(f) || errno == ENOMEM) cli_die("cannot read config file '%s': %s", path, strerror(errno));
+    free(line);
     fclose(f);
 }
 

@@ -14,7 +14,8 @@
 struct cli_opt {
     char name[64];
     char value[1024];
-    const char *origin; /* "command line" or the config file:line */
+    const char *file; /* the config file (argv's string), or NULL: the command line */
+    unsigned line;    /* its line */
 };
 
 struct cli_opts {
@@ -22,8 +23,6 @@ struct cli_opts {
     size_t n, cap;
     char *positional[8];
     int npositional;
-    char origin_buf[64][512];
-    int norigin;
 };
 
 /* Prints "<prog>: <message>" and exits with status 1. */
@@ -45,10 +44,14 @@ void cli_set_prog(const char *name);
 void cli_parse_args(int argc, char **argv, const char *flags, struct cli_opts *o);
 
 /*
- * Reads "name = value" lines (# comments) of a config file, before the
- * command line; one pair of quotes around a value is dropped.
+ * Reads "name = value" lines (# comments, lines of any length) of a config
+ * file, before the command line; one pair of quotes around a value is
+ * dropped.  path must outlive o: options point to it.
  */
 void cli_read_config(const char *path, struct cli_opts *o);
+
+/* Dies with "ORIGIN: message", ORIGIN the option's file:line or "command line". */
+void cli_die_option(const struct cli_opt *opt, const char *message) __attribute__((noreturn));
 
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);

@@ -69,7 +69,8 @@ static void base_name(const char *path, char *buf, size_t len)
     const char *dot;
     base = base ? base + 1 : path;
     dot = strrchr(base, '.');
-    snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base);
+    if (snprintf(buf, len, "%.*s", (int)(dot && dot != base ? dot - base : (long)strlen(base)), base) >= (int)len)
+        cli_die("file name '%s' is too long", base);
 }
 
 static int is_model(const char *head)
@@ -134,6 +135,7 @@ int main(int argc, char **argv)
     int nvalid = 0, rounds, period, done, quiet;
     gbt_booster *b;
     gbt_status s;
+    char *config = NULL;
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
@@ -151,7 +153,10 @@ int main(int argc, char **argv)
     if ((v = cli_get(&o, "config")) != NULL) {
         struct cli_opts all;
         memset(&all, 0, sizeof all);
-        cli_read_config(v, &all);
+        /* the options keep pointing to the path, and v lies in o.v, freed below */
+        config = strdup(v);
+        if (config == NULL) cli_die("out of memory");
+        cli_read_config(config, &all);
         for (size_t i = 0; i < o.n; i++) {
             if (all.n == all.cap) {
                 all.cap = all.cap ? all.cap * 2 : 32;
@@ -184,12 +189,13 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < o.n; i++) {
         if (is_tool_option(o.v[i].name)) continue;
         s = gbt_booster_set_param(b, o.v[i].name, o.v[i].value);
-        if (s != GBT_OK) cli_die("%s: %s", o.v[i].origin, gbt_last_error());
+        if (s != GBT_OK) cli_die_option(&o.v[i], gbt_last_error());
     }
 
-    if (o.positional[1])
-        snprintf(model_path, sizeof model_path, "%s", o.positional[1]);
-    else {
+    if (o.positional[1]) {
+        if (snprintf(model_path, sizeof model_path, "%s", o.positional[1]) >= (int)sizeof model_path)
+            cli_die("model path is too long (%zu bytes)", strlen(o.positional[1]));
+    } else {
         base_name(o.positional[0], model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
@@ -229,5 +235,6 @@ int main(int argc, char **argv)
     gbt_dataset_free(train);
     gbt_booster_free(b);
     free(o.v);
+    free(config);
     return 0;
 }
