@@ -27,10 +27,13 @@
  * every machine), the device is always there, nothing skips, and the
  * emulator must have reported no misuse of CUDA by the end.  The
  * sanitizer builds of the emulator (make check-cuda-emu-asan, -tsan) set
- * GBT_TEST_QUICK=1: the same layouts, growth policies, sizes and options,
- * for three objectives (squared error, logistic, softprob) instead of six;
- * the objectives differ only in the gradient math, which the full run in
- * make check compares.
+ * GBT_TEST_QUICK: 1 (AddressSanitizer) runs the same layouts, growth
+ * policies, sizes and options for three objectives (squared error,
+ * logistic, softprob) instead of six; the objectives differ only in the
+ * gradient math, which the full run in make check compares.  2
+ * (ThreadSanitizer, whose cost grows with every barrier of every CUDA
+ * thread) also trains fewer rounds on 300 rows, or 2500 where the full run
+ * has thousands (several partition tiles and histogram blocks).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -56,7 +59,8 @@
 #define SKIP_NO_DEVICE "no CUDA device"
 
 static int have_cuda;
-static int quick; /* GBT_TEST_QUICK: three objectives only (see above) */
+static int quick; /* GBT_TEST_QUICK (see above) */
+
 
 static int objective_selected(int obj)
 {
@@ -78,6 +82,7 @@ struct spec {
     double alpha, max_delta_step;
     double scale_pos; /* scale_pos_weight (binary objectives; else 1) */
     int small_smem; /* CUDA: a small shared-memory budget for histograms */
+    int max_depth;  /* trainings: 0 for the default, 5 */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -738,6 +743,14 @@ static const char *obj_name(int obj)
     return names[obj];
 }
 
+/* Rows and rounds of a case at this quick level. */
+static void scale_case(struct spec *s)
+{
+    if (quick < 2) return;
+    s->rows = s->rows > 2000 ? 2500 : 300;
+    s->rounds = s->rounds > 2 ? 2 : s->rounds;
+}
+
 static void test_ops(void)
 {
     static const int layouts[] = {GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR};
@@ -755,6 +768,7 @@ static void test_ops(void)
             s.rows = i % 5 == 2 ? 5000 : 700;
             s.cols = i % 4 == 1 ? 40 : 9;
             s.rounds = s.K > 1 ? 2 : 3;
+            scale_case(&s);
             s.weights = i % 2;
             s.policy = i % 3 == 1 ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
             s.subsample = i % 4 == 0 ? 0.7 : 1.0;
@@ -819,7 +833,8 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK) st = set(b, "nthread", "%d", nthread);
     if (st == GBT_OK) st = set(b, "max_bin", "%d", max_bin_of(s));
     if (st == GBT_OK) st = set(b, "grow_policy", "%s", s->policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
-    if (st == GBT_OK) st = set(b, "max_depth", "%d", s->policy == GBT_GROW_LOSSGUIDE ? 0 : 5);
+    if (st == GBT_OK)
+        st = set(b, "max_depth", "%d", s->policy == GBT_GROW_LOSSGUIDE ? 0 : s->max_depth ? s->max_depth : 5);
     if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE) st = set(b, "max_leaves", "%d", 16);
     if (st == GBT_OK) st = set(b, "subsample", "%g", s->subsample);
     if (st == GBT_OK) st = set(b, "colsample_bynode", "%g", s->colsample);
@@ -897,6 +912,7 @@ static void test_trainings(void)
                 s.rows = i % 4 == 3 ? 6000 : 900;
                 s.cols = 11;
                 s.rounds = 4;
+                scale_case(&s);
                 s.weights = i % 2;
                 s.policy = pol ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
                 s.subsample = i % 3 == 0 ? 0.8 : 1.0;
@@ -948,11 +964,54 @@ static void test_trainings(void)
             }
 }
 
+/*
+ * A deep depthwise tree: levels of more than 1024 nodes, so that the
+ * device's per-batch loops (segments, partition) take several turns.
+ */
+static void test_deep_tree(void)
+{
+    struct spec s;
+    gbt_dataset *d;
+    gbt_booster *b1 = NULL, *bc = NULL;
+    char *m1 = NULL, *mc = NULL;
+    size_t n1 = 0, nc = 0;
+    gbt_status st, sc = GBT_E_INTERNAL;
+    memset(&s, 0, sizeof s);
+    s.obj = GBT_OBJ_REG_SQUAREDERROR;
+    s.K = 1;
+    s.layout = L_DENSE8;
+    s.rows = 8000; /* 4000 rows give no level above 1024 nodes; 8000 give one of 1738 */
+    s.cols = 11;
+    s.rounds = 1;
+    s.policy = GBT_GROW_DEPTHWISE;
+    s.subsample = s.colsample = 1.0;
+    s.max_depth = 12;
+    s.scale_pos = 1.0;
+    s.name = "deep";
+    d = make_data(&s);
+    st = d ? train(&s, d, "cpu", 2, &b1, &m1, &n1) : GBT_E_INTERNAL;
+    if (st == GBT_OK && have_cuda) sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
+    if (st != GBT_OK || sc != GBT_OK) diag("deep tree: %s", gbt_last_error());
+    if (have_cuda)
+        ok(st == GBT_OK && sc == GBT_OK && nc == n1 && memcmp(mc, m1, n1) == 0,
+           "a depth-12 tree on %d rows (levels of more than 1024 nodes): device=cuda = device=cpu "
+           "(%zu bytes)",
+           s.rows, n1);
+    else
+        skip(SKIP_NO_DEVICE);
+    gbt_free(m1);
+    gbt_free(mc);
+    gbt_booster_free(b1);
+    gbt_booster_free(bc);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
-    quick = getenv("GBT_TEST_QUICK") != NULL && strcmp(getenv("GBT_TEST_QUICK"), "1") == 0;
-    if (quick) diag("GBT_TEST_QUICK=1: three objectives of six");
+    quick = getenv("GBT_TEST_QUICK") ? atoi(getenv("GBT_TEST_QUICK")) : 0;
+    if (quick) diag("GBT_TEST_QUICK=%d: three objectives of six%s", quick,
+                    quick >= 2 ? ", 300 or 2500 rows, at most 2 rounds" : "");
     diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
          gbt_device_count());
 #ifdef GBT_CUDA_EMU
@@ -960,6 +1019,7 @@ int main(void)
 #endif
     test_ops();
     test_trainings();
+    test_deep_tree();
 #ifdef GBT_CUDA_EMU
     ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
        gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");

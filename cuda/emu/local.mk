@@ -158,7 +158,7 @@ check-cuda-emu-asan:
 	  TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=1 \
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 \
 	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_tsan_tests)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 else
