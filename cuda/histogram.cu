@@ -10,9 +10,10 @@
  *   list of T positions (T is known on the device only).  Each group gets G
  *   blocks; block b of a group takes the positions [T b / G, T (b+1) / G)
  *   and, for each node its range meets, sums the rows' pairs into a
- *   block-private shared-memory histogram with 64-bit integer atomics, then
- *   adds the non-zero bins to the node's slot with global atomics.  Integer
- *   sums wrap exactly, so the result is independent of the order.
+ *   block-private shared-memory histogram (64-bit sums made of two 32-bit
+ *   atomics, shared_add64), then adds the non-zero bins to the node's slot
+ *   with 64-bit global atomics.  Integer sums wrap exactly, so the result is
+ *   independent of the order.
  * - Groups too wide for shared memory add straight into the slot.
  * SUBTRACT jobs then run in one launch (slot -= src), after the builds.
  */
@@ -43,14 +44,37 @@ struct hist_args {
     const uint32_t *slots;   /* CSR */
 };
 
+/*
+ * v added to the 64-bit word *p of shared memory with two 32-bit atomics
+ * (a 64-bit shared atomicAdd compiles to a compare-and-swap loop,
+ * ATOMS.CAST.SPIN.64 on sm_90; 32-bit ones to ATOMS.ADD): the low word's add
+ * returns its old value, which says whether it carried, and the high word
+ * gets v's high half plus the carry.  Exact modulo 2^64 in any order, as
+ * the 64-bit add; the word is read only after a barrier.
+ */
+__device__ __forceinline__ void shared_add64(ull *p, ull v)
+{
+    unsigned *w = reinterpret_cast<unsigned *>(p); /* little-endian: low word first */
+    const unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
+    const unsigned old = atomicAdd(w, lo);
+    const unsigned up = hi + (old + lo < old ? 1u : 0u);
+    if (up != 0) atomicAdd(w + 1, up);
+}
+
+template <bool SHARED>
 __device__ __forceinline__ void add_pair(ull *acc, uint32_t bin, struct gbt_gpair gp)
 {
-    atomicAdd(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
-    atomicAdd(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+    if (SHARED) {
+        shared_add64(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
+        shared_add64(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+    } else {
+        atomicAdd(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
+        atomicAdd(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+    }
 }
 
 /* Rows [0, nr) of `rows` into acc (bins relative to grp.slot_lo), dense codes. */
-template <typename Code>
+template <typename Code, bool SHARED>
 __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp, const uint32_t *rows,
                                           uint64_t nr, ull *acc)
 {
@@ -64,7 +88,7 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const uint32_t r = rows[rl];
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
-            add_pair(acc, base + (uint32_t)codes[(uint64_t)r * a.nfeat + f], gp);
+            add_pair<SHARED>(acc, base + (uint32_t)codes[(uint64_t)r * a.nfeat + f], gp);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
@@ -72,13 +96,14 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
-                add_pair(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.nfeat + f],
-                         gp);
+                add_pair<SHARED>(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.nfeat + f],
+                                 gp);
         }
     }
 }
 
 /* The same for CSR rows of global slots (ascending within a row). */
+template <bool SHARED>
 __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, const uint32_t *rows,
                                         uint64_t nr, ull *acc)
 {
@@ -90,7 +115,7 @@ __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, c
             const uint32_t s = a.slots[e];
             if (s < grp.slot_lo) continue;
             if (s >= grp.slot_hi) break;
-            add_pair(acc, s - grp.slot_lo, gp);
+            add_pair<SHARED>(acc, s - grp.slot_lo, gp);
         }
     }
 }
@@ -119,11 +144,11 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
             __syncthreads();
         }
         if (LAYOUT == 0)
-            add_dense<uint8_t>(a, grp, rows, e - s, acc);
+            add_dense<uint8_t, SHARED>(a, grp, rows, e - s, acc);
         else if (LAYOUT == 1)
-            add_dense<uint16_t>(a, grp, rows, e - s, acc);
+            add_dense<uint16_t, SHARED>(a, grp, rows, e - s, acc);
         else
-            add_csr(a, grp, rows, e - s, acc);
+            add_csr<SHARED>(a, grp, rows, e - s, acc);
         if (SHARED) {
             __syncthreads();
             for (uint32_t i = threadIdx.x; i < nbins; i += blockDim.x) {
@@ -214,6 +239,8 @@ int hist_setup(gbt_cu_ctx *c, const uint32_t *offset, char *msg)
     if (budget > 0)
         CU_CHECK(cudaFuncSetAttribute(shared_fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       (int)budget));
+    /* all of the SM's L1/shared memory as shared memory: two blocks of ~110 KB fit per SM */
+    CU_CHECK(cudaFuncSetAttribute(shared_fn, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
     {
         /* test hook: a smaller budget, so that small tests use several groups and the global path */
         const char *lim = getenv(GBT_CUDA_HIST_SMEM_ENV);

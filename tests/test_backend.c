@@ -21,7 +21,7 @@
  * Trainings through the public API: the same model bytes at nthread=1 and
  * nthread=2 on the CPU (always); device=cuda against device=cpu: the same
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
- * sentinel, fewer columns than the model), or SKIP.
+ * sentinel, the last columns all missing), or SKIP.
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU, as make check does on
  * every machine), the device is always there, nothing skips, and the
@@ -870,14 +870,14 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
     st = gbt_booster_predict(b, d, 0, p, l1);
     if (st == GBT_OK) st = gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, p + l1, l2);
     if (st == GBT_OK && d->dense) {
-        /* NaN replaced by a sentinel, and all columns but the last two */
+        /* NaN replaced by a sentinel; the last two columns missing (NaN) */
         float *x = malloc(n * m * sizeof *x + 1), *y = malloc(n * m * sizeof *y + 1);
         st = x && y ? GBT_OK : GBT_E_NO_MEMORY;
         for (uint64_t i = 0; st == GBT_OK && i < n * m; i++) x[i] = isnan(d->dense[i]) ? -999.0f : d->dense[i];
         for (uint64_t r = 0; st == GBT_OK && r < n; r++)
-            for (uint64_t f = 0; f + 2 < m; f++) y[r * (m - 2) + f] = d->dense[r * m + f];
+            for (uint64_t f = 0; f < m; f++) y[r * m + f] = f + 2 < m ? d->dense[r * m + f] : NAN;
         if (st == GBT_OK) st = gbt_booster_predict_dense(b, x, n, m, -999.0f, 0, p + l1 + l2, l3);
-        if (st == GBT_OK) st = gbt_booster_predict_dense(b, y, n, m - 2, NAN, 0, p + l1 + l2 + l3, l4);
+        if (st == GBT_OK) st = gbt_booster_predict_dense(b, y, n, m, NAN, 0, p + l1 + l2 + l3, l4);
         free(x);
         free(y);
     }
