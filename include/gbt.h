@@ -187,7 +187,11 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * memory whole).  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line
  *   label_column=N          CSV/TSV column of the label (default 0);
- *                           -1 means the file has no label column
+ *                           -1 means the file has no label column;
+ *                           auto (with features=N) decides from the first
+ *                           data line: N fields have no label, N + 1 have
+ *                           it first, any other count is an error
+ *   features=N              the feature columns expected (label_column=auto)
  *   header=0|1              CSV/TSV: skip a first line of column names
  *   missing=V               CSV/TSV: this value also means missing
  *   side_files=0|1          read PATH.weight, PATH.base_margin and

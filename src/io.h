@@ -43,9 +43,13 @@ int gbt__line_is_blank(const char *s);
 gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out);
 
 /* Options of CSV and TSV reading. */
+/* label_column=auto: the first data line has `features` fields (no label) or one more (label first). */
+#define GBT_LABEL_AUTO (-2)
+
 struct gbt_csv_options {
     char delim;
-    int64_t label_column; /* -1: no label column */
+    int64_t label_column; /* -1: no label column; GBT_LABEL_AUTO: from the field count */
+    uint64_t features;    /* with GBT_LABEL_AUTO: the feature columns expected */
     int header;
     int has_missing;
     float missing;

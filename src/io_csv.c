@@ -17,6 +17,7 @@ struct dense_builder {
     size_t cap_data, cap_label, cap_lines;
     int64_t nfields;     /* fields per line, from the first data line */
     uint64_t first_line; /* line that fixed nfields */
+    int64_t label;       /* the label's column (-1: none), fixed with nfields */
 };
 
 #define LINE_FAIL(lr, ...)                                                   \
@@ -58,10 +59,23 @@ static gbt_status parse_line(struct gbt_line_reader *lr, struct dense_builder *b
     if (b->nfields == 0) {
         b->nfields = nf;
         b->first_line = lr->line;
-        if (opt->label_column >= nf)
+        b->label = opt->label_column;
+        if (b->label == GBT_LABEL_AUTO) {
+            if ((uint64_t)nf == opt->features)
+                b->label = -1;
+            else if ((uint64_t)nf == opt->features + 1)
+                b->label = 0;
+            else
+                LINE_FAIL(lr,
+                          "%lld fields, but the model has %llu features: expected %llu (features only) "
+                          "or %llu (label first); label_column=N says where the label is",
+                          (long long)nf, (unsigned long long)opt->features,
+                          (unsigned long long)opt->features, (unsigned long long)opt->features + 1);
+        }
+        if (b->label >= nf)
             LINE_FAIL(lr, "label column %lld does not exist: the line has %lld fields",
-                      (long long)opt->label_column, (long long)nf);
-        d->ncol = (uint64_t)(nf - (opt->label_column >= 0));
+                      (long long)b->label, (long long)nf);
+        d->ncol = (uint64_t)(nf - (b->label >= 0));
         RETURN_ERROR_IF(d->ncol > GBT_MAX_FEATURES, GBT_E_FORMAT, "%s: %llu columns; the limit is %u",
                         lr->path, (unsigned long long)d->ncol, GBT_MAX_FEATURES);
     }
@@ -72,7 +86,7 @@ static gbt_status parse_line(struct gbt_line_reader *lr, struct dense_builder *b
                     lr->path, (unsigned long long)GBT_MAX_ROWS - 1);
     FORWARD_IF_ERROR(gbt__reserve(&d->dense, &b->cap_data, (d->nrow + 1) * d->ncol, sizeof(float),
                                   "feature values"));
-    if (opt->label_column >= 0)
+    if (b->label >= 0)
         FORWARD_IF_ERROR(
             gbt__reserve(&d->label, &b->cap_label, d->nrow + 1, sizeof(float), "labels"));
     FORWARD_IF_ERROR(gbt__note_row_line(d, &b->cap_lines, d->nrow, lr->line));
@@ -85,7 +99,7 @@ static gbt_status parse_line(struct gbt_line_reader *lr, struct dense_builder *b
         if (end == NULL) end = s + strlen(s);
         text = trim_field(s, end);
         s = next;
-        if (f == opt->label_column) {
+        if (f == b->label) {
             v = gbt__strtof(text, &e);
             if (*text == '\0' || e == text || *e != '\0')
                 LINE_FAIL(lr, "label '%s' in column %lld is not a number%s", text, (long long)f,

@@ -50,10 +50,22 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         return GBT_OK;
     }
     if (strcmp(key, "label_column") == 0) {
-        long long c = strtoll(v, &e, 10);
+        long long c;
+        if (strcmp(v, "auto") == 0) {
+            o->csv.label_column = GBT_LABEL_AUTO;
+            return GBT_OK;
+        }
+        c = strtoll(v, &e, 10);
         RETURN_ERROR_IF(*v == '\0' || *e != '\0' || c < -1 || c >= (long long)GBT_MAX_FEATURES,
                         GBT_E_INVALID_ARG, "option 'label_column' expects an integer >= -1, got '%s'", v);
         o->csv.label_column = c;
+        return GBT_OK;
+    }
+    if (strcmp(key, "features") == 0) {
+        unsigned long long n = strtoull(v, &e, 10);
+        RETURN_ERROR_IF(*v < '0' || *v > '9' || *e != '\0' || n == 0 || n > GBT_MAX_FEATURES,
+                        GBT_E_INVALID_ARG, "option 'features' expects a number of columns, got '%s'", v);
+        o->csv.features = n;
         return GBT_OK;
     }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
@@ -76,8 +88,8 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         return GBT_OK;
     }
     return gbt__fail(GBT_E_INVALID_ARG,
-                     "unknown option '%s' (expected format, label_column, header, missing, "
-                     "side_files or indexing_mode)",
+                     "unknown option '%s' (expected format, label_column, features, header, "
+                     "missing, side_files or indexing_mode)",
                      key);
 }
 
@@ -98,6 +110,8 @@ static gbt_status parse_options(const char *text, struct file_options *o)
         *eq = '\0';
         FORWARD_IF_ERROR(parse_option(o, item, eq + 1));
     }
+    RETURN_ERROR_IF(o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0, GBT_E_INVALID_ARG,
+                    "option 'label_column=auto' needs 'features=N', the number of feature columns");
     return GBT_OK;
 }
 

@@ -101,7 +101,7 @@ printf '1 0:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
 cut -d, -f3- "$data/breast_cancer.test.csv" > c29.csv
 fails "a CSV of neither the model's features nor label + features" \
-    "c29.csv has 29 columns but the model 30 features: expected 30 .* or 31 .*--label_column" \
+    "c29.csv:1: 29 fields, but the model has 30 features: expected 30 .* or 31 .*label_column" \
     "$gbpredict" -q c29.csv good.model
 cut -d, -f1-11 "$data/breast_cancer.test.csv" > narrow.csv
 fails "CSV data with fewer columns than the model's features" "10 columns but the model 30 features" \

@@ -43,65 +43,20 @@ static void usage(FILE *f)
 }
 
 /*
- * The number of fields on the first data line of a CSV or TSV file, as
- * gbt_dataset_from_file reads it (format given or guessed the same way);
- * 0 for a LIBSVM file, whose lines always start with a label.
- */
-static long count_columns(const char *path, const char *format, int header)
-{
-    FILE *f = fopen(path, "r");
-    char *line = NULL;
-    size_t cap = 0;
-    long fields = 0;
-    char delim = 0;
-    if (f == NULL) return 0; /* the reader reports it */
-    while (getline(&line, &cap, f) > 0) {
-        const char *p = line + strspn(line, " \t\r\n");
-        if (header) {
-            header = 0;
-            continue;
-        }
-        if (*p == '\0' || *p == '#') continue;
-        if (format && strcmp(format, "csv") == 0)
-            delim = ',';
-        else if (format && strcmp(format, "tsv") == 0)
-            delim = '\t';
-        else if (format == NULL || strcmp(format, "auto") == 0)
-            delim = strchr(line, ':') ? 0 : strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : 0;
-        if (delim) {
-            fields = 1;
-            for (p = line; *p; p++) fields += *p == delim;
-        }
-        break;
-    }
-    free(line);
-    fclose(f);
-    return fields;
-}
-
-/*
- * Where the label is when --label_column is not given: a CSV/TSV file with
- * as many columns as the model has features has none; one with one more
- * has it first; any other count is refused.
+ * Where the label is when --label_column is not given: the reader decides
+ * from the first data line of a CSV or TSV file (the model's number of
+ * columns: no label; one more: the label first; else an error), as it
+ * reads the file once (a pipe cannot be read twice).
  */
 static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, char *data_opts,
                                 size_t len)
 {
     char buf[32];
-    unsigned long long nfeat;
-    long ncol;
     size_t used = strlen(data_opts);
     if (cli_get(o, "label_column")) return;
-    ncol = count_columns(o->positional[0], cli_get(o, "format"), cli_get(o, "header") != NULL);
-    if (ncol == 0 || gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
-    nfeat = strtoull(buf, NULL, 10);
-    if (used + sizeof ",label_column=-1" > len) cli_die("data options are too long");
-    if ((unsigned long long)ncol == nfeat)
-        snprintf(data_opts + used, len - used, "%slabel_column=-1", used ? "," : "");
-    else if ((unsigned long long)ncol != nfeat + 1)
-        cli_die("%s has %ld columns but the model %llu features: expected %llu (features only) or "
-                "%llu (label first); --label_column=N says where the label is",
-                o->positional[0], ncol, nfeat, nfeat, nfeat + 1);
+    if (gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
+    if (used + sizeof ",label_column=auto,features=" + strlen(buf) > len) cli_die("data options are too long");
+    snprintf(data_opts + used, len - used, "%slabel_column=auto,features=%s", used ? "," : "", buf);
 }
 
 /* Whether a file starts like gbpredict's output: tab-separated numbers. */
