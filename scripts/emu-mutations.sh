@@ -4,9 +4,10 @@
 # In a scratch copy of this checkout, each mutation of cuda/*.cu is applied
 # alone: every __syncthreads() and __syncwarp() of cuda/ removed in turn,
 # then off-by-one changes of loop bounds.  For each mutant the emulated
-# test_backend runs (GBT_TEST_QUICK=2: 300 or 2500 rows, three objectives)
-# in the plain build; if it passes, in the ThreadSanitizer build (barriers)
-# or the AddressSanitizer build (bounds).  Prints a Markdown table: the
+# test_backend runs in the plain build (GBT_TEST_QUICK=1: three objectives,
+# the depth-12 tree included); if it passes, in the ThreadSanitizer build
+# (barriers) or the AddressSanitizer build (bounds), at GBT_TEST_QUICK=3
+# (two objectives, 300 or 2500 rows).  Prints a Markdown table: the
 # mutation and what caught it, or "not caught".
 #
 #   scripts/emu-mutations.sh [SCRATCH_DIR]      (default: a new temporary dir)
@@ -33,12 +34,10 @@ make -j"$ncpu" tests/test_backend tests/test_backend_tsan tests/test_backend_asa
     exit 1
 }
 
-# run PROGRAM [ENV...]: 0 when the test passes
+# run PROGRAM QUICK-LEVEL: 0 when the test passes
 run() {
-    prog=$1
-    shift
-    env GBT_TEST_QUICK=2 OMP_WAIT_POLICY=passive TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
-        ASAN_OPTIONS=detect_leaks=0 "$@" timeout 1800 "./tests/$prog" > "$work/run.out" 2>&1
+    env GBT_TEST_QUICK="$2" OMP_WAIT_POLICY=passive TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+        ASAN_OPTIONS=detect_leaks=0 timeout 1800 "./tests/$1" > "$work/run.out" 2>&1
 }
 
 # why: what in the output failed
@@ -64,9 +63,9 @@ mutate() {
     fi
     if ! make -j"$ncpu" tests/test_backend "tests/test_backend_$san" >> "$log" 2>&1; then
         result="does not compile"
-    elif ! run test_backend; then
+    elif ! run test_backend 1; then
         result="plain build: $(why)"
-    elif ! run "test_backend_$san"; then
+    elif ! run "test_backend_$san" 3; then
         result="$san build: $(why)"
     else
         result="**not caught**"
