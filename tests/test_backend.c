@@ -34,7 +34,8 @@
  * (ThreadSanitizer, whose cost grows with every barrier of every CUDA
  * thread) also trains fewer rounds on 300 rows, or 2500 where the full run
  * has thousands (several partition tiles and histogram blocks), and
- * leaves out the depth-12 tree.  3 (scripts/emu-mutations.sh) also keeps
+ * leaves out the depth-12 tree and the 2.2M-row partition.  3
+ * (scripts/emu-mutations.sh) also keeps
  * two objectives: squared error and softprob (one and several classes).
  */
 #include <math.h>
@@ -967,6 +968,42 @@ static void test_trainings(void)
 }
 
 /*
+ * More than 1024 partition tiles (2048 rows each): the device's tile scan
+ * carries its prefix from one chunk of 1024 tiles to the next, and its
+ * CUB storage is reused across chunks.
+ */
+static void test_many_tiles(void)
+{
+    struct spec s;
+    gbt_dataset *d;
+    struct gbt_qmatrix qm;
+    memset(&s, 0, sizeof s);
+    s.obj = GBT_OBJ_REG_SQUAREDERROR;
+    s.K = 1;
+    s.layout = L_DENSE8;
+    s.rows = 1100 * 2048;
+    s.cols = 3;
+    s.rounds = 1;
+    s.policy = GBT_GROW_DEPTHWISE;
+    s.subsample = s.colsample = 1.0;
+    s.scale_pos = 1.0;
+    s.name = "many tiles";
+    d = make_data(&s);
+    if (d == NULL || gbt__quantize(d, max_bin_of(&s), 2, &qm) != GBT_OK) {
+        ok(0, "ops cuda = cpu on %d rows (1100 partition tiles): set-up failed: %s", s.rows, gbt_last_error());
+        gbt_dataset_free(d);
+        return;
+    }
+    if (have_cuda)
+        ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, gbt__backend_cuda(), 0),
+           "ops cuda = cpu on %d rows (1100 partition tiles)", s.rows);
+    else
+        skip(SKIP_NO_DEVICE);
+    gbt__qmatrix_free(&qm);
+    gbt_dataset_free(d);
+}
+
+/*
  * A deep depthwise tree: levels of more than 1024 nodes, so that the
  * device's per-batch loops (segments, partition) take several turns.
  */
@@ -1021,7 +1058,10 @@ int main(void)
 #endif
     test_ops();
     test_trainings();
-    if (quick < 2) test_deep_tree();
+    if (quick < 2) {
+        test_deep_tree();
+        test_many_tiles();
+    }
 #ifdef GBT_CUDA_EMU
     ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
        gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");
