@@ -33,6 +33,11 @@ static int cuda_device_count(void)
     return gbt_cu_device_count();
 }
 
+static const char *cuda_device_error(void)
+{
+    return gbt_cu_device_error();
+}
+
 static gbt_status cuda_describe(int ordinal, char *name, size_t name_len, int *cc_major,
                                 int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes)
 {
@@ -120,6 +125,7 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
 const struct gbt_backend_ops gbt__cuda_ops = {
     .name = "cuda",
     .device_count = cuda_device_count,
+    .device_error = cuda_device_error,
     .describe = cuda_describe,
     .open = cuda_open,
     .close = cuda_close,

@@ -68,21 +68,45 @@ using namespace gbt_cu;
 
 /* ---- devices ------------------------------------------------------------ */
 
-static int query_device_count(void)
+namespace {
+
+/* The device count, and why it is 0 when the runtime could not count. */
+struct census {
+    int count;
+    char why[200]; /* "" when cudaGetDeviceCount succeeded */
+};
+
+census take_census(void)
 {
+    census r = {0, ""};
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
-        return 0; /* no driver, no device, or a driver older than the runtime */
+        /* no driver, no device, or a driver older than the runtime: the runtime says which */
+        snprintf(r.why, sizeof r.why, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        return r;
     }
-    return n < 0 ? 0 : n;
+    r.count = n < 0 ? 0 : n;
+    return r;
 }
+
+const census &the_census(void)
+{
+    static const census c = take_census(); /* the set of devices never changes */
+    return c;
+}
+
+} // namespace
 
 extern "C" int gbt_cu_device_count(void)
 {
-    static const int count = query_device_count(); /* the set of devices never changes */
-    return count;
+    return the_census().count;
+}
+
+extern "C" const char *gbt_cu_device_error(void)
+{
+    return the_census().why[0] ? the_census().why : NULL;
 }
 
 extern "C" int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major,

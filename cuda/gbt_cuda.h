@@ -41,6 +41,12 @@ struct gbt_cu_ctx;
 
 /* The number of CUDA devices; 0 when there is no driver or no GPU (never fails). */
 int gbt_cu_device_count(void);
+/*
+ * Why gbt_cu_device_count() is 0: the CUDA runtime's error text and name,
+ * e.g. "CUDA driver version is insufficient for CUDA runtime version
+ * (cudaErrorInsufficientDriver)"; NULL when counting succeeded.
+ */
+const char *gbt_cu_device_error(void);
 
 int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int *cc_minor,
                     uint64_t *total_bytes, uint64_t *free_bytes, char *msg);

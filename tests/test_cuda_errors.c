@@ -13,7 +13,9 @@
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU), the test has its device
  * (tests/cuda_nodevice.sh runs it again with an emulated driver that is
- * too old, for the no-device half, which then skips nothing), and it also
+ * too old, for the no-device half, which then skips nothing and checks
+ * that the messages and the log of device=auto name the driver's error),
+ * and it also
  * injects a failure at every call of each kind (allocations, copies,
  * launches, streams, events, synchronisations) of a training and a
  * prediction on the device: each must end in GBT_E_DEVICE with a message,
@@ -22,6 +24,7 @@
  * training must give the CPU's model bytes.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +75,17 @@ static gbt_booster *booster(const char *device)
 static int contains(const char *s, const char *part)
 {
     return strstr(s, part) != NULL;
+}
+
+/* The messages of the log callback, one line each. */
+static char logged[8192];
+
+static void log_to_buffer(int level, const char *msg, void *user)
+{
+    size_t used = strlen(logged);
+    (void)level;
+    (void)user;
+    snprintf(logged + used, sizeof logged - used, "%s\n", msg);
 }
 
 #ifdef GBT_CUDA_EMU
@@ -180,21 +194,38 @@ int main(void)
         ok(s == GBT_E_NO_DEVICE && cc == -1, "describing device 0 is GBT_E_NO_DEVICE: %s",
            gbt_last_error());
 
+#ifdef GBT_CUDA_EMU
+        /* the emulated driver is too old (GBT_EMU_NO_DRIVER): every message says so */
+        ok(contains(gbt_last_error(), "CUDA driver version is insufficient"),
+           "the message names the driver's error: %s", gbt_last_error());
+#endif
         b = booster("cuda");
         s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
         ok(s == GBT_E_NO_DEVICE &&
                (compiled ? contains(gbt_last_error(), "0 CUDA devices")
                          : contains(gbt_last_error(), "without CUDA")),
            "device=cuda without a GPU is GBT_E_NO_DEVICE: %s", gbt_last_error());
+#ifdef GBT_CUDA_EMU
+        ok(contains(gbt_last_error(), "CUDA driver version is insufficient"),
+           "and names the driver's error");
+#endif
         s = b ? gbt_booster_get_attr(b, "device", buf, sizeof buf) : GBT_E_INTERNAL;
         ok(s == GBT_E_STATE, "a booster that never trained has no device attribute");
         gbt_booster_free(b);
 
         b = booster("auto");
-        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        logged[0] = '\0';
+        gbt_set_log_callback(log_to_buffer, NULL);
+        s = b ? gbt_booster_set_param(b, "verbosity", "2") : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_train(b, d, 2, NULL, NULL, 0);
+        gbt_set_log_callback(NULL, NULL);
         if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
         ok(s == GBT_OK && strcmp(buf, "cpu") == 0, "device=auto trains on the CPU (device=%s)",
            s == GBT_OK ? buf : gbt_last_error());
+        ok(contains(logged, "device=auto: no usable CUDA device"), "and logs why");
+#ifdef GBT_CUDA_EMU
+        ok(contains(logged, "CUDA driver version is insufficient"), "naming the driver's error");
+#endif
         s = b ? gbt_booster_predict(b, d, 0, pred, 300) : GBT_E_INTERNAL;
         ok(s == GBT_OK, "device=auto predicts on the CPU");
         s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
