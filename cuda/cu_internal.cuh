@@ -112,7 +112,7 @@ struct gbt_cu_ctx {
     void *result_host; /* pinned: splits or gradient sums coming back */
     size_t result_cap;
     uint8_t *slot_built; /* max_slots: a BUILD has filled the slot */
-    uint8_t *slot_mark;  /* max_slots: scratch for ordering SUBTRACT jobs */
+    uint8_t *slot_mark;  /* max_slots: scratch of gbt_cu_histograms, clear between calls */
     void *allocs[48];
     int nallocs;
 };

@@ -21,7 +21,10 @@
  * prediction on the device: each must end in GBT_E_DEVICE with a message,
  * or, where the backend ignores that call's error on purpose (releasing),
  * in the right model; no device memory may stay allocated; the next
- * training must give the CPU's model bytes.
+ * training must give the CPU's model bytes.  Driving the backend's
+ * operations directly, a histogram call whose launch fails must leave the
+ * slots it was writing empty (unreadable, refused as a subtraction's
+ * operand) and no scratch mark behind.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +32,9 @@
 #include <string.h>
 
 #include "backend.h"
+#include "dataset.h"
 #include "gbt.h"
+#include "quantize.h"
 #include "tap.h"
 #ifdef GBT_CUDA_EMU
 #include "gbt_emu.h"
@@ -105,6 +110,101 @@ static gbt_status train_predict(const gbt_dataset *d, const char *device, char *
     if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, model, len);
     gbt_booster_free(b);
     return s;
+}
+
+/* One histogram job on the CUDA backend's context ctx. */
+static gbt_status hist_job(const struct gbt_backend_ops *cu, void *ctx, int op, int slot, int src)
+{
+    struct gbt_hist_job job = {op, 0, slot, src};
+    return cu->histograms(ctx, &job, 1);
+}
+
+/*
+ * The backend's operations on cuda:0 directly: a launch that fails while a
+ * slot is built or subtracted leaves the slot holding nothing, so that
+ * reading it and subtracting from it fail, and leaves no mark that changes
+ * how later subtractions are launched.
+ */
+static void test_histogram_failure(const gbt_dataset *d)
+{
+    const struct gbt_backend_ops *cu = gbt__backend_cuda();
+    static struct gbt_hbin h[1024];
+    static double margin[300];
+    struct gbt_qmatrix qm;
+    struct gbt_train_plan plan;
+    struct gbt_class_sums sums;
+    struct gbt_grad_request req = {0, 7, 1.0};
+    struct gbt_hist_job two[2] = {{GBT_HIST_SUBTRACT, 0, 2, 0}, {GBT_HIST_SUBTRACT, 0, 3, 1}};
+    void *ctx = NULL;
+    long launches;
+    gbt_status s;
+
+    memset(&plan, 0, sizeof plan);
+    s = gbt__quantize(d, 256, 1, &qm);
+    plan.qm = &qm;
+    plan.label = d->label;
+    plan.margin = margin;
+    plan.nrow = qm.nrow;
+    plan.num_class = 1;
+    plan.objective = GBT_OBJ_BINARY_LOGISTIC;
+    plan.max_nodes = 8;
+    plan.max_slots = 4;
+    plan.nthread = 1;
+    if (s == GBT_OK) s = qm.cuts.total_slots <= 1024 ? cu->open(0, &plan, &ctx) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = cu->gradients(ctx, &req, &sums);
+    if (s == GBT_OK) s = cu->begin_tree(ctx, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 0, 0);
+    if (s == GBT_OK) s = cu->read_histogram(ctx, 0, h);
+    ok(s == GBT_OK, "the backend builds slot 0 on cuda:0: %s", s == GBT_OK ? "ok" : gbt_last_error());
+    if (s != GBT_OK) {
+        if (ctx) cu->close(ctx);
+        gbt__qmatrix_free(&qm);
+        return;
+    }
+
+    gbt_emu_fail_nth("launch", 1);
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    gbt_emu_fail_nth("launch", 0);
+    ok(s == GBT_E_DEVICE, "a launch failing while slot 1 is built is GBT_E_DEVICE: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 1, h);
+    ok(s != GBT_OK && contains(gbt_last_error(), "holds nothing"),
+       "then slot 1 holds nothing: %s", gbt_last_error());
+    s = hist_job(cu, ctx, GBT_HIST_SUBTRACT, 0, 1);
+    ok(s != GBT_OK && contains(gbt_last_error(), "empty slot"),
+       "and subtracting it from slot 0 is refused: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 0, h);
+    ok(s == GBT_OK, "slot 0, which that refusal did not touch, still reads");
+
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    if (s == GBT_OK) {
+        gbt_emu_fail_nth("launch", 1);
+        s = hist_job(cu, ctx, GBT_HIST_SUBTRACT, 1, 0);
+        gbt_emu_fail_nth("launch", 0);
+    }
+    ok(s == GBT_E_DEVICE, "a subtraction whose launch fails is GBT_E_DEVICE: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 1, h);
+    ok(s != GBT_OK && contains(gbt_last_error(), "holds nothing"),
+       "then its destination holds nothing: %s", gbt_last_error());
+
+    /* no mark stays from the failed call: two independent subtractions are one launch */
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 2, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 3, 0);
+    launches = gbt_emu_calls("launch");
+    if (s == GBT_OK) s = cu->histograms(ctx, two, 2);
+    launches = gbt_emu_calls("launch") - launches;
+    ok(s == GBT_OK && launches == 1, "then two subtractions of distinct slots take %ld launch(es)",
+       launches);
+    if (s == GBT_OK) s = cu->read_histogram(ctx, 3, h);
+    if (s == GBT_OK) {
+        int zero = 1;
+        for (uint32_t i = 0; i < qm.cuts.total_slots; i++) zero &= h[i].g == 0 && h[i].h == 0;
+        ok(zero, "and slot 3 (node 0 minus node 0) is zero");
+    } else {
+        ok(0, "reading slot 3: %s", gbt_last_error());
+    }
+    cu->close(ctx);
+    gbt__qmatrix_free(&qm);
 }
 
 static void test_faults(const gbt_dataset *d)
@@ -284,6 +384,7 @@ int main(void)
            "and on the GPU once the memory is there (%s)", s == GBT_OK ? buf : gbt_last_error());
         gbt_booster_free(b);
 #ifdef GBT_CUDA_EMU
+        test_histogram_failure(d);
         test_faults(d);
 #endif
     }
