@@ -113,6 +113,7 @@ extern "C" int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc
                                int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes,
                                char *msg)
 {
+    gbt_cu::device_scope keep;
     cudaDeviceProp prop;
     size_t fr = 0, tot = 0;
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
@@ -342,6 +343,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
 extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
                            struct gbt_cu_ctx **out, char *msg)
 {
+    gbt_cu::device_scope keep;
     gbt_cu_ctx *c;
     int s;
     *out = NULL;
@@ -361,6 +363,7 @@ extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const
 
 extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
 {
+    gbt_cu::device_scope keep;
     release(c);
 }
 
@@ -368,6 +371,7 @@ extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
 
 extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->margin, c->n * (uint64_t)c->K * sizeof(double),
                              cudaMemcpyDeviceToHost, c->stream));
@@ -377,6 +381,7 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
 
 extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     if (slot < 0 || (uint32_t)slot >= c->max_slots || !c->slot_built[slot])
         return failf(msg, GBT_E_INVALID_ARG, "histogram slot %d holds nothing", slot);
     CU_FORWARD(use_device(c, msg));
@@ -389,6 +394,7 @@ extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_
 
 extern "C" int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     if (cls < 0 || cls >= c->K) return failf(msg, GBT_E_INVALID_ARG, "class %d out of range", cls);
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->grad + (uint64_t)cls * c->n, c->n * sizeof(struct gbt_gpair),

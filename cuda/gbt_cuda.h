@@ -7,7 +7,9 @@
  * Every call returns 0 (GBT_OK) or a gbt_status value and, on failure,
  * writes a NUL-terminated message of at most GBT_CU_MSG bytes to `msg`:
  * the CUDA call or kernel, where, and the CUDA error string.  Nothing here
- * throws, aborts or exits.
+ * throws, aborts or exits.  Every call leaves the calling thread's current
+ * CUDA device (cudaGetDevice) as it found it, so that a host program working
+ * on another GPU (PyTorch, CuPy) is not moved.
  *
  * Each context owns one CUDA stream; the operations enqueue their work on
  * it and return without waiting, except those that hand results back to
@@ -48,6 +50,12 @@ int gbt_cu_device_count(void);
  */
 const char *gbt_cu_device_error(void);
 
+/*
+ * Name, compute capability and memory of device `ordinal`.  Asking for
+ * free_bytes creates the device's primary CUDA context in this process if
+ * it has none (CUDA reports free memory only through a context, which then
+ * stays until the process ends and holds some device memory).
+ */
 int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int *cc_minor,
                     uint64_t *total_bytes, uint64_t *free_bytes, char *msg);
 

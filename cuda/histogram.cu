@@ -432,6 +432,7 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
 extern "C" int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n,
                                  char *msg)
 {
+    gbt_cu::device_scope keep;
     int nb, ns, s;
     if (n <= 0) return 0;
     CU_FORWARD(use_device(c, msg));

@@ -107,6 +107,10 @@ GBT_API int gbt_device_count(void);
  * its name (written to `name`, at most name_len bytes with the NUL), its
  * compute capability and its total and currently free memory in bytes.
  * Any out-pointer may be NULL.  GBT_E_NO_DEVICE for an ordinal out of range.
+ * Asking for free_bytes creates the device's CUDA context in this process
+ * if it has none yet (CUDA reports free memory only through one; it holds
+ * some device memory until the process ends).  Neither this nor any other
+ * call changes the calling thread's current CUDA device.
  */
 GBT_API gbt_status gbt_device_describe(int ordinal, char *name, size_t name_len,
                                        int *cc_major, int *cc_minor,

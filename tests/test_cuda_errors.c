@@ -24,7 +24,9 @@
  * training must give the CPU's model bytes.  Driving the backend's
  * operations directly, a histogram call whose launch fails must leave the
  * slots it was writing empty (unreadable, refused as a subtraction's
- * operand) and no scratch mark behind.
+ * operand) and no scratch mark behind.  With two emulated devices
+ * (tests/cuda_twodevices.sh), every call leaves the calling thread's current
+ * device as it found it.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -207,6 +209,34 @@ static void test_histogram_failure(const gbt_dataset *d)
     gbt__qmatrix_free(&qm);
 }
 
+/*
+ * With a second device current on this thread (as a host program working on
+ * it would have), training, predicting and describing on cuda:0 leave it so.
+ */
+static void test_keeps_device(const gbt_dataset *d)
+{
+    char *m = NULL;
+    size_t len = 0;
+    uint64_t free_bytes = 0;
+    gbt_status s;
+    gbt_emu_set_device(1);
+    s = train_predict(d, "cuda:0", &m, &len);
+    ok(s == GBT_OK && gbt_emu_get_device() == 1,
+       "training and predicting on cuda:0 leave this thread's device at 1 (%d): %s",
+       gbt_emu_get_device(), s == GBT_OK ? "ok" : gbt_last_error());
+    gbt_free(m);
+    s = gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free_bytes);
+    ok(s == GBT_OK && gbt_emu_get_device() == 1,
+       "describing cuda:0 leaves this thread's device at 1 (%d)", gbt_emu_get_device());
+    s = train_predict(d, "cuda:1", &m, &len);
+    gbt_free(m);
+    gbt_emu_set_device(0);
+    s = s == GBT_OK ? gbt_device_describe(1, NULL, 0, NULL, NULL, NULL, &free_bytes) : s;
+    ok(s == GBT_OK && gbt_emu_get_device() == 0,
+       "and with device 0 current, training on and describing cuda:1 leave it at 0 (%d)",
+       gbt_emu_get_device());
+}
+
 static void test_faults(const gbt_dataset *d)
 {
     static const char *const kinds[] = {"malloc", "host_malloc", "copy", "launch", "stream", "event", "sync"};
@@ -385,6 +415,7 @@ int main(void)
         gbt_booster_free(b);
 #ifdef GBT_CUDA_EMU
         test_histogram_failure(d);
+        if (n >= 2) test_keeps_device(d);
         test_faults(d);
 #endif
     }
