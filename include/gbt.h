@@ -274,7 +274,11 @@ GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, c
 /*
  * Trains one more boosting round on `train`, which must have labels.  The
  * first round on a dataset bins it (max_bin) and sets up the device; later
- * rounds on the same, unchanged dataset reuse that work.
+ * rounds on the same, unchanged dataset reuse that work.  With device=auto,
+ * a CUDA device that cannot take the training (too little free memory, an
+ * architecture this build has no kernels for) is logged as a warning and
+ * the training runs on the CPU: the same model, and the "device" attribute
+ * says "cpu".
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 
@@ -324,7 +328,9 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  * a GPU present), batches of 1024 rows or more are walked there, with
  * device buffers of the call's own, and give the same bits (smaller ones
  * run faster on the CPU); device=cuda without a usable device is
- * GBT_E_NO_DEVICE.
+ * GBT_E_NO_DEVICE.  With device=auto, a failure on the GPU (too little
+ * free memory, a busy device) is logged as a warning and the rows are
+ * walked on the CPU instead, with the same result.
  */
 GBT_API gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d,
                                        unsigned flags, float *out, uint64_t out_len);

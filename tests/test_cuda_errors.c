@@ -26,7 +26,9 @@
  * slots it was writing empty (unreadable, refused as a subtraction's
  * operand) and no scratch mark behind.  With two emulated devices
  * (tests/cuda_twodevices.sh), every call leaves the calling thread's current
- * device as it found it.
+ * device as it found it.  device=auto trains and predicts on the CPU, with
+ * the same bits and a logged reason, when the device cannot (memory estimate
+ * over the free memory, an allocation failing); device=cuda fails then.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -84,7 +86,7 @@ static int contains(const char *s, const char *part)
     return strstr(s, part) != NULL;
 }
 
-/* The messages of the log callback, one line each. */
+/* The messages of the log callback, each followed by "; ". */
 static char logged[8192];
 
 static void log_to_buffer(int level, const char *msg, void *user)
@@ -92,7 +94,7 @@ static void log_to_buffer(int level, const char *msg, void *user)
     size_t used = strlen(logged);
     (void)level;
     (void)user;
-    snprintf(logged + used, sizeof logged - used, "%s\n", msg);
+    snprintf(logged + used, sizeof logged - used, "%s; ", msg);
 }
 
 #ifdef GBT_CUDA_EMU
@@ -235,6 +237,64 @@ static void test_keeps_device(const gbt_dataset *d)
     ok(s == GBT_OK && gbt_emu_get_device() == 0,
        "and with device 0 current, training on and describing cuda:1 leave it at 0 (%d)",
        gbt_emu_get_device());
+}
+
+/*
+ * device=auto on a GPU that cannot take the work: training whose memory
+ * estimate does not fit, and a prediction whose allocation fails, run on
+ * the CPU with the same bits and log why; device=cuda fails instead.
+ */
+static void test_auto_fallback(const gbt_dataset *d)
+{
+    static float want[1200], got[1200];
+    gbt_dataset *p = data_of(1200);
+    gbt_booster *cpu = booster("cpu"), *b = booster("auto");
+    char *ref = NULL, *m = NULL, dev[32] = "";
+    size_t ref_len = 0, len = 0;
+    gbt_status s = cpu && b && p ? gbt_booster_train(cpu, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(cpu, &ref, &ref_len);
+    if (s == GBT_OK) s = gbt_booster_predict(cpu, p, 0, want, 1200);
+    ok(s == GBT_OK, "reference model and prediction on the CPU");
+
+    logged[0] = '\0';
+    gbt_set_log_callback(log_to_buffer, NULL);
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", "1000000", 1);
+    s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", dev, sizeof dev);
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, &m, &len);
+    ok(s == GBT_OK && strcmp(dev, "cpu") == 0 && len == ref_len && memcmp(m, ref, len) == 0,
+       "device=auto with too little free memory on cuda:0 trains on the CPU (%s), the same %zu bytes",
+       s == GBT_OK ? dev : gbt_last_error(), len);
+    ok(contains(logged, "device=auto: cannot train on cuda:0 (training needs "),
+       "and logs why: %s", logged);
+
+    logged[0] = '\0';
+    gbt_emu_fail_nth("malloc", 1);
+    s = b ? gbt_booster_predict(b, p, 0, got, 1200) : GBT_E_INTERNAL;
+    gbt_emu_fail_nth("malloc", 0);
+    gbt_set_log_callback(NULL, NULL);
+    ok(s == GBT_OK && memcmp(got, want, sizeof got) == 0,
+       "device=auto predicts on the CPU, the same values, when an allocation on cuda:0 fails");
+    ok(contains(logged, "device=auto: cannot predict on cuda:0 (CUDA error"), "and logs why: %s",
+       logged);
+
+    s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
+    if (s == GBT_OK) {
+        gbt_emu_fail_nth("malloc", 1);
+        s = gbt_booster_predict(b, p, 0, got, 1200);
+        gbt_emu_fail_nth("malloc", 0);
+    }
+    ok(s == GBT_E_DEVICE, "device=cuda does not fall back: GBT_E_DEVICE: %s", gbt_last_error());
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", "1000000", 1);
+    s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    ok(s == GBT_E_DEVICE, "nor for training: GBT_E_DEVICE: %s", gbt_last_error());
+    gbt_free(ref);
+    gbt_free(m);
+    gbt_booster_free(cpu);
+    gbt_booster_free(b);
+    gbt_dataset_free(p);
 }
 
 static void test_faults(const gbt_dataset *d)
@@ -416,6 +476,7 @@ int main(void)
 #ifdef GBT_CUDA_EMU
         test_histogram_failure(d);
         if (n >= 2) test_keeps_device(d);
+        test_auto_fallback(d);
         test_faults(d);
 #endif
     }
