@@ -11,6 +11,7 @@
 
 #include "util.h"
 #include "gbt_cuda.h"
+#include "math_check.h"
 
 /* A .cu call's result as a gbt_status, its message as this thread's last error. */
 static gbt_status cu_result(int status, const char *msg)
@@ -51,11 +52,13 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     uint8_t *usable = NULL;
     struct gbt_cu_ctx *c = NULL;
     char msg[GBT_CU_MSG];
+    double math[GBT_MATH_CHECKS];
     int st;
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
     for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+    for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
     msg[0] = '\0';
-    st = gbt_cu_open(ordinal, plan, usable, &c, msg);
+    st = gbt_cu_open(ordinal, plan, usable, math, &c, msg);
     free(usable);
     if (st != 0) return cu_result(st, msg);
     *ctx = c;

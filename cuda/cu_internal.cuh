@@ -100,6 +100,7 @@ struct gbt_cu_ctx {
     uint32_t cand_cap;
     struct gbt_split *splits;
     gbt_cu::hgroup *groups;
+    double *math; /* GBT_MATH_CHECKS: the device's values of cuda/math_check.h */
 
     /* histogram plan */
     int ngroups_shared, ngroups_global;

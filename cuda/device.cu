@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cu_internal.cuh"
+#include "math_check.h"
 
 namespace gbt_cu {
 
@@ -168,6 +169,30 @@ void release(gbt_cu_ctx *c)
     free(c);
 }
 
+__global__ void math_check_kernel(double *out)
+{
+    for (int i = threadIdx.x; i < GBT_MATH_CHECKS; i += blockDim.x) out[i] = gbt_math_check_value(i);
+}
+
+/* The device's values of the shared math against the host's, bit for bit. */
+int math_check(gbt_cu_ctx *c, const double *want, char *msg)
+{
+    const double *got = (const double *)c->result_host;
+    math_check_kernel<<<1, 32, 0, c->stream>>>(c->math);
+    CU_LAUNCHED("math_check_kernel");
+    CU_CHECK(cudaMemcpyAsync(c->result_host, c->math, GBT_MATH_CHECKS * sizeof(double),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    for (int i = 0; i < GBT_MATH_CHECKS; i++)
+        if (memcmp(&got[i], &want[i], sizeof(double)) != 0)
+            return failf(msg, GBT_E_DEVICE,
+                         "cuda:%d computes %s as %.17g but the host as %.17g: this build would "
+                         "train different models on the CPU and the GPU (built with fast math or "
+                         "floating-point contraction?)",
+                         c->dev, gbt_math_check_name(i), got[i], want[i]);
+    return 0;
+}
+
 int alloc_all(gbt_cu_ctx *c, const request *req, int nreq, char *msg)
 {
     for (int i = 0; i < nreq; i++) {
@@ -197,7 +222,7 @@ int copy_in(gbt_cu_ctx *c, void *dst, const void *src, size_t bytes, char *msg)
 }
 
 int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
-             char *msg)
+             const double *math, char *msg)
 {
     const struct gbt_qmatrix *qm = plan->qm;
     const uint64_t n = plan->nrow, K = (uint64_t)plan->num_class, nf = qm->cuts.nfeat;
@@ -244,6 +269,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->result_cap = (size_t)c->max_slots * sizeof(struct gbt_split);
     if (c->result_cap < 4 * K * sizeof(unsigned long long))
         c->result_cap = 4 * K * sizeof(unsigned long long);
+    if (c->result_cap < GBT_MATH_CHECKS * sizeof(double)) c->result_cap = GBT_MATH_CHECKS * sizeof(double);
 
     size_t st_bytes[ST_COUNT];
     st_bytes[ST_HIST] = (size_t)c->seg_cap * 4 * sizeof(int32_t);
@@ -284,6 +310,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->cands, (size_t)c->cand_cap * sizeof(cand), "split candidates"},
         {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
         {(void **)&c->groups, (nf + 1) * sizeof(hgroup), "feature groups"},
+        {(void **)&c->math, GBT_MATH_CHECKS * sizeof(double), "the arithmetic check"},
         {(void **)&c->stage[ST_HIST].dev, st_bytes[ST_HIST], "histogram jobs"},
         {(void **)&c->stage[ST_SPLIT].dev, st_bytes[ST_SPLIT], "split jobs"},
         {(void **)&c->stage[ST_MASK].dev, st_bytes[ST_MASK], "feature masks"},
@@ -333,15 +360,14 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     CU_CHECK(cudaMemsetAsync(c->node_begin, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_CHECK(cudaMemsetAsync(c->node_count, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_FORWARD(hist_setup(c, qm->cuts.offset, msg));
-    /* the host buffers above belong to the caller: wait until they are copied */
-    CU_CHECK(cudaStreamSynchronize(c->stream));
-    return 0;
+    /* waits for the stream: the host buffers above, the caller's, are copied */
+    return math_check(c, math, msg);
 }
 
 } // namespace
 
 extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
-                           struct gbt_cu_ctx **out, char *msg)
+                           const double *math, struct gbt_cu_ctx **out, char *msg)
 {
     gbt_cu::device_scope keep;
     gbt_cu_ctx *c;
@@ -352,7 +378,7 @@ extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const
                      gbt_cu_device_count());
     c = (gbt_cu_ctx *)calloc(1, sizeof *c);
     if (c == NULL) return failf(msg, GBT_E_NO_MEMORY, "out of host memory for the CUDA context");
-    s = open_ctx(c, ordinal, plan, usable, msg);
+    s = open_ctx(c, ordinal, plan, usable, math, msg);
     if (s != 0) {
         release(c);
         return s;
