@@ -143,8 +143,15 @@ struct request {
     const char *what;
 };
 
-size_t round_up(size_t v)
+/*
+ * The device memory an allocation of v bytes takes: up to 1 MiB in 512-byte
+ * units, larger ones in 2 MiB units, the granularity of large cudaMalloc
+ * allocations (the emulator charges the same).
+ */
+size_t alloc_size(size_t v)
 {
+    const size_t big = (size_t)2 << 20;
+    if (v > ((size_t)1 << 20)) return (v + big - 1) / big * big;
     return (v + 511) & ~(size_t)511;
 }
 
@@ -274,7 +281,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     size_t st_bytes[ST_COUNT];
     st_bytes[ST_HIST] = (size_t)c->seg_cap * 4 * sizeof(int32_t);
     st_bytes[ST_SPLIT] = (size_t)c->max_slots * sizeof(struct gbt_split_job);
-    st_bytes[ST_MASK] = (size_t)c->max_slots * nf;
+    st_bytes[ST_MASK] = plan->no_column_sampling ? 0 : (size_t)c->max_slots * nf;
     st_bytes[ST_PART] = (size_t)c->max_slots * sizeof(struct gbt_partition_job);
     st_bytes[ST_LEAF] = (size_t)c->seg_cap * sizeof(struct gbt_leaf);
 
@@ -319,7 +326,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     };
     const int nreq = (int)(sizeof req / sizeof req[0]);
 
-    for (int i = 0; i < nreq; i++) need += round_up(req[i].bytes);
+    for (int i = 0; i < nreq; i++) need += alloc_size(req[i].bytes);
     need += SLACK_BYTES;
     CU_CHECK(cudaMemGetInfo(&fr, &tot));
     if ((fake = getenv(GBT_CUDA_FAKE_FREE_ENV)) != NULL && *fake) {

@@ -61,12 +61,14 @@ int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int
 
 /*
  * Sets up training on device `ordinal`: checks that the estimated memory
- * fits the free memory (GBT_E_DEVICE otherwise, naming both), allocates,
- * uploads the binned matrix, labels, weights and starting margins.
- * usable[f]: feature f can split (gbt__feature_usable).  math: the host's
- * values of gbt_math_check_value (cuda/math_check.h), which the device
- * must reproduce bit for bit (GBT_E_DEVICE naming the function and both
- * values otherwise).  On failure nothing stays allocated.
+ * (every buffer rounded up as the device allocates it, plus room for the
+ * runtime) fits the free memory (GBT_E_DEVICE otherwise, naming both); the
+ * feature mask staging exists only without plan->no_column_sampling.  Then
+ * allocates, uploads the binned matrix, labels, weights and starting
+ * margins.  usable[f]: feature f can split (gbt__feature_usable).  math:
+ * the host's values of gbt_math_check_value (cuda/math_check.h), which the
+ * device must reproduce bit for bit (GBT_E_DEVICE naming the function and
+ * both values otherwise).  On failure nothing stays allocated.
  */
 int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
                 const double *math, struct gbt_cu_ctx **out, char *msg);

@@ -62,6 +62,11 @@ struct gbt_train_plan {
     uint32_t max_nodes; /* node ids of one tree are below this */
     uint32_t max_slots; /* histogram slots in use at once */
     int nthread;        /* host threads */
+    /*
+     * 1: every colsample rate is 1, so best_splits is never given masks (a
+     * backend may then skip their buffers); 0: masks may come.
+     */
+    int no_column_sampling;
 };
 
 struct gbt_grad_request {

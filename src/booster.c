@@ -250,6 +250,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
+        plan.no_column_sampling = !(p->colsample_bytree < 1.0 || p->colsample_bylevel < 1.0 ||
+                                    p->colsample_bynode < 1.0);
         s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
         if (s != GBT_OK && ts->ordinal >= 0 && device_auto(p->device)) {
             /* the same model on the CPU: unsupported architecture, busy or too small a GPU */

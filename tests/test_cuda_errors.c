@@ -29,6 +29,7 @@
  * device as it found it.  device=auto trains and predicts on the CPU, with
  * the same bits and a logged reason, when the device cannot (memory estimate
  * over the free memory, an allocation failing); device=cuda fails then.
+ * The memory estimate is at least what a context takes on the device.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +125,33 @@ static gbt_status hist_job(const struct gbt_backend_ops *cu, void *ctx, int op, 
 }
 
 /*
+ * Opens the CUDA backend on cuda:0 for a binary:logistic training of d
+ * (300 rows) with the given node and slot counts; *qm is the binned data,
+ * to be freed by the caller.
+ */
+static gbt_status open_plan(const gbt_dataset *d, struct gbt_qmatrix *qm, uint32_t max_nodes,
+                            uint32_t max_slots, int no_column_sampling, void **ctx)
+{
+    static double margin[300];
+    struct gbt_train_plan plan;
+    gbt_status s = gbt__quantize(d, 256, 1, qm);
+    *ctx = NULL;
+    if (s != GBT_OK) return s;
+    memset(&plan, 0, sizeof plan);
+    plan.qm = qm;
+    plan.label = d->label;
+    plan.margin = margin;
+    plan.nrow = qm->nrow;
+    plan.num_class = 1;
+    plan.objective = GBT_OBJ_BINARY_LOGISTIC;
+    plan.max_nodes = max_nodes;
+    plan.max_slots = max_slots;
+    plan.nthread = 1;
+    plan.no_column_sampling = no_column_sampling;
+    return qm->nrow <= 300 ? gbt__backend_cuda()->open(0, &plan, ctx) : GBT_E_INTERNAL;
+}
+
+/*
  * The backend's operations on cuda:0 directly: a launch that fails while a
  * slot is built or subtracted leaves the slot holding nothing, so that
  * reading it and subtracting from it fail, and leaves no mark that changes
@@ -133,28 +161,15 @@ static void test_histogram_failure(const gbt_dataset *d)
 {
     const struct gbt_backend_ops *cu = gbt__backend_cuda();
     static struct gbt_hbin h[1024];
-    static double margin[300];
     struct gbt_qmatrix qm;
-    struct gbt_train_plan plan;
     struct gbt_class_sums sums;
     struct gbt_grad_request req = {0, 7, 1.0};
     struct gbt_hist_job two[2] = {{GBT_HIST_SUBTRACT, 0, 2, 0}, {GBT_HIST_SUBTRACT, 0, 3, 1}};
     void *ctx = NULL;
     long launches;
-    gbt_status s;
+    gbt_status s = open_plan(d, &qm, 8, 4, 1, &ctx);
 
-    memset(&plan, 0, sizeof plan);
-    s = gbt__quantize(d, 256, 1, &qm);
-    plan.qm = &qm;
-    plan.label = d->label;
-    plan.margin = margin;
-    plan.nrow = qm.nrow;
-    plan.num_class = 1;
-    plan.objective = GBT_OBJ_BINARY_LOGISTIC;
-    plan.max_nodes = 8;
-    plan.max_slots = 4;
-    plan.nthread = 1;
-    if (s == GBT_OK) s = qm.cuts.total_slots <= 1024 ? cu->open(0, &plan, &ctx) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = qm.cuts.total_slots <= 1024 ? GBT_OK : GBT_E_INTERNAL;
     if (s == GBT_OK) s = cu->gradients(ctx, &req, &sums);
     if (s == GBT_OK) s = cu->begin_tree(ctx, 0);
     if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 0, 0);
@@ -295,6 +310,62 @@ static void test_auto_fallback(const gbt_dataset *d)
     gbt_booster_free(cpu);
     gbt_booster_free(b);
     gbt_dataset_free(p);
+}
+
+/*
+ * The memory estimate against what opening really takes on the device
+ * (free memory before and while a context is open), for a plan whose node
+ * and segment arrays are each a little over a multiple of 2 MiB, the unit
+ * in which the device allocates large buffers: the estimate must not be
+ * smaller, so that free memory below it is refused by the estimate's
+ * message, never by a failing cudaMalloc.  And the feature mask staging
+ * exists only with column sampling.
+ */
+static void test_estimate(const gbt_dataset *d)
+{
+    struct gbt_qmatrix qm;
+    void *ctx = NULL;
+    uint64_t free0 = 0, free1 = 0, taken = 0;
+    unsigned long long need = 0;
+    long mallocs[2], host_mallocs[2];
+    char fake[32];
+    const char *at;
+    gbt_status s;
+
+    gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free0);
+    s = open_plan(d, &qm, 262145, 131073, 1, &ctx);
+    gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free1);
+    if (ctx) gbt__backend_cuda()->close(ctx);
+    gbt__qmatrix_free(&qm);
+    taken = free0 - free1;
+    ok(s == GBT_OK && taken > 0, "a context of 262145 nodes takes %llu bytes of cuda:0",
+       (unsigned long long)taken);
+
+    snprintf(fake, sizeof fake, "%llu", (unsigned long long)taken - 1);
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", fake, 1);
+    s = open_plan(d, &qm, 262145, 131073, 1, &ctx);
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    if (ctx) gbt__backend_cuda()->close(ctx);
+    gbt__qmatrix_free(&qm);
+    at = strstr(gbt_last_error(), "training needs ");
+    if (s == GBT_E_DEVICE && at) need = strtoull(at + strlen("training needs "), NULL, 10);
+    ok(s == GBT_E_DEVICE && need >= taken && contains(gbt_last_error(), "are free"),
+       "with %s bytes free the estimate refuses it (%llu bytes needed): %s", fake, need,
+       s == GBT_OK ? "it opened" : gbt_last_error());
+
+    for (int i = 0; i < 2; i++) {
+        mallocs[i] = gbt_emu_calls("malloc");
+        host_mallocs[i] = gbt_emu_calls("host_malloc");
+        s = open_plan(d, &qm, 8, 4, i, &ctx);
+        mallocs[i] = gbt_emu_calls("malloc") - mallocs[i];
+        host_mallocs[i] = gbt_emu_calls("host_malloc") - host_mallocs[i];
+        if (ctx) gbt__backend_cuda()->close(ctx);
+        gbt__qmatrix_free(&qm);
+    }
+    ok(s == GBT_OK && mallocs[0] == mallocs[1] + 1 && host_mallocs[0] == host_mallocs[1] + 1,
+       "without column sampling the feature mask staging is not allocated (%ld and %ld device, "
+       "%ld and %ld pinned allocations)",
+       mallocs[0], mallocs[1], host_mallocs[0], host_mallocs[1]);
 }
 
 static void test_faults(const gbt_dataset *d)
@@ -477,6 +548,7 @@ int main(void)
         test_histogram_failure(d);
         if (n >= 2) test_keeps_device(d);
         test_auto_fallback(d);
+        test_estimate(d);
         test_faults(d);
 #endif
     }
