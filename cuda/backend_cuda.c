@@ -11,6 +11,7 @@
 
 #include "util.h"
 #include "gbt_cuda.h"
+#include "math_check.h"
 
 /* A .cu call's result as a gbt_status, its message as this thread's last error. */
 static gbt_status cu_result(int status, const char *msg)
@@ -33,6 +34,11 @@ static int cuda_device_count(void)
     return gbt_cu_device_count();
 }
 
+static const char *cuda_device_error(void)
+{
+    return gbt_cu_device_error();
+}
+
 static gbt_status cuda_describe(int ordinal, char *name, size_t name_len, int *cc_major,
                                 int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes)
 {
@@ -46,11 +52,13 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     uint8_t *usable = NULL;
     struct gbt_cu_ctx *c = NULL;
     char msg[GBT_CU_MSG];
+    double math[GBT_MATH_CHECKS];
     int st;
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
     for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+    for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
     msg[0] = '\0';
-    st = gbt_cu_open(ordinal, plan, usable, &c, msg);
+    st = gbt_cu_open(ordinal, plan, usable, math, &c, msg);
     free(usable);
     if (st != 0) return cu_result(st, msg);
     *ctx = c;
@@ -120,6 +128,7 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
 const struct gbt_backend_ops gbt__cuda_ops = {
     .name = "cuda",
     .device_count = cuda_device_count,
+    .device_error = cuda_device_error,
     .describe = cuda_describe,
     .open = cuda_open,
     .close = cuda_close,

@@ -100,6 +100,7 @@ struct gbt_cu_ctx {
     uint32_t cand_cap;
     struct gbt_split *splits;
     gbt_cu::hgroup *groups;
+    double *math; /* GBT_MATH_CHECKS: the device's values of cuda/math_check.h */
 
     /* histogram plan */
     int ngroups_shared, ngroups_global;
@@ -112,7 +113,7 @@ struct gbt_cu_ctx {
     void *result_host; /* pinned: splits or gradient sums coming back */
     size_t result_cap;
     uint8_t *slot_built; /* max_slots: a BUILD has filled the slot */
-    uint8_t *slot_mark;  /* max_slots: scratch for ordering SUBTRACT jobs */
+    uint8_t *slot_mark;  /* max_slots: scratch of gbt_cu_histograms, clear between calls */
     void *allocs[48];
     int nallocs;
 };
@@ -124,8 +125,40 @@ int fail(char *msg, cudaError_t e, const char *what, const char *file, int line)
 /* Writes a formatted message and returns status. */
 int failf(char *msg, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Makes the context's device current on this thread. */
+/*
+ * Makes the context's device current on this thread (for the rest of the
+ * entry point, whose device_scope gives the caller's device back).
+ */
 int use_device(gbt_cu_ctx *c, char *msg);
+
+/*
+ * Keeps the calling thread's current device: every extern "C" entry point
+ * holds one, since it may make another device current, so that a host
+ * program working on another GPU (PyTorch, CuPy) finds its device unchanged
+ * after any call of ours.
+ */
+class device_scope {
+public:
+    device_scope()
+    {
+        if (cudaGetDevice(&saved_) != cudaSuccess) {
+            saved_ = -1;
+            (void)cudaGetLastError();
+        }
+    }
+    ~device_scope()
+    {
+        int now = -1;
+        if (saved_ >= 0 && cudaGetDevice(&now) == cudaSuccess && now != saved_ &&
+            cudaSetDevice(saved_) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
+    device_scope(const device_scope &) = delete;
+    device_scope &operator=(const device_scope &) = delete;
+
+private:
+    int saved_ = -1;
+};
 
 /*
  * Copies `bytes` from host memory through the pinned staging buffer `which`

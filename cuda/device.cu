@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cu_internal.cuh"
+#include "math_check.h"
 
 namespace gbt_cu {
 
@@ -68,27 +69,52 @@ using namespace gbt_cu;
 
 /* ---- devices ------------------------------------------------------------ */
 
-static int query_device_count(void)
+namespace {
+
+/* The device count, and why it is 0 when the runtime could not count. */
+struct census {
+    int count;
+    char why[200]; /* "" when cudaGetDeviceCount succeeded */
+};
+
+census take_census(void)
 {
+    census r = {0, ""};
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
-        return 0; /* no driver, no device, or a driver older than the runtime */
+        /* no driver, no device, or a driver older than the runtime: the runtime says which */
+        snprintf(r.why, sizeof r.why, "%s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
+        return r;
     }
-    return n < 0 ? 0 : n;
+    r.count = n < 0 ? 0 : n;
+    return r;
 }
+
+const census &the_census(void)
+{
+    static const census c = take_census(); /* the set of devices never changes */
+    return c;
+}
+
+} // namespace
 
 extern "C" int gbt_cu_device_count(void)
 {
-    static const int count = query_device_count(); /* the set of devices never changes */
-    return count;
+    return the_census().count;
+}
+
+extern "C" const char *gbt_cu_device_error(void)
+{
+    return the_census().why[0] ? the_census().why : NULL;
 }
 
 extern "C" int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major,
                                int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes,
                                char *msg)
 {
+    gbt_cu::device_scope keep;
     cudaDeviceProp prop;
     size_t fr = 0, tot = 0;
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
@@ -117,8 +143,15 @@ struct request {
     const char *what;
 };
 
-size_t round_up(size_t v)
+/*
+ * The device memory an allocation of v bytes takes: up to 1 MiB in 512-byte
+ * units, larger ones in 2 MiB units, the granularity of large cudaMalloc
+ * allocations (the emulator charges the same).
+ */
+size_t alloc_size(size_t v)
 {
+    const size_t big = (size_t)2 << 20;
+    if (v > ((size_t)1 << 20)) return (v + big - 1) / big * big;
     return (v + 511) & ~(size_t)511;
 }
 
@@ -141,6 +174,30 @@ void release(gbt_cu_ctx *c)
     free(c->slot_built);
     free(c->slot_mark);
     free(c);
+}
+
+__global__ void math_check_kernel(double *out)
+{
+    for (int i = threadIdx.x; i < GBT_MATH_CHECKS; i += blockDim.x) out[i] = gbt_math_check_value(i);
+}
+
+/* The device's values of the shared math against the host's, bit for bit. */
+int math_check(gbt_cu_ctx *c, const double *want, char *msg)
+{
+    const double *got = (const double *)c->result_host;
+    math_check_kernel<<<1, 32, 0, c->stream>>>(c->math);
+    CU_LAUNCHED("math_check_kernel");
+    CU_CHECK(cudaMemcpyAsync(c->result_host, c->math, GBT_MATH_CHECKS * sizeof(double),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    for (int i = 0; i < GBT_MATH_CHECKS; i++)
+        if (memcmp(&got[i], &want[i], sizeof(double)) != 0)
+            return failf(msg, GBT_E_DEVICE,
+                         "cuda:%d computes %s as %.17g but the host as %.17g: this build would "
+                         "train different models on the CPU and the GPU (built with fast math or "
+                         "floating-point contraction?)",
+                         c->dev, gbt_math_check_name(i), got[i], want[i]);
+    return 0;
 }
 
 int alloc_all(gbt_cu_ctx *c, const request *req, int nreq, char *msg)
@@ -172,7 +229,7 @@ int copy_in(gbt_cu_ctx *c, void *dst, const void *src, size_t bytes, char *msg)
 }
 
 int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
-             char *msg)
+             const double *math, char *msg)
 {
     const struct gbt_qmatrix *qm = plan->qm;
     const uint64_t n = plan->nrow, K = (uint64_t)plan->num_class, nf = qm->cuts.nfeat;
@@ -219,11 +276,12 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->result_cap = (size_t)c->max_slots * sizeof(struct gbt_split);
     if (c->result_cap < 4 * K * sizeof(unsigned long long))
         c->result_cap = 4 * K * sizeof(unsigned long long);
+    if (c->result_cap < GBT_MATH_CHECKS * sizeof(double)) c->result_cap = GBT_MATH_CHECKS * sizeof(double);
 
     size_t st_bytes[ST_COUNT];
     st_bytes[ST_HIST] = (size_t)c->seg_cap * 4 * sizeof(int32_t);
     st_bytes[ST_SPLIT] = (size_t)c->max_slots * sizeof(struct gbt_split_job);
-    st_bytes[ST_MASK] = (size_t)c->max_slots * nf;
+    st_bytes[ST_MASK] = plan->no_column_sampling ? 0 : (size_t)c->max_slots * nf;
     st_bytes[ST_PART] = (size_t)c->max_slots * sizeof(struct gbt_partition_job);
     st_bytes[ST_LEAF] = (size_t)c->seg_cap * sizeof(struct gbt_leaf);
 
@@ -259,6 +317,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->cands, (size_t)c->cand_cap * sizeof(cand), "split candidates"},
         {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
         {(void **)&c->groups, (nf + 1) * sizeof(hgroup), "feature groups"},
+        {(void **)&c->math, GBT_MATH_CHECKS * sizeof(double), "the arithmetic check"},
         {(void **)&c->stage[ST_HIST].dev, st_bytes[ST_HIST], "histogram jobs"},
         {(void **)&c->stage[ST_SPLIT].dev, st_bytes[ST_SPLIT], "split jobs"},
         {(void **)&c->stage[ST_MASK].dev, st_bytes[ST_MASK], "feature masks"},
@@ -267,7 +326,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     };
     const int nreq = (int)(sizeof req / sizeof req[0]);
 
-    for (int i = 0; i < nreq; i++) need += round_up(req[i].bytes);
+    for (int i = 0; i < nreq; i++) need += alloc_size(req[i].bytes);
     need += SLACK_BYTES;
     CU_CHECK(cudaMemGetInfo(&fr, &tot));
     if ((fake = getenv(GBT_CUDA_FAKE_FREE_ENV)) != NULL && *fake) {
@@ -308,16 +367,16 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     CU_CHECK(cudaMemsetAsync(c->node_begin, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_CHECK(cudaMemsetAsync(c->node_count, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_FORWARD(hist_setup(c, qm->cuts.offset, msg));
-    /* the host buffers above belong to the caller: wait until they are copied */
-    CU_CHECK(cudaStreamSynchronize(c->stream));
-    return 0;
+    /* waits for the stream: the host buffers above, the caller's, are copied */
+    return math_check(c, math, msg);
 }
 
 } // namespace
 
 extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
-                           struct gbt_cu_ctx **out, char *msg)
+                           const double *math, struct gbt_cu_ctx **out, char *msg)
 {
+    gbt_cu::device_scope keep;
     gbt_cu_ctx *c;
     int s;
     *out = NULL;
@@ -326,7 +385,7 @@ extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const
                      gbt_cu_device_count());
     c = (gbt_cu_ctx *)calloc(1, sizeof *c);
     if (c == NULL) return failf(msg, GBT_E_NO_MEMORY, "out of host memory for the CUDA context");
-    s = open_ctx(c, ordinal, plan, usable, msg);
+    s = open_ctx(c, ordinal, plan, usable, math, msg);
     if (s != 0) {
         release(c);
         return s;
@@ -337,6 +396,7 @@ extern "C" int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const
 
 extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
 {
+    gbt_cu::device_scope keep;
     release(c);
 }
 
@@ -344,6 +404,7 @@ extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
 
 extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->margin, c->n * (uint64_t)c->K * sizeof(double),
                              cudaMemcpyDeviceToHost, c->stream));
@@ -353,6 +414,7 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
 
 extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     if (slot < 0 || (uint32_t)slot >= c->max_slots || !c->slot_built[slot])
         return failf(msg, GBT_E_INVALID_ARG, "histogram slot %d holds nothing", slot);
     CU_FORWARD(use_device(c, msg));
@@ -365,6 +427,7 @@ extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_
 
 extern "C" int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     if (cls < 0 || cls >= c->K) return failf(msg, GBT_E_INVALID_ARG, "class %d out of range", cls);
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->grad + (uint64_t)cls * c->n, c->n * sizeof(struct gbt_gpair),

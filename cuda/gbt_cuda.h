@@ -7,7 +7,9 @@
  * Every call returns 0 (GBT_OK) or a gbt_status value and, on failure,
  * writes a NUL-terminated message of at most GBT_CU_MSG bytes to `msg`:
  * the CUDA call or kernel, where, and the CUDA error string.  Nothing here
- * throws, aborts or exits.
+ * throws, aborts or exits.  Every call leaves the calling thread's current
+ * CUDA device (cudaGetDevice) as it found it, so that a host program working
+ * on another GPU (PyTorch, CuPy) is not moved.
  *
  * Each context owns one CUDA stream; the operations enqueue their work on
  * it and return without waiting, except those that hand results back to
@@ -41,19 +43,35 @@ struct gbt_cu_ctx;
 
 /* The number of CUDA devices; 0 when there is no driver or no GPU (never fails). */
 int gbt_cu_device_count(void);
+/*
+ * Why gbt_cu_device_count() is 0: the CUDA runtime's error text and name,
+ * e.g. "CUDA driver version is insufficient for CUDA runtime version
+ * (cudaErrorInsufficientDriver)"; NULL when counting succeeded.
+ */
+const char *gbt_cu_device_error(void);
 
+/*
+ * Name, compute capability and memory of device `ordinal`.  Asking for
+ * free_bytes creates the device's primary CUDA context in this process if
+ * it has none (CUDA reports free memory only through a context, which then
+ * stays until the process ends and holds some device memory).
+ */
 int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int *cc_minor,
                     uint64_t *total_bytes, uint64_t *free_bytes, char *msg);
 
 /*
  * Sets up training on device `ordinal`: checks that the estimated memory
- * fits the free memory (GBT_E_DEVICE otherwise, naming both), allocates,
- * uploads the binned matrix, labels, weights and starting margins.
- * usable[f]: feature f can split (gbt__feature_usable).  On failure
- * nothing stays allocated.
+ * (every buffer rounded up as the device allocates it, plus room for the
+ * runtime) fits the free memory (GBT_E_DEVICE otherwise, naming both); the
+ * feature mask staging exists only without plan->no_column_sampling.  Then
+ * allocates, uploads the binned matrix, labels, weights and starting
+ * margins.  usable[f]: feature f can split (gbt__feature_usable).  math:
+ * the host's values of gbt_math_check_value (cuda/math_check.h), which the
+ * device must reproduce bit for bit (GBT_E_DEVICE naming the function and
+ * both values otherwise).  On failure nothing stays allocated.
  */
 int gbt_cu_open(int ordinal, const struct gbt_train_plan *plan, const uint8_t *usable,
-                struct gbt_cu_ctx **out, char *msg);
+                const double *math, struct gbt_cu_ctx **out, char *msg);
 void gbt_cu_close(struct gbt_cu_ctx *c);
 
 int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,

@@ -2,7 +2,7 @@
  * gpu_tool.c - helpers of `make gpu-validate` (cuda/gpu-validate.sh).
  *
  *   gpu_tool devices
- *       lists the CUDA devices; exits 3 when there is none
+ *       lists the CUDA devices; without one, says why and exits 3
  *   gpu_tool synth ROWS FILE
  *       writes a deterministic synthetic CSV (label first: binary, 20
  *       features of several kinds, some missing)
@@ -40,6 +40,8 @@ static int devices(void)
 {
     int n = gbt_device_count();
     printf("%d CUDA device(s)\n", n);
+    if (n == 0 && gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, NULL) != GBT_OK)
+        printf("%s\n", gbt_last_error()); /* why: the driver's error, when it gave one */
     for (int i = 0; i < n; i++) {
         char name[256];
         int major = 0, minor = 0;

@@ -108,6 +108,7 @@ using namespace gbt_cu;
 extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
                                 struct gbt_class_sums *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     const int K = c->K;
     const uint64_t n = c->n;
     ull *maxima = c->sums, *totals = c->sums + 2 * K;

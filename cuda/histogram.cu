@@ -321,35 +321,66 @@ static int launch_subtract(gbt_cu_ctx *c, const int32_t *d_dst, const int32_t *d
     return 0;
 }
 
-extern "C" int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n,
-                                 char *msg)
+static bool slot_ok(const gbt_cu_ctx *c, int32_t slot)
 {
-    int nb = 0, ns = 0, bi = 0, si = 0, start;
+    return slot >= 0 && (uint32_t)slot < c->max_slots;
+}
+
+/* A slot that holds a histogram, or that a BUILD job of this call fills (slot_mark 4). */
+static bool slot_filled(const gbt_cu_ctx *c, int32_t slot)
+{
+    return slot_ok(c, slot) && (c->slot_built[slot] || (c->slot_mark[slot] & 4));
+}
+
+/*
+ * The checks of the CPU backend (the builds run first, so a subtraction may
+ * use a slot that a build of the same call fills); counts the builds and
+ * subtractions.  Writes nothing but slot_mark, which it leaves clear.
+ */
+static int check_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int *nb, int *ns,
+                      char *msg)
+{
+    int s = 0;
+    *nb = *ns = 0;
+    for (int j = 0; j < n && s == 0; j++) {
+        const struct gbt_hist_job *jb = &jobs[j];
+        if (!slot_ok(c, jb->slot)) {
+            s = failf(msg, GBT_E_INTERNAL, "histogram slot %d out of range", jb->slot);
+        } else if (jb->op == GBT_HIST_BUILD) {
+            if (jb->node < 0 || (uint32_t)jb->node >= c->max_nodes) {
+                s = failf(msg, GBT_E_INTERNAL, "histogram of node %d out of range", jb->node);
+            } else {
+                c->slot_mark[jb->slot] = 4;
+                ++*nb;
+            }
+        }
+    }
+    for (int j = 0; j < n && s == 0; j++)
+        if (jobs[j].op != GBT_HIST_BUILD) {
+            if (!slot_filled(c, jobs[j].src) || !slot_filled(c, jobs[j].slot))
+                s = failf(msg, GBT_E_INTERNAL, "histogram subtraction from an empty slot");
+            else
+                ++*ns;
+        }
+    if (s == 0 && ((uint32_t)*nb > c->seg_cap || (uint32_t)*ns > c->seg_cap))
+        s = failf(msg, GBT_E_INTERNAL, "%d histogram jobs exceed the %u the context holds", n,
+                  c->seg_cap);
+    for (int j = 0; j < n; j++)
+        if (slot_ok(c, jobs[j].slot)) c->slot_mark[jobs[j].slot] = 0;
+    return s;
+}
+
+/*
+ * Runs checked jobs: on success the BUILD slots hold their histograms and
+ * slot_mark is clear; on failure gbt_cu_histograms forgets the slots they
+ * were writing.
+ */
+static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int nb, int ns, char *msg)
+{
+    int bi = 0, si = 0, start;
     int32_t *h;
     void *dv;
     const int32_t *d;
-    if (n <= 0) return 0;
-    CU_FORWARD(use_device(c, msg));
-    /* the checks of the CPU backend, in job order */
-    for (int j = 0; j < n; j++) {
-        const struct gbt_hist_job *jb = &jobs[j];
-        if (jb->slot < 0 || (uint32_t)jb->slot >= c->max_slots)
-            return failf(msg, GBT_E_INTERNAL, "histogram slot %d out of range", jb->slot);
-        if (jb->op == GBT_HIST_BUILD) {
-            if (jb->node < 0 || (uint32_t)jb->node >= c->max_nodes)
-                return failf(msg, GBT_E_INTERNAL, "histogram of node %d out of range", jb->node);
-            c->slot_built[jb->slot] = 1;
-            nb++;
-        } else {
-            if (jb->src < 0 || (uint32_t)jb->src >= c->max_slots || !c->slot_built[jb->src] ||
-                !c->slot_built[jb->slot])
-                return failf(msg, GBT_E_INTERNAL, "histogram subtraction from an empty slot");
-            ns++;
-        }
-    }
-    if ((uint32_t)nb > c->seg_cap || (uint32_t)ns > c->seg_cap)
-        return failf(msg, GBT_E_INTERNAL, "%d histogram jobs exceed the %u the context holds", n,
-                     c->seg_cap);
     /* [build nodes | build slots | subtract destinations | subtract sources] */
     h = (int32_t *)c->stage[ST_HIST].host;
     CU_CHECK(cudaEventSynchronize(c->stage[ST_HIST].done));
@@ -420,5 +451,25 @@ extern "C" int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job
     }
     CU_FORWARD(launch_subtract(c, d + 2 * nb + start, d + 2 * nb + ns + start, ns - start, msg));
     for (int m = start; m < ns; m++) c->slot_mark[h[2 * nb + m]] = c->slot_mark[h[2 * nb + ns + m]] = 0;
+    for (int j = 0; j < n; j++)
+        if (jobs[j].op == GBT_HIST_BUILD) c->slot_built[jobs[j].slot] = 1;
     return 0;
+}
+
+extern "C" int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n,
+                                 char *msg)
+{
+    gbt_cu::device_scope keep;
+    int nb, ns, s;
+    if (n <= 0) return 0;
+    CU_FORWARD(use_device(c, msg));
+    CU_FORWARD(check_jobs(c, jobs, n, &nb, &ns, msg));
+    s = run_jobs(c, jobs, n, nb, ns, msg);
+    if (s != 0)
+        /* the slots the jobs were writing hold partial sums, or may: they hold nothing now */
+        for (int j = 0; j < n; j++) {
+            c->slot_built[jobs[j].slot] = c->slot_mark[jobs[j].slot] = 0;
+            if (jobs[j].op != GBT_HIST_BUILD) c->slot_mark[jobs[j].src] = 0;
+        }
+    return s;
 }

@@ -49,6 +49,7 @@ using namespace gbt_cu;
 
 extern "C" int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg)
 {
+    gbt_cu::device_scope keep;
     if (cls < 0 || cls >= c->K) return failf(msg, GBT_E_INTERNAL, "tree class %d out of range", cls);
     CU_FORWARD(use_device(c, msg));
     c->cls = cls;
@@ -61,6 +62,7 @@ extern "C" int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg)
 extern "C" int gbt_cu_finish_tree(struct gbt_cu_ctx *c, const struct gbt_leaf *leaves, int n,
                                   char *msg)
 {
+    gbt_cu::device_scope keep;
     void *d_leaves;
     if (n <= 0) return 0;
     for (int i = 0; i < n; i++)

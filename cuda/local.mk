@@ -8,7 +8,7 @@
 # below by hand.  Every CUDA file is distributed, whether or not this
 # configuration builds it.
 
-CUDA_HEADER_FILES = cuda/gbt_cuda.h cuda/cu_internal.cuh
+CUDA_HEADER_FILES = cuda/gbt_cuda.h cuda/cu_internal.cuh cuda/math_check.h
 CUDA_CU_FILES = \
 	cuda/device.cu cuda/segments.cu cuda/gradient.cu cuda/histogram.cu \
 	cuda/split.cu cuda/partition.cu cuda/leaf.cu cuda/predict.cu

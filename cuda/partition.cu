@@ -201,6 +201,7 @@ using namespace gbt_cu;
 extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition_job *jobs, int n,
                                 char *msg)
 {
+    gbt_cu::device_scope keep;
     part_args a;
     void *d_jobs;
     if (n <= 0) return 0;

@@ -179,6 +179,7 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
                                       int K, const double *base, const struct gbt_dview *v,
                                       double *margin_out, char *msg)
 {
+    gbt_cu::device_scope keep;
     call cl;
     forest_dev fo;
     int pools = 0;

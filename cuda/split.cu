@@ -208,6 +208,7 @@ extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_j
                                   const uint8_t *masks, const struct gbt_split_params *p,
                                   struct gbt_split *out, char *msg)
 {
+    gbt_cu::device_scope keep;
     split_args a;
     void *d_jobs, *d_masks = NULL;
     uint32_t chunks, fpc, max_chunks, want;

@@ -109,6 +109,10 @@ GBT_API int gbt_device_count(void);
  * its name (written to `name`, at most name_len bytes with the NUL), its
  * compute capability and its total and currently free memory in bytes.
  * Any out-pointer may be NULL.  GBT_E_NO_DEVICE for an ordinal out of range.
+ * Asking for free_bytes creates the device's CUDA context in this process
+ * if it has none yet (CUDA reports free memory only through one; it holds
+ * some device memory until the process ends).  Neither this nor any other
+ * call changes the calling thread's current CUDA device.
  */
 GBT_API gbt_status gbt_device_describe(int ordinal, char *name, size_t name_len,
                                        int *cc_major, int *cc_minor,
@@ -283,7 +287,11 @@ GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, c
 /*
  * Trains one more boosting round on `train`, which must have labels.  The
  * first round on a dataset bins it (max_bin) and sets up the device; later
- * rounds on the same, unchanged dataset reuse that work.
+ * rounds on the same, unchanged dataset reuse that work.  With device=auto,
+ * a CUDA device that cannot take the training (too little free memory, an
+ * architecture this build has no kernels for) is logged as a warning and
+ * the training runs on the CPU: the same model, and the "device" attribute
+ * says "cpu".
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 
@@ -337,7 +345,9 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  * a GPU present), batches of 1024 rows or more are walked there, with
  * device buffers of the call's own, and give the same bits (smaller ones
  * run faster on the CPU); device=cuda without a usable device is
- * GBT_E_NO_DEVICE.
+ * GBT_E_NO_DEVICE.  With device=auto, a failure on the GPU (too little
+ * free memory, a busy device) is logged as a warning and the rows are
+ * walked on the CPU instead, with the same result.
  */
 GBT_API gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d,
                                        unsigned flags, float *out, uint64_t out_len);

@@ -63,6 +63,11 @@ struct gbt_train_plan {
     uint32_t max_nodes; /* node ids of one tree are below this */
     uint32_t max_slots; /* histogram slots in use at once */
     int nthread;        /* host threads */
+    /*
+     * 1: every colsample rate is 1, so best_splits is never given masks (a
+     * backend may then skip their buffers); 0: masks may come.
+     */
+    int no_column_sampling;
 };
 
 struct gbt_grad_request {
@@ -110,6 +115,12 @@ struct gbt_leaf {
 struct gbt_backend_ops {
     const char *name;
     int (*device_count)(void);
+    /*
+     * Optional (NULL: none): why device_count() is 0 when the driver could
+     * not count the devices (no driver, or one too old for the runtime),
+     * as text for messages; NULL when counting succeeded.
+     */
+    const char *(*device_error)(void);
     gbt_status (*describe)(int ordinal, char *name, size_t name_len, int *cc_major,
                            int *cc_minor, uint64_t *total_bytes, uint64_t *free_bytes);
     gbt_status (*open)(int ordinal, const struct gbt_train_plan *plan, void **ctx);
@@ -161,7 +172,8 @@ gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal);
 /*
  * Picks the backend for a device string: an explicit CUDA device that is not
  * there is GBT_E_NO_DEVICE; "auto" takes CUDA device 0 when usable, else the
- * CPU, and logs the choice.
+ * CPU, and logs the choice.  With no device, the messages say why when the
+ * driver did (device_error).
  */
 gbt_status gbt__device_resolve(const char *text, int verbosity,
                                const struct gbt_backend_ops **ops, int *ordinal);

@@ -207,6 +207,13 @@ static void fill_start_margins(const struct gbt_model *m, const gbt_dataset *d, 
         margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
 }
 
+/* The device parameter is "auto": a CUDA device that fails gives way to the CPU. */
+static int device_auto(const char *device)
+{
+    int kind = -1;
+    return gbt__device_parse(device, &kind, NULL) == GBT_OK && kind == GBT_DEVICE_AUTO;
+}
+
 static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
 {
     const struct gbt_params *p = &b->params;
@@ -250,7 +257,18 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
+        plan.no_column_sampling = !(p->colsample_bytree < 1.0 || p->colsample_bylevel < 1.0 ||
+                                    p->colsample_bynode < 1.0);
         s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
+        if (s != GBT_OK && ts->ordinal >= 0 && device_auto(p->device)) {
+            /* the same model on the CPU: unsupported architecture, busy or too small a GPU */
+            gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                     "device=auto: cannot train on cuda:%d (%s); training on the CPU", ts->ordinal,
+                     gbt_last_error());
+            ts->ops = gbt__backend_cpu();
+            ts->ordinal = -1;
+            s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
+        }
     }
     free(margin);
     if (s != GBT_OK) {
@@ -356,7 +374,8 @@ struct eval_set {
  * device, when its `device` parameter resolves to one, the backend predicts
  * there and the batch is large enough: *out is a new nrow * K array.
  * Otherwise *out is NULL and the caller walks the trees on the host; both
- * give the same bits.
+ * give the same bits.  With device=auto a failure on the device is logged
+ * and the host walks the trees instead.
  */
 static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v, double **out)
 {
@@ -373,6 +392,12 @@ static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v
     if (s != GBT_OK) {
         free(*out);
         *out = NULL;
+        if (device_auto(b->params.device)) {
+            gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
+                     "device=auto: cannot predict on cuda:%d (%s); predicting on the CPU", ordinal,
+                     gbt_last_error());
+            s = GBT_OK;
+        }
     }
     return s;
 }

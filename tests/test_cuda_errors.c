@@ -13,20 +13,33 @@
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU), the test has its device
  * (tests/cuda_nodevice.sh runs it again with an emulated driver that is
- * too old, for the no-device half, which then skips nothing), and it also
+ * too old, for the no-device half, which then skips nothing and checks
+ * that the messages and the log of device=auto name the driver's error),
+ * and it also
  * injects a failure at every call of each kind (allocations, copies,
  * launches, streams, events, synchronisations) of a training and a
  * prediction on the device: each must end in GBT_E_DEVICE with a message,
  * or, where the backend ignores that call's error on purpose (releasing),
  * in the right model; no device memory may stay allocated; the next
- * training must give the CPU's model bytes.
+ * training must give the CPU's model bytes.  Driving the backend's
+ * operations directly, a histogram call whose launch fails must leave the
+ * slots it was writing empty (unreadable, refused as a subtraction's
+ * operand) and no scratch mark behind.  With two emulated devices
+ * (tests/cuda_twodevices.sh), every call leaves the calling thread's current
+ * device as it found it.  device=auto trains and predicts on the CPU, with
+ * the same bits and a logged reason, when the device cannot (memory estimate
+ * over the free memory, an allocation failing); device=cuda fails then.
+ * The memory estimate is at least what a context takes on the device.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "dataset.h"
 #include "gbt.h"
+#include "quantize.h"
 #include "tap.h"
 #ifdef GBT_CUDA_EMU
 #include "gbt_emu.h"
@@ -74,6 +87,17 @@ static int contains(const char *s, const char *part)
     return strstr(s, part) != NULL;
 }
 
+/* The messages of the log callback, each followed by "; ". */
+static char logged[8192];
+
+static void log_to_buffer(int level, const char *msg, void *user)
+{
+    size_t used = strlen(logged);
+    (void)level;
+    (void)user;
+    snprintf(logged + used, sizeof logged - used, "%s; ", msg);
+}
+
 #ifdef GBT_CUDA_EMU
 /*
  * Two rounds on device (cuda or cpu) and a prediction of 1200 rows (enough
@@ -91,6 +115,257 @@ static gbt_status train_predict(const gbt_dataset *d, const char *device, char *
     if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, model, len);
     gbt_booster_free(b);
     return s;
+}
+
+/* One histogram job on the CUDA backend's context ctx. */
+static gbt_status hist_job(const struct gbt_backend_ops *cu, void *ctx, int op, int slot, int src)
+{
+    struct gbt_hist_job job = {op, 0, slot, src};
+    return cu->histograms(ctx, &job, 1);
+}
+
+/*
+ * Opens the CUDA backend on cuda:0 for a binary:logistic training of d
+ * (300 rows) with the given node and slot counts; *qm is the binned data,
+ * to be freed by the caller.
+ */
+static gbt_status open_plan(const gbt_dataset *d, struct gbt_qmatrix *qm, uint32_t max_nodes,
+                            uint32_t max_slots, int no_column_sampling, void **ctx)
+{
+    static double margin[300];
+    struct gbt_train_plan plan;
+    gbt_status s = gbt__quantize(d, 256, 1, qm);
+    *ctx = NULL;
+    if (s != GBT_OK) return s;
+    memset(&plan, 0, sizeof plan);
+    plan.qm = qm;
+    plan.label = d->label;
+    plan.margin = margin;
+    plan.nrow = qm->nrow;
+    plan.num_class = 1;
+    plan.objective = GBT_OBJ_BINARY_LOGISTIC;
+    plan.max_nodes = max_nodes;
+    plan.max_slots = max_slots;
+    plan.nthread = 1;
+    plan.no_column_sampling = no_column_sampling;
+    return qm->nrow <= 300 ? gbt__backend_cuda()->open(0, &plan, ctx) : GBT_E_INTERNAL;
+}
+
+/*
+ * The backend's operations on cuda:0 directly: a launch that fails while a
+ * slot is built or subtracted leaves the slot holding nothing, so that
+ * reading it and subtracting from it fail, and leaves no mark that changes
+ * how later subtractions are launched.
+ */
+static void test_histogram_failure(const gbt_dataset *d)
+{
+    const struct gbt_backend_ops *cu = gbt__backend_cuda();
+    static struct gbt_hbin h[1024];
+    struct gbt_qmatrix qm;
+    struct gbt_class_sums sums;
+    struct gbt_grad_request req = {0, 7, 1.0};
+    struct gbt_hist_job two[2] = {{GBT_HIST_SUBTRACT, 0, 2, 0}, {GBT_HIST_SUBTRACT, 0, 3, 1}};
+    void *ctx = NULL;
+    long launches;
+    gbt_status s = open_plan(d, &qm, 8, 4, 1, &ctx);
+
+    if (s == GBT_OK) s = qm.cuts.total_slots <= 1024 ? GBT_OK : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = cu->gradients(ctx, &req, &sums);
+    if (s == GBT_OK) s = cu->begin_tree(ctx, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 0, 0);
+    if (s == GBT_OK) s = cu->read_histogram(ctx, 0, h);
+    ok(s == GBT_OK, "the backend builds slot 0 on cuda:0: %s", s == GBT_OK ? "ok" : gbt_last_error());
+    if (s != GBT_OK) {
+        if (ctx) cu->close(ctx);
+        gbt__qmatrix_free(&qm);
+        return;
+    }
+
+    gbt_emu_fail_nth("launch", 1);
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    gbt_emu_fail_nth("launch", 0);
+    ok(s == GBT_E_DEVICE, "a launch failing while slot 1 is built is GBT_E_DEVICE: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 1, h);
+    ok(s != GBT_OK && contains(gbt_last_error(), "holds nothing"),
+       "then slot 1 holds nothing: %s", gbt_last_error());
+    s = hist_job(cu, ctx, GBT_HIST_SUBTRACT, 0, 1);
+    ok(s != GBT_OK && contains(gbt_last_error(), "empty slot"),
+       "and subtracting it from slot 0 is refused: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 0, h);
+    ok(s == GBT_OK, "slot 0, which that refusal did not touch, still reads");
+
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    if (s == GBT_OK) {
+        gbt_emu_fail_nth("launch", 1);
+        s = hist_job(cu, ctx, GBT_HIST_SUBTRACT, 1, 0);
+        gbt_emu_fail_nth("launch", 0);
+    }
+    ok(s == GBT_E_DEVICE, "a subtraction whose launch fails is GBT_E_DEVICE: %s", gbt_last_error());
+    s = cu->read_histogram(ctx, 1, h);
+    ok(s != GBT_OK && contains(gbt_last_error(), "holds nothing"),
+       "then its destination holds nothing: %s", gbt_last_error());
+
+    /* no mark stays from the failed call: two independent subtractions are one launch */
+    s = hist_job(cu, ctx, GBT_HIST_BUILD, 1, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 2, 0);
+    if (s == GBT_OK) s = hist_job(cu, ctx, GBT_HIST_BUILD, 3, 0);
+    launches = gbt_emu_calls("launch");
+    if (s == GBT_OK) s = cu->histograms(ctx, two, 2);
+    launches = gbt_emu_calls("launch") - launches;
+    ok(s == GBT_OK && launches == 1, "then two subtractions of distinct slots take %ld launch(es)",
+       launches);
+    if (s == GBT_OK) s = cu->read_histogram(ctx, 3, h);
+    if (s == GBT_OK) {
+        int zero = 1;
+        for (uint32_t i = 0; i < qm.cuts.total_slots; i++) zero &= h[i].g == 0 && h[i].h == 0;
+        ok(zero, "and slot 3 (node 0 minus node 0) is zero");
+    } else {
+        ok(0, "reading slot 3: %s", gbt_last_error());
+    }
+    cu->close(ctx);
+    gbt__qmatrix_free(&qm);
+}
+
+/*
+ * With a second device current on this thread (as a host program working on
+ * it would have), training, predicting and describing on cuda:0 leave it so.
+ */
+static void test_keeps_device(const gbt_dataset *d)
+{
+    char *m = NULL;
+    size_t len = 0;
+    uint64_t free_bytes = 0;
+    gbt_status s;
+    gbt_emu_set_device(1);
+    s = train_predict(d, "cuda:0", &m, &len);
+    ok(s == GBT_OK && gbt_emu_get_device() == 1,
+       "training and predicting on cuda:0 leave this thread's device at 1 (%d): %s",
+       gbt_emu_get_device(), s == GBT_OK ? "ok" : gbt_last_error());
+    gbt_free(m);
+    s = gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free_bytes);
+    ok(s == GBT_OK && gbt_emu_get_device() == 1,
+       "describing cuda:0 leaves this thread's device at 1 (%d)", gbt_emu_get_device());
+    s = train_predict(d, "cuda:1", &m, &len);
+    gbt_free(m);
+    gbt_emu_set_device(0);
+    s = s == GBT_OK ? gbt_device_describe(1, NULL, 0, NULL, NULL, NULL, &free_bytes) : s;
+    ok(s == GBT_OK && gbt_emu_get_device() == 0,
+       "and with device 0 current, training on and describing cuda:1 leave it at 0 (%d)",
+       gbt_emu_get_device());
+}
+
+/*
+ * device=auto on a GPU that cannot take the work: training whose memory
+ * estimate does not fit, and a prediction whose allocation fails, run on
+ * the CPU with the same bits and log why; device=cuda fails instead.
+ */
+static void test_auto_fallback(const gbt_dataset *d)
+{
+    static float want[1200], got[1200];
+    gbt_dataset *p = data_of(1200);
+    gbt_booster *cpu = booster("cpu"), *b = booster("auto");
+    char *ref = NULL, *m = NULL, dev[32] = "";
+    size_t ref_len = 0, len = 0;
+    gbt_status s = cpu && b && p ? gbt_booster_train(cpu, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(cpu, &ref, &ref_len);
+    if (s == GBT_OK) s = gbt_booster_predict(cpu, p, 0, want, 1200);
+    ok(s == GBT_OK, "reference model and prediction on the CPU");
+
+    logged[0] = '\0';
+    gbt_set_log_callback(log_to_buffer, NULL);
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", "1000000", 1);
+    s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", dev, sizeof dev);
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, &m, &len);
+    ok(s == GBT_OK && strcmp(dev, "cpu") == 0 && len == ref_len && memcmp(m, ref, len) == 0,
+       "device=auto with too little free memory on cuda:0 trains on the CPU (%s), the same %zu bytes",
+       s == GBT_OK ? dev : gbt_last_error(), len);
+    ok(contains(logged, "device=auto: cannot train on cuda:0 (training needs "),
+       "and logs why: %s", logged);
+
+    logged[0] = '\0';
+    gbt_emu_fail_nth("malloc", 1);
+    s = b ? gbt_booster_predict(b, p, 0, got, 1200) : GBT_E_INTERNAL;
+    gbt_emu_fail_nth("malloc", 0);
+    gbt_set_log_callback(NULL, NULL);
+    ok(s == GBT_OK && memcmp(got, want, sizeof got) == 0,
+       "device=auto predicts on the CPU, the same values, when an allocation on cuda:0 fails");
+    ok(contains(logged, "device=auto: cannot predict on cuda:0 (CUDA error"), "and logs why: %s",
+       logged);
+
+    s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
+    if (s == GBT_OK) {
+        gbt_emu_fail_nth("malloc", 1);
+        s = gbt_booster_predict(b, p, 0, got, 1200);
+        gbt_emu_fail_nth("malloc", 0);
+    }
+    ok(s == GBT_E_DEVICE, "device=cuda does not fall back: GBT_E_DEVICE: %s", gbt_last_error());
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", "1000000", 1);
+    s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    ok(s == GBT_E_DEVICE, "nor for training: GBT_E_DEVICE: %s", gbt_last_error());
+    gbt_free(ref);
+    gbt_free(m);
+    gbt_booster_free(cpu);
+    gbt_booster_free(b);
+    gbt_dataset_free(p);
+}
+
+/*
+ * The memory estimate against what opening really takes on the device
+ * (free memory before and while a context is open), for a plan whose node
+ * and segment arrays are each a little over a multiple of 2 MiB, the unit
+ * in which the device allocates large buffers: the estimate must not be
+ * smaller, so that free memory below it is refused by the estimate's
+ * message, never by a failing cudaMalloc.  And the feature mask staging
+ * exists only with column sampling.
+ */
+static void test_estimate(const gbt_dataset *d)
+{
+    struct gbt_qmatrix qm;
+    void *ctx = NULL;
+    uint64_t free0 = 0, free1 = 0, taken = 0;
+    unsigned long long need = 0;
+    long mallocs[2], host_mallocs[2];
+    char fake[32];
+    const char *at;
+    gbt_status s;
+
+    gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free0);
+    s = open_plan(d, &qm, 262145, 131073, 1, &ctx);
+    gbt_device_describe(0, NULL, 0, NULL, NULL, NULL, &free1);
+    if (ctx) gbt__backend_cuda()->close(ctx);
+    gbt__qmatrix_free(&qm);
+    taken = free0 - free1;
+    ok(s == GBT_OK && taken > 0, "a context of 262145 nodes takes %llu bytes of cuda:0",
+       (unsigned long long)taken);
+
+    snprintf(fake, sizeof fake, "%llu", (unsigned long long)taken - 1);
+    setenv("GBT_CUDA_FAKE_FREE_BYTES", fake, 1);
+    s = open_plan(d, &qm, 262145, 131073, 1, &ctx);
+    unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+    if (ctx) gbt__backend_cuda()->close(ctx);
+    gbt__qmatrix_free(&qm);
+    at = strstr(gbt_last_error(), "training needs ");
+    if (s == GBT_E_DEVICE && at) need = strtoull(at + strlen("training needs "), NULL, 10);
+    ok(s == GBT_E_DEVICE && need >= taken && contains(gbt_last_error(), "are free"),
+       "with %s bytes free the estimate refuses it (%llu bytes needed): %s", fake, need,
+       s == GBT_OK ? "it opened" : gbt_last_error());
+
+    for (int i = 0; i < 2; i++) {
+        mallocs[i] = gbt_emu_calls("malloc");
+        host_mallocs[i] = gbt_emu_calls("host_malloc");
+        s = open_plan(d, &qm, 8, 4, i, &ctx);
+        mallocs[i] = gbt_emu_calls("malloc") - mallocs[i];
+        host_mallocs[i] = gbt_emu_calls("host_malloc") - host_mallocs[i];
+        if (ctx) gbt__backend_cuda()->close(ctx);
+        gbt__qmatrix_free(&qm);
+    }
+    ok(s == GBT_OK && mallocs[0] == mallocs[1] + 1 && host_mallocs[0] == host_mallocs[1] + 1,
+       "without column sampling the feature mask staging is not allocated (%ld and %ld device, "
+       "%ld and %ld pinned allocations)",
+       mallocs[0], mallocs[1], host_mallocs[0], host_mallocs[1]);
 }
 
 static void test_faults(const gbt_dataset *d)
@@ -180,21 +455,38 @@ int main(void)
         ok(s == GBT_E_NO_DEVICE && cc == -1, "describing device 0 is GBT_E_NO_DEVICE: %s",
            gbt_last_error());
 
+#ifdef GBT_CUDA_EMU
+        /* the emulated driver is too old (GBT_EMU_NO_DRIVER): every message says so */
+        ok(contains(gbt_last_error(), "CUDA driver version is insufficient"),
+           "the message names the driver's error: %s", gbt_last_error());
+#endif
         b = booster("cuda");
         s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
         ok(s == GBT_E_NO_DEVICE &&
                (compiled ? contains(gbt_last_error(), "0 CUDA devices")
                          : contains(gbt_last_error(), "without CUDA")),
            "device=cuda without a GPU is GBT_E_NO_DEVICE: %s", gbt_last_error());
+#ifdef GBT_CUDA_EMU
+        ok(contains(gbt_last_error(), "CUDA driver version is insufficient"),
+           "and names the driver's error");
+#endif
         s = b ? gbt_booster_get_attr(b, "device", buf, sizeof buf) : GBT_E_INTERNAL;
         ok(s == GBT_E_STATE, "a booster that never trained has no device attribute");
         gbt_booster_free(b);
 
         b = booster("auto");
-        s = b ? gbt_booster_train(b, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+        logged[0] = '\0';
+        gbt_set_log_callback(log_to_buffer, NULL);
+        s = b ? gbt_booster_set_param(b, "verbosity", "2") : GBT_E_INTERNAL;
+        if (s == GBT_OK) s = gbt_booster_train(b, d, 2, NULL, NULL, 0);
+        gbt_set_log_callback(NULL, NULL);
         if (s == GBT_OK) s = gbt_booster_get_attr(b, "device", buf, sizeof buf);
         ok(s == GBT_OK && strcmp(buf, "cpu") == 0, "device=auto trains on the CPU (device=%s)",
            s == GBT_OK ? buf : gbt_last_error());
+        ok(contains(logged, "device=auto: no usable CUDA device"), "and logs why");
+#ifdef GBT_CUDA_EMU
+        ok(contains(logged, "CUDA driver version is insufficient"), "naming the driver's error");
+#endif
         s = b ? gbt_booster_predict(b, d, 0, pred, 300) : GBT_E_INTERNAL;
         ok(s == GBT_OK, "device=auto predicts on the CPU");
         s = b ? gbt_booster_set_param(b, "device", "cuda") : GBT_E_INTERNAL;
@@ -253,6 +545,10 @@ int main(void)
            "and on the GPU once the memory is there (%s)", s == GBT_OK ? buf : gbt_last_error());
         gbt_booster_free(b);
 #ifdef GBT_CUDA_EMU
+        test_histogram_failure(d);
+        if (n >= 2) test_keeps_device(d);
+        test_auto_fallback(d);
+        test_estimate(d);
         test_faults(d);
 #endif
     }

@@ -31,6 +31,13 @@ long gbt_emu_calls(const char *kind);
 /* Forgets a sticky error (as a new process would start without it). */
 void gbt_emu_clear_error(void);
 
+/*
+ * The calling thread's current device (cudaGetDevice), and setting it as
+ * a host program's own cudaSetDevice would.
+ */
+int gbt_emu_get_device(void);
+void gbt_emu_set_device(int device);
+
 /* The scheduling seed of this process (GBT_EMU_SEED, or drawn and printed at the first launch). */
 unsigned long long gbt_emu_seed(void);
 

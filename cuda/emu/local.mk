@@ -90,8 +90,8 @@ libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
 # kernels with one planted bug each, which the emulator must report.
 emu_test_cppflags = $(EMU_CPPFLAGS)
 check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted
-TESTS += tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_interleave.sh \
-	tests/emu_planted
+TESTS += tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
+	tests/cuda_interleave.sh tests/emu_planted
 tests_test_backend_SOURCES = tests/test_backend.c tests/tap.h
 nodist_EXTRA_tests_test_backend_SOURCES = force-cxx-linker.cc
 tests_test_backend_CPPFLAGS = $(emu_test_cppflags)
@@ -147,7 +147,7 @@ tests_emu_planted_tsan_LDADD = libgbt_emu_tsan.la
 tests_emu_planted_tsan_LDFLAGS = $(EMU_TSAN)
 
 # make check-cuda-emu[-asan|-tsan]: only the emulated tests, in one build.
-emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh \
+emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
 	tests/cuda_interleave.sh tests/emu_planted
 check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
@@ -172,4 +172,4 @@ endif
 EXTRA_DIST += cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
 	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
 	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
-	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_interleave.sh
+	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh

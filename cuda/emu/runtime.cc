@@ -1836,3 +1836,13 @@ extern "C" unsigned long long gbt_emu_seed(void)
     read_settings();
     return seed;
 }
+
+extern "C" int gbt_emu_get_device(void)
+{
+    return current_device;
+}
+
+extern "C" void gbt_emu_set_device(int device)
+{
+    current_device = device;
+}
