@@ -153,15 +153,19 @@ check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
 	  tests/emu_planted$(EXEEXT)
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_plain_tests)' TEST_SUITE_LOG=cuda-emu.log
+# The sanitizer builds' tests run under their plain names (automake's log
+# rules), each through tests/emu_variant.sh, which picks the _asan or
+# _tsan program; the shell tests pick it themselves from GBT_EMU_VARIANT.
+emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
-	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 \
-	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_asan_tests) tests/cuda_nodevice.sh' \
-	  TEST_SUITE_LOG=cuda-emu-asan.log
+	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
+	  TESTS='tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
+	  tests/cuda_twodevices.sh' TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 \
-	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_tsan_tests)' TEST_SUITE_LOG=cuda-emu-tsan.log
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
+	  TESTS='tests/test_backend tests/test_cuda_errors tests/emu_planted' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 else
 check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan:
@@ -172,4 +176,5 @@ endif
 EXTRA_DIST += cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
 	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
 	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
-	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh
+	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \
+	tests/emu_variant.sh

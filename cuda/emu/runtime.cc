@@ -7,8 +7,11 @@
  * (copies, memsets, launches, event records, asynchronous frees) is queued
  * and runs, in order, when the host waits for it (stream, event or device
  * synchronisation, cudaFree, a synchronous copy), on the waiting thread: as
- * late as CUDA allows, so that a host buffer reused before its copy ran, or
- * a result read before the stream was synchronised, gives wrong answers.
+ * late as CUDA allows, so that a pinned buffer reused before its copy ran,
+ * or a result read before the stream was synchronised, gives wrong answers.
+ * As CUDA documents, an asynchronous copy from pageable host memory takes
+ * its bytes before it returns, and one into pageable memory (or host to
+ * host) waits for the stream and is done when it returns.
  *
  * A launch runs its blocks in a seeded random order, one at a time (or
  * GBT_EMU_INTERLEAVE blocks at once, switching at atomics).  The threads of
@@ -44,6 +47,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -1675,7 +1679,29 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
     cudaError_t e = copy_checked(dst, src, bytes, kind);
     if (e != cudaSuccess) return set_error(e);
     if (bytes == 0) return cudaSuccess;
-    stream_of(s)->work.push_back([dst, src, bytes]() { memcpy(dst, src, bytes); });
+    const bool d_dev = find_device(dst, false) != NULL, s_dev = find_device(src, false) != NULL;
+    const bool d_pageable = !d_dev && find_alloc(dst, false) == NULL;
+    const bool s_pageable = !s_dev && find_alloc(src, false) == NULL;
+    gbt_emu_stream *st = stream_of(s);
+    /* CUDA's documented synchronisation (runtime API, "API synchronization behavior") */
+    if ((s_dev && d_pageable) || (!s_dev && !d_dev)) {
+        /* to pageable host memory, or host to host: returns once the copy is done */
+        drain(st);
+        STICKY_CHECK();
+        enter_device();
+        memcpy(dst, src, bytes);
+        leave_device();
+        return cudaSuccess;
+    }
+    if (s_pageable) {
+        /* from pageable host memory: staged before the call returns, copied in stream order */
+        std::shared_ptr<std::vector<char>> staged =
+            std::make_shared<std::vector<char>>((const char *)src, (const char *)src + bytes);
+        st->work.push_back([dst, staged, bytes]() { memcpy(dst, staged->data(), bytes); });
+        return cudaSuccess;
+    }
+    /* pinned host memory and device memory: read and written when the stream gets there */
+    st->work.push_back([dst, src, bytes]() { memcpy(dst, src, bytes); });
     return cudaSuccess;
 }
 
