@@ -157,15 +157,17 @@ check-cuda-emu:
 # rules), each through tests/emu_variant.sh, which picks the _asan or
 # _tsan program; the shell tests pick it themselves from GBT_EMU_VARIANT.
 emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
+emu_asan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
+	tests/cuda_twodevices.sh
+emu_tsan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
 	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
-	  TESTS='tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
-	  tests/cuda_twodevices.sh' TEST_SUITE_LOG=cuda-emu-asan.log
+	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
-	  TESTS='tests/test_backend tests/test_cuda_errors tests/emu_planted' TEST_SUITE_LOG=cuda-emu-tsan.log
+	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 else
 check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan:
