@@ -43,7 +43,9 @@ cuda/emu/gen/predict.cc: $(srcdir)/cuda/predict.cu cuda/emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/predict.cu $@
 tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu cuda/emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/tests/emu_planted.cu $@
-CLEANFILES += $(EMU_CU_GEN) tests/emu_planted.cc
+# EXTRA_ programs and libraries are built on demand; make clean removes them too.
+CLEANFILES += $(EMU_CU_GEN) tests/emu_planted.cc cuda/emu/rewrite$(EXEEXT) \
+	$(emu_asan_tests:=$(EXEEXT)) $(emu_tsan_tests:=$(EXEEXT)) $(EXTRA_LTLIBRARIES)
 
 # What the generated files include (automake tracks the C++ includes once they exist).
 $(EMU_CU_GEN) tests/emu_planted.cc: $(CUDA_HEADER_FILES) $(emu_header_files)
