@@ -158,17 +158,18 @@ check-cuda-emu:
 # The sanitizer builds' tests run under their plain names (automake's log
 # rules), each through tests/emu_variant.sh, which picks the _asan or
 # _tsan program; the shell tests pick it themselves from GBT_EMU_VARIANT.
+# ('+': make sees the sub-make only through a variable, and would run it at -j1.)
 emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
 emu_asan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
 	tests/cuda_twodevices.sh
 emu_tsan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
-	ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
+	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
-	TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
+	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
 	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 else
