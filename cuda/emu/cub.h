@@ -47,6 +47,18 @@ inline unsigned block_rank(void)
     return c->tid.x + c->bdim.x * (c->tid.y + c->bdim.y * c->tid.z);
 }
 
+/* out[i] = the sum of in[0 .. i-1], in order; returns the sum of all n. */
+template <typename T>
+T exclusive_prefix(const T *in, T *out, int n)
+{
+    T run = T();
+    for (int i = 0; i < n; i++) {
+        out[i] = run;
+        run = run + in[i];
+    }
+    return run;
+}
+
 inline void check_block(unsigned threads, const char *what, ::gbt_emu::site w)
 {
     const ::gbt_emu::thread_ids *c = ::gbt_emu::current;
@@ -116,12 +128,7 @@ class BlockScan {
     static void hook(void *p)
     {
         TempStorage *s = static_cast<TempStorage *>(p);
-        T run = T();
-        for (int i = 0; i < BLOCK_THREADS; i++) {
-            s->out[i] = run;
-            run = run + s->slot[i];
-        }
-        s->aggregate = run;
+        s->aggregate = detail::exclusive_prefix(s->slot, s->out, BLOCK_THREADS);
         s->magic = detail::STORAGE_MAGIC;
         s->epoch = ::gbt_emu::block_epoch();
     }
@@ -218,12 +225,7 @@ class WarpScan {
     static void hook(void *p)
     {
         TempStorage *s = static_cast<TempStorage *>(p);
-        T run = T();
-        for (int i = 0; i < 32; i++) {
-            s->out[i] = run;
-            run = run + s->slot[i];
-        }
-        s->aggregate = run;
+        s->aggregate = detail::exclusive_prefix(s->slot, s->out, 32);
         s->magic = detail::STORAGE_MAGIC;
         s->epoch = ::gbt_emu::warp_epoch();
     }
