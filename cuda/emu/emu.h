@@ -491,7 +491,7 @@ inline unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned sh
     return gbt_emu_atomic_cas(p, c, v);
 }
 
-/* min, max and floating-point adds: a compare-and-swap loop, as on the device */
+/* min and max: a compare-and-swap loop, as on the device */
 template <typename T, typename F>
 T gbt_emu_atomic_update(T *p, F f)
 {
@@ -510,78 +510,42 @@ GBT_EMU_ATOMIC_MINMAX(long long)
 GBT_EMU_ATOMIC_MINMAX(unsigned long long)
 #undef GBT_EMU_ATOMIC_MINMAX
 
+/* ---- bit casts ------------------------------------------------------------------------- */
+
+namespace gbt_emu {
+/* v's bits as a To of the same size. */
+template <typename To, typename From>
+inline To bits_as(From v)
+{
+    static_assert(sizeof(To) == sizeof(From), "a bit cast between types of different sizes");
+    To r;
+    memcpy(&r, &v, sizeof r);
+    return r;
+}
+} // namespace gbt_emu
+
+inline long long __double_as_longlong(double v) { return ::gbt_emu::bits_as<long long>(v); }
+inline double __longlong_as_double(long long v) { return ::gbt_emu::bits_as<double>(v); }
+inline float __int_as_float(int v) { return ::gbt_emu::bits_as<float>(v); }
+inline int __float_as_int(float v) { return ::gbt_emu::bits_as<int>(v); }
+inline unsigned __float_as_uint(float v) { return ::gbt_emu::bits_as<unsigned>(v); }
+inline float __uint_as_float(unsigned v) { return ::gbt_emu::bits_as<float>(v); }
+
+/* floating-point adds: a compare-and-swap loop on the bits, as on the device */
 inline float atomicAdd(float *p, float v)
 {
-    uint32_t *w = reinterpret_cast<uint32_t *>(p);
-    uint32_t old = gbt_emu_atomic_update(w, [v](uint32_t o) {
-        float f;
-        memcpy(&f, &o, 4);
-        f += v;
-        memcpy(&o, &f, 4);
-        return o;
+    uint32_t old = gbt_emu_atomic_update(reinterpret_cast<uint32_t *>(p), [v](uint32_t o) {
+        return ::gbt_emu::bits_as<uint32_t>(::gbt_emu::bits_as<float>(o) + v);
     });
-    float r;
-    memcpy(&r, &old, 4);
-    return r;
+    return ::gbt_emu::bits_as<float>(old);
 }
 
 inline double atomicAdd(double *p, double v)
 {
-    uint64_t *w = reinterpret_cast<uint64_t *>(p);
-    uint64_t old = gbt_emu_atomic_update(w, [v](uint64_t o) {
-        double f;
-        memcpy(&f, &o, 8);
-        f += v;
-        memcpy(&o, &f, 8);
-        return o;
+    uint64_t old = gbt_emu_atomic_update(reinterpret_cast<uint64_t *>(p), [v](uint64_t o) {
+        return ::gbt_emu::bits_as<uint64_t>(::gbt_emu::bits_as<double>(o) + v);
     });
-    double r;
-    memcpy(&r, &old, 8);
-    return r;
-}
-
-/* ---- bit casts ------------------------------------------------------------------------- */
-
-inline long long __double_as_longlong(double v)
-{
-    long long r;
-    memcpy(&r, &v, 8);
-    return r;
-}
-
-inline double __longlong_as_double(long long v)
-{
-    double r;
-    memcpy(&r, &v, 8);
-    return r;
-}
-
-inline float __int_as_float(int v)
-{
-    float r;
-    memcpy(&r, &v, 4);
-    return r;
-}
-
-inline int __float_as_int(float v)
-{
-    int r;
-    memcpy(&r, &v, 4);
-    return r;
-}
-
-inline unsigned __float_as_uint(float v)
-{
-    unsigned r;
-    memcpy(&r, &v, 4);
-    return r;
-}
-
-inline float __uint_as_float(unsigned v)
-{
-    float r;
-    memcpy(&r, &v, 4);
-    return r;
+    return ::gbt_emu::bits_as<double>(old);
 }
 
 #endif
