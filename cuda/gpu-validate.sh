@@ -1,7 +1,7 @@
 #!/bin/sh
 # gpu-validate.sh - everything that needs a GPU, run by `make gpu-validate`
 # in the build directory:
-#   1. the GPU tests (tests/test_backend, tests/test_cuda_errors) under
+#   1. the GPU tests (tests/test_backend_gpu, tests/test_cuda_errors_gpu) under
 #      compute-sanitizer, memcheck and racecheck;
 #   2. every datasets/ set and a 1M-row synthetic set trained with gbtrain
 #      on device=cpu and device=cuda: the model files compared with cmp,
@@ -71,7 +71,7 @@ done
 if [ -z "$sanitizer" ]; then
     record FAIL "compute-sanitizer not found (looked in PATH, next to $NVCC and in /usr/local/cuda)"
 else
-    for t in test_backend test_cuda_errors; do
+    for t in test_backend_gpu test_cuda_errors_gpu; do
         for check in memcheck racecheck; do
             log=$work/$t.$check.log
             start=$(date +%s)
