@@ -235,6 +235,8 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     int32_t e;
     long long v;
     e = gbt__json_member(d, root, "format");
+    if (d->n[root].type == GBT_J_OBJECT && e < 0 && (e = gbt__json_member(d, root, "learner")) >= 0)
+        return gbt__model_foreign_json(rd->what, d->n[e].line);
     if (d->n[root].type != GBT_J_OBJECT || e < 0 || d->n[e].type != GBT_J_STRING)
         return bad(rd, -1, "not a gbt model (no \"format\": \"%s\")", FORMAT_NAME);
     gbt__json_string(&d->n[e], text, sizeof text);
@@ -293,6 +295,7 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
     int32_t trees, e;
     uint32_t index = 0;
     gbt_status s;
+    FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
     FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
     s = read_header(&rd, b, 0);
     if (s == GBT_OK) s = member(&rd, 0, "trees", GBT_J_ARRAY, &trees);

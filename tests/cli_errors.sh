@@ -96,7 +96,18 @@ check "a failed prediction leaves the existing output file alone" sh -c 'test "$
 sed 's/"left": \[1/"left": [9999/' good.model > corrupt.model
 fails "corrupted model" "corrupt.model: tree 0: node 0 has children" "$gbpredict" -q "$tr" corrupt.model
 printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
-fails "foreign model" "not a gbt model" "$gbpredict" -q "$tr" foreign.model
+fails "an XGBoost JSON model is named as one" \
+    "loading the model: foreign.model:1: an XGBoost JSON model .*not a gbt model; gbt cannot read XGBoost models yet" \
+    "$gbpredict" -q "$tr" foreign.model
+printf '{L\000\000\000\000\000\000\000\007learner{L\000\000\000\000\000\000\000\012attributes{}}}' > xgb.ubj
+fails "an XGBoost UBJSON model is named as one" "xgb.ubj: an XGBoost model in UBJSON .*cannot read XGBoost models yet" \
+    "$gbpredict" -q "$tr" xgb.ubj
+printf 'tree\nversion=v4\nnum_class=1\nmax_feature_idx=29\n\nTree=0\nnum_leaves=1\n' > lgb.txt
+fails "a LightGBM text model is named as one" "lgb.txt: a LightGBM text model, not a gbt model" \
+    "$gbpredict" -q "$tr" lgb.txt
+fails "swapped arguments: the data file where the model is expected" \
+    "loading the model: .*breast_cancer.train.csv: CSV data, not a model: .*arguments in the wrong order" \
+    "$gbpredict" -q good.model "$tr"
 printf '1 0:1 40:2\n' > wide.libsvm
 fails "data with more features than the model" "41 features but the model only 30" "$gbpredict" -q wide.libsvm good.model
 cut -d, -f3- "$data/breast_cancer.test.csv" > c29.csv

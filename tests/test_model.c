@@ -168,6 +168,50 @@ static char *edit(const char *model, const char *from, const char *to)
     return out;
 }
 
+/*
+ * Files of other programs and data files, made by hand in the shape of the
+ * real ones: each is named for what it is, with what to do.
+ */
+static void test_foreign_files(void)
+{
+    /* XGBoost's UBJSON: '{', then the key "learner" with an int64 ('L') length */
+    static const char ubj[] = "{L\0\0\0\0\0\0\0\x07learner{L\0\0\0\0\0\0\0\x0a" "attributes{}}}";
+    /* the same with int8 ('i') lengths, and a UBJSON document that is no XGBoost model */
+    static const char ubj8[] = "{i\x07learner{i\x0a" "attributes{}}}";
+    static const char ubj_other[] = "{i\x03keyi\x05}";
+    /* XGBoost's old binary model: a 136-byte parameter block, then the
+     * objective's and the booster's names, each after a uint64 length */
+    char xgb_bin[136 + 8 + 15 + 8 + 6];
+    const char *path;
+    gbt_booster *b = (gbt_booster *)1;
+    memset(xgb_bin, 0, sizeof xgb_bin);
+    xgb_bin[4] = 30; /* num_feature */
+    xgb_bin[136] = 15;
+    memcpy(xgb_bin + 144, "binary:logistic", 15);
+    xgb_bin[159] = 6;
+    memcpy(xgb_bin + 167, "gbtree", 6);
+    expect_bad(ubj, sizeof ubj - 1, "model: an XGBoost model in UBJSON", "XGBoost UBJSON (int64 lengths)");
+    expect_bad(ubj8, sizeof ubj8 - 1, "model: an XGBoost model in UBJSON", "XGBoost UBJSON (int8 lengths)");
+    expect_bad(ubj_other, sizeof ubj_other - 1, "model: a UBJSON document", "UBJSON that is not XGBoost's");
+    expect_bad(xgb_bin, sizeof xgb_bin, "model: an XGBoost model in its old binary format",
+               "XGBoost's old binary format");
+    expect_bad("binf\0\0\0?", 8, "model: an XGBoost model in its old binary format",
+               "XGBoost's old binary format with its 'binf' prefix");
+    expect_bad("tree\nversion=v4\nnum_class=1\n", 29, "model: a LightGBM text model", "a LightGBM model");
+    expect_bad("1,0.5,2\n0,,3\n", 14, "model: CSV data, not a model", "a CSV file");
+    expect_bad("y,a,b\n1,0.5,NA\n", 16, "model: CSV data with a header line, not a model",
+               "a CSV file with a header");
+    expect_bad("1\t0.5\t2\n", 9, "model: TSV data", "a TSV file");
+    expect_bad("# rows\n1 qid:3 1:0.5 7:2\n0 2:1\n", 32, "model: LIBSVM data", "a LIBSVM file with a comment");
+    expect_bad("-1 3:1e-3\n", 10, "arguments in the wrong order?", "  and the advice");
+    /* JSON that only starts like data is still JSON's business */
+    expect_bad("1 2", 3, "text after the end", "two JSON numbers");
+    path = tu_write("lgb.txt", "tree\nversion=v4\n");
+    ok(gbt_booster_load(path, &b) == GBT_E_FORMAT && b == (gbt_booster *)1 &&
+           strstr(gbt_last_error(), path) && strstr(gbt_last_error(), "LightGBM"),
+       "a file is named in the message: %s", gbt_last_error());
+}
+
 static void test_bad_files(void)
 {
     const char *const p[] = {"objective=binary:logistic", "max_depth=2", NULL};
@@ -182,8 +226,10 @@ static void test_bad_files(void)
     expect_bad(model, len / 2, "truncated", "a model cut in half");
     {
         const char *xgb = "{\"learner\": {\"gradient_booster\": {}}, \"version\": [3, 2, 0]}";
-        expect_bad(xgb, strlen(xgb), "not a gbt model", "an XGBoost model");
+        expect_bad(xgb, strlen(xgb), "model:1: an XGBoost JSON model", "an XGBoost JSON model");
+        ok(strstr(gbt_last_error(), "issue 10") != NULL, "  which says that reading it is planned, not done");
     }
+    test_foreign_files();
     expect_bad("\x89PNG\r\n\x1a\n", 8, "unexpected character", "binary garbage");
     expect_bad("", 0, "expected a value", "an empty buffer");
 #define EDIT_CASE(from, to, needle, what)                             \
