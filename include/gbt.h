@@ -123,7 +123,7 @@ enum gbt_log_level {
     GBT_LOG_ERROR = 0,
     GBT_LOG_WARNING = 1,
     GBT_LOG_INFO = 2, /* per-round metrics, device choice, summaries */
-    GBT_LOG_DEBUG = 3
+    GBT_LOG_DEBUG = 3 /* set-up details; each round's trees (count, leaves, depth) and times */
 };
 
 typedef void (*gbt_log_fn)(int level, const char *msg, void *user);
@@ -304,6 +304,8 @@ GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
  * last validation set has not improved for that many rounds, and the
  * rounds after the best one are removed: the booster then predicts with
  * the best round.  On failure the booster keeps the rounds that completed.
+ * The training set may be one of the validation sets (its metrics each
+ * round, as gbtrain prints them without --valid).
  */
 GBT_API gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                                      const gbt_dataset *const *valid,

@@ -224,7 +224,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     double *margin = NULL;
     const int nt = threads(b);
     gbt_status s;
-    double t0 = gbt__now();
+    double t0 = gbt__now(), t_open;
 
     drop_state(b);
     FORWARD_IF_ERROR(check_growth(p));
@@ -242,6 +242,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
                          &ts->max_nodes, &ts->max_slots);
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
+    t_open = gbt__now();
     if (s == GBT_OK) {
         fill_start_margins(m, train, margin);
         gbt__dataset_view(train, &view);
@@ -286,6 +287,9 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
              b->device_used, (unsigned long long)train->nrow, ts->qm.cuts.nfeat,
              ts->qm.cuts.total_slots,
              ts->qm.layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
+    gbt__log((int)p->verbosity, GBT_LOG_DEBUG,
+             "set-up: bin cuts and binned matrix %.3f s, starting scores and backend %.3f s; %d thread%s, "
+             "at most %u nodes per tree", t_open - t0, gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes);
     return GBT_OK;
 }
 
@@ -488,6 +492,22 @@ static void format_seconds(char *buf, size_t len, double s)
         snprintf(buf, len, "%dh%02dm", (int)(s / 3600), ((int)s / 60) % 60);
 }
 
+/* The debug line of a round: its trees' sizes and where its time went. */
+static void log_round(const gbt_booster *b, int round, uint32_t first_tree, double t_trees, double t_eval)
+{
+    int32_t leaves = 0;
+    int depth = 0;
+    for (uint32_t t = first_tree; t < b->model.ntrees; t++) {
+        int dt = 0;
+        leaves += (b->model.trees[t].n_nodes + 1) / 2;
+        if (gbt__tree_depth(&b->model.trees[t], &dt) == GBT_OK && dt > depth) depth = dt;
+    }
+    gbt__log((int)b->params.verbosity, GBT_LOG_DEBUG,
+             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s", round,
+             b->model.ntrees - first_tree, b->model.ntrees - first_tree == 1 ? "" : "s", (int)leaves, depth,
+             t_trees, t_eval);
+}
+
 gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
@@ -527,10 +547,11 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         const uint32_t t0 = b->model.ntrees;
         const int round = (int)(t0 / (uint32_t)b->model.K);
         struct gbt_strbuf line = {0};
-        double last = NAN;
+        double last = NAN, t_round = gbt__now(), t_eval;
         s = gbt_booster_update(b, train);
         if (s != GBT_OK) break;
         last_round = round;
+        t_eval = gbt__now();
         gbt__sb_printf(&line, "[%d]", round);
         for (int i = 0; i < num_valid && s == GBT_OK; i++) {
             gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
@@ -553,6 +574,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
             format_seconds(e2, sizeof e2, el / (r + 1) * (num_rounds - r - 1));
             gbt__sb_printf(&line, "\t(%s elapsed, %s left)", e1, e2);
             if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s", line.s);
+            if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
         }
         free(line.s);
         if (s != GBT_OK || num_valid == 0) continue;

@@ -99,7 +99,7 @@ static const struct pdef table[] = {
      OFF(early_stopping_rounds), 0, 0,
      "stop when the last validation metric has not improved for this many rounds (0: off)"},
     {"verbosity", "", PT_INT, NULL, "1", 0, 3, 0, 0, OFF(verbosity), 0, 0,
-     "0 silent, 1 warnings, 2 info (per-round metrics), 3 debug"},
+     "0 silent, 1 warnings, 2 info (per-round metrics), 3 debug (also set-up details, each round's trees and times)"},
     {"tree_method", "", PT_ENUM, tree_method_choices, "hist", 0, 0, 0, 0, OFF(tree_method), 0, 0,
      "accepted for XGBoost configurations: gbt always builds histograms (exact and approx are "
      "taken as hist, gpu_hist as hist with device=cuda, each with a warning)"},

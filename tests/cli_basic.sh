@@ -127,6 +127,44 @@ check "-q prints nothing" test ! -s quiet.err
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
     --early_stopping_rounds=3 "$data/breast_cancer.train.csv" es.model 2> es.err
 check "early stopping reports the best round" grep -Eq "best round [0-9]+" es.err
+
+# Per-round metrics without --valid: the training data's, by the objective's default metric
+cp "$data/breast_cancer.train.csv" bc.csv
+"$gbtrain" --objective=binary:logistic --num_round=4 bc.csv bc.model 2> bc.err
+check "without --valid each round prints the training metric ([3] train-logloss)" \
+    sh -c 'test "$(grep -c "^\[[0-3]\]	train-logloss:[0-9.]*	" bc.err)" -eq 4'
+"$gbpredict" -q bc.csv bc.model bc.pred
+# the logloss of the saved model's training predictions, computed here from its definition
+want=$(paste -d, bc.pred bc.csv | awk -F, '{ p = $1; y = $2; s += -(y * log(p) + (1 - y) * log(1 - p)) } END { printf "%.6f", s / NR }')
+got=$(sed -n 's/^\[3\]	train-logloss:\([0-9.]*\).*/\1/p' bc.err)
+echo "# train-logloss of round 3: printed $got, from the predictions $want"
+check "and it is the logloss of the model's training predictions" \
+    awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(a != "" && d < 2e-6 && d > -2e-6) }'
+"$gbtrain" --num_round=2 --eval_train=0 bc.csv bc0.model 2> bc0.err
+check "--eval_train=0 leaves it out" sh -c '! grep -q "train-" bc0.err && grep -q "^\[1\]" bc0.err'
+"$gbtrain" --num_round=2 --valid="$data/breast_cancer.test.csv" bc.csv bcv.model 2> bcv.err
+check "with --valid only the validation data is evaluated, as xgb.train with its evals" \
+    sh -c '! grep -q "train-" bcv.err && grep -q "^\[1\]	breast_cancer.test-rmse:" bcv.err'
+"$gbtrain" --num_round=2 --eval_train=1 --valid="$data/breast_cancer.test.csv" bc.csv bcv.model 2> bcv1.err
+check "--eval_train=1 adds the training data before the validation data" \
+    grep -q "^\[1\]	train-rmse:[0-9.]*	breast_cancer.test-rmse:" bcv1.err
+"$gbtrain" --help > help.txt
+check "--help gives gbtrain's verbosity default (2)" \
+    sh -c 'grep -A1 -- "--verbosity=int" help.txt | grep -q "default 2, range \[0, 3\]"'
+"$gbtrain" --num_round=2 --verbosity=3 bc.csv v3.model 2> v3.err
+check "--verbosity=3 prints each round's trees and times" \
+    grep -Eq "^\[1\] 1 tree, [0-9]+ leaves, depth [0-9]+; gradients and trees [0-9.]+ s, metrics [0-9.]+ s" v3.err
+check "and the set-up's details" grep -q "^set-up: bin cuts and binned matrix" v3.err
+check "which verbosity 2 does not" sh -c '! grep -q -e "^set-up:" -e "^\[1\] 1 tree" bc0.err'
+"$gbtrain" --num_round=1 --verbosity=1 bc.csv v1.model 2> v1.err
+check "--verbosity=1 prints no progress" test ! -s v1.err
+check "the data read is named" grep -q "^read bc.csv: 427 rows, 30 features$" bc.err
+awk '{ print 1 }' bc.csv > bc.csv.weight
+awk '{ print 0.5 }' bc.csv > bc.csv.base_margin
+printf '400\n27\n' > bc.csv.query
+"$gbtrain" --num_round=1 bc.csv side.model 2> side.err
+check "so are the side files read with it" \
+    grep -q "^read bc.csv: 427 rows, 30 features; weights from bc.csv.weight; base margins from bc.csv.base_margin; groups from bc.csv.query$" side.err
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

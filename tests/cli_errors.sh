@@ -80,6 +80,10 @@ mkdir adir
 fails "a directory as the model path is found before the data is read" "cannot write 'adir': it is a directory" \
     "$gbtrain" -q --num_round=1 /no/such/train.csv adir
 check "(and the check leaves nothing in the directory)" test -z "$(ls -A adir)"
+fails "early stopping without validation data is refused before the data is read" \
+    "early_stopping_rounds needs validation data \(--valid FILE\)" \
+    "$gbtrain" -q --early_stopping_rounds=3 /no/such/train.csv es.model
+fails "--eval_train takes 0 or 1" "eval_train expects 0 or 1, got 'yes'" "$gbtrain" -q --eval_train=yes "$tr" et.model
 fails "--save_period with early stopping" "save_period and early_stopping_rounds cannot be combined" \
     "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --valid="$tr" "$tr" es.model
 

@@ -27,6 +27,8 @@ while read -r name deflt; do
     grep -Fq "| \`$name\` |" "$readme" || { missing="$missing $name"; continue; }
     row=$(grep -F "| \`$name\` |" "$readme")
     col=$(printf '%s\n' "$row" | awk -F' [|] ' '{ print $4 }')
+    # "1 (gbtrain: 2)": the library's default, then gbtrain's, which --help gives
+    case $col in *" (gbtrain: "*")") col=${col##*(gbtrain: }; col=${col%)} ;; esac
     [ "$col" = "$deflt" ] || missing="$missing $name(default '$col', not '$deflt')"
 done < params.txt
 [ -z "$missing" ] || echo "# README table disagrees with the library:$missing"

@@ -283,13 +283,15 @@ void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
     if (used >= len) cli_die("data options are too long");
 }
 
-void cli_print_params(FILE *f)
+void cli_print_params(FILE *f, const char *const *defaults)
 {
     fprintf(f, "Training parameters (XGBoost's names; '-' and '_' are the same):\n");
     for (int i = 0; i < gbt_param_count(); i++) {
         const char *name, *aliases, *type, *deflt, *range, *help;
         char head[160];
         gbt_param_describe(i, &name, &aliases, &type, &deflt, &range, &help);
+        for (int k = 0; defaults && defaults[k]; k += 2)
+            if (strcmp(defaults[k], name) == 0) deflt = defaults[k + 1];
         snprintf(head, sizeof head, "--%s=%s", name, type);
         fprintf(f, "  %-34s %s\n", head, help);
         fprintf(f, "  %-34s default %s%s%s%s%s\n", "", deflt[0] ? deflt : "(none)",

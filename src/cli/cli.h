@@ -88,8 +88,12 @@ void cli_check_device(const char *device);
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
 
-/* Prints the parameter table (for --help). */
-void cli_print_params(FILE *f);
+/*
+ * Prints the parameter table (for --help); `defaults` (NULL or
+ * NULL-terminated name, value pairs) gives the tool's own defaults where
+ * they differ from the library's.
+ */
+void cli_print_params(FILE *f, const char *const *defaults);
 
 /* The shortest text that reads back as the same float. */
 void cli_format_float(char *buf, size_t len, float v);

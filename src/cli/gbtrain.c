@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -16,7 +17,13 @@ static const char *const round_names[] = {"num_round",    "num_rounds", "num_boo
 /* Options of the tool itself (besides round_names); everything else is a training parameter. */
 static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
-                                           "version", "force", "save_period", NULL};
+                                           "version", "force", "save_period", "eval_train", NULL};
+
+/* gbtrain prints per-round metrics by default (the library's default verbosity is 1). */
+static const char *const tool_defaults[] = {"verbosity", "2", NULL};
+
+/* The verbosity in effect: gbtrain's own messages follow it as the library's do. */
+static int verbosity;
 
 static void usage(FILE *f)
 {
@@ -35,6 +42,8 @@ static void usage(FILE *f)
             "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
             "                           early stopping on the last one\n"
+            "  --eval_train=0|1         metrics of the training data each round too\n"
+            "                           (default: only when no --valid is given)\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
             "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
@@ -43,14 +52,16 @@ static void usage(FILE *f)
             "                           model (an input file is never replaced)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
-            "  -q, --quiet              print only warnings and errors\n"
+            "  -q, --quiet              print only warnings and errors (verbosity 1);\n"
+            "                           --verbosity=3 adds set-up details and each\n"
+            "                           round's trees and times\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
             "\n"
-            "Side files next to a data file are read when present: FILE.weight,\n"
-            "FILE.base_margin, FILE.group (or FILE.query).\n"
+            "Side files next to a data file are read when present, and named when read:\n"
+            "FILE.weight, FILE.base_margin, FILE.group (or FILE.query).\n"
             "\n");
-    cli_print_params(f);
+    cli_print_params(f, tool_defaults);
 }
 
 static int is_tool_option(const char *name)
@@ -105,22 +116,53 @@ static int count_option(const struct cli_opts *o, const char *name, int deflt)
     return (int)n;
 }
 
-static void save(const gbt_booster *b, const char *path, int quiet)
+static void save(const gbt_booster *b, const char *path)
 {
     gbt_status s = gbt_booster_save(b, path);
     int n = 0;
     if (s != GBT_OK) cli_die_status(s, "saving the model");
-    if (!quiet) {
+    if (verbosity >= GBT_LOG_INFO) {
         gbt_booster_num_rounds(b, &n);
         fprintf(stderr, "saved %d rounds to %s\n", n, path);
     }
 }
 
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/*
+ * Reads a data file and says what was read, side files included: the
+ * library reads every side file present (and fails on a bad one), so those
+ * present after a successful read are those it used.
+ */
 static gbt_dataset *load(const char *path, const char *options)
 {
     gbt_dataset *d;
+    uint64_t nrow, ncol;
     gbt_status s = gbt_dataset_from_file(path, options, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
+    if (verbosity >= GBT_LOG_INFO) {
+        static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
+                                               {"group", "groups"},  {"query", "groups"}};
+        size_t n = strlen(path) + 16;
+        char *name = malloc(n);
+        int groups = 0;
+        if (name == NULL) cli_die("out of memory");
+        gbt_dataset_shape(d, &nrow, &ncol);
+        fprintf(stderr, "read %s: %llu rows, %llu features", path, (unsigned long long)nrow,
+                (unsigned long long)ncol);
+        for (int i = 0; i < 4; i++) {
+            snprintf(name, n, "%s.%s", path, side[i][0]);
+            if (groups || !exists(name)) continue;
+            groups = i >= 2;
+            fprintf(stderr, "; %s from %s", side[i][1], name);
+        }
+        fputc('\n', stderr);
+        free(name);
+    }
     return d;
 }
 
@@ -129,10 +171,11 @@ int main(int argc, char **argv)
     struct cli_opts o;
     char data_opts[512], model_path[4096];
     const char *v;
-    gbt_dataset *train, *valid[64];
-    const char *valid_names[64];
-    char names[64][256];
-    int nvalid = 0, rounds, period, done, quiet;
+    /* the evaluation sets: the validation files, and the training data first when it is evaluated */
+    gbt_dataset *train, *evals[65];
+    const char *eval_names[65];
+    char names[65][256];
+    int neval = 0, nvalid = 0, eval_train, rounds, period, done, quiet;
     gbt_booster *b;
     gbt_status s;
     char *config = NULL;
@@ -191,6 +234,25 @@ int main(int argc, char **argv)
         s = gbt_booster_set_param(b, o.v[i].name, o.v[i].value);
         if (s != GBT_OK) cli_die_option(&o.v[i], gbt_last_error());
     }
+    {
+        char buf[32];
+        if ((s = gbt_booster_get_param(b, "verbosity", buf, sizeof buf)) != GBT_OK)
+            cli_die_status(s, "reading verbosity");
+        verbosity = atoi(buf);
+        if ((s = gbt_booster_get_param(b, "early_stopping_rounds", buf, sizeof buf)) != GBT_OK)
+            cli_die_status(s, "reading early_stopping_rounds");
+        for (size_t i = 0; i < o.n; i++) nvalid += strcmp(o.v[i].name, "valid") == 0;
+        if (strcmp(buf, "0") != 0 && nvalid == 0)
+            cli_die("early_stopping_rounds needs validation data (--valid FILE): it watches the last "
+                    "validation set's metric");
+        if (strcmp(buf, "0") != 0 && period > 0)
+            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
+                    "follows one uninterrupted training");
+    }
+    v = cli_get(&o, "eval_train");
+    if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0) cli_die("eval_train expects 0 or 1, got '%s'", v);
+    eval_train = v ? v[0] == '1' : nvalid == 0;
+    if (nvalid > 64) cli_die("at most 64 validation files");
 
     if (o.positional[1]) {
         if (snprintf(model_path, sizeof model_path, "%s", o.positional[1]) >= (int)sizeof model_path)
@@ -206,32 +268,30 @@ int main(int argc, char **argv)
     check_model_path(&o, model_path);
     cli_data_options(&o, data_opts, sizeof data_opts);
     train = load(o.positional[0], data_opts);
+    if (eval_train) {
+        /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
+        evals[neval] = train;
+        eval_names[neval++] = "train";
+    }
     for (size_t i = 0; i < o.n; i++) {
         if (strcmp(o.v[i].name, "valid") != 0) continue;
-        if (nvalid == 64) cli_die("at most 64 validation files");
-        valid[nvalid] = load(o.v[i].value, data_opts);
-        base_name(o.v[i].value, names[nvalid], sizeof names[nvalid]);
-        valid_names[nvalid] = names[nvalid];
-        nvalid++;
+        evals[neval] = load(o.v[i].value, data_opts);
+        base_name(o.v[i].value, names[neval], sizeof names[neval]);
+        eval_names[neval] = names[neval];
+        neval++;
     }
 
-    if (period > 0) {
-        char es[32];
-        if (gbt_booster_get_param(b, "early_stopping_rounds", es, sizeof es) == GBT_OK && strcmp(es, "0") != 0)
-            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
-                    "follows one uninterrupted training");
-    }
     /* With --save_period, training runs in pieces of that many rounds, each saved. */
     done = 0;
     do {
         int n = period > 0 && rounds - done > period ? period : rounds - done;
-        s = gbt_booster_train(b, train, n, (const gbt_dataset *const *)valid, valid_names, nvalid);
+        s = gbt_booster_train(b, train, n, (const gbt_dataset *const *)evals, eval_names, neval);
         if (s != GBT_OK) cli_die_status(s, "training");
         done += n;
-        if (done < rounds) save(b, model_path, quiet);
+        if (done < rounds) save(b, model_path);
     } while (done < rounds);
-    save(b, model_path, quiet);
-    for (int i = 0; i < nvalid; i++) gbt_dataset_free(valid[i]);
+    save(b, model_path);
+    for (int i = eval_train; i < neval; i++) gbt_dataset_free(evals[i]);
     gbt_dataset_free(train);
     gbt_booster_free(b);
     free(o.v);
