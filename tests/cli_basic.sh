@@ -165,6 +165,39 @@ printf '400\n27\n' > bc.csv.query
 "$gbtrain" --num_round=1 bc.csv side.model 2> side.err
 check "so are the side files read with it" \
     grep -q "^read bc.csv: 427 rows, 30 features; weights from bc.csv.weight; base margins from bc.csv.base_margin; groups from bc.csv.query$" side.err
+
+# An XGBoost CLI configuration (the keys of XGBoost's demo configurations),
+# with no file arguments: trains as the same settings on the command line do
+tolibsvm 1 "$data/breast_cancer.train.csv" > bc.train
+tolibsvm 1 "$data/breast_cancer.test.csv" > bc.test
+printf '%s\n' '# XGBoost CLI keys' 'booster = gbtree' 'objective = binary:logistic' 'eta = 1.0' 'gamma = 1.0' \
+    'max_depth = 3' 'num_round = 2' 'save_period = 0' 'data = "bc.train?format=libsvm"' \
+    'eval[test] = "bc.test?format=libsvm"' 'eval_train = 1' 'test:data = "bc.test?format=libsvm"' > xgb.conf
+"$gbtrain" --config xgb.conf 2> xgb.err
+check "an XGBoost CLI configuration trains without file arguments" test $? -eq 0
+check "its model goes where XGBoost's CLI puts it: NNNN.model, the number of rounds" test -s 0002.model
+"$gbtrain" -q --objective=binary:logistic --eta=1 --gamma=1 --max_depth=3 --num_round=2 --format=libsvm \
+    bc.train plain2.model
+check "the same model as the same settings on the command line" cmp -s 0002.model plain2.model
+check "eval[test] names the validation set, eval_train = 1 adds the training data" \
+    grep -q "^\[1\]	train-logloss:[0-9.]*	test-logloss:[0-9.]*	" xgb.err
+mkdir xgbdir
+printf 'data = bc.csv?format=csv&label_column=0\nmodel_dir = xgbdir\nnum_round = 3\nobjective = binary:logistic\n' > dir.conf
+"$gbtrain" -q --config dir.conf
+"$gbtrain" -q --objective=binary:logistic --num_round=3 bc.csv bc3.model
+check "model_dir is where NNNN.model goes; a URI's format and label_column apply" cmp -s xgbdir/0003.model bc3.model
+printf 'data = bc.csv\nmodel_out = named.model\nnum_round = 3\nobjective = binary:logistic\n' > out.conf
+"$gbtrain" -q --config out.conf
+check "model_out names the model" cmp -s named.model bc3.model
+"$gbtrain" -q --config out.conf bc.train pos.model
+check "file arguments win over data and model_out" sh -c 'test -s pos.model && ! cmp -s pos.model bc3.model'
+printf 'task = pred\nmodel_in = 0002.model\ntest:data = "bc.test?format=libsvm"\nname_pred = xgb.pred\npred_margin = 1\n' > pred.conf
+refusal=$("$gbtrain" --config pred.conf 2>&1 >/dev/null)
+echo "# $refusal"
+check "task = pred is refused with the gbpredict command that does it" \
+    test "$refusal" = "gbtrain: pred.conf:1: task = pred: gbtrain only trains; predict with: gbpredict --margin --format=libsvm bc.test 0002.model xgb.pred"
+"$gbpredict" -q --margin --format=libsvm bc.test 0002.model xgb.pred
+check "and that command predicts" test "$(wc -l < xgb.pred)" -eq 142
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

@@ -84,6 +84,17 @@ fails "early stopping without validation data is refused before the data is read
     "early_stopping_rounds needs validation data \(--valid FILE\)" \
     "$gbtrain" -q --early_stopping_rounds=3 /no/such/train.csv es.model
 fails "--eval_train takes 0 or 1" "eval_train expects 0 or 1, got 'yes'" "$gbtrain" -q --eval_train=yes "$tr" et.model
+printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
+fails "model_in (continued training) is refused, naming the line, before the data is read" \
+    "in.conf:2: model_in: continuing training from a saved model is not supported yet" \
+    "$gbtrain" -q --config in.conf
+printf 'task = dump\n' > dump.conf
+fails "task = dump is refused" "dump.conf:1: task = dump: gbt has no model dump yet" "$gbtrain" -q --config dump.conf
+printf 'num_round = 2\n' > nodata.conf
+fails "a configuration without data, and no TRAIN_FILE" "no TRAIN_FILE given" "$gbtrain" -q --config nodata.conf
+printf 'data = "/no/such/train.txt?format=libsvm"\n' > missing.conf
+fails "a missing data file of a configuration is named without its URI options" \
+    "cannot open '/no/such/train.txt'" "$gbtrain" -q --config missing.conf
 fails "--save_period with early stopping" "save_period and early_stopping_rounds cannot be combined" \
     "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --valid="$tr" "$tr" es.model
 

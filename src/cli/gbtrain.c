@@ -14,10 +14,25 @@
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
                                           "n_estimators", "nround",     "nrounds", NULL};
 
-/* Options of the tool itself (besides round_names); everything else is a training parameter. */
+/*
+ * Options of the tool itself (besides round_names and eval[NAME]); everything
+ * else is a training parameter.  The second line are the XGBoost CLI's keys;
+ * those of its other tasks (test:data to fmap) are ignored in training, as
+ * XGBoost ignores them.
+ */
 static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
-                                           "version", "force", "save_period", "eval_train", NULL};
+                                           "version", "force", "save_period", "eval_train",
+                                           "task", "data", "model_out", "model_in", "model_dir",
+                                           "test:data", "name_pred", "pred_margin", "name_dump",
+                                           "dump_stats", "fmap", NULL};
+
+/* A data file: its path, its own reading options (from an XGBoost URI) and its name in metrics. */
+struct data_file {
+    char path[4096];
+    char opts[512];
+    char name[256];
+};
 
 /* gbtrain prints per-round metrics by default (the library's default verbosity is 1). */
 static const char *const tool_defaults[] = {"verbosity", "2", NULL};
@@ -29,10 +44,19 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: gbtrain [options] TRAIN_FILE [MODEL_FILE]\n"
+            "       gbtrain --config=XGBOOST_CLI_CONF [options]\n"
             "\n"
             "Trains gradient-boosted trees on TRAIN_FILE and saves the model to MODEL_FILE\n"
             "(default: TRAIN_FILE's base name with the extension .model, in the current\n"
             "directory).  Options are --name=value or --name value.\n"
+            "\n"
+            "A config file may use the XGBoost CLI's keys: data = TRAIN_FILE (a\n"
+            "'?format=libsvm&label_column=0' suffix gives that file's format options),\n"
+            "eval[NAME] = FILE (validation data named NAME), model_out = MODEL_FILE\n"
+            "(default: model_dir/NNNN.model, NNNN the rounds, as XGBoost), num_round,\n"
+            "save_period, eval_train, task = train.  task = pred is refused with the\n"
+            "gbpredict command that does it; model_in (continued training) is refused.\n"
+            "File arguments win over data and model_out.\n"
             "\n"
             "  --num_round=N            boosting rounds (default 10; also num_boost_round,\n"
             "                           n_estimators, nround, nrounds)\n"
@@ -64,8 +88,21 @@ static void usage(FILE *f)
     cli_print_params(f, tool_defaults);
 }
 
+/* The XGBoost CLI's "eval[NAME]", NAME in *name (not terminated), or 0. */
+static int eval_key(const char *key, const char **name, int *len)
+{
+    size_t n = strlen(key);
+    if (strncmp(key, "eval[", 5) != 0 || n < 7 || key[n - 1] != ']') return 0;
+    *name = key + 5;
+    *len = (int)n - 6;
+    return 1;
+}
+
 static int is_tool_option(const char *name)
 {
+    const char *e;
+    int n;
+    if (eval_key(name, &e, &n)) return 1;
     for (int i = 0; tool_options[i]; i++)
         if (strcmp(tool_options[i], name) == 0) return 1;
     for (int i = 0; round_names[i]; i++)
@@ -90,16 +127,68 @@ static int is_model(const char *head)
 }
 
 /* MODEL_FILE must not be an input, nor an existing file that is not a model. */
-static void check_model_path(const struct cli_opts *o, const char *model_path)
+static void check_model_path(const struct cli_opts *o, const struct data_file *files, int nfiles,
+                             const char *model_path)
 {
     const char *inputs[66];
     int n = 0;
-    inputs[n++] = o->positional[0];
     inputs[n++] = cli_get(o, "config");
-    for (size_t i = 0; i < o->n && n < 66; i++)
-        if (strcmp(o->v[i].name, "valid") == 0) inputs[n++] = o->v[i].value;
+    for (int i = 0; i < nfiles; i++) inputs[n++] = files[i].path;
     cli_check_output(model_path, inputs, n, is_model, cli_get(o, "force") != NULL, "MODEL_FILE");
     cli_check_writable(model_path);
+}
+
+/*
+ * A data file as the XGBoost CLI names it: "PATH?format=libsvm&label_column=0"
+ * (its URI options are gbt's file options of the same names).
+ */
+static void xgb_data_file(const struct cli_opt *opt, struct data_file *f)
+{
+    const char *q = strrchr(opt->value, '?');
+    size_t n = q ? (size_t)(q - opt->value) : strlen(opt->value);
+    if (n == 0) cli_die_option(opt, "an empty file name");
+    if (n >= sizeof f->path) cli_die_option(opt, "the file name is too long");
+    memcpy(f->path, opt->value, n);
+    f->path[n] = '\0';
+    snprintf(f->opts, sizeof f->opts, "%s", q ? q + 1 : "");
+    for (char *c = f->opts; *c; c++)
+        if (*c == '&') *c = ',';
+}
+
+/* A file given by its plain path (the command line, --valid). */
+static void plain_data_file(const char *path, struct data_file *f)
+{
+    if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
+        cli_die("file name '%.64s...' is too long", path);
+    f->opts[0] = '\0';
+}
+
+/*
+ * task = pred of an XGBoost configuration: gbtrain trains; the message gives
+ * the gbpredict command that does what the configuration asks.
+ */
+static void refuse_pred_task(const struct cli_opts *o, const struct cli_opt *task)
+{
+    const struct cli_opt *test = NULL, *model = NULL;
+    const char *out = cli_get(o, "name_pred"), *margin = cli_get(o, "pred_margin");
+    struct data_file f = {"TEST_DATA", "", ""};
+    char msg[9000], opts[1100] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < o->n; i++) {
+        if (strcmp(o->v[i].name, "test:data") == 0) test = &o->v[i];
+        if (strcmp(o->v[i].name, "model_in") == 0) model = &o->v[i];
+    }
+    if (test) xgb_data_file(test, &f);
+    /* the URI's options as gbpredict's: "format=libsvm,header=1" -> " --format=libsvm --header=1" */
+    for (const char *c = f.opts; *c && n + 4 < sizeof opts; c++) {
+        if (c == f.opts || *c == ',') n += (size_t)snprintf(opts + n, sizeof opts - n, " --");
+        if (*c != ',') opts[n++] = *c;
+    }
+    opts[n] = '\0';
+    snprintf(msg, sizeof msg, "task = pred: gbtrain only trains; predict with: gbpredict%s%s %s %s %s",
+             margin && strcmp(margin, "0") != 0 ? " --margin" : "", opts, f.path,
+             model ? model->value : "MODEL_FILE", out ? out : "pred.txt");
+    cli_die_option(task, msg);
 }
 
 /* A count option in [0, 1000000000], or `deflt` when it is not given. */
@@ -138,11 +227,15 @@ static int exists(const char *path)
  * library reads every side file present (and fails on a bad one), so those
  * present after a successful read are those it used.
  */
-static gbt_dataset *load(const char *path, const char *options)
+static gbt_dataset *load(const struct data_file *f, const char *data_opts)
 {
     gbt_dataset *d;
     uint64_t nrow, ncol;
-    gbt_status s = gbt_dataset_from_file(path, options, &d);
+    const char *path = f->path;
+    char options[1100];
+    gbt_status s;
+    snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
+    s = gbt_dataset_from_file(path, options, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
     if (verbosity >= GBT_LOG_INFO) {
         static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
@@ -171,10 +264,10 @@ int main(int argc, char **argv)
     struct cli_opts o;
     char data_opts[512], model_path[4096];
     const char *v;
-    /* the evaluation sets: the validation files, and the training data first when it is evaluated */
+    /* files[0] the training data, then the validation files; evals the evaluation sets */
+    static struct data_file files[65];
     gbt_dataset *train, *evals[65];
     const char *eval_names[65];
-    char names[65][256];
     int neval = 0, nvalid = 0, eval_train, rounds, period, done, quiet;
     gbt_booster *b;
     gbt_status s;
@@ -213,13 +306,48 @@ int main(int argc, char **argv)
         free(o.v);
         o = all;
     }
-    if (o.npositional < 1)
-        cli_die("no TRAIN_FILE given; usage: gbtrain [options] TRAIN_FILE [MODEL_FILE] (try --help)");
     if (o.npositional > 2)
         cli_die("%d file arguments, expected TRAIN_FILE [MODEL_FILE]: '%s' is one too many (try --help)",
                 o.npositional, o.positional[2]);
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
+
+    /* an XGBoost CLI configuration: its task, files and model names */
+    for (size_t i = 0; i < o.n; i++) {
+        const struct cli_opt *opt = &o.v[i];
+        const char *name;
+        int len;
+        if (strcmp(opt->name, "task") == 0 && strcmp(opt->value, "pred") == 0) refuse_pred_task(&o, opt);
+        if (strcmp(opt->name, "task") == 0 && strcmp(opt->value, "train") != 0)
+            cli_die_option(opt, strcmp(opt->value, "dump") == 0
+                                    ? "task = dump: gbt has no model dump yet (planned, issue 10)"
+                                    : "task expects train (gbtrain trains; gbpredict predicts)");
+        if (strcmp(opt->name, "model_in") == 0)
+            cli_die_option(opt, "model_in: continuing training from a saved model is not supported yet "
+                                "(planned, issue 10); without model_in gbtrain trains from scratch");
+        if (strcmp(opt->name, "valid") == 0 || eval_key(opt->name, &name, &len)) {
+            struct data_file *f = &files[1 + nvalid];
+            if (nvalid == 64) cli_die("at most 64 validation files");
+            if (strcmp(opt->name, "valid") == 0) {
+                plain_data_file(opt->value, f);
+                base_name(f->path, f->name, sizeof f->name);
+            } else {
+                xgb_data_file(opt, f);
+                snprintf(f->name, sizeof f->name, "%.*s", len, name);
+            }
+            nvalid++;
+        }
+    }
+    if (o.npositional >= 1) {
+        plain_data_file(o.positional[0], &files[0]);
+    } else {
+        const struct cli_opt *data = NULL;
+        for (size_t i = 0; i < o.n; i++)
+            if (strcmp(o.v[i].name, "data") == 0) data = &o.v[i];
+        if (data == NULL)
+            cli_die("no TRAIN_FILE given; usage: gbtrain [options] TRAIN_FILE [MODEL_FILE] (try --help)");
+        xgb_data_file(data, &files[0]);
+    }
 
     rounds = 10;
     for (int i = 0; round_names[i]; i++) rounds = count_option(&o, round_names[i], rounds);
@@ -241,7 +369,6 @@ int main(int argc, char **argv)
         verbosity = atoi(buf);
         if ((s = gbt_booster_get_param(b, "early_stopping_rounds", buf, sizeof buf)) != GBT_OK)
             cli_die_status(s, "reading early_stopping_rounds");
-        for (size_t i = 0; i < o.n; i++) nvalid += strcmp(o.v[i].name, "valid") == 0;
         if (strcmp(buf, "0") != 0 && nvalid == 0)
             cli_die("early_stopping_rounds needs validation data (--valid FILE): it watches the last "
                     "validation set's metric");
@@ -252,33 +379,36 @@ int main(int argc, char **argv)
     v = cli_get(&o, "eval_train");
     if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0) cli_die("eval_train expects 0 or 1, got '%s'", v);
     eval_train = v ? v[0] == '1' : nvalid == 0;
-    if (nvalid > 64) cli_die("at most 64 validation files");
 
-    if (o.positional[1]) {
-        if (snprintf(model_path, sizeof model_path, "%s", o.positional[1]) >= (int)sizeof model_path)
-            cli_die("model path is too long (%zu bytes)", strlen(o.positional[1]));
+    if (o.positional[1] || cli_get(&o, "model_out")) {
+        v = o.positional[1] ? o.positional[1] : cli_get(&o, "model_out");
+        if (snprintf(model_path, sizeof model_path, "%s", v) >= (int)sizeof model_path)
+            cli_die("model path is too long (%zu bytes)", strlen(v));
+    } else if (o.npositional == 0) {
+        /* the XGBoost CLI's name for it: MODEL_DIR/NNNN.model, NNNN the number of rounds */
+        v = cli_get(&o, "model_dir");
+        if (snprintf(model_path, sizeof model_path, "%s%s%04d.model", v ? v : "", v && *v ? "/" : "", rounds) >=
+            (int)sizeof model_path)
+            cli_die("model path is too long");
     } else {
-        base_name(o.positional[0], model_path, sizeof model_path - 8);
+        base_name(files[0].path, model_path, sizeof model_path - 8);
         strcat(model_path, ".model");
     }
     {
         char dev[64];
         if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
     }
-    check_model_path(&o, model_path);
+    check_model_path(&o, files, 1 + nvalid, model_path);
     cli_data_options(&o, data_opts, sizeof data_opts);
-    train = load(o.positional[0], data_opts);
+    train = load(&files[0], data_opts);
     if (eval_train) {
         /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
         evals[neval] = train;
         eval_names[neval++] = "train";
     }
-    for (size_t i = 0; i < o.n; i++) {
-        if (strcmp(o.v[i].name, "valid") != 0) continue;
-        evals[neval] = load(o.v[i].value, data_opts);
-        base_name(o.v[i].value, names[neval], sizeof names[neval]);
-        eval_names[neval] = names[neval];
-        neval++;
+    for (int i = 1; i <= nvalid; i++, neval++) {
+        evals[neval] = load(&files[i], data_opts);
+        eval_names[neval] = files[i].name;
     }
 
     /* With --save_period, training runs in pieces of that many rounds, each saved. */
