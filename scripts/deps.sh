@@ -19,9 +19,31 @@ if [ -n "$gbt_missing" ]; then
     $gbt_sudo apt-get update -qq >/dev/null
     DEBIAN_FRONTEND=noninteractive $gbt_sudo apt-get install -y -qq autoconf automake libtool pkg-config make gcc g++ >/dev/null
 fi
-# Builds gbt in the source tree (configure options in GBT_CONFIGURE_FLAGS).
+gbt_step() { echo "gbt: $*"; }
+# Builds gbt in the source tree, configured with the arguments (or
+# GBT_CONFIGURE_FLAGS, which win) unless it is configured already, saying
+# what it does at each step.
 gbt_build() {
-    [ -x configure ] || autoreconf -fi
-    [ -f Makefile ] || ./configure $GBT_CONFIGURE_FLAGS
+    if [ ! -x configure ]; then
+        gbt_step "generating ./configure (autoreconf, about 20 s)"
+        autoreconf -fi
+    fi
+    if [ ! -f Makefile ] && [ -n "${GBT_CONFIGURE_FLAGS+set}" ]; then
+        gbt_step "configuring: ./configure $GBT_CONFIGURE_FLAGS"
+        # shellcheck disable=SC2086
+        ./configure $GBT_CONFIGURE_FLAGS
+    elif [ ! -f Makefile ]; then
+        gbt_step "configuring: ./configure $*"
+        ./configure "$@"
+    fi
+    gbt_step "compiling with make -j$(nproc 2>/dev/null || echo 2) (a line per file)"
     make -j"$(nproc 2>/dev/null || echo 2)"
+}
+# Whether configure will find nvcc (it looks in PATH and /usr/local/cuda/bin).
+gbt_have_nvcc() {
+    command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]
+}
+# Whether this tree is configured without the CUDA backend although nvcc is here.
+gbt_cuda_left_out() {
+    [ -f config.h ] && gbt_have_nvcc && ! grep -q '^#define GBT_WITH_CUDA 1' config.h
 }

@@ -16,9 +16,9 @@ static const char *const round_names[] = {"num_round",    "num_rounds", "num_boo
 
 /*
  * Options of the tool itself (besides round_names and eval[NAME]); everything
- * else is a training parameter.  The second line are the XGBoost CLI's keys;
- * those of its other tasks (test:data to fmap) are ignored in training, as
- * XGBoost ignores them.
+ * else is a training parameter.  From "task" on they are the XGBoost CLI's
+ * keys; those of its other tasks (test:data to fmap) are ignored in
+ * training, as XGBoost ignores them.
  */
 static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
