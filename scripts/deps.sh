@@ -25,7 +25,7 @@ gbt_step() { echo "gbt: $*"; }
 # what it does at each step.
 gbt_build() {
     if [ ! -x configure ]; then
-        gbt_step "generating ./configure (autoreconf, about 20 s)"
+        gbt_step "generating ./configure (autoreconf, about 10 s)"
         autoreconf -fi
     fi
     if [ ! -f Makefile ] && [ -n "${GBT_CONFIGURE_FLAGS+set}" ]; then
@@ -39,10 +39,7 @@ gbt_build() {
     gbt_step "compiling with make -j$(nproc 2>/dev/null || echo 2) (a line per file)"
     make -j"$(nproc 2>/dev/null || echo 2)"
 }
-# Whether configure will find nvcc (it looks in PATH and /usr/local/cuda/bin).
-gbt_have_nvcc() {
-    command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]
-}
+. scripts/build-choice.sh
 # Whether this tree is configured without the CUDA backend although nvcc is here.
 gbt_cuda_left_out() {
     [ -f config.h ] && gbt_have_nvcc && ! grep -q '^#define GBT_WITH_CUDA 1' config.h

@@ -8,24 +8,15 @@
 set -e
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
-# The compute capabilities of this machine's NVIDIA GPUs ("90" for 9.0), or nothing.
-gpu_archs() {
-    command -v nvidia-smi >/dev/null 2>&1 || return 0
-    nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d ' .' |
-        grep -E '^[0-9]+$' | sort -u | tr '\n' ' ' | sed 's/ $//'
-}
 if [ -f Makefile ] || [ -n "${GBT_CONFIGURE_FLAGS+set}" ]; then
     gbt_build
-elif ! gbt_have_nvcc; then
-    gbt_step "no nvcc here: building the CPU-only library"
-    gbt_build
-elif archs=$(gpu_archs) && [ -n "$archs" ]; then
-    gbt_step "NVIDIA GPU of compute capability $archs: building CUDA code for it only"
-    gbt_build "--with-cuda-arch=$archs"
 else
-    gbt_step "no NVIDIA GPU here: building the CPU-only library (--without-cuda; CUDA code takes minutes)"
-    gbt_step "for GPUs elsewhere: ./configure --with-cuda-arch=\"75 80 86 89 90\" && make clean && make"
-    gbt_build --without-cuda
+    choice=$(gbt_build_choice)
+    case $choice in
+    no-nvcc) gbt_build ;;
+    cpu) gbt_build --without-cuda ;;
+    *) gbt_build "--with-cuda-arch=$choice" ;;
+    esac
 fi
 out=quickstart-output
 mkdir -p "$out"
