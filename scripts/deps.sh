@@ -1,9 +1,12 @@
 # deps.sh - sourced by the other scripts: installs what building gbt from git
 # needs and this machine lacks (autoconf, automake, libtool, pkg-config, a C
 # compiler, make, and a C++ compiler for the CUDA emulator's tests), with
-# apt-get as root or through sudo.
+# apt-get as root or through sudo.  The autotools are needed only where
+# ./configure is not generated yet (a release tarball ships it).
 gbt_missing=""
-for tool in autoconf automake libtoolize pkg-config make cc c++; do
+gbt_tools="pkg-config make cc c++"
+[ -x configure ] || gbt_tools="autoconf automake libtoolize $gbt_tools"
+for tool in $gbt_tools; do
     command -v "$tool" >/dev/null 2>&1 || gbt_missing="$gbt_missing $tool"
 done
 if [ -n "$gbt_missing" ]; then
