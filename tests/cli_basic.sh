@@ -165,6 +165,11 @@ printf '400\n27\n' > bc.csv.query
 "$gbtrain" --num_round=1 bc.csv side.model 2> side.err
 check "so are the side files read with it" \
     grep -q "^read bc.csv: 427 rows, 30 features; weights from bc.csv.weight; base margins from bc.csv.base_margin; groups from bc.csv.query$" side.err
+"$gbpredict" bc.csv side.model side.pred 2> pside.err
+check "gbpredict names the side files it read too (a base margin changes every prediction)" \
+    grep -q "^read bc.csv: 427 rows, 30 features; weights from bc.csv.weight; base margins from bc.csv.base_margin; groups from bc.csv.query$" pside.err
+"$gbpredict" -q bc.csv side.model side.pred 2> pside.err
+check "(not with -q)" test ! -s pside.err
 
 # An XGBoost CLI configuration (the keys of XGBoost's demo configurations),
 # with no file arguments: trains as the same settings on the command line do

@@ -265,6 +265,31 @@ void cli_check_device(const char *device)
     if (s != GBT_OK) cli_die("device=%s: %s", device, gbt_last_error());
 }
 
+void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
+{
+    static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
+                                           {"group", "groups"},  {"query", "groups"}};
+    size_t n = strlen(path) + 16, used = 0;
+    char *name = malloc(n), *list = malloc(4 * (n + 32));
+    uint64_t nrow = 0, ncol = 0;
+    int groups = 0;
+    struct stat st;
+    if (name == NULL || list == NULL) cli_die("out of memory");
+    list[0] = '\0';
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, n, "%s.%s", path, side[i][0]);
+        if (groups || stat(name, &st) != 0) continue;
+        groups = i >= 2; /* FILE.query only without FILE.group */
+        used += (size_t)sprintf(list + used, "; %s from %s", side[i][1], name);
+    }
+    gbt_dataset_shape(d, &nrow, &ncol);
+    if (!only_side || used > 0)
+        fprintf(stderr, "read %s: %llu rows, %llu features%s\n", path, (unsigned long long)nrow,
+                (unsigned long long)ncol, list);
+    free(name);
+    free(list);
+}
+
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
 {
     const char *v;

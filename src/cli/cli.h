@@ -85,6 +85,15 @@ void cli_check_writable(const char *path);
 /* Dies unless the CUDA device that `device` (a device parameter value) names is present. */
 void cli_check_device(const char *device);
 
+/*
+ * Says on standard error what was read from `path` into d: its rows and
+ * features, and the side files read with it (FILE.weight, ...; the library
+ * reads every side file present and fails on a bad one, so those present
+ * after a successful read are those it used).  With only_side, nothing is
+ * said when no side file was read.
+ */
+void cli_report_data(const char *path, const gbt_dataset *d, int only_side);
+
 /* Builds the gbt_dataset_from_file option string from the data options. */
 void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
 

@@ -39,7 +39,11 @@ static void usage(FILE *f)
             "                           predictions (an input file is never replaced)\n"
             "  -q, --quiet              print only errors\n"
             "  --version                print the version and build information\n"
-            "  --help                   print this text\n");
+            "  --help                   print this text\n"
+            "\n"
+            "Side files next to DATA_FILE are read when present, and named when read:\n"
+            "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
+            "DATA_FILE.weight (for --metric), DATA_FILE.group (or DATA_FILE.query).\n");
 }
 
 /*
@@ -133,6 +137,7 @@ int main(int argc, char **argv)
     choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
+    if (!quiet) cli_report_data(o.positional[0], d, 1); /* a base margin changes every prediction */
     gbt_dataset_shape(d, &nrow, NULL);
     s = gbt_booster_predict_size(b, nrow, flags, &len);
     if (s != GBT_OK) cli_die_status(s, "predicting");

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -216,46 +215,17 @@ static void save(const gbt_booster *b, const char *path)
     }
 }
 
-static int exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/*
- * Reads a data file and says what was read, side files included: the
- * library reads every side file present (and fails on a bad one), so those
- * present after a successful read are those it used.
- */
+/* Reads a data file and says what was read, side files included. */
 static gbt_dataset *load(const struct data_file *f, const char *data_opts)
 {
     gbt_dataset *d;
-    uint64_t nrow, ncol;
     const char *path = f->path;
     char options[1100];
     gbt_status s;
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
     s = gbt_dataset_from_file(path, options, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
-    if (verbosity >= GBT_LOG_INFO) {
-        static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
-                                               {"group", "groups"},  {"query", "groups"}};
-        size_t n = strlen(path) + 16;
-        char *name = malloc(n);
-        int groups = 0;
-        if (name == NULL) cli_die("out of memory");
-        gbt_dataset_shape(d, &nrow, &ncol);
-        fprintf(stderr, "read %s: %llu rows, %llu features", path, (unsigned long long)nrow,
-                (unsigned long long)ncol);
-        for (int i = 0; i < 4; i++) {
-            snprintf(name, n, "%s.%s", path, side[i][0]);
-            if (groups || !exists(name)) continue;
-            groups = i >= 2;
-            fprintf(stderr, "; %s from %s", side[i][1], name);
-        }
-        fputc('\n', stderr);
-        free(name);
-    }
+    if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     return d;
 }
 
