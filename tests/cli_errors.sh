@@ -91,7 +91,7 @@ fails "model_in (continued training) is refused, naming the line, before the dat
 printf 'task = dump\n' > dump.conf
 fails "task = dump is refused" "dump.conf:1: task = dump: gbt has no model dump yet" "$gbtrain" -q --config dump.conf
 printf 'num_round = 2\n' > nodata.conf
-fails "a configuration without data, and no TRAIN_FILE" "no TRAIN_FILE given" "$gbtrain" -q --config nodata.conf
+fails "a configuration without data, and no TRAIN_FILE" "no TRAIN_FILE given \(nor data = FILE in a --config file\)" "$gbtrain" -q --config nodata.conf
 printf 'data = "/no/such/train.txt?format=libsvm"\n' > missing.conf
 fails "a missing data file of a configuration is named without its URI options" \
     "cannot open '/no/such/train.txt'" "$gbtrain" -q --config missing.conf

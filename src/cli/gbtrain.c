@@ -315,7 +315,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < o.n; i++)
             if (strcmp(o.v[i].name, "data") == 0) data = &o.v[i];
         if (data == NULL)
-            cli_die("no TRAIN_FILE given; usage: gbtrain [options] TRAIN_FILE [MODEL_FILE] (try --help)");
+            cli_die("no TRAIN_FILE given (nor data = FILE in a --config file); usage: gbtrain [options] "
+                    "TRAIN_FILE [MODEL_FILE] (try --help)");
         xgb_data_file(data, &files[0]);
     }
 
