@@ -288,7 +288,7 @@ void cli_print_params(FILE *f)
     fprintf(f, "Training parameters (XGBoost's names; '-' and '_' are the same):\n");
     for (int i = 0; i < gbt_param_count(); i++) {
         const char *name, *aliases, *type, *deflt, *range, *help;
-        char head[160];
+        char head[600];
         gbt_param_describe(i, &name, &aliases, &type, &deflt, &range, &help);
         snprintf(head, sizeof head, "--%s=%s", name, type);
         fprintf(f, "  %-34s %s\n", head, help);
