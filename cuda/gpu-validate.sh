@@ -131,12 +131,22 @@ train digits-lossguide "$ds/digits.train.csv" --objective=multi:softprob --num_c
 train diabetes "$ds/diabetes.train.csv" --objective=reg:squarederror --num_round=40
 train diabetes-deep "$ds/diabetes.train.csv" --objective=reg:squarederror --num_round=20 \
     --max_depth=10 --min_child_weight=0 --max_bin=512 --alpha=0.5 --colsample_bylevel=0.6
+# the objectives of issue 9 (diabetes' target is positive; breast_cancer's 0/1)
+train diabetes-poisson "$ds/diabetes.train.csv" --objective=count:poisson --num_round=30
+train diabetes-gamma "$ds/diabetes.train.csv" --objective=reg:gamma --num_round=30 --subsample=0.8
+train diabetes-tweedie "$ds/diabetes.train.csv" --objective=reg:tweedie --num_round=30 \
+    --tweedie_variance_power=1.3 --grow_policy=lossguide --max_depth=0 --max_leaves=16
+train diabetes-squaredlog "$ds/diabetes.train.csv" --objective=reg:squaredlogerror --num_round=30
+train diabetes-pseudohuber "$ds/diabetes.train.csv" --objective=reg:pseudohubererror --num_round=30 \
+    --huber_slope=20
+train breast_cancer-hinge "$ds/breast_cancer.train.csv" --objective=binary:hinge --num_round=30
 
 synth=$work/synthetic.csv
 if "$tool" synth "$rows" "$synth"; then
     train "synthetic-${rows}" "$synth" --objective=binary:logistic --num_round=20 --max_depth=8
     train "synthetic-${rows}-lossguide" "$synth" --objective=binary:logistic --num_round=10 \
         --grow_policy=lossguide --max_depth=0 --max_leaves=255 --subsample=0.5
+    train "synthetic-${rows}-poisson" "$synth" --objective=count:poisson --num_round=10 --max_depth=8
     # ---- 3. benchmark ---------------------------------------------------------
     bench=$("$tool" bench "$synth" 50 objective=binary:logistic max_depth=8 verbosity=0 2>&1)
     case $bench in

@@ -21,15 +21,15 @@ namespace {
 
 typedef unsigned long long ull;
 
-__global__ void grad_rows(int obj, int K, uint64_t n, const double *margin, const float *label,
-                          const float *weight, uint64_t seed, int round, double subsample,
-                          double scale_pos, double *g, double *h)
+__global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
+                          const float *label, const float *weight, uint64_t seed, int round,
+                          double subsample, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
-        double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, scale_pos);
+        double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
         if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0;
-        gbt_row_gradients(obj, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
+        gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
     }
 }
 
@@ -119,8 +119,8 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
     grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
-        c->objective, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL, req->seed,
-        req->round, req->subsample, req->scale_pos, c->gtmp, c->htmp);
+        c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
+        req->seed, req->round, req->subsample, c->gtmp, c->htmp);
     CU_LAUNCHED("grad_rows");
     grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
     CU_LAUNCHED("grad_max");

@@ -20,7 +20,8 @@
  * Contract every backend keeps (tests/test_backend.c checks it against the
  * CPU backend, which is the reference):
  * - Gradients: per row and class from gbt_row_gradients (common/) with the
- *   weight of gbt_row_weight (req->scale_pos), 0 for rows gbt_row_sampled
+ *   objective's parameters req->obj and the weight of gbt_row_weight
+ *   (req->obj.scale_pos), 0 for rows gbt_row_sampled
  *   rejects; per class the exponents from
  *   gbt_quant_exponent of the largest |g| and |h|, the pairs from
  *   gbt_quantize, the totals their exact int64 sums.
@@ -74,7 +75,7 @@ struct gbt_grad_request {
     int round;
     uint64_t seed;
     double subsample;
-    double scale_pos; /* gbt_row_weight's factor for rows labelled 1; 1 but for binary objectives */
+    struct gbt_obj_param obj; /* the objective's parameters, scale_pos_weight among them */
 };
 
 /* One class's gradients for this round: exact totals and fixed-point exponents. */

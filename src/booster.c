@@ -170,6 +170,24 @@ static double scale_pos(const struct gbt_params *p)
     return binary ? p->scale_pos_weight : 1.0;
 }
 
+/* max_delta_step resolved: auto is 0.7 for count:poisson (as XGBoost), else 0. */
+static double max_delta_step(const struct gbt_params *p)
+{
+    if (!isnan(p->max_delta_step)) return p->max_delta_step;
+    return p->objective == GBT_OBJ_COUNT_POISSON ? 0.7 : 0.0;
+}
+
+/* The objective's parameters for the backends' gradients. */
+static struct gbt_obj_param obj_param(const struct gbt_params *p)
+{
+    struct gbt_obj_param op;
+    op.scale_pos = scale_pos(p);
+    op.poisson_delta = max_delta_step(p);
+    op.huber_slope = p->huber_slope;
+    op.tweedie_rho = p->tweedie_variance_power;
+    return op;
+}
+
 /* Fixes the model's objective, classes, starting scores and features on first training. */
 static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
 {
@@ -304,7 +322,7 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->gamma = p->gamma;
     cfg->sp.lambda = p->lambda;
     cfg->sp.alpha = p->alpha;
-    cfg->sp.max_delta_step = p->max_delta_step;
+    cfg->sp.max_delta_step = max_delta_step(p);
     cfg->sp.min_child_weight = p->min_child_weight;
     cfg->colsample_bytree = p->colsample_bytree;
     cfg->colsample_bylevel = p->colsample_bylevel;
@@ -336,7 +354,7 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
-    req.scale_pos = scale_pos(&b->params);
+    req.obj = obj_param(&b->params);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     for (int k = 0; k < K && s == GBT_OK; k++) {
@@ -467,10 +485,13 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
     const struct gbt_params *p = &b->params;
     int count = p->num_eval_metric ? (int)p->num_eval_metric : 1;
     for (int i = 0; i < count; i++) {
-        const char *name = p->num_eval_metric ? p->eval_metric[i]
-                                              : gbt__objective_default_metric((int)p->objective);
-        FORWARD_IF_ERROR(gbt__metric_parse(name, &ms[i]));
-        snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", name);
+        if (p->num_eval_metric)
+            snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", p->eval_metric[i]);
+        else
+            gbt__objective_default_metric((int)p->objective, p->tweedie_variance_power, names[i],
+                                          GBT_METRIC_NAME_MAX);
+        FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
+        ms[i].huber_slope = p->huber_slope;
     }
     *n = count;
     return GBT_OK;
@@ -627,6 +648,7 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     CHECK_NOT_NULL(out);
     FORWARD_IF_ERROR(check_model(b));
     FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
+    m.huber_slope = b->params.huber_slope;
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(eval_margins(b, d, &margin));
     s = gbt__metric_eval(&m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,

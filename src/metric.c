@@ -1,9 +1,13 @@
 /*
- * metric.c - rmse, mae, logloss, error, auc, mlogloss, merror.
+ * metric.c - rmse, mae, logloss, error, auc, mlogloss, merror, rmsle, mape,
+ * mphe, poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik,
+ * with XGBoost's definitions (its epsilons included).
  *
- * Probabilities come from the shared sigmoid/softmax (common/gmath.h);
- * for binary:logitraw the margin goes through the sigmoid too, so logloss
- * and error mean the same for every binary objective.
+ * Each metric sees the objective's prediction: probabilities come from the
+ * shared sigmoid/softmax (common/gmath.h), the log-link objectives' means
+ * from exp, binary:hinge's classes 0 and 1; for binary:logitraw the margin
+ * goes through the sigmoid for logloss and error, so they mean the same for
+ * every binary objective.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +15,7 @@
 
 #include "common/grad_math.h"
 #include "metric.h"
+#include "objective.h"
 #include "sort.h"
 #include "util.h"
 
@@ -24,17 +29,23 @@ static const struct {
     {"rmse", GBT_METRIC_RMSE, 0},       {"mae", GBT_METRIC_MAE, 0},
     {"logloss", GBT_METRIC_LOGLOSS, 0}, {"error", GBT_METRIC_ERROR, 0},
     {"auc", GBT_METRIC_AUC, 1},         {"mlogloss", GBT_METRIC_MLOGLOSS, 0},
-    {"merror", GBT_METRIC_MERROR, 0},
+    {"merror", GBT_METRIC_MERROR, 0},   {"rmsle", GBT_METRIC_RMSLE, 0},
+    {"mape", GBT_METRIC_MAPE, 0},       {"mphe", GBT_METRIC_MPHE, 0},
+    {"poisson-nloglik", GBT_METRIC_POISSON_NLOGLIK, 0},
+    {"gamma-nloglik", GBT_METRIC_GAMMA_NLOGLIK, 0},
+    {"gamma-deviance", GBT_METRIC_GAMMA_DEVIANCE, 0},
+    {"tweedie-nloglik", GBT_METRIC_TWEEDIE_NLOGLIK, 0},
 };
 
 const char *gbt__metric_names(void)
 {
-    return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror";
+    return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror|rmsle|mape|mphe|poisson-nloglik|"
+           "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO";
 }
 
 gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
 {
-    struct gbt_metric m = {0, 0.5, 0};
+    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0};
     const char *at;
     size_t len;
     CHECK_NOT_NULL(name);
@@ -44,13 +55,24 @@ gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
         if (strlen(metrics[i].name) != len || strncmp(metrics[i].name, name, len) != 0) continue;
         m.id = metrics[i].id;
         m.maximize = metrics[i].maximize;
+        RETURN_ERROR_IF(m.id == GBT_METRIC_TWEEDIE_NLOGLIK && !at, GBT_E_PARAM,
+                        "metric '%s' needs the variance power: tweedie-nloglik@RHO, e.g. "
+                        "tweedie-nloglik@1.5", name);
         if (at) {
             char *end;
-            RETURN_ERROR_IF(m.id != GBT_METRIC_ERROR, GBT_E_PARAM,
-                            "metric '%s': only error takes a threshold (error@T)", name);
-            m.threshold = gbt__strtod(at + 1, &end);
-            RETURN_ERROR_IF(end == at + 1 || *end != '\0' || !isfinite(m.threshold), GBT_E_PARAM,
-                            "metric '%s': bad threshold", name);
+            double v;
+            RETURN_ERROR_IF(m.id != GBT_METRIC_ERROR && m.id != GBT_METRIC_TWEEDIE_NLOGLIK, GBT_E_PARAM,
+                            "metric '%s': only error@T and tweedie-nloglik@RHO take a value", name);
+            v = gbt__strtod(at + 1, &end);
+            RETURN_ERROR_IF(end == at + 1 || *end != '\0' || !isfinite(v), GBT_E_PARAM,
+                            "metric '%s': bad number after '@'", name);
+            if (m.id == GBT_METRIC_ERROR) {
+                m.threshold = v;
+            } else {
+                RETURN_ERROR_IF(!(v > 1.0 && v < 2.0), GBT_E_PARAM,
+                                "metric '%s': the variance power must lie in (1, 2)", name);
+                m.rho = v;
+            }
         }
         if (out) *out = m;
         return GBT_OK;
@@ -64,6 +86,15 @@ static int binary_prob_objective(int obj)
            obj == GBT_OBJ_BINARY_LOGITRAW;
 }
 
+/* The objective's prediction from one raw score (binary:logitraw's is the raw score). */
+static double prediction(int obj, double margin)
+{
+    if (obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC) return gbt_sigmoid(margin);
+    if (gbt__objective_log_link(obj)) return gbt_exp(margin);
+    if (obj == GBT_OBJ_BINARY_HINGE) return margin > 0.0 ? 1.0 : 0.0;
+    return margin;
+}
+
 /* The per-row loss of the pointwise metrics. */
 static double row_loss(const struct gbt_metric *m, int obj, int K, const double *mg, float label)
 {
@@ -71,9 +102,34 @@ static double row_loss(const struct gbt_metric *m, int obj, int K, const double 
     switch (m->id) {
     case GBT_METRIC_RMSE:
     case GBT_METRIC_MAE: {
-        double p = binary_prob_objective(obj) && obj != GBT_OBJ_BINARY_LOGITRAW ? gbt_sigmoid(mg[0]) : mg[0];
-        double d = p - y;
+        double d = prediction(obj, mg[0]) - y;
         return m->id == GBT_METRIC_RMSE ? d * d : fabs(d);
+    }
+    case GBT_METRIC_RMSLE: { /* as XGBoost: a prediction at or below -1 gives inf or NaN */
+        double d = log1p(prediction(obj, mg[0])) - log1p(y);
+        return d * d;
+    }
+    case GBT_METRIC_MAPE: return fabs((y - prediction(obj, mg[0])) / y);
+    case GBT_METRIC_MPHE: {
+        double s = m->huber_slope, z = (prediction(obj, mg[0]) - y) / s;
+        return s * s * (sqrt(1.0 + z * z) - 1.0);
+    }
+    case GBT_METRIC_POISSON_NLOGLIK: {
+        double p = prediction(obj, mg[0]);
+        if (p < PROB_EPS) p = PROB_EPS;
+        return lgamma(y + 1.0) + p - log(p) * y;
+    }
+    case GBT_METRIC_GAMMA_NLOGLIK: {
+        double p = prediction(obj, mg[0]);
+        return y / p + log(p);
+    }
+    case GBT_METRIC_GAMMA_DEVIANCE: {
+        double t = (y + 1e-6) / (prediction(obj, mg[0]) + 1e-6);
+        return 2.0 * (t - log(t) - 1.0);
+    }
+    case GBT_METRIC_TWEEDIE_NLOGLIK: {
+        double lp = log(prediction(obj, mg[0])), rho = m->rho;
+        return -y * exp((1.0 - rho) * lp) / (1.0 - rho) + exp((2.0 - rho) * lp) / (2.0 - rho);
     }
     case GBT_METRIC_LOGLOSS: {
         double p = binary_prob_objective(obj) ? gbt_sigmoid(mg[0]) : mg[0];
@@ -117,6 +173,18 @@ static gbt_status check_fit(const struct gbt_metric *m, int K, const float *labe
         if ((m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_LOGLOSS) && !(y >= 0 && y <= 1))
             return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is outside [0, 1] for this metric",
                              (unsigned long long)r, (double)y);
+        if ((m->id == GBT_METRIC_POISSON_NLOGLIK || m->id == GBT_METRIC_TWEEDIE_NLOGLIK) && !(y >= 0))
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is negative; this metric takes counts or amounts >= 0",
+                             (unsigned long long)r, (double)y);
+        if ((m->id == GBT_METRIC_GAMMA_NLOGLIK || m->id == GBT_METRIC_GAMMA_DEVIANCE) && !(y > 0))
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is not positive, as the gamma metrics need",
+                             (unsigned long long)r, (double)y);
+        if (m->id == GBT_METRIC_RMSLE && !(y > -1))
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is not above -1, as rmsle needs",
+                             (unsigned long long)r, (double)y);
+        if (m->id == GBT_METRIC_MAPE && y == 0)
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label 0: mape divides by the label",
+                             (unsigned long long)r);
     }
     return GBT_OK;
 }
@@ -193,6 +261,6 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
     free(bl);
     free(bw);
     loss = wsum > 0 ? loss / wsum : NAN;
-    *out = m->id == GBT_METRIC_RMSE ? sqrt(loss) : loss;
+    *out = m->id == GBT_METRIC_RMSE || m->id == GBT_METRIC_RMSLE ? sqrt(loss) : loss;
     return GBT_OK;
 }

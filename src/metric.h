@@ -17,16 +17,25 @@ enum gbt_metric_id {
     GBT_METRIC_ERROR,
     GBT_METRIC_AUC,
     GBT_METRIC_MLOGLOSS,
-    GBT_METRIC_MERROR
+    GBT_METRIC_MERROR,
+    GBT_METRIC_RMSLE,
+    GBT_METRIC_MAPE,
+    GBT_METRIC_MPHE,
+    GBT_METRIC_POISSON_NLOGLIK,
+    GBT_METRIC_GAMMA_NLOGLIK,
+    GBT_METRIC_GAMMA_DEVIANCE,
+    GBT_METRIC_TWEEDIE_NLOGLIK
 };
 
 struct gbt_metric {
     int id;
-    double threshold; /* error@T; 0.5 by default */
-    int maximize;     /* higher is better */
+    double threshold;   /* error@T; 0.5 by default */
+    double rho;         /* tweedie-nloglik@rho */
+    double huber_slope; /* mphe: the booster's huber_slope; 1 by default */
+    int maximize;       /* higher is better */
 };
 
-/* Parses "auc", "error@0.3", ...; out may be NULL to only validate. */
+/* Parses "auc", "error@0.3", "tweedie-nloglik@1.5", ...; out may be NULL to only validate. */
 gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out);
 
 /* Every metric name, '|'-separated, for help texts. */

@@ -2,6 +2,7 @@
  * objective.c - label checks, starting scores and output transforms.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,15 +16,34 @@ int gbt__objective_groups(int obj, int num_class)
     return gbt_objective_is_multiclass(obj) ? num_class : 1;
 }
 
-const char *gbt__objective_default_metric(int obj)
+int gbt__objective_log_link(int obj)
 {
+    return obj == GBT_OBJ_COUNT_POISSON || obj == GBT_OBJ_REG_GAMMA || obj == GBT_OBJ_REG_TWEEDIE;
+}
+
+void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_t len)
+{
+    const char *name;
     switch (obj) {
-    case GBT_OBJ_BINARY_LOGISTIC: return "logloss";
-    case GBT_OBJ_BINARY_LOGITRAW: return "auc";
+    case GBT_OBJ_BINARY_LOGISTIC: name = "logloss"; break;
+    case GBT_OBJ_BINARY_LOGITRAW: name = "auc"; break;
+    case GBT_OBJ_BINARY_HINGE: name = "error"; break;
     case GBT_OBJ_MULTI_SOFTMAX:
-    case GBT_OBJ_MULTI_SOFTPROB: return "mlogloss";
-    default: return "rmse";
+    case GBT_OBJ_MULTI_SOFTPROB: name = "mlogloss"; break;
+    case GBT_OBJ_COUNT_POISSON: name = "poisson-nloglik"; break;
+    case GBT_OBJ_REG_GAMMA: name = "gamma-nloglik"; break;
+    case GBT_OBJ_REG_TWEEDIE:
+        if (tweedie_rho > 1.0) {
+            snprintf(buf, len, "tweedie-nloglik@%g", tweedie_rho);
+            return;
+        }
+        name = "poisson-nloglik"; /* the Tweedie of power 1 is the Poisson; its nloglik@1 divides by 0 */
+        break;
+    case GBT_OBJ_REG_SQUAREDLOGERROR: name = "rmsle"; break;
+    case GBT_OBJ_REG_PSEUDOHUBERERROR: name = "mphe"; break;
+    default: name = "rmse"; break;
     }
+    snprintf(buf, len, "%s", name);
 }
 
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
@@ -48,6 +68,7 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
             break;
         case GBT_OBJ_BINARY_LOGISTIC:
         case GBT_OBJ_BINARY_LOGITRAW:
+        case GBT_OBJ_BINARY_HINGE:
             if (y != 0.0f && y != 1.0f) {
                 bad = "is not 0 or 1";
                 hint = "; binary objectives take labels 0 and 1: map -1/+1 labels to 0/1 "
@@ -58,6 +79,16 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
         case GBT_OBJ_MULTI_SOFTPROB:
             if (!(y >= 0.0f) || y != floorf(y)) bad = "is not a class number 0, 1, 2, ...";
             else if (y >= (float)num_class) bad = "is not below num_class";
+            break;
+        case GBT_OBJ_COUNT_POISSON:
+        case GBT_OBJ_REG_TWEEDIE:
+            if (!(y >= 0.0f)) bad = "is negative (the labels must be counts or amounts >= 0)";
+            break;
+        case GBT_OBJ_REG_GAMMA:
+            if (!(y > 0.0f)) bad = "is not positive (gamma regression needs labels > 0)";
+            break;
+        case GBT_OBJ_REG_SQUAREDLOGERROR:
+            if (!(y > -1.0f)) bad = "is not above -1 (the loss takes log(1 + label))";
             break;
         default:
             break;
@@ -70,11 +101,67 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
     return GBT_OK;
 }
 
+struct wlabel {
+    float y;
+    double w;
+};
+
+static int by_label(const void *a, const void *b)
+{
+    const float x = ((const struct wlabel *)a)->y, y = ((const struct wlabel *)b)->y;
+    return (x > y) - (x < y);
+}
+
+/* The weighted median of d's labels: the least label whose rows and those below weigh half. */
+static gbt_status weighted_median(const gbt_dataset *d, double *out)
+{
+    struct wlabel *v;
+    double total = 0.0, run = 0.0;
+    uint64_t r = 0;
+    FORWARD_IF_ERROR(gbt__alloc(&v, d->nrow, sizeof *v, 0, "labels"));
+    for (uint64_t i = 0; i < d->nrow; i++) {
+        v[i].y = d->label[i];
+        v[i].w = d->weight ? d->weight[i] : 1.0;
+        total += v[i].w;
+    }
+    qsort(v, d->nrow, sizeof *v, by_label);
+    while (r + 1 < d->nrow && (run += v[r].w) < 0.5 * total) r++;
+    *out = d->nrow ? v[r].y : 0.0;
+    free(v);
+    return GBT_OK;
+}
+
+/*
+ * base_score=auto of a one-output objective: the constant that minimises
+ * the objective's loss over d where that has a closed form (the weighted
+ * label mean; for reg:squaredlogerror exp(mean log(1 + y)) - 1), the
+ * weighted median for reg:pseudohubererror, 0 for binary:hinge (the
+ * decision boundary).
+ */
+static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *d, double *out)
+{
+    const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
+                         obj == GBT_OBJ_BINARY_LOGITRAW;
+    const double none = logistic ? 0.5 : gbt__objective_log_link(obj) ? 1.0 : 0.0;
+    double sw = 0.0, swy = 0.0;
+    *out = none;
+    if (d == NULL || d->nrow == 0 || obj == GBT_OBJ_BINARY_HINGE) return GBT_OK;
+    if (obj == GBT_OBJ_REG_PSEUDOHUBERERROR) return weighted_median(d, out);
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        double w = gbt_row_weight(d->label[r], d->weight ? d->weight[r] : 1.0, scale_pos);
+        sw += w;
+        swy += w * (obj == GBT_OBJ_REG_SQUAREDLOGERROR ? log1p(d->label[r]) : d->label[r]);
+    }
+    if (sw > 0) *out = obj == GBT_OBJ_REG_SQUAREDLOGERROR ? expm1(swy / sw) : swy / sw;
+    return GBT_OK;
+}
+
 gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
                                       const gbt_dataset *d, double *out)
 {
     const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
                          obj == GBT_OBJ_BINARY_LOGITRAW;
+    const int log_link = gbt__objective_log_link(obj);
     if (gbt_objective_is_multiclass(obj)) {
         double *freq, mean = 0.0, total = 0.0;
         RETURN_ERROR_IF(!isnan(base_score), GBT_E_PARAM,
@@ -99,27 +186,25 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double 
         return GBT_OK;
     }
     if (isnan(base_score)) {
-        double sw = 0.0, swy = 0.0;
-        if (d == NULL) {
-            base_score = logistic ? 0.5 : 0.0;
-        } else {
-            for (uint64_t r = 0; r < d->nrow; r++) {
-                double w = gbt_row_weight(d->label[r], d->weight ? d->weight[r] : 1.0, scale_pos);
-                sw += w;
-                swy += w * d->label[r];
-            }
-            base_score = sw > 0 ? swy / sw : (logistic ? 0.5 : 0.0);
-        }
+        FORWARD_IF_ERROR(auto_base_score(obj, scale_pos, d, &base_score));
         if (logistic) {
             if (base_score < 1e-6) base_score = 1e-6;
             if (base_score > 1 - 1e-6) base_score = 1 - 1e-6;
         }
+        if (log_link && base_score < 1e-6) base_score = 1e-6;
     } else if (logistic) {
         RETURN_ERROR_IF(!(base_score > 0.0 && base_score < 1.0), GBT_E_PARAM,
                         "base_score=%g must lie in (0, 1) for %s", base_score,
                         gbt__objective_name(obj));
+    } else if (log_link) {
+        RETURN_ERROR_IF(!(base_score > 0.0), GBT_E_PARAM,
+                        "base_score=%g must be positive for %s (it is a mean; the raw score is its log)",
+                        base_score, gbt__objective_name(obj));
+    } else if (obj == GBT_OBJ_REG_SQUAREDLOGERROR) {
+        RETURN_ERROR_IF(!(base_score > -1.0), GBT_E_PARAM, "base_score=%g must be above -1 for %s",
+                        base_score, gbt__objective_name(obj));
     }
-    out[0] = logistic ? log(base_score / (1.0 - base_score)) : base_score;
+    out[0] = logistic ? log(base_score / (1.0 - base_score)) : log_link ? log(base_score) : base_score;
     return GBT_OK;
 }
 
@@ -140,6 +225,14 @@ void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, f
     case GBT_OBJ_REG_LOGISTIC:
     case GBT_OBJ_BINARY_LOGISTIC:
         out[0] = (float)gbt_sigmoid(m[0]);
+        return;
+    case GBT_OBJ_COUNT_POISSON:
+    case GBT_OBJ_REG_GAMMA:
+    case GBT_OBJ_REG_TWEEDIE:
+        out[0] = (float)gbt_exp(m[0]);
+        return;
+    case GBT_OBJ_BINARY_HINGE:
+        out[0] = m[0] > 0.0 ? 1.0f : 0.0f;
         return;
     case GBT_OBJ_MULTI_SOFTMAX: {
         int best = 0;

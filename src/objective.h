@@ -6,6 +6,7 @@
 #ifndef GBT_OBJECTIVE_H
 #define GBT_OBJECTIVE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/types.h"
@@ -14,8 +15,11 @@
 /* Raw scores per row: num_class for multiclass objectives, else 1. */
 int gbt__objective_groups(int obj, int num_class);
 
-/* The metric used when eval_metric is empty. */
-const char *gbt__objective_default_metric(int obj);
+/* 1 for the objectives whose prediction is exp(raw score): count:poisson, reg:gamma, reg:tweedie. */
+int gbt__objective_log_link(int obj);
+
+/* The metric used when eval_metric is empty ("tweedie-nloglik@1.5" names rho). */
+void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_t len);
 
 /* Checks the objective's configuration (num_class) and every label of d. */
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
@@ -23,9 +27,11 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
 /*
  * The initial raw score of each of the K groups: from base_score when it is
  * set (NaN: auto), else from the labels: the weighted mean (as a logit for
- * the logistic objectives; rows labelled 1 weigh scale_pos times their
- * weight, as in the gradients) or, for multiclass, the centred log of the
- * weighted class frequencies.
+ * the logistic objectives, a log for the log-link ones; rows labelled 1
+ * weigh scale_pos times their weight, as in the gradients), for
+ * reg:squaredlogerror exp(mean log(1 + y)) - 1, for reg:pseudohubererror
+ * the weighted median, for binary:hinge 0, or, for multiclass, the centred
+ * log of the weighted class frequencies.
  */
 gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
                                       const gbt_dataset *d, double *out);

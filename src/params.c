@@ -73,8 +73,9 @@ static const struct pdef table[] = {
      "minimum loss reduction a split must bring"},
     {"min_child_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(min_child_weight), 0, 1,
      "minimum hessian sum in each child"},
-    {"max_delta_step", "", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(max_delta_step), 0, 1,
-     "largest absolute leaf weight before eta (0: no limit)"},
+    {"max_delta_step", "", PT_AUTO_DOUBLE, NULL, "auto", 0, INF, 0, 1, OFF(max_delta_step), 0, 1,
+     "largest absolute leaf weight before eta (0: no limit; auto: 0.7 for count:poisson, where "
+     "it also enters the hessian, as in XGBoost, else 0)"},
     {"subsample", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(subsample), 0, 1,
      "fraction of rows sampled for each round"},
     {"colsample_bytree", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bytree), 0, 1,
@@ -85,6 +86,10 @@ static const struct pdef table[] = {
      "fraction of the level's features sampled for each node"},
     {"scale_pos_weight", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1, OFF(scale_pos_weight), 0, 1,
      "binary objectives: the weight of rows labelled 1 is multiplied by this (e.g. negatives / positives)"},
+    {"huber_slope", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1, OFF(huber_slope), GBT_PF_MODEL, 1,
+     "reg:pseudohubererror and the mphe metric: the slope delta of the loss"},
+    {"tweedie_variance_power", "", PT_DOUBLE, NULL, "1.5", 1, 2, 0, 1, OFF(tweedie_variance_power),
+     GBT_PF_MODEL, 1, "reg:tweedie: the variance power rho, in [1, 2)"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
@@ -157,7 +162,7 @@ static const char *closest_name(const char *raw)
 }
 
 static char range_text[NPARAMS][80];
-static char type_texts[NPARAMS][160];
+static char type_texts[NPARAMS][512];
 static pthread_once_t text_once = PTHREAD_ONCE_INIT;
 
 static void fmt_bound(char *buf, size_t len, double v)
@@ -176,10 +181,10 @@ static void make_texts(void)
         const struct pdef *d = &table[i];
         char lo[32], hi[32];
         if (d->choices) {
-            for (int c = 0; d->choices[c]; c++) {
-                if (c) strcat(type_texts[i], "|");
-                strcat(type_texts[i], d->choices[c]);
-            }
+            size_t len = 0;
+            for (int c = 0; d->choices[c] && len < sizeof type_texts[i]; c++)
+                len += (size_t)snprintf(type_texts[i] + len, sizeof type_texts[i] - len, "%s%s",
+                                        c ? "|" : "", d->choices[c]);
         }
         if (d->type != PT_INT && d->type != PT_DOUBLE && d->type != PT_AUTO_DOUBLE) continue;
         fmt_bound(lo, sizeof lo, d->lo);

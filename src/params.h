@@ -29,12 +29,14 @@ struct gbt_params {
     double alpha;
     double gamma;
     double min_child_weight;
-    double max_delta_step;
+    double max_delta_step; /* NaN: auto (0.7 for count:poisson, else 0) */
     double subsample;
     double colsample_bytree;
     double colsample_bylevel;
     double colsample_bynode;
     double scale_pos_weight; /* binary objectives: factor of the weight of rows labelled 1 */
+    double huber_slope;      /* reg:pseudohubererror, mphe */
+    double tweedie_variance_power;
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

@@ -29,8 +29,10 @@
  * sanitizer builds of the emulator (make check-cuda-emu-asan, -tsan) set
  * GBT_TEST_QUICK: 1 (AddressSanitizer) runs the same layouts, growth
  * policies, sizes and options for three objectives (squared error,
- * logistic, softprob) instead of six; the objectives differ only in the
- * gradient math, which the full run in make check compares.  2
+ * logistic, softprob) instead of all twelve; the objectives differ only in
+ * the gradient math, which the full run in make check compares (the six
+ * added for XGBoost's count, gamma, Tweedie, squared-log, pseudo-Huber and
+ * hinge losses train with one growth policy per layout).  2
  * (ThreadSanitizer, whose cost grows with every barrier of every CUDA
  * thread) also trains fewer rounds on 300 rows, or 2500 where the full run
  * has thousands (several partition tiles and histogram blocks), and
@@ -152,7 +154,17 @@ static gbt_dataset *make_data(const struct spec *s)
         case GBT_OBJ_REG_LOGISTIC: label[r] = (float)(1.0 / (1.0 + exp(-(score[r] + noise)))); break;
         case GBT_OBJ_BINARY_LOGISTIC:
         case GBT_OBJ_BINARY_LOGITRAW:
+        case GBT_OBJ_BINARY_HINGE:
             label[r] = unit(5, r, 0) < 1.0 / (1.0 + exp(-score[r])) ? 1.0f : 0.0f;
+            break;
+        case GBT_OBJ_COUNT_POISSON: label[r] = (float)floor(exp(0.5 * score[r] + noise) * 2.0); break;
+        case GBT_OBJ_REG_GAMMA: label[r] = (float)(exp(0.5 * score[r]) * (0.55 + noise)); break;
+        case GBT_OBJ_REG_TWEEDIE:
+            label[r] = unit(5, r, 0) < 0.3 ? 0.0f : (float)(exp(0.5 * score[r]) * (0.55 + noise));
+            break;
+        case GBT_OBJ_REG_SQUAREDLOGERROR: label[r] = (float)(exp(0.5 * score[r] + noise) - 0.5); break;
+        case GBT_OBJ_REG_PSEUDOHUBERERROR: /* 5% outliers */
+            label[r] = (float)(score[r] + noise + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
             break;
         default:
             label[r] = (float)(((int)floor(fabs(score[r]) * 1.5) + (noise > 0.3)) % s->K);
@@ -239,10 +251,10 @@ static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
     struct brute *b = p;
     const uint64_t n = b->n;
     for (uint64_t r = 0; r < n; r++) {
-        double w = gbt_row_weight(b->label[r], b->weight ? b->weight[r] : 1.0, req->scale_pos);
+        double w = gbt_row_weight(b->label[r], b->weight ? b->weight[r] : 1.0, req->obj.scale_pos);
         if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0;
-        gbt_row_gradients(b->obj, b->K, b->margin + r * (uint64_t)b->K, 1, b->label[r], w, b->g + r,
-                          b->h + r, n);
+        gbt_row_gradients(b->obj, &req->obj, b->K, b->margin + r * (uint64_t)b->K, 1, b->label[r], w,
+                          b->g + r, b->h + r, n);
     }
     for (int k = 0; k < b->K; k++) {
         double gm = 0.0, hm = 0.0;
@@ -692,7 +704,8 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
         unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
-        struct gbt_grad_request req = {round, 7, s->subsample, s->scale_pos};
+        /* the objectives' parameters away from their defaults */
+        struct gbt_grad_request req = {round, 7, s->subsample, {s->scale_pos, 0.7, 2.5, 1.3}};
         st = tee_gradients(&t, &req, sums);
         for (int k = 0; k < s->K && st == GBT_OK; k++) {
             struct gbt_tree tree;
@@ -843,7 +856,9 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK) st = set(b, "colsample_bynode", "%g", s->colsample);
     if (st == GBT_OK) st = set(b, "colsample_bytree", "%g", s->colsample < 1 ? 0.8 : 1.0);
     if (st == GBT_OK) st = set(b, "alpha", "%g", s->alpha);
-    if (st == GBT_OK) st = set(b, "max_delta_step", "%g", s->max_delta_step);
+    if (st == GBT_OK && s->max_delta_step > 0) st = set(b, "max_delta_step", "%g", s->max_delta_step);
+    if (st == GBT_OK && s->obj == GBT_OBJ_REG_TWEEDIE) st = set(b, "tweedie_variance_power", "%g", 1.3);
+    if (st == GBT_OK && s->obj == GBT_OBJ_REG_PSEUDOHUBERERROR) st = set(b, "huber_slope", "%g", 2.5);
     if (st == GBT_OK && s->scale_pos != 1) st = set(b, "scale_pos_weight", "%g", s->scale_pos);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
@@ -907,6 +922,8 @@ static void test_trainings(void)
                 size_t n1 = 0, n2 = 0, nc = 0;
                 gbt_status st;
                 if (l == L_DENSE16 && obj % 2 == 1) continue; /* dense16 for half the objectives */
+                /* the objectives after the first six only change the gradients: one policy per layout */
+                if (obj >= GBT_OBJ_COUNT_POISSON && (obj + l) % 2 != pol) continue;
                 if (!objective_selected(obj)) continue;
                 memset(&s, 0, sizeof s);
                 s.obj = obj;
@@ -1049,8 +1066,8 @@ int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
     quick = getenv("GBT_TEST_QUICK") ? atoi(getenv("GBT_TEST_QUICK")) : 0;
-    if (quick) diag("GBT_TEST_QUICK=%d: %s objectives of six%s", quick, quick >= 3 ? "two" : "three",
-                    quick >= 2 ? ", 300 or 2500 rows, at most 2 rounds, no depth-12 tree" : "");
+    if (quick) diag("GBT_TEST_QUICK=%d: %s objectives of %d%s", quick, quick >= 3 ? "two" : "three",
+                    (int)GBT_OBJ_COUNT, quick >= 2 ? ", 300 or 2500 rows, at most 2 rounds, no depth-12 tree" : "");
     diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
          gbt_device_count());
 #ifdef GBT_CUDA_EMU

@@ -32,7 +32,7 @@ static void setup(struct fixture *fx, uint64_t n, uint64_t nf, double missing, i
     float *y = malloc(n * sizeof *y), *w = malloc(n * sizeof *w);
     double *margin = calloc(n * (uint64_t)K, sizeof *margin);
     struct gbt_train_plan plan;
-    struct gbt_grad_request req = {3, 11, subsample, 1.0};
+    struct gbt_grad_request req = {3, 11, subsample, {1.0, 0.7, 1.0, 1.5}};
     memset(fx, 0, sizeof *fx);
     fx->n = n;
     fx->nf = nf;
@@ -75,7 +75,7 @@ static void setup(struct fixture *fx, uint64_t n, uint64_t nf, double missing, i
         for (uint64_t r = 0; r < n; r++) {
             float wr = weighted ? w[r] : 1.0f;
             if (!gbt_row_sampled(11, 3, r, subsample)) wr = 0.0f;
-            gbt_row_gradients(obj, K, margin + r * (uint64_t)K, 1, y[r], wr, g, h, 1);
+            gbt_row_gradients(obj, &req.obj, K, margin + r * (uint64_t)K, 1, y[r], wr, g, h, 1);
             for (int k = 0; k < K; k++) {
                 gd[(uint64_t)k * n + r] = g[k];
                 hd[(uint64_t)k * n + r] = h[k];

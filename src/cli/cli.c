@@ -313,7 +313,7 @@ void cli_print_params(FILE *f, const char *const *defaults)
     fprintf(f, "Training parameters (XGBoost's names; '-' and '_' are the same):\n");
     for (int i = 0; i < gbt_param_count(); i++) {
         const char *name, *aliases, *type, *deflt, *range, *help;
-        char head[160];
+        char head[600];
         gbt_param_describe(i, &name, &aliases, &type, &deflt, &range, &help);
         for (int k = 0; defaults && defaults[k]; k += 2)
             if (strcmp(defaults[k], name) == 0) deflt = defaults[k + 1];

@@ -11,6 +11,9 @@
  * which also leaves k in the low bits of the sum, and 2^k is built from
  * those bits: no branch and no conversion to an integer register, so a loop
  * of exp vectorises (the CPU gradients do; see docs/perf-notes.md).
+ *
+ * log and log1p (for reg:squaredlogerror's gradients) are built the same
+ * way: a reduction by the exponent bits and a series in IEEE arithmetic.
  */
 #ifndef GBT_COMMON_GMATH_H
 #define GBT_COMMON_GMATH_H
@@ -97,6 +100,57 @@ GBT_SHARED double gbt_exp(double x)
 GBT_SHARED double gbt_sigmoid(double x)
 {
     return 1.0 / (1.0 + gbt_exp(-x));
+}
+
+/*
+ * log(x): x = 2^k m with sqrt(2)/2 <= m < sqrt(2), and log(m) = 2 atanh(s)
+ * with s = (m - 1) / (m + 1), |s| < 0.1716, by its odd series to s^23
+ * (truncation below 2^-60), plus k ln2 in two parts.  0 gives -inf, a
+ * negative number or NaN gives NaN, inf gives inf.
+ */
+GBT_SHARED double gbt_log(double x)
+{
+    uint64_t bits;
+    int k = 0;
+    double m, s, z, p;
+    if (!(x > 0.0)) return x == 0.0 ? -(double)INFINITY : (double)NAN;
+    if (x > 1.7976931348623157e308) return x;
+    if (x < 2.2250738585072014e-308) { /* subnormal: scale by 2^54 first */
+        x *= 18014398509481984.0;
+        k = -54;
+    }
+    memcpy(&bits, &x, sizeof bits);
+    k += (int)((bits >> 52) & 0x7ff) - 1023;
+    bits = (bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL;
+    memcpy(&m, &bits, sizeof m); /* in [1, 2) */
+    if (m > 1.4142135623730951) {
+        m *= 0.5;
+        k += 1;
+    }
+    s = (m - 1.0) / (m + 1.0);
+    z = s * s;
+    p = 1.0 / 23.0;
+    p = p * z + 1.0 / 21.0;
+    p = p * z + 1.0 / 19.0;
+    p = p * z + 1.0 / 17.0;
+    p = p * z + 1.0 / 15.0;
+    p = p * z + 1.0 / 13.0;
+    p = p * z + 1.0 / 11.0;
+    p = p * z + 1.0 / 9.0;
+    p = p * z + 1.0 / 7.0;
+    p = p * z + 1.0 / 5.0;
+    p = p * z + 1.0 / 3.0;
+    p = p * z;
+    return (double)k * GBT_LN2_HI + ((double)k * GBT_LN2_LO + (2.0 * s + 2.0 * s * p));
+}
+
+/* log(1 + x) for x >= -1, accurate for small x (log(u) x / (u - 1) with u = 1 + x). */
+GBT_SHARED double gbt_log1p(double x)
+{
+    const double u = 1.0 + x;
+    if (u == 1.0) return x;
+    if (u > 1.7976931348623157e308) return gbt_log(u);
+    return gbt_log(u) * (x / (u - 1.0));
 }
 
 #endif

@@ -3,10 +3,21 @@
  * double, and their fixed-point form.  One definition for every backend.
  *
  * Formulas (margin m, label y, weight w, p the predicted probability; for
- * binary objectives w includes scale_pos_weight, see gbt_row_weight):
+ * binary objectives w includes scale_pos_weight, see gbt_row_weight; the
+ * parameters come in struct gbt_obj_param):
  *   reg:squarederror             g = (m - y) w           h = w
  *   reg:logistic, binary:*       g = (p - y) w           h = max(p (1 - p), 1e-16) w
  *   multi:* (softmax over K)     g_k = (p_k - [y = k]) w h_k = max(2 p_k (1 - p_k), 1e-16) w
+ *   count:poisson                g = (e^m - y) w         h = e^(m + poisson_delta) w
+ *   reg:gamma                    g = (1 - y e^-m) w      h = y e^-m w
+ *   reg:tweedie (rho)            g = (-y a + b) w        h = (-y (1 - rho) a + (2 - rho) b) w
+ *                                with a = e^((1 - rho) m), b = e^((2 - rho) m)
+ *   reg:squaredlogerror          with q = max(m, -1 + 1e-6), d = log1p(q) - log1p(y):
+ *                                g = d / (q + 1) w       h = max((1 - d) / (q + 1)^2, 1e-6) w
+ *   reg:pseudohubererror (slope) with z = m - y, s = sqrt(1 + (z / slope)^2):
+ *                                g = z / s w             h = slope^2 / ((slope^2 + z^2) s) w
+ *   binary:hinge                 with t = 2y - 1: m t < 1: g = -t w, h = w; else g = 0, h = FLT_MIN w
+ * These are XGBoost's definitions.
  *
  * Fixed point: per class and round, with M the largest |g| (or h) over all
  * rows, the exponent e = 30 - E where M = f 2^E, 0.5 <= f < 1, so that
@@ -16,6 +27,7 @@
 #ifndef GBT_COMMON_GRAD_MATH_H
 #define GBT_COMMON_GRAD_MATH_H
 
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -40,7 +52,7 @@ GBT_SHARED double gbt_row_weight(float label, double weight, double scale_pos)
 }
 
 /*
- * The gradient and hessian of one row for the objectives with one output:
+ * The gradient and hessian of one row for the simple objectives (below):
  * squared error when `squared`, else the logistic loss.  Branch-free, so
  * that a loop over rows vectorises.
  */
@@ -57,16 +69,71 @@ GBT_SHARED void gbt_scalar_gradient(int squared, double margin, double y, double
     }
 }
 
+/* 1: gbt_scalar_gradient computes the objective's gradients (the loops that vectorise). */
+GBT_SHARED int gbt_objective_is_simple(int obj)
+{
+    return obj == GBT_OBJ_REG_SQUAREDERROR || obj == GBT_OBJ_REG_LOGISTIC ||
+           obj == GBT_OBJ_BINARY_LOGISTIC || obj == GBT_OBJ_BINARY_LOGITRAW;
+}
+
+/* The gradient and hessian of one row for the one-output objectives that are not simple. */
+GBT_SHARED void gbt_other_gradient(int obj, const struct gbt_obj_param *op, double m, double y,
+                                   double w, double *g, double *h)
+{
+    switch (obj) {
+    case GBT_OBJ_COUNT_POISSON:
+        *g = (gbt_exp(m) - y) * w;
+        *h = gbt_exp(m + op->poisson_delta) * w;
+        return;
+    case GBT_OBJ_REG_GAMMA: {
+        const double r = y * gbt_exp(-m);
+        *g = (1.0 - r) * w;
+        *h = r * w;
+        return;
+    }
+    case GBT_OBJ_REG_TWEEDIE: {
+        const double rho = op->tweedie_rho;
+        const double a = gbt_exp((1.0 - rho) * m), b = gbt_exp((2.0 - rho) * m);
+        *g = (-y * a + b) * w;
+        *h = (-y * (1.0 - rho) * a + (2.0 - rho) * b) * w;
+        return;
+    }
+    case GBT_OBJ_REG_SQUAREDLOGERROR: {
+        const double q = m < -1.0 + 1e-6 ? -1.0 + 1e-6 : m;
+        const double d = gbt_log1p(q) - gbt_log1p(y), hh = (1.0 - d) / ((q + 1.0) * (q + 1.0));
+        *g = d / (q + 1.0) * w;
+        *h = (hh < 1e-6 ? 1e-6 : hh) * w;
+        return;
+    }
+    case GBT_OBJ_REG_PSEUDOHUBERERROR: {
+        const double slope = op->huber_slope, z = m - y, zs = z / slope;
+        const double s = sqrt(1.0 + zs * zs);
+        *g = z / s * w;
+        *h = slope * slope / ((slope * slope + z * z) * s) * w;
+        return;
+    }
+    default: { /* binary:hinge */
+        const double t = y > 0.5 ? 1.0 : -1.0;
+        *g = m * t < 1.0 ? -t * w : 0.0;
+        *h = m * t < 1.0 ? w : (double)FLT_MIN * w;
+        return;
+    }
+    }
+}
+
 /*
  * Gradients of one row for every class.  Class k's raw score is
  * margin[k * mstride]; g[k * stride] and h[k * stride] receive its values.
  */
-GBT_SHARED void gbt_row_gradients(int obj, int K, const double *margin, uint64_t mstride,
-                                  float label, double weight, double *g, double *h, uint64_t stride)
+GBT_SHARED void gbt_row_gradients(int obj, const struct gbt_obj_param *op, int K,
+                                  const double *margin, uint64_t mstride, float label,
+                                  double weight, double *g, double *h, uint64_t stride)
 {
     double w = weight, y = (double)label;
-    if (!gbt_objective_is_multiclass(obj)) {
+    if (gbt_objective_is_simple(obj)) {
         gbt_scalar_gradient(obj == GBT_OBJ_REG_SQUAREDERROR, margin[0], y, w, g, h);
+    } else if (!gbt_objective_is_multiclass(obj)) {
+        gbt_other_gradient(obj, op, margin[0], y, w, g, h);
     } else {
         double mx = margin[0], sum = 0.0;
         int yi = (int)label;

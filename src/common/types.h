@@ -37,13 +37,30 @@ struct gbt_split {
     X(BINARY_LOGISTIC, "binary:logistic")         \
     X(BINARY_LOGITRAW, "binary:logitraw")         \
     X(MULTI_SOFTMAX, "multi:softmax")             \
-    X(MULTI_SOFTPROB, "multi:softprob")
+    X(MULTI_SOFTPROB, "multi:softprob")           \
+    X(COUNT_POISSON, "count:poisson")             \
+    X(REG_GAMMA, "reg:gamma")                     \
+    X(REG_TWEEDIE, "reg:tweedie")                 \
+    X(REG_SQUAREDLOGERROR, "reg:squaredlogerror") \
+    X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
+    X(BINARY_HINGE, "binary:hinge")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
     GBT_OBJECTIVE_MAP(GBT_OBJECTIVE_ENUM_)
 #undef GBT_OBJECTIVE_ENUM_
     GBT_OBJ_COUNT
+};
+
+/*
+ * The parameters of an objective's gradients, resolved for this training
+ * (see gbt_row_gradients).
+ */
+struct gbt_obj_param {
+    double scale_pos;     /* binary objectives: factor of rows labelled 1; else 1 */
+    double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
+    double huber_slope;   /* reg:pseudohubererror: the slope delta */
+    double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
 };
 
 #endif

@@ -3,8 +3,9 @@
  * row subsampling, and their fixed-point form.
  *
  * Two passes: gradients in double and each class's largest magnitude (a max
- * is order-free), then quantisation and exact integer totals.  One-output
- * objectives without subsampling take a loop that vectorises (the shared
+ * is order-free), then quantisation and exact integer totals.  The simple
+ * one-output objectives (squared error, logistic) without subsampling take
+ * a loop that vectorises (the shared
  * math is branch-free; the build's -fno-trapping-math lets gcc turn its
  * selects into blends).
  */
@@ -75,23 +76,23 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
         t = omp_get_thread_num();
 #endif
         double *gm = gmax + (size_t)t * K, *hm = hmax + (size_t)t * K;
-        if (K == 1 && req->subsample >= 1.0) {
+        if (K == 1 && req->subsample >= 1.0 && gbt_objective_is_simple(c->objective)) {
             const int squared = c->objective == GBT_OBJ_REG_SQUAREDERROR;
 #pragma omp for schedule(static)
             for (uint64_t b = 0; b < (n + BLOCK - 1) / BLOCK; b++) {
                 const uint64_t lo = b * BLOCK, hi = lo + BLOCK < n ? lo + BLOCK : n;
                 if (c->weight)
-                    weighted_rows(c, squared, req->scale_pos, lo, hi, gm, hm);
+                    weighted_rows(c, squared, req->obj.scale_pos, lo, hi, gm, hm);
                 else
-                    unit_rows(c, squared, req->scale_pos, lo, hi, gm, hm);
+                    unit_rows(c, squared, req->obj.scale_pos, lo, hi, gm, hm);
             }
         } else {
 #pragma omp for schedule(static)
             for (uint64_t r = 0; r < n; r++) {
-                double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->scale_pos);
+                double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->obj.scale_pos);
                 if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0;
-                gbt_row_gradients(c->objective, K, c->margin + r, n, c->label[r], w, c->gtmp + r,
-                                  c->htmp + r, n);
+                gbt_row_gradients(c->objective, &req->obj, K, c->margin + r, n, c->label[r], w,
+                                  c->gtmp + r, c->htmp + r, n);
                 for (int k = 0; k < K; k++) {
                     double g = c->gtmp[(uint64_t)k * n + r], h = c->htmp[(uint64_t)k * n + r];
                     if (g < 0) g = -g;
