@@ -151,9 +151,11 @@ def main():
     ap.add_argument("--datasets", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "datasets"))
     ap.add_argument("--nthread", type=int, default=2)
     ap.add_argument("--out", help="also write the markdown table here")
+    ap.add_argument("--only", help="comma-separated names of the sets to run (e.g. count,gamma; default all)")
     args = ap.parse_args()
     import xgboost
 
+    only = set(args.only.split(",")) if args.only else set()
     cases = [("breast_cancer", "binary"), ("digits", "multiclass"), ("diabetes", "regression")]
     rows, failed = [], 0
     with tempfile.TemporaryDirectory() as work:
@@ -165,6 +167,8 @@ def main():
         for kind, n in [("binary", 100000), ("multiclass", 50000), ("regression", 100000),
                         ("count", 30000), ("gamma", 30000), ("tweedie", 30000), ("squaredlog", 30000),
                         ("huber", 30000), ("hinge", 30000)]:
+            if only and kind not in only:
+                continue
             train, test = synthetic(kind, n, seed=len(kind))
             tr = os.path.join(work, "syn_%s.train.csv" % kind)
             te = os.path.join(work, "syn_%s.test.csv" % kind)
@@ -172,6 +176,8 @@ def main():
             write_csv(te, *test)
             sets.append(("synthetic %s (%dk rows)" % (kind, n // 1000), kind, train, test, tr, te))
         for name, task, train, test, tr_csv, te_csv in sets:
+            if args.only and name not in only and task not in only:
+                continue
             nclass = int(train[1].max()) + 1 if task == "multiclass" else 0
             params = dict(PARAMS, **objective_for(task, nclass))
             px = run_xgboost(params, train, test, args.nthread)

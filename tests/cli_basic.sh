@@ -203,6 +203,20 @@ check "task = pred is refused with the gbpredict command that does it" \
     test "$refusal" = "gbtrain: pred.conf:1: task = pred: gbtrain only trains; predict with: gbpredict --margin --format=libsvm bc.test 0002.model xgb.pred"
 "$gbpredict" -q --margin --format=libsvm bc.test 0002.model xgb.pred
 check "and that command predicts" test "$(wc -l < xgb.pred)" -eq 142
+# A count objective from the command line (issue 9): its default metric each round, and
+# that value recomputed here from the saved model's predictions (lgamma by Stirling's series)
+"$gbtrain" --objective=count:poisson --num_round=3 "$data/diabetes.train.csv" pois.model 2> pois.err
+check "count:poisson prints poisson-nloglik each round" \
+    sh -c 'test "$(grep -c "^\[[0-2]\]	train-poisson-nloglik:[0-9.]*	" pois.err)" -eq 3'
+"$gbpredict" -q "$data/diabetes.train.csv" pois.model pois.pred
+want=$(paste -d, pois.pred "$data/diabetes.train.csv" | awk -F, '
+    function lgam(x,  s) { s = 0; while (x < 10) { s -= log(x); x += 1 }
+        return s + (x - 0.5) * log(x) - x + 0.5 * log(2 * 3.141592653589793) + 1 / (12 * x) - 1 / (360 * x ^ 3) }
+    { p = $1; y = $2; s += lgam(y + 1) + p - log(p) * y } END { printf "%.6f", s / NR }')
+got=$(sed -n 's/^\[2\]	train-poisson-nloglik:\([0-9.]*\).*/\1/p' pois.err)
+echo "# poisson-nloglik of round 2: printed $got, from the predictions $want"
+check "and it is the Poisson negative log-likelihood of the model's predictions" \
+    awk -v a="$got" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(a != "" && d < 1e-5 && d > -1e-5) }'
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing
