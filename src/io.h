@@ -24,6 +24,7 @@ struct gbt_line_reader {
     uint64_t offset; /* bytes consumed */
     uint64_t size;   /* the file's size when it is a regular file, else 0 */
     int threads;     /* threads the readers may use */
+    size_t block;    /* bytes of a block per thread (GBT_BLOCK_PER_THREAD; tests make it small) */
     int progress;    /* log progress (gbt__lines_progress) */
     double t_start, t_last;
 };
@@ -51,7 +52,7 @@ gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len)
  */
 gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char **text, size_t *len);
 
-/* The bytes of a block for each of lr->threads threads. */
+/* The bytes of a block for each of lr->threads threads: 4 chunks of 2 MiB. */
 #define GBT_BLOCK_PER_THREAD ((size_t)8 << 20)
 
 /*

@@ -27,6 +27,7 @@ gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path)
     lr->cap = WINDOW;
     lr->buf[0] = '\0';
     lr->threads = 1;
+    lr->block = GBT_BLOCK_PER_THREAD;
     {
         struct stat st;
         if (fstat(fileno(lr->f), &st) == 0 && S_ISREG(st.st_mode)) lr->size = (uint64_t)st.st_size;
