@@ -59,9 +59,7 @@ static int64_t count_fields(const char *s, size_t n, char delim)
 
 /*
  * Parses one line (n bytes, no LF or CR) into row[0, ncol) and *label.
- * Text is never written; the line is followed by a LF or a NUL, so that a
- * number's parse stops at the field's end or, for text that is not a
- * number, is caught by the end check.
+ * Text is never written; the line is followed by a LF, CR or NUL.
  */
 static gbt_status parse_row(const struct csv_format *c, const char *line, size_t n, uint64_t lineno,
                             float *row, float *label)
@@ -69,41 +67,47 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
     const struct gbt_csv_options *opt = c->opt;
     const char *s = line, *lend = line + n;
     const char *hint = lineno == 1 && !opt->header ? " (if line 1 names the columns, use header=1)" : "";
-    int64_t nf;
+    const int64_t nf = c->nfields;
+    int counted = 0;
     if (memchr(line, '\0', n) != NULL)
         LINE_FAIL(c->path, lineno, "NUL byte in the line; is this a text file?");
-    nf = count_fields(line, n, opt->delim);
-    if (nf != c->nfields)
-        LINE_FAIL(c->path, lineno, "%lld fields, but line %llu has %lld", (long long)nf,
-                  (unsigned long long)c->first_line, (long long)c->nfields);
     for (int64_t f = 0; f < nf; f++) {
-        const char *end = memchr(s, opt->delim, (size_t)(lend - s));
-        const char *next, *text = s;
+        const char *end, *text = s;
         char *e;
-        float v;
-        if (end == NULL) end = lend;
-        next = end + 1;
-        trim_field(&text, &end);
-        s = next;
-        if (f == c->label) {
+        float v = gbt__strtof(s, &e);
+        /* the common field: a number (not NaN) that ends at the delimiter, or the line for the last */
+        if (e > s && e <= lend && !isnan(v) && (f == nf - 1 ? e == lend : e < lend && *e == opt->delim)) {
+            end = e;
+            s = e + 1;
+        } else {
+            /* any error shows here first: a wrong field count is the one reported */
+            if (!counted) {
+                const int64_t k = count_fields(line, n, opt->delim);
+                if (k != nf)
+                    LINE_FAIL(c->path, lineno, "%lld fields, but line %llu has %lld", (long long)k,
+                              (unsigned long long)c->first_line, (long long)nf);
+                counted = 1;
+            }
+            end = memchr(s, opt->delim, (size_t)(lend - s));
+            if (end == NULL) end = lend;
+            s = end + 1;
+            trim_field(&text, &end);
+            if (f != c->label && is_missing_text(text, (size_t)(end - text))) {
+                *row++ = NAN;
+                continue;
+            }
             v = gbt__strtof(text, &e);
             if (text == end || e != end)
-                LINE_FAIL(c->path, lineno, "label '%.*s' in column %lld is not a number%s", (int)(end - text),
-                          text, (long long)f, hint);
+                LINE_FAIL(c->path, lineno, "%s '%.*s' in column %lld is not a number%s",
+                          f == c->label ? "label" : "value", (int)(end - text), text, (long long)f, hint);
+        }
+        if (f == c->label) {
             if (!isfinite(v)) LINE_FAIL(c->path, lineno, "label is %s", isnan(v) ? "NaN" : "infinite");
             *label = v;
             continue;
         }
-        if (is_missing_text(text, (size_t)(end - text))) {
-            v = NAN;
-        } else {
-            v = gbt__strtof(text, &e);
-            if (e != end)
-                LINE_FAIL(c->path, lineno, "value '%.*s' in column %lld is not a number%s", (int)(end - text),
-                          text, (long long)f, hint);
-            if (isinf(v)) LINE_FAIL(c->path, lineno, "value in column %lld is infinite", (long long)f);
-            if (opt->has_missing && v == opt->missing) v = NAN;
-        }
+        if (isinf(v)) LINE_FAIL(c->path, lineno, "value in column %lld is infinite", (long long)f);
+        if (opt->has_missing && v == opt->missing) v = NAN;
         *row++ = v;
     }
     return GBT_OK;

@@ -192,6 +192,12 @@ static void test_csv_errors(void)
 {
     expect_error(tu_write("r.csv", "1,2,3\n0,4\n"), NULL, GBT_E_FORMAT, "r.csv:2",
                  "2 fields, but line 1 has 3", "ragged rows");
+    expect_error(tu_write("r2.csv", "1,2,3\n0,x\n"), NULL, GBT_E_FORMAT, "r2.csv:2",
+                 "2 fields, but line 1 has 3", "a short row is refused for its field count, not its text");
+    expect_error(tu_write("r3.csv", "1,2,3\n0,4,5,6\n"), NULL, GBT_E_FORMAT, "r3.csv:2",
+                 "4 fields, but line 1 has 3", "and so is a long one of numbers");
+    expect_error(tu_write("nan.csv", "1,2,3\n0,4,inf\n"), NULL, GBT_E_FORMAT, "nan.csv:2",
+                 "value in column 2 is infinite", "an infinite value");
     expect_error(tu_write("n.csv", "1,2,3\n0,4,abc\n"), NULL, GBT_E_FORMAT, "n.csv:2",
                  "'abc' in column 2 is not a number", "non-numeric value");
     expect_error(tu_write("hdr.csv", "label,a,b\n1,2,3\n"), NULL, GBT_E_FORMAT, "hdr.csv:1",
