@@ -25,7 +25,7 @@ struct gbt_line_reader {
     uint64_t size;   /* the file's size when it is a regular file, else 0 */
     int threads;     /* threads the readers may use */
     size_t block;    /* bytes of a block per thread (GBT_BLOCK_PER_THREAD; tests make it small) */
-    int progress;    /* log progress (gbt__lines_progress) */
+    double progress; /* seconds between progress reports (gbt__lines_progress), 0: none */
     double t_start, t_last;
 };
 
@@ -56,8 +56,8 @@ gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char 
 #define GBT_BLOCK_PER_THREAD ((size_t)8 << 20)
 
 /*
- * Logs "reading PATH: ..." at GBT_LOG_INFO when lr->progress is set, at
- * most once a second and not in the first second.  Returns whether
+ * Logs "reading PATH: ..." at GBT_LOG_INFO every lr->progress seconds (none
+ * in the first interval, so a quick read says nothing).  Returns whether
  * anything was ever logged.
  */
 int gbt__lines_progress(struct gbt_line_reader *lr);

@@ -19,7 +19,7 @@ struct file_options {
     int side_files;
     int indexing_mode; /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
     int64_t nthread;   /* 0: all the machine offers */
-    int progress;
+    double progress;   /* seconds between progress reports, 0: none */
 };
 
 static gbt_status parse_bool(const char *key, const char *v, int *out)
@@ -77,7 +77,13 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         o->nthread = n;
         return GBT_OK;
     }
-    if (strcmp(key, "progress") == 0) return parse_bool(key, v, &o->progress);
+    if (strcmp(key, "progress") == 0) {
+        double t = gbt__strtod(v, &e);
+        RETURN_ERROR_IF(*v == '\0' || *e != '\0' || !(t >= 0 && t <= 1e9), GBT_E_INVALID_ARG,
+                        "option 'progress' expects seconds between reports (0: none), got '%s'", v);
+        o->progress = t;
+        return GBT_OK;
+    }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
     if (strcmp(key, "indexing_mode") == 0) {

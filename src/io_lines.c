@@ -188,7 +188,7 @@ int gbt__lines_progress(struct gbt_line_reader *lr)
 {
     const double now = gbt__now();
     const int shown = lr->t_last > lr->t_start;
-    if (!lr->progress || now - lr->t_last < 1.0) return shown;
+    if (!(lr->progress > 0) || now - lr->t_last < lr->progress) return shown;
     lr->t_last = now;
     if (lr->size > 0)
         gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "reading %s: %.0f%% (%.0f of %.0f MB, %.1fs)", lr->path,

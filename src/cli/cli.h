@@ -85,8 +85,12 @@ void cli_check_writable(const char *path);
 /* Dies unless the CUDA device that `device` (a device parameter value) names is present. */
 void cli_check_device(const char *device);
 
-/* Builds the gbt_dataset_from_file option string from the data options. */
-void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
+/*
+ * Builds the gbt_dataset_from_file option string from the data options,
+ * the booster's nthread and --progress (default: 1 when standard error is
+ * a terminal and -q is not given, else 0).
+ */
+void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf, size_t len);
 
 /* Prints the parameter table (for --help). */
 void cli_print_params(FILE *f);
