@@ -146,6 +146,7 @@ static gbt_status set_format(struct csv_format *c, const char *line, size_t n, u
 struct csv_rows {
     float *x, *y;
     uint32_t *line;
+    uint64_t present; /* values that are not missing */
     size_t cap_x, cap_y, cap_line;
 };
 
@@ -155,6 +156,7 @@ static gbt_status parse_chunk(const struct csv_format *c, struct gbt_chunk *ch, 
     const char *p = ch->text, *end = ch->text + ch->len;
     ch->rows = ch->lines = 0;
     ch->bad_line = -1;
+    out->present = 0;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const size_t n = gbt__line_trim_cr(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
@@ -175,6 +177,7 @@ static gbt_status parse_chunk(const struct csv_format *c, struct gbt_chunk *ch, 
             }
             if (c->label >= 0) out->y[r] = label;
             out->line[r] = (uint32_t)(ch->lines - 1);
+            for (uint64_t k = 0; k < c->ncol; k++) out->present += !isnan(out->x[r * c->ncol + k]);
             ch->rows++;
         }
         p = nl ? nl + 1 : end;
@@ -229,6 +232,7 @@ static gbt_status read_blocks(struct gbt_line_reader *lr, const struct csv_forma
             ch->first_line = lr->line + 1;
             if ((s = reserve_rows(d, c, caps, ch->rows)) != GBT_OK) break;
             d->nrow += ch->rows;
+            d->nnz += rows[i].present;
             if (ch->bad_line >= 0) {
                 /* parsed again on this thread, for the message */
                 const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
@@ -296,6 +300,7 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
             if (c.label >= 0) d->label[0] = label;
             d->row_line[0] = clamp_line(lr->line);
             d->nrow = 1;
+            for (uint64_t k = 0; k < c.ncol; k++) d->nnz += !isnan(d->dense[k]);
         }
         if (s == GBT_OK) s = read_blocks(lr, &c, d, caps);
         break;
@@ -304,7 +309,6 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no feature columns besides the label", lr->path);
-    if (s == GBT_OK) s = gbt__dataset_finish_dense(d);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
         return s;

@@ -25,6 +25,7 @@ struct svm_rows {
     uint32_t *idx;
     float *val;
     uint64_t nnz, ncol; /* entries; 1 + the largest index (0: none) */
+    int unsorted;       /* some row has indices out of order or repeated, or a NaN value */
     size_t cap_label, cap_end, cap_qid, cap_has, cap_line, cap_idx, cap_val;
 };
 
@@ -62,6 +63,7 @@ static gbt_status parse_line(const char *path, const char *line, size_t n, uint6
                              struct svm_rows *out, uint64_t r)
 {
     const char *hash = memchr(line, '#', n), *lend = hash ? hash : line + n, *tok, *te;
+    const uint64_t row_start = out->nnz;
     int has_qid = 0;
     long long qid = 0;
     char *e;
@@ -107,6 +109,7 @@ static gbt_status parse_line(const char *path, const char *line, size_t n, uint6
         if (isinf(v)) LINE_FAIL(path, lineno, "value of feature %llu is infinite", (unsigned long long)idx);
         FORWARD_IF_ERROR(gbt__reserve(&out->idx, &out->cap_idx, out->nnz + 1, sizeof(uint32_t), "feature indices"));
         FORWARD_IF_ERROR(gbt__reserve(&out->val, &out->cap_val, out->nnz + 1, sizeof(float), "feature values"));
+        if (isnan(v) || (out->nnz > row_start && idx <= out->idx[out->nnz - 1])) out->unsorted = 1;
         out->idx[out->nnz] = (uint32_t)idx;
         out->val[out->nnz] = v;
         out->nnz++;
@@ -131,6 +134,7 @@ static gbt_status parse_chunk(const char *path, struct gbt_chunk *ch, struct svm
     ch->rows = ch->lines = 0;
     ch->bad_line = -1;
     out->nnz = out->ncol = 0;
+    out->unsorted = 0;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const size_t n = gbt__line_trim_cr(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
@@ -158,10 +162,12 @@ struct csr_caps {
 /*
  * Adds the chunk's rows to d's labels, row offsets and groups in file
  * order (the entries are copied later, in parallel), checking that every
- * line or none has a qid.
+ * line or none has a qid; *unsorted notes rows that gbt__dataset_finish_csr
+ * must sort or clean.
  */
 static gbt_status append_rows(const char *path, gbt_dataset *d, struct csr_caps *caps, int *qid_state,
-                              long long *last_qid, const struct gbt_chunk *ch, const struct svm_rows *rows)
+                              long long *last_qid, int *unsorted, const struct gbt_chunk *ch,
+                              const struct svm_rows *rows)
 {
     const uint64_t n = d->nrow + ch->rows;
     RETURN_ERROR_IF(n >= GBT_MAX_ROWS, GBT_E_FORMAT, "%s: more than %llu rows", path,
@@ -190,6 +196,7 @@ static gbt_status append_rows(const char *path, gbt_dataset *d, struct csr_caps 
         d->nrow++;
     }
     d->nnz += rows->nnz;
+    *unsorted |= rows->unsorted;
     if (rows->ncol > d->ncol) d->ncol = rows->ncol;
     return GBT_OK;
 }
@@ -214,6 +221,7 @@ gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
     struct csr_caps caps;
     long long last_qid = 0;
     int qid_state = 0; /* 0: no line yet, 1: every line has qid, 2: none has */
+    int unsorted = 0;
     gbt_dataset *d;
     gbt_status s;
     memset(&caps, 0, sizeof caps);
@@ -242,7 +250,7 @@ gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
             ch->first_row = d->nrow;
             ch->first_line = lr->line + 1;
             first_nnz[i] = d->nnz;
-            if ((s = append_rows(lr->path, d, &caps, &qid_state, &last_qid, ch, &rows[i])) != GBT_OK) break;
+            if ((s = append_rows(lr->path, d, &caps, &qid_state, &last_qid, &unsorted, ch, &rows[i])) != GBT_OK) break;
             if (ch->bad_line >= 0) {
                 /* parsed again on this thread, for the message */
                 const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
@@ -269,7 +277,8 @@ gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no features: every line has only a label", lr->path);
-    if (s == GBT_OK) s = gbt__dataset_finish_csr(d);
+    /* rows in order without NaN (the usual file) are what finish_csr would make them: skip its pass */
+    if (s == GBT_OK && unsorted) s = gbt__dataset_finish_csr(d);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
         return s;

@@ -119,6 +119,15 @@ static void test_libsvm_errors(void)
                  "label is infinite", "infinite label");
     expect_error(tu_write("e10", "1 1:1 1:2\n"), "format=libsvm", GBT_E_FORMAT, "e10:1",
                  "appears twice", "repeated index");
+    expect_error(tu_write("e10b", "1 1:1 2:2\n0 5:1 3:2 5:3\n"), "format=libsvm", GBT_E_FORMAT, "e10b:2",
+                 "column 5 appears twice", "repeated index out of order");
+    {
+        gbt_dataset *d = load(tu_write("unsorted.libsvm", "1 4:4 2:2 3:nan\n0 1:1\n"), "indexing_mode=0");
+        ok(d != NULL && d->nnz == 3 && d->indptr[1] == 2 && d->indices[0] == 2 && d->indices[1] == 4 &&
+               d->values[0] == 2.0f && d->values[1] == 4.0f && d->indices[2] == 1,
+           "indices out of order are sorted and NaN values dropped");
+        gbt_dataset_free(d);
+    }
     expect_error(tu_write("e11", "1 1:inf\n"), "format=libsvm", GBT_E_FORMAT, "e11:1", "infinite",
                  "infinite value");
     expect_error(tu_write("e12", "1 7\n"), "format=libsvm", GBT_E_FORMAT, "e12:1",
@@ -420,8 +429,11 @@ static int same_float(float a, float b)
 static int dataset_is(const gbt_dataset *d, uint64_t nrow, uint64_t ncol, const float *x, const float *y,
                       const uint32_t *lines)
 {
+    uint64_t present = 0;
     /* LIBSVM: indices from 1 and index i column i here, so one column more */
     if (d->nrow != nrow || d->ncol != ncol + (d->dense == NULL)) return 0;
+    for (uint64_t i = 0; i < nrow * ncol; i++) present += !isnan(x[i]);
+    if (d->nnz != present) return 0;
     for (uint64_t r = 0; r < nrow; r++) {
         if (!same_float(d->label[r], y[r]) || d->row_line[r] != lines[r]) return 0;
         if (d->dense) {
