@@ -77,6 +77,11 @@ static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* 10^-k rounded to double: not exact, so used only where the error cannot matter. */
+static const double approx_pow10_neg[] = {1e-0,  1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,
+                                          1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
+                                          1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
+
 /*
  * The fast path of gbt__strtof: "[sign] digits [. digits] [e [sign] digits]"
  * with at most 19 significant digits.  Returns 0 (leaving *out alone) where
@@ -89,6 +94,13 @@ static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
  * floats (the exact value may lie on either side of it): then, and for
  * results outside the normal float range (subnormals, overflow, where
  * strtof also sets errno), strtof is asked instead.
+ *
+ * The division is slow, so w * 10^-k is tried first with 10^-k rounded to
+ * double: that product is within 2^-52 of the exact value relative, under
+ * 2 units in its last place.  Float rounding boundaries (halfway points)
+ * lie 2^28 of those units apart, so when the product is more than 16 units
+ * from one, the exact value lies on the same side and both round to the
+ * same float.  Only the rest (about 1 in 16 million) is divided.
  */
 static int strtof_fast(const char *s, char **end, float *out)
 {
@@ -134,10 +146,18 @@ static int strtof_fast(const char *s, char **end, float *out)
         f = neg ? -0.0f : 0.0f;
     } else {
         if (w > ((uint64_t)1 << 53) || q < -22 || q > 22) return 0;
-        d = q < 0 ? (double)w / exact_pow10[-q] : (double)w * exact_pow10[q];
-        memcpy(&bits, &d, sizeof bits);
-        if ((bits & 0x1fffffff) == 0x10000000) return 0; /* halfway between two floats */
-        if (d <= FLT_MIN || d > FLT_MAX) return 0;
+        int divide = 1;
+        if (q < 0) {
+            d = (double)w * approx_pow10_neg[-q];
+            memcpy(&bits, &d, sizeof bits);
+            divide = !(d > 1e-30 && d < 1e30 && (uint32_t)((bits & 0x1fffffff) - (0x10000000 - 16)) > 32);
+        }
+        if (divide || q >= 0) {
+            d = q < 0 ? (double)w / exact_pow10[-q] : (double)w * exact_pow10[q];
+            memcpy(&bits, &d, sizeof bits);
+            if ((bits & 0x1fffffff) == 0x10000000) return 0; /* halfway between two floats */
+            if (d <= FLT_MIN || d > FLT_MAX) return 0;
+        }
         f = (float)d;
         if (neg) f = -f;
     }
