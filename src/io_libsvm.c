@@ -73,6 +73,11 @@ static gbt_status parse_line(const char *path, const char *line, size_t n, uint6
     for (te = tok; te < lend && !is_blank(*te); te++) {}
     label = gbt__strtof(tok, &e);
     if (e != te || tok == te) LINE_FAIL(path, lineno, "label '%.*s' is not a number", (int)(te - tok), tok);
+    /* room for the most entries the line can hold ("i:v" and a blank each), once per line */
+    FORWARD_IF_ERROR(gbt__reserve(&out->idx, &out->cap_idx, out->nnz + (size_t)(lend - te) / 4 + 1,
+                                  sizeof(uint32_t), "feature indices"));
+    FORWARD_IF_ERROR(gbt__reserve(&out->val, &out->cap_val, out->nnz + (size_t)(lend - te) / 4 + 1,
+                                  sizeof(float), "feature values"));
     if (!isfinite(label)) LINE_FAIL(path, lineno, "label is %s", isnan(label) ? "NaN" : "infinite");
     for (;;) {
         const char *colon;
@@ -107,8 +112,6 @@ static gbt_status parse_line(const char *path, const char *line, size_t n, uint6
             LINE_FAIL(path, lineno, "value '%.*s' of feature %llu is not a number", (int)(te - colon - 1),
                       colon + 1, (unsigned long long)idx);
         if (isinf(v)) LINE_FAIL(path, lineno, "value of feature %llu is infinite", (unsigned long long)idx);
-        FORWARD_IF_ERROR(gbt__reserve(&out->idx, &out->cap_idx, out->nnz + 1, sizeof(uint32_t), "feature indices"));
-        FORWARD_IF_ERROR(gbt__reserve(&out->val, &out->cap_val, out->nnz + 1, sizeof(float), "feature values"));
         if (isnan(v) || (out->nnz > row_start && idx <= out->idx[out->nnz - 1])) out->unsorted = 1;
         out->idx[out->nnz] = (uint32_t)idx;
         out->val[out->nnz] = v;
