@@ -67,6 +67,12 @@ void gbt__lines_close(struct gbt_line_reader *lr);
 /* Whether the n bytes at s are nothing but blanks (or a '#' comment). */
 int gbt__line_is_blank(const char *s, size_t n);
 
+/* Whether strtof would skip c as leading white space (isspace in the C locale). */
+static inline int gbt__is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 /* The line's length without its CR, if it ends in one. */
 static inline size_t gbt__line_trim_cr(const char *s, size_t n)
 {

@@ -73,9 +73,13 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
         LINE_FAIL(c->path, lineno, "NUL byte in the line; is this a text file?");
     for (int64_t f = 0; f < nf; f++) {
         const char *end, *text = s;
-        char *e;
-        float v = gbt__strtof(s, &e);
-        /* the common field: a number (not NaN) that ends at the delimiter, or the line for the last */
+        char *e = (char *)s;
+        float v = 0.0f;
+        /*
+         * The common field: a number (not NaN) that ends at the delimiter, or the line for the last.
+         * Not after white space, which strtof would skip, past a tab delimiter too.
+         */
+        if (s < lend && !gbt__is_space(*s)) v = gbt__strtof(s, &e);
         if (e > s && e <= lend && !isnan(v) && (f == nf - 1 ? e == lend : e < lend && *e == opt->delim)) {
             end = e;
             s = e + 1;

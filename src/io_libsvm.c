@@ -83,34 +83,49 @@ static gbt_status parse_line(const char *path, const char *line, size_t n, uint6
         const char *colon;
         uint64_t idx = 0;
         float v;
+        const char *p;
+        int fast = 0;
         for (tok = te; tok < lend && is_blank(*tok); tok++) {}
         if (tok == lend) break;
-        for (te = tok; te < lend && !is_blank(*te); te++) {}
-        if (te - tok >= 4 && memcmp(tok, "qid:", 4) == 0) {
-            if (has_qid) LINE_FAIL(path, lineno, "more than one qid");
-            has_qid = 1;
-            if (!parse_qid(tok + 4, te, &qid))
-                LINE_FAIL(path, lineno, "bad query id '%.*s'", (int)(te - tok), tok);
-            continue;
-        }
-        colon = memchr(tok, ':', (size_t)(te - tok));
-        if (colon == NULL) LINE_FAIL(path, lineno, "'%.*s' is not index:value", (int)(te - tok), tok);
-        if (tok[0] == '-') LINE_FAIL(path, lineno, "negative feature index '%.*s'", (int)(colon - tok), tok);
-        if (tok == colon)
-            LINE_FAIL(path, lineno, "missing feature index before ':%.*s'", (int)(te - colon - 1), colon + 1);
-        for (const char *p = tok; p < colon; p++) {
-            if (*p < '0' || *p > '9')
-                LINE_FAIL(path, lineno, "feature index '%.*s' is not a non-negative integer", (int)(colon - tok),
-                          tok);
+        /* the common token: digits, ':', a number ending at a blank or the line's end */
+        for (p = tok; p < lend && *p >= '0' && *p <= '9' && idx < GBT_MAX_FEATURES; p++)
             idx = idx * 10 + (uint64_t)(*p - '0');
-            if (idx >= GBT_MAX_FEATURES)
-                LINE_FAIL(path, lineno, "feature index '%.*s' is too large (the limit is %u)", (int)(colon - tok),
-                          tok, GBT_MAX_FEATURES - 1);
+        if (p > tok && p + 1 < lend && *p == ':' && !gbt__is_space(p[1]) && idx < GBT_MAX_FEATURES) {
+            v = gbt__strtof(p + 1, &e);
+            if (e > p + 1 && (e == lend || (e < lend && is_blank(*e)))) {
+                te = e;
+                fast = 1;
+            }
         }
-        v = gbt__strtof(colon + 1, &e);
-        if (e != te || colon + 1 == te)
-            LINE_FAIL(path, lineno, "value '%.*s' of feature %llu is not a number", (int)(te - colon - 1),
-                      colon + 1, (unsigned long long)idx);
+        if (!fast) {
+            idx = 0;
+            for (te = tok; te < lend && !is_blank(*te); te++) {}
+            if (te - tok >= 4 && memcmp(tok, "qid:", 4) == 0) {
+                if (has_qid) LINE_FAIL(path, lineno, "more than one qid");
+                has_qid = 1;
+                if (!parse_qid(tok + 4, te, &qid))
+                    LINE_FAIL(path, lineno, "bad query id '%.*s'", (int)(te - tok), tok);
+                continue;
+            }
+            colon = memchr(tok, ':', (size_t)(te - tok));
+            if (colon == NULL) LINE_FAIL(path, lineno, "'%.*s' is not index:value", (int)(te - tok), tok);
+            if (tok[0] == '-') LINE_FAIL(path, lineno, "negative feature index '%.*s'", (int)(colon - tok), tok);
+            if (tok == colon)
+                LINE_FAIL(path, lineno, "missing feature index before ':%.*s'", (int)(te - colon - 1), colon + 1);
+            for (p = tok; p < colon; p++) {
+                if (*p < '0' || *p > '9')
+                    LINE_FAIL(path, lineno, "feature index '%.*s' is not a non-negative integer", (int)(colon - tok),
+                              tok);
+                idx = idx * 10 + (uint64_t)(*p - '0');
+                if (idx >= GBT_MAX_FEATURES)
+                    LINE_FAIL(path, lineno, "feature index '%.*s' is too large (the limit is %u)", (int)(colon - tok),
+                              tok, GBT_MAX_FEATURES - 1);
+            }
+            v = gbt__strtof(colon + 1, &e);
+            if (e != te || colon + 1 == te)
+                LINE_FAIL(path, lineno, "value '%.*s' of feature %llu is not a number", (int)(te - colon - 1),
+                          colon + 1, (unsigned long long)idx);
+        }
         if (isinf(v)) LINE_FAIL(path, lineno, "value of feature %llu is infinite", (unsigned long long)idx);
         if (isnan(v) || (out->nnz > row_start && idx <= out->idx[out->nnz - 1])) out->unsorted = 1;
         out->idx[out->nnz] = (uint32_t)idx;

@@ -191,6 +191,16 @@ static void test_csv(void)
     d = load(p, NULL);
     if (d) check_shape(d, 2, 2, "TSV is guessed from tabs");
     gbt_dataset_free(d);
+    /* an empty field between tabs: its parse must not skip the tab (a blank) into the next field */
+    d = load(tu_write("b.tsv", "1\t2\t3\t4\n0\t\t5\t6\n1\t7\t \t8\n"), NULL);
+    ok(d != NULL && d->nrow == 3 && d->ncol == 3 && isnan(d->dense[3]) && d->dense[4] == 5.0f &&
+           d->dense[5] == 6.0f && isnan(d->dense[7]) && d->dense[8] == 8.0f,
+       "TSV: empty and blank fields are missing, the next fields keep their values");
+    gbt_dataset_free(d);
+    d = load(tu_write("c.libsvm", "1 1: 5 2:3\n"), NULL);
+    ok(d == NULL && strstr(gbt_last_error(), "value '' of feature 1 is not a number"),
+       "LIBSVM: 'i:' followed by a blank has no value (the blank is not skipped to the next token)");
+    gbt_dataset_free(d);
     p = tu_write("m.csv", "1,-999,3\n0,4,-999\n");
     d = load(p, "missing=-999");
     ok(d != NULL, "missing=-999 accepted");
