@@ -366,8 +366,8 @@ static uint64_t gen_filler(struct gen_text *t, uint64_t line)
     return line + 1;
 }
 
-/* CSV: label first, then ncol values (some missing, quoted or padded). */
-static char *gen_csv(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32_t *lines)
+/* CSV or TSV: label first, then ncol values (some missing, quoted or padded). */
+static char *gen_csv(char delim, uint64_t nrow, uint64_t ncol, float *x, float *y, uint32_t *lines)
 {
     struct gen_text t = {0};
     char num[128];
@@ -382,12 +382,12 @@ static char *gen_csv(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32_t 
             float *v = &x[r * ncol + c];
             gen_number(num, sizeof num, v);
             if (u < 0.03) {
-                gen_put(&t, ",%s", u < 0.01 ? "" : u < 0.02 ? "NA" : "nan");
+                gen_put(&t, "%c%s", delim, u < 0.01 ? "" : u < 0.02 ? "NA" : "nan");
                 *v = NAN;
             } else if (u < 0.06) {
-                gen_put(&t, ", \"%s\" ", num);
+                gen_put(&t, "%c \"%s\" ", delim, num);
             } else {
-                gen_put(&t, ",%s", num);
+                gen_put(&t, "%c%s", delim, num);
             }
         }
         gen_put(&t, tu_unit() < 0.1 ? "\r\n" : "\n");
@@ -417,10 +417,12 @@ static char *gen_libsvm(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32
     return t.s;
 }
 
-static gbt_status read_split(const char *path, int csv, int threads, size_t block, gbt_dataset **d)
+/* kind: ',' or '\t' (CSV, TSV), else LIBSVM */
+static gbt_status read_split(const char *path, char kind, int threads, size_t block, gbt_dataset **d)
 {
     struct gbt_line_reader lr;
-    struct gbt_csv_options o = {',', 0, 0, 0, 0, 0.0f};
+    struct gbt_csv_options o = {kind, 0, 0, 0, 0, 0.0f};
+    const int csv = kind == ',' || kind == '\t';
     gbt_status s = gbt__lines_open(&lr, path);
     if (s != GBT_OK) return s;
     lr.threads = threads;
@@ -478,24 +480,26 @@ static void spoil(char *text, const uint32_t *lines, uint64_t r, const char *wit
     for (p += strlen(with); *p != '\n' && *p != '\r'; p++) *p = ' ';
 }
 
-static void test_parallel(int csv)
+/* kind: ',' or '\t' (CSV, TSV), 0 for LIBSVM */
+static void test_parallel(char delim)
 {
+    const int csv = delim != 0;
     const uint64_t nrow = 30000, ncol = csv ? 9 : 12;
-    const char *kind = csv ? "CSV" : "LIBSVM";
+    const char *kind = delim == ',' ? "CSV" : csv ? "TSV" : "LIBSVM";
     const int nsplits = (int)(sizeof splits / sizeof *splits);
     float *x = malloc(nrow * ncol * sizeof *x), *y = malloc(nrow * sizeof *y);
     uint32_t *lines = malloc(nrow * sizeof *lines);
     char *text, *bad;
     char first_msg[1024], name[64], want[64];
     int good = 1, same_error = 1;
-    tu_seed(csv ? 11 : 12);
-    text = csv ? gen_csv(nrow, ncol, x, y, lines) : gen_libsvm(nrow, ncol, x, y, lines);
-    snprintf(name, sizeof name, "par.%s", csv ? "csv" : "libsvm");
+    tu_seed(delim == ',' ? 11 : csv ? 13 : 12);
+    text = csv ? gen_csv(delim, nrow, ncol, x, y, lines) : gen_libsvm(nrow, ncol, x, y, lines);
+    snprintf(name, sizeof name, "par.%s", delim == ',' ? "csv" : csv ? "tsv" : "libsvm");
     tu_write(name, text);
     for (int i = 0; i < nsplits; i++) {
         gbt_dataset *d = NULL;
         const char *path = tu_write(name, text);
-        gbt_status s = read_split(path, csv, splits[i].threads, splits[i].block, &d);
+        gbt_status s = read_split(path, delim, splits[i].threads, splits[i].block, &d);
         if (s != GBT_OK || !dataset_is(d, nrow, ncol, x, y, lines)) {
             diag("%s, %d threads, %zu-byte blocks: %s", kind, splits[i].threads, splits[i].block,
                  s != GBT_OK ? gbt_last_error() : "a different dataset");
@@ -508,14 +512,14 @@ static void test_parallel(int csv)
 
     /* two bad lines far apart, and qid vs. a later bad token: the first in file order is reported */
     bad = strdup(text);
-    spoil(bad, lines, nrow - 5, csv ? "zzz,1,2,3,4,5,6,7,8,9" : "zzz");
-    spoil(bad, lines, 12345, csv ? "yyy,1,2,3,4,5,6,7,8,9" : "yyy");
+    spoil(bad, lines, nrow - 5, delim == ',' ? "zzz,1,2,3,4,5,6,7,8,9" : csv ? "zzz\t1\t2\t3\t4\t5\t6\t7\t8\t9" : "zzz");
+    spoil(bad, lines, 12345, delim == ',' ? "yyy,1,2,3,4,5,6,7,8,9" : csv ? "yyy\t1\t2\t3\t4\t5\t6\t7\t8\t9" : "yyy");
     if (!csv) spoil(bad, lines, 20000, "0 1:1"); /* qid missing: after the first bad line, so not reported */
     snprintf(want, sizeof want, ":%u: label 'yyy'", (unsigned)lines[12345]);
     tu_write(name, bad);
     for (int i = 0; i < nsplits; i++) {
         gbt_dataset *d = (gbt_dataset *)1;
-        gbt_status s = read_split(tu_write(name, bad), csv, splits[i].threads, splits[i].block, &d);
+        gbt_status s = read_split(tu_write(name, bad), delim, splits[i].threads, splits[i].block, &d);
         const char *msg = gbt_last_error();
         if (i == 0) snprintf(first_msg, sizeof first_msg, "%s", msg);
         if (s != GBT_E_FORMAT || strstr(msg, want) == NULL || strcmp(msg, first_msg) != 0) {
@@ -533,7 +537,7 @@ static void test_parallel(int csv)
         same_error = 1;
         for (int i = 0; i < nsplits; i++) {
             gbt_dataset *d = NULL;
-            gbt_status s = read_split(tu_write(name, bad), csv, splits[i].threads, splits[i].block, &d);
+            gbt_status s = read_split(tu_write(name, bad), delim, splits[i].threads, splits[i].block, &d);
             if (s != GBT_E_FORMAT || strstr(gbt_last_error(), want) == NULL) {
                 diag("%d threads, %zu-byte blocks: %s", splits[i].threads, splits[i].block, gbt_last_error());
                 same_error = 0;
@@ -556,7 +560,8 @@ int main(void)
     test_csv_errors();
     test_side_files();
     test_long_path();
-    test_parallel(1);
+    test_parallel(',');
+    test_parallel('\t');
     test_parallel(0);
     tu_cleanup();
     return done_testing();
