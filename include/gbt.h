@@ -188,7 +188,8 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
 
 /*
  * A dataset read from a text file, streamed (the text is never held in
- * memory whole: it passes through a window of 8 MiB per thread) and parsed
+ * memory whole: it passes through a window of 8 MiB per thread, 64 MiB at
+ * most) and parsed
  * by blocks of lines in parallel.  Numbers read exactly as strtof reads
  * them in the C locale.  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line

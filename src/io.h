@@ -52,8 +52,16 @@ gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len)
  */
 gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char **text, size_t *len);
 
-/* The bytes of a block for each of lr->threads threads: 4 chunks of 2 MiB. */
+/* The bytes of a block for each of lr->threads threads (4 chunks of 2 MiB), and at most in all. */
 #define GBT_BLOCK_PER_THREAD ((size_t)8 << 20)
+#define GBT_BLOCK_MAX ((size_t)64 << 20)
+
+/* The bytes of the blocks the readers ask for. */
+static inline size_t gbt__block_bytes(const struct gbt_line_reader *lr)
+{
+    const size_t b = lr->block * (size_t)lr->threads;
+    return b < GBT_BLOCK_MAX ? b : GBT_BLOCK_MAX;
+}
 
 /*
  * Logs "reading PATH: ..." at GBT_LOG_INFO every lr->progress seconds (none

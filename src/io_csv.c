@@ -219,7 +219,7 @@ static gbt_status read_blocks(struct gbt_line_reader *lr, const struct csv_forma
         const char *text;
         size_t len;
         int nc;
-        s = gbt__lines_block(lr, lr->block * (size_t)nt, &text, &len);
+        s = gbt__lines_block(lr, gbt__block_bytes(lr), &text, &len);
         if (s != GBT_OK || len == 0) break;
         nc = gbt__split_block(text, len, nt, chunks);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
