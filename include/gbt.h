@@ -188,7 +188,10 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
 
 /*
  * A dataset read from a text file, streamed (the text is never held in
- * memory whole).  `options` is NULL or a comma-separated list:
+ * memory whole: it passes through a window of 8 MiB per thread, 64 MiB at
+ * most) and parsed
+ * by blocks of lines in parallel.  Numbers read exactly as strtof reads
+ * them in the C locale.  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line
  *   label_column=N          CSV/TSV column of the label (default 0);
  *                           -1 means the file has no label column;
@@ -205,13 +208,21 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *                           column i) or at 1 (index i is column i - 1);
  *                           auto (default, also -1): 0 when an index 0
  *                           appears in the file, else 1
+ *   nthread=N               threads to parse with (default 0: all the
+ *                           processors available); the dataset is the same
+ *                           for any N
+ *   progress=S              log "reading PATH: P% (...)" at GBT_LOG_INFO
+ *                           every S seconds while reading, and a summary
+ *                           when done if anything was logged (default 0:
+ *                           never)
  * LIBSVM lines are "label [qid:N] index:value ...".  A model records the
  * base of the LIBSVM file it was trained on; prediction and evaluation
  * refuse a file whose base was guessed one-based (no index 0) unless the
  * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
  * zero-based with its first feature absent; give indexing_mode).
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
- * in LF or CRLF.  Errors name the file and the line.
+ * in LF or CRLF.  Errors name the file and the line: the first bad line
+ * in the file, whatever the thread count.
  */
 GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
                                          gbt_dataset **out);

@@ -529,6 +529,13 @@ static void log_round(const gbt_booster *b, int round, uint32_t first_tree, doub
              t_trees, t_eval);
 }
 
+double gbt__eta(double t_setup, double t_first, double now, int done, int total)
+{
+    if (done >= total) return 0.0;
+    if (done <= 1) return (t_first - t_setup) * (total - done);
+    return (now - t_first) / (done - 1) * (total - done);
+}
+
 gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
@@ -537,7 +544,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     char mnames[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
     struct eval_set *sets = NULL;
     int nm = 0, best_round = -1, last_round = -1, verb;
-    double best = NAN, start = gbt__now();
+    double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
@@ -564,6 +571,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         s = eval_margins(b, valid[i], &sets[i].margin);
         if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
     }
+    t_setup = gbt__now();
     for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
         const uint32_t t0 = b->model.ntrees;
         const int round = (int)(t0 / (uint32_t)b->model.K);
@@ -589,10 +597,11 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
             }
         }
         if (s == GBT_OK) {
-            double el = gbt__now() - start;
+            const double now = gbt__now();
             char e1[32], e2[32];
-            format_seconds(e1, sizeof e1, el);
-            format_seconds(e2, sizeof e2, el / (r + 1) * (num_rounds - r - 1));
+            if (r == 0) t_first = now;
+            format_seconds(e1, sizeof e1, now - start);
+            format_seconds(e2, sizeof e2, gbt__eta(t_setup, t_first, now, r + 1, num_rounds));
             gbt__sb_printf(&line, "\t(%s elapsed, %s left)", e1, e2);
             if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s", line.s);
             if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);

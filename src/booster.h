@@ -47,6 +47,14 @@ struct gbt_booster {
 };
 
 /* Appends a tree to the model and its forest. */
+/*
+ * Seconds left after `done` of `total` rounds, from the rounds alone:
+ * t_setup is when set-up (binning, device, validation margins) ended,
+ * t_first when the first round ended.  The first round may still include
+ * lazy device set-up, so from the second round on it is left out.
+ */
+double gbt__eta(double t_setup, double t_first, double now, int done, int total);
+
 gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
 
 /* Drops trees from index ntrees on. */

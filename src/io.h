@@ -9,14 +9,24 @@
 
 #include "dataset.h"
 
-/* Reads a file one line at a time through a fixed-size window. */
+/*
+ * Reads a file through a window that grows only to the longest line (or the
+ * block asked for), never to the file's size: one line at a time, or in
+ * blocks of whole lines that the readers parse in parallel.
+ */
 struct gbt_line_reader {
     FILE *f;
     const char *path;
-    char *buf;
+    char *buf;              /* cap + 1 bytes; buf[end] is always '\0' */
     size_t cap, start, end; /* unconsumed bytes are buf[start, end) */
     int eof;
-    uint64_t line; /* number of the line last returned, from 1 */
+    uint64_t line;   /* number of the line last consumed, from 1 */
+    uint64_t offset; /* bytes consumed */
+    uint64_t size;   /* the file's size when it is a regular file, else 0 */
+    int threads;     /* threads the readers may use */
+    size_t block;    /* bytes of a block per thread (GBT_BLOCK_PER_THREAD; tests make it small) */
+    double progress; /* seconds between progress reports (gbt__lines_progress), 0: none */
+    double t_start, t_last;
 };
 
 gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);
@@ -34,10 +44,73 @@ gbt_status gbt__lines_peek(struct gbt_line_reader *lr, int skip, char **copy);
  */
 gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len);
 
+/*
+ * The next run of whole lines, about `want` bytes (more when one line is
+ * longer), ending just after a LF or at the end of the file, where a NUL
+ * follows it; *len is 0 at the end.  Valid until the next call.  lr->line
+ * is not advanced: the caller adds the lines it counts.
+ */
+gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char **text, size_t *len);
+
+/* The bytes of a block for each of lr->threads threads (4 chunks of 2 MiB), and at most in all. */
+#define GBT_BLOCK_PER_THREAD ((size_t)8 << 20)
+#define GBT_BLOCK_MAX ((size_t)64 << 20)
+
+/* The bytes of the blocks the readers ask for. */
+static inline size_t gbt__block_bytes(const struct gbt_line_reader *lr)
+{
+    const size_t b = lr->block * (size_t)lr->threads;
+    return b < GBT_BLOCK_MAX ? b : GBT_BLOCK_MAX;
+}
+
+/*
+ * Logs "reading PATH: ..." at GBT_LOG_INFO every lr->progress seconds (none
+ * in the first interval, so a quick read says nothing).  Returns whether
+ * anything was ever logged.
+ */
+int gbt__lines_progress(struct gbt_line_reader *lr);
+
 void gbt__lines_close(struct gbt_line_reader *lr);
 
-/* Whether a line holds nothing but blanks (or a '#' comment). */
-int gbt__line_is_blank(const char *s);
+/* Whether the n bytes at s are nothing but blanks (or a '#' comment). */
+int gbt__line_is_blank(const char *s, size_t n);
+
+/* Whether strtof would skip c as leading white space (isspace in the C locale). */
+static inline int gbt__is_space(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* The line's length without its CR, if it ends in one. */
+static inline size_t gbt__line_trim_cr(const char *s, size_t n)
+{
+    return n > 0 && s[n - 1] == '\r' ? n - 1 : n;
+}
+
+/*
+ * A piece of a block for one thread: whole lines, parsed into the reader's
+ * own buffers; the first bad line stops it and is parsed again by the
+ * caller for its message (errors are per thread).
+ */
+struct gbt_chunk {
+    const char *text;
+    size_t len;
+    gbt_status status;     /* GBT_OK, or an allocation failure */
+    uint64_t rows, lines;  /* rows made, lines passed (blank ones too) */
+    int64_t bad_line;      /* the first bad line, from 0 within the chunk; -1: none */
+    const char *bad_text;  /* that line, bad_len bytes without LF or CR */
+    size_t bad_len;
+    uint64_t first_row, first_line; /* set by the caller, in file order */
+};
+
+#define GBT_MAX_CHUNKS 256
+
+/*
+ * Cuts a block of whole lines into chunks of about equal size at line ends,
+ * four per thread (so that a slow thread does not hold up the others), at
+ * most GBT_MAX_CHUNKS, none smaller than 64 KiB.  Returns their number.
+ */
+int gbt__split_block(const char *text, size_t len, int threads, struct gbt_chunk *chunks);
 
 /* Reads the lines of a LIBSVM file into a CSR dataset with labels (and groups from qid). */
 gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out);
@@ -58,8 +131,5 @@ struct gbt_csv_options {
 /* Reads the lines of a CSV or TSV file into a dense dataset. */
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out);
-
-/* Records the line of row `row`; grows the array as needed. */
-gbt_status gbt__note_row_line(gbt_dataset *d, size_t *cap, uint64_t row, uint64_t line);
 
 #endif

@@ -3,6 +3,11 @@
  * fields on every line, one of them (label_column) the label.  Fields that
  * are empty, "NA" or "nan" (any case), or equal to the `missing` option,
  * are missing.  Surrounding blanks and double quotes are ignored.
+ *
+ * The header and the first data line (which fixes the number of fields)
+ * are read one line at a time; the rest comes in blocks of whole lines,
+ * each cut at line ends into chunks parsed in parallel and
+ * appended in file order.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,129 +17,277 @@
 #include "io.h"
 #include "util.h"
 
-struct dense_builder {
-    gbt_dataset *d;
-    size_t cap_data, cap_label, cap_lines;
-    int64_t nfields;     /* fields per line, from the first data line */
-    uint64_t first_line; /* line that fixed nfields */
-    int64_t label;       /* the label's column (-1: none), fixed with nfields */
+/* What every line is parsed against, fixed by the first data line. */
+struct csv_format {
+    const char *path;
+    const struct gbt_csv_options *opt;
+    int64_t nfields;     /* fields per line */
+    uint64_t first_line; /* the line that fixed nfields */
+    int64_t label;       /* the label's column, -1: none */
+    uint64_t ncol;       /* feature columns */
 };
 
-#define LINE_FAIL(lr, ...)                                                   \
+#define LINE_FAIL(path, line, ...)                                           \
     return gbt__fail_context(gbt__fail(GBT_E_FORMAT, __VA_ARGS__), "%s:%llu", \
-                             (lr)->path, (unsigned long long)(lr)->line)
+                             (path), (unsigned long long)(line))
 
-/* Trims blanks and one pair of double quotes in place. */
-static char *trim_field(char *s, char *end)
+/* Trims blanks and one pair of double quotes: the field is [*s, *e). */
+static void trim_field(const char **s, const char **e)
 {
-    while (s < end && (*s == ' ' || *s == '\t')) s++;
-    while (end > s && (end[-1] == ' ' || end[-1] == '\t')) end--;
-    if (end - s >= 2 && *s == '"' && end[-1] == '"') {
-        s++;
-        end--;
+    const char *a = *s, *b = *e;
+    while (a < b && (*a == ' ' || *a == '\t')) a++;
+    while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    if (b - a >= 2 && *a == '"' && b[-1] == '"') {
+        a++;
+        b--;
     }
-    *end = '\0';
-    return s;
+    *s = a;
+    *e = b;
 }
 
-static int is_missing_text(const char *s)
+static int is_missing_text(const char *s, size_t n)
 {
-    return *s == '\0' || strcasecmp(s, "na") == 0 || strcasecmp(s, "nan") == 0;
+    return n == 0 || (n == 2 && strncasecmp(s, "na", 2) == 0) || (n == 3 && strncasecmp(s, "nan", 3) == 0);
 }
 
-static int64_t count_fields(const char *s, char delim)
+static int64_t count_fields(const char *s, size_t n, char delim)
 {
-    int64_t n = 1;
-    for (; *s; s++) n += *s == delim;
-    return n;
+    int64_t k = 1;
+    for (const char *e = s + n; (s = memchr(s, delim, (size_t)(e - s))) != NULL; s++) k++;
+    return k;
 }
 
-static gbt_status parse_line(struct gbt_line_reader *lr, struct dense_builder *b,
-                             const struct gbt_csv_options *opt, char *line)
+/*
+ * Parses one line (n bytes, no LF or CR) into row[0, ncol) and *label.
+ * Text is never written; the line is followed by a LF, CR or NUL.
+ */
+static gbt_status parse_row(const struct csv_format *c, const char *line, size_t n, uint64_t lineno,
+                            float *row, float *label)
 {
-    gbt_dataset *d = b->d;
-    int64_t nf = count_fields(line, opt->delim), col = 0;
-    float *row;
-    char *s = line;
-    if (b->nfields == 0) {
-        b->nfields = nf;
-        b->first_line = lr->line;
-        b->label = opt->label_column;
-        if (b->label == GBT_LABEL_AUTO) {
-            if ((uint64_t)nf == opt->features)
-                b->label = -1;
-            else if ((uint64_t)nf == opt->features + 1)
-                b->label = 0;
-            else
-                LINE_FAIL(lr,
-                          "%lld fields, but the model has %llu features: expected %llu (features only) "
-                          "or %llu (label first); label_column=N says where the label is",
-                          (long long)nf, (unsigned long long)opt->features,
-                          (unsigned long long)opt->features, (unsigned long long)opt->features + 1);
-        }
-        if (b->label >= nf)
-            LINE_FAIL(lr, "label column %lld does not exist: the line has %lld fields",
-                      (long long)b->label, (long long)nf);
-        d->ncol = (uint64_t)(nf - (b->label >= 0));
-        RETURN_ERROR_IF(d->ncol > GBT_MAX_FEATURES, GBT_E_FORMAT, "%s: %llu columns; the limit is %u",
-                        lr->path, (unsigned long long)d->ncol, GBT_MAX_FEATURES);
-    }
-    if (nf != b->nfields)
-        LINE_FAIL(lr, "%lld fields, but line %llu has %lld", (long long)nf,
-                  (unsigned long long)b->first_line, (long long)b->nfields);
-    RETURN_ERROR_IF(d->nrow + 1 >= GBT_MAX_ROWS, GBT_E_FORMAT, "%s: more than %llu rows",
-                    lr->path, (unsigned long long)GBT_MAX_ROWS - 1);
-    FORWARD_IF_ERROR(gbt__reserve(&d->dense, &b->cap_data, (d->nrow + 1) * d->ncol, sizeof(float),
-                                  "feature values"));
-    if (b->label >= 0)
-        FORWARD_IF_ERROR(
-            gbt__reserve(&d->label, &b->cap_label, d->nrow + 1, sizeof(float), "labels"));
-    FORWARD_IF_ERROR(gbt__note_row_line(d, &b->cap_lines, d->nrow, lr->line));
-    row = d->dense + d->nrow * d->ncol;
+    const struct gbt_csv_options *opt = c->opt;
+    const char *s = line, *lend = line + n;
+    const char *hint = lineno == 1 && !opt->header ? " (if line 1 names the columns, use header=1)" : "";
+    const int64_t nf = c->nfields;
+    int counted = 0;
+    if (memchr(line, '\0', n) != NULL)
+        LINE_FAIL(c->path, lineno, "NUL byte in the line; is this a text file?");
     for (int64_t f = 0; f < nf; f++) {
-        char *end = strchr(s, opt->delim);
-        char *next = end ? end + 1 : s + strlen(s);
-        char *text, *e;
-        float v;
-        if (end == NULL) end = s + strlen(s);
-        text = trim_field(s, end);
-        s = next;
-        if (f == b->label) {
+        const char *end, *text = s;
+        char *e = (char *)s;
+        float v = 0.0f;
+        /*
+         * The common field: a number (not NaN) that ends at the delimiter, or the line for the last.
+         * Not after white space, which strtof would skip, past a tab delimiter too.
+         */
+        if (s < lend && !gbt__is_space(*s)) v = gbt__strtof(s, &e);
+        if (e > s && e <= lend && !isnan(v) && (f == nf - 1 ? e == lend : e < lend && *e == opt->delim)) {
+            end = e;
+            s = e + 1;
+        } else {
+            /* any error shows here first: a wrong field count is the one reported */
+            if (!counted) {
+                const int64_t k = count_fields(line, n, opt->delim);
+                if (k != nf)
+                    LINE_FAIL(c->path, lineno, "%lld fields, but line %llu has %lld", (long long)k,
+                              (unsigned long long)c->first_line, (long long)nf);
+                counted = 1;
+            }
+            end = memchr(s, opt->delim, (size_t)(lend - s));
+            if (end == NULL) end = lend;
+            s = end + 1;
+            trim_field(&text, &end);
+            if (f != c->label && is_missing_text(text, (size_t)(end - text))) {
+                *row++ = NAN;
+                continue;
+            }
             v = gbt__strtof(text, &e);
-            if (*text == '\0' || e == text || *e != '\0')
-                LINE_FAIL(lr, "label '%s' in column %lld is not a number%s", text, (long long)f,
-                          lr->line == 1 && !opt->header ? " (if line 1 names the columns, use header=1)" : "");
-            if (!isfinite(v)) LINE_FAIL(lr, "label is %s", isnan(v) ? "NaN" : "infinite");
-            d->label[d->nrow] = v;
+            if (text == end || e != end)
+                LINE_FAIL(c->path, lineno, "%s '%.*s' in column %lld is not a number%s",
+                          f == c->label ? "label" : "value", (int)(end - text), text, (long long)f, hint);
+        }
+        if (f == c->label) {
+            if (!isfinite(v)) LINE_FAIL(c->path, lineno, "label is %s", isnan(v) ? "NaN" : "infinite");
+            *label = v;
             continue;
         }
-        if (is_missing_text(text)) {
-            v = NAN;
-        } else {
-            v = gbt__strtof(text, &e);
-            if (e == text || *e != '\0')
-                LINE_FAIL(lr, "value '%s' in column %lld is not a number%s", text, (long long)f,
-                          lr->line == 1 && !opt->header ? " (if line 1 names the columns, use header=1)" : "");
-            if (isinf(v)) LINE_FAIL(lr, "value in column %lld is infinite", (long long)f);
-            if (opt->has_missing && v == opt->missing) v = NAN;
-        }
-        row[col++] = v;
+        if (isinf(v)) LINE_FAIL(c->path, lineno, "value in column %lld is infinite", (long long)f);
+        if (opt->has_missing && v == opt->missing) v = NAN;
+        *row++ = v;
     }
-    d->nrow++;
     return GBT_OK;
+}
+
+/* Fixes the number of fields and the label's column from the first data line. */
+static gbt_status set_format(struct csv_format *c, const char *line, size_t n, uint64_t lineno)
+{
+    const struct gbt_csv_options *opt = c->opt;
+    int64_t nf = count_fields(line, n, opt->delim);
+    c->nfields = nf;
+    c->first_line = lineno;
+    c->label = opt->label_column;
+    if (c->label == GBT_LABEL_AUTO) {
+        if ((uint64_t)nf == opt->features)
+            c->label = -1;
+        else if ((uint64_t)nf == opt->features + 1)
+            c->label = 0;
+        else
+            LINE_FAIL(c->path, lineno,
+                      "%lld fields, but the model has %llu features: expected %llu (features only) "
+                      "or %llu (label first); label_column=N says where the label is",
+                      (long long)nf, (unsigned long long)opt->features, (unsigned long long)opt->features,
+                      (unsigned long long)opt->features + 1);
+    }
+    if (c->label >= nf)
+        LINE_FAIL(c->path, lineno, "label column %lld does not exist: the line has %lld fields",
+                  (long long)c->label, (long long)nf);
+    c->ncol = (uint64_t)(nf - (c->label >= 0));
+    RETURN_ERROR_IF(c->ncol > GBT_MAX_FEATURES, GBT_E_FORMAT, "%s: %llu columns; the limit is %u", c->path,
+                    (unsigned long long)c->ncol, GBT_MAX_FEATURES);
+    return GBT_OK;
+}
+
+/* One chunk's rows: features row-major, labels, and each row's line within the chunk (from 0). */
+struct csv_rows {
+    float *x, *y;
+    uint32_t *line;
+    uint64_t present; /* values that are not missing */
+    size_t cap_x, cap_y, cap_line;
+};
+
+/* Parses the lines of a chunk until the first bad one (recorded in ch->bad_line). */
+static gbt_status parse_chunk(const struct csv_format *c, struct gbt_chunk *ch, struct csv_rows *out)
+{
+    const char *p = ch->text, *end = ch->text + ch->len;
+    ch->rows = ch->lines = 0;
+    ch->bad_line = -1;
+    out->present = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const size_t n = gbt__line_trim_cr(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+        const uint64_t r = ch->rows;
+        float label = 0.0f;
+        ch->lines++;
+        if (!gbt__line_is_blank(p, n)) {
+            FORWARD_IF_ERROR(gbt__reserve(&out->x, &out->cap_x, (r + 1) * c->ncol, sizeof(float), "values"));
+            FORWARD_IF_ERROR(gbt__reserve(&out->line, &out->cap_line, r + 1, sizeof(uint32_t), "lines"));
+            if (c->label >= 0)
+                FORWARD_IF_ERROR(gbt__reserve(&out->y, &out->cap_y, r + 1, sizeof(float), "labels"));
+            /* the line number stays relative; only the first bad line's message matters, made later */
+            if (parse_row(c, p, n, 0, out->x + r * c->ncol, &label) != GBT_OK) {
+                ch->bad_line = (int64_t)ch->lines - 1;
+                ch->bad_text = p;
+                ch->bad_len = n;
+                return GBT_OK;
+            }
+            if (c->label >= 0) out->y[r] = label;
+            out->line[r] = (uint32_t)(ch->lines - 1);
+            for (uint64_t k = 0; k < c->ncol; k++) out->present += !isnan(out->x[r * c->ncol + k]);
+            ch->rows++;
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return GBT_OK;
+}
+
+/* Room in d for `more` rows. */
+static gbt_status reserve_rows(gbt_dataset *d, const struct csv_format *c, size_t caps[3], uint64_t more)
+{
+    const uint64_t n = d->nrow + more;
+    RETURN_ERROR_IF(n >= GBT_MAX_ROWS, GBT_E_FORMAT, "%s: more than %llu rows", c->path,
+                    (unsigned long long)GBT_MAX_ROWS - 1);
+    FORWARD_IF_ERROR(gbt__reserve(&d->dense, &caps[0], n * c->ncol, sizeof(float), "feature values"));
+    FORWARD_IF_ERROR(gbt__reserve(&d->row_line, &caps[1], n, sizeof(uint32_t), "line numbers"));
+    if (c->label >= 0) FORWARD_IF_ERROR(gbt__reserve(&d->label, &caps[2], n, sizeof(float), "labels"));
+    return GBT_OK;
+}
+
+static uint32_t clamp_line(uint64_t line)
+{
+    return line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
+}
+
+/* Reads every block after the first data line. */
+static gbt_status read_blocks(struct gbt_line_reader *lr, const struct csv_format *c, gbt_dataset *d,
+                              size_t caps[3])
+{
+    const int nt = lr->threads;
+    struct gbt_chunk chunks[GBT_MAX_CHUNKS];
+    struct csv_rows rows[GBT_MAX_CHUNKS];
+    gbt_status s = GBT_OK;
+    memset(rows, 0, sizeof rows);
+    for (;;) {
+        const char *text;
+        size_t len;
+        int nc;
+        s = gbt__lines_block(lr, gbt__block_bytes(lr), &text, &len);
+        if (s != GBT_OK || len == 0) break;
+        nc = gbt__split_block(text, len, nt, chunks);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (int i = 0; i < nc; i++) chunks[i].status = parse_chunk(c, &chunks[i], &rows[i]);
+        /* the first failure in file order wins; the chunks before it are whole */
+        for (int i = 0; i < nc && s == GBT_OK; i++) {
+            struct gbt_chunk *ch = &chunks[i];
+            if (ch->status != GBT_OK) {
+                s = gbt__fail(ch->status, "%s: out of memory parsing lines %llu and after", c->path,
+                              (unsigned long long)lr->line + 1);
+                break;
+            }
+            ch->first_row = d->nrow;
+            ch->first_line = lr->line + 1;
+            if ((s = reserve_rows(d, c, caps, ch->rows)) != GBT_OK) break;
+            d->nrow += ch->rows;
+            d->nnz += rows[i].present;
+            if (ch->bad_line >= 0) {
+                /* parsed again on this thread, for the message */
+                const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
+                float label;
+                s = parse_row(c, ch->bad_text, ch->bad_len, at, rows[i].x + ch->rows * c->ncol, &label);
+                if (s == GBT_OK)
+                    s = gbt__fail(GBT_E_INTERNAL, "%s:%llu: the line parsed twice gave two answers", c->path,
+                                  (unsigned long long)at);
+                break;
+            }
+            lr->line += ch->lines;
+        }
+        /* copy in parallel: every chunk's rows have their place now */
+        if (s == GBT_OK) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+            for (int i = 0; i < nc; i++) {
+                const struct gbt_chunk *ch = &chunks[i];
+                if (ch->rows == 0) continue;
+                memcpy(d->dense + ch->first_row * c->ncol, rows[i].x, ch->rows * c->ncol * sizeof(float));
+                if (c->label >= 0) memcpy(d->label + ch->first_row, rows[i].y, ch->rows * sizeof(float));
+                for (uint64_t r = 0; r < ch->rows; r++)
+                    d->row_line[ch->first_row + r] = clamp_line(ch->first_line + rows[i].line[r]);
+            }
+        }
+        if (s != GBT_OK) break;
+        gbt__lines_progress(lr);
+    }
+    for (int i = 0; i < GBT_MAX_CHUNKS; i++) {
+        free(rows[i].x);
+        free(rows[i].y);
+        free(rows[i].line);
+    }
+    return s;
 }
 
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out)
 {
-    struct dense_builder b;
+    struct csv_format c;
+    size_t caps[3] = {0, 0, 0};
+    gbt_dataset *d;
     gbt_status s;
     char *line;
     size_t len;
     int skip_header = opt->header;
-    memset(&b, 0, sizeof b);
-    FORWARD_IF_ERROR(gbt__dataset_alloc(&b.d));
-    s = gbt__strdup(&b.d->source, lr->path);
+    memset(&c, 0, sizeof c);
+    c.path = lr->path;
+    c.opt = opt;
+    FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
+    s = gbt__strdup(&d->source, lr->path);
+    /* the header and the first data line, one at a time */
     while (s == GBT_OK) {
         s = gbt__lines_next(lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
@@ -142,17 +295,28 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
             skip_header = 0;
             continue;
         }
-        if (gbt__line_is_blank(line)) continue;
-        s = parse_line(lr, &b, opt, line);
+        if (gbt__line_is_blank(line, len)) continue;
+        s = set_format(&c, line, len, lr->line);
+        if (s == GBT_OK) s = reserve_rows(d, &c, caps, 1);
+        if (s == GBT_OK) {
+            float label = 0.0f;
+            s = parse_row(&c, line, len, lr->line, d->dense, &label);
+            if (c.label >= 0) d->label[0] = label;
+            d->row_line[0] = clamp_line(lr->line);
+            d->nrow = 1;
+            for (uint64_t k = 0; k < c.ncol; k++) d->nnz += !isnan(d->dense[k]);
+        }
+        if (s == GBT_OK) s = read_blocks(lr, &c, d, caps);
+        break;
     }
-    if (s == GBT_OK && b.d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
-    if (s == GBT_OK && b.d->ncol == 0)
+    d->ncol = c.ncol;
+    if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
+    if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no feature columns besides the label", lr->path);
-    if (s == GBT_OK) s = gbt__dataset_finish_dense(b.d);
     if (s != GBT_OK) {
-        gbt_dataset_free(b.d);
+        gbt_dataset_free(d);
         return s;
     }
-    *out = b.d;
+    *out = d;
     return GBT_OK;
 }

@@ -18,6 +18,8 @@ struct file_options {
     struct gbt_csv_options csv;
     int side_files;
     int indexing_mode; /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
+    int64_t nthread;   /* 0: all the machine offers */
+    double progress;   /* seconds between progress reports, 0: none */
 };
 
 static gbt_status parse_bool(const char *key, const char *v, int *out)
@@ -68,6 +70,20 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         o->csv.features = n;
         return GBT_OK;
     }
+    if (strcmp(key, "nthread") == 0) {
+        long long n = strtoll(v, &e, 10);
+        RETURN_ERROR_IF(*v < '0' || *v > '9' || *e != '\0' || n > 4096, GBT_E_INVALID_ARG,
+                        "option 'nthread' expects a number of threads in [0, 4096] (0: all), got '%s'", v);
+        o->nthread = n;
+        return GBT_OK;
+    }
+    if (strcmp(key, "progress") == 0) {
+        double t = gbt__strtod(v, &e);
+        RETURN_ERROR_IF(*v == '\0' || *e != '\0' || !(t >= 0 && t <= 1e9), GBT_E_INVALID_ARG,
+                        "option 'progress' expects seconds between reports (0: none), got '%s'", v);
+        o->progress = t;
+        return GBT_OK;
+    }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
     if (strcmp(key, "indexing_mode") == 0) {
@@ -89,7 +105,7 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     return gbt__fail(GBT_E_INVALID_ARG,
                      "unknown option '%s' (expected format, label_column, features, header, "
-                     "missing, side_files or indexing_mode)",
+                     "missing, side_files, indexing_mode, nthread or progress)",
                      key);
 }
 
@@ -299,6 +315,8 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
     FORWARD_IF_ERROR(parse_options(options, &o));
     /* one reader for the guess and the data: a pipe can be read only once */
     FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
+    lr.threads = gbt__threads(o.nthread);
+    lr.progress = o.progress;
     s = o.format == FMT_GUESS ? guess_format(&lr, o.csv.header, &o.format) : GBT_OK;
     if (s == GBT_OK && o.format == FMT_LIBSVM) {
         s = gbt__read_libsvm(&lr, &d);
@@ -307,6 +325,10 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
         o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
         s = gbt__read_delimited(&lr, &o.csv, &d);
     }
+    if (s == GBT_OK && gbt__lines_progress(&lr))
+        gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "read %s: %llu rows x %llu columns, %.0f MB in %.1fs", path,
+                 (unsigned long long)d->nrow, (unsigned long long)d->ncol, (double)lr.offset / 1e6,
+                 gbt__now() - lr.t_start);
     gbt__lines_close(&lr);
     if (s == GBT_OK && o.side_files) s = gbt__dataset_read_side_files(d, path);
     if (s != GBT_OK) {

@@ -1,10 +1,11 @@
 /*
  * io_lines.c - a streaming line reader: the file passes through a window
- * that grows only to the longest line, never to the file's size.
+ * that grows only to the longest line (or block), never to the file's size.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "io.h"
 #include "util.h"
@@ -24,6 +25,14 @@ gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path)
         return GBT_E_NO_MEMORY;
     }
     lr->cap = WINDOW;
+    lr->buf[0] = '\0';
+    lr->threads = 1;
+    lr->block = GBT_BLOCK_PER_THREAD;
+    {
+        struct stat st;
+        if (fstat(fileno(lr->f), &st) == 0 && S_ISREG(st.st_mode)) lr->size = (uint64_t)st.st_size;
+    }
+    lr->t_start = lr->t_last = gbt__now();
     return GBT_OK;
 }
 
@@ -34,7 +43,21 @@ void gbt__lines_close(struct gbt_line_reader *lr)
     memset(lr, 0, sizeof *lr);
 }
 
-/* Moves the unconsumed bytes to the front and reads more behind them. */
+/* Makes the window at least `cap` bytes. */
+static gbt_status grow(struct gbt_line_reader *lr, size_t cap)
+{
+    char *nb = realloc(lr->buf, cap + 1);
+    RETURN_ERROR_IF(nb == NULL, GBT_E_NO_MEMORY, "out of memory: a %zu-byte window to read '%s'", cap,
+                    lr->path);
+    lr->buf = nb;
+    lr->cap = cap;
+    return GBT_OK;
+}
+
+/*
+ * Moves the unconsumed bytes to the front and reads more behind them,
+ * doubling the window when it is full (a line longer than the window).
+ */
 static gbt_status refill(struct gbt_line_reader *lr)
 {
     size_t have = lr->end - lr->start, got;
@@ -44,15 +67,10 @@ static gbt_status refill(struct gbt_line_reader *lr)
         lr->end = have;
     }
     if (have == lr->cap) {
-        char *nb;
         RETURN_ERROR_IF(lr->cap >= ((size_t)1 << 30), GBT_E_FORMAT,
                         "%s:%llu: line longer than 1 GiB", lr->path,
                         (unsigned long long)lr->line + 1);
-        nb = realloc(lr->buf, lr->cap * 2 + 1);
-        RETURN_ERROR_IF(nb == NULL, GBT_E_NO_MEMORY, "out of memory reading a long line of '%s'",
-                        lr->path);
-        lr->buf = nb;
-        lr->cap *= 2;
+        FORWARD_IF_ERROR(grow(lr, lr->cap * 2));
     }
     got = fread(lr->buf + lr->end, 1, lr->cap - lr->end, lr->f);
     if (got == 0) {
@@ -61,6 +79,7 @@ static gbt_status refill(struct gbt_line_reader *lr)
         lr->eof = 1;
     }
     lr->end += got;
+    lr->buf[lr->end] = '\0';
     return GBT_OK;
 }
 
@@ -81,6 +100,7 @@ gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len)
     n = nl ? (size_t)(nl - (lr->buf + lr->start)) : lr->end - lr->start;
     *line = lr->buf + lr->start;
     lr->start += n + (nl != NULL);
+    lr->offset += n + (nl != NULL);
     lr->line++;
     if (n > 0 && (*line)[n - 1] == '\r') n--;
     (*line)[n] = '\0';
@@ -114,21 +134,75 @@ gbt_status gbt__lines_peek(struct gbt_line_reader *lr, int skip, char **copy)
         memcpy(*copy, from, n);
         if (n > 0 && (*copy)[n - 1] == '\r') n--;
         (*copy)[n] = '\0';
-        if (!gbt__line_is_blank(*copy)) return GBT_OK;
+        if (!gbt__line_is_blank(*copy, n)) return GBT_OK;
         free(*copy);
         *copy = NULL;
     }
 }
 
-int gbt__line_is_blank(const char *s)
+gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char **text, size_t *len)
 {
-    while (*s == ' ' || *s == '\t') s++;
-    return *s == '\0' || *s == '#';
+    size_t n;
+    if (lr->cap < want) FORWARD_IF_ERROR(grow(lr, want));
+    for (;;) {
+        n = lr->end - lr->start;
+        if (!lr->eof && n < lr->cap) {
+            FORWARD_IF_ERROR(refill(lr)); /* fill the window: fread may return less */
+            continue;
+        }
+        while (n > 0 && lr->buf[lr->start + n - 1] != '\n') n--;
+        if (n > 0 || lr->eof) break;
+        FORWARD_IF_ERROR(refill(lr)); /* a line longer than the window */
+    }
+    if (n == 0) n = lr->end - lr->start; /* the last line, without a LF, before the NUL at buf[end] */
+    *text = lr->buf + lr->start;
+    *len = n;
+    lr->start += n;
+    lr->offset += n;
+    return GBT_OK;
 }
 
-gbt_status gbt__note_row_line(gbt_dataset *d, size_t *cap, uint64_t row, uint64_t line)
+int gbt__split_block(const char *text, size_t len, int threads, struct gbt_chunk *chunks)
 {
-    FORWARD_IF_ERROR(gbt__reserve(&d->row_line, cap, row + 1, sizeof(uint32_t), "line numbers"));
-    d->row_line[row] = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
-    return GBT_OK;
+    size_t want = (size_t)threads * 4, step, at = 0;
+    int n = 0;
+    if (want > GBT_MAX_CHUNKS) want = GBT_MAX_CHUNKS;
+    step = len / want;
+    if (step < ((size_t)64 << 10)) step = (size_t)64 << 10;
+    while (at < len) {
+        size_t cut = len - at <= step || n == GBT_MAX_CHUNKS - 1 ? len : at + step;
+        if (cut < len) {
+            const char *nl = memchr(text + cut - 1, '\n', len - (cut - 1));
+            cut = nl ? (size_t)(nl - text) + 1 : len;
+        }
+        memset(&chunks[n], 0, sizeof chunks[n]);
+        chunks[n].text = text + at;
+        chunks[n].len = cut - at;
+        n++;
+        at = cut;
+    }
+    return n;
+}
+
+int gbt__lines_progress(struct gbt_line_reader *lr)
+{
+    const double now = gbt__now();
+    const int shown = lr->t_last > lr->t_start;
+    if (!(lr->progress > 0) || now - lr->t_last < lr->progress) return shown;
+    lr->t_last = now;
+    if (lr->size > 0)
+        gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "reading %s: %.0f%% (%.0f of %.0f MB, %.1fs)", lr->path,
+                 100.0 * (double)lr->offset / (double)lr->size, (double)lr->offset / 1e6,
+                 (double)lr->size / 1e6, now - lr->t_start);
+    else
+        gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "reading %s: %.0f MB (%.1fs)", lr->path,
+                 (double)lr->offset / 1e6, now - lr->t_start);
+    return 1;
+}
+
+int gbt__line_is_blank(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    return i == n || s[i] == '#';
 }

@@ -2,6 +2,7 @@
  * util.c - checked allocation, C-locale numbers, clock, threads, text buffer.
  */
 #define _GNU_SOURCE
+#include <float.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -71,9 +72,106 @@ static locale_t get_c_locale(void)
     return c_locale;
 }
 
+/* The powers of ten that a double holds exactly. */
+static const double exact_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* 10^-k rounded to double: not exact, so used only where the error cannot matter. */
+static const double approx_pow10_neg[] = {1e-0,  1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,
+                                          1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
+                                          1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
+
+/*
+ * The fast path of gbt__strtof: "[sign] digits [. digits] [e [sign] digits]"
+ * with at most 19 significant digits.  Returns 0 (leaving *out alone) where
+ * it cannot give strtof's correctly rounded result; then strtof decides.
+ *
+ * Why the result is exact: w (< 2^53) and 10^|q| (|q| <= 22) are exact
+ * doubles, so w * 10^q or w / 10^-q is the exact value rounded once to
+ * double (Clinger).  Rounding that double to float gives the float nearest
+ * the exact value unless the double lies exactly halfway between two
+ * floats (the exact value may lie on either side of it): then, and for
+ * results outside the normal float range (subnormals, overflow, where
+ * strtof also sets errno), strtof is asked instead.
+ *
+ * The division is slow, so w * 10^-k is tried first with 10^-k rounded to
+ * double: that product is within 2^-52 of the exact value relative, under
+ * 2 units in its last place.  Float rounding boundaries (halfway points)
+ * lie 2^28 of those units apart, so when the product is more than 16 units
+ * from one, the exact value lies on the same side and both round to the
+ * same float.  Only the rest (about 1 in 16 million) is divided.
+ */
+static int strtof_fast(const char *s, char **end, float *out)
+{
+    const char *p = s, *digits;
+    uint64_t w = 0, bits;
+    int nd = 0, neg = 0, any;
+    long q = 0;
+    double d;
+    float f;
+    if (FLT_EVAL_METHOD != 0) return 0; /* the arithmetic below must round to double */
+    if (*p == '-' || *p == '+') neg = *p++ == '-';
+    digits = p;
+    while (*p == '0') p++;
+    for (; *p >= '0' && *p <= '9'; p++, nd++) {
+        if (nd == 19) return 0;
+        w = w * 10 + (uint64_t)(*p - '0');
+    }
+    any = p > digits;
+    if (*p == '.') {
+        const char *frac = ++p;
+        if (w == 0)
+            for (; *p == '0'; p++) q--;
+        for (; *p >= '0' && *p <= '9'; p++, nd++, q--) {
+            if (nd == 19) return 0;
+            w = w * 10 + (uint64_t)(*p - '0');
+        }
+        any |= p > frac;
+    }
+    if (!any || *p == 'x' || *p == 'X') return 0; /* no digits ("inf", "nan", " 1") or hex */
+    if (*p == 'e' || *p == 'E') {
+        const char *x = p + 1;
+        int eneg = 0;
+        long e = 0;
+        if (*x == '-' || *x == '+') eneg = *x++ == '-';
+        if (*x >= '0' && *x <= '9') {
+            for (; *x >= '0' && *x <= '9'; x++)
+                if (e < 100000) e = e * 10 + (*x - '0');
+            q += eneg ? -e : e;
+            p = x;
+        }
+    }
+    if (w == 0) {
+        f = neg ? -0.0f : 0.0f;
+    } else {
+        if (w > ((uint64_t)1 << 53) || q < -22 || q > 22) return 0;
+        int divide = 1;
+        if (q < 0) {
+            d = (double)w * approx_pow10_neg[-q];
+            memcpy(&bits, &d, sizeof bits);
+            divide = !(d > 1e-30 && d < 1e30 && (uint32_t)((bits & 0x1fffffff) - (0x10000000 - 16)) > 32);
+        }
+        if (divide || q >= 0) {
+            d = q < 0 ? (double)w / exact_pow10[-q] : (double)w * exact_pow10[q];
+            memcpy(&bits, &d, sizeof bits);
+            if ((bits & 0x1fffffff) == 0x10000000) return 0; /* halfway between two floats */
+            if (d <= FLT_MIN || d > FLT_MAX) return 0;
+        }
+        f = (float)d;
+        if (neg) f = -f;
+    }
+    if (end) *end = (char *)p;
+    *out = f;
+    return 1;
+}
+
 float gbt__strtof(const char *s, char **end)
 {
-    locale_t l = get_c_locale();
+    locale_t l;
+    float f;
+    if (strtof_fast(s, end, &f)) return f;
+    l = get_c_locale();
     return l ? strtof_l(s, end, l) : strtof(s, end);
 }
 

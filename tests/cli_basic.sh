@@ -109,6 +109,17 @@ cat big.csv | "$gbpredict" -q /dev/stdin file.model > pipe.pred
 check "prediction from a pipe writes all 100000 rows" test "$(wc -l < pipe.pred)" -eq 100000
 cat big.libsvm | "$gbpredict" -q /dev/stdin file.model > pipe2.pred
 check "a LIBSVM pipe too (format guessed)" cmp -s pipe.pred pipe2.pred
+# loading progress: by default only on a terminal, so logs stay clean
+"$gbtrain" --num_round=1 --nthread=2 big.csv quietload.model 2> quietload.err
+check "no reading progress when standard error is not a terminal" sh -c '! grep -q "reading \| MB in " quietload.err'
+check "and --nthread does not change the model" cmp -s file.model quietload.model
+"$gbtrain" --num_round=1 --progress=0.000001 big.csv progress.model 2> progress.err
+check "--progress=S reports reading progress and a summary" \
+    sh -c 'grep -q "^reading big.csv: 100% (1 of 1 MB" progress.err && grep -q "^read big.csv: 100000 rows x 2 columns" progress.err'
+cat big.csv | "$gbtrain" --num_round=1 --progress=0.000001 /dev/stdin progress2.model 2> progress2.err
+check "from a pipe (size unknown) it reports megabytes read" grep -q "^reading /dev/stdin: 1 MB (" progress2.err
+"$gbtrain" -q --num_round=1 --progress=0.000001 big.csv progress3.model 2> progress3.err
+check "-q silences it" test ! -s progress3.err
 
 # nthread=4096 under a 2 GB address-space limit: 4096 thread stacks would not
 # fit, and libgomp exits when it cannot create a thread; gbt asks for no more

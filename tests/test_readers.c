@@ -3,8 +3,11 @@
  * bad input the readers must refuse with the file and line in the message.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 
+#include "dataset.h"
+#include "io.h"
 #include "testutil.h"
 
 static gbt_dataset *load(const char *path, const char *opts)
@@ -116,6 +119,15 @@ static void test_libsvm_errors(void)
                  "label is infinite", "infinite label");
     expect_error(tu_write("e10", "1 1:1 1:2\n"), "format=libsvm", GBT_E_FORMAT, "e10:1",
                  "appears twice", "repeated index");
+    expect_error(tu_write("e10b", "1 1:1 2:2\n0 5:1 3:2 5:3\n"), "format=libsvm", GBT_E_FORMAT, "e10b:2",
+                 "column 5 appears twice", "repeated index out of order");
+    {
+        gbt_dataset *d = load(tu_write("unsorted.libsvm", "1 4:4 2:2 3:nan\n0 1:1\n"), "indexing_mode=0");
+        ok(d != NULL && d->nnz == 3 && d->indptr[1] == 2 && d->indices[0] == 2 && d->indices[1] == 4 &&
+               d->values[0] == 2.0f && d->values[1] == 4.0f && d->indices[2] == 1,
+           "indices out of order are sorted and NaN values dropped");
+        gbt_dataset_free(d);
+    }
     expect_error(tu_write("e11", "1 1:inf\n"), "format=libsvm", GBT_E_FORMAT, "e11:1", "infinite",
                  "infinite value");
     expect_error(tu_write("e12", "1 7\n"), "format=libsvm", GBT_E_FORMAT, "e12:1",
@@ -179,6 +191,16 @@ static void test_csv(void)
     d = load(p, NULL);
     if (d) check_shape(d, 2, 2, "TSV is guessed from tabs");
     gbt_dataset_free(d);
+    /* an empty field between tabs: its parse must not skip the tab (a blank) into the next field */
+    d = load(tu_write("b.tsv", "1\t2\t3\t4\n0\t\t5\t6\n1\t7\t \t8\n"), NULL);
+    ok(d != NULL && d->nrow == 3 && d->ncol == 3 && isnan(d->dense[3]) && d->dense[4] == 5.0f &&
+           d->dense[5] == 6.0f && isnan(d->dense[7]) && d->dense[8] == 8.0f,
+       "TSV: empty and blank fields are missing, the next fields keep their values");
+    gbt_dataset_free(d);
+    d = load(tu_write("c.libsvm", "1 1: 5 2:3\n"), NULL);
+    ok(d == NULL && strstr(gbt_last_error(), "value '' of feature 1 is not a number"),
+       "LIBSVM: 'i:' followed by a blank has no value (the blank is not skipped to the next token)");
+    gbt_dataset_free(d);
     p = tu_write("m.csv", "1,-999,3\n0,4,-999\n");
     d = load(p, "missing=-999");
     ok(d != NULL, "missing=-999 accepted");
@@ -189,6 +211,12 @@ static void test_csv_errors(void)
 {
     expect_error(tu_write("r.csv", "1,2,3\n0,4\n"), NULL, GBT_E_FORMAT, "r.csv:2",
                  "2 fields, but line 1 has 3", "ragged rows");
+    expect_error(tu_write("r2.csv", "1,2,3\n0,x\n"), NULL, GBT_E_FORMAT, "r2.csv:2",
+                 "2 fields, but line 1 has 3", "a short row is refused for its field count, not its text");
+    expect_error(tu_write("r3.csv", "1,2,3\n0,4,5,6\n"), NULL, GBT_E_FORMAT, "r3.csv:2",
+                 "4 fields, but line 1 has 3", "and so is a long one of numbers");
+    expect_error(tu_write("nan.csv", "1,2,3\n0,4,inf\n"), NULL, GBT_E_FORMAT, "nan.csv:2",
+                 "value in column 2 is infinite", "an infinite value");
     expect_error(tu_write("n.csv", "1,2,3\n0,4,abc\n"), NULL, GBT_E_FORMAT, "n.csv:2",
                  "'abc' in column 2 is not a number", "non-numeric value");
     expect_error(tu_write("hdr.csv", "label,a,b\n1,2,3\n"), NULL, GBT_E_FORMAT, "hdr.csv:1",
@@ -286,6 +314,244 @@ static void test_long_path(void)
     remove(path);
 }
 
+/* ---- parallel reading: every split of the text gives the serial reader's dataset and first error ---- */
+
+struct gen_text {
+    char *s;
+    size_t len, cap;
+};
+
+static void gen_put(struct gen_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void gen_put(struct gen_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    if (t->cap - t->len < 256) {
+        t->cap = t->cap ? t->cap * 2 : 1 << 16;
+        t->s = realloc(t->s, t->cap);
+        if (t->s == NULL) exit(2);
+    }
+    va_start(ap, fmt);
+    n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
+}
+
+/* A number in one of many spellings; *v is what strtof makes of it. */
+static void gen_number(char *buf, size_t len, float *v)
+{
+    const double x = (tu_unit() - 0.3) * pow(10.0, (int)(tu_unit() * 12) - 6);
+    switch ((int)(tu_unit() * 9)) {
+    case 0: snprintf(buf, len, "%.9g", x); break;
+    case 1: snprintf(buf, len, "%.3f", x); break;
+    case 2: snprintf(buf, len, "%e", x); break;
+    case 3: snprintf(buf, len, "%d", (int)(x * 1000)); break;
+    case 4: snprintf(buf, len, "%.25f", x); break; /* long mantissa: strtof's path */
+    case 5: snprintf(buf, len, "%.6g", x); break;
+    case 6: snprintf(buf, len, "%.7fE-38", x); break; /* subnormal or tiny */
+    case 7: snprintf(buf, len, "+%.4g", fabs(x)); break;
+    default: snprintf(buf, len, "%.17g", x); break;
+    }
+    *v = strtof(buf, NULL);
+}
+
+/* Blank, comment and CRLF lines between rows; returns the line the next row will be on. */
+static uint64_t gen_filler(struct gen_text *t, uint64_t line)
+{
+    const double u = tu_unit();
+    if (u < 0.02) gen_put(t, "\n");
+    else if (u < 0.03) gen_put(t, "# a comment, 1,2,3\n");
+    else if (u < 0.04) gen_put(t, "  \t\r\n");
+    else return line;
+    return line + 1;
+}
+
+/* CSV or TSV: label first, then ncol values (some missing, quoted or padded). */
+static char *gen_csv(char delim, uint64_t nrow, uint64_t ncol, float *x, float *y, uint32_t *lines)
+{
+    struct gen_text t = {0};
+    char num[128];
+    uint64_t line = 1;
+    for (uint64_t r = 0; r < nrow; r++) {
+        line = gen_filler(&t, line);
+        lines[r] = (uint32_t)line++;
+        gen_number(num, sizeof num, &y[r]);
+        gen_put(&t, "%s", num);
+        for (uint64_t c = 0; c < ncol; c++) {
+            const double u = tu_unit();
+            float *v = &x[r * ncol + c];
+            gen_number(num, sizeof num, v);
+            if (u < 0.03) {
+                gen_put(&t, "%c%s", delim, u < 0.01 ? "" : u < 0.02 ? "NA" : "nan");
+                *v = NAN;
+            } else if (u < 0.06) {
+                gen_put(&t, "%c \"%s\" ", delim, num);
+            } else {
+                gen_put(&t, "%c%s", delim, num);
+            }
+        }
+        gen_put(&t, tu_unit() < 0.1 ? "\r\n" : "\n");
+    }
+    return t.s;
+}
+
+/* LIBSVM: label, qid, then increasing indices from 1. */
+static char *gen_libsvm(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32_t *lines)
+{
+    struct gen_text t = {0};
+    char num[128];
+    uint64_t line = 1;
+    for (uint64_t r = 0; r < nrow; r++) {
+        line = gen_filler(&t, line);
+        lines[r] = (uint32_t)line++;
+        gen_number(num, sizeof num, &y[r]);
+        gen_put(&t, "%s qid:%llu", num, (unsigned long long)(r / 7));
+        for (uint64_t c = 0; c < ncol; c++) {
+            x[r * ncol + c] = NAN;
+            if (tu_unit() < 0.3) continue;
+            gen_number(num, sizeof num, &x[r * ncol + c]);
+            gen_put(&t, "%s%llu:%s", tu_unit() < 0.1 ? " \t" : " ", (unsigned long long)c + 1, num);
+        }
+        gen_put(&t, "%s", tu_unit() < 0.05 ? " # note\n" : tu_unit() < 0.1 ? "\r\n" : "\n");
+    }
+    return t.s;
+}
+
+/* kind: ',' or '\t' (CSV, TSV), else LIBSVM */
+static gbt_status read_split(const char *path, char kind, int threads, size_t block, gbt_dataset **d)
+{
+    struct gbt_line_reader lr;
+    struct gbt_csv_options o = {kind, 0, 0, 0, 0, 0.0f};
+    const int csv = kind == ',' || kind == '\t';
+    gbt_status s = gbt__lines_open(&lr, path);
+    if (s != GBT_OK) return s;
+    lr.threads = threads;
+    lr.block = block;
+    s = csv ? gbt__read_delimited(&lr, &o, d) : gbt__read_libsvm(&lr, d);
+    gbt__lines_close(&lr);
+    return s;
+}
+
+static int same_float(float a, float b)
+{
+    return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof a) == 0;
+}
+
+/* Whether d holds exactly x (NaN = missing/absent), y and the lines. */
+static int dataset_is(const gbt_dataset *d, uint64_t nrow, uint64_t ncol, const float *x, const float *y,
+                      const uint32_t *lines)
+{
+    uint64_t present = 0;
+    /* LIBSVM: indices from 1 and index i column i here, so one column more */
+    if (d->nrow != nrow || d->ncol != ncol + (d->dense == NULL)) return 0;
+    for (uint64_t i = 0; i < nrow * ncol; i++) present += !isnan(x[i]);
+    if (d->nnz != present) return 0;
+    for (uint64_t r = 0; r < nrow; r++) {
+        if (!same_float(d->label[r], y[r]) || d->row_line[r] != lines[r]) return 0;
+        if (d->dense) {
+            for (uint64_t c = 0; c < ncol; c++)
+                if (!same_float(d->dense[r * ncol + c], x[r * ncol + c])) return 0;
+        } else {
+            uint64_t k = d->indptr[r];
+            for (uint64_t c = 0; c < ncol; c++) {
+                if (isnan(x[r * ncol + c])) continue;
+                if (k >= d->indptr[r + 1] || d->indices[k] != c + 1 || !same_float(d->values[k], x[r * ncol + c]))
+                    return 0;
+                k++;
+            }
+            if (k != d->indptr[r + 1]) return 0;
+        }
+    }
+    return 1;
+}
+
+static const struct {
+    int threads;
+    size_t block;
+} splits[] = {{1, GBT_BLOCK_PER_THREAD}, {2, GBT_BLOCK_PER_THREAD}, {4, GBT_BLOCK_PER_THREAD},
+              {3, 1000}, {2, 4096}, {8, 65536}, {5, 100000}};
+
+/* Replaces row r's line (line lines[r]) in text with `with`, padded with blanks to its length. */
+static void spoil(char *text, const uint32_t *lines, uint64_t r, const char *with)
+{
+    char *p = text;
+    for (uint32_t l = 1; l < lines[r]; l++) p = strchr(p, '\n') + 1;
+    memcpy(p, with, strlen(with));
+    for (p += strlen(with); *p != '\n' && *p != '\r'; p++) *p = ' ';
+}
+
+/* kind: ',' or '\t' (CSV, TSV), 0 for LIBSVM */
+static void test_parallel(char delim)
+{
+    const int csv = delim != 0;
+    const uint64_t nrow = 30000, ncol = csv ? 9 : 12;
+    const char *kind = delim == ',' ? "CSV" : csv ? "TSV" : "LIBSVM";
+    const int nsplits = (int)(sizeof splits / sizeof *splits);
+    float *x = malloc(nrow * ncol * sizeof *x), *y = malloc(nrow * sizeof *y);
+    uint32_t *lines = malloc(nrow * sizeof *lines);
+    char *text, *bad;
+    char first_msg[1024], name[64], want[64];
+    int good = 1, same_error = 1;
+    tu_seed(delim == ',' ? 11 : csv ? 13 : 12);
+    text = csv ? gen_csv(delim, nrow, ncol, x, y, lines) : gen_libsvm(nrow, ncol, x, y, lines);
+    snprintf(name, sizeof name, "par.%s", delim == ',' ? "csv" : csv ? "tsv" : "libsvm");
+    tu_write(name, text);
+    for (int i = 0; i < nsplits; i++) {
+        gbt_dataset *d = NULL;
+        const char *path = tu_write(name, text);
+        gbt_status s = read_split(path, delim, splits[i].threads, splits[i].block, &d);
+        if (s != GBT_OK || !dataset_is(d, nrow, ncol, x, y, lines)) {
+            diag("%s, %d threads, %zu-byte blocks: %s", kind, splits[i].threads, splits[i].block,
+                 s != GBT_OK ? gbt_last_error() : "a different dataset");
+            good = 0;
+        }
+        gbt_dataset_free(d);
+    }
+    ok(good, "%s: %llu rows read with 1 to 8 threads and blocks of 100 bytes to 8 MiB per thread give the "
+             "same values (bits, by strtof), labels and line numbers", kind, (unsigned long long)nrow);
+
+    /* two bad lines far apart, and qid vs. a later bad token: the first in file order is reported */
+    bad = strdup(text);
+    spoil(bad, lines, nrow - 5, delim == ',' ? "zzz,1,2,3,4,5,6,7,8,9" : csv ? "zzz\t1\t2\t3\t4\t5\t6\t7\t8\t9" : "zzz");
+    spoil(bad, lines, 12345, delim == ',' ? "yyy,1,2,3,4,5,6,7,8,9" : csv ? "yyy\t1\t2\t3\t4\t5\t6\t7\t8\t9" : "yyy");
+    if (!csv) spoil(bad, lines, 20000, "0 1:1"); /* qid missing: after the first bad line, so not reported */
+    snprintf(want, sizeof want, ":%u: label 'yyy'", (unsigned)lines[12345]);
+    tu_write(name, bad);
+    for (int i = 0; i < nsplits; i++) {
+        gbt_dataset *d = (gbt_dataset *)1;
+        gbt_status s = read_split(tu_write(name, bad), delim, splits[i].threads, splits[i].block, &d);
+        const char *msg = gbt_last_error();
+        if (i == 0) snprintf(first_msg, sizeof first_msg, "%s", msg);
+        if (s != GBT_E_FORMAT || strstr(msg, want) == NULL || strcmp(msg, first_msg) != 0) {
+            diag("%s, %d threads, %zu-byte blocks: %s", kind, splits[i].threads, splits[i].block, msg);
+            same_error = 0;
+        }
+    }
+    ok(same_error, "%s: of two bad lines, every split reports the first: %s", kind, first_msg);
+    if (!csv) {
+        /* a qid missing on a line before a bad token is what is reported */
+        strcpy(bad, text);
+        spoil(bad, lines, 9000, "0 1:1");
+        spoil(bad, lines, 25000, "yyy");
+        snprintf(want, sizeof want, ":%u: qid is missing", (unsigned)lines[9000]);
+        same_error = 1;
+        for (int i = 0; i < nsplits; i++) {
+            gbt_dataset *d = NULL;
+            gbt_status s = read_split(tu_write(name, bad), delim, splits[i].threads, splits[i].block, &d);
+            if (s != GBT_E_FORMAT || strstr(gbt_last_error(), want) == NULL) {
+                diag("%d threads, %zu-byte blocks: %s", splits[i].threads, splits[i].block, gbt_last_error());
+                same_error = 0;
+            }
+        }
+        ok(same_error, "LIBSVM: a missing qid before a bad token is reported first, with its line");
+    }
+    free(bad);
+    free(text);
+    free(x);
+    free(y);
+    free(lines);
+}
+
 int main(void)
 {
     test_libsvm();
@@ -294,6 +560,9 @@ int main(void)
     test_csv_errors();
     test_side_files();
     test_long_path();
+    test_parallel(',');
+    test_parallel('\t');
+    test_parallel(0);
     tu_cleanup();
     return done_testing();
 }

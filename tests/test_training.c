@@ -6,6 +6,7 @@
  */
 #include <math.h>
 
+#include "booster.h"
 #include "testutil.h"
 
 static double eval(const gbt_booster *b, const gbt_dataset *d, const char *metric)
@@ -313,8 +314,20 @@ static void test_scale_pos_weight(void)
     free(pb);
 }
 
+/* The time estimate comes from training rounds only: set-up before round 0 never counts. */
+static void test_eta(void)
+{
+    /* set-up took 100 s, round 0 took 2 s, the next 4 rounds 1 s each */
+    ok(near(gbt__eta(100.0, 102.0, 102.0, 1, 10), 18.0, 1e-12),
+       "after round 0: its own time (2 s) times the 9 rounds left, not the set-up's 100 s");
+    ok(near(gbt__eta(100.0, 102.0, 106.0, 5, 10), 5.0, 1e-12),
+       "later: the mean of the rounds after the first (1 s) times the 5 left");
+    ok(gbt__eta(100.0, 102.0, 110.0, 10, 10) == 0.0, "nothing left after the last round");
+}
+
 int main(void)
 {
+    test_eta();
     test_objectives();
     test_early_stopping();
     test_weights_and_margins();

@@ -1,8 +1,12 @@
 /*
  * test_util.c - the shared math (exp, sigmoid, fixed point, rounding), the
- * counter-based generator, radix sorts, number formatting and allocation.
+ * counter-based generator, radix sorts, number formatting and allocation,
+ * and gbt__strtof against the C library's strtof.
  */
+#define _GNU_SOURCE
 #include <float.h>
+#include <locale.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -139,6 +143,81 @@ static void test_alloc(void)
        "an overflowing size fails with GBT_E_NO_MEMORY: %s", gbt_last_error());
 }
 
+/* Whether gbt__strtof gives strtof's bits and end for s; counts a mismatch (printing the first few). */
+static int strtof_agrees(const char *s, locale_t c, int *shown)
+{
+    char *e1, *e2;
+    float a = gbt__strtof(s, &e1), b = strtof_l(s, &e2, c);
+    if (memcmp(&a, &b, sizeof a) == 0 && e1 == e2) return 1;
+    if ((*shown)++ < 5)
+        diag("gbt__strtof(\"%s\") = %.9g (end +%d), strtof: %.9g (end +%d)", s, (double)a,
+             (int)(e1 - s), (double)b, (int)(e2 - s));
+    return 0;
+}
+
+static void test_strtof(void)
+{
+    static const char *const edge[] = {
+        "0", "-0", "+0", "0.0", "-0.0e10", "0e999999999999", "1", "-1", "+1", ".5", "-.5", "5.", "5.e3",
+        ".", "-", "+", "", " 1", "\t2", "1 ", "1,2", "1e", "1e+", "1e-", "1e+5", "1E-5", "1.5e", "1.5ex",
+        "0x10", "0X1p3", "-0x1.8p1", "1x", "inf", "-inf", "Infinity", "INF", "nan", "-nan", "NaN",
+        "nan(123)", "na", "NA", "abc", "--1", "+-1", "1..2", "1.2.3", "1e5e5", "3.4028235e38",
+        "3.40282347e38", "3.4028236e38", "3.5e38", "1e39", "1e-38", "1.17549435e-38", "1.1754942e-38",
+        "1e-45", "1.4e-45", "7e-46", "1e-46", "1e-50", "16777216", "16777217", "16777218",
+        "16777219", "9007199254740992", "9007199254740993", "9223372036854775807",
+        "18446744073709551615", "18446744073709551616", "12345678901234567890",
+        "1234567890123456789", "0.1", "0.2", "0.3", "1e22", "1e23", "1e-22", "1e-23",
+        "123456789e-22", "0.000000000000000000000000000001", "100000000000000000000000",
+        "1.00000000000000000000000000001", "0.99999999999999999999999", "33554431", "33554433e0",
+        "1.0000000596046448", "1.00000005960464477539062500", "1.00000005960464477539062501",
+        "1.00000005960464477539062499", "0.30000001192092896", "2.5e-8", "-3.4e38", NULL};
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    int bad = 0, shown = 0;
+    char buf[96];
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; edge[i]; i++) bad += !strtof_agrees(edge[i], c, &shown);
+    ok(bad == 0, "gbt__strtof agrees with strtof (bits and end) on %d edge cases", (int)(sizeof edge / sizeof *edge) - 1);
+    /* random decimal text: 1 to 25 digits, a point anywhere, exponents, signs, junk after */
+    bad = 0;
+    for (int i = 0; i < 1000000; i++) {
+        int n = 0, nd, pt;
+        x = gbt_mix64(x + 0x9e3779b97f4a7c15ull);
+        nd = 1 + (int)(x % 25);
+        pt = (int)((x >> 8) % (uint64_t)(nd + 2)) - 1;
+        if ((x >> 16) & 1) buf[n++] = (x >> 17) & 1 ? '-' : '+';
+        for (int k = 0; k < nd; k++) {
+            uint64_t y = gbt_mix64(x + (uint64_t)k);
+            if (k == pt) buf[n++] = '.';
+            /* leading zeros and runs of zeros and nines make long ties and carries */
+            buf[n++] = (char)('0' + ((y >> 3) % 4 == 0 ? 0 : (y >> 3) % 4 == 1 ? 9 : (int)(y % 10)));
+        }
+        if (((x >> 20) & 3) == 0) n += sprintf(buf + n, "e%d", (int)((x >> 24) % 101) - 50);
+        if (((x >> 22) & 7) == 0) buf[n++] = "x,e. a"[(x >> 26) % 6];
+        buf[n] = '\0';
+        bad += !strtof_agrees(buf, c, &shown);
+    }
+    ok(bad == 0, "gbt__strtof agrees with strtof on 1M random decimal strings (%d differ)", bad);
+    /* floats printed with 6 to 9 digits, and the midpoints between neighbours near them */
+    bad = 0;
+    for (int i = 0; i < 1000000; i++) {
+        uint32_t u;
+        float f, g;
+        x = gbt_mix64(x + 0x9e3779b97f4a7c15ull);
+        u = (uint32_t)x & 0x7fffffffu;
+        memcpy(&f, &u, sizeof f);
+        if (!isfinite(f)) continue;
+        sprintf(buf, "%.*g", 6 + (int)((x >> 32) % 4), (double)f);
+        bad += !strtof_agrees(buf, c, &shown);
+        g = nextafterf(f, INFINITY);
+        if (!isfinite(g)) continue;
+        /* the exact midpoint (a double), printed exactly-ish and just off it */
+        sprintf(buf, "%.*g", 9 + (int)((x >> 40) % 12), ((double)f + (double)g) / 2);
+        bad += !strtof_agrees(buf, c, &shown);
+    }
+    ok(bad == 0, "gbt__strtof agrees with strtof on 1M printed floats and 1M midpoints (%d differ)", bad);
+    freelocale(c);
+}
+
 int main(void)
 {
     test_exp();
@@ -147,5 +226,6 @@ int main(void)
     test_sort();
     test_format();
     test_alloc();
+    test_strtof();
     return done_testing();
 }

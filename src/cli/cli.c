@@ -290,9 +290,10 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
     free(list);
 }
 
-void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
+void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf, size_t len)
 {
     const char *v;
+    char nthread[32];
     size_t used = 0;
     buf[0] = '\0';
 #define APPEND(key)                                                                      \
@@ -304,7 +305,15 @@ void cli_data_options(const struct cli_opts *o, char *buf, size_t len)
     APPEND("header")
     APPEND("missing")
     APPEND("indexing_mode")
+    APPEND("progress")
 #undef APPEND
+    /* loading progress by default only where a person watches: on a terminal, not with -q */
+    if (cli_get(o, "progress") == NULL && !cli_get(o, "q") && !cli_get(o, "quiet") && isatty(STDERR_FILENO))
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%sprogress=1", used ? "," : "");
+    /* the readers use the booster's threads */
+    if (gbt_booster_get_param(b, "nthread", nthread, sizeof nthread) == GBT_OK)
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%snthread=%s", used ? "," : "",
+                                 nthread);
     if (used >= len) cli_die("data options are too long");
 }
 

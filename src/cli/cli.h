@@ -94,8 +94,12 @@ void cli_check_device(const char *device);
  */
 void cli_report_data(const char *path, const gbt_dataset *d, int only_side);
 
-/* Builds the gbt_dataset_from_file option string from the data options. */
-void cli_data_options(const struct cli_opts *o, char *buf, size_t len);
+/*
+ * Builds the gbt_dataset_from_file option string from the data options,
+ * the booster's nthread and --progress (default: 1 when standard error is
+ * a terminal and -q is not given, else 0).
+ */
+void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf, size_t len);
 
 /*
  * Prints the parameter table (for --help); `defaults` (NULL or

@@ -32,7 +32,9 @@ static void usage(FILE *f)
             "  --missing=V              CSV/TSV: V also means missing\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
-            "  --nthread=N              threads (default: all cores)\n"
+            "  --nthread=N              threads, reading included (default: all cores)\n"
+            "  --progress=S             report reading progress every S seconds (default:\n"
+            "                           1 when standard error is a terminal, else 0: never)\n"
             "  --device=auto|cpu|cuda|cuda:N  where to predict (default auto: CUDA device 0\n"
             "                           when present for 1024 rows or more, else the CPU)\n"
             "  --force                  replace an existing OUTPUT_FILE that does not hold\n"
@@ -112,7 +114,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < o.n; i++) {
         static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
                                             "header",  "missing",       "nthread", "indexing_mode",
-                                            "device",  "force",         "q",       "quiet", NULL};
+                                            "device",  "force",         "q",       "quiet",
+                                            "progress", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -133,7 +136,7 @@ int main(int argc, char **argv)
         cli_die_status(s, "--nthread");
     if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)
         cli_die_status(s, "--device");
-    cli_data_options(&o, data_opts, sizeof data_opts);
+    cli_data_options(&o, b, data_opts, sizeof data_opts);
     choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");

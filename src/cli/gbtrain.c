@@ -21,7 +21,7 @@ static const char *const round_names[] = {"num_round",    "num_rounds", "num_boo
  */
 static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
-                                           "version", "force", "save_period", "eval_train",
+                                           "version", "force", "save_period", "progress", "eval_train",
                                            "task", "data", "model_out", "model_in", "model_dir",
                                            "test:data", "name_pred", "pred_margin", "name_dump",
                                            "dump_stats", "fmap", NULL};
@@ -71,6 +71,8 @@ static void usage(FILE *f)
             "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --progress=S             report reading progress every S seconds (default:\n"
+            "                           1 when standard error is a terminal, else 0: never)\n"
             "  --force                  replace an existing MODEL_FILE that is not a gbt\n"
             "                           model (an input file is never replaced)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
@@ -370,7 +372,7 @@ int main(int argc, char **argv)
         if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
     }
     check_model_path(&o, files, 1 + nvalid, model_path);
-    cli_data_options(&o, data_opts, sizeof data_opts);
+    cli_data_options(&o, b, data_opts, sizeof data_opts);
     train = load(&files[0], data_opts);
     if (eval_train) {
         /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
