@@ -205,6 +205,14 @@ static void test_bad_files(void)
         const char *path = tu_write("empty.json", "");
         ok(gbt_booster_load(path, &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "empty") && none == NULL,
            "an empty file is refused: %s", gbt_last_error());
+        /* R2: reading stops at the first byte no model holds (it read /dev/zero until memory ran out) */
+        ok(gbt_booster_load("/dev/zero", &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "byte 0x00 at offset 0") &&
+               none == NULL,
+           "/dev/zero is refused at its first byte: %s", gbt_last_error());
+        path = tu_write("nul.json", "{\"format\": \"gbt-model\"\n\001}");
+        ok(gbt_booster_load(path, &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "byte 0x01 at offset 23") &&
+               strstr(gbt_last_error(), "nul.json") && none == NULL,
+           "a control byte in a model file is refused naming the file and the offset: %s", gbt_last_error());
         ok(gbt_booster_load("/no/such/model.json", &none) == GBT_E_IO && strstr(gbt_last_error(), "/no/such/model.json"),
            "a missing file is refused naming it");
     }

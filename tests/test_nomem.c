@@ -9,6 +9,7 @@
  * Skipped under AddressSanitizer, which owns malloc itself.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <math.h>
 #include <stddef.h>
 
@@ -35,6 +36,17 @@ static long allocs;       /* allocations since the call began */
  * when OpenMP frees the team of an earlier parallel region; above 0 is a leak.
  */
 static long live;
+/* Bytes in blocks allocated since then, now and at most (resource bounds). */
+static long live_bytes, peak_bytes;
+
+static void count_bytes(long n)
+{
+    long now = __atomic_add_fetch(&live_bytes, n, __ATOMIC_RELAXED);
+    long peak = __atomic_load_n(&peak_bytes, __ATOMIC_RELAXED);
+    while (now > peak && !__atomic_compare_exchange_n(&peak_bytes, &peak, now, 0, __ATOMIC_RELAXED,
+                                                     __ATOMIC_RELAXED)) {
+    }
+}
 
 static int should_fail(void)
 {
@@ -46,27 +58,29 @@ static int should_fail(void)
 void *malloc(size_t n)
 {
     void *p = should_fail() ? NULL : __libc_malloc(n);
-    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED), count_bytes((long)malloc_usable_size(p));
     return p;
 }
 
 void *calloc(size_t n, size_t size)
 {
     void *p = should_fail() ? NULL : __libc_calloc(n, size);
-    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED), count_bytes((long)malloc_usable_size(p));
     return p;
 }
 
 void *realloc(void *old, size_t n)
 {
+    long was = old ? (long)malloc_usable_size(old) : 0;
     void *p = should_fail() ? NULL : __libc_realloc(old, n);
     if (p && old == NULL) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
+    if (p) count_bytes((long)malloc_usable_size(p) - was);
     return p;
 }
 
 void free(void *p)
 {
-    if (p) __atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
+    if (p) __atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED), count_bytes(-(long)malloc_usable_size(p));
     __libc_free(p);
 }
 
@@ -75,6 +89,7 @@ static void arm(long n)
 {
     allocs = 0;
     live = 0;
+    live_bytes = peak_bytes = 0;
     fail_at = n;
 }
 
@@ -198,6 +213,53 @@ static void test_deep_model(void)
     free(text);
 }
 
+/*
+ * R1: a 190-byte model that declares 2^31 - 1 nodes and holds arrays of
+ * one element is refused before the declared size claims memory (it
+ * reserved 8 arrays of 2^31 - 1 elements, 58 GB, before the fix).
+ */
+static void test_declared_size(void)
+{
+    static const char text[] =
+        "{\"format\":\"gbt-model\",\"format_version\":1,\"objective\":\"reg:squarederror\","
+        "\"num_class\":0,\"num_feature\":1,\"base_margin\":[0],\"training\":{},"
+        "\"trees\":[{\"class\":0,\"num_nodes\":2147483647,\"left\":[-1],\"right\":[-1],"
+        "\"feature\":[-1],\"threshold\":[0],\"default_left\":[0],\"value\":[0],\"gain\":[0],\"cover\":[1]}]}";
+    gbt_booster *b = NULL;
+    gbt_status s;
+    arm(-1);
+    s = gbt_booster_load_from_buffer(text, sizeof text - 1, &b);
+    disarm();
+    ok(s == GBT_E_FORMAT && strstr(gbt_last_error(), "wrong number of elements"),
+       "a model declaring 2^31 - 1 nodes with one-element arrays is refused: %s", gbt_last_error());
+    ok(peak_bytes < 65536, "refusing it took %ld bytes at most (bound 64 KiB)", peak_bytes);
+    gbt_booster_free(b);
+}
+
+/*
+ * R2: the memory of loading follows the model, not the count of numbers in
+ * its text.  The model of depth 70 (141 nodes, 8 arrays) is about 5 KB of
+ * text; loaded it holds 141 x 29 bytes of tree, a prediction layout of
+ * the same order and the booster (4.3 times the text in all).  A JSON node
+ * per number (56 bytes each for about 2.5 bytes of text, 63 KB) took over
+ * 20 times the text before the fix.
+ */
+static void test_load_memory(void)
+{
+    size_t len;
+    char *text = deep_model(&len);
+    gbt_booster *b = NULL;
+    gbt_status s;
+    arm(-1);
+    s = gbt_booster_load_from_buffer(text, len, &b);
+    disarm();
+    ok(s == GBT_OK, "the model of depth 70 loads");
+    ok(peak_bytes < (long)(6 * len), "loading %zu bytes of model took %ld bytes at most (bound 6x the text)", len,
+       peak_bytes);
+    gbt_booster_free(b);
+    free(text);
+}
+
 static void test_save(void)
 {
     const char *const p[] = {"max_depth=2", "nthread=1", NULL};
@@ -219,6 +281,8 @@ int main(void)
     test_readers();
     test_quantize();
     test_deep_model();
+    test_declared_size();
+    test_load_memory();
     test_save();
     tu_cleanup();
     return done_testing();
