@@ -260,6 +260,40 @@ static void test_load_memory(void)
     free(text);
 }
 
+/*
+ * R3: binning follows the values present, not the range of feature
+ * indices.  Three rows with features 0, 1 and 2^22 - 1 (a LIBSVM file of
+ * 30 bytes): the per-feature arrays cost tens of bytes per index, but the
+ * temporary cuts took max_bin floats per index (4 GiB at max_bin 256) and
+ * every empty feature was radix-sorted (10 s) before the fix.
+ */
+static void test_sparse_index_range(void)
+{
+    enum { NCOL = 1 << 22 };
+    const uint64_t indptr[] = {0, 1, 2, 3};
+    const uint32_t indices[] = {NCOL - 1, 0, 1};
+    const float values[] = {1, 2, 3};
+    gbt_dataset *d = NULL;
+    struct gbt_qmatrix q;
+    gbt_status s;
+    double t0;
+    if (!ok(gbt_dataset_from_csr(indptr, indices, values, 3, NCOL, &d) == GBT_OK, "a CSR dataset of %d columns",
+            NCOL))
+        return;
+    arm(-1);
+    t0 = gbt__now();
+    s = gbt__quantize(d, 256, 1, &q);
+    t0 = gbt__now() - t0;
+    disarm();
+    ok(s == GBT_OK && q.cuts.nbins[NCOL - 1] == 1 && q.cuts.nbins[5] == 0, "3 rows with feature %d bin: %s", NCOL - 1,
+       s == GBT_OK ? "" : gbt_last_error());
+    ok(peak_bytes < 64L * NCOL, "binning them took %ld bytes at most (bound 64 per feature index; 4 GiB before)",
+       peak_bytes);
+    diag("binning 3 rows of %d feature indices took %.2f s", NCOL, t0);
+    if (s == GBT_OK) gbt__qmatrix_free(&q);
+    gbt_dataset_free(d);
+}
+
 static void test_save(void)
 {
     const char *const p[] = {"max_depth=2", "nthread=1", NULL};
@@ -283,6 +317,7 @@ int main(void)
     test_deep_model();
     test_declared_size();
     test_load_memory();
+    test_sparse_index_range();
     test_save();
     tu_cleanup();
     return done_testing();
