@@ -426,7 +426,9 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     f = fopen(path, "rb");
-    RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));
+    /* fopen allocates the FILE: ENOMEM is out of memory, not a file's problem */
+    RETURN_ERROR_IF(f == NULL, errno == ENOMEM ? GBT_E_NO_MEMORY : GBT_E_IO, "cannot open '%s': %s", path,
+                    strerror(errno));
     /* a regular file is read into a buffer of its size (and one byte to see the end) */
     if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < GBT_JSON_MAX_BYTES)
         s = gbt__reserve(&text, &cap, (size_t)st.st_size + 1, 1, "model text");
