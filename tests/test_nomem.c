@@ -319,6 +319,7 @@ static void test_save(void)
 int main(void)
 {
     tu_seed(13);
+    if (!nomem_active()) return skip_all(NOMEM_INACTIVE);
     /* the messages of errno values are looked up (and cached) on first use */
     (void)strerror(ENOMEM);
     test_readers();

@@ -33,6 +33,7 @@ int main(void)
     argv[8] = valid;
     snprintf(model, sizeof model, "%s/out.model", tu_tmpdir());
     free(csv.s);
+    if (!nomem_active()) return skip_all(NOMEM_INACTIVE);
     if (nomem_share() != 0) return skip_all("no shared memory for the counters");
     cli_sweep("gbtrain", argv, model, "gbtrain");
     tu_cleanup();

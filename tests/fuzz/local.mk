@@ -3,8 +3,9 @@
 FUZZ_SECONDS = 60
 FUZZ_CC = clang
 FUZZ_TARGETS = readers model params invariants
+FUZZ_JOBS = 2
 fuzz:
-	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' \
+	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
 	FUZZ_SOURCES='$(filter %.c,$(core_sources))' \
 	  $(SHELL) $(srcdir)/tests/fuzz/fuzz.sh $(srcdir) tests/fuzz/build
 clean-local:
