@@ -186,6 +186,15 @@ static void test_bad_files(void)
     }
     expect_bad("\x89PNG\r\n\x1a\n", 8, "unexpected character", "binary garbage");
     expect_bad("", 0, "expected a value", "an empty buffer");
+    {
+        /* fuzz_model: a leaf's gain of 2e55 (inf as a float) loaded, and was saved as "inf", which does not load */
+        const char *leaf_gain =
+            "{\"format\": \"gbt-model\", \"format_version\": 1, \"objective\": \"reg:squarederror\", \"num_class\": 0,"
+            " \"num_feature\": 1, \"base_margin\": [0.5], \"training\": {}, \"trees\": [{\"class\": 0, \"num_nodes\": 3,"
+            " \"left\": [1,-1,-1], \"right\": [2,-1,-1], \"feature\": [0,-1,-1], \"threshold\": [0.5,0,0],"
+            " \"default_left\": [1,0,0], \"value\": [0,-1,1], \"gain\": [1,0,2e55], \"cover\": [2,1,1]}]}";
+        expect_bad(leaf_gain, strlen(leaf_gain), "node 2 has a gain that is not finite", "a leaf's infinite gain");
+    }
 #define EDIT_CASE(from, to, needle, what)                             \
     bad = edit(model, from, to);                                      \
     if (bad) expect_bad(bad, strlen(bad), needle, what);              \
