@@ -225,44 +225,44 @@ static void test_sparse_index_range(void)
 }
 
 /*
- * The whole life of a model, each allocation failing in turn: read a CSV
+ * The whole life of a model, each allocation failing in turn: read a data
  * file, train 3 rounds with a validation set and a metric, save to a file,
  * load it, predict a dataset and a dense matrix, evaluate.  Every step
  * must fail with GBT_E_NO_MEMORY or give what the run without failures
  * gave; a failed save leaves neither the model nor a temporary file.
  */
 struct life {
-    const char *csv, *model;
-    float pred[40], pred_dense[40];
-    double auc;
+    const char *data, *options, *metric, *model;
+    const char *const *params; /* name, value, ..., NULL */
+    int width;                 /* predictions per row */
+    float pred[40 * 3], pred_dense[40 * 3];
+    double score;
     int saved; /* gbt_booster_save returned GBT_OK */
 };
 
 static gbt_status model_life(struct life *out)
 {
-    const char *const params[] = {"objective", "binary:logistic", "max_depth", "3", "nthread", "1",
-                                  "device", "cpu", "eval_metric", "auc", "subsample", "0.8"};
     gbt_dataset *d = NULL;
     gbt_booster *b = NULL, *loaded = NULL;
     const gbt_dataset *valid[1];
+    const uint64_t n = 40 * (uint64_t)out->width;
     float x[40 * 3];
     gbt_status s;
     unlink(out->model);
     out->saved = 0;
-    s = gbt_dataset_from_file(out->csv, "format=csv", &d);
+    s = gbt_dataset_from_file(out->data, out->options, &d);
     if (s == GBT_OK) s = gbt_booster_create(&b);
-    for (size_t i = 0; s == GBT_OK && i < sizeof params / sizeof params[0]; i += 2)
-        s = gbt_booster_set_param(b, params[i], params[i + 1]);
+    for (int i = 0; s == GBT_OK && out->params[i]; i += 2) s = gbt_booster_set_param(b, out->params[i], out->params[i + 1]);
     valid[0] = d;
     if (s == GBT_OK) s = gbt_booster_train(b, d, 3, valid, NULL, 1);
     if (s == GBT_OK) s = gbt_booster_save(b, out->model);
     out->saved = s == GBT_OK;
     if (s == GBT_OK) s = gbt_booster_load(out->model, &loaded);
     if (s == GBT_OK) s = gbt_booster_set_param(loaded, "nthread", "1");
-    if (s == GBT_OK) s = gbt_booster_predict(loaded, d, 0, out->pred, 40);
+    if (s == GBT_OK) s = gbt_booster_predict(loaded, d, 0, out->pred, n);
     for (int i = 0; i < 40 * 3; i++) x[i] = (float)((i * 7) % 13) - 3.0f;
-    if (s == GBT_OK) s = gbt_booster_predict_dense(loaded, x, 40, 3, NAN, 0, out->pred_dense, 40);
-    if (s == GBT_OK) s = gbt_booster_eval(loaded, d, "auc", &out->auc);
+    if (s == GBT_OK) s = gbt_booster_predict_dense(loaded, x, 40, 3, NAN, 0, out->pred_dense, n);
+    if (s == GBT_OK) s = gbt_booster_eval(loaded, d, out->metric, &out->score);
     gbt_booster_free(loaded);
     gbt_booster_free(b);
     gbt_dataset_free(d);
@@ -277,30 +277,50 @@ static int temporary_left(const char *model)
     return system(cmd) == 0;
 }
 
+static void sweep_life(const char *what, struct life ref)
+{
+    struct life run = ref;
+    int partial = 0;
+    gbt_status s0 = model_life(&ref);
+    ok(s0 == GBT_OK && isfinite(ref.score), "%s without failures: %s %.4f", what, ref.metric, ref.score);
+    SWEEP(what, s = model_life(&run),
+          right = memcmp(run.pred, ref.pred, sizeof ref.pred) == 0 &&
+                  memcmp(run.pred_dense, ref.pred_dense, sizeof ref.pred_dense) == 0 && run.score == ref.score,
+          partial += temporary_left(run.model) || (!run.saved && access(run.model, F_OK) == 0));
+    ok(partial == 0, "%s: no failure left a temporary file, nor a model file after a failed save", what);
+}
+
 static void test_model_life(void)
 {
-    struct gbt_strbuf csv = {0};
-    struct life ref, run;
-    int partial = 0;
+    static const char *const binary[] = {"objective", "binary:logistic", "max_depth", "3", "nthread", "1",
+                                         "device", "cpu", "eval_metric", "auc", "subsample", "0.8", NULL};
+    static const char *const multi[] = {"objective", "multi:softprob", "num_class", "3", "grow_policy", "lossguide",
+                                        "max_leaves", "5", "colsample_bynode", "0.7", "nthread", "1", "device", "cpu",
+                                        "eval_metric", "mlogloss", NULL};
+    struct gbt_strbuf csv = {0}, svm = {0};
+    struct life l;
     for (int r = 0; r < 40; r++) {
         int f0 = (r * 5) % 11, f1 = (r * 3) % 7;
         gbt__sb_printf(&csv, "%d,%d,%s,%d\n", (f0 + f1) % 2, f0, r % 5 ? "1.5" : "", f1 - 3);
+        gbt__sb_printf(&svm, "%d 0:%d%s 2:%d\n", (f0 + f1) % 3, f0, r % 4 ? " 1:0.5" : "", f1);
     }
-    if (csv.failed) return;
-    memset(&ref, 0, sizeof ref);
-    ref.csv = tu_write("life.csv", csv.s);
-    ref.model = tu_write("life.model", "");
+    if (csv.failed || svm.failed) return;
+    memset(&l, 0, sizeof l);
+    l.model = tu_write("life.model", "");
+    l.data = tu_write("life.csv", csv.s);
+    l.options = "format=csv";
+    l.metric = "auc";
+    l.params = binary;
+    l.width = 1;
+    sweep_life("CSV, binary: train, save, load, predict, eval", l);
+    l.data = tu_write("life.libsvm", svm.s);
+    l.options = "format=libsvm";
+    l.metric = "mlogloss";
+    l.params = multi;
+    l.width = 3;
+    sweep_life("LIBSVM, 3 classes, lossguide: train, save, load, predict, eval", l);
     free(csv.s);
-    run = ref;
-    {
-        gbt_status s = model_life(&ref);
-        ok(s == GBT_OK && ref.auc > 0.5, "the model's life without failures: AUC %.3f", ref.auc);
-    }
-    SWEEP("train, save, load, predict, eval", s = model_life(&run),
-          right = memcmp(run.pred, ref.pred, sizeof ref.pred) == 0 &&
-                  memcmp(run.pred_dense, ref.pred_dense, sizeof ref.pred_dense) == 0 && run.auc == ref.auc,
-          partial += temporary_left(run.model) || (!run.saved && access(run.model, F_OK) == 0));
-    ok(partial == 0, "no failure left a temporary file, nor a model file after a failed save");
+    free(svm.s);
 }
 
 static void test_save(void)
