@@ -228,7 +228,14 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         free(dw);
     }
     for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
-        total += c->nbins[f] + 1;
+        /*
+         * A feature's bins and one slot for its missing rows, but sparse
+         * codes hold present values only: there a feature without any
+         * (a gap in LIBSVM indices) takes no slot, and the histograms follow
+         * the features present, not the index range (R3).  Feature 0 keeps
+         * its slot, so that no histogram is empty.
+         */
+        total += c->nbins[f] + (layout == GBT_QM_CSR && c->nbins[f] == 0 && f > 0 ? 0 : 1);
         if (total >= UINT32_MAX) s = gbt__fail(GBT_E_INVALID_ARG, "too many bins in total (%llu)",
                                                (unsigned long long)total);
         c->offset[f + 1] = (uint32_t)total;
@@ -238,7 +245,7 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         c->total_slots = (uint32_t)total;
         for (uint32_t f = 0; f < nf; f++) {
             memcpy(c->cut + c->offset[f], tmp_cuts + TMP_AT(f), c->nbins[f] * sizeof(float));
-            c->cut[c->offset[f] + c->nbins[f]] = NAN;
+            if (c->offset[f + 1] > c->offset[f] + c->nbins[f]) c->cut[c->offset[f] + c->nbins[f]] = NAN;
         }
     }
     free(tmp_cuts);

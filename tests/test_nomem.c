@@ -221,6 +221,27 @@ static void test_sparse_index_range(void)
        nm->peak_bytes);
     diag("binning 3 rows of %d feature indices took %.2f s", NCOL, t0);
     if (s == GBT_OK) gbt__qmatrix_free(&q);
+    {
+        /*
+         * A round of training on them: the histograms had a slot per index
+         * (16 bytes each, for every node kept) and the split search a
+         * candidate per node and index (about 64 bytes): 2.7 GB at 2^24.
+         */
+        const char *const p[] = {"nthread=1", "device=cpu", NULL};
+        const float y[] = {1, 0, 1};
+        gbt_booster *b = tu_booster(p);
+        gbt_dataset_set_field(d, "label", y, 3);
+        arm(-1);
+        t0 = gbt__now();
+        s = gbt_booster_update(b, d);
+        t0 = gbt__now() - t0;
+        disarm();
+        ok(s == GBT_OK, "a round of training on them: %s", s == GBT_OK ? "" : gbt_last_error());
+        ok(nm->peak_bytes < 48L * NCOL, "the round took %ld bytes at most (bound 48 per feature index)",
+           nm->peak_bytes);
+        diag("the round took %.2f s", t0);
+        gbt_booster_free(b);
+    }
     gbt_dataset_free(d);
 }
 
