@@ -51,6 +51,7 @@ done
 status=0
 for t in $targets; do
     mkdir -p "$out/corpus/$t"
+    start=$(date +%s)
     if "$out/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$out/findings/$t-" "$out/corpus/$t" "$srcdir/tests/fuzz/corpus/$t" \
         >"$out/$t.log" 2>&1; then
@@ -60,6 +61,6 @@ for t in $targets; do
         status=1
     fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -1)
-    echo "fuzz $t: ${execs:-?} executions in $seconds s: $result"
+    echo "fuzz $t: ${execs:-?} executions in $(($(date +%s) - start)) s: $result"
 done
 exit $status
