@@ -369,7 +369,7 @@ GBT_API gbt_status gbt_booster_save(const gbt_booster *b, const char *path);
  * parameters.  Reading stops with GBT_E_FORMAT at the first byte that no
  * model holds (a control character other than tab, CR and LF: /dev/zero
  * and binary files are refused at once) or past 2 GiB; the memory a load
- * takes follows the model (its trees, about 30 bytes a node), not its text.
+ * takes follows the model (about 70 bytes a tree node), not its text.
  */
 GBT_API gbt_status gbt_booster_load(const char *path, gbt_booster **out);
 
