@@ -257,7 +257,7 @@ int32_t gbt__json_member(const struct gbt_jdoc *doc, int32_t obj, const char *ke
 int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it, struct gbt_jnode *el)
 {
     const struct gbt_jnode *a = &doc->n[arr];
-    const char *end = a->text + a->len, *p;
+    const char *end, *p;
     if (!a->packed) {
         int32_t c = it->started ? it->next : a->child;
         it->started = 1;
@@ -266,6 +266,7 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
         it->next = el->next;
         return 1;
     }
+    end = a->text + a->len; /* only a packed array has text: NULL + 0 is undefined */
     if (!it->started) {
         it->p = a->text;
         it->line = a->line;
