@@ -377,7 +377,13 @@ GBT_API gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *
  */
 GBT_API gbt_status gbt_booster_save(const gbt_booster *b, const char *path);
 
-/* Loads a model saved by gbt_booster_save; the booster gets default training parameters. */
+/*
+ * Loads a model saved by gbt_booster_save; the booster gets default training
+ * parameters.  Reading stops with GBT_E_FORMAT at the first byte that no
+ * model holds (a control character other than tab, CR and LF: /dev/zero
+ * and binary files are refused at once) or past 2 GiB; the memory a load
+ * takes follows the model (about 70 bytes a tree node), not its text.
+ */
 GBT_API gbt_status gbt_booster_load(const char *path, gbt_booster **out);
 
 /* The model as JSON in a new buffer (*len bytes, NUL-terminated); free it with gbt_free(). */

@@ -28,7 +28,7 @@
  * - A histogram holds, for each of qm->cuts.total_slots slots, the exact
  *   int64 sums of the pairs of the node's rows whose value of the slot's
  *   feature falls in the slot's bin.  Missing slots (the last slot of each
- *   feature) may hold anything: split finding derives the missing sums as
+ *   feature that has one, src/quantize.h) may hold anything: split finding derives the missing sums as
  *   node total minus the feature's value bins.
  * - best_splits scans, for every allowed usable feature
  *   (gbt__feature_usable), the candidates of gbt_candidate_exists, scores

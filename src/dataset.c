@@ -236,8 +236,12 @@ gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode)
         return gbt__fail(GBT_E_FORMAT, "%s: feature index 0 in a file read as one-based (indexing_mode=1)",
                          where);
     }
+    /* no index above 0 holds a value (index 0 with NaN alone; fuzz_readers): one-based, nothing is left */
+    RETURN_ERROR_IF(d->ncol <= 1, GBT_E_FORMAT,
+                    "%s: no features: every feature value is missing (indexing_mode=0 reads index 0 as a feature)",
+                    d->source ? d->source : "data");
     for (uint64_t i = 0; i < d->nnz; i++) d->indices[i]--;
-    if (d->ncol > 0) d->ncol--;
+    d->ncol--;
     d->index_base = indexing_mode < 0 ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
     gbt__dataset_touch(d);
     return GBT_OK;

@@ -1,6 +1,6 @@
 /*
  * json.c - a recursive-descent JSON reader (RFC 8259 grammar, nesting
- * limited to 64 levels).
+ * limited to 64 levels, documents up to GBT_JSON_MAX_BYTES).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +40,7 @@ static void skip_ws(struct parser *ps)
 static gbt_status new_node(struct parser *ps, int type, int32_t *id)
 {
     struct gbt_jdoc *d = ps->doc;
+    if (d->len >= INT32_MAX) return fail(ps, "too many objects, arrays and strings");
     FORWARD_IF_ERROR(gbt__reserve(&d->n, &d->cap, d->len + 1, sizeof *d->n, "JSON nodes"));
     memset(&d->n[d->len], 0, sizeof d->n[d->len]);
     d->n[d->len].type = type;
@@ -123,15 +124,62 @@ static gbt_status parse_container(struct parser *ps, int depth, int object, int3
     }
 }
 
+/* The end of the number that starts at p, or NULL if none does (the reader of the value checks the rest). */
+static const char *number_end(const char *p, const char *end)
+{
+    if (p < end && *p == '-') p++;
+    if (p >= end || *p < '0' || *p > '9') return NULL;
+    while (p < end && *p && strchr("0123456789+-.eE", *p)) p++;
+    return p;
+}
+
 static gbt_status parse_number(struct parser *ps, int32_t id)
 {
-    const char *s = ps->p;
-    if (ps->p < ps->end && *ps->p == '-') ps->p++;
-    if (ps->p >= ps->end || *ps->p < '0' || *ps->p > '9') return fail(ps, "bad number");
-    while (ps->p < ps->end && strchr("0123456789+-.eE", *ps->p) && *ps->p) ps->p++;
+    const char *s = ps->p, *e = number_end(ps->p, ps->end);
+    if (e == NULL) return fail(ps, "bad number");
+    ps->p = e;
     ps->doc->n[id].text = s;
-    ps->doc->n[id].len = (size_t)(ps->p - s);
+    ps->doc->n[id].len = (size_t)(e - s);
     return GBT_OK;
+}
+
+static const char *skip_ws_at(const char *p, const char *end, uint32_t *line)
+{
+    for (; p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'); p++)
+        if (*p == '\n') ++*line;
+    return p;
+}
+
+/*
+ * An array of numbers only, at the '[' of ps: makes it the packed node id
+ * (its body is read in place by gbt__json_next) and returns 1.  Returns 0,
+ * with ps unmoved, for any other array (empty, mixed or malformed), which
+ * parse_container then reads element by element.
+ */
+static int parse_packed(struct parser *ps, int32_t id)
+{
+    const char *p = ps->p + 1, *body = p;
+    uint32_t line = ps->line;
+    int32_t count = 0;
+    for (;;) {
+        p = number_end(skip_ws_at(p, ps->end, &line), ps->end);
+        if (p == NULL || count == INT32_MAX) return 0;
+        count++;
+        p = skip_ws_at(p, ps->end, &line);
+        if (p < ps->end && *p == ',') {
+            p++;
+            continue;
+        }
+        if (p < ps->end && *p == ']') break;
+        return 0;
+    }
+    ps->doc->n[id].packed = 1;
+    ps->doc->n[id].count = count;
+    ps->doc->n[id].text = body;
+    ps->doc->n[id].len = (size_t)(p - body);
+    ps->p = p + 1;
+    ps->line = line;
+    return 1;
 }
 
 static gbt_status parse_value(struct parser *ps, int depth, int32_t *out)
@@ -145,6 +193,7 @@ static gbt_status parse_value(struct parser *ps, int depth, int32_t *out)
     if (c == '{' || c == '[') {
         FORWARD_IF_ERROR(new_node(ps, c == '{' ? GBT_J_OBJECT : GBT_J_ARRAY, &id));
         *out = id;
+        if (c == '[' && parse_packed(ps, id)) return GBT_OK;
         return parse_container(ps, depth, c == '{', id);
     }
     if (c == '"') {
@@ -178,6 +227,9 @@ gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct
     int32_t root;
     gbt_status s;
     memset(doc, 0, sizeof *doc);
+    if (len > GBT_JSON_MAX_BYTES)
+        return gbt__fail(GBT_E_FORMAT, "%s: %zu bytes is larger than a model can be (%llu bytes at most)", what,
+                         len, (unsigned long long)GBT_JSON_MAX_BYTES);
     s = parse_value(&ps, 0, &root);
     if (s == GBT_OK) {
         skip_ws(&ps);
@@ -200,6 +252,37 @@ int32_t gbt__json_member(const struct gbt_jdoc *doc, int32_t obj, const char *ke
     for (int32_t c = doc->n[obj].child; c >= 0; c = doc->n[c].next)
         if (doc->n[c].key_len == kl && memcmp(doc->n[c].key, key, kl) == 0) return c;
     return -1;
+}
+
+int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it, struct gbt_jnode *el)
+{
+    const struct gbt_jnode *a = &doc->n[arr];
+    const char *end, *p;
+    if (!a->packed) {
+        int32_t c = it->started ? it->next : a->child;
+        it->started = 1;
+        if (c < 0) return 0;
+        *el = doc->n[c];
+        it->next = el->next;
+        return 1;
+    }
+    end = a->text + a->len; /* only a packed array has text: NULL + 0 is undefined */
+    if (!it->started) {
+        it->p = a->text;
+        it->line = a->line;
+        it->started = 1;
+    }
+    p = skip_ws_at(it->p, end, &it->line);
+    if (p < end && *p == ',') p = skip_ws_at(p + 1, end, &it->line);
+    if (p >= end) return 0;
+    memset(el, 0, sizeof *el);
+    el->type = GBT_J_NUMBER;
+    el->line = it->line;
+    el->child = el->next = -1;
+    el->text = p;
+    it->p = number_end(p, end);
+    el->len = (size_t)(it->p - p);
+    return 1;
 }
 
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)

@@ -1,6 +1,9 @@
 /*
  * json.h - a small JSON reader for model files: the document becomes an
- * array of nodes that point into the source text.
+ * array of nodes that point into the source text.  An array whose
+ * elements are all numbers (the bulk of a model) is one node, its numbers
+ * read in place by gbt__json_next; so the nodes take memory in proportion
+ * to the objects and arrays of the document, not to its numbers.
  */
 #ifndef GBT_JSON_H
 #define GBT_JSON_H
@@ -14,6 +17,7 @@ enum gbt_jtype { GBT_J_NULL, GBT_J_BOOL, GBT_J_NUMBER, GBT_J_STRING, GBT_J_ARRAY
 
 struct gbt_jnode {
     int type;
+    int packed;         /* an array of numbers without element nodes: text/len is its body */
     uint32_t line;
     int32_t child;      /* first element or member, -1 if none */
     int32_t next;       /* next sibling, -1 if none */
@@ -29,12 +33,32 @@ struct gbt_jdoc {
     size_t len, cap;
 };
 
+/*
+ * The largest document gbt__json_parse reads (2 GiB): far above any model
+ * (a million trees of 255 nodes take about 1 GB), and below where the
+ * int32_t node numbers and element counts could overflow.
+ */
+#define GBT_JSON_MAX_BYTES ((size_t)1 << 31)
+
 /* Parses src; errors read "<what>:<line>: <problem>".  The root is node 0. */
 gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct gbt_jdoc *doc);
 void gbt__json_free(struct gbt_jdoc *doc);
 
 /* The member `key` of object node obj, or -1. */
 int32_t gbt__json_member(const struct gbt_jdoc *doc, int32_t obj, const char *key);
+
+/*
+ * The elements of array node arr, one per call: *it starts zeroed.  Sets
+ * *el to the element (for a packed array, a number node made on the fly
+ * with its line) and returns 1, or returns 0 after the last.
+ */
+struct gbt_jiter {
+    int32_t next;   /* the next element node (arrays with element nodes) */
+    const char *p;  /* the next number's text (packed arrays) */
+    uint32_t line;
+    int started;
+};
+int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it, struct gbt_jnode *el);
 
 /* Copies a string node, unescaped, into buf (truncated to len - 1). */
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len);

@@ -116,12 +116,17 @@ struct reader {
     const char *what;
 };
 
-static gbt_status bad(const struct reader *rd, int32_t node, const char *fmt, const char *key)
+static gbt_status bad_at(const struct reader *rd, const struct gbt_jnode *n, const char *fmt, const char *key)
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, key);
-    if (node >= 0) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", rd->what, rd->doc->n[node].line, msg);
+    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", rd->what, n->line, msg);
     return gbt__fail(GBT_E_FORMAT, "%s: %s", rd->what, msg);
+}
+
+static gbt_status bad(const struct reader *rd, int32_t node, const char *fmt, const char *key)
+{
+    return bad_at(rd, node >= 0 ? &rd->doc->n[node] : NULL, fmt, key);
 }
 
 static gbt_status member(const struct reader *rd, int32_t obj, const char *key, int type, int32_t *out)
@@ -133,54 +138,55 @@ static gbt_status member(const struct reader *rd, int32_t obj, const char *key, 
     return GBT_OK;
 }
 
-static gbt_status number_text(const struct reader *rd, int32_t node, char *buf, size_t len)
+static gbt_status number_text(const struct reader *rd, const struct gbt_jnode *n, char *buf, size_t len)
 {
-    const struct gbt_jnode *n = &rd->doc->n[node];
-    if (n->type != GBT_J_NUMBER || n->len + 1 > len) return bad(rd, node, "expected a number%s", "");
+    if (n->type != GBT_J_NUMBER || n->len + 1 > len) return bad_at(rd, n, "expected a number%s", "");
     memcpy(buf, n->text, n->len);
     buf[n->len] = '\0';
     return GBT_OK;
 }
 
-static gbt_status get_int(const struct reader *rd, int32_t node, long long lo, long long hi, long long *out)
+static gbt_status get_int(const struct reader *rd, const struct gbt_jnode *n, long long lo, long long hi,
+                          long long *out)
 {
     char buf[64], *end;
     long long v;
-    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    FORWARD_IF_ERROR(number_text(rd, n, buf, sizeof buf));
     errno = 0;
     v = strtoll(buf, &end, 10);
-    if (*end != '\0' || errno || v < lo || v > hi) return bad(rd, node, "integer out of range: %s", buf);
+    if (*end != '\0' || errno || v < lo || v > hi) return bad_at(rd, n, "integer out of range: %s", buf);
     *out = v;
     return GBT_OK;
 }
 
-static gbt_status get_float(const struct reader *rd, int32_t node, float *out)
+static gbt_status get_float(const struct reader *rd, const struct gbt_jnode *n, float *out)
 {
     char buf[64], *end;
-    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    FORWARD_IF_ERROR(number_text(rd, n, buf, sizeof buf));
     *out = gbt__strtof(buf, &end);
-    if (*end != '\0') return bad(rd, node, "bad number %s", buf);
+    if (*end != '\0') return bad_at(rd, n, "bad number %s", buf);
     return GBT_OK;
 }
 
-static gbt_status get_double(const struct reader *rd, int32_t node, double *out)
+static gbt_status get_double(const struct reader *rd, const struct gbt_jnode *n, double *out)
 {
     char buf[64], *end;
-    FORWARD_IF_ERROR(number_text(rd, node, buf, sizeof buf));
+    FORWARD_IF_ERROR(number_text(rd, n, buf, sizeof buf));
     *out = gbt__strtod(buf, &end);
-    if (*end != '\0' || !isfinite(*out)) return bad(rd, node, "bad number %s", buf);
+    if (*end != '\0' || !isfinite(*out)) return bad_at(rd, n, "bad number %s", buf);
     return GBT_OK;
 }
 
 /* The array member `key` of obj, which must have n elements. */
-static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key, int32_t n, int32_t *first)
+static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key, int32_t n, int32_t *arr)
 {
-    int32_t a = -1;
-    FORWARD_IF_ERROR(member(rd, obj, key, GBT_J_ARRAY, &a));
-    if (rd->doc->n[a].count != n) return bad(rd, a, "\"%s\" has the wrong number of elements", key);
-    *first = rd->doc->n[a].child;
+    FORWARD_IF_ERROR(member(rd, obj, key, GBT_J_ARRAY, arr));
+    if (rd->doc->n[*arr].count != n) return bad(rd, *arr, "\"%s\" has the wrong number of elements", key);
     return GBT_OK;
 }
+
+static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
+                                          "threshold", "value", "gain", "cover"};
 
 static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat, int K, uint32_t index,
                             struct gbt_tree *t)
@@ -190,28 +196,35 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     int32_t e;
     char what[128];
     int32_t nn;
+    struct gbt_jiter it;
+    struct gbt_jnode el;
     FORWARD_IF_ERROR(member(rd, obj, "num_nodes", GBT_J_NUMBER, &e));
-    FORWARD_IF_ERROR(get_int(rd, e, 1, 0x7fffffff, &n));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 1, 0x7fffffff, &n));
     FORWARD_IF_ERROR(member(rd, obj, "class", GBT_J_NUMBER, &e));
-    FORWARD_IF_ERROR(get_int(rd, e, 0, K - 1, &cls));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, K - 1, &cls));
     if (cls != (long long)(index % (uint32_t)K)) return bad(rd, e, "tree class out of order%s", "");
     nn = (int32_t)n;
+    /* the declared size against the arrays present, before it claims memory */
+    for (size_t k = 0; k < sizeof tree_arrays / sizeof tree_arrays[0]; k++)
+        FORWARD_IF_ERROR(array_of(rd, obj, tree_arrays[k], nn, &e));
     FORWARD_IF_ERROR(gbt__tree_init(t, nn));
     t->n_nodes = nn;
 #define READ_INTS(key, arr, lo, hi)                                     \
     do {                                                                \
         FORWARD_IF_ERROR(array_of(rd, obj, key, nn, &e));               \
-        for (int32_t i = 0; i < nn; i++, e = d->n[e].next) {            \
+        memset(&it, 0, sizeof it);                                      \
+        for (int32_t i = 0; i < nn && gbt__json_next(d, e, &it, &el); i++) { \
             long long v;                                                \
-            FORWARD_IF_ERROR(get_int(rd, e, lo, hi, &v));               \
+            FORWARD_IF_ERROR(get_int(rd, &el, lo, hi, &v));             \
             arr[i] = v;                                                 \
         }                                                               \
     } while (0)
 #define READ_FLOATS(key, arr)                                           \
     do {                                                                \
         FORWARD_IF_ERROR(array_of(rd, obj, key, nn, &e));               \
-        for (int32_t i = 0; i < nn; i++, e = d->n[e].next)              \
-            FORWARD_IF_ERROR(get_float(rd, e, &arr[i]));                \
+        memset(&it, 0, sizeof it);                                      \
+        for (int32_t i = 0; i < nn && gbt__json_next(d, e, &it, &el); i++) \
+            FORWARD_IF_ERROR(get_float(rd, &el, &arr[i]));              \
     } while (0)
     READ_INTS("left", t->left, -1, 0x7fffffff);
     READ_INTS("right", t->right, -1, 0x7fffffff);
@@ -234,6 +247,8 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     char text[128];
     int32_t e;
     long long v;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
     e = gbt__json_member(d, root, "format");
     if (d->n[root].type == GBT_J_OBJECT && e < 0 && (e = gbt__json_member(d, root, "learner")) >= 0)
         return gbt__model_foreign_json(rd->what, d->n[e].line);
@@ -242,7 +257,7 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     gbt__json_string(&d->n[e], text, sizeof text);
     if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
     FORWARD_IF_ERROR(member(rd, root, "format_version", GBT_J_NUMBER, &e));
-    FORWARD_IF_ERROR(get_int(rd, e, 0, 1 << 30, &v));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1 << 30, &v));
     if (v > FORMAT_VERSION) return bad(rd, e, "format version %s is newer than this gbt reads", "");
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
@@ -260,30 +275,30 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
         return bad(rd, e, "objective \"%s\" disagrees with the training parameters", text);
     m->objective = (int)b->params.objective;
     FORWARD_IF_ERROR(member(rd, root, "num_class", GBT_J_NUMBER, &e));
-    FORWARD_IF_ERROR(get_int(rd, e, 0, GBT_MAX_CLASSES, &v));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class);
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));
-    FORWARD_IF_ERROR(get_int(rd, e, 0, GBT_MAX_FEATURES, &v));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_FEATURES, &v));
     m->num_feature = (uint64_t)v;
-    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
-    for (int k = 0; k < m->K; k++, e = d->n[e].next) FORWARD_IF_ERROR(get_double(rd, e, &m->base[k]));
+    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
+    for (int k = 0; k < m->K && gbt__json_next(d, e, &it, &el); k++) FORWARD_IF_ERROR(get_double(rd, &el, &m->base[k]));
     e = gbt__json_member(d, root, "libsvm_index_base");
     if (e >= 0) {
-        FORWARD_IF_ERROR(get_int(rd, e, 0, 1, &v));
+        FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1, &v));
         m->index_base = v ? GBT_BASE_ONE : GBT_BASE_ZERO;
     }
     e = gbt__json_member(d, root, "best_iteration");
     if (e >= 0) {
         int32_t s;
-        FORWARD_IF_ERROR(get_int(rd, e, 0, 0x7fffffff, &v));
+        FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 0x7fffffff, &v));
         m->best_iteration = (int)v;
         s = gbt__json_member(d, root, "best_score");
         m->best_score = NAN;
-        if (s >= 0 && d->n[s].type != GBT_J_NULL) FORWARD_IF_ERROR(get_double(rd, s, &m->best_score));
+        if (s >= 0 && d->n[s].type != GBT_J_NULL) FORWARD_IF_ERROR(get_double(rd, &d->n[s], &m->best_score));
     }
     return GBT_OK;
 }
@@ -391,6 +406,18 @@ gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster
     return GBT_OK;
 }
 
+/*
+ * A byte that no model file holds: a control character other than the
+ * whitespace of JSON (also invalid inside strings).  Stops the reading of
+ * /dev/zero, binary files and the like at the first such byte.
+ */
+static const char *not_json(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] < 0x20 && p[i] != '\n' && p[i] != '\t' && p[i] != '\r') return p + i;
+    return NULL;
+}
+
 gbt_status gbt_booster_load(const char *path, gbt_booster **out)
 {
     FILE *f;
@@ -398,16 +425,33 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
     size_t len = 0, cap = 0;
     gbt_booster *b = NULL;
     gbt_status s = GBT_OK;
+    struct stat st;
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     f = fopen(path, "rb");
-    RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open '%s': %s", path, strerror(errno));
-    for (;;) {
+    /* fopen allocates the FILE: ENOMEM is out of memory, not a file's problem */
+    RETURN_ERROR_IF(f == NULL, errno == ENOMEM ? GBT_E_NO_MEMORY : GBT_E_IO, "cannot open '%s': %s", path,
+                    strerror(errno));
+    /* a regular file is read into a buffer of its size (and one byte to see the end) */
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < GBT_JSON_MAX_BYTES)
+        s = gbt__reserve(&text, &cap, (size_t)st.st_size + 1, 1, "model text");
+    while (s == GBT_OK) {
         size_t got;
-        s = gbt__reserve(&text, &cap, len + 65536, 1, "model text");
+        const char *odd;
+        if (len == cap) s = gbt__reserve(&text, &cap, len + 65536, 1, "model text");
         if (s != GBT_OK) break;
         got = fread(text + len, 1, cap - len, f);
+        if ((odd = not_json(text + len, got)) != NULL) {
+            s = gbt__fail(GBT_E_FORMAT, "%s: not a gbt model (byte 0x%02x at offset %zu is not JSON text)", path,
+                          (unsigned)(unsigned char)*odd, (size_t)(odd - text));
+            break;
+        }
         len += got;
+        if (len > GBT_JSON_MAX_BYTES) {
+            s = gbt__fail(GBT_E_FORMAT, "%s: not a gbt model (larger than %llu bytes)", path,
+                          (unsigned long long)GBT_JSON_MAX_BYTES);
+            break;
+        }
         if (got == 0) {
             if (ferror(f)) s = gbt__fail(GBT_E_IO, "cannot read '%s': %s", path, strerror(errno));
             break;

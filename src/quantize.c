@@ -168,19 +168,29 @@ static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uin
     return ncut;
 }
 
+#define TMP_AT(f) (by_values ? (size_t)col->start[f] : (size_t)(f) * (size_t)max_bin)
+
 static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, int max_bin,
                                int layout, int nthread, struct gbt_cuts *c)
 {
     uint32_t nf = (uint32_t)d->ncol;
     float *tmp_cuts = NULL;
     uint64_t maxcol = 0, total = 0;
+    int by_values;
     gbt_status s = GBT_OK;
     c->nfeat = nf;
     FORWARD_IF_ERROR(gbt__alloc(&c->offset, nf + 1, sizeof(uint32_t), 1, "bin offsets"));
     FORWARD_IF_ERROR(gbt__alloc(&c->nbins, nf ? nf : 1, sizeof(uint32_t), 1, "bin counts"));
     FORWARD_IF_ERROR(gbt__alloc(&c->has_missing, nf ? nf : 1, 1, 1, "missing flags"));
-    FORWARD_IF_ERROR(gbt__alloc(&tmp_cuts, (size_t)nf * (size_t)max_bin + 1, sizeof(float), 0,
-                                "bin cuts"));
+    /*
+     * A feature has at most min(its present values, max_bin) cuts: its
+     * cuts wait at its column's start (sparse data: memory follows the
+     * values present, not the index range) or at f * max_bin, whichever
+     * layout is smaller.
+     */
+    by_values = d->nnz < (uint64_t)nf * (uint64_t)max_bin;
+    FORWARD_IF_ERROR(gbt__alloc(&tmp_cuts, by_values ? d->nnz + 1 : (size_t)nf * (size_t)max_bin + 1, sizeof(float),
+                                0, "bin cuts"));
     for (uint32_t f = 0; f < nf; f++) {
         uint64_t n = col->start[f + 1] - col->start[f];
         if (n > maxcol) maxcol = n;
@@ -209,8 +219,7 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
             if (w) memcpy(w, col->weight + b, n * sizeof *w);
             gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-            c->nbins[f] =
-                feature_cuts(keys, w, n, budget, dw, tmp_cuts + (size_t)f * (size_t)max_bin);
+            c->nbins[f] = feature_cuts(keys, w, n, budget, dw, tmp_cuts + TMP_AT(f));
         }
         free(keys);
         free(ktmp);
@@ -219,7 +228,14 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         free(dw);
     }
     for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
-        total += c->nbins[f] + 1;
+        /*
+         * A feature's bins and one slot for its missing rows, but sparse
+         * codes hold present values only: there a feature without any
+         * (a gap in LIBSVM indices) takes no slot, and the histograms follow
+         * the features present, not the index range (R3).  Feature 0 keeps
+         * its slot, so that no histogram is empty.
+         */
+        total += c->nbins[f] + (layout == GBT_QM_CSR && c->nbins[f] == 0 && f > 0 ? 0 : 1);
         if (total >= UINT32_MAX) s = gbt__fail(GBT_E_INVALID_ARG, "too many bins in total (%llu)",
                                                (unsigned long long)total);
         c->offset[f + 1] = (uint32_t)total;
@@ -228,14 +244,14 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
     if (s == GBT_OK) {
         c->total_slots = (uint32_t)total;
         for (uint32_t f = 0; f < nf; f++) {
-            memcpy(c->cut + c->offset[f], tmp_cuts + (size_t)f * (size_t)max_bin,
-                   c->nbins[f] * sizeof(float));
-            c->cut[c->offset[f] + c->nbins[f]] = NAN;
+            memcpy(c->cut + c->offset[f], tmp_cuts + TMP_AT(f), c->nbins[f] * sizeof(float));
+            if (c->offset[f + 1] > c->offset[f] + c->nbins[f]) c->cut[c->offset[f] + c->nbins[f]] = NAN;
         }
     }
     free(tmp_cuts);
     return s;
 }
+#undef TMP_AT
 
 /*
  * Codes of dense data.  A binary search is a chain of dependent loads, so

@@ -40,7 +40,12 @@ struct gbt_cuts {
     uint32_t total_slots;
     uint32_t *offset;     /* nfeat + 1 */
     uint32_t *nbins;      /* value bins of each feature */
-    float *cut;           /* total_slots; cut[offset[f] + b]; NaN in missing slots */
+    /*
+     * total_slots; cut[offset[f] + b]; NaN in missing slots.  Each feature
+     * has nbins[f] value slots and one missing slot, except in GBT_QM_CSR
+     * layout a feature f > 0 without values, which has none (R3).
+     */
+    float *cut;
     uint8_t *has_missing; /* the binned data has missing values of the feature */
 };
 

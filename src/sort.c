@@ -7,10 +7,15 @@
 
 #include "sort.h"
 
+/*
+ * Fewer than two keys are sorted: the early return keeps the cost of the
+ * features that hold no value (sparse data, huge indices) at nothing.
+ */
 #define RADIX_SORT_BODY(KEY_T, VAL_T, NBYTES)                                  \
     KEY_T *src = keys, *dst = key_tmp;                                         \
     VAL_T *vsrc = vals, *vdst = vals ? val_tmp : NULL;                         \
     size_t counts[NBYTES][256];                                                \
+    if (n < 2) return;                                                         \
     memset(counts, 0, sizeof counts);                                          \
     for (size_t i = 0; i < n; i++)                                             \
         for (int d = 0; d < NBYTES; d++) counts[d][(src[i] >> (d * 8)) & 0xff]++; \

@@ -84,6 +84,11 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a value that is not finite", what, i);
         else if (!isfinite(t->cover[i]))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a cover that is not finite", what, i);
+        /* leaves too: every number is written, and JSON has no infinity (fuzz_model) */
+        else if (!isfinite(t->threshold[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a threshold that is not finite", what, i);
+        else if (!isfinite(t->gain[i]))
+            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a gain that is not finite", what, i);
         else if ((l < 0) != (r < 0))
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d has one child", what, i);
         else if (l < 0)
@@ -96,10 +101,6 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
         else if (t->feature[i] < 0 || (uint64_t)t->feature[i] >= nfeat)
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d splits on feature %d of %llu", what, i,
                           t->feature[i], (unsigned long long)nfeat);
-        else if (!isfinite(t->threshold[i]))
-            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a threshold that is not finite", what, i);
-        else if (!isfinite(t->gain[i]))
-            s = gbt__fail(GBT_E_FORMAT, "%s: node %d has a gain that is not finite", what, i);
         else
             seen[l] = seen[r] = 1;
     }

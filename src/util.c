@@ -43,7 +43,8 @@ gbt_status gbt__reserve(void *p, size_t *cap, size_t need, size_t size, const ch
     void **pp = (void **)p;
     size_t ncap;
     void *np;
-    if (need <= *cap) return GBT_OK;
+    /* a block even for no elements, as gbt__alloc: pointer arithmetic on NULL is undefined */
+    if (need <= *cap && *pp != NULL) return GBT_OK;
     ncap = *cap ? *cap : 16;
     while (ncap < need) {
         RETURN_ERROR_IF(ncap > SIZE_MAX / 2 / size, GBT_E_NO_MEMORY, "out of memory growing %s",

@@ -232,6 +232,15 @@ static void test_bad_files(void)
     test_foreign_files();
     expect_bad("\x89PNG\r\n\x1a\n", 8, "unexpected character", "binary garbage");
     expect_bad("", 0, "expected a value", "an empty buffer");
+    {
+        /* fuzz_model: a leaf's gain of 2e55 (inf as a float) loaded, and was saved as "inf", which does not load */
+        const char *leaf_gain =
+            "{\"format\": \"gbt-model\", \"format_version\": 1, \"objective\": \"reg:squarederror\", \"num_class\": 0,"
+            " \"num_feature\": 1, \"base_margin\": [0.5], \"training\": {}, \"trees\": [{\"class\": 0, \"num_nodes\": 3,"
+            " \"left\": [1,-1,-1], \"right\": [2,-1,-1], \"feature\": [0,-1,-1], \"threshold\": [0.5,0,0],"
+            " \"default_left\": [1,0,0], \"value\": [0,-1,1], \"gain\": [1,0,2e55], \"cover\": [2,1,1]}]}";
+        expect_bad(leaf_gain, strlen(leaf_gain), "node 2 has a gain that is not finite", "a leaf's infinite gain");
+    }
 #define EDIT_CASE(from, to, needle, what)                             \
     bad = edit(model, from, to);                                      \
     if (bad) expect_bad(bad, strlen(bad), needle, what);              \
@@ -251,6 +260,14 @@ static void test_bad_files(void)
         const char *path = tu_write("empty.json", "");
         ok(gbt_booster_load(path, &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "empty") && none == NULL,
            "an empty file is refused: %s", gbt_last_error());
+        /* R2: reading stops at the first byte no model holds (it read /dev/zero until memory ran out) */
+        ok(gbt_booster_load("/dev/zero", &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "byte 0x00 at offset 0") &&
+               none == NULL,
+           "/dev/zero is refused at its first byte: %s", gbt_last_error());
+        path = tu_write("nul.json", "{\"format\": \"gbt-model\"\n\001}");
+        ok(gbt_booster_load(path, &none) == GBT_E_FORMAT && strstr(gbt_last_error(), "byte 0x01 at offset 23") &&
+               strstr(gbt_last_error(), "nul.json") && none == NULL,
+           "a control byte in a model file is refused naming the file and the offset: %s", gbt_last_error());
         ok(gbt_booster_load("/no/such/model.json", &none) == GBT_E_IO && strstr(gbt_last_error(), "/no/such/model.json"),
            "a missing file is refused naming it");
     }

@@ -8,9 +8,12 @@
  *
  * Skipped under AddressSanitizer, which owns malloc itself.
  */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (nomem.h) */
 #include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "booster.h"
 #include "quantize.h"
@@ -19,69 +22,11 @@
 #if defined(__SANITIZE_ADDRESS__)
 int main(void)
 {
-    return skip_all("malloc is AddressSanitizer's");
+    return skip_all("AddressSanitizer owns malloc, which this test replaces to fail allocations");
 }
 #else
 
-void *__libc_malloc(size_t n);
-void *__libc_calloc(size_t n, size_t size);
-void *__libc_realloc(void *p, size_t n);
-void __libc_free(void *p);
-
-static long fail_at = -1; /* the allocation of the call that fails; -1: none */
-static long allocs;       /* allocations since the call began */
-/*
- * Blocks allocated minus blocks freed since then.  It can fall below 0
- * when OpenMP frees the team of an earlier parallel region; above 0 is a leak.
- */
-static long live;
-
-static int should_fail(void)
-{
-    if (__atomic_fetch_add(&allocs, 1, __ATOMIC_RELAXED) != fail_at) return 0;
-    errno = ENOMEM;
-    return 1;
-}
-
-void *malloc(size_t n)
-{
-    void *p = should_fail() ? NULL : __libc_malloc(n);
-    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-void *calloc(size_t n, size_t size)
-{
-    void *p = should_fail() ? NULL : __libc_calloc(n, size);
-    if (p) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-void *realloc(void *old, size_t n)
-{
-    void *p = should_fail() ? NULL : __libc_realloc(old, n);
-    if (p && old == NULL) __atomic_fetch_add(&live, 1, __ATOMIC_RELAXED);
-    return p;
-}
-
-void free(void *p)
-{
-    if (p) __atomic_fetch_sub(&live, 1, __ATOMIC_RELAXED);
-    __libc_free(p);
-}
-
-/* Starts counting a call's allocations; the n-th (from 0) fails. */
-static void arm(long n)
-{
-    allocs = 0;
-    live = 0;
-    fail_at = n;
-}
-
-static void disarm(void)
-{
-    fail_at = -1;
-}
+#include "nomem.h"
 
 /*
  * Runs `call` (a statement setting gbt_status s), `check` (setting `right`
@@ -112,8 +57,8 @@ static void disarm(void)
             if (s != GBT_OK && s != GBT_E_NO_MEMORY && !bad_status++)                         \
                 diag("%s: allocation %ld failed: status %d: %s", what, n, (int)s, gbt_last_error()); \
             if (s == GBT_OK && !right && !wrong++) diag("%s: allocation %ld failed: GBT_OK, wrong result", what, n); \
-            if (live > 0 && !leaks++) diag("%s: allocation %ld failed: %ld blocks leaked", what, n, live); \
-            if (allocs <= n) break;                                                           \
+            if (nm->live > 0 && !leaks++) diag("%s: allocation %ld failed: %ld blocks leaked", what, n, nm->live); \
+            if (nm->allocs <= n) break;                                                         \
         }                                                                                     \
         ok(bad_status == 0, "%s: each of %ld allocations failing gives GBT_E_NO_MEMORY", what, n); \
         ok(wrong == 0, "%s: no wrong result reported as GBT_OK", what);                        \
@@ -198,6 +143,207 @@ static void test_deep_model(void)
     free(text);
 }
 
+/*
+ * R1: a 190-byte model that declares 2^31 - 1 nodes and holds arrays of
+ * one element is refused before the declared size claims memory (it
+ * reserved 8 arrays of 2^31 - 1 elements, 58 GB, before the fix).
+ */
+static void test_declared_size(void)
+{
+    static const char text[] =
+        "{\"format\":\"gbt-model\",\"format_version\":1,\"objective\":\"reg:squarederror\","
+        "\"num_class\":0,\"num_feature\":1,\"base_margin\":[0],\"training\":{},"
+        "\"trees\":[{\"class\":0,\"num_nodes\":2147483647,\"left\":[-1],\"right\":[-1],"
+        "\"feature\":[-1],\"threshold\":[0],\"default_left\":[0],\"value\":[0],\"gain\":[0],\"cover\":[1]}]}";
+    gbt_booster *b = NULL;
+    gbt_status s;
+    arm(-1);
+    s = gbt_booster_load_from_buffer(text, sizeof text - 1, &b);
+    disarm();
+    ok(s == GBT_E_FORMAT && strstr(gbt_last_error(), "wrong number of elements"),
+       "a model declaring 2^31 - 1 nodes with one-element arrays is refused: %s", gbt_last_error());
+    ok(nm->peak_bytes < 65536, "refusing it took %ld bytes at most (bound 64 KiB)", nm->peak_bytes);
+    gbt_booster_free(b);
+}
+
+/*
+ * R2: the memory of loading follows the model, not the count of numbers in
+ * its text.  The model of depth 70 (141 nodes, 8 arrays) is about 5 KB of
+ * text; loaded it holds 141 x 29 bytes of tree, a prediction layout of
+ * the same order and the booster (4.3 times the text in all).  A JSON node
+ * per number (56 bytes each for about 2.5 bytes of text, 63 KB) took over
+ * 20 times the text before the fix.
+ */
+static void test_load_memory(void)
+{
+    size_t len;
+    char *text = deep_model(&len);
+    gbt_booster *b = NULL;
+    gbt_status s;
+    arm(-1);
+    s = gbt_booster_load_from_buffer(text, len, &b);
+    disarm();
+    ok(s == GBT_OK, "the model of depth 70 loads");
+    ok(nm->peak_bytes < (long)(6 * len), "loading %zu bytes of model took %ld bytes at most (bound 6x the text)", len,
+       nm->peak_bytes);
+    gbt_booster_free(b);
+    free(text);
+}
+
+/*
+ * R3: binning follows the values present, not the range of feature
+ * indices.  Three rows with features 0, 1 and 2^22 - 1 (a LIBSVM file of
+ * 30 bytes): the per-feature arrays cost tens of bytes per index, but the
+ * temporary cuts took max_bin floats per index (4 GiB at max_bin 256) and
+ * every empty feature was radix-sorted (10 s) before the fix.
+ */
+static void test_sparse_index_range(void)
+{
+    enum { NCOL = 1 << 22 };
+    const uint64_t indptr[] = {0, 1, 2, 3};
+    const uint32_t indices[] = {NCOL - 1, 0, 1};
+    const float values[] = {1, 2, 3};
+    gbt_dataset *d = NULL;
+    struct gbt_qmatrix q;
+    gbt_status s;
+    double t0;
+    if (!ok(gbt_dataset_from_csr(indptr, indices, values, 3, NCOL, &d) == GBT_OK, "a CSR dataset of %d columns",
+            NCOL))
+        return;
+    arm(-1);
+    t0 = gbt__now();
+    s = gbt__quantize(d, 256, 1, &q);
+    t0 = gbt__now() - t0;
+    disarm();
+    ok(s == GBT_OK && q.cuts.nbins[NCOL - 1] == 1 && q.cuts.nbins[5] == 0, "3 rows with feature %d bin: %s", NCOL - 1,
+       s == GBT_OK ? "" : gbt_last_error());
+    ok(nm->peak_bytes < 64L * NCOL, "binning them took %ld bytes at most (bound 64 per feature index; 4 GiB before)",
+       nm->peak_bytes);
+    diag("binning 3 rows of %d feature indices took %.2f s", NCOL, t0);
+    if (s == GBT_OK) gbt__qmatrix_free(&q);
+    {
+        /*
+         * A round of training on them: the histograms had a slot per index
+         * (16 bytes each, for every node kept) and the split search a
+         * candidate per node and index (about 64 bytes): 2.7 GB at 2^24.
+         */
+        const char *const p[] = {"nthread=1", "device=cpu", NULL};
+        const float y[] = {1, 0, 1};
+        gbt_booster *b = tu_booster(p);
+        gbt_dataset_set_field(d, "label", y, 3);
+        arm(-1);
+        t0 = gbt__now();
+        s = gbt_booster_update(b, d);
+        t0 = gbt__now() - t0;
+        disarm();
+        ok(s == GBT_OK, "a round of training on them: %s", s == GBT_OK ? "" : gbt_last_error());
+        ok(nm->peak_bytes < 48L * NCOL, "the round took %ld bytes at most (bound 48 per feature index)",
+           nm->peak_bytes);
+        diag("the round took %.2f s", t0);
+        gbt_booster_free(b);
+    }
+    gbt_dataset_free(d);
+}
+
+/*
+ * The whole life of a model, each allocation failing in turn: read a data
+ * file, train 3 rounds with a validation set and a metric, save to a file,
+ * load it, predict a dataset and a dense matrix, evaluate.  Every step
+ * must fail with GBT_E_NO_MEMORY or give what the run without failures
+ * gave; a failed save leaves neither the model nor a temporary file.
+ */
+struct life {
+    const char *data, *options, *metric, *model;
+    const char *const *params; /* name, value, ..., NULL */
+    int width;                 /* predictions per row */
+    float pred[40 * 3], pred_dense[40 * 3];
+    double score;
+    int saved; /* gbt_booster_save returned GBT_OK */
+};
+
+static gbt_status model_life(struct life *out)
+{
+    gbt_dataset *d = NULL;
+    gbt_booster *b = NULL, *loaded = NULL;
+    const gbt_dataset *valid[1];
+    const uint64_t n = 40 * (uint64_t)out->width;
+    float x[40 * 3];
+    gbt_status s;
+    unlink(out->model);
+    out->saved = 0;
+    s = gbt_dataset_from_file(out->data, out->options, &d);
+    if (s == GBT_OK) s = gbt_booster_create(&b);
+    for (int i = 0; s == GBT_OK && out->params[i]; i += 2) s = gbt_booster_set_param(b, out->params[i], out->params[i + 1]);
+    valid[0] = d;
+    if (s == GBT_OK) s = gbt_booster_train(b, d, 3, valid, NULL, 1);
+    if (s == GBT_OK) s = gbt_booster_save(b, out->model);
+    out->saved = s == GBT_OK;
+    if (s == GBT_OK) s = gbt_booster_load(out->model, &loaded);
+    if (s == GBT_OK) s = gbt_booster_set_param(loaded, "nthread", "1");
+    if (s == GBT_OK) s = gbt_booster_predict(loaded, d, 0, out->pred, n);
+    for (int i = 0; i < 40 * 3; i++) x[i] = (float)((i * 7) % 13) - 3.0f;
+    if (s == GBT_OK) s = gbt_booster_predict_dense(loaded, x, 40, 3, NAN, 0, out->pred_dense, n);
+    if (s == GBT_OK) s = gbt_booster_eval(loaded, d, out->metric, &out->score);
+    gbt_booster_free(loaded);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    return s;
+}
+
+/* 1 when the directory of the model holds a file whose name has ".tmp." in it. */
+static int temporary_left(const char *model)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "ls -a \"$(dirname '%s')\" | grep -q '[.]tmp[.]'", model);
+    return system(cmd) == 0;
+}
+
+static void sweep_life(const char *what, struct life ref)
+{
+    struct life run = ref;
+    int partial = 0;
+    gbt_status s0 = model_life(&ref);
+    ok(s0 == GBT_OK && isfinite(ref.score), "%s without failures: %s %.4f", what, ref.metric, ref.score);
+    SWEEP(what, s = model_life(&run),
+          right = memcmp(run.pred, ref.pred, sizeof ref.pred) == 0 &&
+                  memcmp(run.pred_dense, ref.pred_dense, sizeof ref.pred_dense) == 0 && run.score == ref.score,
+          partial += temporary_left(run.model) || (!run.saved && access(run.model, F_OK) == 0));
+    ok(partial == 0, "%s: no failure left a temporary file, nor a model file after a failed save", what);
+}
+
+static void test_model_life(void)
+{
+    static const char *const binary[] = {"objective", "binary:logistic", "max_depth", "3", "nthread", "1",
+                                         "device", "cpu", "eval_metric", "auc", "subsample", "0.8", NULL};
+    static const char *const multi[] = {"objective", "multi:softprob", "num_class", "3", "grow_policy", "lossguide",
+                                        "max_leaves", "5", "colsample_bynode", "0.7", "nthread", "1", "device", "cpu",
+                                        "eval_metric", "mlogloss", NULL};
+    struct gbt_strbuf csv = {0}, svm = {0};
+    struct life l;
+    for (int r = 0; r < 40; r++) {
+        int f0 = (r * 5) % 11, f1 = (r * 3) % 7;
+        gbt__sb_printf(&csv, "%d,%d,%s,%d\n", (f0 + f1) % 2, f0, r % 5 ? "1.5" : "", f1 - 3);
+        gbt__sb_printf(&svm, "%d 0:%d%s 2:%d\n", (f0 + f1) % 3, f0, r % 4 ? " 1:0.5" : "", f1);
+    }
+    if (csv.failed || svm.failed) return;
+    memset(&l, 0, sizeof l);
+    l.model = tu_write("life.model", "");
+    l.data = tu_write("life.csv", csv.s);
+    l.options = "format=csv";
+    l.metric = "auc";
+    l.params = binary;
+    l.width = 1;
+    sweep_life("CSV, binary: train, save, load, predict, eval", l);
+    l.data = tu_write("life.libsvm", svm.s);
+    l.options = "format=libsvm";
+    l.metric = "mlogloss";
+    l.params = multi;
+    l.width = 3;
+    sweep_life("LIBSVM, 3 classes, lossguide: train, save, load, predict, eval", l);
+    free(csv.s);
+    free(svm.s);
+}
+
 static void test_save(void)
 {
     const char *const p[] = {"max_depth=2", "nthread=1", NULL};
@@ -214,12 +360,17 @@ static void test_save(void)
 int main(void)
 {
     tu_seed(13);
+    if (!nomem_active()) return skip_all(NOMEM_INACTIVE);
     /* the messages of errno values are looked up (and cached) on first use */
     (void)strerror(ENOMEM);
     test_readers();
     test_quantize();
     test_deep_model();
+    test_declared_size();
+    test_load_memory();
+    test_sparse_index_range();
     test_save();
+    test_model_life();
     tu_cleanup();
     return done_testing();
 }

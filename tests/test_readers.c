@@ -103,6 +103,9 @@ static void test_libsvm_errors(void)
     expect_error(tu_write("e1", ""), NULL, GBT_E_FORMAT, "no data rows", "e1", "empty file");
     expect_error(tu_write("e2", "\n\n# only comments\n"), "format=libsvm", GBT_E_FORMAT, "no data rows",
                  NULL, "file of blank lines");
+    /* fuzz_readers: index 0 with NaN alone, guessed one-based, left 0 features */
+    expect_error(tu_write("e2nan", "39 0:nan\n# a comment\n"), NULL, GBT_E_FORMAT, "e2nan",
+                 "no features: every feature value is missing", "only missing values at index 0");
     expect_error(tu_write("e3", "1 1:1\nabc 1:2\n"), "format=libsvm", GBT_E_FORMAT, "e3:2",
                  "label 'abc' is not a number", "non-numeric label");
     expect_error(tu_write("e4", "1 1:1\n1 2:x\n"), "format=libsvm", GBT_E_FORMAT, "e4:2",

@@ -141,6 +141,14 @@ static void test_alloc(void)
     free(q);
     ok(gbt__alloc(&q, SIZE_MAX / 2, 4, 0, "too much") == GBT_E_NO_MEMORY && q == NULL,
        "an overflowing size fails with GBT_E_NO_MEMORY: %s", gbt_last_error());
+    {
+        /* fuzz_readers found a CSV row of a label only indexing into a reserve of 0 floats: NULL + 0 */
+        size_t cap = 0;
+        p = NULL;
+        ok(gbt__reserve(&p, &cap, 0, sizeof *p, "nothing") == GBT_OK && p != NULL && cap > 0,
+           "reserving 0 elements gives a block, not NULL (NULL + 0 is undefined)");
+        free(p);
+    }
 }
 
 /* Whether gbt__strtof gives strtof's bits and end for s; counts a mismatch (printing the first few). */

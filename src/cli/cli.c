@@ -197,7 +197,12 @@ void cli_out_open(struct cli_out *out, const char *path)
         if (fd < 0 && errno == EEXIST) continue;
         if (fd < 0) cli_die("cannot write '%s': %s", path, strerror(errno));
         out->f = fdopen(fd, "w");
-        if (out->f == NULL) cli_die("cannot write '%s': %s", path, strerror(errno));
+        if (out->f == NULL) {
+            int e = errno;
+            close(fd);
+            unlink(out->tmp);
+            cli_die("cannot write '%s': %s", path, strerror(e));
+        }
     }
     if (out->f == NULL) cli_die("cannot create a temporary file next to '%s'", path);
 }

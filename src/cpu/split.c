@@ -7,6 +7,9 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "../common/split_math.h"
 #include "../error.h"
@@ -186,6 +189,7 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
     struct cpu_ctx *c = ctx;
     const struct gbt_cuts *cuts = &c->qm->cuts;
     const uint32_t nf = c->nfeat;
+    const int nt = c->nthread;
     struct gbt_split *per = NULL;
     double *parent = NULL;
     uint64_t chunk;
@@ -194,31 +198,45 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
         RETURN_ERROR_IF(jobs[j].slot < 0 || (uint32_t)jobs[j].slot >= c->max_slots ||
                             c->hist[jobs[j].slot] == NULL,
                         GBT_E_INTERNAL, "split of an empty histogram slot %d", jobs[j].slot);
-    s = gbt__alloc(&per, (size_t)n * nf + 1, sizeof *per, 0, "split candidates");
+    /*
+     * Each thread keeps its best candidate of each node (memory follows
+     * threads x nodes, not nodes x features: R3); the order is total, so
+     * merging them gives the same winner for any thread count.
+     */
+    s = gbt__alloc(&per, (size_t)nt * n, sizeof *per, 0, "split candidates");
     if (s == GBT_OK) s = gbt__alloc(&parent, (size_t)n, sizeof *parent, 0, "node gains");
     if (s != GBT_OK) {
         free(per);
         return s;
     }
+    for (size_t i = 0; i < (size_t)nt * n; i++) no_split(&per[i]);
     for (int j = 0; j < n; j++) parent[j] = gbt_node_gain(jobs[j].total, sp);
     /* items handed out at a time: 64 (dispatch costs), fewer when there are few items */
-    chunk = (uint64_t)n * nf / (4 * (uint64_t)c->nthread);
+    chunk = (uint64_t)n * nf / (4 * (uint64_t)nt);
     chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
-#pragma omp parallel for schedule(dynamic, chunk) num_threads(c->nthread) if ((uint64_t)n * nf > 8)
-    for (uint64_t i = 0; i < (uint64_t)n * nf; i++) {
-        const int j = (int)(i / nf);
-        const uint32_t f = (uint32_t)(i % nf);
-        if ((masks && !masks[(size_t)j * nf + f]) || !gbt__feature_usable(cuts, f))
-            no_split(&per[i]);
-        else if (sp->alpha == 0.0 && sp->max_delta_step == 0.0)
-            best_of_feature_plain(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &per[i]);
-        else
-            best_of_feature(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &per[i]);
+#pragma omp parallel num_threads(nt) if ((uint64_t)n * nf > 8)
+    {
+        struct gbt_split *mine = per;
+#ifdef _OPENMP
+        mine += (size_t)omp_get_thread_num() * n;
+#endif
+#pragma omp for schedule(dynamic, chunk)
+        for (uint64_t i = 0; i < (uint64_t)n * nf; i++) {
+            const int j = (int)(i / nf);
+            const uint32_t f = (uint32_t)(i % nf);
+            struct gbt_split cand;
+            if ((masks && !masks[(size_t)j * nf + f]) || !gbt__feature_usable(cuts, f)) continue;
+            if (sp->alpha == 0.0 && sp->max_delta_step == 0.0)
+                best_of_feature_plain(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &cand);
+            else
+                best_of_feature(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &cand);
+            if (cand.feature >= 0 && before(&cand, &mine[j])) mine[j] = cand;
+        }
     }
     for (int j = 0; j < n; j++) {
         no_split(&out[j]);
-        for (uint32_t f = 0; f < nf; f++) {
-            const struct gbt_split *cand = &per[(size_t)j * nf + f];
+        for (int t = 0; t < nt; t++) {
+            const struct gbt_split *cand = &per[(size_t)t * n + j];
             if (cand->feature >= 0 && before(cand, &out[j])) out[j] = *cand;
         }
     }

@@ -1,0 +1,114 @@
+/*
+ * fuzz_model.c - the model loader.  The input is a model file.  A model
+ * that loads must predict the same bits four ways (a dense matrix, a CSR
+ * dataset, one row at a time, and margins that agree with the
+ * transformed output's shape), and saving it, loading the save and saving
+ * again must give identical bytes and identical predictions.
+ */
+#include <math.h>
+
+#include "fuzz_common.h"
+
+enum { NROW = 4, MAX_FEAT = 256 };
+
+static void quiet(int level, const char *msg, void *user)
+{
+    (void)level, (void)msg, (void)user;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    gbt_set_log_callback(quiet, NULL);
+    return 0;
+}
+
+/* Row r, feature j: values around the thresholds that appear in models, and NaN. */
+static float value_at(unsigned r, unsigned j)
+{
+    static const float v[] = {0.0f, -1.0f, 1.0f, 0.5f, NAN, 1e30f, -1e30f, 3.0f, 2.5f, -0.25f, 7.0f};
+    return v[(r * 7 + j * 3 + r * j) % (sizeof v / sizeof v[0])];
+}
+
+static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dense)
+{
+    uint64_t size = 0, msize = 0;
+    float *x = malloc(sizeof *x * NROW * nf), *out = NULL, *one = NULL, *margin = NULL, *csr_out = NULL;
+    uint64_t indptr[NROW + 1];
+    uint32_t *idx = malloc(sizeof *idx * NROW * nf);
+    float *val = malloc(sizeof *val * NROW * nf);
+    gbt_dataset *d = NULL;
+    uint64_t nnz = 0;
+    FUZZ_ASSERT(x && idx && val);
+    FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, 0, &size) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, GBT_PREDICT_MARGIN, &msize) == GBT_OK);
+    FUZZ_ASSERT(size % NROW == 0 && msize % NROW == 0 && size <= msize);
+    out = calloc(size, sizeof *out);
+    one = calloc(size, sizeof *one);
+    csr_out = calloc(size, sizeof *csr_out);
+    margin = calloc(msize, sizeof *margin);
+    FUZZ_ASSERT(out && one && csr_out && margin);
+    indptr[0] = 0;
+    for (unsigned r = 0; r < NROW; r++) {
+        for (uint64_t j = 0; j < nf; j++) {
+            float v = value_at(r, (unsigned)j);
+            x[r * nf + j] = v;
+            if (!isnan(v)) {
+                idx[nnz] = (uint32_t)j;
+                val[nnz++] = v;
+            }
+        }
+        indptr[r + 1] = nnz;
+    }
+    FUZZ_ASSERT(gbt_booster_predict_dense(b, x, NROW, nf, NAN, 0, out, size) == GBT_OK);
+    for (unsigned r = 0; r < NROW; r++)
+        FUZZ_ASSERT(gbt_booster_predict_dense(b, x + r * nf, 1, nf, NAN, 0, one + r * (size / NROW),
+                                              size / NROW) == GBT_OK);
+    FUZZ_ASSERT(fuzz_same_floats(out, one, size));
+    FUZZ_ASSERT(gbt_dataset_from_csr(indptr, idx, val, NROW, nf, &d) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_predict(b, d, 0, csr_out, size) == GBT_OK);
+    FUZZ_ASSERT(fuzz_same_floats(out, csr_out, size));
+    FUZZ_ASSERT(gbt_booster_predict_dense(b, x, NROW, nf, NAN, GBT_PREDICT_MARGIN, margin, msize) == GBT_OK);
+    for (uint64_t i = 0; i < msize; i++) FUZZ_ASSERT(!isnan(margin[i]));
+    if (out_dense) memcpy(out_dense, out, size * sizeof *out);
+    gbt_dataset_free(d);
+    free(x), free(idx), free(val), free(out), free(one), free(csr_out), free(margin);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gbt_booster *b = NULL, *c = NULL;
+    char *saved = NULL, *again = NULL, buf[64];
+    size_t ls = 0, la = 0;
+    uint64_t nf, psize = 0;
+    gbt_status s = gbt_booster_load_from_buffer((const char *)data, size, &b);
+    if (s != GBT_OK) {
+        FUZZ_ASSERT(FUZZ_FAILED_WITH_MESSAGE(s));
+        FUZZ_ASSERT(b == NULL);
+        return 0;
+    }
+    FUZZ_ASSERT(gbt_booster_set_param(b, "nthread", "1") == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) == GBT_OK);
+    nf = strtoull(buf, NULL, 10);
+    FUZZ_ASSERT(gbt_booster_save_to_buffer(b, &saved, &ls) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_load_from_buffer(saved, ls, &c) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_set_param(c, "nthread", "1") == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_save_to_buffer(c, &again, &la) == GBT_OK);
+    FUZZ_ASSERT(ls == la && memcmp(saved, again, ls) == 0);
+    if (nf >= 1 && nf <= MAX_FEAT) {
+        float *p1, *p2;
+        FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, 0, &psize) == GBT_OK);
+        p1 = calloc(psize, sizeof *p1);
+        p2 = calloc(psize, sizeof *p2);
+        FUZZ_ASSERT(p1 && p2);
+        predict_four_ways(b, nf, p1);
+        predict_four_ways(c, nf, p2);
+        FUZZ_ASSERT(fuzz_same_floats(p1, p2, psize));
+        free(p1), free(p2);
+    }
+    gbt_free(saved);
+    gbt_free(again);
+    gbt_booster_free(b);
+    gbt_booster_free(c);
+    return 0;
+}
