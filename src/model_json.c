@@ -442,8 +442,11 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
         if (s != GBT_OK) break;
         got = fread(text + len, 1, cap - len, f);
         if ((odd = not_json(text + len, got)) != NULL) {
-            s = gbt__fail(GBT_E_FORMAT, "%s: not a gbt model (byte 0x%02x at offset %zu is not JSON text)", path,
-                          (unsigned)(unsigned char)*odd, (size_t)(odd - text));
+            /* a binary file of a known kind (XGBoost UBJSON, ...) is named; others get the byte */
+            s = gbt__model_sniff(text, len + got, path);
+            if (s == GBT_OK)
+                s = gbt__fail(GBT_E_FORMAT, "%s: not a gbt model (byte 0x%02x at offset %zu is not JSON text)",
+                              path, (unsigned)(unsigned char)*odd, (size_t)(odd - text));
             break;
         }
         len += got;

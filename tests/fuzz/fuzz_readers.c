@@ -19,12 +19,26 @@ static void quiet(int level, const char *msg, void *user)
     (void)level, (void)msg, (void)user;
 }
 
+static const char *const side[] = {"", ".weight", ".base_margin", ".group"};
+
+/* Removes the private directory and its files when the fuzzer exits. */
+static void remove_dir(void)
+{
+    char path[128];
+    for (int k = 0; k < 4; k++) {
+        snprintf(path, sizeof path, "%s/data%s", dir, side[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
     gbt_set_log_callback(quiet, NULL);
     snprintf(dir, sizeof dir, "/tmp/gbt-fuzz-readers-XXXXXX");
     if (!mkdtemp(dir)) abort();
+    atexit(remove_dir);
     return 0;
 }
 
@@ -54,7 +68,6 @@ static void options_of(unsigned a, unsigned b, char *opt, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const side[] = {"", ".weight", ".base_margin", ".group"};
     char path[4][128], opt[160];
     gbt_dataset *d = NULL;
     unsigned a, b;
