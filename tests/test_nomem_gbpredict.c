@@ -27,6 +27,7 @@ int main(void)
     struct gbt_strbuf csv = {0};
     gbt_dataset *d;
     gbt_booster *b;
+    if (!nomem_active()) return skip_all(NOMEM_INACTIVE);
     for (int r = 0; r < 40; r++)
         gbt__sb_printf(&csv, "%d,%d,%s,%d\n", (r * 5 % 11 + r * 3 % 7) % 2, r * 5 % 11, r % 5 ? "1.5" : "", r * 3 % 7);
     snprintf(data, sizeof data, "%s", tu_write("data.csv", csv.s));
@@ -38,7 +39,6 @@ int main(void)
     if (!ok(gbt_booster_save(b, model) == GBT_OK, "a model to predict with")) return done_testing();
     gbt_booster_free(b);
     gbt_dataset_free(d);
-    if (!nomem_active()) return skip_all(NOMEM_INACTIVE);
     if (nomem_share() != 0) return skip_all("no shared memory for the counters");
     cli_sweep("gbpredict", argv, out, "gbpredict");
     tu_cleanup();
