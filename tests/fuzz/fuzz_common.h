@@ -31,6 +31,12 @@ struct fuzz_in {
     size_t n;
 };
 
+/* A log callback that drops every message: the harnesses check statuses, not the log. */
+static inline void fuzz_quiet(int level, const char *msg, void *user)
+{
+    (void)level, (void)msg, (void)user;
+}
+
 static inline unsigned fuzz_byte(struct fuzz_in *in)
 {
     if (in->n == 0) return 0;

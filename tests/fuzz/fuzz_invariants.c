@@ -18,15 +18,10 @@
 
 enum { MAX_ROWS = 64, MAX_FEAT = 6 };
 
-static void quiet(int level, const char *msg, void *user)
-{
-    (void)level, (void)msg, (void)user;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    gbt_set_log_callback(quiet, NULL);
+    gbt_set_log_callback(fuzz_quiet, NULL);
     return 0;
 }
 

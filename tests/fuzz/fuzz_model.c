@@ -11,15 +11,10 @@
 
 enum { NROW = 4, MAX_FEAT = 256 };
 
-static void quiet(int level, const char *msg, void *user)
-{
-    (void)level, (void)msg, (void)user;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    gbt_set_log_callback(quiet, NULL);
+    gbt_set_log_callback(fuzz_quiet, NULL);
     return 0;
 }
 

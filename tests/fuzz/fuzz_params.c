@@ -13,18 +13,13 @@
 
 static gbt_dataset *train;
 
-static void quiet(int level, const char *msg, void *user)
-{
-    (void)level, (void)msg, (void)user;
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     enum { N = 48, F = 3 };
     float x[N * F], y[N];
     uint32_t groups[] = {16, 16, 16};
     (void)argc, (void)argv;
-    gbt_set_log_callback(quiet, NULL);
+    gbt_set_log_callback(fuzz_quiet, NULL);
     for (int i = 0; i < N; i++) {
         for (int j = 0; j < F; j++) x[i * F + j] = (i * 7 + j * 13) % 11 == 0 ? NAN : (float)((i * (j + 3)) % 17);
         y[i] = (float)(i % 3);

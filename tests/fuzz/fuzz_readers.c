@@ -14,11 +14,6 @@
 
 static char dir[64];
 
-static void quiet(int level, const char *msg, void *user)
-{
-    (void)level, (void)msg, (void)user;
-}
-
 static const char *const side[] = {"", ".weight", ".base_margin", ".group"};
 
 /* Removes the private directory and its files when the fuzzer exits. */
@@ -35,7 +30,7 @@ static void remove_dir(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc, (void)argv;
-    gbt_set_log_callback(quiet, NULL);
+    gbt_set_log_callback(fuzz_quiet, NULL);
     snprintf(dir, sizeof dir, "/tmp/gbt-fuzz-readers-XXXXXX");
     if (!mkdtemp(dir)) abort();
     atexit(remove_dir);
