@@ -80,12 +80,6 @@ gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
     return gbt__fail(GBT_E_PARAM, "unknown metric '%s' (one of %s)", name, gbt__metric_names());
 }
 
-static int binary_prob_objective(int obj)
-{
-    return obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
-           obj == GBT_OBJ_BINARY_LOGITRAW;
-}
-
 /* The objective's prediction from one raw score (binary:logitraw's is the raw score). */
 static double prediction(int obj, double margin)
 {
@@ -132,13 +126,13 @@ static double row_loss(const struct gbt_metric *m, int obj, int K, const double 
         return -y * exp((1.0 - rho) * lp) / (1.0 - rho) + exp((2.0 - rho) * lp) / (2.0 - rho);
     }
     case GBT_METRIC_LOGLOSS: {
-        double p = binary_prob_objective(obj) ? gbt_sigmoid(mg[0]) : mg[0];
+        double p = gbt__objective_logit_link(obj) ? gbt_sigmoid(mg[0]) : mg[0];
         if (p < PROB_EPS) p = PROB_EPS;
         if (p > 1.0 - PROB_EPS) p = 1.0 - PROB_EPS;
         return -(y * log(p) + (1.0 - y) * log(1.0 - p));
     }
     case GBT_METRIC_ERROR: {
-        double p = binary_prob_objective(obj) ? gbt_sigmoid(mg[0]) : mg[0];
+        double p = gbt__objective_logit_link(obj) ? gbt_sigmoid(mg[0]) : mg[0];
         return (p > m->threshold) != (y > 0.5);
     }
     case GBT_METRIC_MLOGLOSS: {

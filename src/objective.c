@@ -16,6 +16,11 @@ int gbt__objective_groups(int obj, int num_class)
     return gbt_objective_is_multiclass(obj) ? num_class : 1;
 }
 
+int gbt__objective_logit_link(int obj)
+{
+    return obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC || obj == GBT_OBJ_BINARY_LOGITRAW;
+}
+
 int gbt__objective_log_link(int obj)
 {
     return obj == GBT_OBJ_COUNT_POISSON || obj == GBT_OBJ_REG_GAMMA || obj == GBT_OBJ_REG_TWEEDIE;
@@ -140,8 +145,7 @@ static gbt_status weighted_median(const gbt_dataset *d, double *out)
  */
 static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *d, double *out)
 {
-    const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
-                         obj == GBT_OBJ_BINARY_LOGITRAW;
+    const int logistic = gbt__objective_logit_link(obj);
     const double none = logistic ? 0.5 : gbt__objective_log_link(obj) ? 1.0 : 0.0;
     double sw = 0.0, swy = 0.0;
     *out = none;
@@ -159,8 +163,7 @@ static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *
 gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
                                       const gbt_dataset *d, double *out)
 {
-    const int logistic = obj == GBT_OBJ_REG_LOGISTIC || obj == GBT_OBJ_BINARY_LOGISTIC ||
-                         obj == GBT_OBJ_BINARY_LOGITRAW;
+    const int logistic = gbt__objective_logit_link(obj);
     const int log_link = gbt__objective_log_link(obj);
     if (gbt_objective_is_multiclass(obj)) {
         double *freq, mean = 0.0, total = 0.0;

@@ -15,6 +15,9 @@
 /* Raw scores per row: num_class for multiclass objectives, else 1. */
 int gbt__objective_groups(int obj, int num_class);
 
+/* 1 for the objectives whose raw score is a logit: reg:logistic, binary:logistic, binary:logitraw. */
+int gbt__objective_logit_link(int obj);
+
 /* 1 for the objectives whose prediction is exp(raw score): count:poisson, reg:gamma, reg:tweedie. */
 int gbt__objective_log_link(int obj);
 
