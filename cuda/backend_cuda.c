@@ -108,6 +108,11 @@ static gbt_status cuda_read_margins(void *ctx, double *out)
     CU_CALL(gbt_cu_read_margins(ctx, out, msg_));
 }
 
+static gbt_status cuda_read_rows(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
+{
+    CU_CALL(gbt_cu_read_rows(ctx, rows, node_begin, node_count, msg_));
+}
+
 static gbt_status cuda_read_histogram(void *ctx, int slot, struct gbt_hbin *out)
 {
     CU_CALL(gbt_cu_read_histogram(ctx, slot, out, msg_));
@@ -139,6 +144,7 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .partition = cuda_partition,
     .finish_tree = cuda_finish_tree,
     .read_margins = cuda_read_margins,
+    .read_rows = cuda_read_rows,
     .read_histogram = cuda_read_histogram,
     .read_gradients = cuda_read_gradients,
     .predict_margins = cuda_predict_margins,

@@ -412,6 +412,20 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
     return 0;
 }
 
+extern "C" int gbt_cu_read_rows(struct gbt_cu_ctx *c, uint32_t *rows, uint64_t *node_begin,
+                                uint64_t *node_count, char *msg)
+{
+    gbt_cu::device_scope keep;
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(rows, c->rows, c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaMemcpyAsync(node_begin, c->node_begin, (size_t)c->max_nodes * sizeof(uint64_t),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaMemcpyAsync(node_count, c->node_count, (size_t)c->max_nodes * sizeof(uint64_t),
+                             cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
 extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg)
 {
     gbt_cu::device_scope keep;

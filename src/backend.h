@@ -144,8 +144,16 @@ struct gbt_backend_ops {
     gbt_status (*partition)(void *ctx, const struct gbt_partition_job *jobs, int n);
     /* Adds each leaf's value to its rows' margins of the tree's class. */
     gbt_status (*finish_tree)(void *ctx, const struct gbt_leaf *leaves, int n);
-    /* Copies the training margins (nrow * num_class) to the host. */
+    /* Copies the training margins (nrow * num_class, row-major) to the host. */
     gbt_status (*read_margins)(void *ctx, double *out);
+    /*
+     * Copies the row list of the tree being grown (nrow row ids, grouped
+     * by node as partition left them) and each node's first position and
+     * row count (max_nodes each; nodes the tree never made hold anything).
+     * A split node keeps its range, its children's rows together.  For
+     * the objectives that refit leaves (leaf_refit.c).
+     */
+    gbt_status (*read_rows)(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count);
     /* For tests: a slot's histogram (total_slots bins) and a class's fixed-point gradients. */
     gbt_status (*read_histogram)(void *ctx, int slot, struct gbt_hbin *out);
     gbt_status (*read_gradients)(void *ctx, int cls, struct gbt_gpair *out);

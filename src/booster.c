@@ -11,6 +11,7 @@
 #include "common/grad_math.h"
 #include "dataset.h"
 #include "grow.h"
+#include "leaf_refit.h"
 #include "metric.h"
 #include "objective.h"
 #include "util.h"
@@ -185,6 +186,11 @@ static struct gbt_obj_param obj_param(const struct gbt_params *p)
     op.poisson_delta = max_delta_step(p);
     op.huber_slope = p->huber_slope;
     op.tweedie_rho = p->tweedie_variance_power;
+    memset(op.alpha, 0, sizeof op.alpha);
+    if (p->objective == GBT_OBJ_REG_QUANTILEERROR)
+        memcpy(op.alpha, p->quantile_alpha, (size_t)p->num_quantile_alpha * sizeof op.alpha[0]);
+    else
+        op.alpha[0] = 0.5;
     return op;
 }
 
@@ -193,7 +199,8 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
 {
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
-    int K = gbt__objective_groups((int)p->objective, (int)p->num_class);
+    const struct gbt_obj_param op = obj_param(p);
+    int K = gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
     double *base;
     gbt_status s;
     if (m->K != 0) {
@@ -204,7 +211,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
-    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, scale_pos(p), train, base);
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, &op, train, base);
     if (s != GBT_OK) {
         free(base);
         return s;
@@ -339,6 +346,7 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     struct gbt_grow_config cfg;
     struct gbt_class_sums *sums = NULL;
     struct gbt_grad_request req;
+    struct gbt_leaf_refit refit;
     const uint32_t before = b ? b->model.ntrees : 0;
     gbt_status s;
     int K;
@@ -355,6 +363,18 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
+    if (gbt_objective_refits_leaves(b->model.objective)) {
+        refit.alpha = req.obj.alpha;
+        refit.label = train->label;
+        refit.weight = train->weight;
+        refit.nrow = train->nrow;
+        refit.K = K;
+        refit.nthread = threads(b);
+        refit.seed = req.seed;
+        refit.round = req.round;
+        refit.subsample = req.subsample;
+        cfg.refit = &refit;
+    }
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     for (int k = 0; k < K && s == GBT_OK; k++) {
@@ -492,6 +512,8 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
                                           GBT_METRIC_NAME_MAX);
         FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
         ms[i].huber_slope = p->huber_slope;
+        ms[i].alpha = p->quantile_alpha;
+        ms[i].nalpha = (int)p->num_quantile_alpha;
     }
     *n = count;
     return GBT_OK;
@@ -658,6 +680,8 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     FORWARD_IF_ERROR(check_model(b));
     FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
     m.huber_slope = b->params.huber_slope;
+    m.alpha = b->params.quantile_alpha;
+    m.nalpha = (int)b->params.num_quantile_alpha;
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(eval_margins(b, d, &margin));
     s = gbt__metric_eval(&m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,

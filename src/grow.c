@@ -10,7 +10,9 @@
  * lossguide: the leaf of highest gain (lowest node id on ties) splits
  *   next; its two children form the batch.
  * Then, as in XGBoost, splits whose gain is below gamma are pruned from the
- * bottom up, and every leaf gets eta * weight(G, H).
+ * bottom up, and every leaf gets eta * weight(G, H), or, for the objectives
+ * that refit leaves, eta * the quantile of its rows' residuals
+ * (leaf_refit.h; a leaf without rows keeps eta * weight(G, H)).
  *
  * Sampling of features: colsample_bytree picks round(rate * n) of the
  * usable features (at least one) by the smallest counter-based draws keyed
@@ -24,6 +26,7 @@
 
 #include "common/rng.h"
 #include "grow.h"
+#include "leaf_refit.h"
 #include "params.h"
 #include "util.h"
 
@@ -345,8 +348,12 @@ static float saturate(double v)
     return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : (float)v;
 }
 
-/* Writes the reachable nodes, in id order, into the tree; sends leaf values to the backend. */
-static gbt_status emit(struct grower *g, struct gbt_tree *out)
+/*
+ * Writes the reachable nodes, in id order, into the tree; sends leaf values
+ * to the backend.  refit (NULL: none) holds, per node id, the quantile that
+ * replaces the leaf's weight, NaN to keep the weight.
+ */
+static gbt_status emit(struct grower *g, const double *refit, struct gbt_tree *out)
 {
     const struct gbt_grow_config *cfg = g->cfg;
     const struct gbt_cuts *c = cfg->cuts;
@@ -370,7 +377,9 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
         if (newid[i] >= 0) newid[i] = k++;
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
-        const double v = cfg->eta * gbt_node_weight(nd->sum, &g->sp);
+        const double v = cfg->eta * (refit && nd->left < 0 && !isnan(refit[i])
+                                         ? refit[i]
+                                         : gbt_node_weight(nd->sum, &g->sp));
         float value;
         int32_t id;
         if (newid[i] < 0) continue;
@@ -417,6 +426,47 @@ static gbt_status emit(struct grower *g, struct gbt_tree *out)
     if (s != GBT_OK) gbt__tree_free(out);
     free(newid);
     free(leaves);
+    return s;
+}
+
+/*
+ * The refitted values of the reachable leaves, by node id (NaN elsewhere),
+ * in *out (NULL when the configuration refits nothing).
+ */
+static gbt_status refit_leaves(struct grower *g, int cls, double **out)
+{
+    const struct gbt_grow_config *cfg = g->cfg;
+    int32_t *leaves = NULL, n = 0;
+    uint8_t *reach = NULL;
+    double *q = NULL, *values = NULL;
+    gbt_status s;
+    *out = NULL;
+    if (cfg->refit == NULL) return GBT_OK;
+    s = gbt__alloc(&reach, (size_t)g->n_nodes, 1, 1, "leaf refit");
+    if (s == GBT_OK) s = gbt__alloc(&leaves, (size_t)g->n_nodes, sizeof *leaves, 0, "leaf refit");
+    if (s == GBT_OK) s = gbt__alloc(&q, (size_t)g->n_nodes, sizeof *q, 0, "leaf refit");
+    if (s == GBT_OK) s = gbt__alloc(&values, (size_t)g->n_nodes, sizeof *values, 0, "leaf refit");
+    if (s == GBT_OK) {
+        reach[0] = 1;
+        for (int32_t i = 0; i < g->n_nodes; i++) {
+            values[i] = NAN;
+            if (!reach[i]) continue;
+            if (g->nodes[i].left >= 0)
+                reach[g->nodes[i].left] = reach[g->nodes[i].right] = 1;
+            else
+                leaves[n++] = i;
+        }
+        s = gbt__leaf_quantiles(g->ops, g->ctx, cfg->refit, cls, cfg->max_nodes, leaves, n, q);
+    }
+    if (s == GBT_OK) {
+        for (int32_t j = 0; j < n; j++) values[leaves[j]] = q[j];
+        *out = values;
+    } else {
+        free(values);
+    }
+    free(reach);
+    free(leaves);
+    free(q);
     return s;
 }
 
@@ -474,8 +524,11 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
         s = cfg->policy == GBT_GROW_LOSSGUIDE ? grow_lossguide(&g, &a, &acap)
                                               : grow_depthwise(&g, &a, &acap, &b, &bcap);
     if (s == GBT_OK) {
+        double *refit = NULL;
         prune(&g);
-        s = emit(&g, out);
+        s = refit_leaves(&g, cls, &refit);
+        if (s == GBT_OK) s = emit(&g, refit, out);
+        free(refit);
     }
     free(a);
     free(b);

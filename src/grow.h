@@ -24,11 +24,15 @@ struct gbt_grow_config {
     const struct gbt_cuts *cuts;
     const uint8_t *usable; /* nfeat: features that can split */
     uint32_t max_nodes, max_slots;
+    /* NULL: leaves take eta * weight(G, H); else the quantiles of leaf_refit.h */
+    const struct gbt_leaf_refit *refit;
 };
 
 /* The node and histogram-slot counts a configuration may need for n rows. */
 void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
                       uint32_t *max_nodes, uint32_t *max_slots);
+
+struct gbt_leaf_refit;
 
 /*
  * Grows the tree of class cls on the backend context and adds its leaf

@@ -1,7 +1,7 @@
 /*
  * metric.c - rmse, mae, logloss, error, auc, mlogloss, merror, rmsle, mape,
  * mphe, poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik,
- * with XGBoost's definitions (its epsilons included).
+ * quantile, with XGBoost's definitions (its epsilons included).
  *
  * Each metric sees the objective's prediction: probabilities come from the
  * shared sigmoid/softmax (common/gmath.h), the log-link objectives' means
@@ -35,17 +35,18 @@ static const struct {
     {"gamma-nloglik", GBT_METRIC_GAMMA_NLOGLIK, 0},
     {"gamma-deviance", GBT_METRIC_GAMMA_DEVIANCE, 0},
     {"tweedie-nloglik", GBT_METRIC_TWEEDIE_NLOGLIK, 0},
+    {"quantile", GBT_METRIC_QUANTILE, 0},
 };
 
 const char *gbt__metric_names(void)
 {
     return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror|rmsle|mape|mphe|poisson-nloglik|"
-           "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO";
+           "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO|quantile";
 }
 
 gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
 {
-    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0};
+    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0, NULL, 0};
     const char *at;
     size_t len;
     CHECK_NOT_NULL(name);
@@ -125,6 +126,14 @@ static double row_loss(const struct gbt_metric *m, int obj, int K, const double 
         double lp = log(prediction(obj, mg[0])), rho = m->rho;
         return -y * exp((1.0 - rho) * lp) / (1.0 - rho) + exp((2.0 - rho) * lp) / (2.0 - rho);
     }
+    case GBT_METRIC_QUANTILE: { /* the pinball loss, averaged over the quantiles */
+        double sum = 0.0;
+        for (int k = 0; k < K; k++) {
+            const double a = m->alpha ? m->alpha[k] : 0.5, d = y - mg[k];
+            sum += d >= 0.0 ? a * d : (a - 1.0) * d;
+        }
+        return sum / K;
+    }
     case GBT_METRIC_LOGLOSS: {
         double p = gbt__objective_logit_link(obj) ? gbt_sigmoid(mg[0]) : mg[0];
         if (p < PROB_EPS) p = PROB_EPS;
@@ -155,10 +164,18 @@ static double row_loss(const struct gbt_metric *m, int obj, int K, const double 
 static gbt_status check_fit(const struct gbt_metric *m, int K, const float *label, uint64_t n)
 {
     const int multi = m->id == GBT_METRIC_MLOGLOSS || m->id == GBT_METRIC_MERROR;
+    if (m->id == GBT_METRIC_QUANTILE) {
+        const int nalpha = m->alpha ? m->nalpha : 1;
+        RETURN_ERROR_IF(K != nalpha, GBT_E_PARAM,
+                        "the quantile metric needs one raw score per quantile_alpha (%d); the model "
+                        "has %d per row", nalpha, K);
+        return GBT_OK;
+    }
     RETURN_ERROR_IF(multi && K < 2, GBT_E_PARAM,
                     "%s needs a multiclass objective", m->id == GBT_METRIC_MLOGLOSS ? "mlogloss" : "merror");
     RETURN_ERROR_IF(!multi && K > 1, GBT_E_PARAM,
-                    "this metric needs one score per row; use mlogloss or merror for multiclass");
+                    "this metric needs one score per row (the model has %d); use mlogloss or merror "
+                    "for multiclass, quantile for several quantiles", K);
     for (uint64_t r = 0; r < n; r++) {
         float y = label[r];
         if (multi && (!(y >= 0) || y != floorf(y) || y >= (float)K))

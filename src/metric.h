@@ -24,7 +24,8 @@ enum gbt_metric_id {
     GBT_METRIC_POISSON_NLOGLIK,
     GBT_METRIC_GAMMA_NLOGLIK,
     GBT_METRIC_GAMMA_DEVIANCE,
-    GBT_METRIC_TWEEDIE_NLOGLIK
+    GBT_METRIC_TWEEDIE_NLOGLIK,
+    GBT_METRIC_QUANTILE
 };
 
 struct gbt_metric {
@@ -33,6 +34,9 @@ struct gbt_metric {
     double rho;         /* tweedie-nloglik@rho */
     double huber_slope; /* mphe: the booster's huber_slope; 1 by default */
     int maximize;       /* higher is better */
+    /* quantile: the booster's quantile_alpha, one per raw score (NULL: 0.5) */
+    const double *alpha;
+    int nalpha;
 };
 
 /* Parses "auc", "error@0.3", "tweedie-nloglik@1.5", ...; out may be NULL to only validate. */

@@ -262,7 +262,7 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
-        char key[64], val[256];
+        char key[64], val[GBT_MAX_QUANTILES * 32];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);
@@ -277,7 +277,7 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     FORWARD_IF_ERROR(member(rd, root, "num_class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
-    m->K = gbt__objective_groups(m->objective, m->num_class);
+    m->K = gbt__objective_groups(m->objective, m->num_class, (int)b->params.num_quantile_alpha);
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));

@@ -7,12 +7,14 @@
 #include <string.h>
 
 #include "common/grad_math.h"
+#include "leaf_refit.h"
 #include "objective.h"
 #include "params.h"
 #include "util.h"
 
-int gbt__objective_groups(int obj, int num_class)
+int gbt__objective_groups(int obj, int num_class, int num_alpha)
 {
+    if (obj == GBT_OBJ_REG_QUANTILEERROR) return num_alpha;
     return gbt_objective_is_multiclass(obj) ? num_class : 1;
 }
 
@@ -46,6 +48,8 @@ void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_
         break;
     case GBT_OBJ_REG_SQUAREDLOGERROR: name = "rmsle"; break;
     case GBT_OBJ_REG_PSEUDOHUBERERROR: name = "mphe"; break;
+    case GBT_OBJ_REG_ABSOLUTEERROR: name = "mae"; break;
+    case GBT_OBJ_REG_QUANTILEERROR: name = "quantile"; break;
     default: name = "rmse"; break;
     }
     snprintf(buf, len, "%s", name);
@@ -160,9 +164,27 @@ static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *
     return GBT_OK;
 }
 
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
-                                      const gbt_dataset *d, double *out)
+/* Each group's quantile op->alpha[k] of d's labels (weighted when d has weights). */
+static gbt_status label_quantiles(const struct gbt_obj_param *op, int K, const gbt_dataset *d,
+                                  double *out)
 {
+    struct gbt_wvalue *v;
+    FORWARD_IF_ERROR(gbt__alloc(&v, d->nrow, sizeof *v, 0, "labels"));
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        v[r].v = d->label[r];
+        v[r].w = d->weight ? d->weight[r] : 1.0;
+    }
+    gbt__quantile_sort(v, d->nrow);
+    for (int k = 0; k < K; k++) out[k] = gbt__quantile(op->alpha[k], v, d->nrow, d->weight != NULL);
+    free(v);
+    return GBT_OK;
+}
+
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
+                                      const struct gbt_obj_param *op, const gbt_dataset *d,
+                                      double *out)
+{
+    const double scale_pos = op->scale_pos;
     const int logistic = gbt__objective_logit_link(obj);
     const int log_link = gbt__objective_log_link(obj);
     if (gbt_objective_is_multiclass(obj)) {
@@ -186,6 +208,11 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double 
         mean /= K;
         for (int k = 0; k < K; k++) out[k] -= mean;
         free(freq);
+        return GBT_OK;
+    }
+    if (gbt_objective_refits_leaves(obj)) {
+        for (int k = 0; k < K; k++) out[k] = isnan(base_score) ? 0.0 : base_score;
+        if (isnan(base_score) && d != NULL && d->nrow > 0) return label_quantiles(op, K, d, out);
         return GBT_OK;
     }
     if (isnan(base_score)) {
@@ -213,6 +240,7 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double 
 
 int gbt__objective_outputs(int obj, int K, unsigned flags)
 {
+    if (obj == GBT_OBJ_REG_QUANTILEERROR) return K;
     if (obj == GBT_OBJ_MULTI_SOFTPROB || (gbt_objective_is_multiclass(obj) && (flags & GBT_PREDICT_MARGIN)))
         return K;
     return 1;
@@ -252,6 +280,9 @@ void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, f
         for (int k = 0; k < K; k++) out[k] = (float)(gbt_exp(m[k] - mx) / sum);
         return;
     }
+    case GBT_OBJ_REG_QUANTILEERROR:
+        for (int k = 0; k < K; k++) out[k] = (float)m[k];
+        return;
     default:
         out[0] = (float)m[0];
         return;

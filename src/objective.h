@@ -12,8 +12,11 @@
 #include "common/types.h"
 #include "dataset.h"
 
-/* Raw scores per row: num_class for multiclass objectives, else 1. */
-int gbt__objective_groups(int obj, int num_class);
+/*
+ * Raw scores per row: num_class for multiclass objectives, num_alpha (the
+ * quantiles of quantile_alpha) for reg:quantileerror, else 1.
+ */
+int gbt__objective_groups(int obj, int num_class, int num_alpha);
 
 /* 1 for the objectives whose raw score is a logit: reg:logistic, binary:logistic, binary:logitraw. */
 int gbt__objective_logit_link(int obj);
@@ -33,11 +36,14 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
  * the logistic objectives, a log for the log-link ones; rows labelled 1
  * weigh scale_pos times their weight, as in the gradients), for
  * reg:squaredlogerror exp(mean log(1 + y)) - 1, for reg:pseudohubererror
- * the weighted median, for binary:hinge 0, or, for multiclass, the centred
- * log of the weighted class frequencies.
+ * the weighted median, for binary:hinge 0, for reg:absoluteerror and
+ * reg:quantileerror each group's quantile op->alpha[k] of the labels (as
+ * leaf_refit.h computes quantiles), or, for multiclass, the centred log of
+ * the weighted class frequencies.  op gives scale_pos and the quantiles.
  */
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score, double scale_pos,
-                                      const gbt_dataset *d, double *out);
+gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
+                                      const struct gbt_obj_param *op, const gbt_dataset *d,
+                                      double *out);
 
 /* Floats a prediction writes per row. */
 int gbt__objective_outputs(int obj, int K, unsigned flags);

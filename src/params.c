@@ -21,7 +21,7 @@
 #include "params.h"
 #include "util.h"
 
-enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_ENUM, PT_DEVICE, PT_METRICS };
+enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS };
 
 struct pdef {
     const char *name;
@@ -90,6 +90,10 @@ static const struct pdef table[] = {
      "reg:pseudohubererror and the mphe metric: the slope delta of the loss"},
     {"tweedie_variance_power", "", PT_DOUBLE, NULL, "1.5", 1, 2, 0, 1, OFF(tweedie_variance_power),
      GBT_PF_MODEL, 1, "reg:tweedie: the variance power rho, in [1, 2)"},
+    {"quantile_alpha", "", PT_DOUBLES, NULL, "0.5", 0, 1, 0, 0, OFF(quantile_alpha),
+     GBT_PF_MODEL | GBT_PF_REBUILD, 1,
+     "reg:quantileerror and the quantile metric: the quantile, or several ('0.1,0.5,0.9' or "
+     "'[0.1, 0.5, 0.9]'), one output each"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
@@ -186,7 +190,9 @@ static void make_texts(void)
                 len += (size_t)snprintf(type_texts[i] + len, sizeof type_texts[i] - len, "%s%s",
                                         c ? "|" : "", d->choices[c]);
         }
-        if (d->type != PT_INT && d->type != PT_DOUBLE && d->type != PT_AUTO_DOUBLE) continue;
+        if (d->type != PT_INT && d->type != PT_DOUBLE && d->type != PT_AUTO_DOUBLE &&
+            d->type != PT_DOUBLES)
+            continue;
         fmt_bound(lo, sizeof lo, d->lo);
         fmt_bound(hi, sizeof hi, d->hi);
         snprintf(range_text[i], sizeof range_text[i], "%c%s, %s%c", d->lo_open ? '(' : '[', lo,
@@ -206,6 +212,7 @@ static const char *type_text(const struct pdef *d)
     case PT_INT: return "int";
     case PT_DOUBLE: return "double";
     case PT_AUTO_DOUBLE: return "double|auto";
+    case PT_DOUBLES: return "double list";
     case PT_DEVICE: return "auto|cpu|cuda|cuda:N";
     case PT_METRICS: return gbt__metric_names();
     default: pthread_once(&text_once, make_texts); return type_texts[d - table];
@@ -244,6 +251,47 @@ static gbt_status parse_number(const struct pdef *d, const char *value, double *
     }
     if (!in_range(d, v)) return bad_value(d, value, expect);
     *out = v;
+    return GBT_OK;
+}
+
+/*
+ * A list of numbers: "0.5", "0.1,0.5,0.9" or XGBoost's "[0.1, 0.5, 0.9]",
+ * each in the parameter's range.  quantile_alpha is the one list parameter:
+ * its count goes to num_quantile_alpha.
+ */
+static gbt_status set_doubles(const struct pdef *d, struct gbt_params *p, const char *value)
+{
+    double *out = (double *)((char *)p + d->offset);
+    const char *s = value, *end;
+    const char *expect = "a number or a list like [0.1, 0.5, 0.9]";
+    char one[64];
+    int64_t n = 0;
+    int open;
+    while (isspace((unsigned char)*s)) s++;
+    open = *s == '[';
+    s += open;
+    end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1])) end--;
+    if (open != (end > s && end[-1] == ']')) return bad_value(d, value, expect);
+    end -= open;
+    for (;;) {
+        const char *c = s;
+        size_t l;
+        while (c < end && *c != ',') c++;
+        l = (size_t)(c - s);
+        while (l > 0 && isspace((unsigned char)*s)) s++, l--;
+        RETURN_ERROR_IF(n == GBT_MAX_QUANTILES, GBT_E_PARAM, "parameter '%s': at most %d values",
+                        d->name, GBT_MAX_QUANTILES);
+        if (l == 0 || l >= sizeof one) return bad_value(d, value, expect);
+        memcpy(one, s, l);
+        one[l] = '\0';
+        FORWARD_IF_ERROR(parse_number(d, one, &out[n]));
+        n++;
+        if (c == end) break;
+        s = c + 1;
+    }
+    for (int64_t i = n; i < GBT_MAX_QUANTILES; i++) out[i] = 0.0;
+    p->num_quantile_alpha = n;
     return GBT_OK;
 }
 
@@ -338,6 +386,8 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
             return bad_value(d, value, "auto, cpu, cuda or cuda:N");
         strcpy(field, value);
         return GBT_OK;
+    case PT_DOUBLES:
+        return set_doubles(d, p, value);
     case PT_METRICS:
         return add_metrics(d, p, value);
     }
@@ -410,7 +460,7 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
                              size_t len)
 {
     const char *field = (const char *)p + d->offset;
-    char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64];
+    char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64 + GBT_MAX_QUANTILES * 32];
     tmp[0] = '\0';
     switch (d->type) {
     case PT_INT:
@@ -424,6 +474,13 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
             snprintf(tmp, sizeof tmp, "auto");
         else
             gbt__format_double(tmp, sizeof tmp, *(const double *)field);
+        break;
+    case PT_DOUBLES:
+        for (int64_t i = 0; i < p->num_quantile_alpha; i++) {
+            size_t l = strlen(tmp);
+            if (i) tmp[l++] = ',';
+            gbt__format_double(tmp + l, sizeof tmp - l, ((const double *)field)[i]);
+        }
         break;
     case PT_ENUM:
         snprintf(tmp, sizeof tmp, "%s", d->choices[*(const int64_t *)field]);
@@ -465,7 +522,7 @@ void gbt__params_each_training(const struct gbt_params *p,
                                void *user)
 {
     for (int i = 0; i < NPARAMS; i++) {
-        char buf[256];
+        char buf[GBT_MAX_QUANTILES * 32];
         if (!table[i].in_model) continue;
         if (value_text(&table[i], p, buf, sizeof buf) == GBT_OK) fn(table[i].name, buf, user);
     }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "common/types.h"
 #include "gbt.h"
 
 #define GBT_MAX_METRICS 16
@@ -37,6 +38,8 @@ struct gbt_params {
     double scale_pos_weight; /* binary objectives: factor of the weight of rows labelled 1 */
     double huber_slope;      /* reg:pseudohubererror, mphe */
     double tweedie_variance_power;
+    double quantile_alpha[GBT_MAX_QUANTILES]; /* reg:quantileerror, quantile metric */
+    int64_t num_quantile_alpha;
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

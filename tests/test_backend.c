@@ -52,6 +52,7 @@
 #include "common/split_math.h"
 #include "dataset.h"
 #include "grow.h"
+#include "leaf_refit.h"
 #include "objective.h"
 #include "params.h"
 #include "quantize.h"
@@ -163,6 +164,10 @@ static gbt_dataset *make_data(const struct spec *s)
             label[r] = unit(5, r, 0) < 0.3 ? 0.0f : (float)(exp(0.5 * score[r]) * (0.55 + noise));
             break;
         case GBT_OBJ_REG_SQUAREDLOGERROR: label[r] = (float)(exp(0.5 * score[r] + noise) - 0.5); break;
+        case GBT_OBJ_REG_ABSOLUTEERROR:
+        case GBT_OBJ_REG_QUANTILEERROR: /* skewed noise, 5% outliers */
+            label[r] = (float)(score[r] + noise * noise * 3.0 + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
+            break;
         case GBT_OBJ_REG_PSEUDOHUBERERROR: /* 5% outliers */
             label[r] = (float)(score[r] + noise + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
             break;
@@ -180,6 +185,16 @@ static gbt_dataset *make_data(const struct spec *s)
     return d;
 }
 
+/* reg:quantileerror's quantiles in these tests (one output each); reg:absoluteerror's median */
+static const double test_quantiles[3] = {0.2, 0.5, 0.85};
+static const double median[1] = {0.5};
+
+/* Raw scores per row of an objective in these tests. */
+static int outputs_of(int obj)
+{
+    return gbt_objective_is_multiclass(obj) || obj == GBT_OBJ_REG_QUANTILEERROR ? 3 : 1;
+}
+
 static int max_bin_of(const struct spec *s)
 {
     return s->layout == L_DENSE16 ? 300 : 256;
@@ -194,7 +209,7 @@ struct brute {
     const float *label, *weight;
     double *margin, *g, *h;
     struct gbt_gpair *grad;
-    int32_t *node_of, *parent;
+    int32_t *node_of, *parent, *left_of, *right_of;
     uint32_t max_nodes, max_slots;
     struct gbt_hbin **hist;
 };
@@ -209,6 +224,8 @@ static void brute_close(void *p)
     free(b->grad);
     free(b->node_of);
     free(b->parent);
+    free(b->left_of);
+    free(b->right_of);
     if (b->hist)
         for (uint32_t i = 0; i < b->max_slots; i++) free(b->hist[i]);
     free(b->hist);
@@ -235,8 +252,11 @@ static gbt_status brute_open(int ordinal, const struct gbt_train_plan *plan, voi
     b->grad = malloc(nk * sizeof *b->grad);
     b->node_of = malloc(plan->nrow * sizeof *b->node_of);
     b->parent = malloc(plan->max_nodes * sizeof *b->parent);
+    b->left_of = malloc(plan->max_nodes * sizeof *b->left_of);
+    b->right_of = malloc(plan->max_nodes * sizeof *b->right_of);
     b->hist = calloc(plan->max_slots, sizeof *b->hist);
-    if (!b->margin || !b->g || !b->h || !b->grad || !b->node_of || !b->parent || !b->hist) {
+    if (!b->margin || !b->g || !b->h || !b->grad || !b->node_of || !b->parent || !b->left_of ||
+        !b->right_of || !b->hist) {
         brute_close(b);
         return GBT_E_NO_MEMORY;
     }
@@ -282,7 +302,7 @@ static gbt_status brute_begin_tree(void *p, int cls)
     struct brute *b = p;
     b->cls = cls;
     for (uint64_t r = 0; r < b->n; r++) b->node_of[r] = 0;
-    for (uint32_t i = 0; i < b->max_nodes; i++) b->parent[i] = -1;
+    for (uint32_t i = 0; i < b->max_nodes; i++) b->parent[i] = b->left_of[i] = b->right_of[i] = -1;
     return GBT_OK;
 }
 
@@ -392,6 +412,8 @@ static gbt_status brute_partition(void *p, const struct gbt_partition_job *jobs,
     for (int j = 0; j < n; j++) {
         const struct gbt_partition_job *jb = &jobs[j];
         b->parent[jb->left] = b->parent[jb->right] = jb->node;
+        b->left_of[jb->node] = jb->left;
+        b->right_of[jb->node] = jb->right;
         for (uint64_t r = 0; r < b->n; r++) {
             uint32_t code;
             int left;
@@ -436,6 +458,41 @@ static gbt_status brute_read_margins(void *p, double *out)
     return GBT_OK;
 }
 
+/* 1 when `node` is `anc` or below it. */
+static int brute_under(const struct brute *b, int32_t node, int32_t anc)
+{
+    while (node >= 0 && node != anc) node = b->parent[node];
+    return node == anc;
+}
+
+/*
+ * The row list from the tree itself: node 0 holds every row in row order,
+ * a split node its left child's rows then its right child's, each in row
+ * order (what a stable partition gives).
+ */
+static void brute_place(const struct brute *b, int32_t node, uint64_t begin, uint32_t *rows,
+                        uint64_t *node_begin, uint64_t *node_count)
+{
+    uint64_t k = begin;
+    node_begin[node] = begin;
+    for (uint64_t r = 0; r < b->n; r++)
+        if (brute_under(b, b->node_of[r], node)) rows[k++] = (uint32_t)r;
+    node_count[node] = k - begin;
+    if (b->left_of[node] < 0) return;
+    brute_place(b, b->left_of[node], begin, rows, node_begin, node_count);
+    brute_place(b, b->right_of[node], begin + node_count[b->left_of[node]], rows, node_begin,
+                node_count);
+}
+
+static gbt_status brute_read_rows(void *p, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
+{
+    struct brute *b = p;
+    memset(node_begin, 0, b->max_nodes * sizeof *node_begin);
+    memset(node_count, 0, b->max_nodes * sizeof *node_count);
+    brute_place(b, 0, 0, rows, node_begin, node_count);
+    return GBT_OK;
+}
+
 static gbt_status brute_read_histogram(void *p, int slot, struct gbt_hbin *out)
 {
     struct brute *b = p;
@@ -462,6 +519,7 @@ static const struct gbt_backend_ops brute_ops = {
     .partition = brute_partition,
     .finish_tree = brute_finish_tree,
     .read_margins = brute_read_margins,
+    .read_rows = brute_read_rows,
     .read_histogram = brute_read_histogram,
     .read_gradients = brute_read_gradients,
 };
@@ -483,6 +541,7 @@ struct tee {
     struct gbt_gpair *g0, *g1;
     struct gbt_split *s1;
     struct gbt_class_sums *c1;
+    uint32_t max_nodes;
 };
 
 static void mismatch(struct tee *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -612,6 +671,34 @@ static gbt_status tee_finish_tree(void *p, const struct gbt_leaf *leaves, int n)
     return GBT_OK;
 }
 
+static gbt_status tee_read_margins(void *p, double *out)
+{
+    struct tee *t = p;
+    gbt_status s = both(t, t->ops[0]->read_margins(t->ctx[0], out),
+                        t->ops[1]->read_margins(t->ctx[1], t->m1), "read_margins");
+    if (s == GBT_OK && memcmp(out, t->m1, t->n * (uint64_t)t->K * sizeof *out) != 0)
+        mismatch(t, "read_margins: the margins differ before tree %ld", t->calls[5] + 1);
+    return s;
+}
+
+/* The row lists must agree position by position; each node's range is checked on its rows. */
+static gbt_status tee_read_rows(void *p, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
+{
+    struct tee *t = p;
+    uint32_t *r1 = malloc(t->n * sizeof *r1 + 1);
+    uint64_t *b1 = malloc(t->max_nodes * sizeof *b1), *c1 = malloc(t->max_nodes * sizeof *c1);
+    gbt_status s = r1 && b1 && c1 ? GBT_OK : GBT_E_NO_MEMORY;
+    if (s == GBT_OK)
+        s = both(t, t->ops[0]->read_rows(t->ctx[0], rows, node_begin, node_count),
+                 t->ops[1]->read_rows(t->ctx[1], r1, b1, c1), "read_rows");
+    if (s == GBT_OK && memcmp(rows, r1, t->n * sizeof *rows) != 0)
+        mismatch(t, "read_rows: the row lists differ in tree %ld", t->calls[5] + 1);
+    free(r1);
+    free(b1);
+    free(c1);
+    return s;
+}
+
 static const struct gbt_backend_ops tee_ops = {
     .name = "tee",
     .gradients = tee_gradients,
@@ -620,6 +707,8 @@ static const struct gbt_backend_ops tee_ops = {
     .best_splits = tee_best_splits,
     .partition = tee_partition,
     .finish_tree = tee_finish_tree,
+    .read_margins = tee_read_margins,
+    .read_rows = tee_read_rows,
 };
 
 /* ---- operation cases --------------------------------------------------------- */
@@ -663,12 +752,27 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     double *margin = NULL, base[16];
     gbt_status st = GBT_OK;
     const uint64_t n = qm->nrow;
+    /* the objectives' parameters away from their defaults */
+    struct gbt_obj_param op = {s->scale_pos, 0.7, 2.5, 1.3, {0}};
+    struct gbt_leaf_refit refit;
     int good;
 
     memset(&t, 0, sizeof t);
     for (uint32_t f = 0; f < qm->cuts.nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(&qm->cuts, f);
     grow_setup(s, qm, usable, &cfg);
-    st = gbt__objective_base_margin(s->obj, s->K, NAN, s->scale_pos, d, base);
+    memcpy(op.alpha, s->obj == GBT_OBJ_REG_QUANTILEERROR ? test_quantiles : median,
+           (size_t)s->K * sizeof op.alpha[0]);
+    memset(&refit, 0, sizeof refit);
+    refit.alpha = op.alpha;
+    refit.label = d->label;
+    refit.weight = s->weights ? d->weight : NULL;
+    refit.nrow = n;
+    refit.K = s->K;
+    refit.nthread = 2;
+    refit.seed = 7;
+    refit.subsample = s->subsample;
+    if (gbt_objective_refits_leaves(s->obj)) cfg.refit = &refit;
+    st = gbt__objective_base_margin(s->obj, s->K, NAN, &op, d, base);
     margin = malloc(n * (uint64_t)s->K * sizeof *margin);
     for (uint64_t i = 0; margin && i < n * (uint64_t)s->K; i++) margin[i] = base[i % (uint64_t)s->K];
     memset(&plan, 0, sizeof plan);
@@ -689,6 +793,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     t.n = n;
     t.K = s->K;
     t.max_slots = cfg.max_slots;
+    t.max_nodes = cfg.max_nodes;
     t.h0 = malloc(qm->cuts.total_slots * sizeof *t.h0 + 16);
     t.h1 = malloc(qm->cuts.total_slots * sizeof *t.h1 + 16);
     t.m0 = malloc(n * (uint64_t)s->K * sizeof *t.m0);
@@ -704,8 +809,8 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
         unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
-        /* the objectives' parameters away from their defaults */
-        struct gbt_grad_request req = {round, 7, s->subsample, {s->scale_pos, 0.7, 2.5, 1.3}};
+        struct gbt_grad_request req = {round, 7, s->subsample, op};
+        refit.round = round;
         st = tee_gradients(&t, &req, sums);
         for (int k = 0; k < s->K && st == GBT_OK; k++) {
             struct gbt_tree tree;
@@ -779,7 +884,7 @@ static void test_ops(void)
             struct gbt_qmatrix qm;
             memset(&s, 0, sizeof s);
             s.obj = obj;
-            s.K = gbt_objective_is_multiclass(obj) ? 3 : 1;
+            s.K = outputs_of(obj);
             s.layout = l;
             s.rows = i % 5 == 2 ? 5000 : 700;
             s.cols = i % 4 == 1 ? 40 : 9;
@@ -844,7 +949,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     *out = NULL;
     *buf = NULL;
     if (st == GBT_OK) st = set(b, "objective", "%s", obj_name(s->obj));
-    if (st == GBT_OK && s->K > 1) st = set(b, "num_class", "%d", s->K);
+    if (st == GBT_OK && gbt_objective_is_multiclass(s->obj)) st = set(b, "num_class", "%d", s->K);
     if (st == GBT_OK) st = set(b, "device", "%s", device);
     if (st == GBT_OK) st = set(b, "nthread", "%d", nthread);
     if (st == GBT_OK) st = set(b, "max_bin", "%d", max_bin_of(s));
@@ -859,6 +964,8 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->max_delta_step > 0) st = set(b, "max_delta_step", "%g", s->max_delta_step);
     if (st == GBT_OK && s->obj == GBT_OBJ_REG_TWEEDIE) st = set(b, "tweedie_variance_power", "%g", 1.3);
     if (st == GBT_OK && s->obj == GBT_OBJ_REG_PSEUDOHUBERERROR) st = set(b, "huber_slope", "%g", 2.5);
+    if (st == GBT_OK && s->obj == GBT_OBJ_REG_QUANTILEERROR)
+        st = set(b, "quantile_alpha", "%g,%g,%g", test_quantiles[0], test_quantiles[1], test_quantiles[2]);
     if (st == GBT_OK && s->scale_pos != 1) st = set(b, "scale_pos_weight", "%g", s->scale_pos);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
@@ -927,7 +1034,7 @@ static void test_trainings(void)
                 if (!objective_selected(obj)) continue;
                 memset(&s, 0, sizeof s);
                 s.obj = obj;
-                s.K = gbt_objective_is_multiclass(obj) ? 4 : 1;
+                s.K = gbt_objective_is_multiclass(obj) ? 4 : outputs_of(obj);
                 s.layout = l;
                 s.rows = i % 4 == 3 ? 6000 : 900;
                 s.cols = 11;

@@ -17,7 +17,10 @@
  *   reg:pseudohubererror (slope) with z = m - y, s = sqrt(1 + (z / slope)^2):
  *                                g = z / s w             h = slope^2 / ((slope^2 + z^2) s) w
  *   binary:hinge                 with t = 2y - 1: m t < 1: g = -t w, h = w; else g = 0, h = FLT_MIN w
- * These are XGBoost's definitions.
+ *   reg:absoluteerror            g = sign(m - y) w       h = w
+ *   reg:quantileerror (alpha_k)  output k: g = (m_k >= y ? 1 - alpha_k : -alpha_k) w, h = w
+ * These are XGBoost's definitions.  The last two refit their leaves after
+ * each tree (leaf_refit.c): these gradients only choose the splits.
  *
  * Fixed point: per class and round, with M the largest |g| (or h) over all
  * rows, the exponent e = 30 - E where M = f 2^E, 0.5 <= f < 1, so that
@@ -39,6 +42,15 @@
 GBT_SHARED int gbt_objective_is_multiclass(int obj)
 {
     return obj == GBT_OBJ_MULTI_SOFTMAX || obj == GBT_OBJ_MULTI_SOFTPROB;
+}
+
+/*
+ * 1: after each tree the objective sets every leaf to eta times a quantile
+ * of its rows' residuals (leaf_refit.c), as XGBoost's adaptive trees do.
+ */
+GBT_SHARED int gbt_objective_refits_leaves(int obj)
+{
+    return obj == GBT_OBJ_REG_ABSOLUTEERROR || obj == GBT_OBJ_REG_QUANTILEERROR;
 }
 
 /*
@@ -132,6 +144,16 @@ GBT_SHARED void gbt_row_gradients(int obj, const struct gbt_obj_param *op, int K
     double w = weight, y = (double)label;
     if (gbt_objective_is_simple(obj)) {
         gbt_scalar_gradient(obj == GBT_OBJ_REG_SQUAREDERROR, margin[0], y, w, g, h);
+    } else if (obj == GBT_OBJ_REG_ABSOLUTEERROR) {
+        const double z = margin[0] - y;
+        *g = (double)((z > 0.0) - (z < 0.0)) * w;
+        *h = w;
+    } else if (obj == GBT_OBJ_REG_QUANTILEERROR) {
+        for (int k = 0; k < K; k++) {
+            const double a = op->alpha[k];
+            g[(uint64_t)k * stride] = (margin[(uint64_t)k * mstride] >= y ? 1.0 - a : -a) * w;
+            h[(uint64_t)k * stride] = w;
+        }
     } else if (!gbt_objective_is_multiclass(obj)) {
         gbt_other_gradient(obj, op, margin[0], y, w, g, h);
     } else {

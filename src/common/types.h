@@ -43,7 +43,9 @@ struct gbt_split {
     X(REG_TWEEDIE, "reg:tweedie")                 \
     X(REG_SQUAREDLOGERROR, "reg:squaredlogerror") \
     X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
-    X(BINARY_HINGE, "binary:hinge")
+    X(BINARY_HINGE, "binary:hinge")               \
+    X(REG_ABSOLUTEERROR, "reg:absoluteerror")     \
+    X(REG_QUANTILEERROR, "reg:quantileerror")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
@@ -51,6 +53,9 @@ enum gbt_objective_id {
 #undef GBT_OBJECTIVE_ENUM_
     GBT_OBJ_COUNT
 };
+
+/* The most quantiles one reg:quantileerror model fits (quantile_alpha). */
+#define GBT_MAX_QUANTILES 32
 
 /*
  * The parameters of an objective's gradients, resolved for this training
@@ -61,6 +66,8 @@ struct gbt_obj_param {
     double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
     double huber_slope;   /* reg:pseudohubererror: the slope delta */
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
+    /* reg:quantileerror: output k fits quantile alpha[k]; reg:absoluteerror: alpha[0] = 0.5 */
+    double alpha[GBT_MAX_QUANTILES];
 };
 
 #endif

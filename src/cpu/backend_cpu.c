@@ -121,6 +121,15 @@ static gbt_status cpu_read_margins(void *p, double *out)
     return GBT_OK;
 }
 
+static gbt_status cpu_read_rows(void *p, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
+{
+    struct cpu_ctx *c = p;
+    memcpy(rows, c->rows, c->nrow * sizeof *rows);
+    memcpy(node_begin, c->node_begin, c->max_nodes * sizeof *node_begin);
+    memcpy(node_count, c->node_count, c->max_nodes * sizeof *node_count);
+    return GBT_OK;
+}
+
 static gbt_status cpu_read_histogram(void *p, int slot, struct gbt_hbin *out)
 {
     struct cpu_ctx *c = p;
@@ -151,6 +160,7 @@ static const struct gbt_backend_ops cpu_ops = {
     .partition = gbt__cpu_partition,
     .finish_tree = cpu_finish_tree,
     .read_margins = cpu_read_margins,
+    .read_rows = cpu_read_rows,
     .read_histogram = cpu_read_histogram,
     .read_gradients = cpu_read_gradients,
 };

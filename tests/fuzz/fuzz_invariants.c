@@ -29,7 +29,7 @@ struct setup {
     unsigned nrow, nfeat, rounds;
     float x[MAX_ROWS * MAX_FEAT], y[MAX_ROWS], w[MAX_ROWS];
     int weighted;
-    char params[12][48];
+    char params[14][48];
     int nparams;
 };
 
@@ -38,7 +38,8 @@ static void make_setup(struct fuzz_in *in, struct setup *st)
     static const char *const objectives[] = {"reg:squarederror",     "binary:logistic",     "multi:softprob",
                                              "reg:logistic",         "binary:logitraw",     "multi:softmax",
                                              "count:poisson",        "reg:gamma",           "reg:tweedie",
-                                             "reg:squaredlogerror", "reg:pseudohubererror", "binary:hinge"};
+                                             "reg:squaredlogerror", "reg:pseudohubererror", "binary:hinge",
+                                             "reg:absoluteerror",   "reg:quantileerror"};
     static const float vals[] = {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, NAN, 1e-30f, 3e38f, -3e38f, 7.25f, 100.0f, -0.0f};
     unsigned obj = fuzz_pick(in, sizeof objectives / sizeof objectives[0]);
     st->nrow = 1 + fuzz_pick(in, MAX_ROWS);
@@ -59,6 +60,7 @@ static void make_setup(struct fuzz_in *in, struct setup *st)
 #define P(...) snprintf(st->params[st->nparams++], sizeof st->params[0], __VA_ARGS__)
     P("objective=%s", objectives[obj]);
     if (obj == 2 || obj == 5) P("num_class=3");
+    if (obj == 13) P("quantile_alpha=%s", fuzz_byte(in) & 1 ? "0.2,0.7" : "0.9");
     P("max_depth=%u", fuzz_pick(in, 7));
     P("max_bin=%u", 2 + fuzz_pick(in, 63));
     P("eta=%g", 0.05 + fuzz_pick(in, 100) / 100.0);

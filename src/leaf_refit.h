@@ -1,0 +1,59 @@
+/*
+ * leaf_refit.h - the leaves of reg:absoluteerror and reg:quantileerror, as
+ * XGBoost's adaptive trees set them: after a tree is grown, each leaf takes
+ * eta times the alpha-quantile of its rows' residuals (label - margin).
+ *
+ * The quantile is XGBoost's: without weights the interpolated one of NIST's
+ * handbook (position alpha (n + 1), the first or last value outside
+ * [1 / (n + 1), n / (n + 1)]); with weights the least value whose
+ * cumulative weight reaches alpha times the total (no interpolation).
+ * Both backends give the host the same rows and margins, and the host
+ * computes every quantile, so the leaves are the same bits on each.
+ */
+#ifndef GBT_LEAF_REFIT_H
+#define GBT_LEAF_REFIT_H
+
+#include <stdint.h>
+
+#include "backend.h"
+#include "gbt.h"
+
+/* What refitting the leaves of one round's trees needs. */
+struct gbt_leaf_refit {
+    const double *alpha;   /* K: the quantile the leaves of class k's trees take */
+    const float *label;    /* nrow */
+    const float *weight;   /* nrow, or NULL: unweighted (interpolated) quantiles */
+    uint64_t nrow;
+    int K;
+    int nthread;
+    /* rows that gbt_row_sampled leaves out of this round do not count */
+    uint64_t seed;
+    int round;
+    double subsample;
+};
+
+/* A value and its weight. */
+struct gbt_wvalue {
+    double v, w;
+};
+
+/* Sorts n values ascending (the order of equal values does not matter below). */
+void gbt__quantile_sort(struct gbt_wvalue *s, uint64_t n);
+
+/*
+ * The alpha-quantile of n sorted values: with `weighted` the weighted step
+ * quantile, else the interpolated one (the weights unused).  NaN when n is 0.
+ */
+double gbt__quantile(double alpha, const struct gbt_wvalue *s, uint64_t n, int weighted);
+
+/*
+ * For the n leaves nodes[i] (the grower's node ids) of the tree of class
+ * cls just grown on (ops, ctx), before its leaf values reach the margins:
+ * out[i] = the alpha-quantile of label - margin over the leaf's rows, NaN
+ * for a leaf without rows.
+ */
+gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
+                               const struct gbt_leaf_refit *rf, int cls, uint32_t max_nodes,
+                               const int32_t *nodes, int n, double *out);
+
+#endif
