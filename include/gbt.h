@@ -378,8 +378,22 @@ GBT_API gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *
 GBT_API gbt_status gbt_booster_save(const gbt_booster *b, const char *path);
 
 /*
- * Loads a model saved by gbt_booster_save; the booster gets default training
- * parameters.  Reading stops with GBT_E_FORMAT at the first byte that no
+ * Saves the model in XGBoost's JSON model format (the schema XGBoost 2.x and
+ * 3.x load: xgboost.Booster(model_file=path); docs/model-format.md), through
+ * a temporary file as gbt_booster_save.  XGBoost 3.1 and later predict the
+ * same raw scores to float precision (XGBoost sums in float).  A model
+ * trained on one-based LIBSVM data numbers its features from 1 there, as
+ * XGBoost reads that file.  An objective XGBoost has no JSON form for is
+ * GBT_E_INVALID_ARG naming it; nothing is written then.
+ */
+GBT_API gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *path);
+
+/*
+ * Loads a model saved by gbt_booster_save, or an XGBoost JSON model (a
+ * gbtree booster with an objective gbt has: it predicts what XGBoost
+ * predicts, to float precision); the booster
+ * gets default training parameters (for an XGBoost model, its objective's
+ * parameters).  Reading stops with GBT_E_FORMAT at the first byte that no
  * model holds (a control character other than tab, CR and LF: /dev/zero
  * and binary files are refused at once) or past 2 GiB; the memory a load
  * takes follows the model (about 70 bytes a tree node), not its text.

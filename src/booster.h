@@ -66,13 +66,17 @@ void gbt__model_free(struct gbt_model *m);
 gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb);
 gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, gbt_booster *b);
 
+/* XGBoost's JSON model format (model_xgboost.c). */
+struct gbt_jdoc;
+gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb);
+/* Reads the parsed XGBoost JSON model doc into the empty booster b. */
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, gbt_booster *b);
+
 /*
  * model_sniff.c: GBT_OK, or GBT_E_FORMAT with a message that names `what`,
  * says what the text is (an XGBoost or LightGBM model, a data file) and what
  * to do, when it is a kind of file often given in place of a gbt model.
  */
 gbt_status gbt__model_sniff(const char *text, size_t len, const char *what);
-/* The refusal of an XGBoost JSON model (a "learner" object at the top level, at `line`). */
-gbt_status gbt__model_foreign_json(const char *what, unsigned line);
 
 #endif

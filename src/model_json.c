@@ -250,8 +250,6 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     e = gbt__json_member(d, root, "format");
-    if (d->n[root].type == GBT_J_OBJECT && e < 0 && (e = gbt__json_member(d, root, "learner")) >= 0)
-        return gbt__model_foreign_json(rd->what, d->n[e].line);
     if (d->n[root].type != GBT_J_OBJECT || e < 0 || d->n[e].type != GBT_J_STRING)
         return bad(rd, -1, "not a gbt model (no \"format\": \"%s\")", FORMAT_NAME);
     gbt__json_string(&d->n[e], text, sizeof text);
@@ -312,6 +310,12 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
     gbt_status s;
     FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
     FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    if (doc.n[0].type == GBT_J_OBJECT && gbt__json_member(&doc, 0, "format") < 0 &&
+        gbt__json_member(&doc, 0, "learner") >= 0) {
+        s = gbt__model_read_xgboost(&doc, what, b);
+        gbt__json_free(&doc);
+        return s;
+    }
     s = read_header(&rd, b, 0);
     if (s == GBT_OK) s = member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
     if (s == GBT_OK && doc.n[trees].count % b->model.K != 0)
@@ -349,7 +353,9 @@ gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *
     return GBT_OK;
 }
 
-gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
+/* Writes the model as `format` writes it to a temporary file renamed over path. */
+static gbt_status save_as(const gbt_booster *b, const char *path,
+                          gbt_status (*format)(const gbt_booster *, struct gbt_strbuf *))
 {
     static unsigned counter;
     struct gbt_strbuf sb = {0};
@@ -359,7 +365,7 @@ gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(path);
     RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
-    s = gbt__model_write_json(b, &sb);
+    s = format(b, &sb);
     for (int attempt = 0; s == GBT_OK && fd < 0 && attempt < 100; attempt++) {
         snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
                  __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
@@ -388,6 +394,16 @@ gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
     }
     free(sb.s);
     return s;
+}
+
+gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
+{
+    return save_as(b, path, gbt__model_write_json);
+}
+
+gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *path)
+{
+    return save_as(b, path, gbt__model_write_xgboost);
 }
 
 gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster **out)

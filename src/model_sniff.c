@@ -11,9 +11,9 @@
 #include "booster.h"
 #include "error.h"
 
-#define XGB_ADVICE                                                                 \
-    "gbt cannot read XGBoost models yet (importing XGBoost JSON models is planned, " \
-    "issue 10); train a gbt model with gbtrain on the same data"
+#define XGB_ADVICE                                                                  \
+    "gbt reads XGBoost models in their JSON format: save it from XGBoost with "      \
+    "Booster.save_model(\"model.json\") and give gbt that file"
 
 /* Whether `needle` (n bytes) occurs in the first `len` bytes of `text`. */
 static int contains(const char *text, size_t len, const char *needle, size_t n)
@@ -136,10 +136,4 @@ gbt_status gbt__model_sniff(const char *text, size_t len, const char *what)
                          "file is expected (arguments in the wrong order?)", what, fmt,
                          header ? " with a header line" : "");
     return GBT_OK;
-}
-
-gbt_status gbt__model_foreign_json(const char *what, unsigned line)
-{
-    return gbt__fail(GBT_E_FORMAT, "%s:%u: an XGBoost JSON model (\"learner\" at the top level), not a gbt "
-                     "model; " XGB_ADVICE, what, line);
 }

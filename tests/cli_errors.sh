@@ -111,11 +111,11 @@ check "a failed prediction leaves the existing output file alone" sh -c 'test "$
 sed 's/"left": \[1/"left": [9999/' good.model > corrupt.model
 fails "corrupted model" "corrupt.model: tree 0: node 0 has children" "$gbpredict" -q "$tr" corrupt.model
 printf '{"learner": {"attributes": {}}, "version": [3, 2, 0]}\n' > foreign.model
-fails "an XGBoost JSON model is named as one" \
-    "loading the model: foreign.model:1: an XGBoost JSON model .*not a gbt model; gbt cannot read XGBoost models yet" \
+fails "an XGBoost JSON model without its trees is refused as one" \
+    "loading the model: foreign.model:1: XGBoost model: missing \"gradient_booster\"" \
     "$gbpredict" -q "$tr" foreign.model
 printf '{L\000\000\000\000\000\000\000\007learner{L\000\000\000\000\000\000\000\012attributes{}}}' > xgb.ubj
-fails "an XGBoost UBJSON model is named as one" "xgb.ubj: an XGBoost model in UBJSON .*cannot read XGBoost models yet" \
+fails "an XGBoost UBJSON model is named as one" "xgb.ubj: an XGBoost model in UBJSON .*save it from XGBoost with Booster.save_model" \
     "$gbpredict" -q "$tr" xgb.ubj
 printf 'tree\nversion=v4\nnum_class=1\nmax_feature_idx=29\n\nTree=0\nnum_leaves=1\n' > lgb.txt
 fails "a LightGBM text model is named as one" "lgb.txt: a LightGBM text model, not a gbt model" \

@@ -1,0 +1,487 @@
+/*
+ * model_xgboost.c - XGBoost's JSON model format, the schema XGBoost 2.x and
+ * 3.x write with Booster.save_model("model.json"): a gbt model written in
+ * it, and one read from it (docs/model-format.md, "XGBoost JSON").
+ *
+ * Both formats hold the same trees: a row goes left when its value is
+ * below the threshold, to the default side when missing, and the raw score
+ * is the starting score plus the leaves.  What differs is written here: the
+ * starting score (XGBoost keeps base_score as a mean or probability, gbt a
+ * raw score), the objective's parameters, and the one-based LIBSVM columns
+ * of gbt (XGBoost takes LIBSVM indices as they are).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "booster.h"
+#include "common/grad_math.h"
+#include "json.h"
+#include "objective.h"
+#include "util.h"
+
+/* XGBoost's node id of "no parent". */
+#define XGB_NO_PARENT 2147483647
+
+/* ---- writing -------------------------------------------------------------- */
+
+/* base_score as XGBoost keeps it: a probability for the logit link, a mean for the log link. */
+static double to_base_score(int obj, double margin)
+{
+    if (gbt__objective_logit_link(obj)) return 1.0 / (1.0 + exp(-margin));
+    if (gbt__objective_log_link(obj)) return exp(margin);
+    return margin;
+}
+
+static void put_num(struct gbt_strbuf *sb, double v)
+{
+    char buf[40];
+    gbt__sb_append(sb, buf, (size_t)gbt__format_double(buf, sizeof buf, v));
+}
+
+/* A float, always with a point or an exponent: XGBoost's reader tells integers from reals. */
+static void put_float(struct gbt_strbuf *sb, float v)
+{
+    char buf[40];
+    int n = gbt__format_float(buf, sizeof buf - 2, v);
+    if (!strpbrk(buf, ".eE")) buf[n++] = '.', buf[n++] = '0', buf[n] = '\0';
+    gbt__sb_append(sb, buf, (size_t)n);
+}
+
+/* The objective object: its name and XGBoost's parameter block for it. */
+static gbt_status put_objective(struct gbt_strbuf *sb, const gbt_booster *b)
+{
+    const struct gbt_params *p = &b->params;
+    const int obj = b->model.objective;
+    const char *name = gbt__objective_name(obj);
+    gbt__sb_printf(sb, "\"objective\":{\"name\":\"%s\"", name);
+    switch (obj) {
+    case GBT_OBJ_REG_SQUAREDERROR:
+    case GBT_OBJ_REG_LOGISTIC:
+    case GBT_OBJ_BINARY_LOGISTIC:
+    case GBT_OBJ_BINARY_LOGITRAW:
+    case GBT_OBJ_REG_GAMMA:
+        gbt__sb_printf(sb, ",\"reg_loss_param\":{\"scale_pos_weight\":\"");
+        put_num(sb, p->scale_pos_weight);
+        gbt__sb_printf(sb, "\"}");
+        break;
+    case GBT_OBJ_MULTI_SOFTMAX:
+    case GBT_OBJ_MULTI_SOFTPROB:
+        gbt__sb_printf(sb, ",\"softmax_multiclass_param\":{\"num_class\":\"%d\"}", b->model.num_class);
+        break;
+    case GBT_OBJ_COUNT_POISSON:
+        gbt__sb_printf(sb, ",\"poisson_regression_param\":{\"max_delta_step\":\"");
+        put_num(sb, isnan(p->max_delta_step) ? 0.7 : p->max_delta_step);
+        gbt__sb_printf(sb, "\"}");
+        break;
+    case GBT_OBJ_REG_TWEEDIE:
+        gbt__sb_printf(sb, ",\"tweedie_regression_param\":{\"tweedie_variance_power\":\"");
+        put_num(sb, p->tweedie_variance_power);
+        gbt__sb_printf(sb, "\"}");
+        break;
+    case GBT_OBJ_REG_PSEUDOHUBERERROR:
+        gbt__sb_printf(sb, ",\"pseudo_huber_param\":{\"huber_slope\":\"");
+        put_num(sb, p->huber_slope);
+        gbt__sb_printf(sb, "\"}");
+        break;
+    case GBT_OBJ_REG_QUANTILEERROR:
+        gbt__sb_printf(sb, ",\"quantile_loss_param\":{\"quantile_alpha\":\"[");
+        for (int64_t i = 0; i < p->num_quantile_alpha; i++) {
+            if (i) gbt__sb_append(sb, ",", 1);
+            put_num(sb, p->quantile_alpha[i]);
+        }
+        gbt__sb_printf(sb, "]\"}");
+        break;
+    case GBT_OBJ_BINARY_HINGE:
+    case GBT_OBJ_REG_SQUAREDLOGERROR:
+    case GBT_OBJ_REG_ABSOLUTEERROR:
+        break;
+    default:
+        return gbt__fail(GBT_E_INVALID_ARG,
+                         "objective %s has no XGBoost JSON form that gbt writes; the model is not exported",
+                         name);
+    }
+    gbt__sb_append(sb, "}", 1);
+    return GBT_OK;
+}
+
+#define PUT_ARRAY(sb, key, n, PUT)                       \
+    do {                                                 \
+        gbt__sb_printf(sb, ",\"%s\":[", key);            \
+        for (int32_t i_ = 0; i_ < (n); i_++) {           \
+            if (i_) gbt__sb_append(sb, ",", 1);          \
+            PUT;                                         \
+        }                                                \
+        gbt__sb_append(sb, "]", 1);                      \
+    } while (0)
+
+static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint32_t id, uint64_t nfeat,
+                           int shift)
+{
+    int32_t *parent;
+    const int32_t n = t->n_nodes;
+    FORWARD_IF_ERROR(gbt__alloc(&parent, (size_t)n, sizeof *parent, 0, "tree parents"));
+    for (int32_t i = 0; i < n; i++) parent[i] = XGB_NO_PARENT;
+    for (int32_t i = 0; i < n; i++)
+        if (t->left[i] >= 0) parent[t->left[i]] = parent[t->right[i]] = i;
+    gbt__sb_printf(sb, "{\"id\":%u", id);
+    PUT_ARRAY(sb, "base_weights", n, put_float(sb, t->value[i_]));
+    PUT_ARRAY(sb, "categories", 0, (void)0);
+    PUT_ARRAY(sb, "categories_nodes", 0, (void)0);
+    PUT_ARRAY(sb, "categories_segments", 0, (void)0);
+    PUT_ARRAY(sb, "categories_sizes", 0, (void)0);
+    PUT_ARRAY(sb, "default_left", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 && t->default_left[i_]));
+    PUT_ARRAY(sb, "left_children", n, gbt__sb_printf(sb, "%d", t->left[i_]));
+    PUT_ARRAY(sb, "loss_changes", n, put_float(sb, t->gain[i_]));
+    PUT_ARRAY(sb, "parents", n, gbt__sb_printf(sb, "%d", parent[i_]));
+    PUT_ARRAY(sb, "right_children", n, gbt__sb_printf(sb, "%d", t->right[i_]));
+    /* a leaf's value takes the place of the threshold, as in XGBoost */
+    PUT_ARRAY(sb, "split_conditions", n, put_float(sb, t->left[i_] >= 0 ? t->threshold[i_] : t->value[i_]));
+    PUT_ARRAY(sb, "split_indices", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 ? t->feature[i_] + shift : 0));
+    PUT_ARRAY(sb, "split_type", n, gbt__sb_append(sb, "0", 1));
+    PUT_ARRAY(sb, "sum_hessian", n, put_float(sb, t->cover[i_]));
+    gbt__sb_printf(sb, ",\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"%llu\",\"num_nodes\":\"%d\","
+                       "\"size_leaf_vector\":\"1\"}}",
+                   (unsigned long long)nfeat, n);
+    free(parent);
+    return GBT_OK;
+}
+
+gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb)
+{
+    const struct gbt_model *m = &b->model;
+    const int shift = m->index_base == GBT_BASE_ONE; /* column c was LIBSVM index c + 1 */
+    const uint64_t nfeat = m->num_feature + (uint64_t)shift;
+    const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
+    gbt__sb_printf(sb, "{\"learner\":{\"attributes\":{");
+    if (m->best_iteration >= 0) {
+        gbt__sb_printf(sb, "\"best_iteration\":\"%d\"", m->best_iteration);
+        if (isfinite(m->best_score)) {
+            gbt__sb_printf(sb, ",\"best_score\":\"");
+            put_num(sb, m->best_score);
+            gbt__sb_append(sb, "\"", 1);
+        }
+    }
+    gbt__sb_printf(sb, "},\"feature_names\":[],\"feature_types\":[],");
+    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{\"cats\":{\"enc\":[],\"feature_segments\":[],"
+                       "\"sorted_idx\":[]},\"gbtree_model_param\":{\"num_parallel_tree\":\"1\","
+                       "\"num_trees\":\"%u\"}",
+                   m->ntrees);
+    gbt__sb_printf(sb, ",\"iteration_indptr\":[");
+    for (uint32_t r = 0; r <= rounds; r++) gbt__sb_printf(sb, r ? ",%u" : "%u", r * (uint32_t)m->K);
+    gbt__sb_printf(sb, "],\"tree_info\":[");
+    for (uint32_t t = 0; t < m->ntrees; t++) gbt__sb_printf(sb, t ? ",%u" : "%u", t % (uint32_t)m->K);
+    gbt__sb_printf(sb, "],\"trees\":[");
+    for (uint32_t t = 0; t < m->ntrees; t++) {
+        char what[64];
+        snprintf(what, sizeof what, "cannot export tree %u", t);
+        FORWARD_IF_ERROR(gbt__tree_validate(&m->trees[t], m->num_feature, what));
+        if (t) gbt__sb_append(sb, ",", 1);
+        FORWARD_IF_ERROR(put_tree(sb, &m->trees[t], t, nfeat, shift));
+    }
+    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
+    for (int k = 0; k < m->K; k++) {
+        if (k) gbt__sb_append(sb, ",", 1);
+        put_float(sb, (float)to_base_score(m->objective, m->base[k]));
+    }
+    /* several outputs are classes for multi:*, targets (one per quantile) otherwise */
+    gbt__sb_printf(sb, "]\",\"boost_from_average\":\"1\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","
+                       "\"num_target\":\"%d\"},",
+                   gbt_objective_is_multiclass(m->objective) ? m->num_class : 0, (unsigned long long)nfeat,
+                   gbt_objective_is_multiclass(m->objective) ? 1 : m->K);
+    FORWARD_IF_ERROR(put_objective(sb, b));
+    gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");
+    RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
+    return GBT_OK;
+}
+
+/* ---- reading -------------------------------------------------------------- */
+
+struct xreader {
+    const struct gbt_jdoc *doc;
+    const char *what;
+};
+
+static gbt_status xbad(const struct xreader *rd, int32_t node, const char *msg)
+{
+    if (node >= 0) return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s", rd->what, rd->doc->n[node].line, msg);
+    return gbt__fail(GBT_E_FORMAT, "%s: XGBoost model: %s", rd->what, msg);
+}
+
+/* The member `key` of object obj with the given type; missing or mistyped is an error. */
+static gbt_status xmember(const struct xreader *rd, int32_t obj, const char *key, int type, int32_t *out)
+{
+    char msg[128];
+    int32_t m = obj >= 0 && rd->doc->n[obj].type == GBT_J_OBJECT ? gbt__json_member(rd->doc, obj, key) : -1;
+    if (m < 0 || rd->doc->n[m].type != type) {
+        snprintf(msg, sizeof msg, m < 0 ? "missing \"%s\"" : "\"%s\" has the wrong type", key);
+        return xbad(rd, m < 0 ? obj : m, msg);
+    }
+    *out = m;
+    return GBT_OK;
+}
+
+/* A number given as a JSON number, a boolean, or (as XGBoost writes parameters) a string. */
+static gbt_status xnumber(const struct xreader *rd, int32_t node, const struct gbt_jnode *n, double *out)
+{
+    char buf[64], *end;
+    if (n->type == GBT_J_BOOL) {
+        *out = n->len > 0 && n->text[0] == 't';
+        return GBT_OK;
+    }
+    if (n->type == GBT_J_STRING)
+        gbt__json_string(n, buf, sizeof buf);
+    else if (n->type == GBT_J_NUMBER && n->len < sizeof buf)
+        memcpy(buf, n->text, n->len), buf[n->len] = '\0';
+    else
+        return xbad(rd, node, "expected a number");
+    *out = gbt__strtod(buf, &end);
+    if (end == buf || *end != '\0' || !isfinite(*out)) return xbad(rd, node, "a value is not a finite number");
+    return GBT_OK;
+}
+
+/* The string member `key` of obj as a number. */
+static gbt_status xparam(const struct xreader *rd, int32_t obj, const char *key, double *out)
+{
+    int32_t e;
+    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_STRING, &e));
+    return xnumber(rd, e, &rd->doc->n[e], out);
+}
+
+/* The n numbers of array member `key` of obj into out. */
+static gbt_status xnumbers(const struct xreader *rd, int32_t obj, const char *key, int32_t n, double *out)
+{
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int32_t e, i = 0;
+    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_ARRAY, &e));
+    if (rd->doc->n[e].count != n) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "\"%s\" does not have one entry per node", key);
+        return xbad(rd, e, msg);
+    }
+    while (i < n && gbt__json_next(rd->doc, e, &it, &el)) FORWARD_IF_ERROR(xnumber(rd, e, &el, &out[i++]));
+    return GBT_OK;
+}
+
+static const char *const node_arrays[] = {"left_children", "right_children", "split_indices",
+                                          "split_conditions", "default_left", "base_weights",
+                                          "loss_changes",  "sum_hessian",    "split_type"};
+enum { NA_LEFT, NA_RIGHT, NA_FEATURE, NA_COND, NA_DEFLEFT, NA_WEIGHT, NA_GAIN, NA_COVER, NA_TYPE, NA_COUNT };
+
+/*
+ * One tree: the nodes reachable from the root, numbered in breadth-first
+ * order (children after their parents, as gbt keeps them); deleted nodes
+ * that XGBoost may leave in its arrays are skipped.
+ */
+static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfeat, struct gbt_tree *t)
+{
+    double *a[NA_COUNT] = {0};
+    int32_t *order = NULL, *newid = NULL, e, nn;
+    double v;
+    gbt_status s;
+    FORWARD_IF_ERROR(xmember(rd, obj, "tree_param", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(xparam(rd, e, "num_nodes", &v));
+    if (!(v >= 1 && v <= 0x7fffffff)) return xbad(rd, e, "num_nodes out of range");
+    nn = (int32_t)v;
+    if (gbt__json_member(rd->doc, e, "size_leaf_vector") >= 0) {
+        FORWARD_IF_ERROR(xparam(rd, e, "size_leaf_vector", &v));
+        if (v > 1) return xbad(rd, e, "a multi-output tree (size_leaf_vector > 1): gbt has one output per tree");
+    }
+    /* the declared size against the arrays present, before it claims memory */
+    for (int k = 0; k < NA_COUNT; k++) {
+        FORWARD_IF_ERROR(xmember(rd, obj, node_arrays[k], GBT_J_ARRAY, &e));
+        if (rd->doc->n[e].count != nn) return xbad(rd, e, "a node array's length is not num_nodes");
+    }
+    s = GBT_OK;
+    for (int k = 0; k < NA_COUNT && s == GBT_OK; k++) {
+        s = gbt__alloc(&a[k], (size_t)nn, sizeof(double), 0, "XGBoost tree");
+        if (s == GBT_OK) s = xnumbers(rd, obj, node_arrays[k], nn, a[k]);
+    }
+    if (s == GBT_OK) s = gbt__alloc(&order, (size_t)nn, sizeof *order, 0, "XGBoost tree");
+    if (s == GBT_OK) s = gbt__alloc(&newid, (size_t)nn, sizeof *newid, 0, "XGBoost tree");
+    if (s == GBT_OK) {
+        int32_t head = 0, tail = 0;
+        for (int32_t i = 0; i < nn; i++) newid[i] = -1;
+        order[tail] = 0;
+        newid[0] = tail++;
+        while (head < tail && s == GBT_OK) {
+            const int32_t i = order[head++];
+            const double l = a[NA_LEFT][i], r = a[NA_RIGHT][i];
+            if (l == -1) continue;
+            if (a[NA_TYPE][i] != 0)
+                s = xbad(rd, obj, "a categorical split: gbt splits numeric features only");
+            else if (!(l >= 0 && l < nn && r >= 0 && r < nn) || l == r || newid[(int32_t)l] >= 0 ||
+                     newid[(int32_t)r] >= 0)
+                s = xbad(rd, obj, "the children of a node do not form a tree");
+            else if (!(a[NA_FEATURE][i] >= 0 && a[NA_FEATURE][i] < (double)nfeat))
+                s = xbad(rd, obj, "a split's feature index is not below num_feature");
+            else {
+                order[tail] = (int32_t)l;
+                newid[(int32_t)l] = tail++;
+                order[tail] = (int32_t)r;
+                newid[(int32_t)r] = tail++;
+            }
+        }
+        if (s == GBT_OK) s = gbt__tree_init(t, tail);
+        for (int32_t j = 0; j < tail && s == GBT_OK; j++) {
+            const int32_t i = order[j];
+            const int leaf = a[NA_LEFT][i] == -1;
+            int32_t id;
+            s = gbt__tree_add(t, (float)(leaf ? a[NA_COND][i] : a[NA_WEIGHT][i]), (float)a[NA_COVER][i], &id);
+            if (s != GBT_OK || leaf) continue;
+            t->feature[id] = (int32_t)a[NA_FEATURE][i];
+            t->left[id] = newid[(int32_t)a[NA_LEFT][i]];
+            t->right[id] = newid[(int32_t)a[NA_RIGHT][i]];
+            t->threshold[id] = (float)a[NA_COND][i];
+            t->default_left[id] = a[NA_DEFLEFT][i] != 0;
+            t->gain[id] = (float)a[NA_GAIN][i];
+        }
+    }
+    for (int k = 0; k < NA_COUNT; k++) free(a[k]);
+    free(order);
+    free(newid);
+    return s;
+}
+
+/* The objective and its parameters, as training parameters of b. */
+static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_booster *b)
+{
+    static const struct {
+        const char *block, *key, *param;
+    } params[] = {
+        {"reg_loss_param", "scale_pos_weight", "scale_pos_weight"},
+        {"softmax_multiclass_param", "num_class", "num_class"},
+        {"poisson_regression_param", "max_delta_step", "max_delta_step"},
+        {"tweedie_regression_param", "tweedie_variance_power", "tweedie_variance_power"},
+        {"pseudo_huber_param", "huber_slope", "huber_slope"},
+        {"quantile_loss_param", "quantile_alpha", "quantile_alpha"},
+    };
+    int32_t obj, e;
+    char name[64], value[GBT_MAX_QUANTILES * 32];
+    FORWARD_IF_ERROR(xmember(rd, learner, "objective", GBT_J_OBJECT, &obj));
+    FORWARD_IF_ERROR(xmember(rd, obj, "name", GBT_J_STRING, &e));
+    gbt__json_string(&rd->doc->n[e], name, sizeof name);
+    if (gbt__params_set(&b->params, "objective", name, NULL) != GBT_OK) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "objective \"%s\" is not one gbt trains", name);
+        return xbad(rd, e, msg);
+    }
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        int32_t blk = gbt__json_member(rd->doc, obj, params[i].block);
+        if (blk < 0 || rd->doc->n[blk].type != GBT_J_OBJECT) continue;
+        e = gbt__json_member(rd->doc, blk, params[i].key);
+        if (e < 0 || rd->doc->n[e].type != GBT_J_STRING) continue;
+        gbt__json_string(&rd->doc->n[e], value, sizeof value);
+        if (gbt__params_set(&b->params, params[i].param, value, NULL) != GBT_OK)
+            return gbt__fail_context(GBT_E_FORMAT, "%s:%u: XGBoost model", rd->what, rd->doc->n[e].line);
+    }
+    return GBT_OK;
+}
+
+/* The raw starting scores from base_score ("[v, ...]" or one number, a mean or probability). */
+static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K, double *base)
+{
+    char *text, *p, *end;
+    int n = 0;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(gbt__alloc(&text, rd->doc->n[e].len + 1, 1, 0, "base_score"));
+    gbt__json_string(&rd->doc->n[e], text, rd->doc->n[e].len + 1);
+    p = text + (text[0] == '[');
+    while (s == GBT_OK && *p && *p != ']' && n < K) {
+        double v = gbt__strtod(p, &end);
+        if (end == p || !isfinite(v))
+            s = xbad(rd, e, "base_score is not a list of numbers");
+        else if (gbt__objective_logit_link(obj) && !(v > 0 && v < 1))
+            s = xbad(rd, e, "base_score of a logistic objective is not in (0, 1)");
+        else if (gbt__objective_log_link(obj) && !(v > 0))
+            s = xbad(rd, e, "base_score of a log-link objective is not positive");
+        else
+            base[n++] = gbt__objective_logit_link(obj) ? log(v / (1.0 - v))
+                        : gbt__objective_log_link(obj) ? log(v) : v;
+        p = end + (*end == ',');
+    }
+    free(text);
+    FORWARD_IF_ERROR(s);
+    if (n == 0) return xbad(rd, e, "base_score holds no number");
+    if (n != 1 && n != K) return xbad(rd, e, "base_score has neither one value nor one per output");
+    for (int k = n; k < K; k++) base[k] = base[0];
+    return GBT_OK;
+}
+
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, gbt_booster *b)
+{
+    const struct xreader rd = {doc, what};
+    struct gbt_model *m = &b->model;
+    int32_t learner, gb, model, e, trees, info;
+    char text[64];
+    double v;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    uint32_t index = 0;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(xmember(&rd, 0, "learner", GBT_J_OBJECT, &learner));
+    FORWARD_IF_ERROR(xmember(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
+    FORWARD_IF_ERROR(xmember(&rd, gb, "name", GBT_J_STRING, &e));
+    gbt__json_string(&doc->n[e], text, sizeof text);
+    if (strcmp(text, "gbtree") != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree models only (not dart or gblinear)", text);
+        return xbad(&rd, e, msg);
+    }
+    FORWARD_IF_ERROR(read_objective(&rd, learner, b));
+    FORWARD_IF_ERROR(xmember(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
+    if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return xbad(&rd, e, "num_feature out of range");
+    m->num_feature = (uint64_t)v;
+    FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
+    if (gbt_objective_is_multiclass((int)b->params.objective) != (v >= 2) || v > GBT_MAX_CLASSES)
+        return xbad(&rd, e, "num_class does not fit the objective");
+    m->objective = (int)b->params.objective;
+    m->num_class = (int)v;
+    b->params.num_class = m->num_class;
+    m->K = gbt__objective_groups(m->objective, m->num_class, (int)b->params.num_quantile_alpha);
+    m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
+    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
+    {
+        int32_t bs;
+        FORWARD_IF_ERROR(xmember(&rd, e, "base_score", GBT_J_STRING, &bs));
+        FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
+    }
+    FORWARD_IF_ERROR(xmember(&rd, gb, "model", GBT_J_OBJECT, &model));
+    e = gbt__json_member(doc, model, "gbtree_model_param");
+    if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
+        FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));
+        if (v != 1) return xbad(&rd, e, "num_parallel_tree is not 1 (boosted random forests are not supported)");
+    }
+    FORWARD_IF_ERROR(xmember(&rd, model, "trees", GBT_J_ARRAY, &trees));
+    FORWARD_IF_ERROR(xmember(&rd, model, "tree_info", GBT_J_ARRAY, &info));
+    if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % m->K != 0)
+        return xbad(&rd, trees, "the trees do not come one per output and round");
+    /* tree t belongs to output t mod K: XGBoost's order, and gbt's */
+    while (gbt__json_next(doc, info, &it, &el)) {
+        FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
+        if (v != (double)(index++ % (uint32_t)m->K)) return xbad(&rd, info, "tree_info is not in round order");
+    }
+    index = 0;
+    for (e = doc->n[trees].child; e >= 0 && s == GBT_OK; e = doc->n[e].next, index++) {
+        struct gbt_tree t;
+        char where[64];
+        memset(&t, 0, sizeof t);
+        s = read_tree(&rd, e, m->num_feature, &t);
+        snprintf(where, sizeof where, "%s: tree %u", what, index);
+        if (s == GBT_OK) s = gbt__tree_validate(&t, m->num_feature, where);
+        if (s == GBT_OK) s = gbt__model_add_tree(m, &t);
+        if (s != GBT_OK) gbt__tree_free(&t);
+    }
+    e = gbt__json_member(doc, learner, "attributes");
+    if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
+        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < 2147483647.0) {
+        m->best_iteration = (int)v;
+        if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
+            m->best_score = NAN;
+    }
+    return s;
+}

@@ -1,0 +1,217 @@
+/*
+ * test_xgboost_json.c - XGBoost's JSON model format without XGBoost: the
+ * exported file has the members XGBoost's loader requires (checked against
+ * the schema's required fields, written out here), reading it back gives a
+ * booster predicting the same, and models XGBoost wrote (hand-made here in
+ * its format) load, or are refused with a reason when gbt cannot hold them.
+ * tests/xgboost_interop.sh checks against XGBoost itself when Python has it.
+ */
+#include <math.h>
+
+#include "booster.h"
+#include "json.h"
+#include "testutil.h"
+
+/* The value of path "a.b.c" (members) from node 0, or -1. */
+static int32_t at(const struct gbt_jdoc *d, const char *path)
+{
+    char key[64];
+    int32_t n = 0;
+    while (*path && n >= 0) {
+        size_t l = strcspn(path, ".");
+        snprintf(key, sizeof key, "%.*s", (int)l, path);
+        n = d->n[n].type == GBT_J_OBJECT ? gbt__json_member(d, n, key) : -1;
+        path += l + (path[l] == '.');
+    }
+    return n;
+}
+
+/* The required members of XGBoost's JSON model schema (doc/model.schema, XGBoost 2.x/3.x). */
+static void check_schema(const char *file, const char *name, int ntrees, int nout)
+{
+    static const char *const top[] = {"version", "learner.attributes", "learner.feature_names",
+                                      "learner.feature_types", "learner.gradient_booster.name",
+                                      "learner.gradient_booster.model.gbtree_model_param.num_trees",
+                                      "learner.gradient_booster.model.gbtree_model_param.num_parallel_tree",
+                                      "learner.gradient_booster.model.tree_info",
+                                      "learner.gradient_booster.model.iteration_indptr",
+                                      "learner.gradient_booster.model.trees",
+                                      "learner.learner_model_param.base_score",
+                                      "learner.learner_model_param.num_class",
+                                      "learner.learner_model_param.num_feature",
+                                      "learner.learner_model_param.num_target", "learner.objective.name"};
+    static const char *const tree[] = {"id", "base_weights", "categories", "categories_nodes",
+                                       "categories_segments", "categories_sizes", "default_left",
+                                       "left_children", "loss_changes", "parents", "right_children",
+                                       "split_conditions", "split_indices", "split_type", "sum_hessian",
+                                       "tree_param"};
+    FILE *f = fopen(file, "rb");
+    char *text = malloc(1 << 22);
+    size_t len = f && text ? fread(text, 1, (1 << 22) - 1, f) : 0;
+    struct gbt_jdoc d;
+    int good = len > 0;
+    if (f) fclose(f);
+    if (good && gbt__json_parse(text, len, file, &d) == GBT_OK) {
+        int32_t trees, t, info;
+        for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+            if (at(&d, top[i]) < 0) {
+                diag("%s: no %s", name, top[i]);
+                good = 0;
+            }
+        trees = at(&d, "learner.gradient_booster.model.trees");
+        info = at(&d, "learner.gradient_booster.model.tree_info");
+        good &= trees >= 0 && d.n[trees].count == ntrees && info >= 0 && d.n[info].count == ntrees;
+        for (t = trees >= 0 ? d.n[trees].child : -1; t >= 0 && good; t = d.n[t].next)
+            for (size_t i = 0; i < sizeof tree / sizeof tree[0]; i++)
+                if (gbt__json_member(&d, t, tree[i]) < 0) {
+                    diag("%s: a tree without %s", name, tree[i]);
+                    good = 0;
+                }
+        {
+            /* base_score: one value per output, as "[v,...]" */
+            int32_t bs = at(&d, "learner.learner_model_param.base_score");
+            int commas = 0;
+            for (size_t i = 0; bs >= 0 && i < d.n[bs].len; i++) commas += d.n[bs].text[i] == ',';
+            good &= bs >= 0 && d.n[bs].type == GBT_J_STRING && d.n[bs].text[0] == '[' && commas == nout - 1;
+        }
+        gbt__json_free(&d);
+    } else {
+        good = 0;
+    }
+    ok(good, "%s: the file has XGBoost's required members, %d trees, %d base scores", name, ntrees, nout);
+    free(text);
+}
+
+static void round_trip(const char *name, const char *const *settings, int task, int rounds)
+{
+    enum { N = 300, F = 6 };
+    float *x = malloc(N * F * sizeof *x), y[N];
+    gbt_dataset *d = NULL;
+    gbt_booster *b, *back = NULL;
+    char file[512];
+    uint64_t len = 0;
+    float *p1 = NULL, *p2 = NULL;
+    int K = 1, same = 0;
+    tu_seed(7);
+    tu_data(N, F, 0.1, task, x, y);
+    gbt_dataset_from_dense(x, N, F, NAN, &d);
+    gbt_dataset_set_field(d, "label", y, N);
+    b = tu_train(d, rounds, settings);
+    snprintf(file, sizeof file, "%s/%s.json", tu_tmpdir(), name);
+    if (b) {
+        K = b->model.K;
+        ok(gbt_booster_save_xgboost(b, file) == GBT_OK, "%s: exported", name);
+        check_schema(file, name, rounds * K, K);
+        if (gbt_booster_load(file, &back) != GBT_OK) diag("%s", gbt_last_error());
+        ok(back != NULL, "%s: the export loads back", name);
+    }
+    if (back && gbt_booster_predict_size(b, N, GBT_PREDICT_MARGIN, &len) == GBT_OK) {
+        p1 = malloc(len * sizeof *p1);
+        p2 = malloc(len * sizeof *p2);
+        same = gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, p1, len) == GBT_OK &&
+               gbt_booster_predict(back, d, GBT_PREDICT_MARGIN, p2, len) == GBT_OK;
+        /* the starting scores pass through a float probability or mean: float precision */
+        for (uint64_t i = 0; same && i < len; i++)
+            if (!(fabs(p1[i] - p2[i]) <= 1e-6 * (fabs(p1[i]) > 1 ? fabs(p1[i]) : 1))) {
+                diag("%s: raw score %llu: %.9g vs %.9g", name, (unsigned long long)i, p1[i], p2[i]);
+                same = 0;
+            }
+    }
+    ok(same && back->model.objective == b->model.objective && back->model.K == K &&
+           back->model.ntrees == b->model.ntrees,
+       "%s: the loaded export predicts the same raw scores (%llu values)", name, (unsigned long long)len);
+    free(p1);
+    free(p2);
+    free(x);
+    gbt_booster_free(b);
+    gbt_booster_free(back);
+    gbt_dataset_free(d);
+}
+
+/* A one-tree XGBoost model with the given pieces, in XGBoost's layout. */
+static const char *xgb_model(char *buf, size_t len, const char *objective, const char *booster,
+                             const char *split_type, const char *left, const char *parallel)
+{
+    snprintf(buf, len,
+             "{\"learner\":{\"attributes\":{},\"feature_names\":[],\"feature_types\":[],"
+             "\"gradient_booster\":{\"model\":{\"gbtree_model_param\":{\"num_parallel_tree\":\"%s\","
+             "\"num_trees\":\"1\"},\"iteration_indptr\":[0,1],\"tree_info\":[0],\"trees\":[{\"base_weights\":"
+             "[0.0,-0.5,0.25],\"categories\":[],\"categories_nodes\":[],\"categories_segments\":[],"
+             "\"categories_sizes\":[],\"default_left\":[1,0,0],\"id\":0,\"left_children\":[%s,-1,-1],"
+             "\"loss_changes\":[3.0,0.0,0.0],\"parents\":[2147483647,0,0],\"right_children\":[2,-1,-1],"
+             "\"split_conditions\":[1.5,-0.5,0.25],\"split_indices\":[1,0,0],\"split_type\":[%s,0,0],"
+             "\"sum_hessian\":[10.0,4.0,6.0],\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"2\","
+             "\"num_nodes\":\"3\",\"size_leaf_vector\":\"1\"}}]},\"name\":\"%s\"},"
+             "\"learner_model_param\":{\"base_score\":\"[2E-1]\",\"boost_from_average\":\"1\","
+             "\"num_class\":\"0\",\"num_feature\":\"2\",\"num_target\":\"1\"},"
+             "\"objective\":{\"name\":\"%s\",\"reg_loss_param\":{\"scale_pos_weight\":\"1\"}}},"
+             "\"version\":[3,2,0]}",
+             parallel, left, split_type, booster, objective);
+    return buf;
+}
+
+static void test_xgboost_written(void)
+{
+    char buf[4096];
+    gbt_booster *b = NULL;
+    const char *m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    /* rows: feature 1 = 1 (< 1.5: left, -0.5), 2 (right, 0.25), missing (default left) */
+    const float x[] = {0, 1, 0, 2, 0, NAN};
+    float out[3];
+    if (gbt_booster_load_from_buffer(m, strlen(m), &b) != GBT_OK) diag("%s", gbt_last_error());
+    ok(b != NULL, "a model in XGBoost's JSON format loads");
+    if (b) {
+        /* base_score 0.2 is a probability: the raw score starts at log(0.2 / 0.8) */
+        const double base = log(0.25);
+        gbt_status st = gbt_booster_predict_dense(b, x, 3, 2, NAN, GBT_PREDICT_MARGIN, out, 3);
+        ok(st == GBT_OK && fabs(out[0] - (base - 0.5)) < 1e-6 && fabs(out[1] - (base + 0.25)) < 1e-6 &&
+               fabs(out[2] - (base - 0.5)) < 1e-6,
+           "it predicts logit(0.2) + the leaf, missing to the default side (%g %g %g)", out[0], out[1], out[2]);
+        gbt_booster_free(b);
+        b = NULL;
+    }
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "dart", "0", "1", "1");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "dart"),
+       "a dart booster is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "1", "1", "1");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "categorical"),
+       "a categorical split is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "0", "1");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "tree"),
+       "a node that is its own child is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "4");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "forest"),
+       "num_parallel_tree=4 is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "rank:softmax", "gbtree", "0", "1", "1");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "rank:softmax"),
+       "an objective gbt does not have is refused by name: %s", gbt_last_error());
+    ok(b == NULL, "nothing is returned on a refusal");
+}
+
+int main(void)
+{
+    {
+        const char *const p[] = {"objective=binary:logistic", "max_depth=3", NULL};
+        round_trip("binary-logistic", p, 1, 5);
+    }
+    {
+        const char *const p[] = {"objective=multi:softprob", "num_class=3", "grow_policy=lossguide",
+                                 "max_leaves=6", NULL};
+        round_trip("multi-softprob", p, 3, 4);
+    }
+    {
+        const char *const p[] = {"objective=reg:quantileerror", "quantile_alpha=0.2,0.8", NULL};
+        round_trip("quantile", p, 0, 3);
+    }
+    {
+        const char *const p[] = {"objective=count:poisson", NULL};
+        round_trip("poisson", p, 4, 3);
+    }
+    {
+        const char *const p[] = {"objective=reg:pseudohubererror", "huber_slope=2", NULL};
+        round_trip("pseudohuber", p, 0, 3);
+    }
+    test_xgboost_written();
+    tu_cleanup();
+    return done_testing();
+}
