@@ -180,7 +180,7 @@ class Dataset:
             self._from_file(os.fsdecode(data), file_options, handle)
         elif _is_pandas_df(data):
             arr, self.feature_names = _pandas_to_numpy(data)
-            self._from_dense(arr, handle)
+            self._from_dense(_as_dense_f32(arr), handle)
         elif _is_sparse(data):
             self._from_sparse(data, handle)
         elif isinstance(data, Dataset):
