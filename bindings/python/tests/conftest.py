@@ -4,8 +4,13 @@ import os
 import shutil
 import subprocess
 
-import numpy as np
-import pytest
+# Threads that wait for work sleep instead of spinning: CI's 2 cores are
+# shared, and libgomp's spinning makes a round 30 times slower when the
+# machine is oversubscribed.  Set before libgbt (and its libgomp) loads.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
