@@ -402,6 +402,7 @@ class Booster:
         self._handle = c_void_p()
         self.feature_names: Optional[List[str]] = None
         self._py_best: Optional[Tuple[int, float]] = None
+        self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
         if model_file is not None:
             self.load_model(model_file)
         else:
@@ -417,6 +418,7 @@ class Booster:
             self._handle = c_void_p()
 
     def _replace_handle(self, new: c_void_p) -> None:
+        self._cache = {}
         old = self._handle
         self._handle = new
         if old is not None and old.value:
@@ -429,6 +431,7 @@ class Booster:
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._handle = c_void_p()
+        self._cache = {}
         self.feature_names = state.get("feature_names")
         self._py_best = state.get("py_best")
         if state.get("model") is not None:
@@ -544,8 +547,13 @@ class Booster:
 
     def num_features(self) -> int:
         """The number of features the model was trained on (0 before training)."""
-        v = self.attr("num_feature")
-        return int(v) if v is not None else 0
+        nf = self._cache.get("nf")
+        if nf is None:
+            v = self.attr("num_feature")
+            nf = int(v) if v is not None else 0
+            if nf:
+                self._cache["nf"] = nf
+        return nf
 
     def _has_model(self) -> bool:
         return self.num_features() > 0 or self.num_boosted_rounds() > 0
@@ -567,6 +575,7 @@ class Booster:
         """Train one more boosting round on ``dtrain`` (``gbt_booster_update``)."""
         if not isinstance(dtrain, Dataset):
             raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
+        self._cache = {}
         check(LIB.gbt_booster_update(self._handle, dtrain._handle))
         if self.feature_names is None and dtrain.feature_names is not None:
             self.feature_names = list(dtrain.feature_names)
@@ -654,9 +663,11 @@ class Booster:
         return out
 
     def _out(self, nrow: int, flags: int) -> Tuple[np.ndarray, int]:
-        n = c_uint64()
-        check(LIB.gbt_booster_predict_size(self._handle, max(nrow, 1), flags, byref(n)))
-        width = n.value // max(nrow, 1)
+        width = self._cache.get(("width", flags))
+        if width is None:
+            n = c_uint64()
+            check(LIB.gbt_booster_predict_size(self._handle, 1, flags, byref(n)))
+            width = self._cache[("width", flags)] = n.value
         size = nrow * width
         return np.empty(size, dtype=np.float32), size
 

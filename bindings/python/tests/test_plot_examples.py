@@ -37,3 +37,21 @@ def test_example_runs_end_to_end(script, tmp_path):
                        timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "accuracy" in r.stdout
+
+
+def test_readme_python_quick_start_runs_as_written(tmp_path):
+    """README.md's Python block, run as a user would paste it."""
+    readme = os.path.join(HERE, "..", "..", "..", "README.md")
+    with open(readme) as f:
+        text = f.read()
+    blocks = text.split("```python\n")[1:]
+    assert blocks, "README.md has no Python block"
+    code = blocks[0].split("\n```")[0]
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(gbt.__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [pkg, os.environ.get("PYTHONPATH")])))
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    acc = float(r.stdout.split("accuracy", 1)[1].split()[0])
+    assert acc > 0.9
+    assert "best round" in r.stdout and (tmp_path / "breast_cancer.json").exists()
