@@ -342,8 +342,11 @@ class Dataset:
     def __del__(self) -> None:
         h = getattr(self, "_handle", None)
         if h is not None and h.value:
-            LIB.gbt_dataset_free(h)
-            self._handle = c_void_p()
+            try:
+                LIB.gbt_dataset_free(h)
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+            self._handle = None
 
 
 # ---------------------------------------------------------------- parameters
@@ -414,8 +417,11 @@ class Booster:
     def __del__(self) -> None:
         h = getattr(self, "_handle", None)
         if h is not None and h.value:
-            LIB.gbt_booster_free(h)
-            self._handle = c_void_p()
+            try:
+                LIB.gbt_booster_free(h)
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+            self._handle = None
 
     def _replace_handle(self, new: c_void_p) -> None:
         self._cache = {}

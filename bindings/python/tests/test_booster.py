@@ -137,3 +137,15 @@ def test_device_cuda_without_a_gpu_is_the_library_error(breast_cancer):
     assert "cuda" in str(e.value).lower()
     b = gbt.train({"device": "auto"}, gbt.Dataset(X, label=y), 1)
     assert b.attr("device") == "cpu"
+
+
+def test_continued_training_gives_the_uninterrupted_model(breast_cancer):
+    X, y, _ = breast_cancer
+    d = gbt.Dataset(X, label=y)
+    whole = gbt.train(PARAMS, d, 8)
+    first = gbt.train(PARAMS, d, 3)
+    again = gbt.train(PARAMS, d, 5, xgb_model=first)
+    assert first.num_boosted_rounds() == 3  # the original is left as it was
+    assert again.save_raw() == whole.save_raw()
+    from_bytes = gbt.train(PARAMS, d, 5, xgb_model=bytes(first.save_raw()))
+    assert from_bytes.save_raw() == whole.save_raw()
