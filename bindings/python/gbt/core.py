@@ -60,6 +60,8 @@ def _is_pandas_df(x: Any) -> bool:
 
 
 def _is_sparse(x: Any) -> bool:
+    if not type(x).__module__.startswith("scipy"):
+        return False  # without importing scipy (0.4 s) for every array
     try:
         import scipy.sparse as sp
     except ImportError:  # pragma: no cover
