@@ -58,7 +58,9 @@ auto)
     choice=$(gbt_build_choice)
     case $choice in
     no-nvcc) flags="" ;;
-    cpu) flags="--without-cuda" ;;
+    cpu)
+        flags="--without-cuda"
+        echo "gbt: (for the pip package: GBT_BUILD_CUDA=1 GBT_CUDA_ARCH=\"80 90\" pip install ./bindings/python builds the CUDA backend anyway)" >&2 ;;
     *) flags="--with-cuda-arch=$choice" ;;
     esac
     why="scripts/build-choice.sh: $choice" ;;
