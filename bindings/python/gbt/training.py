@@ -4,7 +4,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
+from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
+                       TrainingCallback)
 from .core import Booster, Dataset
 
 __all__ = ["train"]
@@ -71,7 +72,7 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
             raise ValueError("early_stopping_rounds needs at least one validation set in evals")
         callbacks.append(EarlyStopping(rounds=early_stopping_rounds))
     for c in callbacks:
-        if getattr(c, "total", False) is None and hasattr(c, "_bar"):
+        if isinstance(c, ProgressBar) and c.total is None:
             c.total = int(num_boost_round)
 
     if isinstance(xgb_model, Booster):
