@@ -38,6 +38,7 @@ from gbt import _lib  # noqa: E402
 
 
 def timeit(fn, repeat):
+    """The median of `repeat` timings of fn()."""
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
@@ -53,7 +54,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--sections", default="train,predict,convert,threads",
+                    help="comma-separated: train,predict,convert,threads")
     a = ap.parse_args()
+    sections = set(a.sections.split(","))
     rng = np.random.RandomState(0)
     X64 = rng.rand(a.rows, a.features)
     y = ((X64[:, 0] + X64[:, 1] * X64[:, 2] + 0.3 * rng.rand(a.rows)) > 0.9).astype(np.float32)
@@ -64,6 +68,15 @@ def main():
 
     # 1. wrapper overhead in training: gbt.train vs one gbt_booster_train call
     d = gbt.Dataset(X32, label=y)
+    if sections & {"train", "predict"}:
+        overhead(a, d, X32, params)
+    if "convert" in sections:
+        convert(a, X32, X64, y)
+    if "threads" in sections:
+        threads(a, d, X32, params)
+
+
+def overhead(a, d, X32, params):
 
     def c_train():
         b = gbt.Booster(params)
@@ -102,6 +115,9 @@ def main():
     t1 = timeit(lambda: [b.predict(row) for _ in range(1000)], a.repeat) / 1000
     print(f"predict one row: {t1 * 1e6:.1f} us per call")
 
+
+
+def convert(a, X32, X64, y):
     # 2. conversion
     rows = []
     rows.append(("gbt.Dataset(float32 C array)", timeit(lambda: gbt.Dataset(X32, label=y), a.repeat)))
@@ -119,7 +135,10 @@ def main():
     for name, t in rows:
         print(f"convert: {name}: {t:.3f} s")
 
-    # 3. threads
+
+
+def threads(a, d, X32, params):
+    # 3. threads: best of 3 x --repeat, the least disturbed by other work
     bt = gbt.train(dict(params, nthread=1), d, a.rounds, verbose_eval=False)
     part = X32[: max(1, a.rows // 4)]
 
@@ -133,8 +152,8 @@ def main():
         for t in ts:
             t.join()
 
-    t_one = timeit(one, a.repeat)
-    t_many = timeit(many, a.repeat)
+    t_one = min(timeit(one, 1) for _ in range(3 * a.repeat))
+    t_many = min(timeit(many, 1) for _ in range(3 * a.repeat))
     print(f"threads: one predict of {len(part)} rows {t_one:.3f} s; {a.threads} at once {t_many:.3f} s: "
           f"speed-up {a.threads * t_one / t_many:.2f}x (ideal {a.threads}x)")
 
