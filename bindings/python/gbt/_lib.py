@@ -10,9 +10,8 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
-import threading
 from ctypes import (CFUNCTYPE, POINTER, c_char, c_char_p, c_double, c_float, c_int, c_size_t,
-                    c_uint, c_uint32, c_uint64, c_void_p)
+                    c_uint, c_uint64, c_void_p)
 from typing import Dict, Optional, Type
 
 __all__ = ["GBTError", "InvalidArgumentError", "OutOfMemoryError", "GBTIOError", "FormatError",
@@ -231,4 +230,3 @@ def _log_callback(level: int, msg: bytes, user: int) -> None:  # pragma: no cove
 
 
 LIB.gbt_set_log_callback(_log_callback, None)
-_lock = threading.Lock()

@@ -11,7 +11,6 @@ order of ``evals`` and of the booster's metrics.
 """
 from __future__ import annotations
 
-import math
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 

@@ -1,5 +1,4 @@
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris

@@ -1,7 +1,5 @@
 """The GIL is released during C calls: Python threads predict in parallel."""
-import os
 import threading
-import time
 
 import numpy as np
 
