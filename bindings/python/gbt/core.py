@@ -354,6 +354,8 @@ class Dataset:
 # ---------------------------------------------------------------- parameters
 
 def _param_text(value: Any) -> str:
+    if isinstance(value, (list, tuple, np.ndarray)):  # quantile_alpha=[0.1, 0.9]: "0.1,0.9"
+        return ",".join(_param_text(v) for v in value)
     if isinstance(value, bool):
         return "1" if value else "0"
     if isinstance(value, (float, np.floating)):
@@ -368,7 +370,8 @@ _DEFAULT_METRIC = {
     "reg:squarederror": "rmse", "reg:logistic": "rmse", "binary:logistic": "logloss",
     "binary:logitraw": "auc", "binary:hinge": "error", "multi:softmax": "mlogloss",
     "multi:softprob": "mlogloss", "count:poisson": "poisson-nloglik", "reg:gamma": "gamma-nloglik",
-    "reg:squaredlogerror": "rmsle", "reg:pseudohubererror": "mphe",
+    "reg:squaredlogerror": "rmsle", "reg:pseudohubererror": "mphe", "reg:absoluteerror": "mae",
+    "reg:quantileerror": "quantile",
 }
 
 _MAXIMIZE = ("auc", "aucpr", "ndcg", "map", "pre", "c-index")
@@ -575,7 +578,7 @@ class Booster:
         obj = self.get_param("objective")
         if obj == "reg:tweedie":
             rho = float(self.get_param("tweedie_variance_power"))
-            return ["poisson-nloglik" if rho == 1 else f"tweedie-nloglik@{_param_text(rho)}"]
+            return [f"tweedie-nloglik@{rho:g}" if rho > 1 else "poisson-nloglik"]
         return [_DEFAULT_METRIC.get(obj, "rmse")]
 
     # -- training and evaluation
@@ -732,8 +735,8 @@ class Booster:
         no slicing call yet): the trees array is cut and the model reloaded."""
         raw = bytes(self.save_raw()).decode()
         model = json.loads(raw)
-        k = max(1, int(model.get("num_class") or 0)) if str(model.get("objective", "")).startswith(
-            "multi:") else 1
+        total = self.num_boosted_rounds()
+        k = len(model["trees"]) // total if total else 1  # trees per round: classes, quantiles
         keep = rounds * k
         # Cut the trees array in the text itself, so that every number keeps
         # its exact digits.

@@ -29,6 +29,7 @@ _PARAM_NAMES = {
     "colsample_bytree": "colsample_bytree", "colsample_bylevel": "colsample_bylevel",
     "colsample_bynode": "colsample_bynode", "scale_pos_weight": "scale_pos_weight",
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
+    "quantile_alpha": "quantile_alpha",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
 }
 
@@ -44,8 +45,8 @@ class GBTModel(BaseEstimator):
         Boosting rounds.
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
-    colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, base_score,
-    device, verbosity : optional
+    colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
+    base_score, device, verbosity : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -76,7 +77,7 @@ class GBTModel(BaseEstimator):
                  colsample_bytree: Optional[float] = None, colsample_bylevel: Optional[float] = None,
                  colsample_bynode: Optional[float] = None, scale_pos_weight: Optional[float] = None,
                  huber_slope: Optional[float] = None, tweedie_variance_power: Optional[float] = None,
-                 base_score: Optional[float] = None, objective: Optional[str] = None,
+                 quantile_alpha: Any = None, base_score: Optional[float] = None, objective: Optional[str] = None,
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan):
@@ -98,6 +99,7 @@ class GBTModel(BaseEstimator):
         self.scale_pos_weight = scale_pos_weight
         self.huber_slope = huber_slope
         self.tweedie_variance_power = tweedie_variance_power
+        self.quantile_alpha = quantile_alpha
         self.base_score = base_score
         self.objective = objective
         self.eval_metric = eval_metric
@@ -242,7 +244,9 @@ class GBTRegressor(RegressorMixin, GBTModel):
 
     See :class:`GBTModel` for the parameters.  ``objective`` defaults to
     ``reg:squarederror``; any regression objective of the library works
-    (``reg:pseudohubererror``, ``count:poisson``, ``reg:gamma``, ``reg:tweedie``...).
+    (``reg:absoluteerror``, ``reg:pseudohubererror``, ``count:poisson``, ``reg:gamma``,
+    ``reg:tweedie``...).  ``objective="reg:quantileerror"`` with
+    ``quantile_alpha=[0.1, 0.5, 0.9]`` predicts one column per quantile.
 
     Attributes
     ----------

@@ -160,3 +160,23 @@ def test_missing_value_is_the_same_as_nan(breast_cancer):
     np.testing.assert_array_equal(a.predict(Xn), b.predict(Xm, missing=-999))
     c = gbt.train(PARAMS, gbt.Dataset(full_csr(Xm), label=y, missing=-999), 5)
     assert c.save_raw() == a.save_raw()
+
+
+def test_quantiles_with_early_stopping_match_the_cli(gbtrain, tmp_path):
+    """Two trees a round (one per quantile): early stopping keeps whole rounds."""
+    X, y, path = load_csv("diabetes.train.csv")
+    Xv, yv, vpath = load_csv("diabetes.test.csv")
+    run_gbtrain(gbtrain, ["--objective=reg:quantileerror", "--quantile_alpha=0.1,0.9", "--num_round=100",
+                          "--max_depth=3", "--valid", vpath, "--early_stopping_rounds=3", path, "m.json"],
+                tmp_path)
+    b = gbt.train({"objective": "reg:quantileerror", "quantile_alpha": [0.1, 0.9], "max_depth": 3},
+                  gbt.Dataset(X, label=y), 100, evals=[(gbt.Dataset(Xv, label=yv), "valid")],
+                  early_stopping_rounds=3, verbose_eval=False)
+    cli = read(tmp_path / "m.json")
+    assert b"best_iteration" in cli
+    assert bytes(b.save_raw()) == cli
+    p = b.predict(Xv)
+    assert p.shape == (len(yv), 2) and np.mean(p[:, 0] <= p[:, 1]) > 0.9
+    reg = gbt.GBTRegressor(objective="reg:quantileerror", quantile_alpha=[0.1, 0.9], max_depth=3,
+                           n_estimators=10).fit(X, y)
+    assert reg.predict(Xv).shape == (len(yv), 2)
