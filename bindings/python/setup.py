@@ -21,7 +21,13 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 
 def version() -> str:
-    with open(os.path.join(ROOT, "configure.ac")) as f:
+    conf = os.path.join(ROOT, "configure.ac")
+    if not os.path.exists(conf):
+        raise RuntimeError(
+            f"gbt: {conf} is not there: the package builds libgbt from the gbt repository it sits "
+            "in (bindings/python), so install it from a checkout with `pip install ./bindings/python` "
+            "(pip 21.3 or newer builds in place; older ones copy the directory away first)")
+    with open(conf) as f:
         m = re.search(r"AC_INIT\(\[gbt\],\s*\[([^\]]+)\]", f.read())
     if not m:
         raise RuntimeError("cannot find the version in configure.ac")
