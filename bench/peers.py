@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Times XGBoost or LightGBM on a workload written by gen_workload.
+"""Times XGBoost, LightGBM or gbt's Python package on a workload written by
+gen_workload.
 
-    python3 bench/peers.py --lib xgboost|lightgbm --data DIR --params JSON
+    python3 bench/peers.py --lib xgboost|lightgbm|gbt-python --data DIR --params JSON
                            [--rounds N] [--threads N] [--device cpu|cuda]
                            [--train-rows N] [--predict] [--predict-rows N]
                            [--repeat N] [--latency-calls N]
@@ -136,6 +137,31 @@ class XGBoost:
             return self.params.get("device", "cpu")
 
 
+class GBTPython:
+    """gbt through its Python package (bindings/python): the same library as
+    the "gbt" row (gbt_bench, in C), so the difference is the wrapper's."""
+    name = "gbt-python"
+
+    def __init__(self, params, threads):
+        gbt = import_quietly("gbt")
+        self.gbt = gbt
+        self.version = gbt.__version__
+        self.params = dict(params)
+        self.threads = threads
+
+    def construct(self, X, y):
+        return self.gbt.Dataset(X, label=y)
+
+    def train(self, dtrain, rounds):
+        self.booster = self.gbt.train(self.params, dtrain, num_boost_round=rounds, verbose_eval=False)
+
+    def predict(self, X):
+        return self.booster.predict(X)
+
+    def device(self):
+        return self.booster.attr("device") or "cpu"
+
+
 class LightGBM:
     name = "lightgbm"
 
@@ -163,7 +189,7 @@ class LightGBM:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lib", required=True, choices=["xgboost", "lightgbm"])
+    ap.add_argument("--lib", required=True, choices=["xgboost", "lightgbm", "gbt-python"])
     ap.add_argument("--data", required=True)
     ap.add_argument("--params", required=True, help="the library's parameters as a JSON object")
     ap.add_argument("--rounds", type=int, default=100)
@@ -177,7 +203,8 @@ def main():
     args = ap.parse_args()
 
     try:
-        lib = (XGBoost if args.lib == "xgboost" else LightGBM)(json.loads(args.params), args.threads)
+        cls = {"xgboost": XGBoost, "lightgbm": LightGBM, "gbt-python": GBTPython}[args.lib]
+        lib = cls(json.loads(args.params), args.threads)
     except ImportError as e:
         print(json.dumps({"library": args.lib, "skipped": "not importable: %s" % e}))
         return 3

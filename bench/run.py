@@ -30,7 +30,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(HERE)
 
-LIBS = ["gbt", "xgboost", "lightgbm"]
+LIBS = ["gbt", "xgboost", "lightgbm", "gbt-python"]
+# gbt-python (the Python package over the same libgbt: the wrapper's cost)
+# runs when asked for: --libs gbt,gbt-python,xgboost,lightgbm.
+DEFAULT_LIBS = ["gbt", "xgboost", "lightgbm"]
 
 # Rows of each generated data set at scale 1 (training, test).
 KIND_ROWS = {"higgs": (1000000, 100000), "airline": (1000000, 100000), "multiclass": (500000, 50000)}
@@ -59,7 +62,7 @@ def lib_params(lib, w, threads, device):
     """The library's own parameters for workload w (the mapping of bench/README.md)."""
     multi = w["kind"] == "multiclass"
     lossguide = w["policy"] == "lossguide"
-    if lib in ("gbt", "xgboost"):
+    if lib in ("gbt", "gbt-python", "xgboost"):
         p = {"objective": "multi:softprob" if multi else "binary:logistic",
              "eta": COMMON["eta"], "max_bin": COMMON["max_bin"], "tree_method": "hist",
              "min_child_weight": COMMON["min_child_weight"], "lambda": COMMON["reg_lambda"],
@@ -449,7 +452,8 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0,
                     help="multiply every data set's rows by this (default 1: 1M/1M/500k training rows)")
     ap.add_argument("--workloads", default="W1,W2,W3,W4,W5", help="comma-separated (default all)")
-    ap.add_argument("--libs", default=",".join(LIBS), help="comma-separated: gbt,xgboost,lightgbm")
+    ap.add_argument("--libs", default=",".join(DEFAULT_LIBS),
+                    help="comma-separated: gbt,xgboost,lightgbm,gbt-python")
     ap.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     ap.add_argument("--rounds", type=int, help="boosting rounds for every workload (quick runs)")
     ap.add_argument("--gpu-suite", action="store_true",
@@ -482,6 +486,12 @@ def main():
     for l in libs:
         if l not in LIBS:
             die("unknown library %r (%s)" % (l, ", ".join(LIBS)))
+    if "gbt-python" in libs:
+        # the package from this source tree over the build tree's libgbt, the
+        # library gbt_bench links: the difference is the wrapper's alone
+        os.environ.setdefault("GBT_LIBRARY_PATH", os.path.join(args.builddir, ".libs"))
+        os.environ["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [os.path.join(SRCDIR, "bindings", "python"), os.environ.get("PYTHONPATH")]))
     if args.gpu_suite:
         args.device = "cuda"
         plan = [(wid, s * args.scale) for wid, s in GPU_SUITE]

@@ -1,0 +1,28 @@
+"""gbt: gradient-boosted decision trees on the CPU or an NVIDIA GPU.
+
+A Python package over libgbt's C API (ctypes): :class:`Dataset`,
+:class:`Booster`, :func:`train`, callbacks, scikit-learn estimators
+(:class:`GBTClassifier`, :class:`GBTRegressor`) and :func:`plot_metric`.
+"""
+from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError,
+                   InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError)
+from ._lib import LIB as _LIB
+from . import callback
+from .core import Booster, Dataset, build_info, device_count, params_info
+from .training import train
+from .plotting import plot_metric
+
+__version__: str = _LIB.gbt_version().decode()
+
+__all__ = ["Dataset", "Booster", "train", "callback", "build_info", "device_count", "params_info",
+           "plot_metric", "GBTClassifier", "GBTRegressor", "GBTError", "InvalidArgumentError",
+           "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
+           "NoDeviceError", "DeviceError", "InternalError", "__version__"]
+
+
+def __getattr__(name: str):
+    # scikit-learn is optional: the estimators load it on first use.
+    if name in ("GBTClassifier", "GBTRegressor", "GBTModel"):
+        from . import sklearn as _sk
+        return getattr(_sk, name)
+    raise AttributeError(f"module 'gbt' has no attribute {name!r}")

@@ -1,0 +1,247 @@
+"""Training callbacks: the hooks of :func:`gbt.train` and what is built on them.
+
+A callback subclasses :class:`TrainingCallback` and overrides any of its
+hooks.  ``after_iteration`` (and ``before_iteration``) returning True stops
+training; an exception raised in a hook stops training and propagates to
+the caller of :func:`gbt.train`.
+
+The evaluation history passed to the hooks is a dict ``{data name: {metric
+name: [value of round 0, value of round 1, ...]}}`` of Python floats, in the
+order of ``evals`` and of the booster's metrics.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Dict, List, Optional, Sequence
+
+from .core import Booster, metric_maximize
+
+__all__ = ["TrainingCallback", "EarlyStopping", "EvaluationMonitor", "ProgressBar", "CallbackContainer"]
+
+EvalsLog = Dict[str, Dict[str, List[float]]]
+
+
+class TrainingCallback:
+    """Base class of training callbacks; every hook does nothing by default."""
+
+    def before_training(self, model: Booster) -> Booster:
+        """Called once before the first round; returns the model."""
+        return model
+
+    def after_training(self, model: Booster) -> Booster:
+        """Called once after the last round; returns the model (possibly another one)."""
+        return model
+
+    def before_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        """Called before round ``epoch``; True stops training."""
+        return False
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        """Called after round ``epoch`` and its evaluation; True stops training."""
+        return False
+
+
+class CallbackContainer:
+    """Runs a list of callbacks in order; used by :func:`gbt.train`."""
+
+    def __init__(self, callbacks: Sequence[TrainingCallback]):
+        for c in callbacks:
+            if not isinstance(c, TrainingCallback):
+                raise TypeError(f"callbacks must be gbt.callback.TrainingCallback instances; got "
+                                f"{type(c).__name__}")
+        self.callbacks = list(callbacks)
+        self.history: EvalsLog = {}
+
+    def before_training(self, model: Booster) -> Booster:
+        for c in self.callbacks:
+            model = c.before_training(model)
+            if not isinstance(model, Booster):
+                raise TypeError(f"{type(c).__name__}.before_training must return the Booster")
+        return model
+
+    def after_training(self, model: Booster) -> Booster:
+        for c in self.callbacks:
+            model = c.after_training(model)
+            if not isinstance(model, Booster):
+                raise TypeError(f"{type(c).__name__}.after_training must return the Booster")
+        return model
+
+    def before_iteration(self, model: Booster, epoch: int) -> bool:
+        return any([c.before_iteration(model, epoch, self.history) for c in self.callbacks])
+
+    def after_iteration(self, model: Booster, epoch: int, evals: Sequence) -> bool:
+        for data, name in evals:
+            for metric, value in model.eval_metrics(data).items():
+                self.history.setdefault(name, {}).setdefault(metric, []).append(value)
+        # every callback sees the round, even when an earlier one asks to stop
+        return any([c.after_iteration(model, epoch, self.history) for c in self.callbacks])
+
+
+class EarlyStopping(TrainingCallback):
+    """Stop when a validation metric has not improved for ``rounds`` rounds.
+
+    As ``gbt_booster_train`` (and gbtrain) do, by default it watches the last
+    metric on the last validation set, and when it stops it keeps rounds
+    ``0 .. best`` only: the returned booster predicts with its best round and
+    records ``best_iteration`` and ``best_score`` in the model.  When training
+    ends without a stop, the booster keeps every round and
+    ``Booster.best_iteration``/``best_score`` give the best round seen (not
+    saved in the model file, as with the C library).
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds without improvement before stopping.
+    metric_name, data_name : str, optional
+        The metric and validation set to watch (default: the last ones).
+    maximize : bool, optional
+        Whether higher is better (default: from the metric: auc is maximised,
+        losses and errors minimised).
+    min_delta : float, default 0
+        An improvement must be larger than this.
+    save_best : bool, default True
+        Cut the rounds after the best one when stopping.  False keeps every
+        round (``best_iteration`` is still set).
+    """
+
+    def __init__(self, rounds: int, metric_name: Optional[str] = None, data_name: Optional[str] = None,
+                 maximize: Optional[bool] = None, min_delta: float = 0.0, save_best: bool = True):
+        if int(rounds) < 1:
+            raise ValueError(f"rounds must be at least 1; got {rounds}")
+        if min_delta < 0:
+            raise ValueError(f"min_delta must be >= 0; got {min_delta}")
+        self.rounds = int(rounds)
+        self.metric_name = metric_name
+        self.data_name = data_name
+        self.maximize = maximize
+        self.min_delta = float(min_delta)
+        self.save_best = save_best
+        self.best_iteration: Optional[int] = None
+        self.best_score: Optional[float] = None
+        self.stopped = False
+
+    def before_training(self, model: Booster) -> Booster:
+        self.best_iteration, self.best_score, self.stopped = None, None, False
+        return model
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        if not evals_log:
+            raise ValueError("early stopping needs at least one validation set in evals")
+        data = self.data_name if self.data_name is not None else list(evals_log)[-1]
+        if data not in evals_log:
+            raise ValueError(f"early stopping: no validation set named {data!r} (there are "
+                             f"{', '.join(map(repr, evals_log))})")
+        metrics = evals_log[data]
+        metric = self.metric_name if self.metric_name is not None else list(metrics)[-1]
+        if metric not in metrics:
+            raise ValueError(f"early stopping: no metric {metric!r} on {data!r} (there are "
+                             f"{', '.join(map(repr, metrics))})")
+        score = metrics[metric][-1]
+        maximize = metric_maximize(metric) if self.maximize is None else self.maximize
+        if self.best_score is None or (score - self.best_score > self.min_delta if maximize
+                                       else self.best_score - score > self.min_delta):
+            self.best_score, self.best_iteration = score, epoch
+        if epoch - self.best_iteration >= self.rounds:
+            self.stopped = True
+            return True
+        return False
+
+    def after_training(self, model: Booster) -> Booster:
+        if self.best_iteration is None:
+            return model
+        if self.stopped and self.save_best:
+            model._truncate(self.best_iteration + 1, self.best_iteration, self.best_score)
+        else:
+            model._py_best = (self.best_iteration, self.best_score)
+        return model
+
+
+class EvaluationMonitor(TrainingCallback):
+    """Print each round's metrics, as gbtrain does: ``[3]\\tvalid-auc:0.991234``.
+
+    Parameters
+    ----------
+    period : int, default 1
+        Print every ``period`` rounds (and the last round).
+    show_stdv : bool
+        Accepted for XGBoost compatibility; ignored.
+    file : file object, default sys.stdout
+    """
+
+    def __init__(self, period: int = 1, show_stdv: bool = False, file: Any = None):
+        self.period = max(1, int(period))
+        self.file = file
+        self._last: Optional[str] = None
+        self._last_epoch = -1
+
+    def _line(self, epoch: int, evals_log: EvalsLog) -> str:
+        parts = [f"[{epoch}]"]
+        for data, metrics in evals_log.items():
+            for metric, values in metrics.items():
+                parts.append(f"{data}-{metric}:{values[-1]:.6f}")
+        return "\t".join(parts)
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        if not evals_log:
+            return False
+        line = self._line(epoch, evals_log)
+        if epoch % self.period == 0:
+            print(line, file=self.file or sys.stdout)
+            self._last = None
+        else:
+            self._last = line
+        return False
+
+    def after_training(self, model: Booster) -> Booster:
+        if self._last is not None:
+            print(self._last, file=self.file or sys.stdout)
+            self._last = None
+        return model
+
+
+class ProgressBar(TrainingCallback):
+    """A progress bar over the rounds, with the latest metric: tqdm's when
+    tqdm is installed, else one line on standard error rewritten in place.
+
+    Parameters
+    ----------
+    total : int, optional
+        The number of rounds (``gbt.train`` fills it in).
+    """
+
+    def __init__(self, total: Optional[int] = None, file: Any = None):
+        self.total = total
+        self.file = file
+        self._bar: Any = None
+
+    def before_training(self, model: Booster) -> Booster:
+        try:
+            from tqdm.auto import tqdm
+            self._bar = tqdm(total=self.total, unit="round", file=self.file)
+        except ImportError:
+            self._bar = None
+        return model
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        last = ""
+        if evals_log:
+            data = list(evals_log)[-1]
+            metric = list(evals_log[data])[-1]
+            last = f"{data}-{metric}={evals_log[data][metric][-1]:.6f}"
+        if self._bar is not None:
+            self._bar.update(1)
+            if last:
+                self._bar.set_postfix_str(last, refresh=False)
+        else:
+            f = self.file or sys.stderr
+            total = f"/{self.total}" if self.total else ""
+            f.write(f"\rround {epoch + 1}{total} {last}")
+            f.flush()
+        return False
+
+    def after_training(self, model: Booster) -> Booster:
+        if self._bar is not None:
+            self._bar.close()
+        else:
+            (self.file or sys.stderr).write("\n")
+        return model

@@ -1,0 +1,774 @@
+"""Dataset and Booster: the C API's handles as Python objects."""
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import os
+from ctypes import byref, c_char_p, c_double, c_float, c_int, c_size_t, c_uint64, c_void_p
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _lib
+from ._lib import LIB, check, cstr
+
+__all__ = ["Dataset", "Booster", "build_info", "device_count", "params_info"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def build_info() -> Dict[str, Any]:
+    """How the loaded libgbt was built (``gbt_build_info()``), as a dict.
+
+    Adds ``"library"``: the path of the shared library the package loaded, and
+    ``"devices"``: the number of CUDA devices it can use now.
+    """
+    info = json.loads(LIB.gbt_build_info().decode())
+    info["library"] = _lib.LIBRARY_PATH
+    info["devices"] = device_count()
+    return info
+
+
+def device_count() -> int:
+    """The number of CUDA devices libgbt can use (0 without CUDA, a driver or a GPU)."""
+    return int(LIB.gbt_device_count())
+
+
+def params_info() -> List[Dict[str, str]]:
+    """Every booster parameter the library knows, from its own table.
+
+    Returns
+    -------
+    list of dict
+        One dict per parameter with keys ``name``, ``aliases``, ``type``,
+        ``default``, ``range`` and ``help``.
+    """
+    out = []
+    for i in range(LIB.gbt_param_count()):
+        f = [c_char_p() for _ in range(6)]
+        check(LIB.gbt_param_describe(i, *[byref(x) for x in f]))
+        vals = [(x.value or b"").decode() for x in f]
+        out.append(dict(zip(("name", "aliases", "type", "default", "range", "help"), vals)))
+    return out
+
+
+# ---------------------------------------------------------------- conversions
+
+def _is_pandas_df(x: Any) -> bool:
+    return type(x).__module__.startswith("pandas") and hasattr(x, "columns") and hasattr(x, "dtypes")
+
+
+def _is_sparse(x: Any) -> bool:
+    if not type(x).__module__.startswith("scipy"):
+        return False  # without importing scipy (0.4 s) for every array
+    try:
+        import scipy.sparse as sp
+    except ImportError:  # pragma: no cover
+        return False
+    return sp.issparse(x)
+
+
+def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
+    """A float32 matrix of a DataFrame's numeric and boolean columns; others are refused."""
+    import pandas as pd
+
+    bad = []
+    for name, dtype in df.dtypes.items():
+        if isinstance(dtype, pd.SparseDtype):
+            dtype = dtype.subtype
+        if pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype)
+                                                 and not pd.api.types.is_complex_dtype(dtype)):
+            continue
+        bad.append(f"'{name}' ({dtype})")
+    if bad:
+        raise ValueError(
+            "gbt takes numeric and boolean DataFrame columns only; not numeric: " + ", ".join(bad) +
+            " (categorical features are not supported yet: encode them as numbers, e.g. with "
+            "pandas.get_dummies or an OrdinalEncoder)")
+    names = [str(c) for c in df.columns]
+    if len(df.columns) and all(pd.api.types.is_float_dtype(t) and not isinstance(t, pd.api.extensions.ExtensionDtype)
+                               for t in df.dtypes):
+        arr = df.to_numpy(dtype=np.float32)
+    else:
+        arr = df.astype("float64").to_numpy(dtype=np.float32, na_value=np.nan)
+    return arr, names
+
+
+def _as_dense_f32(data: Any, what: str = "data") -> np.ndarray:
+    """A C-ordered float32 2-D array: the caller's own array when it is one already."""
+    if isinstance(data, np.ndarray) and data.dtype == np.float32 and data.ndim == 2 \
+            and data.flags.c_contiguous:
+        return data
+    arr = np.asarray(data)
+    if arr.dtype == object or arr.dtype.kind in "USV":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{what} must be numeric; got values of dtype {arr.dtype} ({e})") from None
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{what} must be real numbers; got dtype {arr.dtype}")
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{what} must be numeric; got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"{what} must be 2-dimensional (rows x features); got shape {arr.shape}")
+    return np.ascontiguousarray(arr, dtype=np.float32)
+
+
+def _as_vector(values: Any, n: int, what: str, dtype=np.float32) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr.reshape(-1)
+    if arr.ndim != 1:
+        raise ValueError(f"{what} must be 1-dimensional; got shape {arr.shape}")
+    if arr.shape[0] != n:
+        raise ValueError(f"{what} has {arr.shape[0]} values but the data has {n} rows")
+    try:
+        return np.ascontiguousarray(arr, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{what} must be numeric; got dtype {arr.dtype} ({e})") from None
+
+
+def _ptr(arr: np.ndarray) -> c_void_p:
+    return c_void_p(arr.ctypes.data)
+
+
+# ---------------------------------------------------------------- Dataset
+
+class Dataset:
+    """Training or prediction data for gbt: a ``gbt_dataset`` handle.
+
+    Parameters
+    ----------
+    data : numpy.ndarray, pandas.DataFrame, scipy.sparse matrix, list, str or os.PathLike
+        The features: a 2-D array (float32 and float64, C or Fortran order;
+        other numeric dtypes are converted), a DataFrame of numeric or boolean
+        columns, a sparse matrix (CSR and CSC; other formats are converted to
+        CSR), a list of rows, or the path of a LIBSVM, CSV or TSV file read by
+        the C reader (``gbt_dataset_from_file``).  libgbt copies what it is
+        given; a C-ordered float32 array (or a CSR matrix with float32 values,
+        uint32 indices and uint64 row pointers) is handed over without a
+        conversion in Python, anything else is converted once first.
+    label, weight, base_margin : array-like, optional
+        Per-row fields.  ``base_margin`` has one value per row, or
+        ``(rows, num_class)`` values.
+    group : array-like of int, optional
+        Query group sizes (consecutive rows), summing to the row count.
+    qid : array-like of int, optional
+        A query id per row; rows of one query must be consecutive.  Another
+        way of giving ``group``.
+    missing : float, default nan
+        Values equal to this are missing (NaN is always missing).  In sparse
+        data absent entries are missing too.
+    feature_names : list of str, optional
+        Names of the columns (a DataFrame's column names by default).  Kept
+        in Python for now: libgbt has no call that stores them yet.
+    file_options : str or dict, optional
+        For a file: the options of ``gbt_dataset_from_file`` (``format``,
+        ``label_column``, ``header``, ``missing``, ``indexing_mode``,
+        ``side_files``, ``nthread``...), as ``"format=csv,header=1"`` or a dict.
+        ``missing`` other than NaN is passed on as ``missing=V``.
+    """
+
+    def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
+                 group: Any = None, qid: Any = None, missing: float = np.nan,
+                 feature_names: Optional[Sequence[str]] = None,
+                 file_options: Union[None, str, Mapping[str, Any]] = None):
+        self._handle = c_void_p()
+        self.feature_names: Optional[List[str]] = None
+        self.missing = float(missing) if missing is not None else math.nan
+        handle = c_void_p()
+        if isinstance(data, (str, bytes, os.PathLike)):
+            self._from_file(os.fsdecode(data), file_options, handle)
+        elif _is_pandas_df(data):
+            arr, self.feature_names = _pandas_to_numpy(data)
+            self._from_dense(_as_dense_f32(arr), handle)
+        elif _is_sparse(data):
+            self._from_sparse(data, handle)
+        elif isinstance(data, Dataset):
+            raise TypeError("data is a gbt.Dataset already")
+        else:
+            if data is None:
+                raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
+            self._from_dense(_as_dense_f32(data), handle)
+        self._handle = handle
+        if feature_names is not None:
+            names = [str(n) for n in feature_names]
+            if len(names) != self.num_col():
+                raise ValueError(f"feature_names has {len(names)} names but the data has "
+                                 f"{self.num_col()} columns")
+            self.feature_names = names
+        if label is not None:
+            self.set_label(label)
+        if weight is not None:
+            self.set_weight(weight)
+        if base_margin is not None:
+            self.set_base_margin(base_margin)
+        if group is not None and qid is not None:
+            raise ValueError("give group or qid, not both")
+        if group is not None:
+            self.set_group(group)
+        if qid is not None:
+            self.set_qid(qid)
+
+    # -- construction
+    def _from_dense(self, arr: np.ndarray, handle: c_void_p) -> None:
+        nrow, ncol = arr.shape
+        check(LIB.gbt_dataset_from_dense(_ptr(arr), nrow, ncol, c_float(self.missing), byref(handle)))
+
+    def _from_sparse(self, data: Any, handle: c_void_p) -> None:
+        import scipy.sparse as sp
+
+        if data.ndim != 2:
+            raise ValueError(f"sparse data must be 2-dimensional; got shape {data.shape}")
+        csr = data if data.format == "csr" else sp.csr_matrix(data)
+        if data.format == "csr" and not csr.has_canonical_format:
+            csr = csr.copy()
+            csr.sum_duplicates()
+        if csr.dtype.kind == "c" or csr.dtype.kind not in "biuf":
+            raise ValueError(f"sparse data must be numeric; got dtype {csr.dtype}")
+        values = np.ascontiguousarray(csr.data, dtype=np.float32)
+        if not math.isnan(self.missing):
+            mask = values == np.float32(self.missing)
+            if mask.any():
+                values = values.copy() if values is csr.data else values
+                values[mask] = np.nan
+        indptr = np.ascontiguousarray(csr.indptr, dtype=np.uint64)
+        indices = np.ascontiguousarray(csr.indices, dtype=np.uint32)
+        nrow, ncol = csr.shape
+        check(LIB.gbt_dataset_from_csr(_ptr(indptr), _ptr(indices), _ptr(values), nrow, ncol,
+                                       byref(handle)))
+
+    def _from_file(self, path: str, options: Union[None, str, Mapping[str, Any]],
+                   handle: c_void_p) -> None:
+        if isinstance(options, Mapping):
+            opts = ",".join(f"{k}={v}" for k, v in options.items())
+        else:
+            opts = options or ""
+        if not math.isnan(self.missing) and "missing=" not in opts:
+            opts = (opts + "," if opts else "") + f"missing={self.missing!r}"
+        check(LIB.gbt_dataset_from_file(cstr(path), cstr(opts) if opts else None, byref(handle)))
+
+    # -- fields
+    def _set_field(self, field: str, values: Any) -> None:
+        if values is None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr(field), None, 0))
+            return
+        arr = np.asarray(values)
+        n = self.num_row()
+        if field == "base_margin" and arr.ndim == 2:
+            if arr.shape[0] != n:
+                raise ValueError(f"base_margin has {arr.shape[0]} rows but the data has {n}")
+            arr = np.ascontiguousarray(arr, dtype=np.float32).reshape(-1)
+        else:
+            arr = _as_vector(arr, n, field)
+        if field in ("label", "weight") and not np.all(np.isfinite(arr)):
+            raise ValueError(f"{field} contains NaN or infinity")
+        check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
+
+    def _get_field(self, field: str) -> Optional[np.ndarray]:
+        p = ctypes.POINTER(c_float)()
+        n = c_uint64()
+        check(LIB.gbt_dataset_get_field(self._handle, cstr(field), byref(p), byref(n)))
+        if not n.value:
+            return None
+        return np.ctypeslib.as_array(p, shape=(n.value,)).copy()
+
+    def set_label(self, label: Any) -> None:
+        """Set the labels (one finite value per row; None removes them)."""
+        self._set_field("label", label)
+
+    def set_weight(self, weight: Any) -> None:
+        """Set the row weights (finite, >= 0; None removes them)."""
+        self._set_field("weight", weight)
+
+    def set_base_margin(self, margin: Any) -> None:
+        """Set the starting raw scores: one per row, or rows x num_class."""
+        self._set_field("base_margin", margin)
+
+    def set_group(self, group: Any) -> None:
+        """Set query groups: the sizes of consecutive runs of rows."""
+        sizes = np.asarray(group)
+        if sizes.ndim != 1 or (sizes.size and (sizes.dtype.kind not in "iu" or sizes.min() < 1)):
+            raise ValueError("group must be a 1-D array of positive integer group sizes")
+        if int(sizes.sum()) != self.num_row():
+            raise ValueError(f"group sizes sum to {int(sizes.sum())} but the data has "
+                             f"{self.num_row()} rows")
+        sizes = np.ascontiguousarray(sizes, dtype=np.uint32)
+        check(LIB.gbt_dataset_set_groups(self._handle, _ptr(sizes), sizes.size))
+
+    def set_qid(self, qid: Any) -> None:
+        """Set query groups from a query id per row (rows of a query consecutive)."""
+        q = np.asarray(qid).reshape(-1)
+        if q.shape[0] != self.num_row():
+            raise ValueError(f"qid has {q.shape[0]} values but the data has {self.num_row()} rows")
+        if q.size == 0:
+            return
+        starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+        if len(np.unique(q[starts])) != len(starts):
+            raise ValueError("qid: the rows of each query must be consecutive (sort the data by qid)")
+        sizes = np.diff(np.r_[starts, q.size])
+        self.set_group(sizes.astype(np.uint32))
+
+    def get_label(self) -> Optional[np.ndarray]:
+        """The labels (a copy), or None."""
+        return self._get_field("label")
+
+    def get_weight(self) -> Optional[np.ndarray]:
+        """The weights (a copy), or None."""
+        return self._get_field("weight")
+
+    def get_base_margin(self) -> Optional[np.ndarray]:
+        """The base margin (a copy, flat), or None."""
+        return self._get_field("base_margin")
+
+    def num_row(self) -> int:
+        """The number of rows."""
+        r, c = c_uint64(), c_uint64()
+        check(LIB.gbt_dataset_shape(self._handle, byref(r), byref(c)))
+        return r.value
+
+    def num_col(self) -> int:
+        """The number of columns (features)."""
+        r, c = c_uint64(), c_uint64()
+        check(LIB.gbt_dataset_shape(self._handle, byref(r), byref(c)))
+        return c.value
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        return self.num_row(), self.num_col()
+
+    def __repr__(self) -> str:
+        return f"<gbt.Dataset {self.num_row()} rows x {self.num_col()} features>"
+
+    def __del__(self) -> None:
+        h = getattr(self, "_handle", None)
+        if h is not None and h.value:
+            try:
+                LIB.gbt_dataset_free(h)
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+            self._handle = None
+
+
+# ---------------------------------------------------------------- parameters
+
+def _param_text(value: Any) -> str:
+    if isinstance(value, (list, tuple, np.ndarray)):  # quantile_alpha=[0.1, 0.9]: "0.1,0.9"
+        return ",".join(_param_text(v) for v in value)
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        return repr(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
+    return str(value)
+
+
+#: The metric each objective reports when eval_metric is not set (as the C
+#: library decides in gbt__objective_default_metric; README's objective table).
+_DEFAULT_METRIC = {
+    "reg:squarederror": "rmse", "reg:logistic": "rmse", "binary:logistic": "logloss",
+    "binary:logitraw": "auc", "binary:hinge": "error", "multi:softmax": "mlogloss",
+    "multi:softprob": "mlogloss", "count:poisson": "poisson-nloglik", "reg:gamma": "gamma-nloglik",
+    "reg:squaredlogerror": "rmsle", "reg:pseudohubererror": "mphe", "reg:absoluteerror": "mae",
+    "reg:quantileerror": "quantile",
+}
+
+_MAXIMIZE = ("auc", "aucpr", "ndcg", "map", "pre", "c-index")
+
+
+def metric_maximize(name: str) -> bool:
+    """Whether a higher value of metric ``name`` is better."""
+    base = name.split("@")[0]
+    return base in _MAXIMIZE
+
+
+# ---------------------------------------------------------------- Booster
+
+DataLike = Any
+
+
+class Booster:
+    """A gbt model: a ``gbt_booster`` handle.
+
+    Parameters
+    ----------
+    params : dict, optional
+        Booster parameters by XGBoost's names and aliases (``gbt.params_info()``
+        lists them).  ``eval_metric`` may be a list.
+    model_file : str, os.PathLike, bytes or bytearray, optional
+        A saved model to load: a path, or the model's JSON bytes.
+
+    Notes
+    -----
+    Prediction may run from many threads at once on one booster (the GIL is
+    released during the C call); training or setting parameters while
+    another thread uses the booster is not allowed.
+    """
+
+    def __init__(self, params: Optional[Mapping[str, Any]] = None, model_file: Any = None):
+        self._handle = c_void_p()
+        self.feature_names: Optional[List[str]] = None
+        self._py_best: Optional[Tuple[int, float]] = None
+        self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
+        if model_file is not None:
+            self.load_model(model_file)
+        else:
+            check(LIB.gbt_booster_create(byref(self._handle)))
+        if params:
+            self.set_param(params)
+
+    # -- lifetime, copies, pickling
+    def __del__(self) -> None:
+        h = getattr(self, "_handle", None)
+        if h is not None and h.value:
+            try:
+                LIB.gbt_booster_free(h)
+            except Exception:  # pragma: no cover - interpreter shutdown
+                pass
+            self._handle = None
+
+    def _replace_handle(self, new: c_void_p) -> None:
+        self._cache = {}
+        old = self._handle
+        self._handle = new
+        if old is not None and old.value:
+            LIB.gbt_booster_free(old)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        return {"model": self.save_raw() if self._has_model() else None,
+                "params": self._param_snapshot(), "feature_names": self.feature_names,
+                "py_best": self._py_best}
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self._handle = c_void_p()
+        self._cache = {}
+        self.feature_names = state.get("feature_names")
+        self._py_best = state.get("py_best")
+        if state.get("model") is not None:
+            self.load_model(state["model"])
+        else:
+            check(LIB.gbt_booster_create(byref(self._handle)))
+        for k, v in (state.get("params") or {}).items():
+            self._set_one(k, v, quiet=True)
+
+    def __copy__(self) -> "Booster":
+        return self.copy()
+
+    def __deepcopy__(self, memo: Any) -> "Booster":
+        return self.copy()
+
+    def copy(self) -> "Booster":
+        """An independent copy (the model and the parameters)."""
+        b = Booster.__new__(Booster)
+        b.__setstate__(self.__getstate__())
+        return b
+
+    # -- parameters
+    _SNAPSHOT = ("nthread", "device", "verbosity", "eval_metric")
+
+    def _param_snapshot(self) -> Dict[str, str]:
+        """Parameters a model file does not keep (the training block keeps the others)."""
+        out = {}
+        for k in self._SNAPSHOT:
+            try:
+                out[k] = self.get_param(k)
+            except _lib.GBTError:
+                pass
+        return out
+
+    def _set_one(self, name: str, value: Any, quiet: bool = False) -> None:
+        if name in ("eval_metric", "metric"):
+            check(LIB.gbt_booster_set_param(self._handle, cstr(name), b""))
+            metrics = [value] if isinstance(value, str) else list(value)
+            for m in metrics:
+                if m:
+                    check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
+            return
+        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(_param_text(value)))
+        if not quiet:
+            check(st)
+
+    def set_param(self, params: Union[str, Mapping[str, Any], Iterable[Tuple[str, Any]]],
+                  value: Any = None) -> None:
+        """Set parameters: ``set_param("eta", 0.1)`` or ``set_param({"eta": 0.1, ...})``.
+
+        ``eval_metric`` replaces the booster's metric list with the value (a
+        name or a list of names); other parameters take text or numbers.
+        Unknown names and values out of range raise :class:`gbt.ParamError`
+        with the library's message (the closest valid name, the range).
+        """
+        if isinstance(params, str):
+            items = [(params, value)]
+        elif isinstance(params, Mapping):
+            items = list(params.items())
+        else:
+            items = list(params)
+        for k, v in items:
+            if v is None:
+                continue
+            self._set_one(k, v)
+
+    def get_param(self, name: str) -> str:
+        """The current value of parameter ``name``, as text."""
+        buf = ctypes.create_string_buffer(4096)
+        check(LIB.gbt_booster_get_param(self._handle, cstr(name), buf, len(buf)))
+        return buf.value.decode()
+
+    def attr(self, key: str) -> Optional[str]:
+        """A read-only fact (``device``, ``best_iteration``, ``best_score``,
+        ``num_feature``) as text, or None when it is not known yet."""
+        buf = ctypes.create_string_buffer(256)
+        st = LIB.gbt_booster_get_attr(self._handle, cstr(key), buf, len(buf))
+        if st == 6:  # GBT_E_STATE: not known
+            return None
+        check(st)
+        return buf.value.decode()
+
+    def attributes(self) -> Dict[str, str]:
+        """Every attribute that is known, as a dict."""
+        out = {}
+        for k in ("device", "best_iteration", "best_score", "num_feature"):
+            v = self.attr(k)
+            if v is not None:
+                out[k] = v
+        return out
+
+    @property
+    def best_iteration(self) -> Optional[int]:
+        """The round early stopping kept (0-based), or None without early stopping."""
+        v = self.attr("best_iteration")
+        if v is None and self._py_best is not None:
+            return self._py_best[0]
+        return int(v) if v is not None else None
+
+    @property
+    def best_score(self) -> Optional[float]:
+        """The validation score of ``best_iteration``, or None."""
+        v = self.attr("best_score")
+        if v is None and self._py_best is not None:
+            return self._py_best[1]
+        return float(v) if v is not None else None
+
+    def num_boosted_rounds(self) -> int:
+        """The number of boosting rounds the model holds."""
+        n = c_int()
+        check(LIB.gbt_booster_num_rounds(self._handle, byref(n)))
+        return n.value
+
+    def num_features(self) -> int:
+        """The number of features the model was trained on (0 before training)."""
+        nf = self._cache.get("nf")
+        if nf is None:
+            v = self.attr("num_feature")
+            nf = int(v) if v is not None else 0
+            if nf:
+                self._cache["nf"] = nf
+        return nf
+
+    def _has_model(self) -> bool:
+        return self.num_features() > 0 or self.num_boosted_rounds() > 0
+
+    def eval_metric_names(self) -> List[str]:
+        """The metrics evaluation reports: ``eval_metric``, or the objective's default."""
+        text = self.get_param("eval_metric")
+        names = [m for m in text.split(",") if m and m != "(none)"]
+        if names:
+            return names
+        obj = self.get_param("objective")
+        if obj == "reg:tweedie":
+            rho = float(self.get_param("tweedie_variance_power"))
+            return [f"tweedie-nloglik@{rho:g}" if rho > 1 else "poisson-nloglik"]
+        return [_DEFAULT_METRIC.get(obj, "rmse")]
+
+    # -- training and evaluation
+    def update(self, dtrain: Dataset, iteration: Optional[int] = None) -> None:
+        """Train one more boosting round on ``dtrain`` (``gbt_booster_update``)."""
+        if not isinstance(dtrain, Dataset):
+            raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
+        self._cache = {}
+        check(LIB.gbt_booster_update(self._handle, dtrain._handle))
+        if self.feature_names is None and dtrain.feature_names is not None:
+            self.feature_names = list(dtrain.feature_names)
+
+    def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
+        """Metric values of the model on ``data`` (which must have labels).
+
+        Parameters
+        ----------
+        data : Dataset
+        metrics : str or list of str, optional
+            Default: the booster's ``eval_metric`` or the objective's metric.
+
+        Returns
+        -------
+        dict
+            Metric name to value.
+        """
+        if not isinstance(data, Dataset):
+            raise TypeError(f"data must be a gbt.Dataset, not {type(data).__name__}")
+        names = self.eval_metric_names() if metrics is None else (
+            [metrics] if isinstance(metrics, str) else list(metrics))
+        out = {}
+        v = c_double()
+        for m in names:
+            check(LIB.gbt_booster_eval(self._handle, data._handle, cstr(m), byref(v)))
+            out[m] = v.value
+        return out
+
+    def eval(self, data: Dataset, name: str = "eval", iteration: int = 0) -> str:
+        """XGBoost's evaluation string, ``"[iteration]\\tname-metric:value..."``."""
+        vals = self.eval_metrics(data)
+        return f"[{iteration}]" + "".join(f"\t{name}-{k}:{v:.6f}" for k, v in vals.items())
+
+    def eval_set(self, evals: Sequence[Tuple[Dataset, str]], iteration: int = 0) -> str:
+        """The evaluation string of several ``(data, name)`` pairs."""
+        parts = [self.eval(d, n, iteration)[len(f"[{iteration}]"):] for d, n in evals]
+        return f"[{iteration}]" + "".join(parts)
+
+    # -- prediction
+    def predict(self, data: DataLike, output_margin: bool = False, *, missing: float = np.nan,
+                validate_features: bool = True) -> np.ndarray:
+        """Predict rows.
+
+        Parameters
+        ----------
+        data : Dataset, numpy.ndarray, pandas.DataFrame, scipy.sparse matrix or list
+            Rows to predict; arrays are predicted without building a Dataset
+            (``gbt_booster_predict_dense``).
+        output_margin : bool, default False
+            Raw scores before the objective's transform (``GBT_PREDICT_MARGIN``).
+        missing : float, default nan
+            For arrays: values equal to this are missing.
+        validate_features : bool, default True
+            Refuse a DataFrame or Dataset whose feature names differ from the
+            training data's.
+
+        Returns
+        -------
+        numpy.ndarray of float32
+            Shape ``(rows,)``, or ``(rows, num_class)`` for ``multi:softprob``
+            (and for any multiclass objective with ``output_margin``).
+        """
+        flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
+        if isinstance(data, Dataset) or _is_sparse(data) or _is_pandas_df(data):
+            d = data if isinstance(data, Dataset) else Dataset(data, missing=missing)
+            if validate_features:
+                self._check_names(d.feature_names)
+            nrow = d.num_row()
+            out, size = self._out(nrow, flags)
+            check(LIB.gbt_booster_predict(self._handle, d._handle, flags, _ptr(out), size))
+        else:
+            arr = _as_dense_f32(data)
+            nrow, ncol = arr.shape
+            nf = self.num_features()
+            if nf and ncol != nf:
+                raise ValueError(f"data has {ncol} features but the model was trained on {nf}")
+            out, size = self._out(nrow, flags)
+            check(LIB.gbt_booster_predict_dense(self._handle, _ptr(arr), nrow, ncol,
+                                                c_float(missing), flags, _ptr(out), size))
+        if nrow and size != nrow:
+            return out.reshape(nrow, size // nrow)
+        if nrow == 0 and size:
+            return out.reshape(0, -1)
+        return out
+
+    def _out(self, nrow: int, flags: int) -> Tuple[np.ndarray, int]:
+        width = self._cache.get(("width", flags))
+        if width is None:
+            n = c_uint64()
+            check(LIB.gbt_booster_predict_size(self._handle, 1, flags, byref(n)))
+            width = self._cache[("width", flags)] = n.value
+        size = nrow * width
+        return np.empty(size, dtype=np.float32), size
+
+    def _check_names(self, names: Optional[List[str]]) -> None:
+        if self.feature_names is None or names is None or names == self.feature_names:
+            return
+        missing = [n for n in self.feature_names if n not in names]
+        extra = [n for n in names if n not in self.feature_names]
+        detail = []
+        if missing:
+            detail.append("missing from the data: " + ", ".join(missing[:10]))
+        if extra:
+            detail.append("not in the model: " + ", ".join(extra[:10]))
+        if not detail:
+            detail.append("the same names in another order")
+        raise ValueError("feature names differ from the training data's (" + "; ".join(detail) + ")")
+
+    # -- saving and loading
+    def save_model(self, fname: PathLike) -> None:
+        """Save the model as JSON (written atomically: a temporary file renamed)."""
+        check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
+
+    def save_raw(self, raw_format: str = "json") -> bytearray:
+        """The model as JSON bytes (``gbt_booster_save_to_buffer``)."""
+        if raw_format != "json":
+            raise ValueError(f"raw_format must be 'json' (gbt models are JSON); got {raw_format!r}")
+        p, n = c_void_p(), c_size_t()
+        check(LIB.gbt_booster_save_to_buffer(self._handle, byref(p), byref(n)))
+        try:
+            return bytearray(ctypes.string_at(p, n.value))
+        finally:
+            LIB.gbt_free(p)
+
+    def load_model(self, fname: Union[PathLike, bytes, bytearray]) -> None:
+        """Load a model from a file or from JSON bytes; replaces this booster's model.
+
+        Training parameters come from the model; ``nthread``, ``device``,
+        ``verbosity`` and ``eval_metric`` set on this booster are kept.
+        """
+        keep = self._param_snapshot() if self._handle.value else {}
+        new = c_void_p()
+        if isinstance(fname, (bytes, bytearray, memoryview)):
+            raw = bytes(fname)
+            check(LIB.gbt_booster_load_from_buffer(raw, len(raw), byref(new)))
+        else:
+            check(LIB.gbt_booster_load(cstr(os.fsdecode(fname)), byref(new)))
+        self._replace_handle(new)
+        for k, v in keep.items():
+            self._set_one(k, v, quiet=True)
+
+    def _truncate(self, rounds: int, best_iteration: int, best_score: float) -> None:
+        """Keep the first ``rounds`` rounds and record the early stop, as
+        gbt_booster_train does.  Done through the model's JSON (the C API has
+        no slicing call yet): the trees array is cut and the model reloaded."""
+        raw = bytes(self.save_raw()).decode()
+        model = json.loads(raw)
+        total = self.num_boosted_rounds()
+        k = len(model["trees"]) // total if total else 1  # trees per round: classes, quantiles
+        keep = rounds * k
+        # Cut the trees array in the text itself, so that every number keeps
+        # its exact digits.
+        start = raw.index('"trees"')
+        pos = raw.index("[", start) + 1
+        dec = json.JSONDecoder()
+        ends = []
+        i = pos
+        for _ in range(keep):
+            while raw[i] in " \t\r\n,":
+                i += 1
+            _, i = dec.raw_decode(raw, i)
+            ends.append(i)
+        cut_from = ends[-1] if ends else pos
+        depth, j = 0, cut_from
+        # find the closing bracket of the trees array
+        while True:
+            ch = raw[j]
+            if ch in "[{":
+                depth += 1
+            elif ch in "]}":
+                if depth == 0:
+                    break
+                depth -= 1
+            j += 1
+        body = raw[:cut_from] + "\n  " + raw[j:]
+        body = body.replace('"best_iteration"', '"_old_best_iteration"').replace(
+            '"best_score"', '"_old_best_score"')
+        head = body.index("{") + 1
+        body = (body[:head] + f'\n  "best_iteration": {int(best_iteration)},\n  "best_score": '
+                f'{json.dumps(float(best_score)) if math.isfinite(best_score) else "null"},' + body[head:])
+        self.load_model(body.encode())
+
+    def __repr__(self) -> str:
+        return f"<gbt.Booster {self.num_boosted_rounds()} rounds, {self.num_features()} features>"

@@ -1,0 +1,392 @@
+"""scikit-learn estimators: GBTClassifier and GBTRegressor.
+
+They follow scikit-learn's conventions (parameters in ``__init__`` stored as
+given and validated in ``fit``, fitted attributes ending in ``_``,
+``validate_data`` for inputs) and pass ``sklearn.utils.estimator_checks``.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from .core import Booster, Dataset
+from .training import train
+
+__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor"]
+
+# scikit-learn name -> the library's name (the library takes most of these as
+# aliases already; the table keeps what is sent explicit).
+_PARAM_NAMES = {
+    "max_depth": "max_depth", "learning_rate": "eta", "max_leaves": "max_leaves",
+    "grow_policy": "grow_policy", "max_bin": "max_bin", "reg_lambda": "lambda",
+    "reg_alpha": "alpha", "gamma": "gamma", "min_child_weight": "min_child_weight",
+    "max_delta_step": "max_delta_step", "subsample": "subsample",
+    "colsample_bytree": "colsample_bytree", "colsample_bylevel": "colsample_bylevel",
+    "colsample_bynode": "colsample_bynode", "scale_pos_weight": "scale_pos_weight",
+    "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
+    "quantile_alpha": "quantile_alpha",
+    "base_score": "base_score", "device": "device", "verbosity": "verbosity",
+}
+
+_ACCEPT_SPARSE = ["csr", "csc"]
+
+
+class GBTModel(BaseEstimator):
+    """Shared implementation of the gbt estimators (not used directly).
+
+    Parameters
+    ----------
+    n_estimators : int, default 100
+        Boosting rounds.
+    max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
+    min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
+    colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
+    base_score, device, verbosity : optional
+        The booster parameters of the same (or XGBoost's) names; None keeps
+        the library's default (``gbt.params_info()`` lists them with their
+        defaults and ranges).
+    objective : str, optional
+        Default: ``reg:squarederror`` (regressor), ``binary:logistic`` or
+        ``multi:softprob`` (classifier, from the number of classes).
+    eval_metric : str or list of str, optional
+        Metrics computed on ``eval_set`` each round.
+    early_stopping_rounds : int, optional
+        Stop when the last metric on the last ``eval_set`` has not improved
+        for this many rounds; the model then keeps its rounds up to the best
+        one (``best_iteration_``).
+    random_state : int, RandomState or None
+        The seed of row and feature sampling (None: 0).
+    n_jobs : int, optional
+        CPU threads (None, 0 or negative: all cores).  The model does not
+        depend on it.
+    missing : float, default nan
+        Values equal to this are missing, besides NaN.
+    """
+
+    def __init__(self, *, n_estimators: int = 100, max_depth: Optional[int] = None,
+                 learning_rate: Optional[float] = None, max_leaves: Optional[int] = None,
+                 grow_policy: Optional[str] = None, max_bin: Optional[int] = None,
+                 reg_lambda: Optional[float] = None, reg_alpha: Optional[float] = None,
+                 gamma: Optional[float] = None, min_child_weight: Optional[float] = None,
+                 max_delta_step: Optional[float] = None, subsample: Optional[float] = None,
+                 colsample_bytree: Optional[float] = None, colsample_bylevel: Optional[float] = None,
+                 colsample_bynode: Optional[float] = None, scale_pos_weight: Optional[float] = None,
+                 huber_slope: Optional[float] = None, tweedie_variance_power: Optional[float] = None,
+                 quantile_alpha: Any = None, base_score: Optional[float] = None, objective: Optional[str] = None,
+                 eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
+                 random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
+                 verbosity: Optional[int] = None, missing: float = np.nan):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.learning_rate = learning_rate
+        self.max_leaves = max_leaves
+        self.grow_policy = grow_policy
+        self.max_bin = max_bin
+        self.reg_lambda = reg_lambda
+        self.reg_alpha = reg_alpha
+        self.gamma = gamma
+        self.min_child_weight = min_child_weight
+        self.max_delta_step = max_delta_step
+        self.subsample = subsample
+        self.colsample_bytree = colsample_bytree
+        self.colsample_bylevel = colsample_bylevel
+        self.colsample_bynode = colsample_bynode
+        self.scale_pos_weight = scale_pos_weight
+        self.huber_slope = huber_slope
+        self.tweedie_variance_power = tweedie_variance_power
+        self.quantile_alpha = quantile_alpha
+        self.base_score = base_score
+        self.objective = objective
+        self.eval_metric = eval_metric
+        self.early_stopping_rounds = early_stopping_rounds
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.device = device
+        self.verbosity = verbosity
+        self.missing = missing
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True
+        return tags
+
+    # -- helpers
+    def _booster_params(self) -> Dict[str, Any]:
+        params: Dict[str, Any] = {}
+        for name, cname in _PARAM_NAMES.items():
+            v = getattr(self, name)
+            if v is not None:
+                params[cname] = v
+        seed = self.random_state
+        if isinstance(seed, np.random.RandomState):
+            seed = int(seed.randint(0, 2**31 - 1))
+        elif seed is not None and not isinstance(seed, numbers.Integral):
+            raise ValueError(f"random_state must be an int, a numpy RandomState or None; got {seed!r}")
+        if seed is not None:
+            if int(seed) < 0:
+                raise ValueError(f"random_state must be >= 0; got {seed}")
+            params["seed"] = int(seed)
+        if self.n_jobs is not None:
+            params["nthread"] = max(0, int(self.n_jobs))
+        if self.eval_metric is not None:
+            params["eval_metric"] = self.eval_metric
+        return params
+
+    def _rounds(self) -> int:
+        n = self.n_estimators
+        if not isinstance(n, numbers.Integral) or isinstance(n, bool) or n < 1:
+            raise ValueError(f"n_estimators must be a positive integer; got {n!r}")
+        return int(n)
+
+    def _validate_X(self, X: Any, reset: bool) -> Any:
+        _refuse_non_numeric_columns(X)
+        return validate_data(self, X, reset=reset, accept_sparse=_ACCEPT_SPARSE,
+                             dtype=[np.float32, np.float64], ensure_all_finite="allow-nan")
+
+    def _dataset(self, X: Any, y: Any = None, weight: Any = None, base_margin: Any = None) -> Dataset:
+        missing = np.nan if self.missing is None else float(self.missing)
+        return Dataset(X, label=y, weight=weight, base_margin=base_margin, missing=missing)
+
+    def _fit(self, X: Any, y: np.ndarray, sample_weight: Any, eval_set: Any,
+             sample_weight_eval_set: Any, base_margin: Any, verbose: Any, params: Dict[str, Any],
+             encode) -> "GBTModel":
+        rounds = self._rounds()
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                 ensure_non_negative=True)
+            # A row of weight 0 is a row that is not there (scikit-learn's
+            # definition); left in, its values would still become bin cuts.
+            keep = sample_weight > 0
+            if not keep.all():
+                if not keep.any():
+                    raise ValueError("every sample_weight is 0: nothing to fit")
+                X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
+                if base_margin is not None:
+                    base_margin = np.asarray(base_margin)[keep]
+        dtrain = self._dataset(X, y, sample_weight, base_margin)
+        evals: List[Tuple[Dataset, str]] = []
+        if eval_set is not None:
+            if sample_weight_eval_set is not None and len(sample_weight_eval_set) != len(eval_set):
+                raise ValueError(f"sample_weight_eval_set has {len(sample_weight_eval_set)} entries "
+                                 f"but eval_set {len(eval_set)}")
+            for i, pair in enumerate(eval_set):
+                if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                    raise ValueError(f"eval_set[{i}] must be an (X, y) pair")
+                Xv, yv = pair
+                Xv = self._validate_X(Xv, reset=False)
+                yv = encode(np.asarray(yv))
+                if yv.shape[0] != Xv.shape[0]:
+                    raise ValueError(f"eval_set[{i}]: X has {Xv.shape[0]} rows but y {yv.shape[0]}")
+                wv = None
+                if sample_weight_eval_set is not None and sample_weight_eval_set[i] is not None:
+                    wv = _check_sample_weight(sample_weight_eval_set[i], Xv, dtype=np.float64,
+                                              ensure_non_negative=True)
+                evals.append((self._dataset(Xv, yv, wv), f"validation_{i}"))
+        if self.early_stopping_rounds and not evals:
+            raise ValueError("early_stopping_rounds needs eval_set")
+        history: Dict[str, Dict[str, List[float]]] = {}
+        self._Booster = train(params, dtrain, rounds, evals=evals,
+                              early_stopping_rounds=self.early_stopping_rounds or None,
+                              evals_result=history, verbose_eval=verbose)
+        if getattr(self, "feature_names_in_", None) is not None:
+            self._Booster.feature_names = [str(c) for c in self.feature_names_in_]
+        self.evals_result_ = history
+        return self
+
+    # -- public
+    def get_booster(self) -> Booster:
+        """The fitted :class:`gbt.Booster`."""
+        check_is_fitted(self, "_Booster")
+        return self._Booster
+
+    @property
+    def best_iteration_(self) -> Optional[int]:
+        """The best round of early stopping (0-based), or None."""
+        return self.get_booster().best_iteration
+
+    @property
+    def best_score_(self) -> Optional[float]:
+        """The validation score of ``best_iteration_``, or None."""
+        return self.get_booster().best_score
+
+    def _predict_raw(self, X: Any, output_margin: bool = False) -> np.ndarray:
+        check_is_fitted(self, "_Booster")
+        X = self._validate_X(X, reset=False)
+        missing = np.nan if self.missing is None else float(self.missing)
+        return self._Booster.predict(X, output_margin=output_margin, missing=missing,
+                                     validate_features=False)
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return hasattr(self, "_Booster")
+
+
+def _refuse_non_numeric_columns(X: Any) -> None:
+    """A DataFrame with non-numeric columns is refused with the columns named."""
+    if type(X).__module__.startswith("pandas") and hasattr(X, "dtypes") and hasattr(X, "columns"):
+        import pandas as pd
+        bad = [f"'{c}' ({t})" for c, t in X.dtypes.items()
+               if not (pd.api.types.is_bool_dtype(t) or (pd.api.types.is_numeric_dtype(t)
+                                                         and not pd.api.types.is_complex_dtype(t)))]
+        if bad:
+            raise ValueError("gbt takes numeric and boolean DataFrame columns only; not numeric: "
+                             + ", ".join(bad) + " (categorical features are not supported yet: "
+                             "encode them as numbers)")
+
+
+class GBTRegressor(RegressorMixin, GBTModel):
+    """Gradient-boosted trees for regression, with scikit-learn's interface.
+
+    See :class:`GBTModel` for the parameters.  ``objective`` defaults to
+    ``reg:squarederror``; any regression objective of the library works
+    (``reg:absoluteerror``, ``reg:pseudohubererror``, ``count:poisson``, ``reg:gamma``,
+    ``reg:tweedie``...).  ``objective="reg:quantileerror"`` with
+    ``quantile_alpha=[0.1, 0.5, 0.9]`` predicts one column per quantile.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When X was a DataFrame with string column names.
+    evals_result_ : dict
+        Metric history on ``eval_set``: ``{"validation_0": {metric: [...]}}``.
+    best_iteration_, best_score_ : after early stopping.
+
+    Notes
+    -----
+    ``feature_importances_`` is not available yet: libgbt has no call that
+    computes importances (it is being added to the C API).
+    """
+
+    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
+            sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
+            verbose: Any = False) -> "GBTRegressor":
+        """Fit the model.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+        eval_set : list of (X, y), optional
+            Data evaluated after each round (``evals_result_``; early stopping).
+        sample_weight_eval_set : list of array-like, optional
+        base_margin : array-like, optional
+            Starting raw scores per row.
+        verbose : bool or int, default False
+            Print the eval_set metrics every round (or every N rounds).
+
+        Returns
+        -------
+        self
+        """
+        _refuse_non_numeric_columns(X)
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
+                             ensure_all_finite="allow-nan", y_numeric=True)
+        params = self._booster_params()
+        params["objective"] = self.objective or "reg:squarederror"
+        return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
+                         sample_weight_eval_set, base_margin, verbose, params,
+                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1))
+
+    def predict(self, X: Any, output_margin: bool = False) -> np.ndarray:
+        """Predicted values (float32), or raw scores with ``output_margin``."""
+        return self._predict_raw(X, output_margin)
+
+
+class GBTClassifier(ClassifierMixin, GBTModel):
+    """Gradient-boosted trees for classification, with scikit-learn's interface.
+
+    See :class:`GBTModel` for the parameters.  Labels may be any values
+    (strings, non-contiguous integers); they are encoded as 0 .. n_classes-1
+    in sorted order.  ``objective`` defaults to ``binary:logistic`` for two
+    classes and ``multi:softprob`` (with ``num_class``) for more.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The class labels, sorted.
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        When X was a DataFrame with string column names.
+    evals_result_ : dict
+    best_iteration_, best_score_ : after early stopping.
+
+    Notes
+    -----
+    ``feature_importances_`` is not available yet: libgbt has no call that
+    computes importances (it is being added to the C API).
+    """
+
+    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
+            sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
+            verbose: Any = False) -> "GBTClassifier":
+        """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
+        _refuse_non_numeric_columns(X)
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
+                             ensure_all_finite="allow-nan")
+        check_classification_targets(y)
+        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        if self.n_classes_ < 2:
+            raise ValueError(f"the data has only one class ({self.classes_[0]!r}); a classifier "
+                             "needs at least 2 classes")
+        params = self._booster_params()
+        if self.objective is not None:
+            params["objective"] = self.objective
+            if self.objective.startswith("multi:"):
+                params["num_class"] = self.n_classes_
+        elif self.n_classes_ == 2:
+            params["objective"] = "binary:logistic"
+        else:
+            params["objective"] = "multi:softprob"
+            params["num_class"] = self.n_classes_
+
+        classes = self.classes_
+
+        def encode(v: np.ndarray) -> np.ndarray:
+            v = v.reshape(-1)
+            idx = np.searchsorted(classes, v)
+            idx = np.clip(idx, 0, len(classes) - 1)
+            if not np.all(classes[idx] == v):
+                unknown = np.setdiff1d(v, classes)
+                raise ValueError(f"eval_set has labels not in the training data: {unknown[:5]!r}")
+            return idx.astype(np.float32)
+
+        return self._fit(X, y_enc.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
+                         base_margin, verbose, params, encode)
+
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities, shape (n_samples, n_classes), columns in ``classes_`` order."""
+        obj = self._Booster.get_param("objective") if hasattr(self, "_Booster") else None
+        raw = self._predict_raw(X)
+        if obj in ("binary:logistic", "reg:logistic"):
+            p = raw.astype(np.float64)
+            return np.column_stack([1.0 - p, p])
+        if obj == "multi:softprob":
+            return raw.astype(np.float64).reshape(raw.shape[0], -1)
+        raise ValueError(f"predict_proba needs a probabilistic objective (binary:logistic, "
+                         f"multi:softprob); this model's objective is {obj}")
+
+    def predict(self, X: Any, output_margin: bool = False) -> np.ndarray:
+        """Predicted class labels (from ``classes_``), or raw scores with ``output_margin``."""
+        if output_margin:
+            return self._predict_raw(X, True)
+        check_is_fitted(self, "_Booster")
+        obj = self._Booster.get_param("objective")
+        raw = self._predict_raw(X)
+        if obj in ("binary:logistic", "reg:logistic"):
+            idx = (raw > 0.5).astype(np.intp)
+        elif obj == "multi:softprob":
+            idx = np.argmax(raw.reshape(raw.shape[0], -1), axis=1)
+        elif obj == "binary:logitraw":
+            idx = (raw > 0).astype(np.intp)
+        else:  # binary:hinge, multi:softmax: the class index itself
+            idx = np.asarray(raw, dtype=np.intp).reshape(-1)
+        return self.classes_[idx]

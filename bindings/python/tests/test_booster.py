@@ -1,0 +1,151 @@
+import copy
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import gbt
+
+PARAMS = {"objective": "binary:logistic", "max_depth": 3}
+
+
+@pytest.fixture(scope="module")
+def trained(breast_cancer):
+    X, y, _ = breast_cancer
+    return gbt.train(PARAMS, gbt.Dataset(X, label=y), 10), X, y
+
+
+def test_save_load_round_trip(trained, tmp_path):
+    b, X, _ = trained
+    b.save_model(tmp_path / "m.json")
+    b2 = gbt.Booster(model_file=tmp_path / "m.json")
+    assert b2.save_raw() == b.save_raw()
+    np.testing.assert_array_equal(b2.predict(X), b.predict(X))
+    b3 = gbt.Booster()
+    b3.load_model(bytes(b.save_raw()))
+    np.testing.assert_array_equal(b3.predict(X), b.predict(X))
+    assert b3.num_boosted_rounds() == 10 and b3.num_features() == 30
+
+
+def test_pickle_and_copy(trained):
+    b, X, _ = trained
+    b.set_param("nthread", 1)
+    for b2 in (pickle.loads(pickle.dumps(b)), copy.copy(b), copy.deepcopy(b), b.copy()):
+        assert b2 is not b and b2.save_raw() == b.save_raw()
+        assert b2.get_param("nthread") == "1"
+        np.testing.assert_array_equal(b2.predict(X), b.predict(X))
+    b.set_param("nthread", 0)
+    assert pickle.loads(pickle.dumps(gbt.Booster())).num_boosted_rounds() == 0
+
+
+def test_predict_inputs_agree(trained):
+    b, X, _ = trained
+    p = b.predict(X)
+    assert p.dtype == np.float32 and p.shape == (len(X),)
+    np.testing.assert_array_equal(b.predict(gbt.Dataset(X)), p)
+    np.testing.assert_array_equal(b.predict(X.astype(np.float64)), p)
+    np.testing.assert_array_equal(b.predict(np.asfortranarray(X)), p)
+    np.testing.assert_array_equal(b.predict(X.tolist()), p)
+    m = b.predict(X, output_margin=True)
+    np.testing.assert_allclose(1 / (1 + np.exp(-m.astype(np.float64))), p, rtol=1e-6)
+
+
+def test_eval_metrics_are_numbers_matching_scikit_learn(trained, breast_cancer_test):
+    from sklearn.metrics import log_loss, roc_auc_score
+    b, _, _ = trained
+    Xt, yt, _ = breast_cancer_test
+    d = gbt.Dataset(Xt, label=yt)
+    vals = b.eval_metrics(d, ["auc", "logloss", "error"])
+    p = b.predict(Xt).astype(np.float64)
+    assert vals["auc"] == pytest.approx(roc_auc_score(yt, p), abs=1e-9)
+    assert vals["logloss"] == pytest.approx(log_loss(yt, p), rel=1e-6)
+    assert vals["error"] == pytest.approx(np.mean((p > 0.5) != yt), abs=1e-12)
+    assert b.eval(d, "test").startswith("[0]\ttest-logloss:")
+
+
+def test_params_and_attributes():
+    b = gbt.Booster({"eta": 0.1, "max_depth": 3, "eval_metric": ["auc", "logloss"]})
+    assert b.get_param("eta") == "0.1" and b.get_param("learning_rate") == "0.1"
+    assert b.eval_metric_names() == ["auc", "logloss"]
+    b.set_param("eval_metric", "rmse")
+    assert b.eval_metric_names() == ["rmse"]
+    assert b.attr("best_iteration") is None and b.best_iteration is None
+    with pytest.raises(gbt.ParamError, match="did you mean 'eta'"):
+        b.set_param("etaa", 0.1)
+    with pytest.raises(gbt.ParamError) as e:
+        b.set_param("max_depth", -1)
+    assert isinstance(e.value, ValueError) and e.value.status == 5
+    with pytest.raises(gbt.StateError, match="no model"):
+        b.predict(np.zeros((2, 3), np.float32))
+
+
+def test_dataset_fields_and_errors(breast_cancer):
+    X, y, _ = breast_cancer
+    d = gbt.Dataset(X, label=y, weight=np.ones(len(y)), base_margin=np.zeros(len(y)))
+    np.testing.assert_array_equal(d.get_label(), y)
+    np.testing.assert_array_equal(d.get_weight(), np.ones(len(y), np.float32))
+    assert d.num_row() == 427 and d.num_col() == 30
+    with pytest.raises(ValueError, match="label has 3 values but the data has 427 rows"):
+        d.set_label([0, 1, 0])
+    with pytest.raises(ValueError, match="2-dimensional"):
+        gbt.Dataset(np.zeros(5))
+    with pytest.raises(ValueError, match="must be numeric"):
+        gbt.Dataset(np.array([["a", "b"]]))
+    with pytest.raises(gbt.FormatError):
+        gbt.Dataset(np.array([[1.0, np.inf]]))
+    with pytest.raises(gbt.GBTIOError, match="no_such_file"):
+        gbt.Dataset("no_such_file.csv")
+    with pytest.raises(ValueError, match="weight contains NaN"):
+        d.set_weight(np.full(len(y), np.nan))
+
+
+def test_pandas_columns(breast_cancer):
+    X, y, _ = breast_cancer
+    df = pd.DataFrame(X[:, :3], columns=["a", "b", "c"])
+    d = gbt.Dataset(df, label=y)
+    assert d.feature_names == ["a", "b", "c"]
+    df2 = df.assign(city=["x"] * len(df), when=pd.Timestamp("2020-01-01"))
+    with pytest.raises(ValueError, match=r"not numeric: 'city' \((object|str)\), 'when'"):
+        gbt.Dataset(df2, label=y)
+    nullable = df.astype({"a": "Float64"}).assign(flag=[True, False] * (len(df) // 2) + [True])
+    nullable.loc[0, "a"] = pd.NA
+    d3 = gbt.Dataset(nullable, label=y)
+    assert d3.num_col() == 4
+    b = gbt.train(PARAMS, d, 3)
+    with pytest.raises(ValueError, match="missing from the data: c"):
+        b.predict(df.rename(columns={"c": "z"}))
+    np.testing.assert_array_equal(b.predict(df), b.predict(X[:, :3]))
+
+
+def test_groups_and_qid():
+    X = np.random.RandomState(0).rand(10, 2)
+    d = gbt.Dataset(X, qid=[1, 1, 1, 5, 5, 2, 2, 2, 2, 9])
+    with pytest.raises(ValueError, match="consecutive"):
+        d.set_qid([1, 2, 1, 2, 1, 2, 1, 2, 1, 2])
+    with pytest.raises(ValueError, match="sum to 9 but the data has 10 rows"):
+        d.set_group([4, 5])
+    d.set_group([4, 6])
+
+
+def test_device_cuda_without_a_gpu_is_the_library_error(breast_cancer):
+    if gbt.device_count() > 0:
+        pytest.skip("this machine has a CUDA device")
+    X, y, _ = breast_cancer
+    with pytest.raises(gbt.NoDeviceError) as e:
+        gbt.train({"device": "cuda"}, gbt.Dataset(X, label=y), 1)
+    assert "cuda" in str(e.value).lower()
+    b = gbt.train({"device": "auto"}, gbt.Dataset(X, label=y), 1)
+    assert b.attr("device") == "cpu"
+
+
+def test_continued_training_gives_the_uninterrupted_model(breast_cancer):
+    X, y, _ = breast_cancer
+    d = gbt.Dataset(X, label=y)
+    whole = gbt.train(PARAMS, d, 8)
+    first = gbt.train(PARAMS, d, 3)
+    again = gbt.train(PARAMS, d, 5, xgb_model=first)
+    assert first.num_boosted_rounds() == 3  # the original is left as it was
+    assert again.save_raw() == whole.save_raw()
+    from_bytes = gbt.train(PARAMS, d, 5, xgb_model=bytes(first.save_raw()))
+    assert from_bytes.save_raw() == whole.save_raw()
