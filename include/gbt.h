@@ -137,7 +137,7 @@ typedef void (*gbt_log_fn)(int level, const char *msg, void *user);
  */
 GBT_API void gbt_set_log_callback(gbt_log_fn fn, void *user);
 
-/* Frees memory returned by the library (gbt_booster_save_to_buffer). */
+/* Frees memory returned by the library (gbt_booster_save_to_buffer, gbt_booster_dump, ...). */
 GBT_API void gbt_free(void *p);
 
 /* ------------------------------------------------------------------ */
@@ -251,6 +251,28 @@ GBT_API gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field
 GBT_API gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes,
                                           uint64_t ngroups);
 
+/*
+ * Names the dataset's features, copying n names (n == ncol; n == 0 with
+ * names NULL removes them).  A name is 1 to 255 bytes of text without
+ * control characters or '[', ']', '<' (as XGBoost's), and names are
+ * unique.  gbt_dataset_from_file names the features of a CSV/TSV file read
+ * with header=1 from its header (the label column's name left out); other
+ * datasets have no names until given.  A model trained on named data keeps
+ * the names (gbt_booster_feature_names) and uses them in dumps; prediction,
+ * evaluation and further training on named data compare the data's names
+ * with the model's (see the booster parameter validate_features).
+ */
+GBT_API gbt_status gbt_dataset_set_feature_names(gbt_dataset *d, const char *const *names,
+                                                 uint64_t n);
+
+/*
+ * The dataset's feature names: *names points into the dataset (valid until
+ * the names change or the dataset is freed) and *n is their number, ncol;
+ * *names is NULL and *n 0 when the dataset has none.
+ */
+GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const **names,
+                                                 uint64_t *n);
+
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 
@@ -290,6 +312,7 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *   "best_iteration"  the best round (0-based) after early stopping
  *   "best_score"      its score
  *   "num_feature"     the number of features the model was trained on
+ *   "num_trees"       the number of trees (rounds times the classes)
  * GBT_E_STATE when the fact is not known (no training yet, no early stop).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
@@ -332,6 +355,76 @@ GBT_API gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d,
 
 /* The number of boosting rounds the model holds. */
 GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
+
+/*
+ * The model's feature names, one per feature (num_feature of them, in
+ * *n): those of the data it was trained on (a CSV header,
+ * gbt_dataset_set_feature_names) or, for features without one, "f0",
+ * "f1", ... by column number (as for LIBSVM data).  *names is a new array
+ * of *n pointers to NUL-terminated strings, held with the strings in one
+ * block: release it with gbt_free(*names).
+ *
+ * Feature names are checked whenever the model meets data that has names
+ * too: gbt_booster_predict, gbt_booster_eval, validation sets and further
+ * training refuse data whose names differ from the model's
+ * (GBT_E_INVALID_ARG, naming the first feature that differs), unless the
+ * booster parameter validate_features is 0.  Data without names (a dense
+ * matrix, CSR, LIBSVM, CSV without header) and models without names are
+ * not compared.
+ */
+GBT_API gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n);
+
+/*
+ * Feature importance, one value per feature into out (len >= num_feature;
+ * features beyond it are not written), as XGBoost defines it over every
+ * split of every tree:
+ *   "weight"       the number of splits on the feature
+ *   "total_gain"   the sum of those splits' gains (loss reductions)
+ *   "total_cover"  the sum of their covers (hessian sums of the training
+ *                  rows that reached them)
+ *   "gain"         total_gain / weight: the average gain of a split on it
+ *   "cover"        total_cover / weight
+ * A feature no tree splits on gets 0.  Sums run in tree and node order, in
+ * double over the float gains and covers of the model file.
+ */
+GBT_API gbt_status gbt_booster_feature_importance(const gbt_booster *b, const char *type, double *out,
+                                                  uint64_t len);
+
+/*
+ * The trees as text in a new NUL-terminated buffer (*len bytes; free it
+ * with gbt_free()).  tree is a tree's index (0 <= tree < the number of
+ * trees: num_rounds * classes, round r's tree of class k at r * classes +
+ * k), or -1 for every tree.  Features appear by name (gbt_booster_feature_names).
+ * format:
+ *   "text"  XGBoost's text dump: "booster[T]:" then one line per node,
+ *           depth first with the "yes" child first, indented by one tab a
+ *           level: "0:[age<30.5] yes=1,no=2,missing=1" (a row whose value
+ *           is below the threshold goes to yes, a missing value to
+ *           missing) and "1:leaf=0.25"; with_stats adds ",gain=G,cover=C"
+ *           to splits and ",cover=C" to leaves
+ *   "json"  a JSON array of trees, XGBoost's dump_format=json: nested
+ *           nodes {"nodeid", "depth", "split", "split_condition", "yes",
+ *           "no", "missing", ["gain", "cover",] "children": [...]} and
+ *           leaves {"nodeid", "leaf"[, "cover"]}
+ *   "dot"   a Graphviz digraph (boxes for splits, ellipses for leaves,
+ *           blue "yes" and red "no" edges, "missing" on the side missing
+ *           values take); every tree in a cluster of its own when tree is
+ *           -1.  `dot -Tpng` renders it.
+ * Numbers are written with the fewest digits that read back to the same float.
+ */
+GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, int tree, int with_stats,
+                                    char **out, size_t *len);
+
+/*
+ * A new booster (*out; free it with gbt_booster_free) holding rounds
+ * [begin, end) of b: every class's tree of those rounds, b's starting
+ * scores, feature names and parameters, and its best_iteration when that
+ * round is in the range (renumbered from begin).  0 <= begin < end <=
+ * the number of rounds, else GBT_E_INVALID_ARG.  Its predictions are the
+ * starting scores plus the trees of those rounds.  Training it adds rounds
+ * after them (see gbt_booster_update).
+ */
+GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out);
 
 /* Prediction flags. */
 #define GBT_PREDICT_MARGIN 1u /* raw scores, before the objective's transform */

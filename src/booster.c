@@ -10,6 +10,7 @@
 #include "booster.h"
 #include "common/grad_math.h"
 #include "dataset.h"
+#include "feature_names.h"
 #include "grow.h"
 #include "leaf_refit.h"
 #include "metric.h"
@@ -39,6 +40,7 @@ void gbt__model_free(struct gbt_model *m)
     gbt__model_truncate(m, 0);
     free(m->trees);
     free(m->base);
+    gbt__names_free(m->feature_names, m->nfeature_names);
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;
@@ -120,9 +122,13 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else if (strcmp(key, "num_feature") == 0) {
         RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
         snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b->model.num_feature);
+    } else if (strcmp(key, "num_trees") == 0) {
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        snprintf(tmp, sizeof tmp, "%u", b->model.ntrees);
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
-                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature)", key);
+                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature, "
+                         "num_trees)", key);
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
                     buflen);
@@ -194,6 +200,14 @@ static struct gbt_obj_param obj_param(const struct gbt_params *p)
     return op;
 }
 
+/* The data's feature names against the model's, unless validate_features=0. */
+static gbt_status check_names(const gbt_booster *b, const gbt_dataset *d)
+{
+    if (!b->params.validate_features) return GBT_OK;
+    return gbt__names_match(b->model.feature_names, b->model.nfeature_names, d->feature_names,
+                            d->nfeature_names, d->source ? d->source : "the data");
+}
+
 /* Fixes the model's objective, classes, starting scores and features on first training. */
 static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
 {
@@ -207,15 +221,28 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        FORWARD_IF_ERROR(check_names(b, train));
         if (train->ncol > m->num_feature) m->num_feature = train->ncol;
+        if (train->nfeature_names > m->nfeature_names) {
+            char **names;
+            FORWARD_IF_ERROR(gbt__names_copy(&names, (const char *const *)train->feature_names,
+                                             train->nfeature_names));
+            gbt__names_free(m->feature_names, m->nfeature_names);
+            m->feature_names = names;
+            m->nfeature_names = train->nfeature_names;
+        }
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
     s = gbt__objective_base_margin((int)p->objective, K, p->base_score, &op, train, base);
+    if (s == GBT_OK)
+        s = gbt__names_copy(&m->feature_names, (const char *const *)train->feature_names,
+                            train->nfeature_names);
     if (s != GBT_OK) {
         free(base);
         return s;
     }
+    m->nfeature_names = train->nfeature_names;
     m->K = K;
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
@@ -488,6 +515,7 @@ static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, doubl
     double *margin;
     FORWARD_IF_ERROR(check_features(m, d->ncol, d->dense != NULL));
     FORWARD_IF_ERROR(check_index_base(m, d));
+    FORWARD_IF_ERROR(check_names(b, d));
     FORWARD_IF_ERROR(check_base_margin(d, m->K));
     gbt__dataset_view(d, &v);
     FORWARD_IF_ERROR(device_margins(b, &v, &margin));
@@ -747,6 +775,7 @@ gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d, unsig
     CHECK_NOT_NULL(d);
     FORWARD_IF_ERROR(check_model(b));
     FORWARD_IF_ERROR(check_index_base(&b->model, d));
+    FORWARD_IF_ERROR(check_names(b, d));
     gbt__dataset_view(d, &v);
     return predict_view(b, &v, flags, out, out_len);
 }

@@ -25,6 +25,8 @@ struct gbt_model {
     uint32_t ntrees;
     size_t trees_cap;
     struct gbt_forest forest;
+    char **feature_names;    /* nfeature_names <= num_feature names, or NULL: "f0", "f1", ... */
+    uint64_t nfeature_names;
     int best_iteration;   /* -1: no early stop recorded */
     double best_score;
 };

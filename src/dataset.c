@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "feature_names.h"
 #include "util.h"
 
 static atomic_uint_fast64_t next_generation = 1;
@@ -39,6 +40,7 @@ void gbt_dataset_free(gbt_dataset *d)
     free(d->groups);
     free(d->source);
     free(d->row_line);
+    gbt__names_free(d->feature_names, d->nfeature_names);
     free(d);
 }
 

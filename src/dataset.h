@@ -40,6 +40,8 @@ struct gbt_dataset {
     int index_base;     /* enum gbt_index_base */
     char *source;       /* file the data came from, or NULL */
     uint32_t *row_line; /* line of each row in `source`, or NULL */
+    char **feature_names;    /* ncol names (a CSV header, gbt_dataset_set_feature_names), or NULL */
+    uint64_t nfeature_names; /* 0 or ncol */
 
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "feature_names.h"
 #include "io.h"
 #include "util.h"
 
@@ -272,6 +273,46 @@ static gbt_status read_blocks(struct gbt_line_reader *lr, const struct csv_forma
     return s;
 }
 
+/*
+ * The header line's names of the feature columns (the label column's left
+ * out) into d, once the first data line has fixed the fields.
+ */
+static gbt_status header_names(const struct csv_format *c, const char *h, size_t n, uint64_t lineno,
+                               gbt_dataset *d)
+{
+    const char *p = h, *end = h + n;
+    char **names = NULL, where[512];
+    uint64_t k = 0;
+    gbt_status s;
+    if (count_fields(h, n, c->opt->delim) != c->nfields)
+        LINE_FAIL(c->path, lineno, "the header has %lld names but line %llu has %lld fields",
+                  (long long)count_fields(h, n, c->opt->delim), (unsigned long long)c->first_line,
+                  (long long)c->nfields);
+    FORWARD_IF_ERROR(gbt__alloc(&names, (size_t)c->ncol + 1, sizeof *names, 1, "feature names"));
+    s = GBT_OK;
+    for (int64_t f = 0; f < c->nfields && s == GBT_OK; f++) {
+        const char *e = memchr(p, c->opt->delim, (size_t)(end - p)), *a = p, *b;
+        if (e == NULL) e = end;
+        b = e;
+        p = e + 1;
+        if (f == c->label) continue;
+        trim_field(&a, &b);
+        s = gbt__alloc(&names[k], (size_t)(b - a) + 1, 1, 0, "feature names");
+        if (s != GBT_OK) break;
+        memcpy(names[k], a, (size_t)(b - a));
+        names[k++][b - a] = '\0';
+    }
+    snprintf(where, sizeof where, "%.480s:%llu", c->path, (unsigned long long)lineno);
+    if (s == GBT_OK) s = gbt__names_check((const char *const *)names, k, where);
+    if (s != GBT_OK) {
+        gbt__names_free(names, c->ncol);
+        return s == GBT_E_INVALID_ARG ? GBT_E_FORMAT : s;
+    }
+    d->feature_names = names;
+    d->nfeature_names = k;
+    return GBT_OK;
+}
+
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out)
 {
@@ -282,6 +323,9 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
     char *line;
     size_t len;
     int skip_header = opt->header;
+    char *header = NULL;
+    size_t header_len = 0;
+    uint64_t header_line = 0;
     memset(&c, 0, sizeof c);
     c.path = lr->path;
     c.opt = opt;
@@ -292,11 +336,17 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
         s = gbt__lines_next(lr, &line, &len);
         if (s != GBT_OK || line == NULL) break;
         if (skip_header) {
+            /* kept for its names until the first data line fixes the fields */
             skip_header = 0;
+            header_line = lr->line;
+            header_len = len;
+            s = gbt__alloc(&header, len + 1, 1, 0, "header");
+            if (s == GBT_OK) memcpy(header, line, len);
             continue;
         }
         if (gbt__line_is_blank(line, len)) continue;
         s = set_format(&c, line, len, lr->line);
+        if (s == GBT_OK && header) s = header_names(&c, header, header_len, header_line, d);
         if (s == GBT_OK) s = reserve_rows(d, &c, caps, 1);
         if (s == GBT_OK) {
             float label = 0.0f;
@@ -309,6 +359,7 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
         if (s == GBT_OK) s = read_blocks(lr, &c, d, caps);
         break;
     }
+    free(header);
     d->ncol = c.ncol;
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)

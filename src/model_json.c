@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "booster.h"
+#include "feature_names.h"
 #include "common/grad_math.h"
 #include "json.h"
 #include "objective.h"
@@ -37,6 +38,7 @@ static void put_double(struct gbt_strbuf *sb, double v)
     gbt__sb_append(sb, buf, (size_t)n);
 }
 
+/* A JSON string: names hold no control characters (gbt__names_check), only '"' and '\\' need escapes. */
 static void put_training(const char *name, const char *value, void *user)
 {
     struct gbt_strbuf *sb = user;
@@ -77,6 +79,14 @@ gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
                    FORMAT_NAME, FORMAT_VERSION, gbt_version());
     gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
                    gbt__objective_name(m->objective), m->num_class, (unsigned long long)m->num_feature);
+    if (m->nfeature_names > 0) {
+        gbt__sb_printf(sb, "  \"feature_names\": [");
+        for (uint64_t i = 0; i < m->nfeature_names; i++) {
+            if (i) gbt__sb_append(sb, ", ", 2);
+            gbt__sb_json_string(sb, m->feature_names[i]);
+        }
+        gbt__sb_printf(sb, "],\n");
+    }
     if (m->index_base != GBT_BASE_NONE)
         gbt__sb_printf(sb, "  \"libsvm_index_base\": %d,\n", m->index_base == GBT_BASE_ONE);
     gbt__sb_printf(sb, "  \"base_margin\": [");
@@ -240,6 +250,40 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     return gbt__tree_validate(t, nfeat, what);
 }
 
+/* The optional "feature_names": at most num_feature strings, checked as gbt_dataset_set_feature_names does. */
+static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    char buf[GBT_FEATURE_NAME_MAX + 2];
+    uint64_t n = 0;
+    gbt_status s = GBT_OK;
+    if (d->n[arr].type != GBT_J_ARRAY) return bad(rd, arr, "\"%s\" has the wrong type", "feature_names");
+    if ((uint64_t)d->n[arr].count > m->num_feature)
+        return bad(rd, arr, "more feature names than features%s", "");
+    FORWARD_IF_ERROR(gbt__alloc(&m->feature_names, (size_t)d->n[arr].count + 1, sizeof(char *), 1,
+                                "feature names"));
+    for (int32_t c = d->n[arr].child; c >= 0 && s == GBT_OK; c = d->n[c].next) {
+        if (d->n[c].type != GBT_J_STRING || d->n[c].len > 6 * GBT_FEATURE_NAME_MAX) {
+            s = bad(rd, c, "feature names must be strings of at most %s bytes", "255");
+            break;
+        }
+        gbt__json_string(&d->n[c], buf, sizeof buf);
+        s = gbt__strdup(&m->feature_names[n], buf);
+        if (s == GBT_OK) m->nfeature_names = ++n;
+    }
+    if (s == GBT_OK) {
+        char what[300];
+        snprintf(what, sizeof what, "%s:%u", rd->what, d->n[arr].line);
+        s = gbt__names_check((const char *const *)m->feature_names, n, what);
+        if (s != GBT_OK) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", gbt_last_error());
+            s = gbt__fail(GBT_E_FORMAT, "%s", msg);
+        }
+    }
+    return s;
+}
+
 static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t root)
 {
     const struct gbt_jdoc *d = rd->doc;
@@ -281,6 +325,8 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_FEATURES, &v));
     m->num_feature = (uint64_t)v;
+    e = gbt__json_member(d, root, "feature_names");
+    if (e >= 0) FORWARD_IF_ERROR(read_names(rd, e, m));
     FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     for (int k = 0; k < m->K && gbt__json_next(d, e, &it, &el); k++) FORWARD_IF_ERROR(get_double(rd, &el, &m->base[k]));

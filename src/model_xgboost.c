@@ -17,6 +17,7 @@
 
 #include "booster.h"
 #include "common/grad_math.h"
+#include "feature_names.h"
 #include "json.h"
 #include "objective.h"
 #include "util.h"
@@ -26,10 +27,19 @@
 
 /* ---- writing -------------------------------------------------------------- */
 
-/* base_score as XGBoost keeps it: a probability for the logit link, a mean for the log link. */
+/*
+ * 1 when XGBoost keeps base_score as a probability: the logit-link
+ * objectives but binary:logitraw, whose base_score is the raw score.
+ */
+static int base_is_probability(int obj)
+{
+    return gbt__objective_logit_link(obj) && obj != GBT_OBJ_BINARY_LOGITRAW;
+}
+
+/* base_score as XGBoost keeps it: a probability or, for the log link, a mean; else the raw score. */
 static double to_base_score(int obj, double margin)
 {
-    if (gbt__objective_logit_link(obj)) return 1.0 / (1.0 + exp(-margin));
+    if (base_is_probability(obj)) return 1.0 / (1.0 + exp(-margin));
     if (gbt__objective_log_link(obj)) return exp(margin);
     return margin;
 }
@@ -164,7 +174,14 @@ gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb)
             gbt__sb_append(sb, "\"", 1);
         }
     }
-    gbt__sb_printf(sb, "},\"feature_names\":[],\"feature_types\":[],");
+    /* names for every feature or none, as XGBoost keeps them; types stay unset (numeric) */
+    gbt__sb_printf(sb, "},\"feature_names\":[");
+    for (uint64_t i = 0; m->nfeature_names > 0 && !shift && i < m->num_feature; i++) {
+        char buf[32];
+        if (i) gbt__sb_append(sb, ",", 1);
+        gbt__sb_json_string(sb, gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf));
+    }
+    gbt__sb_printf(sb, "],\"feature_types\":[],");
     gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{\"cats\":{\"enc\":[],\"feature_segments\":[],"
                        "\"sorted_idx\":[]},\"gbtree_model_param\":{\"num_parallel_tree\":\"1\","
                        "\"num_trees\":\"%u\"}",
@@ -394,12 +411,12 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
         double v = gbt__strtod(p, &end);
         if (end == p || !isfinite(v))
             s = xbad(rd, e, "base_score is not a list of numbers");
-        else if (gbt__objective_logit_link(obj) && !(v > 0 && v < 1))
+        else if (base_is_probability(obj) && !(v > 0 && v < 1))
             s = xbad(rd, e, "base_score of a logistic objective is not in (0, 1)");
         else if (gbt__objective_log_link(obj) && !(v > 0))
             s = xbad(rd, e, "base_score of a log-link objective is not positive");
         else
-            base[n++] = gbt__objective_logit_link(obj) ? log(v / (1.0 - v))
+            base[n++] = base_is_probability(obj) ? log(v / (1.0 - v))
                         : gbt__objective_log_link(obj) ? log(v) : v;
         p = end + (*end == ',');
     }
@@ -409,6 +426,36 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
     if (n != 1 && n != K) return xbad(rd, e, "base_score has neither one value nor one per output");
     for (int k = n; k < K; k++) base[k] = base[0];
     return GBT_OK;
+}
+
+/* learner.feature_names, when present and not empty: one per feature, XGBoost's rules. */
+static gbt_status read_names(const struct xreader *rd, int32_t learner, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    int32_t arr = gbt__json_member(d, learner, "feature_names");
+    uint64_t n = 0;
+    char buf[GBT_FEATURE_NAME_MAX + 2];
+    gbt_status s = GBT_OK;
+    if (arr < 0 || d->n[arr].type != GBT_J_ARRAY || d->n[arr].count == 0) return GBT_OK;
+    if ((uint64_t)d->n[arr].count != m->num_feature) return xbad(rd, arr, "feature_names is not one name per feature");
+    FORWARD_IF_ERROR(gbt__alloc(&m->feature_names, (size_t)d->n[arr].count, sizeof(char *), 1, "feature names"));
+    for (int32_t c = d->n[arr].child; c >= 0 && s == GBT_OK; c = d->n[c].next) {
+        if (d->n[c].type != GBT_J_STRING || d->n[c].len > 6 * GBT_FEATURE_NAME_MAX)
+            return xbad(rd, c, "a feature name is not a string of at most 255 bytes");
+        gbt__json_string(&d->n[c], buf, sizeof buf);
+        s = gbt__strdup(&m->feature_names[n], buf);
+        if (s == GBT_OK) m->nfeature_names = ++n;
+    }
+    if (s == GBT_OK) {
+        char where[300];
+        snprintf(where, sizeof where, "%s:%u: XGBoost model: feature_names", rd->what, d->n[arr].line);
+        if (gbt__names_check((const char *const *)m->feature_names, n, where) != GBT_OK) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", gbt_last_error());
+            s = gbt__fail(GBT_E_FORMAT, "%s", msg);
+        }
+    }
+    return s;
 }
 
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, gbt_booster *b)
@@ -450,6 +497,7 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         FORWARD_IF_ERROR(xmember(&rd, e, "base_score", GBT_J_STRING, &bs));
         FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
     }
+    FORWARD_IF_ERROR(read_names(&rd, learner, m));
     FORWARD_IF_ERROR(xmember(&rd, gb, "model", GBT_J_OBJECT, &model));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {

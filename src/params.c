@@ -114,6 +114,9 @@ static const struct pdef table[] = {
      "taken as hist, gpu_hist as hist with device=cuda, each with a warning)"},
     {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster), 0, 0,
      "accepted for XGBoost configurations: gbt builds trees (gblinear and dart are not implemented)"},
+    {"validate_features", "", PT_INT, NULL, "1", 0, 1, 0, 0, OFF(validate_features), 0, 0,
+     "1: predicting, evaluating or training on data whose feature names differ from the model's is an "
+     "error; 0: names are not compared"},
 };
 
 #define NPARAMS ((int)(sizeof table / sizeof table[0]))

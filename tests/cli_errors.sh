@@ -85,11 +85,11 @@ fails "early stopping without validation data is refused before the data is read
     "$gbtrain" -q --early_stopping_rounds=3 /no/such/train.csv es.model
 fails "--eval_train takes 0 or 1" "eval_train expects 0 or 1, got 'yes'" "$gbtrain" -q --eval_train=yes "$tr" et.model
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
-fails "model_in (continued training) is refused, naming the line, before the data is read" \
-    "in.conf:2: model_in: continuing training from a saved model is not supported yet" \
+fails "model_in naming a missing file: the file and why, before the data is read" \
+    "reading the model to continue \(--model_in\): cannot open 'old.model'" \
     "$gbtrain" -q --config in.conf
 printf 'task = dump\n' > dump.conf
-fails "task = dump is refused" "dump.conf:1: task = dump: gbt has no model dump yet" "$gbtrain" -q --config dump.conf
+fails "task = dump is refused with the gbmodel command" "dump.conf:1: task = dump: gbtrain only trains; dump with: gbmodel dump" "$gbtrain" -q --config dump.conf
 printf 'num_round = 2\n' > nodata.conf
 fails "a configuration without data, and no TRAIN_FILE" "no TRAIN_FILE given \(nor data = FILE in a --config file\)" "$gbtrain" -q --config nodata.conf
 printf 'data = "/no/such/train.txt?format=libsvm"\n' > missing.conf

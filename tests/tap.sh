@@ -52,8 +52,10 @@ gbt_run() {
 }
 gbtrain() { gbt_run "$builddir/gbtrain" "$@"; }
 gbpredict() { gbt_run "$builddir/gbpredict" "$@"; }
+gbmodel() { gbt_run "$builddir/gbmodel" "$@"; }
 gbtrain=gbtrain
 gbpredict=gbpredict
+gbmodel=gbmodel
 data=$(cd "$GBT_DATASETS" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gbt-cli-XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1169,6 +1169,71 @@ static void test_deep_tree(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Continued training: k rounds on one device, saved, loaded (or sliced to
+ * k rounds from the whole training) and trained for the rest on the other
+ * give the bytes of the uninterrupted training on the CPU.
+ */
+static void test_continued(void)
+{
+    static const struct {
+        int obj, K, policy;
+        double subsample, colsample;
+    } cases[] = {{GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 0.8, 0.7},
+                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct spec s;
+        gbt_dataset *d;
+        gbt_booster *full = NULL, *part = NULL, *loaded = NULL, *sliced = NULL;
+        char *mf = NULL, *mp = NULL, *ml = NULL, *ms = NULL;
+        size_t nf = 0, np = 0, nl = 0, nsl = 0;
+        gbt_status st;
+        const char *dev_first = have_cuda ? "cuda" : "cpu", *dev_rest = have_cuda ? "cuda" : "cpu";
+        memset(&s, 0, sizeof s);
+        s.obj = cases[c].obj;
+        s.K = cases[c].K;
+        s.layout = L_DENSE8;
+        s.rows = quick >= 2 ? 300 : 1500;
+        s.cols = 7;
+        s.policy = cases[c].policy;
+        s.subsample = cases[c].subsample;
+        s.colsample = cases[c].colsample;
+        s.scale_pos = 1.0;
+        s.name = "continued";
+        d = make_data(&s);
+        s.rounds = 5;
+        st = d ? train(&s, d, "cpu", 2, &full, &mf, &nf) : GBT_E_INTERNAL;
+        s.rounds = 2;
+        if (st == GBT_OK) st = train(&s, d, dev_first, 2, &part, &mp, &np);
+        if (st == GBT_OK) st = gbt_booster_load_from_buffer(mp, np, &loaded);
+        if (st == GBT_OK) st = gbt_booster_slice(full, 0, 2, &sliced);
+        for (int k = 0; k < 2 && st == GBT_OK; k++) {
+            gbt_booster *b = k ? sliced : loaded;
+            const gbt_dataset *valid[1] = {d};
+            st = set(b, "device", "%s", dev_rest);
+            if (st == GBT_OK) st = set(b, "nthread", "%d", 3);
+            if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
+            if (st == GBT_OK) st = gbt_booster_train(b, d, 3, valid, NULL, 1);
+            if (st == GBT_OK) st = gbt_booster_save_to_buffer(b, k ? &ms : &ml, k ? &nsl : &nl);
+        }
+        if (st != GBT_OK) diag("continued training: %s", gbt_last_error());
+        ok(st == GBT_OK && nl == nf && memcmp(ml, mf, nf) == 0,
+           "%s, %s: 2 rounds on %s, saved, loaded, 3 more on %s = 5 rounds on cpu (%zu bytes)",
+           obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", dev_first, dev_rest, nf);
+        ok(st == GBT_OK && nsl == nf && memcmp(ms, mf, nf) == 0,
+           "%s: rounds [0, 2) sliced from the 5 rounds, 3 more on %s = the 5 rounds", obj_name(s.obj), dev_rest);
+        gbt_free(mf);
+        gbt_free(mp);
+        gbt_free(ml);
+        gbt_free(ms);
+        gbt_booster_free(full);
+        gbt_booster_free(part);
+        gbt_booster_free(loaded);
+        gbt_booster_free(sliced);
+        gbt_dataset_free(d);
+    }
+}
+
 int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
@@ -1182,6 +1247,7 @@ int main(void)
 #endif
     test_ops();
     test_trainings();
+    test_continued();
     if (quick < 2) {
         test_deep_tree();
         test_many_tiles();

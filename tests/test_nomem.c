@@ -357,6 +357,44 @@ static void test_save(void)
     gbt_dataset_free(d);
 }
 
+/* Feature names, importance, dumps and slices of a named model (tests/test_explain.c checks the values). */
+static int f_rounds;
+
+static void test_explain(void)
+{
+    const char *const p[] = {"max_depth=2", "nthread=1", "objective=multi:softprob", "num_class=3", NULL};
+    const char *const names[3] = {"alpha", "beta", "gamma"};
+    const char *csv = tu_write("named.csv", "y,alpha,beta\n1,0.5,2\n0,1.5,NA\n1,2.5,3\n");
+    gbt_dataset *d = tu_dataset(200, 3, 0.1, 3), *r = NULL;
+    gbt_booster *b, *part = NULL;
+    const char *const *got;
+    char **bn = NULL, *text = NULL;
+    uint64_t count = 0;
+    size_t len = 0;
+    double v[3];
+    static const char *const formats[] = {"text", "json", "dot"};
+    SWEEP("reading a CSV file with a header", s = gbt_dataset_from_file(csv, "header=1", &r),
+          right = gbt_dataset_get_feature_names(r, &got, &count) == GBT_OK && count == 2 && strcmp(got[1], "beta") == 0,
+          (gbt_dataset_free(r), r = NULL));
+    SWEEP("naming a dataset's features", s = gbt_dataset_set_feature_names(d, names, 3),
+          right = gbt_dataset_get_feature_names(d, &got, &count) == GBT_OK && count == 3, (void)0);
+    b = tu_train(d, 2, p);
+    SWEEP("a model's feature names", s = gbt_booster_feature_names(b, &bn, &count),
+          right = count == 3 && strcmp(bn[2], "gamma") == 0, (gbt_free(bn), bn = NULL));
+    SWEEP("feature importance", s = gbt_booster_feature_importance(b, "total_cover", v, 3), right = v[0] >= 0,
+          (void)0);
+    for (int f = 0; f < 3; f++) {
+        char what[64];
+        snprintf(what, sizeof what, "a %s dump of every tree", formats[f]);
+        SWEEP(what, s = gbt_booster_dump(b, formats[f], -1, 1, &text, &len), right = len == strlen(text),
+              (gbt_free(text), text = NULL));
+    }
+    SWEEP("slicing a model", s = gbt_booster_slice(b, 1, 2, &part), right = gbt_booster_num_rounds(part, &f_rounds) == GBT_OK && f_rounds == 1,
+          (gbt_booster_free(part), part = NULL));
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     tu_seed(13);
@@ -371,6 +409,7 @@ int main(void)
     test_sparse_index_range();
     test_save();
     test_model_life();
+    test_explain();
     tu_cleanup();
     return done_testing();
 }

@@ -30,6 +30,8 @@ static void usage(FILE *f)
             "                           other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --validate_features=0|1  1: refuse data whose feature names (a CSV/TSV\n"
+            "                           header) differ from the model's (default 1)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
             "                           auto: 0 when an index 0 appears, else 1)\n"
             "  --nthread=N              threads, reading included (default: all cores)\n"
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
         static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
-                                            "progress", NULL};
+                                            "progress", "validate_features", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -136,6 +138,9 @@ int main(int argc, char **argv)
         cli_die_status(s, "--nthread");
     if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)
         cli_die_status(s, "--device");
+    if ((v = cli_get(&o, "validate_features")) != NULL &&
+        (s = gbt_booster_set_param(b, "validate_features", v)) != GBT_OK)
+        cli_die_status(s, "--validate_features");
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     choose_label_column(&o, b, data_opts, sizeof data_opts);
     s = gbt_dataset_from_file(o.positional[0], data_opts, &d);

@@ -53,14 +53,22 @@ static void usage(FILE *f)
             "'?format=libsvm&label_column=0' suffix gives that file's format options),\n"
             "eval[NAME] = FILE (validation data named NAME), model_out = MODEL_FILE\n"
             "(default: model_dir/NNNN.model, NNNN the rounds, as XGBoost), num_round,\n"
-            "save_period, eval_train, task = train.  task = pred is refused with the\n"
-            "gbpredict command that does it; model_in (continued training) is refused.\n"
+            "save_period, eval_train, model_in, task = train.  task = pred is refused\n"
+            "with the gbpredict command that does it.\n"
             "File arguments win over data and model_out.\n"
             "\n"
             "  --num_round=N            boosting rounds (default 10; also num_boost_round,\n"
-            "                           n_estimators, nround, nrounds)\n"
+            "                           n_estimators, nround, nrounds); with --model_in,\n"
+            "                           the rounds added\n"
+            "  --model_in=FILE          continue training the model in FILE: its trees\n"
+            "                           and parameters (options given here win), then\n"
+            "                           num_round more rounds; the same model as one\n"
+            "                           uninterrupted training (default: none, train\n"
+            "                           from scratch)\n"
             "  --save_period=N          also save the model every N rounds (default 0:\n"
-            "                           only at the end); not with early stopping\n"
+            "                           only at the end), each time a complete model\n"
+            "                           file replacing MODEL_FILE atomically; not with\n"
+            "                           early stopping\n"
             "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
             "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
@@ -292,11 +300,8 @@ int main(int argc, char **argv)
         if (strcmp(opt->name, "task") == 0 && strcmp(opt->value, "pred") == 0) refuse_pred_task(&o, opt);
         if (strcmp(opt->name, "task") == 0 && strcmp(opt->value, "train") != 0)
             cli_die_option(opt, strcmp(opt->value, "dump") == 0
-                                    ? "task = dump: gbt has no model dump yet (planned, issue 10)"
+                                    ? "task = dump: gbtrain only trains; dump with: gbmodel dump MODEL_FILE"
                                     : "task expects train (gbtrain trains; gbpredict predicts)");
-        if (strcmp(opt->name, "model_in") == 0)
-            cli_die_option(opt, "model_in: continuing training from a saved model is not supported yet "
-                                "(planned, issue 10); without model_in gbtrain trains from scratch");
         if (strcmp(opt->name, "valid") == 0 || eval_key(opt->name, &name, &len)) {
             struct data_file *f = &files[1 + nvalid];
             if (nvalid == 64) cli_die("at most 64 validation files");
@@ -326,8 +331,14 @@ int main(int argc, char **argv)
     for (int i = 0; round_names[i]; i++) rounds = count_option(&o, round_names[i], rounds);
     period = count_option(&o, "save_period", 0);
 
-    s = gbt_booster_create(&b);
-    if (s != GBT_OK) cli_die_status(s, "creating the booster");
+    if ((v = cli_get(&o, "model_in")) != NULL) {
+        /* continued training: the model's own parameters, then the options given here */
+        s = gbt_booster_load(v, &b);
+        if (s != GBT_OK) cli_die_status(s, "reading the model to continue (--model_in)");
+    } else {
+        s = gbt_booster_create(&b);
+        if (s != GBT_OK) cli_die_status(s, "creating the booster");
+    }
     if (!quiet && (s = gbt_booster_set_param(b, "verbosity", "2")) != GBT_OK)
         cli_die_status(s, "setting verbosity");
     for (size_t i = 0; i < o.n; i++) {

@@ -1,0 +1,237 @@
+/*
+ * dump.c - the trees as text for people: XGBoost's text dump (one line per
+ * node, indented by depth), its JSON dump (nested nodes) and Graphviz DOT.
+ * Nodes are visited depth first, the left ("yes") child first, with an
+ * explicit stack: lossguide trees may be deeper than a C stack likes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "booster.h"
+#include "feature_names.h"
+#include "util.h"
+
+enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_DOT };
+
+struct dumper {
+    struct gbt_strbuf *sb;
+    const struct gbt_model *m;
+    int format, with_stats, one_tree;
+};
+
+static void put_float(struct gbt_strbuf *sb, float v)
+{
+    char buf[32];
+    int n = gbt__format_float(buf, sizeof buf, v);
+    gbt__sb_append(sb, buf, (size_t)n);
+}
+
+/* A name inside a JSON or DOT string: '"' and '\' escaped. */
+static void put_escaped(struct gbt_strbuf *sb, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '"' || *p == '\\') gbt__sb_append(sb, "\\", 1);
+        gbt__sb_append(sb, p, 1);
+    }
+}
+
+static void indent(struct gbt_strbuf *sb, int depth, const char *unit)
+{
+    for (int i = 0; i < depth; i++) gbt__sb_printf(sb, "%s", unit);
+}
+
+static const char *fname(const struct gbt_model *m, int32_t f, char *buf, size_t len)
+{
+    return gbt__name_of(m->feature_names, m->nfeature_names, (uint64_t)f, buf, len);
+}
+
+/* "yes=1,no=2,missing=1" and the stats of node n in the text format. */
+static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int depth)
+{
+    struct gbt_strbuf *sb = d->sb;
+    char buf[32];
+    indent(sb, depth, "\t");
+    if (t->left[n] < 0) {
+        gbt__sb_printf(sb, "%d:leaf=", n);
+        put_float(sb, t->value[n]);
+        if (d->with_stats) {
+            gbt__sb_printf(sb, ",cover=");
+            put_float(sb, t->cover[n]);
+        }
+    } else {
+        gbt__sb_printf(sb, "%d:[%s<", n, fname(d->m, t->feature[n], buf, sizeof buf));
+        put_float(sb, t->threshold[n]);
+        gbt__sb_printf(sb, "] yes=%d,no=%d,missing=%d", t->left[n], t->right[n],
+                       t->default_left[n] ? t->left[n] : t->right[n]);
+        if (d->with_stats) {
+            gbt__sb_printf(sb, ",gain=");
+            put_float(sb, t->gain[n]);
+            gbt__sb_printf(sb, ",cover=");
+            put_float(sb, t->cover[n]);
+        }
+    }
+    gbt__sb_append(sb, "\n", 1);
+}
+
+static void json_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int depth)
+{
+    struct gbt_strbuf *sb = d->sb;
+    char buf[32];
+    indent(sb, depth + 1, "  ");
+    gbt__sb_printf(sb, "{ \"nodeid\": %d, ", n);
+    if (t->left[n] < 0) {
+        gbt__sb_printf(sb, "\"leaf\": ");
+        put_float(sb, t->value[n]);
+        if (d->with_stats) {
+            gbt__sb_printf(sb, ", \"cover\": ");
+            put_float(sb, t->cover[n]);
+        }
+        gbt__sb_printf(sb, " }");
+        return;
+    }
+    gbt__sb_printf(sb, "\"depth\": %d, \"split\": \"", depth);
+    put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
+    gbt__sb_printf(sb, "\", \"split_condition\": ");
+    put_float(sb, t->threshold[n]);
+    gbt__sb_printf(sb, ", \"yes\": %d, \"no\": %d, \"missing\": %d", t->left[n], t->right[n],
+                   t->default_left[n] ? t->left[n] : t->right[n]);
+    if (d->with_stats) {
+        gbt__sb_printf(sb, ", \"gain\": ");
+        put_float(sb, t->gain[n]);
+        gbt__sb_printf(sb, ", \"cover\": ");
+        put_float(sb, t->cover[n]);
+    }
+    gbt__sb_printf(sb, ", \"children\": [\n");
+}
+
+static void dot_node(struct dumper *d, const struct gbt_tree *t, uint32_t ti, int32_t n)
+{
+    struct gbt_strbuf *sb = d->sb;
+    char buf[32];
+    const char *pad = d->one_tree ? "    " : "        ";
+    gbt__sb_printf(sb, "%st%un%d [label=\"", pad, ti, n);
+    if (t->left[n] < 0) {
+        gbt__sb_printf(sb, "leaf=");
+        put_float(sb, t->value[n]);
+    } else {
+        put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, "<");
+        put_float(sb, t->threshold[n]);
+    }
+    if (d->with_stats) {
+        if (t->left[n] >= 0) {
+            gbt__sb_printf(sb, "\\ngain=");
+            put_float(sb, t->gain[n]);
+        }
+        gbt__sb_printf(sb, "\\ncover=");
+        put_float(sb, t->cover[n]);
+    }
+    gbt__sb_printf(sb, "\" shape=%s]\n", t->left[n] < 0 ? "ellipse" : "box");
+    if (t->left[n] >= 0) {
+        gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"yes%s\" color=\"#0000FF\"]\n", pad, ti, n, ti,
+                       t->left[n], t->default_left[n] ? ", missing" : "");
+        gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"no%s\" color=\"#FF0000\"]\n", pad, ti, n, ti,
+                       t->right[n], t->default_left[n] ? "" : ", missing");
+    }
+}
+
+/* Stack entries: a node to open (its depth, whether a sibling came before it) or one to close. */
+struct frame {
+    int32_t node;
+    int16_t depth;
+    uint8_t close, after_sibling;
+};
+
+static gbt_status dump_tree(struct dumper *d, uint32_t ti)
+{
+    const struct gbt_tree *t = &d->m->trees[ti];
+    struct gbt_strbuf *sb = d->sb;
+    struct frame *st;
+    size_t top = 0;
+    FORWARD_IF_ERROR(gbt__alloc(&st, 2 * (size_t)t->n_nodes + 2, sizeof *st, 0, "dump stack"));
+    if (d->format == DUMP_TEXT) gbt__sb_printf(sb, "booster[%u]:\n", ti);
+    if (d->format == DUMP_DOT && !d->one_tree)
+        gbt__sb_printf(sb, "    subgraph cluster_%u {\n        label=\"booster[%u]\"\n", ti, ti);
+    st[top++] = (struct frame){0, 0, 0, 0};
+    while (top > 0) {
+        const struct frame f = st[--top];
+        const int32_t n = f.node;
+        if (f.close) {
+            /* JSON only: the children of n are written */
+            gbt__sb_append(sb, "\n", 1);
+            indent(sb, f.depth + 1, "  ");
+            gbt__sb_printf(sb, "]}");
+            continue;
+        }
+        if (d->format == DUMP_TEXT) text_node(d, t, n, f.depth);
+        if (d->format == DUMP_DOT) dot_node(d, t, ti, n);
+        if (d->format == DUMP_JSON) {
+            if (f.after_sibling) gbt__sb_printf(sb, ",\n");
+            json_node(d, t, n, f.depth);
+        }
+        if (t->left[n] >= 0) {
+            const int16_t cd = (int16_t)(f.depth < 32000 ? f.depth + 1 : f.depth);
+            if (d->format == DUMP_JSON) st[top++] = (struct frame){n, f.depth, 1, 0};
+            st[top++] = (struct frame){t->right[n], cd, 0, 1};
+            st[top++] = (struct frame){t->left[n], cd, 0, 0};
+        }
+    }
+    if (d->format == DUMP_DOT && !d->one_tree) gbt__sb_printf(sb, "    }\n");
+    free(st);
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, int tree, int with_stats,
+                            char **out, size_t *len)
+{
+    struct gbt_strbuf sb = {0};
+    struct dumper d;
+    uint32_t t0, t1;
+    gbt_status s = GBT_OK;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(format);
+    CHECK_NOT_NULL(out);
+    CHECK_NOT_NULL(len);
+    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    memset(&d, 0, sizeof d);
+    if (strcmp(format, "text") == 0)
+        d.format = DUMP_TEXT;
+    else if (strcmp(format, "json") == 0)
+        d.format = DUMP_JSON;
+    else if (strcmp(format, "dot") == 0)
+        d.format = DUMP_DOT;
+    else
+        return gbt__fail(GBT_E_INVALID_ARG, "unknown dump format '%s' (text, json, dot)", format);
+    RETURN_ERROR_IF(tree < -1 || (tree >= 0 && (uint32_t)tree >= b->model.ntrees), GBT_E_INVALID_ARG,
+                    "tree %d does not exist: the model has %u trees (0 to %u; -1: all)", tree,
+                    b->model.ntrees, b->model.ntrees ? b->model.ntrees - 1 : 0);
+    d.sb = &sb;
+    d.m = &b->model;
+    d.with_stats = with_stats != 0;
+    d.one_tree = tree >= 0;
+    t0 = tree >= 0 ? (uint32_t)tree : 0;
+    t1 = tree >= 0 ? (uint32_t)tree + 1 : b->model.ntrees;
+    if (d.format == DUMP_JSON) gbt__sb_printf(&sb, "[\n");
+    if (d.format == DUMP_DOT) {
+        if (d.one_tree)
+            gbt__sb_printf(&sb, "digraph booster%u {\n", t0);
+        else
+            gbt__sb_printf(&sb, "digraph gbt {\n");
+        gbt__sb_printf(&sb, "    graph [rankdir=TB]\n    node [fontname=\"Helvetica\"]\n");
+    }
+    for (uint32_t t = t0; t < t1 && s == GBT_OK; t++) {
+        if (d.format == DUMP_JSON && t > t0) gbt__sb_printf(&sb, ",\n");
+        s = dump_tree(&d, t);
+    }
+    if (d.format == DUMP_JSON) gbt__sb_printf(&sb, "\n]\n");
+    if (d.format == DUMP_DOT) gbt__sb_printf(&sb, "}\n");
+    if (s == GBT_OK && (sb.failed || sb.s == NULL)) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory writing the dump");
+    if (s != GBT_OK) {
+        free(sb.s);
+        return s;
+    }
+    *out = sb.s;
+    *len = sb.len;
+    return GBT_OK;
+}

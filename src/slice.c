@@ -1,0 +1,77 @@
+/*
+ * slice.c - a booster holding rounds [begin, end) of another: its trees of
+ * those rounds (every class of a round), its starting scores, feature
+ * names and parameters.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "booster.h"
+#include "feature_names.h"
+#include "util.h"
+
+static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
+{
+    const size_t n = (size_t)src->n_nodes;
+    FORWARD_IF_ERROR(gbt__tree_init(dst, src->n_nodes));
+    memcpy(dst->left, src->left, n * sizeof *dst->left);
+    memcpy(dst->right, src->right, n * sizeof *dst->right);
+    memcpy(dst->feature, src->feature, n * sizeof *dst->feature);
+    memcpy(dst->threshold, src->threshold, n * sizeof *dst->threshold);
+    memcpy(dst->default_left, src->default_left, n * sizeof *dst->default_left);
+    memcpy(dst->value, src->value, n * sizeof *dst->value);
+    memcpy(dst->gain, src->gain, n * sizeof *dst->gain);
+    memcpy(dst->cover, src->cover, n * sizeof *dst->cover);
+    dst->n_nodes = src->n_nodes;
+    return GBT_OK;
+}
+
+static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, struct gbt_model *m)
+{
+    const uint32_t K = (uint32_t)src->K;
+    m->K = src->K;
+    m->objective = src->objective;
+    m->num_class = src->num_class;
+    m->num_feature = src->num_feature;
+    m->index_base = src->index_base;
+    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)K, sizeof *m->base, 0, "starting scores"));
+    memcpy(m->base, src->base, K * sizeof *m->base);
+    FORWARD_IF_ERROR(gbt__names_copy(&m->feature_names, (const char *const *)src->feature_names,
+                                     src->nfeature_names));
+    m->nfeature_names = src->nfeature_names;
+    for (uint32_t t = (uint32_t)begin * K; t < (uint32_t)end * K; t++) {
+        struct gbt_tree tree;
+        gbt_status s = copy_tree(&src->trees[t], &tree);
+        if (s == GBT_OK) s = gbt__model_add_tree(m, &tree);
+        gbt__tree_free(&tree);
+        FORWARD_IF_ERROR(s);
+    }
+    if (src->best_iteration >= begin && src->best_iteration < end) {
+        m->best_iteration = src->best_iteration - begin;
+        m->best_score = src->best_score;
+    }
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out)
+{
+    gbt_booster *s = NULL;
+    gbt_status st;
+    int rounds;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(out);
+    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    rounds = (int)(b->model.ntrees / (uint32_t)b->model.K);
+    RETURN_ERROR_IF(begin < 0 || end <= begin || end > rounds, GBT_E_INVALID_ARG,
+                    "rounds [%d, %d) are not a range of the model's %d rounds (0 <= begin < end <= %d)",
+                    begin, end, rounds, rounds);
+    FORWARD_IF_ERROR(gbt_booster_create(&s));
+    s->params = b->params;
+    st = copy_rounds(&b->model, begin, end, &s->model);
+    if (st != GBT_OK) {
+        gbt_booster_free(s);
+        return st;
+    }
+    *out = s;
+    return GBT_OK;
+}

@@ -1,0 +1,138 @@
+#!/bin/sh
+# cli_gbmodel.sh - gbmodel (info, importance, dump, slice, convert), gbtrain
+# --model_in and --save_period, feature names from CSV headers through
+# gbtrain and gbpredict; bad input gives a clear message and exit 1.
+. "${top_srcdir:-.}/tests/tap.sh"
+cd "$work" || exit 1
+tr=$data/breast_cancer.train.csv
+
+# two trees over a, b, c: importance and dumps worked out by hand (tests/test_explain.c)
+cat > hand.model <<'MODEL'
+{"format": "gbt-model", "format_version": 1, "gbt_version": "0.1.0",
+ "objective": "reg:squarederror", "num_class": 0, "num_feature": 3,
+ "feature_names": ["a", "b", "c"], "base_margin": [0.5], "training": {"max_depth": "2"},
+ "trees": [
+{"class": 0, "num_nodes": 5, "left": [1,3,-1,-1,-1], "right": [2,4,-1,-1,-1],
+ "feature": [0,2,-1,-1,-1], "threshold": [1.5,0.25,0,0,0], "default_left": [1,0,0,0,0],
+ "value": [0.1,0.05,0.3,-0.1,0.2], "gain": [10,4,0,0,0], "cover": [8,5,3,2,3]},
+{"class": 0, "num_nodes": 3, "left": [1,-1,-1], "right": [2,-1,-1],
+ "feature": [0,-1,-1], "threshold": [2.5,0,0], "default_left": [0,0,0],
+ "value": [0,-0.2,0.1], "gain": [6,0,0], "cover": [8,4,4]}]}
+MODEL
+
+"$gbmodel" --help > help.txt
+check "--help lists every command and option with its default" \
+    sh -c 'for w in "gbmodel info" "gbmodel importance" "gbmodel dump" "gbmodel slice" "--type=weight|gain|cover|total_gain|total_cover" \
+               "(default gain)" "--format=text|json|dot" "(default text)" "--tree=N" "(default -1" "--with_stats" "(default off)" \
+               "--rounds=A:B" "--force" "--quiet" "--version"; do grep -qF -- "$w" help.txt || exit 1; done'
+check "--help lists convert and its --to" sh -c 'grep -qF "gbmodel convert --to=FORMAT" help.txt && grep -qF -- "--to=xgboost|gbt" help.txt'
+"$gbmodel" --version > version.txt
+check "--version prints the version and build information" grep -q '"cuda": {"compiled"' version.txt
+
+"$gbmodel" info hand.model > info.txt
+check "info: objective, rounds, trees, leaves, depth, names, parameters" \
+    sh -c 'grep -qx "objective: reg:squarederror" info.txt && grep -qx "rounds: 2" info.txt && grep -qx "trees: 2" info.txt &&
+           grep -qx "leaves: 5" info.txt && grep -qx "max_depth_reached: 2" info.txt &&
+           grep -qx "feature_names: a, b, c" info.txt && grep -qx "  max_depth = 2" info.txt && grep -qx "best_iteration: none" info.txt'
+
+"$gbmodel" importance hand.model > imp.txt
+printf 'a\t8\nc\t4\n' > want.txt
+check "importance (gain by default): the average gain per split, used features only, most important first" cmp -s imp.txt want.txt
+"$gbmodel" importance --type=weight hand.model > imp.txt
+printf 'a\t2\nc\t1\n' > want.txt
+check "importance --type=weight: splits per feature" cmp -s imp.txt want.txt
+"$gbmodel" importance --type=total_cover hand.model > imp.txt
+printf 'a\t16\nc\t5\n' > want.txt
+check "importance --type=total_cover: summed covers" cmp -s imp.txt want.txt
+
+"$gbmodel" dump --with_stats hand.model > dump.txt
+printf 'booster[0]:\n0:[a<1.5] yes=1,no=2,missing=1,gain=10,cover=8\n\t1:[c<0.25] yes=3,no=4,missing=4,gain=4,cover=5\n\t\t3:leaf=-0.1,cover=2\n\t\t4:leaf=0.2,cover=3\n\t2:leaf=0.3,cover=3\nbooster[1]:\n0:[a<2.5] yes=1,no=2,missing=2,gain=6,cover=8\n\t1:leaf=-0.2,cover=4\n\t2:leaf=0.1,cover=4\n' > want.txt
+check "dump --with_stats: XGBoost's text dump with names, gains and covers" cmp -s dump.txt want.txt
+"$gbmodel" dump --format=json --tree=1 hand.model tree1.json
+check "dump --format=json --tree=1 OUT: one tree, nested, to the file" \
+    sh -c 'grep -q "\"split\": \"a\", \"split_condition\": 2.5, \"yes\": 1, \"no\": 2, \"missing\": 2, \"children\"" tree1.json &&
+           test "$(grep -c nodeid tree1.json)" -eq 3'
+"$gbmodel" dump --format=dot hand.model trees.dot
+check "dump --format=dot: a digraph with a cluster per tree" \
+    sh -c 'head -1 trees.dot | grep -qx "digraph gbt {" && grep -q "subgraph cluster_1" trees.dot && grep -q "t0n0 -> t0n1 \[label=\"yes, missing\"" trees.dot'
+if command -v dot >/dev/null 2>&1; then
+    check "(and Graphviz reads it)" dot -Tsvg -o trees.svg trees.dot
+fi
+fails "dump --tree out of range" "--tree: tree 2 does not exist: the model has 2 trees" "$gbmodel" dump --tree=2 hand.model out.txt
+check "(and no output file is left)" test ! -e out.txt
+fails "dump --tree not a number" "--tree expects an integer in \[-1, 2147483647\], got 'x'" "$gbmodel" dump --tree=x hand.model
+fails "dump --format unknown" "--format expects text, json or dot, got 'svg'" "$gbmodel" dump --format=svg hand.model
+echo "precious" > notes.txt
+fails "dump over a file it did not write is refused" "notes.txt" "$gbmodel" dump hand.model notes.txt
+check "(and the file is kept)" grep -qx precious notes.txt
+"$gbmodel" dump --force hand.model notes.txt
+check "--force replaces it" grep -q "^booster\[0\]:" notes.txt
+
+fails "no command" "no command given: info, importance, dump, slice or convert" "$gbmodel"
+fails "an unknown command" "unknown command 'merge': expected info, importance, dump, slice or convert" "$gbmodel" merge hand.model out.json
+fails "convert without --to" "convert needs --to=xgboost or --to=gbt, got nothing" "$gbmodel" convert hand.model out.json
+fails "convert --to=onnx" "convert needs --to=xgboost or --to=gbt, got onnx" "$gbmodel" convert --to=onnx hand.model out.json
+check "(and no output file is left)" test ! -e out.json
+"$gbmodel" -q convert --to=xgboost hand.model hand.xgb.json
+check "convert --to=xgboost writes XGBoost's JSON (a learner object)" grep -q '^{"learner":{' hand.xgb.json
+check "and keeps the feature names" grep -q '"feature_names":\["a","b","c"\]' hand.xgb.json
+"$gbmodel" -q convert --to=gbt hand.xgb.json hand.back.model
+printf '1,0.2,3\n2,0.3,NA\n3,0.1,1\n0.5,0.25,0\n' > abc.csv
+"$gbpredict" -q --margin abc.csv hand.model a.txt
+"$gbpredict" -q --margin abc.csv hand.back.model b.txt
+check "converted there and back, the model predicts the same" cmp -s a.txt b.txt
+"$gbmodel" info hand.back.model > back-info.txt
+check "and has the names back" grep -qx "feature_names: a, b, c" back-info.txt
+"$gbmodel" -q convert --to=xgboost hand.model hand.xgb.json
+check "convert may replace its own earlier output" test -s hand.xgb.json
+fails "convert over a file it did not write is refused" "notes.txt" "$gbmodel" convert --to=gbt hand.model notes.txt
+fails "no model file" "gbmodel info needs a MODEL_FILE" "$gbmodel" info
+fails "a missing model file is named" "loading the model: cannot open 'no-such.model'" "$gbmodel" info no-such.model
+fails "a data file given as the model says what it is" "breast_cancer.train.csv" "$gbmodel" importance "$tr"
+fails "an option of another command" "gbmodel info takes no option '--type'" "$gbmodel" info --type=gain hand.model
+fails "an unknown importance type" "unknown importance type 'split'" "$gbmodel" importance --type=split hand.model
+fails "one file too many" "'extra' is one file argument too many" "$gbmodel" importance hand.model extra
+
+# slicing and continued training: the same bytes as the uninterrupted training
+p="-q --objective=binary:logistic --max_depth=3 --subsample=0.8 --colsample_bynode=0.7 --seed=4"
+"$gbtrain" $p --num_round=6 "$tr" full.model
+"$gbtrain" $p --num_round=2 "$tr" two.model
+"$gbtrain" $p --num_round=4 --model_in=two.model "$tr" cont.model
+check "gbtrain --model_in: 2 rounds, then 4 more = 6 rounds, byte for byte" cmp -s cont.model full.model
+"$gbmodel" -q slice --rounds=0:2 full.model first2.model
+check "slice --rounds=0:2 of the 6 rounds = the 2-round training" cmp -s first2.model two.model
+"$gbmodel" -q slice --rounds=2: full.model last4.model
+check "slice --rounds=2: keeps 4 rounds" sh -c '"$0" info last4.model | grep -qx "rounds: 4"' "$builddir/gbmodel"
+"$gbtrain" $p --num_round=4 --model_in=first2.model "$tr" cont2.model
+check "the slice trained 4 more rounds = the 6 rounds" cmp -s cont2.model full.model
+"$gbtrain" $p --num_round=6 --save_period=4 "$tr" saved.model
+check "--save_period=4: the model of 6 rounds saved at 4 and 6 is the one of 6" cmp -s saved.model full.model
+fails "slice --rounds=5:3" "--rounds expects A:B with 0 <= A < B <= 6 \(the model's rounds\), got '5:3'" \
+    "$gbmodel" slice --rounds=5:3 full.model out.model
+fails "slice --rounds past the end" "got '0:7'" "$gbmodel" slice --rounds=0:7 full.model out.model
+fails "slice --rounds not a range" "got '3'" "$gbmodel" slice --rounds=3 full.model out.model
+fails "slice without --rounds" "slice needs --rounds=A:B" "$gbmodel" slice full.model out.model
+fails "slice without OUTPUT_FILE" "slice needs MODEL_FILE and OUTPUT_FILE" "$gbmodel" slice --rounds=0:1 full.model
+fails "slice over its own input" "out.model|full.model" "$gbmodel" slice --rounds=0:1 full.model full.model
+check "(no output file is left)" test ! -e out.model
+fails "gbtrain --model_in of a missing file" "reading the model to continue \(--model_in\): cannot open 'nope.model'" \
+    "$gbtrain" -q --model_in=nope.model "$tr" x.model
+fails "gbtrain --model_in with another objective" "objective" \
+    "$gbtrain" -q --model_in=two.model --objective=reg:squarederror "$tr" x.model
+
+# feature names from a CSV header, kept in the model, checked in prediction
+printf 'label,radius,texture,perimeter\n1,10,2,3\n0,20,5,6\n1,12,1,2\n0,25,7,9\n1,11,2,4\n0,22,6,8\n' > named.csv
+"$gbtrain" -q --header --objective=binary:logistic --num_round=2 --min_child_weight=0 named.csv named.model
+check "gbtrain --header: the header's names are kept in the model" \
+    sh -c '"$0" info named.model | grep -qx "feature_names: radius, texture, perimeter"' "$builddir/gbmodel"
+"$gbpredict" -q --header named.csv named.model same.txt
+check "gbpredict --header on data with the model's names" test -s same.txt
+sed '1s/texture/colour/' named.csv > renamed.csv
+fails "gbpredict on data named otherwise names the first feature that differs" \
+    "feature 1 is 'colour' in renamed.csv but 'texture' in the model \(validate_features=0 turns this check off\)" \
+    "$gbpredict" -q --header renamed.csv named.model
+"$gbpredict" -q --header --validate_features=0 renamed.csv named.model renamed.txt
+check "gbpredict --validate_features=0 predicts anyway, the same" cmp -s renamed.txt same.txt
+"$gbmodel" dump named.model > named.txt
+check "dumps use the names" grep -q '^0:\[[a-z]*<' named.txt
+done_testing

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""XGBoost JSON models between gbt and XGBoost itself (TAP on stdout).
+
+    python3 tests/xgboost_interop.py BUILDDIR DATASETS WORKDIR
+
+gbt -> XGBoost: gbtrain trains on a bundled dataset, `gbmodel convert
+--to=xgboost` exports the model, xgboost.Booster loads it and its raw scores
+on the test rows must equal gbpredict --margin's to float precision
+(|d| <= 1e-5 max(1, |score|): XGBoost adds the leaves in float).
+XGBoost -> gbt: xgboost.train's model saved as JSON predicts the same in
+gbpredict.  gbt -> XGBoost -> gbt: the converted-back model predicts the
+same as the original.
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import xgboost as xgb
+
+build, datasets, work = sys.argv[1:4]
+n = 0
+failed = 0
+
+
+def ok(cond, name):
+    global n, failed
+    n += 1
+    failed += not cond
+    print("%s %d - %s" % ("ok" if cond else "not ok", n, name))
+
+
+def tool(name, *args):
+    r = subprocess.run([os.path.join(build, name)] + list(args), capture_output=True, text=True)
+    if r.returncode != 0:
+        print("# %s %s: %s" % (name, " ".join(args), r.stderr.strip().replace("\n", " ")))
+    return r.returncode == 0
+
+
+def load_csv(path):
+    a = np.loadtxt(path, delimiter=",", ndmin=2)
+    return a[:, 1:], a[:, 0]
+
+
+def write_libsvm(path, X, y):
+    """One-based LIBSVM with the NaN entries (and zeros) left out."""
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            f.write("%g %s\n" % (label, " ".join("%d:%.9g" % (j + 1, v) for j, v in enumerate(row)
+                                                    if not np.isnan(v) and v != 0)))
+
+
+def agree(a, b):
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64).reshape(np.shape(a))
+    d = np.abs(a - b) / np.maximum(1.0, np.abs(a))
+    return a.shape == b.shape and bool(np.all(d <= 1e-5)), float(d.max()) if d.size else 0.0
+
+
+def gbt_margins(model, data, fmt, cols, *extra):
+    out = os.path.join(work, "pred.txt")
+    if not tool("gbpredict", "-q", "--margin", "--format=" + fmt, *extra, data, model, out):
+        return None
+    return np.loadtxt(out, ndmin=2).reshape(-1, cols) if cols > 1 else np.loadtxt(out, ndmin=1)
+
+
+def xgb_dmatrix(X, fmt, path):
+    if fmt == "libsvm":
+        return xgb.DMatrix(path + "?format=libsvm")
+    return xgb.DMatrix(X)
+
+
+cases = [
+    # name, dataset, params, outputs
+    ("breast_cancer binary:logistic depthwise", "breast_cancer", ["--objective=binary:logistic", "--max_depth=4"], 1),
+    ("digits multi:softprob lossguide", "digits",
+     ["--objective=multi:softprob", "--num_class=10", "--grow_policy=lossguide", "--max_leaves=12"], 10),
+    ("diabetes reg:quantileerror (3 quantiles)", "diabetes",
+     ["--objective=reg:quantileerror", "--quantile_alpha=0.1,0.5,0.9"], 3),
+    ("diabetes count:poisson", "diabetes", ["--objective=count:poisson"], 1),
+    ("breast_cancer LIBSVM with missing values", "breast_cancer-libsvm",
+     ["--objective=binary:logitraw", "--max_depth=3"], 1),
+]
+
+for name, data, params, cols in cases:
+    fmt = "libsvm" if data.endswith("-libsvm") else "csv"
+    base = data.replace("-libsvm", "")
+    Xtr, ytr = load_csv(os.path.join(datasets, base + ".train.csv"))
+    Xte, yte = load_csv(os.path.join(datasets, base + ".test.csv"))
+    tr = os.path.join(datasets, base + ".train.csv")
+    te = os.path.join(datasets, base + ".test.csv")
+    if fmt == "libsvm":
+        rng = np.random.RandomState(3)
+        Xtr[rng.uniform(size=Xtr.shape) < 0.2] = np.nan
+        Xte[rng.uniform(size=Xte.shape) < 0.2] = np.nan
+        tr, te = os.path.join(work, "train.svm"), os.path.join(work, "test.svm")
+        write_libsvm(tr, Xtr, ytr)
+        write_libsvm(te, Xte, yte)
+    model, exported, back = (os.path.join(work, f) for f in ("m.gbt", "m.json", "back.gbt"))
+    trained = tool("gbtrain", "-q", "--num_round=20", "--format=" + fmt, *params, tr, model)
+    converted = trained and tool("gbmodel", "convert", "--to=xgboost", model, exported)
+    ok(converted, "%s: gbtrain's model converts to XGBoost JSON" % name)
+    if not converted:
+        continue
+    mine = gbt_margins(model, te, fmt, cols)
+    try:
+        theirs = xgb.Booster(model_file=exported).predict(xgb_dmatrix(Xte, fmt, te), output_margin=True)
+    except xgb.core.XGBoostError as e:
+        print("# %s" % str(e).splitlines()[0])
+        theirs = None
+    same, d = agree(mine, theirs) if mine is not None and theirs is not None else (False, float("nan"))
+    ok(same, "%s: XGBoost %s predicts gbt's raw scores (largest relative difference %.2g)" % (
+        name, xgb.__version__, d))
+    # the converted-back model takes LIBSVM indices as they are, as XGBoost does
+    again = tool("gbmodel", "convert", "--to=gbt", exported, back) and gbt_margins(
+        back, te, fmt, cols, *(["--indexing_mode=0"] if fmt == "libsvm" else []))
+    same, d = agree(mine, again) if again is not None and again is not False else (False, float("nan"))
+    ok(same, "%s: converted back, gbt predicts the same (%.2g)" % (name, d))
+    if fmt == "libsvm":
+        ok(not tool("gbpredict", "-q", te, back, os.path.join(work, "x.txt")),
+           "%s: the converted-back model refuses to guess the file one-based" % name)
+
+# XGBoost's own models in gbt
+for name, data, params, cols in [
+    ("XGBoost binary:logistic", "breast_cancer", {"objective": "binary:logistic", "max_depth": 4}, 1),
+    ("XGBoost multi:softprob", "digits", {"objective": "multi:softprob", "num_class": 10}, 10),
+    ("XGBoost reg:squarederror lossguide", "diabetes",
+     {"objective": "reg:squarederror", "grow_policy": "lossguide", "max_leaves": 10}, 1),
+    ("XGBoost reg:gamma", "diabetes", {"objective": "reg:gamma"}, 1),
+]:
+    Xtr, ytr = load_csv(os.path.join(datasets, data + ".train.csv"))
+    Xte, yte = load_csv(os.path.join(datasets, data + ".test.csv"))
+    b = xgb.train(dict(params, tree_method="hist", seed=1), xgb.DMatrix(Xtr, ytr), 20)
+    path = os.path.join(work, "xgb.json")
+    b.save_model(path)
+    theirs = b.predict(xgb.DMatrix(Xte))
+    out = os.path.join(work, "xgb.pred")
+    got = tool("gbpredict", "-q", os.path.join(datasets, data + ".test.csv"), path, out)
+    mine = np.loadtxt(out, ndmin=2).reshape(theirs.shape) if got else None
+    same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
+    ok(same, "%s: gbpredict loads XGBoost %s's JSON model and predicts what it predicts (%.2g)" % (
+        name, xgb.__version__, d))
+
+print("1..%d" % n)
+sys.exit(1 if failed else 0)
