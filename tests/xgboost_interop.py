@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""XGBoost JSON models between gbt and XGBoost itself (TAP on stdout).
+"""XGBoost JSON models between gbt and XGBoost itself, and Treelite when
+importable (TAP on stdout).
 
     python3 tests/xgboost_interop.py BUILDDIR DATASETS WORKDIR
 
@@ -17,6 +18,12 @@ import sys
 
 import numpy as np
 import xgboost as xgb
+
+try:
+    import treelite
+    import treelite.gtil
+except ImportError:
+    treelite = None
 
 build, datasets, work = sys.argv[1:4]
 n = 0
@@ -110,6 +117,19 @@ for name, data, params, cols in cases:
     same, d = agree(mine, theirs) if mine is not None and theirs is not None else (False, float("nan"))
     ok(same, "%s: XGBoost %s predicts gbt's raw scores (largest relative difference %.2g)" % (
         name, xgb.__version__, d))
+    if treelite is None:
+        n += 1
+        print("ok %d - %s: Treelite # SKIP python3 cannot import treelite (pip install treelite)" % (n, name))
+    elif fmt == "csv":
+        try:
+            tl = treelite.frontend.load_xgboost_model(exported)
+            raw = np.asarray(treelite.gtil.predict(tl, Xte.astype(np.float32), pred_margin=True))
+            same, d = agree(mine, raw.reshape(np.shape(mine))) if mine is not None else (False, float("nan"))
+        except Exception as e:  # a refusal by Treelite is a failure of the export
+            print("# treelite: %s" % str(e).splitlines()[0])
+            same, d = False, float("nan")
+        ok(same, "%s: Treelite %s loads the export and predicts gbt's raw scores (%.2g)" % (
+            name, treelite.__version__, d))
     # the converted-back model takes LIBSVM indices as they are, as XGBoost does
     again = tool("gbmodel", "convert", "--to=gbt", exported, back) and gbt_margins(
         back, te, fmt, cols, *(["--indexing_mode=0"] if fmt == "libsvm" else []))
