@@ -400,9 +400,9 @@ GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_
  * holds for gbt_booster_eval and validation sets.  Safe to call from many
  * threads at once on one booster; the result does not depend on the thread
  * count.  No memory is allocated per call on the CPU (but for the
- * outputs of GBT_PREDICT_LEAF, _CONTRIBS and _INTERACTIONS).  When the booster's
- * `device` parameter resolves to a CUDA device (cuda, cuda:N, or auto with
- * a GPU present), batches of 1024 rows or more are walked there, with
+ * outputs of GBT_PREDICT_LEAF, _CONTRIBS and _INTERACTIONS).  When the
+ * booster's `device` parameter resolves to a CUDA device (cuda, cuda:N, or
+ * auto with a GPU present), batches of 1024 rows or more are walked there, with
  * device buffers of the call's own, and give the same bits (smaller ones
  * run faster on the CPU); device=cuda without a usable device is
  * GBT_E_NO_DEVICE.  With device=auto, a failure on the GPU (too little
@@ -421,8 +421,8 @@ GBT_API gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *
  * As gbt_booster_predict, with the trees of the rounds [round_begin,
  * round_end) only, XGBoost's iteration_range: every row still starts from
  * its base_margin or the model's base score, so predicting [0, k) gives
- * what a model trained for k rounds gives.  round_end 0 means the last
- * round (so (0, 0) is the whole model); otherwise 0 <= round_begin <=
+ * what a model trained for k rounds gives.  round_end 0 means up to the
+ * last round (so (0, 0) is the whole model); otherwise 0 <= round_begin <=
  * round_end <= the number of rounds (gbt_booster_num_rounds), else
  * GBT_E_INVALID_ARG.  An empty range predicts the starting scores.  out
  * holds gbt_booster_predict_size_rounds() floats.  Safe from many threads
