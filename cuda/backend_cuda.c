@@ -123,11 +123,17 @@ static gbt_status cuda_read_gradients(void *ctx, int cls, struct gbt_gpair *out)
     CU_CALL(gbt_cu_read_gradients(ctx, cls, out, msg_));
 }
 
-static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t ntrees,
-                                       int K, const double *base, const struct gbt_dview *v,
-                                       double *margin_out)
+static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t t0,
+                                       uint32_t t1, int K, const double *base,
+                                       const struct gbt_dview *v, double *margin_out)
 {
-    CU_CALL(gbt_cu_predict_margins(ordinal, f, ntrees, K, base, v, margin_out, msg_));
+    CU_CALL(gbt_cu_predict_margins(ordinal, f, t0, t1, K, base, v, margin_out, msg_));
+}
+
+static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind,
+                                       const float *x, const double *base, uint64_t nrow, float *out)
+{
+    CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 
 const struct gbt_backend_ops gbt__cuda_ops = {
@@ -148,4 +154,5 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .read_histogram = cuda_read_histogram,
     .read_gradients = cuda_read_gradients,
     .predict_margins = cuda_predict_margins,
+    .predict_explain = cuda_predict_explain,
 };

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "common/shap_math.h"
 #include "predict.h"
 
 #define GBT_CU_MSG 512
@@ -90,14 +91,24 @@ int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, 
 int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg);
 
 /*
- * Raw scores of trees [0, ntrees) of f for every row of v, on device
+ * Raw scores of trees [t0, t1) of f (t0 a multiple of K) for every row of v, on device
  * `ordinal`, into margin_out (v->nrow * K, row-major): each row starts from
  * its base_margin (when v has one) or base[k] and adds the trees' leaf
  * values in tree order, as gbt__forest_predict does.  Uses its own stream
  * and device buffers, so concurrent calls are safe.
  */
-int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t ntrees, int K,
+int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K,
                            const double *base, const struct gbt_dview *v, double *margin_out,
                            char *msg);
+
+/*
+ * Leaf ids, SHAP values or SHAP interaction values (kind: enum
+ * gbt_explain_kind) of the forest f for nrow rows of f->nfeat values (x,
+ * NaN: missing) starting from base (nrow * K) into out (cuda/shap.cu): the
+ * functions of common/shap_math.h, a thread per row.  Own stream and
+ * buffers, as gbt_cu_predict_margins.
+ */
+int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind, const float *x,
+                           const double *base, uint64_t nrow, float *out, char *msg);
 
 #endif

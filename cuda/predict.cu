@@ -1,6 +1,6 @@
 /*
- * predict.cu - batch prediction on the device: raw scores of the first
- * ntrees trees for every row of dense or CSR input.
+ * predict.cu - batch prediction on the device: raw scores of the trees
+ * [t0, t1) for every row of dense or CSR input.
  *
  * A thread per row walks each tree `depth` steps with the step of
  * predict.h (children adjacent, leaves keeping the row), which sends a row
@@ -26,8 +26,9 @@ constexpr int PRED_THREADS = 256;
 constexpr uint64_t CHUNK_BYTES = (uint64_t)256 << 20;
 
 struct forest_dev {
-    const struct gbt_pnode *nodes;
-    const uint64_t *offset;
+    const struct gbt_pnode *nodes; /* tree t's nodes: nodes + offset[t] - node0 */
+    const uint64_t *offset;        /* of trees t0 .. t1 - 1 */
+    uint64_t node0;
     const uint8_t *depth;
     uint32_t ntrees;
     int K;
@@ -45,7 +46,7 @@ __device__ __forceinline__ void walk(const forest_dev &fo, Get get, double *out)
 {
     double acc0 = out[0];
     for (uint32_t t = 0; t < fo.ntrees; t++) {
-        const struct gbt_pnode *nodes = fo.nodes + fo.offset[t];
+        const struct gbt_pnode *nodes = fo.nodes + (fo.offset[t] - fo.node0);
         const int depth = fo.depth[t];
         int32_t idx = 0;
         for (int d = 0; d < depth; d++) {
@@ -175,16 +176,18 @@ uint64_t csr_chunk_end(const struct gbt_dview *v, uint64_t r0, uint64_t max_rows
 
 using namespace gbt_cu;
 
-extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t ntrees,
-                                      int K, const double *base, const struct gbt_dview *v,
-                                      double *margin_out, char *msg)
+extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t t0,
+                                      uint32_t t1, int K, const double *base,
+                                      const struct gbt_dview *v, double *margin_out, char *msg)
 {
     gbt_cu::device_scope keep;
     call cl;
     forest_dev fo;
     int pools = 0;
     const uint64_t n = v->nrow, Ku = (uint64_t)K;
-    const size_t nodes_len = ntrees < f->ntrees ? (size_t)f->offset[ntrees] : f->nodes_len;
+    const uint32_t ntrees = t1 > t0 ? t1 - t0 : 0;
+    const size_t node0 = t0 < f->ntrees ? (size_t)f->offset[t0] : f->nodes_len;
+    const size_t nodes_len = (t1 < f->ntrees ? (size_t)f->offset[t1] : f->nodes_len) - node0;
     const int csr = v->dense == NULL;
     const float *bm_host = v->base_margin;
     uint64_t max_rows, nnz_cap = 0;
@@ -194,8 +197,9 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
         return failf(msg, GBT_E_NO_DEVICE, "no CUDA device %d (%d present)", ordinal,
                      gbt_cu_device_count());
-    if (ntrees > f->ntrees || K < 1)
-        return failf(msg, GBT_E_INTERNAL, "prediction of %u trees of a forest of %u", ntrees, f->ntrees);
+    if (t1 > f->ntrees || t0 > t1 || K < 1 || t0 % (uint32_t)K != 0)
+        return failf(msg, GBT_E_INTERNAL, "prediction of trees [%u, %u) of a forest of %u", t0, t1,
+                     f->ntrees);
     if (n == 0) return 0;
     CU_CHECK(cudaSetDevice(ordinal));
     (void)cudaGetLastError();
@@ -233,13 +237,14 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
     } else {
         CU_FORWARD(cl.alloc(&d_x, max_rows * v->ncol * sizeof(float), "the data", msg));
     }
-    CU_FORWARD(cl.put(d_nodes, f->nodes, nodes_len * sizeof(struct gbt_pnode), msg));
-    CU_FORWARD(cl.put(d_off, f->offset, (size_t)ntrees * sizeof(uint64_t), msg));
-    CU_FORWARD(cl.put(d_depth, f->depth, (size_t)ntrees, msg));
+    CU_FORWARD(cl.put(d_nodes, f->nodes + node0, nodes_len * sizeof(struct gbt_pnode), msg));
+    CU_FORWARD(cl.put(d_off, f->offset + t0, (size_t)ntrees * sizeof(uint64_t), msg));
+    CU_FORWARD(cl.put(d_depth, f->depth + t0, (size_t)ntrees, msg));
     CU_FORWARD(cl.put(d_base, base, Ku * sizeof(double), msg));
 
     fo.nodes = (const struct gbt_pnode *)d_nodes;
     fo.offset = (const uint64_t *)d_off;
+    fo.node0 = node0;
     fo.depth = (const uint8_t *)d_depth;
     fo.ntrees = ntrees;
     fo.K = K;

@@ -426,17 +426,64 @@ GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, in
  */
 GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out);
 
-/* Prediction flags. */
-#define GBT_PREDICT_MARGIN 1u /* raw scores, before the objective's transform */
+/*
+ * Prediction flags.  At most one of LEAF, CONTRIBS and INTERACTIONS;
+ * MARGIN changes nothing with them (they are always in raw-score space).
+ * K below is the number of raw scores per row: num_class for the
+ * multiclass objectives, the number of quantile_alpha values for
+ * reg:quantileerror, else 1; F is the model's number of features.
+ * The outputs are XGBoost's pred_leaf, pred_contribs and
+ * pred_interactions, in its layout.
+ *
+ * GBT_PREDICT_LEAF: per row, one float per tree in model order (a round
+ *   has K trees, class k's tree at k): the id of the leaf the row reaches,
+ *   as XGBoost numbers nodes: the node's index in the tree's arrays of the
+ *   model JSON (docs/model-format.md), the root 0.
+ * GBT_PREDICT_CONTRIBS: per row, K blocks (class by class) of F + 1 floats:
+ *   the exact SHAP value of each feature (TreeSHAP, Lundberg et al. 2018,
+ *   over the conditional expectation in which a node splitting on an
+ *   unknown feature averages its children weighted by their cover, the
+ *   hessian sum of the training rows that reached them), then the bias
+ *   term: the row's starting score (base_margin, or the model's base
+ *   score) plus each tree's expected value.  A block sums to the raw score
+ *   of its class (up to float rounding).
+ * GBT_PREDICT_INTERACTIONS: per row, K blocks of (F + 1) x (F + 1) floats,
+ *   row-major: the SHAP interaction values of features i and j (i != j,
+ *   symmetric), on the diagonal each feature's main effect; row i of a
+ *   block sums to feature i's SHAP value, the last row and column are the
+ *   bias term's (0 but for the corner, the bias itself).  Its cost grows
+ *   with (F + 1)^2 floats per row and two walks of a tree per feature it
+ *   splits on.
+ *
+ * Unlike the other outputs, these three allocate working memory per call
+ * (the trees in the form they walk, and per thread the row's values and
+ * the walk's state); they are computed on the CUDA device as the other
+ * predictions are (below), with the same bits.
+ */
+#define GBT_PREDICT_MARGIN 1u       /* raw scores, before the objective's transform */
+#define GBT_PREDICT_LEAF 2u         /* leaf ids, one per tree */
+#define GBT_PREDICT_CONTRIBS 4u     /* SHAP values and the bias term */
+#define GBT_PREDICT_INTERACTIONS 8u /* SHAP interaction values */
 
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class
  * for multi:softprob (and for any multiclass objective with
- * GBT_PREDICT_MARGIN), nrow otherwise.  GBT_E_INVALID_ARG when that many
+ * GBT_PREDICT_MARGIN), nrow otherwise; with GBT_PREDICT_LEAF nrow times
+ * the number of trees, with GBT_PREDICT_CONTRIBS nrow * K * (F + 1), with
+ * GBT_PREDICT_INTERACTIONS nrow * K * (F + 1)^2 (see the flags above).
+ * GBT_E_INVALID_ARG for unknown or conflicting flags, and when that many
  * floats would not fit in memory's address range (the product overflows).
  */
 GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigned flags,
                                             uint64_t *out_len);
+
+/*
+ * As gbt_booster_predict_size, for a prediction from the rounds
+ * [round_begin, round_end) only (see gbt_booster_predict_rounds): with
+ * GBT_PREDICT_LEAF the row holds K * (round_end - round_begin) floats.
+ */
+GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_t nrow, unsigned flags,
+                                                   int round_begin, int round_end, uint64_t *out_len);
 
 /*
  * Predicts every row of d into out (row-major, out_len floats, which must
@@ -446,9 +493,10 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  * are missing) but not more.  Other counts are GBT_E_INVALID_ARG; the same
  * holds for gbt_booster_eval and validation sets.  Safe to call from many
  * threads at once on one booster; the result does not depend on the thread
- * count.  No memory is allocated per call on the CPU.  When the booster's
- * `device` parameter resolves to a CUDA device (cuda, cuda:N, or auto with
- * a GPU present), batches of 1024 rows or more are walked there, with
+ * count.  No memory is allocated per call on the CPU (but for the
+ * outputs of GBT_PREDICT_LEAF, _CONTRIBS and _INTERACTIONS).  When the
+ * booster's `device` parameter resolves to a CUDA device (cuda, cuda:N, or
+ * auto with a GPU present), batches of 1024 rows or more are walked there, with
  * device buffers of the call's own, and give the same bits (smaller ones
  * run faster on the CPU); device=cuda without a usable device is
  * GBT_E_NO_DEVICE.  With device=auto, a failure on the GPU (too little
@@ -462,6 +510,27 @@ GBT_API gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *
 GBT_API gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *data,
                                              uint64_t nrow, uint64_t ncol, float missing,
                                              unsigned flags, float *out, uint64_t out_len);
+
+/*
+ * As gbt_booster_predict, with the trees of the rounds [round_begin,
+ * round_end) only, XGBoost's iteration_range: every row still starts from
+ * its base_margin or the model's base score, so predicting [0, k) gives
+ * what a model trained for k rounds gives.  round_end 0 means up to the
+ * last round (so (0, 0) is the whole model); otherwise 0 <= round_begin <=
+ * round_end <= the number of rounds (gbt_booster_num_rounds), else
+ * GBT_E_INVALID_ARG.  An empty range predicts the starting scores.  out
+ * holds gbt_booster_predict_size_rounds() floats.  Safe from many threads
+ * as gbt_booster_predict is (the booster is not changed).
+ */
+GBT_API gbt_status gbt_booster_predict_rounds(const gbt_booster *b, const gbt_dataset *d, unsigned flags,
+                                              int round_begin, int round_end, float *out,
+                                              uint64_t out_len);
+
+/* As gbt_booster_predict_rounds, for a row-major dense matrix (see gbt_dataset_from_dense). */
+GBT_API gbt_status gbt_booster_predict_dense_rounds(const gbt_booster *b, const float *data,
+                                                    uint64_t nrow, uint64_t ncol, float missing,
+                                                    unsigned flags, int round_begin, int round_end,
+                                                    float *out, uint64_t out_len);
 
 /*
  * Saves the model as JSON (docs/model-format.md).  The file is written to a

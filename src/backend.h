@@ -51,6 +51,7 @@
 
 struct gbt_forest;
 struct gbt_dview;
+struct gbt_shap_forest;
 
 /* What a backend needs to set up training on one dataset. */
 struct gbt_train_plan {
@@ -159,14 +160,23 @@ struct gbt_backend_ops {
     gbt_status (*read_gradients)(void *ctx, int cls, struct gbt_gpair *out);
     /*
      * Optional (NULL: the host walks the trees, predict.c): the raw scores
-     * of trees [0, ntrees) of f for every row of v on device `ordinal`, into
+     * of trees [t0, t1) of f (t0 a multiple of K) for every row of v on device `ordinal`, into
      * margin_out (v->nrow * K, row-major), each row starting from its
      * base_margin or base[k]; the same bits as gbt__forest_predict's sums.
      * Safe to call from many threads at once.
      */
-    gbt_status (*predict_margins)(int ordinal, const struct gbt_forest *f, uint32_t ntrees, int K,
+    gbt_status (*predict_margins)(int ordinal, const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K,
                                   const double *base, const struct gbt_dview *v,
                                   double *margin_out);
+    /*
+     * Optional (NULL: the host computes it, shap.c): output `kind` (enum
+     * gbt_explain_kind) of the forest f for nrow rows of nfeat values each
+     * (x, NaN: missing) starting from base (nrow * K), into out (nrow times
+     * the kind's width, see gbt__explain_width); the same bits as the
+     * host's.  Safe to call from many threads at once.
+     */
+    gbt_status (*predict_explain)(int ordinal, const struct gbt_shap_forest *f, int kind,
+                                  const float *x, const double *base, uint64_t nrow, float *out);
 };
 
 enum gbt_device_kind { GBT_DEVICE_AUTO, GBT_DEVICE_CPU, GBT_DEVICE_CUDA };

@@ -371,7 +371,7 @@ void gbt__forest_add(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K
     }
 }
 
-void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, int K,
+void gbt__forest_predict(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int obj, int K,
                          const double *base, const struct gbt_dview *v, unsigned flags,
                          int nthread, float *out)
 {
@@ -379,7 +379,7 @@ void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, i
     const int width = gbt__objective_outputs(obj, K, flags);
     const uint64_t nblocks = (v->nrow + (uint64_t)B - 1) / (uint64_t)B;
     const int row_base = v->base_margin != NULL;
-    const int keyed = use_keys(f, 0, ntrees, v);
+    const int keyed = use_keys(f, t0, t1, v);
     block_fn fn = pick_block(f, v);
 #pragma omp parallel num_threads(nthread) if (nblocks > 1)
     {
@@ -395,7 +395,7 @@ void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, i
                     acc[j * K + k] = row_base ? (double)v->base_margin[r * (uint64_t)K + k] : base[k];
                 }
             if (keys != NULL) fill_keys(v, f->feature_end, r0, nb, keys);
-            fn(f, 0, ntrees, K, v, r0, nb, keys, acc);
+            fn(f, t0, t1, K, v, r0, nb, keys, acc);
             for (int j = 0; j < nb; j++)
                 gbt__objective_transform(obj, K, acc + j * K, flags, out + (r0 + (uint64_t)j) * (uint64_t)width);
         }

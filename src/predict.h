@@ -90,12 +90,12 @@ void gbt__forest_add(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int K
                      const struct gbt_dview *v, int nthread, double *margin);
 
 /*
- * Predictions of the first `ntrees` trees: the raw scores start from the
+ * Predictions of the trees [t0, t1) (t0 a multiple of K): the raw scores start from the
  * row's base_margin (if v has one, nrow * K values) or from base[K], then go through the
  * objective's transform (gbt__objective_transform) into out.  Allocates
  * only scratch for keys, and walks the nodes instead if that fails.
  */
-void gbt__forest_predict(const struct gbt_forest *f, uint32_t ntrees, int obj, int K,
+void gbt__forest_predict(const struct gbt_forest *f, uint32_t t0, uint32_t t1, int obj, int K,
                          const double *base, const struct gbt_dview *v, unsigned flags,
                          int nthread, float *out);
 

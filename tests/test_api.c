@@ -259,7 +259,7 @@ static void test_out_pointers_on_failure(void)
        "gbt_booster_get_attr");
     ok(gbt_booster_eval(trained, good, "colour", &v) != GBT_OK && v == 80, "gbt_booster_eval");
     ok(gbt_booster_num_rounds(NULL, &n) != GBT_OK && n == 81, "gbt_booster_num_rounds");
-    ok(gbt_booster_predict_size(trained, 2, 4u, &u) != GBT_OK && u == 77, "gbt_booster_predict_size");
+    ok(gbt_booster_predict_size(trained, 2, 1u << 30, &u) != GBT_OK && u == 77, "gbt_booster_predict_size");
     ok(gbt_booster_predict_dense(trained, x, 1, 4, NAN, 0, out, 2) != GBT_OK && out[0] == 84 && out[1] == 85,
        "gbt_booster_predict_dense");
     ok(gbt_booster_save_to_buffer(NULL, &buf, &len) != GBT_OK && buf == mark && len == 79,

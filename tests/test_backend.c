@@ -21,7 +21,8 @@
  * Trainings through the public API: the same model bytes at nthread=1 and
  * nthread=2 on the CPU (always); device=cuda against device=cpu: the same
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
- * sentinel, the last columns all missing), or SKIP.
+ * sentinel, the last columns all missing; leaf ids, SHAP values, SHAP
+ * interaction values and a range of rounds), or SKIP.
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU, as make check does on
  * every machine), the device is always there, nothing skips, and the
@@ -979,18 +980,28 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     return GBT_OK;
 }
 
-/* Predictions of b on d (dense data also through predict_dense) on the booster's device. */
+/*
+ * Predictions of b on d (dense data also through predict_dense) on the
+ * booster's device; then leaf ids, SHAP values and the margins of rounds
+ * [1, 2), and (dense data, up to 1100 rows) SHAP interaction values.
+ */
 static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out, uint64_t *len)
 {
-    uint64_t n = 0, m = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0;
+    uint64_t n = 0, m = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0, l8 = 0, ni;
     float *p;
     gbt_status st;
     gbt_dataset_shape(d, &n, &m);
+    ni = n < 1100 ? n : 1100;
     st = gbt_booster_predict_size(b, n, 0, &l1);
     if (st == GBT_OK) st = gbt_booster_predict_size(b, n, GBT_PREDICT_MARGIN, &l2);
+    if (st == GBT_OK) st = gbt_booster_predict_size(b, n, GBT_PREDICT_LEAF, &l5);
+    if (st == GBT_OK) st = gbt_booster_predict_size(b, n, GBT_PREDICT_CONTRIBS, &l6);
+    if (st == GBT_OK) st = gbt_booster_predict_size_rounds(b, n, GBT_PREDICT_MARGIN, 1, 2, &l7);
+    if (st == GBT_OK && d->dense && quick < 2)
+        st = gbt_booster_predict_size(b, ni, GBT_PREDICT_INTERACTIONS, &l8);
     if (st != GBT_OK) return st;
     if (d->dense) l3 = l1, l4 = l1;
-    p = calloc(l1 + l2 + l3 + l4 + 1, sizeof *p);
+    p = calloc(l1 + l2 + l3 + l4 + l5 + l6 + l7 + l8 + 1, sizeof *p);
     if (p == NULL) return GBT_E_NO_MEMORY;
     st = gbt_booster_predict(b, d, 0, p, l1);
     if (st == GBT_OK) st = gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, p + l1, l2);
@@ -1003,15 +1014,22 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
             for (uint64_t f = 0; f < m; f++) y[r * m + f] = f + 2 < m ? d->dense[r * m + f] : NAN;
         if (st == GBT_OK) st = gbt_booster_predict_dense(b, x, n, m, -999.0f, 0, p + l1 + l2, l3);
         if (st == GBT_OK) st = gbt_booster_predict_dense(b, y, n, m, NAN, 0, p + l1 + l2 + l3, l4);
+        if (st == GBT_OK && l8)
+            st = gbt_booster_predict_dense(b, x, ni, m, -999.0f, GBT_PREDICT_INTERACTIONS,
+                                           p + l1 + l2 + l3 + l4 + l5 + l6 + l7, l8);
         free(x);
         free(y);
     }
+    if (st == GBT_OK) st = gbt_booster_predict(b, d, GBT_PREDICT_LEAF, p + l1 + l2 + l3 + l4, l5);
+    if (st == GBT_OK) st = gbt_booster_predict(b, d, GBT_PREDICT_CONTRIBS, p + l1 + l2 + l3 + l4 + l5, l6);
+    if (st == GBT_OK)
+        st = gbt_booster_predict_rounds(b, d, GBT_PREDICT_MARGIN, 1, 2, p + l1 + l2 + l3 + l4 + l5 + l6, l7);
     if (st != GBT_OK) {
         free(p);
         return st;
     }
     *out = p;
-    *len = l1 + l2 + l3 + l4;
+    *len = l1 + l2 + l3 + l4 + l5 + l6 + l7 + l8;
     return GBT_OK;
 }
 
@@ -1234,6 +1252,97 @@ static void test_continued(void)
     }
 }
 
+/*
+ * Leaf ids, SHAP values and SHAP interaction values of deeper trees (depth
+ * 8, 3 classes, missing values) on the device against the CPU, for dense
+ * and CSR rows: the same bits, and (emulated) the kernels did run.
+ * GBT_TEST_QUICK >= 2 leaves the interaction values out.
+ */
+static void test_explain(void)
+{
+    enum { N = 1100, C = 10 };
+    static const unsigned kinds[] = {GBT_PREDICT_LEAF, GBT_PREDICT_CONTRIBS, GBT_PREDICT_INTERACTIONS};
+    float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
+    uint64_t *ptr = calloc(N + 1, sizeof *ptr), nnz = 0, st_state = 12345;
+    uint32_t *idx = malloc(N * C * sizeof *idx);
+    float *val = malloc(N * C * sizeof *val);
+    gbt_dataset *d = NULL, *csr = NULL;
+    gbt_booster *b = NULL;
+    gbt_status st;
+    for (int r = 0; r < N; r++) {
+        double z = 0;
+        for (int c = 0; c < C; c++) {
+            double u;
+            st_state = st_state * 6364136223846793005ull + 1442695040888963407ull;
+            u = (double)(st_state >> 11) / 9007199254740992.0;
+            x[r * C + c] = u < 0.1 ? NAN : (float)(u * 8.0 - 4.0);
+            if (!isnan(x[r * C + c])) {
+                z += (c % 2 ? 1.0 : -0.7) * x[r * C + c];
+                idx[nnz] = (uint32_t)c;
+                val[nnz++] = x[r * C + c];
+            }
+        }
+        ptr[r + 1] = nnz;
+        y[r] = (float)(z > 1.0 ? 2 : z > -1.0 ? 1 : 0);
+    }
+    st = gbt_dataset_from_dense(x, N, C, NAN, &d);
+    if (st == GBT_OK) st = gbt_dataset_set_field(d, "label", y, N);
+    if (st == GBT_OK) st = gbt_dataset_from_csr(ptr, idx, val, N, C, &csr);
+    if (st == GBT_OK) st = gbt_booster_create(&b);
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "objective", "multi:softprob");
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "num_class", "3");
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "max_depth", "8");
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "verbosity", "0");
+    if (st == GBT_OK) st = gbt_booster_train(b, d, 3, NULL, NULL, 0);
+    if (st != GBT_OK) diag("explain set-up: %s", gbt_last_error());
+    for (int i = 0; i < 6; i++) {
+        const unsigned fl = kinds[i % 3];
+        const gbt_dataset *data = i < 3 ? d : csr;
+        uint64_t len = 0;
+        float *pc = NULL, *pg = NULL;
+        gbt_status sc = st;
+        long launches = 0;
+        if (fl == GBT_PREDICT_INTERACTIONS && quick >= 2) continue; /* ThreadSanitizer: too slow */
+        if (!have_cuda) {
+            skip(SKIP_NO_DEVICE);
+            continue;
+        }
+        if (sc == GBT_OK) sc = gbt_booster_predict_size(b, N, fl, &len);
+        if (sc == GBT_OK) {
+            pc = malloc(len * sizeof *pc + 1);
+            pg = malloc(len * sizeof *pg + 1);
+            sc = pc && pg ? GBT_OK : GBT_E_NO_MEMORY;
+        }
+        if (sc == GBT_OK) sc = gbt_booster_set_param(b, "device", "cpu");
+        if (sc == GBT_OK) sc = gbt_booster_predict(b, data, fl, pc, len);
+        if (sc == GBT_OK) sc = gbt_booster_set_param(b, "device", "cuda");
+#ifdef GBT_CUDA_EMU
+        launches = gbt_emu_calls("launch");
+#endif
+        if (sc == GBT_OK) sc = gbt_booster_predict(b, data, fl, pg, len);
+#ifdef GBT_CUDA_EMU
+        launches = gbt_emu_calls("launch") - launches;
+#else
+        launches = 1;
+#endif
+        if (sc != GBT_OK) diag("explain: %s", gbt_last_error());
+        ok(sc == GBT_OK && launches > 0 && memcmp(pc, pg, len * sizeof *pc) == 0,
+           "%s of a depth-8 multi:softprob model, %s rows: cuda = cpu (%llu values, %ld launches)",
+           fl == GBT_PREDICT_LEAF ? "leaf ids" : fl == GBT_PREDICT_CONTRIBS ? "SHAP values" : "SHAP interaction values",
+           i < 3 ? "dense" : "CSR", (unsigned long long)len, launches);
+        free(pc);
+        free(pg);
+    }
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    gbt_dataset_free(csr);
+    free(x);
+    free(y);
+    free(ptr);
+    free(idx);
+    free(val);
+}
+
 int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
@@ -1248,6 +1357,7 @@ int main(void)
     test_ops();
     test_trainings();
     test_continued();
+    test_explain();
     if (quick < 2) {
         test_deep_tree();
         test_many_tiles();

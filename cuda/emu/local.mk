@@ -19,7 +19,7 @@ cuda_emu_rewrite_SOURCES = cuda/emu/rewrite.c
 EMU_CU_GEN = \
 	cuda/emu/gen/device.cc cuda/emu/gen/segments.cc cuda/emu/gen/gradient.cc \
 	cuda/emu/gen/histogram.cc cuda/emu/gen/split.cc cuda/emu/gen/partition.cc \
-	cuda/emu/gen/leaf.cc cuda/emu/gen/predict.cc
+	cuda/emu/gen/leaf.cc cuda/emu/gen/predict.cc cuda/emu/gen/shap.cc
 emu_header_files = cuda/emu/emu.h cuda/emu/cub.h cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h \
 	cuda/emu/include/cub/block/block_scan.cuh cuda/emu/include/cub/block/block_reduce.cuh \
 	cuda/emu/include/cub/warp/warp_scan.cuh
@@ -41,6 +41,8 @@ cuda/emu/gen/leaf.cc: $(srcdir)/cuda/leaf.cu cuda/emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/leaf.cu $@
 cuda/emu/gen/predict.cc: $(srcdir)/cuda/predict.cu cuda/emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/predict.cu $@
+cuda/emu/gen/shap.cc: $(srcdir)/cuda/shap.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/shap.cu $@
 tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu cuda/emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/tests/emu_planted.cu $@
 # EXTRA_ programs and libraries are built on demand; make clean removes them too.

@@ -14,12 +14,24 @@ static void usage(FILE *f)
             "Usage: gbpredict [options] DATA_FILE MODEL_FILE [OUTPUT_FILE]\n"
             "\n"
             "Writes one line per row of DATA_FILE: the prediction, or num_class\n"
-            "tab-separated probabilities for multi:softprob.  OUTPUT_FILE defaults to\n"
-            "standard output; a file is replaced only once it is complete, never when it\n"
-            "is DATA_FILE or MODEL_FILE, and only with --force when it does not hold\n"
-            "predictions.\n"
+            "tab-separated probabilities for multi:softprob, or with --pred_* the row's\n"
+            "values, tab-separated.  OUTPUT_FILE defaults to standard output; a file is\n"
+            "replaced only once it is complete, never when it is DATA_FILE or\n"
+            "MODEL_FILE, and only with --force when it does not hold predictions.\n"
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
+            "  --pred_leaf              per row, the leaf id reached in each tree, in model\n"
+            "                           order (a round holds num_class trees): the node's\n"
+            "                           index in the tree of the model file, as XGBoost's\n"
+            "                           pred_leaf\n"
+            "  --pred_contribs          per row, the SHAP value of each feature, then the\n"
+            "                           bias term, summing to the raw score; for num_class\n"
+            "                           classes, one such block per class (exact TreeSHAP)\n"
+            "  --pred_interactions      per row, (features + 1)^2 SHAP interaction values\n"
+            "                           (row-major, the bias last; each row sums to the\n"
+            "                           feature's SHAP value), one block per class\n"
+            "  --rounds=A:B             predict with the rounds [A, B) only, from 0 (B\n"
+            "                           empty or 0: to the last); default: all\n"
             "  --metric=NAME            also print NAME (a metric of gbtrain's eval_metric:\n"
             "                           rmse, mae, auc, logloss, quantile, ...) against the\n"
             "                           data's labels on standard error; repeatable\n"
@@ -67,6 +79,25 @@ static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, 
     snprintf(data_opts + used, len - used, "%slabel_column=auto,features=%s", used ? "," : "", buf);
 }
 
+/* --rounds=A:B, A:, :B: the rounds [A, B) (B 0: to the last). */
+static void parse_rounds(const char *v, int *begin, int *end)
+{
+    char *e;
+    long a = 0, b = 0;
+    const char *colon = strchr(v, ':');
+    if (colon == NULL) cli_die("--rounds=%s: expected A:B (the rounds [A, B), from 0)", v);
+    if (colon != v) {
+        a = strtol(v, &e, 10);
+        if (e != colon || a < 0 || a > 0x7fffffff) cli_die("--rounds=%s: A is not a round number", v);
+    }
+    if (colon[1] != '\0') {
+        b = strtol(colon + 1, &e, 10);
+        if (*e != '\0' || b < 0 || b > 0x7fffffff) cli_die("--rounds=%s: B is not a round number", v);
+    }
+    *begin = (int)a;
+    *end = (int)b;
+}
+
 /* Whether a file starts like gbpredict's output: tab-separated numbers. */
 static int is_predictions(const char *head)
 {
@@ -90,13 +121,15 @@ int main(int argc, char **argv)
     gbt_status s;
     uint64_t nrow, len;
     unsigned flags = 0;
+    int round_begin = 0, round_end = 0;
     float *pred;
     struct cli_out out;
     int quiet;
 
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "margin header q quiet help h version force", &o);
+    cli_parse_args(argc, argv,
+                   "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
         usage(stdout);
         free(o.v);
@@ -117,7 +150,8 @@ int main(int argc, char **argv)
         static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
-                                            "progress", "validate_features", NULL};
+                                            "progress", "validate_features", "pred_leaf",
+                                            "pred_contribs", "pred_interactions", "rounds", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -130,6 +164,16 @@ int main(int argc, char **argv)
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
     cli_install_logger(quiet);
     if (cli_get(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
+    if (cli_get(&o, "pred_leaf")) flags |= GBT_PREDICT_LEAF;
+    if (cli_get(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
+    if (cli_get(&o, "pred_interactions")) flags |= GBT_PREDICT_INTERACTIONS;
+    if (!!cli_get(&o, "pred_leaf") + !!cli_get(&o, "pred_contribs") + !!cli_get(&o, "pred_interactions") > 1)
+        cli_die("--pred_leaf, --pred_contribs and --pred_interactions exclude each other");
+    if ((v = cli_get(&o, "rounds")) != NULL) parse_rounds(v, &round_begin, &round_end);
+    if ((flags & ~GBT_PREDICT_MARGIN) || cli_get(&o, "rounds"))
+        for (size_t i = 0; i < o.n; i++)
+            if (strcmp(o.v[i].name, "metric") == 0)
+                cli_die("--metric evaluates the whole model's predictions: not with --rounds or --pred_*");
 
     if ((v = cli_get(&o, "device")) != NULL) cli_check_device(v);
     s = gbt_booster_load(o.positional[1], &b);
@@ -147,11 +191,11 @@ int main(int argc, char **argv)
     if (s != GBT_OK) cli_die_status(s, "reading data");
     if (!quiet) cli_report_data(o.positional[0], d, 1); /* a base margin changes every prediction */
     gbt_dataset_shape(d, &nrow, NULL);
-    s = gbt_booster_predict_size(b, nrow, flags, &len);
+    s = gbt_booster_predict_size_rounds(b, nrow, flags, round_begin, round_end, &len);
     if (s != GBT_OK) cli_die_status(s, "predicting");
     pred = malloc(len * sizeof *pred + 1);
     if (pred == NULL) cli_die("out of memory for %llu predictions", (unsigned long long)len);
-    s = gbt_booster_predict(b, d, flags, pred, len);
+    s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len);
     if (s != GBT_OK) cli_die_status(s, "predicting");
 
     for (size_t i = 0; i < o.n; i++) {
