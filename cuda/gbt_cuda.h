@@ -76,6 +76,14 @@ void gbt_cu_close(struct gbt_cu_ctx *c);
 
 int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
                      struct gbt_class_sums *out, char *msg);
+/*
+ * Quantises gradients computed on the host: g and h hold nrow * K doubles,
+ * class-major (class k's at k * nrow), copied to the device before the
+ * call returns (the copies are synchronous for pageable memory and the
+ * call waits for the stream).
+ */
+int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
+                         struct gbt_class_sums *out, char *msg);
 int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg);
 int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, char *msg);
 int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,

@@ -48,6 +48,7 @@ static const char *const objective_choices[] = {
 static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
 static const char *const booster_choices[] = {"gbtree", NULL};
+static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
 
 static const struct pdef table[] = {
     {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
@@ -90,6 +91,12 @@ static const struct pdef table[] = {
      "reg:pseudohubererror and the mphe metric: the slope delta of the loss"},
     {"tweedie_variance_power", "", PT_DOUBLE, NULL, "1.5", 1, 2, 0, 1, OFF(tweedie_variance_power),
      GBT_PF_MODEL, 1, "reg:tweedie: the variance power rho, in [1, 2)"},
+    {"aft_loss_distribution", "", PT_ENUM, aft_dist_choices, "normal", 0, 0, 0, 0,
+     OFF(aft_loss_distribution), 0, 1,
+     "survival:aft and aft-nloglik: the distribution of the log-time noise"},
+    {"aft_loss_distribution_scale", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1,
+     OFF(aft_loss_distribution_scale), 0, 1,
+     "survival:aft and aft-nloglik: the scale sigma of that distribution"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,

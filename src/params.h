@@ -37,6 +37,8 @@ struct gbt_params {
     double scale_pos_weight; /* binary objectives: factor of the weight of rows labelled 1 */
     double huber_slope;      /* reg:pseudohubererror, mphe */
     double tweedie_variance_power;
+    int64_t aft_loss_distribution;     /* survival:aft: enum gbt_aft_dist */
+    double aft_loss_distribution_scale; /* survival:aft, aft-nloglik */
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

@@ -43,7 +43,9 @@ struct gbt_split {
     X(REG_TWEEDIE, "reg:tweedie")                 \
     X(REG_SQUAREDLOGERROR, "reg:squaredlogerror") \
     X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
-    X(BINARY_HINGE, "binary:hinge")
+    X(BINARY_HINGE, "binary:hinge")               \
+    X(SURVIVAL_COX, "survival:cox")               \
+    X(SURVIVAL_AFT, "survival:aft")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
@@ -61,6 +63,8 @@ struct gbt_obj_param {
     double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
     double huber_slope;   /* reg:pseudohubererror: the slope delta */
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
+    int aft_dist;         /* survival:aft: enum gbt_aft_dist (common/surv_math.h) */
+    double aft_sigma;     /* survival:aft: the scale of the distribution */
 };
 
 #endif
