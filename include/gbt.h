@@ -378,6 +378,27 @@ GBT_API gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *
                                              double *out, uint64_t len);
 
 /*
+ * A custom objective: fn receives the raw scores `margin` (nrow x outputs
+ * doubles, row-major, as gbt_booster_train_margins gives them) of the
+ * training rows of `data`, writes the gradients and hessians of its loss
+ * at them to grad and hess (nrow x outputs each, row-major, weights
+ * included) and returns 0, or returns non-zero to stop the training with
+ * GBT_E_INVALID_ARG.
+ */
+typedef int (*gbt_objective_fn)(const double *margin, uint64_t nrow, int outputs,
+                                const gbt_dataset *data, void *user, double *grad, double *hess);
+
+/*
+ * Makes gbt_booster_update and gbt_booster_train boost from fn's gradients
+ * (each round as gbt_booster_boost does) instead of the objective's, as
+ * XGBoost's train(obj=...); with gbt_booster_set_eval_callback and
+ * validation sets, early stopping works as with built-in objectives.  fn
+ * NULL goes back to the objective's gradients.  Not saved with the model.
+ */
+GBT_API gbt_status gbt_booster_set_objective_callback(gbt_booster *b, gbt_objective_fn fn,
+                                                      void *user);
+
+/*
  * A custom metric: fn computes one value from the raw scores `margin`
  * (nrow x outputs doubles, row-major; apply the objective's transform
  * yourself, e.g. exp for survival:cox) of the rows of `data` (read its

@@ -451,12 +451,41 @@ static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
     return GBT_OK;
 }
 
+/* One round from the objective callback's gradients (gbt_booster_set_objective_callback). */
+static gbt_status callback_round(gbt_booster *b, const gbt_dataset *train)
+{
+    const uint64_t len = train->nrow * (uint64_t)b->model.K;
+    double *m = NULL, *g = NULL, *h = NULL;
+    gbt_status s = gbt__alloc(&m, len ? len : 1, sizeof *m, 0, "training margins");
+    if (s == GBT_OK) s = gbt__alloc(&g, len ? len : 1, sizeof *g, 0, "gradients");
+    if (s == GBT_OK) s = gbt__alloc(&h, len ? len : 1, sizeof *h, 0, "hessians");
+    if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, m);
+    if (s == GBT_OK) {
+        int rc = b->obj_fn(m, train->nrow, b->model.K, train, b->obj_user, g, h);
+        if (rc != 0) s = gbt__fail(GBT_E_INVALID_ARG, "the custom objective failed (it returned %d)", rc);
+    }
+    if (s == GBT_OK) s = gbt_booster_boost(b, train, g, h, len);
+    free(m);
+    free(g);
+    free(h);
+    return s;
+}
+
 gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
 {
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
     FORWARD_IF_ERROR(ready_to_train(b, train));
+    if (b->obj_fn) return callback_round(b, train);
     return boost_round(b, train, NULL, NULL);
+}
+
+gbt_status gbt_booster_set_objective_callback(gbt_booster *b, gbt_objective_fn fn, void *user)
+{
+    CHECK_NOT_NULL(b);
+    b->obj_fn = fn;
+    b->obj_user = fn ? user : NULL;
+    return GBT_OK;
 }
 
 gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train, double *out,

@@ -47,6 +47,9 @@ struct gbt_booster {
     struct gbt_model model;
     struct gbt_train_state *ts;
     char device_used[32];
+    /* gbt_booster_set_objective_callback */
+    gbt_objective_fn obj_fn;
+    void *obj_user;
     /* gbt_booster_set_eval_callback */
     gbt_eval_fn eval_fn;
     void *eval_user;
