@@ -381,8 +381,13 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
             ts->hh[r] = h * w;
         }
     }
-    for (uint64_t r = 0; r < n; r++)
+    for (uint64_t r = 0; r < n; r++) {
         if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) ts->hg[r] = ts->hh[r] = 0.0;
+        RETURN_ERROR_IF(!isfinite(ts->hg[r]) || !isfinite(ts->hh[r]), GBT_E_INVALID_ARG,
+                        "%s: the gradient of row %llu is not finite at raw score %g (the scores "
+                        "overflow exp; a smaller eta or max_delta_step keeps them in range)",
+                        gbt__objective_name(b->model.objective), (unsigned long long)r, ts->hmargin[r]);
+    }
     return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, out);
 }
 

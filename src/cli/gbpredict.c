@@ -21,8 +21,9 @@ static void usage(FILE *f)
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
             "  --metric=NAME            also print NAME (auc, logloss, error, rmse, mae,\n"
-            "                           mlogloss, merror) against the data's labels on\n"
-            "                           standard error; repeatable\n"
+            "                           mlogloss, merror, cox-nloglik, aft-nloglik, ...)\n"
+            "                           against the data's labels (or survival intervals)\n"
+            "                           on standard error; repeatable\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
             "  --label_column=N         CSV/TSV label column (-1: none); by default a file\n"
             "                           with the model's number of features has no label,\n"
@@ -45,7 +46,9 @@ static void usage(FILE *f)
             "\n"
             "Side files next to DATA_FILE are read when present, and named when read:\n"
             "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
-            "DATA_FILE.weight (for --metric), DATA_FILE.group (or DATA_FILE.query).\n");
+            "DATA_FILE.weight (for --metric), DATA_FILE.lower and DATA_FILE.upper (for\n"
+            "aft-nloglik and interval-regression-accuracy), DATA_FILE.group (or\n"
+            "DATA_FILE.query).\n");
 }
 
 /*
