@@ -13,7 +13,7 @@
  *
  * Each context owns one CUDA stream; the operations enqueue their work on
  * it and return without waiting, except those that hand results back to
- * the host (gbt_cu_gradients, gbt_cu_best_splits and the gbt_cu_read_*
+ * the host (gbt_cu_gradients, gbt_cu_set_gradients, gbt_cu_best_splits and the gbt_cu_read_*
  * calls), which wait for the stream once.
  *
  * Test hooks, read by gbt_cu_open:

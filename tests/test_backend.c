@@ -22,6 +22,12 @@
  * nthread=2 on the CPU (always); device=cuda against device=cpu: the same
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
  * sentinel, the last columns all missing), or SKIP.
+ * The survival objectives (issue 9), whose gradients the host computes for
+ * every backend, train here with the others (survival:aft with each of its
+ * three distributions); set_gradients, the operation that takes those
+ * host gradients (and custom ones), is compared directly: CPU against the
+ * CPU's own reg:squarederror gradients, CUDA against CPU; and a custom
+ * objective boosted on CUDA must give the built-in one's CPU model.
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU, as make check does on
  * every machine), the device is always there, nothing skips, and the
