@@ -121,6 +121,43 @@ static void test_aft_clamps(void)
     }
 }
 
+/*
+ * Far from the data, against XGBoost 3.2.0 (tests/xgb_ref_survival.py): the
+ * gradient and hessian of one row recovered from the leaf XGBoost grows for it (two rows with the same
+ * interval and base_margin m, eta 1, max_depth 1, min_child_weight 0: the
+ * leaf is -G/(H + lambda); with lambda 0 and 1, g = G/2 and h = H/2 follow).
+ * scale 1; rows where XGBoost's leaf did not move have g = 0 (listed as 0;
+ * gbt gives |g| < 1e-20 there).  XGBoost's leaf is a float: 1e-4 relative.
+ */
+static void test_aft_far_vs_xgboost(void)
+{
+    static const struct {
+        int dist;
+        double lo, hi, m, g, h;
+    } xgb[] = {
+        {0, 2, 2, -60, -15, 1},         {0, 2, 2, 60, 15, 1},          {0, 2, INFINITY, -60, -15, 1},
+        {0, 2, INFINITY, 60, 0, -1},    {0, 0, 3, -60, 0, -1},         {0, 0, 3, 60, 15, 1},
+        {0, 1, 4, -60, -15, 1},         {0, 1, 4, 60, 15, 1},          {1, 2, 2, -60, -1, 1e-16},
+        {1, 2, 2, 60, 1, 1e-16},        {1, 2, INFINITY, -60, -1, 1e-16}, {1, 2, INFINITY, 60, 0, -1},
+        {1, 0, 3, -60, 0, -1},          {1, 0, 3, 60, 1, 1e-16},       {1, 1, 4, -60, -1, 1e-16},
+        {1, 1, 4, 60, 1, 1e-16},        {2, 2, 2, -60, -15, 15},       {2, 2, 2, 60, 1, 1e-16},
+        {2, 2, INFINITY, -60, -15, 15}, {2, 2, INFINITY, 60, 0, -1},   {2, 0, 3, -60, 0, -1},
+        {2, 0, 3, 60, 1, 1e-16},        {2, 1, 4, -60, -15, 15},       {2, 1, 4, 60, 1, 1e-16},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof xgb / sizeof xgb[0]; i++) {
+        double g, h;
+        gbt_aft_gradient(xgb[i].dist, 1.0, xgb[i].lo, xgb[i].hi, xgb[i].m, &g, &h);
+        if (xgb[i].h < 0 ? fabs(g) > 1e-20
+                         : fabs(g - xgb[i].g) > 1e-4 * fabs(xgb[i].g) || fabs(h - xgb[i].h) > 1e-4 * xgb[i].h) {
+            bad++;
+            diag("dist %d [%g, %g] m %g: g %g h %g, XGBoost g %g h %g", xgb[i].dist, xgb[i].lo, xgb[i].hi,
+                 xgb[i].m, g, h, xgb[i].g, xgb[i].h);
+        }
+    }
+    ok(bad == 0, "aft 60 sigmas from the data: XGBoost 3.2.0's clamped gradients and hessians, 24 cases");
+}
+
 /* ---- Cox ------------------------------------------------------------------- */
 
 /* The Breslow loss: sum over events of log(sum of exp(m) over |y| >= |y_i|) - m_i. */
@@ -207,10 +244,10 @@ static double surv_metric(const char *name, int dist, double sigma, const gbt_da
 static void test_metrics(void)
 {
     /*
-     * The intervals, raw scores and weights of /tmp/surv/ref.py (below); the
-     * reference values are XGBoost 3.2.0's evaluation of these raw scores
-     * given as base_margin (xgb.train with eta=0, max_depth=1, one round,
-     * then Booster.eval), printed with 17 digits:
+     * The reference values are XGBoost 3.2.0's evaluation of these raw
+     * scores given as base_margin (xgb.train with eta=0, max_depth=1, one
+     * round, then Booster.eval), printed with 17 digits by
+     * tests/xgb_ref_survival.py:
      *   d = xgb.DMatrix(zeros((8, 1)), base_margin=m[, weight=w])
      *   d.set_float_info('label_lower_bound', lo); ... 'label_upper_bound', hi
      *   xgb.train({'objective': 'survival:aft', 'aft_loss_distribution': dist,
@@ -463,6 +500,7 @@ int main(void)
 {
     test_aft_derivatives();
     test_aft_clamps();
+    test_aft_far_vs_xgboost();
     test_cox_gradients();
     test_metrics();
     test_checks();
