@@ -76,6 +76,12 @@ static gbt_status cuda_gradients(void *ctx, const struct gbt_grad_request *req,
     CU_CALL(gbt_cu_gradients(ctx, req, out, msg_));
 }
 
+static gbt_status cuda_set_gradients(void *ctx, const double *g, const double *h,
+                                     struct gbt_class_sums *out)
+{
+    CU_CALL(gbt_cu_set_gradients(ctx, g, h, out, msg_));
+}
+
 static gbt_status cuda_begin_tree(void *ctx, int cls)
 {
     CU_CALL(gbt_cu_begin_tree(ctx, cls, msg_));
@@ -144,6 +150,7 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .open = cuda_open,
     .close = cuda_close,
     .gradients = cuda_gradients,
+    .set_gradients = cuda_set_gradients,
     .begin_tree = cuda_begin_tree,
     .histograms = cuda_histograms,
     .best_splits = cuda_best_splits,

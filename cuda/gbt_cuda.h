@@ -13,7 +13,7 @@
  *
  * Each context owns one CUDA stream; the operations enqueue their work on
  * it and return without waiting, except those that hand results back to
- * the host (gbt_cu_gradients, gbt_cu_best_splits and the gbt_cu_read_*
+ * the host (gbt_cu_gradients, gbt_cu_set_gradients, gbt_cu_best_splits and the gbt_cu_read_*
  * calls), which wait for the stream once.
  *
  * Test hooks, read by gbt_cu_open:
@@ -77,6 +77,14 @@ void gbt_cu_close(struct gbt_cu_ctx *c);
 
 int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
                      struct gbt_class_sums *out, char *msg);
+/*
+ * Quantises gradients computed on the host: g and h hold nrow * K doubles,
+ * class-major (class k's at k * nrow), copied to the device before the
+ * call returns (the copies are synchronous for pageable memory and the
+ * call waits for the stream).
+ */
+int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
+                         struct gbt_class_sums *out, char *msg);
 int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg);
 int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, char *msg);
 int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,

@@ -10,11 +10,19 @@
  *   grad_quant  gbt_quant_exponent of the maxima, gbt_quantize, and the
  *               exact int64 totals (64-bit integer atomics)
  * The maxima and totals come back to the host in one copy: one host
- * synchronisation per round.
+ * synchronisation per round.  gbt_cu_set_gradients takes the doubles
+ * from the host instead of grad_rows (custom and survival objectives) and
+ * quantises them the same way.
  */
 #include <string.h>
 
 #include "common/rng.h"
+/*
+ * The survival math compiles here too, so that nvcc checks it: its
+ * gradients are computed on the host for every backend today and come in
+ * through gbt_cu_set_gradients (docs/decisions.md, "Survival gradients").
+ */
+#include "common/surv_math.h"
 #include "cu_internal.cuh"
 
 namespace {
@@ -105,10 +113,9 @@ __global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigne
 
 using namespace gbt_cu;
 
-extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
-                                struct gbt_class_sums *out, char *msg)
+/* The maxima, fixed-point pairs and totals of the doubles in c->gtmp and c->htmp. */
+static int quantize_tmp(struct gbt_cu_ctx *c, struct gbt_class_sums *out, char *msg)
 {
-    gbt_cu::device_scope keep;
     const int K = c->K;
     const uint64_t n = c->n;
     ull *maxima = c->sums, *totals = c->sums + 2 * K;
@@ -116,12 +123,6 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     unsigned per = grid_for(c, n, 256) / (unsigned)K;
     if (per < 1) per = 1;
     if ((uint64_t)per * (uint64_t)K > 0x7fffffffu) per = 0x7fffffffu / (unsigned)K;
-    CU_FORWARD(use_device(c, msg));
-    CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
-    grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
-        c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
-        req->seed, req->round, req->subsample, c->gtmp, c->htmp);
-    CU_LAUNCHED("grad_rows");
     grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
     CU_LAUNCHED("grad_max");
     grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
@@ -140,4 +141,31 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
         out[k].total.h = (int64_t)res[3 * K + k];
     }
     return 0;
+}
+
+extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
+                                struct gbt_class_sums *out, char *msg)
+{
+    gbt_cu::device_scope keep;
+    const int K = c->K;
+    const uint64_t n = c->n;
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
+    grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
+        c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
+        req->seed, req->round, req->subsample, c->gtmp, c->htmp);
+    CU_LAUNCHED("grad_rows");
+    return quantize_tmp(c, out, msg);
+}
+
+extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
+                                    struct gbt_class_sums *out, char *msg)
+{
+    gbt_cu::device_scope keep;
+    const size_t bytes = (size_t)c->n * (size_t)c->K * sizeof(double);
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)c->K * sizeof(ull), c->stream));
+    CU_CHECK(cudaMemcpyAsync(c->gtmp, g, bytes, cudaMemcpyHostToDevice, c->stream));
+    CU_CHECK(cudaMemcpyAsync(c->htmp, h, bytes, cudaMemcpyHostToDevice, c->stream));
+    return quantize_tmp(c, out, msg);
 }

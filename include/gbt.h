@@ -201,9 +201,10 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *   features=N              the feature columns expected (label_column=auto)
  *   header=0|1              CSV/TSV: skip a first line of column names
  *   missing=V               CSV/TSV: this value also means missing
- *   side_files=0|1          read PATH.weight, PATH.base_margin and
- *                           PATH.group (or PATH.query) when present
- *                           (default 1)
+ *   side_files=0|1          read PATH.weight, PATH.base_margin,
+ *                           PATH.lower, PATH.upper (label_lower_bound and
+ *                           label_upper_bound) and PATH.group (or
+ *                           PATH.query) when present (default 1)
  *   indexing_mode=0|1|auto  LIBSVM: feature indices start at 0 (index i is
  *                           column i) or at 1 (index i is column i - 1);
  *                           auto (default, also -1): 0 when an index 0
@@ -234,7 +235,16 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
  *                  scores used instead of base_score in training and
  *                  prediction
- * n == 0 with values == NULL removes the field.
+ *   "label_lower_bound", "label_upper_bound"
+ *                  n == nrow; survival:aft's time intervals: row i's time
+ *                  lies in [lower_i, upper_i], 0 <= lower <= upper, upper
+ *                  may be +INFINITY (right-censored), lower 0 is
+ *                  left-censored, lower == upper an observed time (> 0).
+ *                  Set both or neither (then the labels are observed
+ *                  times).  Files: the side files PATH.lower and PATH.upper
+ *                  of gbt_dataset_from_file ("inf" in PATH.upper).
+ * n == 0 with values == NULL removes the field.  survival:cox takes its
+ * times from "label": positive for an event, negative for a censoring.
  */
 GBT_API gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field,
                                          const float *values, uint64_t n);
@@ -347,11 +357,89 @@ GBT_API gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, i
 
 /*
  * Computes `metric` ("auc", "logloss", "error", "rmse", "mae", "mlogloss",
- * "merror"; "error@T" sets the threshold) of the model's predictions on d,
- * which must have labels.
+ * "merror"; "error@T" sets the threshold; "cox-nloglik", "aft-nloglik",
+ * "interval-regression-accuracy" for survival data) of the model's
+ * predictions on d, which must have labels (or, for the AFT metrics,
+ * label_lower_bound and label_upper_bound).
  */
 GBT_API gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d,
                                     const char *metric, double *out);
+
+/*
+ * Custom objectives: one boosting round from the caller's gradients, as
+ * XGBoost's XGBoosterBoostOneIter.  grad and hess hold len = nrow x
+ * outputs doubles, row-major (outputs: num_class for multiclass
+ * objectives, else 1), the first and second derivatives of the caller's
+ * loss at the current raw scores (gbt_booster_train_margins), weights
+ * included: they are used as given, except that rows left out by
+ * `subsample` get 0.  The `objective` parameter still fixes base_score,
+ * the prediction transform and the default metric.  The values are
+ * quantised exactly as the built-in objectives' are, so the same gradients
+ * give the same model on every device and thread count, and a built-in
+ * objective's own gradients (e.g. reg:squarederror's g = margin - label,
+ * h = 1) give that objective's model, byte for byte.  GBT_E_INVALID_ARG
+ * for a wrong len or a value that is not finite (naming the first).
+ *
+ *   double *m = malloc(n * sizeof *m), *g = malloc(...), *h = malloc(...);
+ *   for (int round = 0; round < 100; round++) {
+ *       gbt_booster_train_margins(b, train, m, n);
+ *       for (uint64_t i = 0; i < n; i++) { g[i] = m[i] - y[i]; h[i] = 1.0; }
+ *       gbt_booster_boost(b, train, g, h, n);
+ *   }
+ */
+GBT_API gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const double *grad,
+                                     const double *hess, uint64_t len);
+
+/*
+ * The current raw scores of every row of `train` (len = nrow x outputs
+ * doubles, row-major): the model's trees summed from base_score or the
+ * base margin, exactly the values the next round's gradients are computed
+ * from (gbt_booster_predict gives them rounded to float).  Sets up
+ * training on `train` as gbt_booster_update does, if it is not yet.
+ */
+GBT_API gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train,
+                                             double *out, uint64_t len);
+
+/*
+ * A custom objective: fn receives the raw scores `margin` (nrow x outputs
+ * doubles, row-major, as gbt_booster_train_margins gives them) of the
+ * training rows of `data`, writes the gradients and hessians of its loss
+ * at them to grad and hess (nrow x outputs each, row-major, weights
+ * included) and returns 0, or returns non-zero to stop the training with
+ * GBT_E_INVALID_ARG.
+ */
+typedef int (*gbt_objective_fn)(const double *margin, uint64_t nrow, int outputs,
+                                const gbt_dataset *data, void *user, double *grad, double *hess);
+
+/*
+ * Makes gbt_booster_update and gbt_booster_train boost from fn's gradients
+ * (each round as gbt_booster_boost does) instead of the objective's, as
+ * XGBoost's train(obj=...); with gbt_booster_set_eval_callback and
+ * validation sets, early stopping works as with built-in objectives.  fn
+ * NULL goes back to the objective's gradients.  Not saved with the model.
+ */
+GBT_API gbt_status gbt_booster_set_objective_callback(gbt_booster *b, gbt_objective_fn fn,
+                                                      void *user);
+
+/*
+ * A custom metric: fn computes one value from the raw scores `margin`
+ * (nrow x outputs doubles, row-major; apply the objective's transform
+ * yourself, e.g. exp for survival:cox) of the rows of `data` (read its
+ * labels with gbt_dataset_get_field), stores it in *out and returns 0, or
+ * returns non-zero to stop the training with GBT_E_INVALID_ARG.
+ */
+typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
+                           const gbt_dataset *data, void *user, double *out);
+
+/*
+ * Adds a custom metric to gbt_booster_train: after each round it is
+ * computed on every validation set after the eval_metric ones, logged as
+ * NAME, and, being the last metric, decides early stopping (maximize: 1
+ * when higher is better).  fn NULL removes it.  `name` is copied (at most
+ * 63 characters); `user` is passed to fn.  Not saved with the model.
+ */
+GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
+                                                 void *user, int maximize);
 
 /* The number of boosting rounds the model holds. */
 GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);

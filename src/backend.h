@@ -130,6 +130,15 @@ struct gbt_backend_ops {
     /* Gradients of every class from the current margins; out has num_class entries. */
     gbt_status (*gradients)(void *ctx, const struct gbt_grad_request *req,
                             struct gbt_class_sums *out);
+    /*
+     * Gradients computed by the host (custom objectives, survival
+     * objectives), instead of `gradients`: g and h hold nrow * num_class
+     * doubles, class-major (class k's at k * nrow), weights and row sampling
+     * already applied; quantised as `gradients` does (per class exponents of
+     * the largest |g| and |h|, gbt_quantize, exact totals).
+     */
+    gbt_status (*set_gradients)(void *ctx, const double *g, const double *h,
+                                struct gbt_class_sums *out);
     /* Starts a tree of class cls: every row in node 0. */
     gbt_status (*begin_tree)(void *ctx, int cls);
     /* Runs the BUILD jobs, then the SUBTRACT jobs. */

@@ -9,6 +9,8 @@
 
 #include "booster.h"
 #include "common/grad_math.h"
+#include "common/rng.h"
+#include "common/surv_math.h"
 #include "dataset.h"
 #include "feature_names.h"
 #include "grow.h"
@@ -16,6 +18,7 @@
 #include "metric.h"
 #include "objective.h"
 #include "shap.h"
+#include "surv_order.h"
 #include "util.h"
 
 /* ---- model ------------------------------------------------------------ */
@@ -56,6 +59,10 @@ static void drop_state(gbt_booster *b)
     if (ts->ops && ts->ctx) ts->ops->close(ts->ctx);
     gbt__qmatrix_free(&ts->qm);
     free(ts->usable);
+    free(ts->hg);
+    free(ts->hh);
+    free(ts->hmargin);
+    free(ts->cox_order);
     free(ts);
     b->ts = NULL;
 }
@@ -198,6 +205,8 @@ static struct gbt_obj_param obj_param(const struct gbt_params *p)
         memcpy(op.alpha, p->quantile_alpha, (size_t)p->num_quantile_alpha * sizeof op.alpha[0]);
     else
         op.alpha[0] = 0.5;
+    op.aft_dist = (int)p->aft_loss_distribution;
+    op.aft_sigma = p->aft_loss_distribution_scale;
     return op;
 }
 
@@ -369,29 +378,76 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->max_slots = b->ts->max_slots;
 }
 
-gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
+/* ---- gradients computed on the host: survival and custom objectives ---- */
+
+/* The host buffers of the training state (nrow * K doubles each), allocated once. */
+static gbt_status host_buffers(struct gbt_train_state *ts, uint64_t n)
+{
+    if (ts->hg) return GBT_OK;
+    FORWARD_IF_ERROR(gbt__alloc(&ts->hg, n ? n : 1, sizeof(double), 0, "gradients"));
+    FORWARD_IF_ERROR(gbt__alloc(&ts->hh, n ? n : 1, sizeof(double), 0, "hessians"));
+    return gbt__alloc(&ts->hmargin, n ? n : 1, sizeof(double), 0, "training margins");
+}
+
+/*
+ * survival:cox and survival:aft: the gradients from the training margins,
+ * on the host in one fixed order (common/surv_math.h), for every backend;
+ * rows left out by subsample get 0, as in the backends' gradients.
+ */
+static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
+                                     const struct gbt_grad_request *req, struct gbt_class_sums *out)
+{
+    struct gbt_train_state *ts = b->ts;
+    const uint64_t n = train->nrow;
+    FORWARD_IF_ERROR(host_buffers(ts, n));
+    FORWARD_IF_ERROR(ts->ops->read_margins(ts->ctx, ts->hmargin));
+    if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
+        if (ts->cox_order == NULL) FORWARD_IF_ERROR(gbt__surv_order(train->label, n, &ts->cox_order));
+        gbt_cox_gradients(n, ts->cox_order, ts->hmargin, train->label, train->weight, ts->hg, ts->hh);
+    } else {
+        const float *lo, *hi;
+        FORWARD_IF_ERROR(gbt__objective_aft_bounds(train, &lo, &hi));
+        for (uint64_t r = 0; r < n; r++) {
+            const double w = train->weight ? (double)train->weight[r] : 1.0;
+            double g, h;
+            gbt_aft_gradient(req->obj.aft_dist, req->obj.aft_sigma, (double)lo[r], (double)hi[r],
+                             ts->hmargin[r], &g, &h);
+            ts->hg[r] = g * w;
+            ts->hh[r] = h * w;
+        }
+    }
+    for (uint64_t r = 0; r < n; r++) {
+        if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) ts->hg[r] = ts->hh[r] = 0.0;
+        RETURN_ERROR_IF(!isfinite(ts->hg[r]) || !isfinite(ts->hh[r]), GBT_E_INVALID_ARG,
+                        "%s: the gradient of row %llu is not finite at raw score %g (the scores "
+                        "overflow exp; a smaller eta or max_delta_step keeps them in range)",
+                        gbt__objective_name(b->model.objective), (unsigned long long)r, ts->hmargin[r]);
+    }
+    return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, out);
+}
+
+/*
+ * One round: the gradients (the caller's grad and hess, row-major, when
+ * not NULL; else the objective's), then a tree per class.
+ */
+static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const double *grad,
+                              const double *hess)
 {
     struct gbt_grow_config cfg;
     struct gbt_class_sums *sums = NULL;
     struct gbt_grad_request req;
     struct gbt_leaf_refit refit;
-    const uint32_t before = b ? b->model.ntrees : 0;
+    const uint32_t before = b->model.ntrees;
     gbt_status s;
     int K;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(train);
-    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
-                    "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
-                    gbt__objective_name((int)b->params.objective));
-    if (b->ts == NULL || b->ts->data_generation != train->generation)
-        FORWARD_IF_ERROR(build_state(b, train));
     K = b->model.K;
     grow_config(b, &cfg);
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
-    if (gbt_objective_refits_leaves(b->model.objective)) {
+    /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
+    if (grad == NULL && gbt_objective_refits_leaves(b->model.objective)) {
         refit.alpha = req.obj.alpha;
         refit.label = train->label;
         refit.weight = train->weight;
@@ -404,7 +460,22 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
         cfg.refit = &refit;
     }
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
-    if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
+    if (s == GBT_OK && grad) {
+        const uint64_t n = train->nrow;
+        s = host_buffers(b->ts, n * (uint64_t)K);
+        for (uint64_t r = 0; r < n && s == GBT_OK; r++) {
+            const int in = gbt_row_sampled(req.seed, req.round, r, req.subsample);
+            for (int k = 0; k < K; k++) {
+                b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
+                b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
+            }
+        }
+        if (s == GBT_OK) s = b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, sums);
+    } else if (s == GBT_OK && gbt__objective_survival(b->model.objective)) {
+        s = survival_gradients(b, train, &req, sums);
+    } else if (s == GBT_OK) {
+        s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
+    }
     for (int k = 0; k < K && s == GBT_OK; k++) {
         struct gbt_tree tree;
         cfg.tree_index = (uint64_t)req.round * (uint64_t)K + (uint64_t)k;
@@ -421,6 +492,109 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
         drop_state(b);
     }
     return s;
+}
+
+/* The checks of every training call, and the training state for `train`. */
+static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
+{
+    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
+                    "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
+                    gbt__objective_name((int)b->params.objective));
+    if (b->ts == NULL || b->ts->data_generation != train->generation)
+        FORWARD_IF_ERROR(build_state(b, train));
+    return GBT_OK;
+}
+
+/* One round from the objective callback's gradients (gbt_booster_set_objective_callback). */
+static gbt_status callback_round(gbt_booster *b, const gbt_dataset *train)
+{
+    const uint64_t len = train->nrow * (uint64_t)b->model.K;
+    double *m = NULL, *g = NULL, *h = NULL;
+    gbt_status s = gbt__alloc(&m, len ? len : 1, sizeof *m, 0, "training margins");
+    if (s == GBT_OK) s = gbt__alloc(&g, len ? len : 1, sizeof *g, 0, "gradients");
+    if (s == GBT_OK) s = gbt__alloc(&h, len ? len : 1, sizeof *h, 0, "hessians");
+    if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, m);
+    if (s == GBT_OK) {
+        int rc = b->obj_fn(m, train->nrow, b->model.K, train, b->obj_user, g, h);
+        if (rc != 0) s = gbt__fail(GBT_E_INVALID_ARG, "the custom objective failed (it returned %d)", rc);
+    }
+    if (s == GBT_OK) s = gbt_booster_boost(b, train, g, h, len);
+    free(m);
+    free(g);
+    free(h);
+    return s;
+}
+
+gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    FORWARD_IF_ERROR(ready_to_train(b, train));
+    if (b->obj_fn) return callback_round(b, train);
+    return boost_round(b, train, NULL, NULL);
+}
+
+gbt_status gbt_booster_set_objective_callback(gbt_booster *b, gbt_objective_fn fn, void *user)
+{
+    CHECK_NOT_NULL(b);
+    b->obj_fn = fn;
+    b->obj_user = fn ? user : NULL;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train, double *out,
+                                     uint64_t len)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    CHECK_NOT_NULL(out);
+    FORWARD_IF_ERROR(ready_to_train(b, train));
+    RETURN_ERROR_IF(len != train->nrow * (uint64_t)b->model.K, GBT_E_INVALID_ARG,
+                    "the output holds %llu doubles; the margins are %llu (rows x %d)",
+                    (unsigned long long)len, (unsigned long long)(train->nrow * (uint64_t)b->model.K),
+                    b->model.K);
+    return b->ts->ops->read_margins(b->ts->ctx, out);
+}
+
+gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const double *grad,
+                             const double *hess, uint64_t len)
+{
+    uint64_t need;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    CHECK_NOT_NULL(grad);
+    CHECK_NOT_NULL(hess);
+    FORWARD_IF_ERROR(ready_to_train(b, train));
+    need = train->nrow * (uint64_t)b->model.K;
+    RETURN_ERROR_IF(len != need, GBT_E_INVALID_ARG,
+                    "%llu gradients given; the training data needs %llu (rows x %d outputs)",
+                    (unsigned long long)len, (unsigned long long)need, b->model.K);
+    for (uint64_t i = 0; i < len; i++)
+        RETURN_ERROR_IF(!isfinite(grad[i]) || !isfinite(hess[i]), GBT_E_INVALID_ARG,
+                        "row %llu, output %d: the %s %g is not finite",
+                        (unsigned long long)(i / (uint64_t)b->model.K), (int)(i % (uint64_t)b->model.K),
+                        isfinite(grad[i]) ? "hessian" : "gradient", isfinite(grad[i]) ? hess[i] : grad[i]);
+    return boost_round(b, train, grad, hess);
+}
+
+gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
+                                         void *user, int maximize)
+{
+    CHECK_NOT_NULL(b);
+    if (fn == NULL) {
+        b->eval_fn = NULL;
+        b->eval_user = NULL;
+        b->eval_name[0] = '\0';
+        return GBT_OK;
+    }
+    CHECK_NOT_NULL(name);
+    RETURN_ERROR_IF(name[0] == '\0' || strlen(name) >= sizeof b->eval_name, GBT_E_INVALID_ARG,
+                    "a custom metric's name must have 1 to %zu characters", sizeof b->eval_name - 1);
+    b->eval_fn = fn;
+    b->eval_user = user;
+    b->eval_maximize = maximize != 0;
+    snprintf(b->eval_name, sizeof b->eval_name, "%s", name);
+    return GBT_OK;
 }
 
 /* ---- validation, early stopping ---------------------------------------- */
@@ -544,6 +718,8 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
         ms[i].huber_slope = p->huber_slope;
         ms[i].alpha = p->quantile_alpha;
         ms[i].nalpha = (int)p->num_quantile_alpha;
+        ms[i].aft_dist = (int)p->aft_loss_distribution;
+        ms[i].aft_sigma = p->aft_loss_distribution_scale;
     }
     *n = count;
     return GBT_OK;
@@ -581,6 +757,29 @@ static void log_round(const gbt_booster *b, int round, uint32_t first_tree, doub
              t_trees, t_eval);
 }
 
+/* One metric of raw scores `margin` on d: the survival ones need d's times (metric_surv.c). */
+static gbt_status eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,
+                              const double *margin, double *out)
+{
+    if (gbt__metric_survival(m->id)) {
+        RETURN_ERROR_IF(b->model.K != 1, GBT_E_PARAM, "survival metrics need one score per row");
+        return gbt__metric_surv_eval(m, d, margin, out);
+    }
+    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    return gbt__metric_eval(m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,
+                            threads(b), out);
+}
+
+/* The custom metric (gbt_booster_set_eval_callback) of raw scores `margin` on d. */
+static gbt_status eval_custom(const gbt_booster *b, const gbt_dataset *d, const double *margin,
+                              double *out)
+{
+    int rc = b->eval_fn(margin, d->nrow, b->model.K, d, b->eval_user, out);
+    RETURN_ERROR_IF(rc != 0, GBT_E_INVALID_ARG, "custom metric '%s' failed (it returned %d)",
+                    b->eval_name, rc);
+    return GBT_OK;
+}
+
 double gbt__eta(double t_setup, double t_first, double now, int done, int total)
 {
     if (done >= total) return 0.0;
@@ -595,7 +794,8 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     struct gbt_metric ms[GBT_MAX_METRICS];
     char mnames[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
     struct eval_set *sets = NULL;
-    int nm = 0, best_round = -1, last_round = -1, verb;
+    int nm = 0, best_round = -1, last_round = -1, verb, last_maximize;
+    const char *last_name;
     double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(b);
@@ -605,11 +805,15 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                     "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
     for (int i = 0; i < num_valid; i++) {
         RETURN_ERROR_IF(valid[i] == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
-        RETURN_ERROR_IF(valid[i]->label == NULL, GBT_E_INVALID_ARG,
-                        "validation set %d has no labels", i);
+        RETURN_ERROR_IF(valid[i]->label == NULL &&
+                            !(b->params.objective == GBT_OBJ_SURVIVAL_AFT && valid[i]->label_lower),
+                        GBT_E_INVALID_ARG, "validation set %d has no labels", i);
     }
     verb = (int)b->params.verbosity;
     FORWARD_IF_ERROR(metric_list(b, ms, mnames, &nm));
+    /* the last metric decides early stopping: the custom one when there is one */
+    last_maximize = b->eval_fn ? b->eval_maximize : ms[nm - 1].maximize;
+    last_name = b->eval_fn ? b->eval_name : mnames[nm - 1];
     if (b->ts == NULL || b->ts->data_generation != train->generation)
         FORWARD_IF_ERROR(build_state(b, train));
     if (num_valid > 0) FORWARD_IF_ERROR(gbt__alloc(&sets, (size_t)num_valid, sizeof *sets, 1, "validation sets"));
@@ -637,15 +841,15 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         for (int i = 0; i < num_valid && s == GBT_OK; i++) {
             gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
                             threads(b), sets[i].margin);
-            for (int j = 0; j < nm && s == GBT_OK; j++) {
-                s = gbt__metric_eval(&ms[j], b->model.objective, b->model.K, sets[i].margin,
-                                     sets[i].d->label, sets[i].d->weight, sets[i].d->nrow,
-                                     threads(b), &last);
+            for (int j = 0; j < nm + (b->eval_fn != NULL) && s == GBT_OK; j++) {
+                s = j < nm ? eval_metric(b, &ms[j], sets[i].d, sets[i].margin, &last)
+                           : eval_custom(b, sets[i].d, sets[i].margin, &last);
                 if (s != GBT_OK) {
                     gbt__fail_context(s, "validation set '%s'", sets[i].name);
                     break;
                 }
-                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, mnames[j], last);
+                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, j < nm ? mnames[j] : b->eval_name,
+                               last);
             }
         }
         if (s == GBT_OK) {
@@ -660,14 +864,14 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         }
         free(line.s);
         if (s != GBT_OK || num_valid == 0) continue;
-        if (best_round < 0 || (ms[nm - 1].maximize ? last > best : last < best)) {
+        if (best_round < 0 || (last_maximize ? last > best : last < best)) {
             best = last;
             best_round = round;
         }
         if (b->params.early_stopping_rounds > 0 && round - best_round >= b->params.early_stopping_rounds) {
             gbt__log(verb, GBT_LOG_INFO,
                      "early stop: %s-%s did not improve for %lld rounds; keeping rounds 0..%d",
-                     sets[num_valid - 1].name, mnames[nm - 1],
+                     sets[num_valid - 1].name, last_name,
                      (long long)b->params.early_stopping_rounds, best_round);
             gbt__model_truncate(&b->model, (uint32_t)(best_round + 1) * (uint32_t)b->model.K);
             b->model.best_iteration = best_round;
@@ -681,7 +885,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         format_seconds(e1, sizeof e1, gbt__now() - start);
         if (best_round >= 0)
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f",
-                     last_round + 1, e1, best_round, sets[num_valid - 1].name, mnames[nm - 1], best);
+                     last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
         else
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
     }
@@ -712,10 +916,12 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     m.huber_slope = b->params.huber_slope;
     m.alpha = b->params.quantile_alpha;
     m.nalpha = (int)b->params.num_quantile_alpha;
-    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    m.aft_dist = (int)b->params.aft_loss_distribution;
+    m.aft_sigma = b->params.aft_loss_distribution_scale;
+    RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
+                    GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(eval_margins(b, d, &margin));
-    s = gbt__metric_eval(&m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,
-                         threads(b), out);
+    s = eval_metric(b, &m, d, margin, out);
     free(margin);
     return s;
 }

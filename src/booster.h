@@ -39,6 +39,9 @@ struct gbt_train_state {
     struct gbt_qmatrix qm;
     uint8_t *usable;
     uint32_t max_nodes, max_slots;
+    /* gradients computed on the host (survival, custom): nrow * K each, class-major */
+    double *hg, *hh, *hmargin;
+    uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
 };
 
 struct gbt_booster {
@@ -46,6 +49,14 @@ struct gbt_booster {
     struct gbt_model model;
     struct gbt_train_state *ts;
     char device_used[32];
+    /* gbt_booster_set_objective_callback */
+    gbt_objective_fn obj_fn;
+    void *obj_user;
+    /* gbt_booster_set_eval_callback */
+    gbt_eval_fn eval_fn;
+    void *eval_user;
+    int eval_maximize;
+    char eval_name[64];
 };
 
 /* Appends a tree to the model and its forest. */

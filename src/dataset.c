@@ -37,6 +37,8 @@ void gbt_dataset_free(gbt_dataset *d)
     free(d->label);
     free(d->weight);
     free(d->base_margin);
+    free(d->label_lower);
+    free(d->label_upper);
     free(d->groups);
     free(d->source);
     free(d->row_line);
@@ -257,10 +259,12 @@ gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *nco
     return GBT_OK;
 }
 
+/* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound). */
 static gbt_status check_field_values(const gbt_dataset *d, const char *field, const float *v,
                                      uint64_t n, int nonneg)
 {
     for (uint64_t i = 0; i < n; i++) {
+        if (nonneg == 2 && v[i] > 0 && isinf(v[i])) continue;
         if (!isfinite(v[i]) || (nonneg && v[i] < 0)) {
             char where[512];
             uint64_t row = i % d->nrow;
@@ -285,9 +289,14 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         slot = &d->weight;
     else if (strcmp(field, "base_margin") == 0)
         slot = &d->base_margin;
+    else if (strcmp(field, "label_lower_bound") == 0)
+        slot = &d->label_lower;
+    else if (strcmp(field, "label_upper_bound") == 0)
+        slot = &d->label_upper;
     else
         return gbt__fail(GBT_E_INVALID_ARG,
-                         "unknown field '%s' (expected label, weight or base_margin)", field);
+                         "unknown field '%s' (expected label, weight, base_margin, "
+                         "label_lower_bound or label_upper_bound)", field);
     if (n == 0 && values == NULL) {
         free(*slot);
         *slot = NULL;
@@ -305,7 +314,9 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
                         "%s has %llu values but the dataset has %llu rows", field,
                         (unsigned long long)n, (unsigned long long)d->nrow);
     }
-    FORWARD_IF_ERROR(check_field_values(d, field, values, n, slot == &d->weight));
+    FORWARD_IF_ERROR(check_field_values(d, field, values, n,
+                                        slot == &d->label_upper ? 2
+                                        : slot == &d->weight || slot == &d->label_lower));
     FORWARD_IF_ERROR(gbt__alloc(&copy, n, sizeof(float), 0, field));
     memcpy(copy, values, n * sizeof(float));
     free(*slot);
@@ -333,9 +344,16 @@ gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field, const 
     } else if (strcmp(field, "base_margin") == 0) {
         v = d->base_margin;
         len = d->nbase_margin;
+    } else if (strcmp(field, "label_lower_bound") == 0) {
+        v = d->label_lower;
+        len = d->nrow;
+    } else if (strcmp(field, "label_upper_bound") == 0) {
+        v = d->label_upper;
+        len = d->nrow;
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
-                         "unknown field '%s' (expected label, weight or base_margin)", field);
+                         "unknown field '%s' (expected label, weight, base_margin, "
+                         "label_lower_bound or label_upper_bound)", field);
     }
     *values = v;
     *n = v ? len : 0;

@@ -34,6 +34,8 @@ struct gbt_dataset {
     float *weight;
     float *base_margin;
     uint64_t nbase_margin;
+    /* survival:aft: each row's time lies in [label_lower, label_upper] (upper may be +inf) */
+    float *label_lower, *label_upper;
     uint32_t *groups;
     uint64_t ngroups;
 
@@ -90,7 +92,11 @@ gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode);
 /* "FILE:LINE" or "row N" for messages about row r. */
 void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len);
 
-/* Reads the side files PATH.weight, PATH.base_margin, PATH.group/.query when present. */
+/*
+ * Reads the side files PATH.weight, PATH.base_margin, PATH.lower and
+ * PATH.upper (label_lower_bound, label_upper_bound), PATH.group/.query when
+ * present.
+ */
 gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path);
 
 #endif

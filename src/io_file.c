@@ -1,6 +1,7 @@
 /*
  * io_file.c - gbt_dataset_from_file: options, format guessing and the side
- * files (.weight, .base_margin, .group/.query) read next to a data file.
+ * files (.weight, .base_margin, .lower/.upper, .group/.query) read next to
+ * a data file.
  */
 #include <errno.h>
 #include <math.h>
@@ -153,9 +154,9 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
 /*
  * Reads every number of a side file into *out (free it; NULL when there
  * are none): floats, or (sizes) uint32_t integers in [1, UINT32_MAX]
- * parsed as integers.
+ * parsed as integers.  pos_inf: floats may also be +inf ("inf").
  */
-static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t *n)
+static gbt_status read_numbers(const char *path, int sizes, int pos_inf, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
     union {
@@ -188,7 +189,8 @@ static gbt_status read_numbers(const char *path, int sizes, void **out, uint64_t
                               sizes ? "a positive integer" : "a number");
                 break;
             }
-            if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX : !isfinite(x)) {
+            if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX
+                      : !isfinite(x) && !(pos_inf && x > 0)) {
                 s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %s", path, (unsigned long long)lr.line,
                               sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
@@ -242,7 +244,7 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 0, &raw, &n);
+    s = read_numbers(side, 0, strcmp(field, "label_upper_bound") == 0, &raw, &n);
     if (s != GBT_OK) {
         free(side);
         return s;
@@ -284,7 +286,7 @@ static gbt_status side_groups(gbt_dataset *d, const char *path)
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 1, &raw, &n);
+    s = read_numbers(side, 1, 0, &raw, &n);
     sizes = raw;
     if (s == GBT_OK && n == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no group sizes", side);
     for (uint64_t i = 0; i < n; i++) total += sizes[i];
@@ -301,6 +303,8 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
 {
     FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
+    FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
+    FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
     return side_groups(d, path);
 }
 

@@ -36,17 +36,21 @@ static const struct {
     {"gamma-deviance", GBT_METRIC_GAMMA_DEVIANCE, 0},
     {"tweedie-nloglik", GBT_METRIC_TWEEDIE_NLOGLIK, 0},
     {"quantile", GBT_METRIC_QUANTILE, 0},
+    {"cox-nloglik", GBT_METRIC_COX_NLOGLIK, 0},
+    {"aft-nloglik", GBT_METRIC_AFT_NLOGLIK, 0},
+    {"interval-regression-accuracy", GBT_METRIC_INTERVAL_ACC, 1},
 };
 
 const char *gbt__metric_names(void)
 {
     return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror|rmsle|mape|mphe|poisson-nloglik|"
-           "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO|quantile";
+           "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO|quantile|cox-nloglik|aft-nloglik|"
+           "interval-regression-accuracy";
 }
 
 gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
 {
-    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0, NULL, 0};
+    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0, NULL, 0, 0, 1.0};
     const char *at;
     size_t len;
     CHECK_NOT_NULL(name);
@@ -245,6 +249,8 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
 {
     uint64_t nblocks = (nrow + BLOCK - 1) / BLOCK;
     double *bl = NULL, *bw = NULL, loss = 0.0, wsum = 0.0;
+    RETURN_ERROR_IF(gbt__metric_survival(m->id), GBT_E_INTERNAL,
+                    "survival metrics are computed by gbt__metric_surv_eval");
     CHECK_NOT_NULL(label);
     FORWARD_IF_ERROR(check_fit(m, K, label, nrow));
     if (m->id == GBT_METRIC_AUC) return auc(margin, label, weight, nrow, out);

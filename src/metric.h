@@ -25,7 +25,10 @@ enum gbt_metric_id {
     GBT_METRIC_GAMMA_NLOGLIK,
     GBT_METRIC_GAMMA_DEVIANCE,
     GBT_METRIC_TWEEDIE_NLOGLIK,
-    GBT_METRIC_QUANTILE
+    GBT_METRIC_QUANTILE,
+    GBT_METRIC_COX_NLOGLIK,   /* survival: metric_surv.c */
+    GBT_METRIC_AFT_NLOGLIK,
+    GBT_METRIC_INTERVAL_ACC
 };
 
 struct gbt_metric {
@@ -37,6 +40,8 @@ struct gbt_metric {
     /* quantile: the booster's quantile_alpha, one per raw score (NULL: 0.5) */
     const double *alpha;
     int nalpha;
+    int aft_dist;       /* aft-nloglik: the booster's aft_loss_distribution */
+    double aft_sigma;   /* aft-nloglik: the booster's aft_loss_distribution_scale; 1 by default */
 };
 
 /* Parses "auc", "error@0.3", "tweedie-nloglik@1.5", ...; out may be NULL to only validate. */
@@ -53,5 +58,23 @@ const char *gbt__metric_names(void);
 gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
                             const float *label, const float *weight, uint64_t nrow, int nthread,
                             double *out);
+
+/* 1 for cox-nloglik, aft-nloglik and interval-regression-accuracy (gbt__metric_surv_eval). */
+int gbt__metric_survival(int id);
+
+/*
+ * A survival metric of raw scores `margin` (nrow values) against d's
+ * labels (cox-nloglik) or time intervals (aft-nloglik and
+ * interval-regression-accuracy: label_lower_bound and label_upper_bound,
+ * else the labels as observed times), computed in a fixed order:
+ *   cox-nloglik   the negative log of Breslow's partial likelihood per event
+ *                 of the hazard ratios exp(margin) (unweighted, as XGBoost)
+ *   aft-nloglik   the weighted mean of the AFT loss (common/surv_math.h)
+ *   interval-regression-accuracy
+ *                 the weighted fraction of rows whose exp(margin) lies in
+ *                 [lower, upper]
+ */
+gbt_status gbt__metric_surv_eval(const struct gbt_metric *m, const gbt_dataset *d,
+                                 const double *margin, double *out);
 
 #endif

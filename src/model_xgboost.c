@@ -103,9 +103,19 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const gbt_booster *b)
         }
         gbt__sb_printf(sb, "]\"}");
         break;
+    case GBT_OBJ_SURVIVAL_AFT: {
+        static const char *const dist[] = {"normal", "logistic", "extreme"};
+        gbt__sb_printf(sb, ",\"aft_loss_param\":{\"aft_loss_distribution\":\"%s\","
+                           "\"aft_loss_distribution_scale\":\"",
+                       dist[p->aft_loss_distribution]);
+        put_num(sb, p->aft_loss_distribution_scale);
+        gbt__sb_printf(sb, "\"}");
+        break;
+    }
     case GBT_OBJ_BINARY_HINGE:
     case GBT_OBJ_REG_SQUAREDLOGERROR:
     case GBT_OBJ_REG_ABSOLUTEERROR:
+    case GBT_OBJ_SURVIVAL_COX:
         break;
     default:
         return gbt__fail(GBT_E_INVALID_ARG,
@@ -375,6 +385,8 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
         {"tweedie_regression_param", "tweedie_variance_power", "tweedie_variance_power"},
         {"pseudo_huber_param", "huber_slope", "huber_slope"},
         {"quantile_loss_param", "quantile_alpha", "quantile_alpha"},
+        {"aft_loss_param", "aft_loss_distribution", "aft_loss_distribution"},
+        {"aft_loss_param", "aft_loss_distribution_scale", "aft_loss_distribution_scale"},
     };
     int32_t obj, e;
     char name[64], value[GBT_MAX_QUANTILES * 32];

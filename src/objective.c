@@ -25,7 +25,13 @@ int gbt__objective_logit_link(int obj)
 
 int gbt__objective_log_link(int obj)
 {
-    return obj == GBT_OBJ_COUNT_POISSON || obj == GBT_OBJ_REG_GAMMA || obj == GBT_OBJ_REG_TWEEDIE;
+    return obj == GBT_OBJ_COUNT_POISSON || obj == GBT_OBJ_REG_GAMMA || obj == GBT_OBJ_REG_TWEEDIE ||
+           gbt__objective_survival(obj);
+}
+
+int gbt__objective_survival(int obj)
+{
+    return obj == GBT_OBJ_SURVIVAL_COX || obj == GBT_OBJ_SURVIVAL_AFT;
 }
 
 void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_t len)
@@ -50,9 +56,49 @@ void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_
     case GBT_OBJ_REG_PSEUDOHUBERERROR: name = "mphe"; break;
     case GBT_OBJ_REG_ABSOLUTEERROR: name = "mae"; break;
     case GBT_OBJ_REG_QUANTILEERROR: name = "quantile"; break;
+    case GBT_OBJ_SURVIVAL_COX: name = "cox-nloglik"; break;
+    case GBT_OBJ_SURVIVAL_AFT: name = "aft-nloglik"; break;
     default: name = "rmse"; break;
     }
     snprintf(buf, len, "%s", name);
+}
+
+gbt_status gbt__objective_aft_bounds(const gbt_dataset *d, const float **lo, const float **hi)
+{
+    RETURN_ERROR_IF((d->label_lower == NULL) != (d->label_upper == NULL), GBT_E_INVALID_ARG,
+                    "survival:aft: label_%s_bound is set but label_%s_bound is not (set both, "
+                    "or neither to take the labels as observed times)",
+                    d->label_lower ? "lower" : "upper", d->label_lower ? "upper" : "lower");
+    if (d->label_lower) {
+        *lo = d->label_lower;
+        *hi = d->label_upper;
+        return GBT_OK;
+    }
+    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG,
+                    "survival:aft needs label_lower_bound and label_upper_bound (or labels: "
+                    "observed times); the data has neither");
+    *lo = *hi = d->label;
+    return GBT_OK;
+}
+
+gbt_status gbt__objective_check_aft(const gbt_dataset *d)
+{
+    const float *lo, *hi;
+    char where[512];
+    FORWARD_IF_ERROR(gbt__objective_aft_bounds(d, &lo, &hi));
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        const char *bad = NULL;
+        if (!(lo[r] >= 0.0f)) bad = "the lower bound is negative";
+        else if (!(hi[r] >= lo[r])) bad = "the upper bound is below the lower bound";
+        else if (lo[r] == hi[r] && !(lo[r] > 0.0f)) bad = "an observed time (lower = upper) must be positive";
+        if (bad) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT,
+                             "%s: survival:aft time interval [%g, %g]: %s (0 <= lower <= upper, "
+                             "upper may be inf)", where, (double)lo[r], (double)hi[r], bad);
+        }
+    }
+    return GBT_OK;
 }
 
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
@@ -67,6 +113,7 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
                         "num_class=%d is set, but objective %s is not multiclass (use multi:softprob)",
                         num_class, name);
     }
+    if (obj == GBT_OBJ_SURVIVAL_AFT) return gbt__objective_check_aft(d);
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the training data has no labels");
     for (uint64_t r = 0; r < d->nrow; r++) {
         float y = d->label[r];
@@ -98,6 +145,11 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
             break;
         case GBT_OBJ_REG_SQUAREDLOGERROR:
             if (!(y > -1.0f)) bad = "is not above -1 (the loss takes log(1 + label))";
+            break;
+        case GBT_OBJ_SURVIVAL_COX:
+            if (y == 0.0f)
+                bad = "is 0 (survival:cox takes the time of an event as a positive label, "
+                      "the time of a censoring as a negative one)";
             break;
         default:
             break;
@@ -153,6 +205,10 @@ static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *
     const double none = logistic ? 0.5 : gbt__objective_log_link(obj) ? 1.0 : 0.0;
     double sw = 0.0, swy = 0.0;
     *out = none;
+    if (obj == GBT_OBJ_SURVIVAL_COX || obj == GBT_OBJ_SURVIVAL_AFT) {
+        *out = obj == GBT_OBJ_SURVIVAL_COX ? 1.0 : 0.5; /* XGBoost's: a hazard ratio of 1; a time of 0.5 */
+        return GBT_OK;
+    }
     if (d == NULL || d->nrow == 0 || obj == GBT_OBJ_BINARY_HINGE) return GBT_OK;
     if (obj == GBT_OBJ_REG_PSEUDOHUBERERROR) return weighted_median(d, out);
     for (uint64_t r = 0; r < d->nrow; r++) {
@@ -260,6 +316,8 @@ void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, f
     case GBT_OBJ_COUNT_POISSON:
     case GBT_OBJ_REG_GAMMA:
     case GBT_OBJ_REG_TWEEDIE:
+    case GBT_OBJ_SURVIVAL_COX:
+    case GBT_OBJ_SURVIVAL_AFT:
         out[0] = (float)gbt_exp(m[0]);
         return;
     case GBT_OBJ_BINARY_HINGE:

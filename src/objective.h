@@ -21,8 +21,24 @@ int gbt__objective_groups(int obj, int num_class, int num_alpha);
 /* 1 for the objectives whose raw score is a logit: reg:logistic, binary:logistic, binary:logitraw. */
 int gbt__objective_logit_link(int obj);
 
-/* 1 for the objectives whose prediction is exp(raw score): count:poisson, reg:gamma, reg:tweedie. */
+/*
+ * 1 for the objectives whose prediction is exp(raw score): count:poisson,
+ * reg:gamma, reg:tweedie, survival:cox (hazard ratios), survival:aft (times).
+ */
 int gbt__objective_log_link(int obj);
+
+/* 1 for survival:cox and survival:aft, whose gradients the host computes (booster.c). */
+int gbt__objective_survival(int obj);
+
+/*
+ * survival:aft's time intervals of d: label_lower_bound and
+ * label_upper_bound, or, when neither is set, the labels as both (observed
+ * times).  GBT_E_INVALID_ARG when only one bound is set or nothing is.
+ */
+gbt_status gbt__objective_aft_bounds(const gbt_dataset *d, const float **lo, const float **hi);
+
+/* Checks survival:aft's intervals: 0 <= lower <= upper, lower > 0 when they are equal. */
+gbt_status gbt__objective_check_aft(const gbt_dataset *d);
 
 /* The metric used when eval_metric is empty ("tweedie-nloglik@1.5" names rho). */
 void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_t len);
@@ -38,7 +54,8 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
  * reg:squaredlogerror exp(mean log(1 + y)) - 1, for reg:pseudohubererror
  * the weighted median, for binary:hinge 0, for reg:absoluteerror and
  * reg:quantileerror each group's quantile op->alpha[k] of the labels (as
- * leaf_refit.h computes quantiles), or, for multiclass, the centred log of
+ * leaf_refit.h computes quantiles), for survival:cox log 1 and for
+ * survival:aft log 0.5 (XGBoost's), or, for multiclass, the centred log of
  * the weighted class frequencies.  op gives scale_pos and the quantiles.
  */
 gbt_status gbt__objective_base_margin(int obj, int K, double base_score,

@@ -48,6 +48,7 @@ static const char *const objective_choices[] = {
 static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
 static const char *const booster_choices[] = {"gbtree", NULL};
+static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
 
 static const struct pdef table[] = {
     {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
@@ -94,6 +95,12 @@ static const struct pdef table[] = {
      GBT_PF_MODEL | GBT_PF_REBUILD, 1,
      "reg:quantileerror and the quantile metric: the quantile, or several ('0.1,0.5,0.9' or "
      "'[0.1, 0.5, 0.9]'), one output each"},
+    {"aft_loss_distribution", "", PT_ENUM, aft_dist_choices, "normal", 0, 0, 0, 0,
+     OFF(aft_loss_distribution), 0, 1,
+     "survival:aft and aft-nloglik: the distribution of the log-time noise"},
+    {"aft_loss_distribution_scale", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1,
+     OFF(aft_loss_distribution_scale), 0, 1,
+     "survival:aft and aft-nloglik: the scale sigma of that distribution"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,

@@ -40,6 +40,8 @@ struct gbt_params {
     double tweedie_variance_power;
     double quantile_alpha[GBT_MAX_QUANTILES]; /* reg:quantileerror, quantile metric */
     int64_t num_quantile_alpha;
+    int64_t aft_loss_distribution;     /* survival:aft: enum gbt_aft_dist */
+    double aft_loss_distribution_scale; /* survival:aft, aft-nloglik */
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

@@ -228,6 +228,25 @@ got=$(sed -n 's/^\[2\]	train-poisson-nloglik:\([0-9.]*\).*/\1/p' pois.err)
 echo "# poisson-nloglik of round 2: printed $got, from the predictions $want"
 check "and it is the Poisson negative log-likelihood of the model's predictions" \
     awk -v a="$got" -v b="$want" 'BEGIN { d = (a - b) / b; exit !(a != "" && d < 1e-5 && d > -1e-5) }'
+# Survival from the command line (issue 9): survival:aft's intervals from FILE.lower and
+# FILE.upper (a third right-censored), survival:cox's censoring as negative labels
+cp "$data/diabetes.train.csv" surv.csv
+awk -F, '{ print $1 }' surv.csv > surv.csv.lower
+awk -F, '{ print (NR % 3 == 0) ? "inf" : $1 }' surv.csv > surv.csv.upper
+"$gbtrain" --objective=survival:aft --num_round=3 surv.csv aft.model 2> aft.err
+check "survival:aft reads FILE.lower and FILE.upper" \
+    grep -q "^read surv.csv: [0-9]* rows, 10 features; lower bounds from surv.csv.lower; upper bounds from surv.csv.upper$" aft.err
+check "and prints aft-nloglik each round" \
+    sh -c 'test "$(grep -c "^\[[0-2]\]	train-aft-nloglik:[0-9.]*	" aft.err)" -eq 3'
+"$gbpredict" -q --metric=interval-regression-accuracy --metric=aft-nloglik surv.csv aft.model aft.pred 2> paft.err
+check "gbpredict evaluates the AFT metrics against the side files" \
+    sh -c 'grep -q "^interval-regression-accuracy	0\.[0-9]*$" paft.err && grep -q "^aft-nloglik	[0-9.]*$" paft.err'
+awk -F, 'BEGIN { OFS = "," } NR % 4 == 0 { $1 = -$1 } { print }' "$data/diabetes.train.csv" > cox.csv
+"$gbtrain" --objective=survival:cox --num_round=3 cox.csv cox.model 2> cox.err
+check "survival:cox prints cox-nloglik each round" \
+    sh -c 'test "$(grep -c "^\[[0-2]\]	train-cox-nloglik:[0-9.]*	" cox.err)" -eq 3'
+"$gbpredict" -q cox.csv cox.model cox.pred
+check "and predicts positive hazard ratios" awk '!($1 > 0) { bad = 1 } END { exit bad || NR == 0 }' cox.pred
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

@@ -23,6 +23,12 @@
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
  * sentinel, the last columns all missing; leaf ids, SHAP values, SHAP
  * interaction values and a range of rounds), or SKIP.
+ * The survival objectives (issue 9), whose gradients the host computes for
+ * every backend, train here with the others (survival:aft with each of its
+ * three distributions); set_gradients, the operation that takes those
+ * host gradients (and custom ones), is compared directly: CPU against the
+ * CPU's own reg:squarederror gradients, CUDA against CPU; and a custom
+ * objective boosted on CUDA must give the built-in one's CPU model.
  *
  * Built against the CUDA emulator (GBT_CUDA_EMU, as make check does on
  * every machine), the device is always there, nothing skips, and the
@@ -89,6 +95,7 @@ struct spec {
     double alpha, max_delta_step;
     double scale_pos; /* scale_pos_weight (binary objectives; else 1) */
     int small_smem; /* CUDA: a small shared-memory budget for histograms */
+    int aft_dist;   /* survival:aft: aft_loss_distribution (0 normal, 1 logistic, 2 extreme) */
     int max_depth;  /* trainings: 0 for the default, 5 */
 };
 
@@ -112,6 +119,7 @@ static gbt_dataset *make_data(const struct spec *s)
 {
     const uint64_t n = (uint64_t)s->rows, m = (uint64_t)s->cols;
     float *x = NULL, *label = calloc(n, sizeof *label), *w = calloc(n, sizeof *w);
+    float *lo = calloc(n, sizeof *lo), *hi = calloc(n, sizeof *hi);
     double *score = calloc(n, sizeof *score);
     gbt_dataset *d = NULL;
     gbt_status st;
@@ -172,6 +180,17 @@ static gbt_dataset *make_data(const struct spec *s)
         case GBT_OBJ_REG_PSEUDOHUBERERROR: /* 5% outliers */
             label[r] = (float)(score[r] + noise + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
             break;
+        case GBT_OBJ_SURVIVAL_COX: /* times, 30% censored (negative), ties from the rounding */
+            label[r] = (float)(floor(exp(0.4 * score[r] + noise) * 20.0) + 1.0) / 20.0f;
+            if (unit(5, r, 0) < 0.3) label[r] = -label[r];
+            break;
+        case GBT_OBJ_SURVIVAL_AFT: { /* observed, right-, left- and interval-censored times */
+            const double t = exp(0.4 * score[r] + noise), u = unit(5, r, 0);
+            label[r] = (float)t;
+            lo[r] = u < 0.5 ? (float)t : u < 0.7 ? (float)(0.8 * t) : u < 0.85 ? 0.0f : (float)(0.7 * t);
+            hi[r] = u < 0.5 ? (float)t : u < 0.7 ? INFINITY : (float)(1.3 * t);
+            break;
+        }
         default:
             label[r] = (float)(((int)floor(fabs(score[r]) * 1.5) + (noise > 0.3)) % s->K);
             break;
@@ -180,6 +199,12 @@ static gbt_dataset *make_data(const struct spec *s)
     }
     if (d && gbt_dataset_set_field(d, "label", label, n) != GBT_OK) d = NULL;
     if (d && s->weights && gbt_dataset_set_field(d, "weight", w, n) != GBT_OK) d = NULL;
+    if (d && s->obj == GBT_OBJ_SURVIVAL_AFT &&
+        (gbt_dataset_set_field(d, "label_lower_bound", lo, n) != GBT_OK ||
+         gbt_dataset_set_field(d, "label_upper_bound", hi, n) != GBT_OK))
+        d = NULL;
+    free(lo);
+    free(hi);
     free(label);
     free(w);
     free(score);
@@ -754,7 +779,8 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     gbt_status st = GBT_OK;
     const uint64_t n = qm->nrow;
     /* the objectives' parameters away from their defaults */
-    struct gbt_obj_param op = {s->scale_pos, 0.7, 2.5, 1.3, {0}};
+    struct gbt_obj_param op = {.scale_pos = s->scale_pos, .poisson_delta = 0.7, .huber_slope = 2.5,
+                               .tweedie_rho = 1.3, .aft_sigma = 1.0};
     struct gbt_leaf_refit refit;
     int good;
 
@@ -877,7 +903,8 @@ static void test_ops(void)
 {
     static const int layouts[] = {GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR};
     for (int obj = 0; obj < GBT_OBJ_COUNT; obj++)
-        for (int l = 0; l < 3 && objective_selected(obj); l++) {
+        for (int l = 0; l < 3 && objective_selected(obj) && !gbt__objective_survival(obj); l++) {
+            /* (the survival objectives' gradients come through set_gradients: test_set_gradients) */
             const int i = obj * 3 + l;
             struct spec s;
             char name[160];
@@ -968,6 +995,11 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->obj == GBT_OBJ_REG_QUANTILEERROR)
         st = set(b, "quantile_alpha", "%g,%g,%g", test_quantiles[0], test_quantiles[1], test_quantiles[2]);
     if (st == GBT_OK && s->scale_pos != 1) st = set(b, "scale_pos_weight", "%g", s->scale_pos);
+    if (st == GBT_OK && s->obj == GBT_OBJ_SURVIVAL_AFT) {
+        static const char *const dists[] = {"normal", "logistic", "extreme"};
+        st = set(b, "aft_loss_distribution", "%s", dists[s->aft_dist]);
+        if (st == GBT_OK) st = set(b, "aft_loss_distribution_scale", "%g", s->aft_dist == 1 ? 0.8 : 1.2);
+    }
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1035,7 +1067,7 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
 
 static void test_trainings(void)
 {
-    int i = 0;
+    int i = 0, aft_cases = 0;
     for (int obj = 0; obj < GBT_OBJ_COUNT; obj++)
         for (int pol = 0; pol < 2; pol++)
             for (int l = 0; l < 3; l++, i++) {
@@ -1048,7 +1080,9 @@ static void test_trainings(void)
                 gbt_status st;
                 if (l == L_DENSE16 && obj % 2 == 1) continue; /* dense16 for half the objectives */
                 /* the objectives after the first six only change the gradients: one policy per layout */
-                if (obj >= GBT_OBJ_COUNT_POISSON && (obj + l) % 2 != pol) continue;
+                /* (survival:aft: both policies, for its three distributions) */
+                if (obj >= GBT_OBJ_COUNT_POISSON && obj != GBT_OBJ_SURVIVAL_AFT && (obj + l) % 2 != pol)
+                    continue;
                 if (!objective_selected(obj)) continue;
                 memset(&s, 0, sizeof s);
                 s.obj = obj;
@@ -1065,7 +1099,12 @@ static void test_trainings(void)
                 s.alpha = i % 5 == 2 ? 0.1 : 0.0;
                 s.max_delta_step = i % 6 == 5 ? 0.5 : 0.0;
                 s.scale_pos = is_binary(obj) && i % 2 == 0 ? 2.5 : 1.0;
-                snprintf(name, sizeof name, "%s %s %s %dx%d%s%s%s%s", obj_name(obj),
+                if (obj == GBT_OBJ_SURVIVAL_AFT) s.aft_dist = aft_cases++ % 3;
+                snprintf(name, sizeof name, "%s%s %s %s %dx%d%s%s%s%s", obj_name(obj),
+                         obj != GBT_OBJ_SURVIVAL_AFT ? ""
+                         : s.aft_dist == 0           ? " normal"
+                         : s.aft_dist == 1           ? " logistic"
+                                                     : " extreme",
                          pol ? "lossguide" : "depthwise", layout_name(l), s.rows, s.cols,
                          s.weights ? " weights" : "", s.subsample < 1 ? " subsample" : "",
                          s.colsample < 1 ? " colsample" : "", s.scale_pos != 1 ? " scale_pos_weight" : "");
@@ -1253,6 +1292,109 @@ static void test_continued(void)
 }
 
 /*
+ * set_gradients (custom and survival objectives): the CPU backend given
+ * reg:squarederror's gradients m - y, 1 as doubles stores what its own
+ * gradients op does, and the CUDA backend stores the CPU's pairs and sums
+ * for any doubles (here K = 3 classes of mixed signs, zeros, magnitudes).
+ */
+static void test_set_gradients(void)
+{
+    for (int K = 1; K <= 3; K += 2) {
+        struct spec s;
+        struct gbt_qmatrix qm;
+        struct gbt_train_plan plan;
+        gbt_dataset *d;
+        void *cpu = NULL, *cu = NULL;
+        double *margin, *g, *h;
+        struct gbt_class_sums sa[3], sb[3], sc[3];
+        struct gbt_gpair *qa, *qb, *qc;
+        uint64_t n;
+        int same_builtin = 1, same_cuda = 1;
+        gbt_status st;
+        memset(&s, 0, sizeof s);
+        s.obj = K == 1 ? GBT_OBJ_REG_SQUAREDERROR : GBT_OBJ_MULTI_SOFTPROB;
+        s.K = K;
+        s.layout = L_DENSE8;
+        s.rows = 3000;
+        s.cols = 6;
+        d = make_data(&s);
+        if (d == NULL || gbt__quantize(d, 256, 2, &qm) != GBT_OK) {
+            ok(0, "set_gradients K=%d: set-up failed: %s", K, gbt_last_error());
+            gbt_dataset_free(d);
+            continue;
+        }
+        n = qm.nrow;
+        margin = malloc(n * K * sizeof *margin);
+        g = malloc(n * K * sizeof *g);
+        h = malloc(n * K * sizeof *h);
+        qa = malloc(n * K * sizeof *qa);
+        qb = malloc(n * K * sizeof *qb);
+        qc = malloc(n * K * sizeof *qc);
+        for (uint64_t i = 0; i < n * (uint64_t)K; i++) margin[i] = 0.25 * unit(9, i, 0) - 0.1;
+        memset(&plan, 0, sizeof plan);
+        plan.qm = &qm;
+        plan.label = d->label;
+        plan.margin = margin;
+        plan.nrow = n;
+        plan.num_class = K;
+        plan.objective = s.obj;
+        plan.max_nodes = 64;
+        plan.max_slots = 8;
+        plan.nthread = 2;
+        plan.no_column_sampling = 1;
+        st = gbt__backend_cpu()->open(-1, &plan, &cpu);
+        if (st == GBT_OK && K == 1) {
+            struct gbt_grad_request req = {0, 7, 1.0, {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
+            st = gbt__backend_cpu()->gradients(cpu, &req, sa);
+            if (st == GBT_OK) st = gbt__backend_cpu()->read_gradients(cpu, 0, qa);
+            for (uint64_t r = 0; r < n; r++) {
+                g[r] = margin[r] - (double)d->label[r];
+                h[r] = 1.0;
+            }
+        } else {
+            for (uint64_t i = 0; i < n * (uint64_t)K; i++) {
+                const double u = unit(10, i, 0);
+                g[i] = u < 0.1 ? 0.0 : (u - 0.5) * (i % 7 == 0 ? 1e3 : 1.0);
+                h[i] = u < 0.05 ? 0.0 : unit(11, i, 0) * (i % 5 == 0 ? 50.0 : 1.0);
+            }
+        }
+        if (st == GBT_OK) st = gbt__backend_cpu()->set_gradients(cpu, g, h, sb);
+        for (int k = 0; k < K && st == GBT_OK; k++) st = gbt__backend_cpu()->read_gradients(cpu, k, qb + (uint64_t)k * n);
+        if (st != GBT_OK) diag("set_gradients K=%d: %s", K, gbt_last_error());
+        if (K == 1)
+            same_builtin = st == GBT_OK && memcmp(qa, qb, n * sizeof *qa) == 0 && sa[0].g_exp == sb[0].g_exp &&
+                           sa[0].h_exp == sb[0].h_exp && sa[0].total.g == sb[0].total.g &&
+                           sa[0].total.h == sb[0].total.h;
+        if (K == 1)
+            ok(same_builtin, "set_gradients on the cpu: m - y and 1 as doubles = reg:squarederror's own pairs and sums");
+        if (have_cuda) {
+            st = gbt__backend_cuda()->open(0, &plan, &cu);
+            if (st == GBT_OK) st = gbt__backend_cuda()->set_gradients(cu, g, h, sc);
+            for (int k = 0; k < K && st == GBT_OK; k++)
+                st = gbt__backend_cuda()->read_gradients(cu, k, qc + (uint64_t)k * n);
+            if (st != GBT_OK) diag("set_gradients on cuda: %s", gbt_last_error());
+            same_cuda = st == GBT_OK && memcmp(qb, qc, n * K * sizeof *qb) == 0;
+            for (int k = 0; k < K && same_cuda; k++)
+                same_cuda = sb[k].g_exp == sc[k].g_exp && sb[k].h_exp == sc[k].h_exp &&
+                            sb[k].total.g == sc[k].total.g && sb[k].total.h == sc[k].total.h;
+            ok(same_cuda, "set_gradients K=%d: cuda = cpu (pairs, exponents, totals)", K);
+            if (cu) gbt__backend_cuda()->close(cu);
+        } else {
+            skip(SKIP_NO_DEVICE);
+        }
+        if (cpu) gbt__backend_cpu()->close(cpu);
+        free(margin);
+        free(g);
+        free(h);
+        free(qa);
+        free(qb);
+        free(qc);
+        gbt__qmatrix_free(&qm);
+        gbt_dataset_free(d);
+    }
+}
+
+/*
  * Leaf ids, SHAP values and SHAP interaction values of deeper trees (depth
  * 8, 3 classes, missing values) on the device against the CPU, for dense
  * and CSR rows: the same bits, and (emulated) the kernels did run.
@@ -1343,6 +1485,72 @@ static void test_explain(void)
     free(val);
 }
 
+/*
+ * A custom objective through the public API: reg:squarederror's gradients
+ * (m - y) w and w, from gbt_booster_train_margins, boosted on device=cuda,
+ * give the built-in objective's model trained on the cpu, byte for byte.
+ */
+static void test_custom_training(void)
+{
+    struct spec s;
+    gbt_dataset *d;
+    gbt_booster *cpu = NULL, *cu = NULL;
+    char *mc = NULL, *mg = NULL;
+    size_t nc = 0, ng = 0;
+    gbt_status st;
+    if (!have_cuda) {
+        skip(SKIP_NO_DEVICE);
+        return;
+    }
+    memset(&s, 0, sizeof s);
+    s.obj = GBT_OBJ_REG_SQUAREDERROR;
+    s.K = 1;
+    s.layout = L_CSR;
+    s.rows = 2500;
+    s.cols = 9;
+    s.rounds = 4;
+    s.weights = 1;
+    s.policy = GBT_GROW_LOSSGUIDE;
+    s.subsample = 0.8;
+    s.colsample = 1.0;
+    s.scale_pos = 1.0;
+    d = make_data(&s);
+    st = d ? train(&s, d, "cpu", 2, &cpu, &mc, &nc) : GBT_E_INTERNAL;
+    if (st == GBT_OK) {
+        const uint64_t n = d->nrow;
+        double *m = malloc(n * sizeof *m), *g = malloc(n * sizeof *g), *h = malloc(n * sizeof *h);
+        s.rounds = 0;
+        st = train(&s, d, "cuda", 2, &cu, &mg, &ng); /* the same parameters, no round yet */
+        gbt_free(mg);
+        mg = NULL;
+        for (int r = 0; r < 4 && st == GBT_OK; r++) {
+            st = gbt_booster_train_margins(cu, d, m, n);
+            for (uint64_t i = 0; i < n; i++) {
+                g[i] = (m[i] - (double)d->label[i]) * (double)d->weight[i];
+                h[i] = (double)d->weight[i];
+            }
+            if (st == GBT_OK) st = gbt_booster_boost(cu, d, g, h, n);
+        }
+        if (st == GBT_OK) st = gbt_booster_save_to_buffer(cu, &mg, &ng);
+        free(m);
+        free(g);
+        free(h);
+    }
+    if (st != GBT_OK) diag("custom training: %s", gbt_last_error());
+    {
+        char dev[32] = "";
+        if (cu) gbt_booster_get_attr(cu, "device", dev, sizeof dev);
+        ok(st == GBT_OK && strcmp(dev, "cuda:0") == 0 && nc == ng && memcmp(mc, mg, nc) == 0,
+           "custom gradients on %s = reg:squarederror on cpu (%zu bytes; csr, weights, subsample, lossguide)",
+           dev, ng);
+    }
+    gbt_free(mc);
+    gbt_free(mg);
+    gbt_booster_free(cpu);
+    gbt_booster_free(cu);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
@@ -1355,9 +1563,11 @@ int main(void)
     ok(have_cuda, "the emulated CUDA device is there (scheduling seed %llu)", gbt_emu_seed());
 #endif
     test_ops();
+    test_set_gradients();
     test_trainings();
     test_continued();
     test_explain();
+    test_custom_training();
     if (quick < 2) {
         test_deep_tree();
         test_many_tiles();

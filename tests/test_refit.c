@@ -19,7 +19,7 @@
 
 static void test_gradients(void)
 {
-    struct gbt_obj_param op = {1.0, 0.0, 1.0, 1.5, {0.5}};
+    struct gbt_obj_param op = {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0, .alpha = {0.5}};
     double g[3], h[3], m = 2.5, mq[3] = {1.0, 4.0, 3.0};
     /* absolute error: g = sign(m - y) w, h = w */
     gbt_row_gradients(GBT_OBJ_REG_ABSOLUTEERROR, &op, 1, &m, 1, 1.0f, 2.0f, g, h, 1);
@@ -109,7 +109,7 @@ static void test_base_score(void)
 {
     const float x[] = {0, 0, 0, 0, 0}, y[] = {7, 1, 4, 10, 2}, w[] = {1, 1, 3, 1, 1};
     gbt_dataset *d = dataset(x, y, NULL, 5), *dw = dataset(x, y, w, 5);
-    struct gbt_obj_param op = {1.0, 0.0, 1.0, 1.5, {0.5}};
+    struct gbt_obj_param op = {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0, .alpha = {0.5}};
     double out[3] = {0, 0, 0};
     /* labels 1 2 4 7 10: median (position 3) 4 */
     gbt__objective_base_margin(GBT_OBJ_REG_ABSOLUTEERROR, 1, NAN, &op, d, out);

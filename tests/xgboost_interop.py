@@ -84,6 +84,9 @@ cases = [
     ("diabetes reg:quantileerror (3 quantiles)", "diabetes",
      ["--objective=reg:quantileerror", "--quantile_alpha=0.1,0.5,0.9"], 3),
     ("diabetes count:poisson", "diabetes", ["--objective=count:poisson"], 1),
+    ("survival survival:aft (logistic, interval side files)", "survival",
+     ["--objective=survival:aft", "--aft_loss_distribution=logistic", "--aft_loss_distribution_scale=1.5"], 1),
+    ("survival survival:cox (negative labels censored)", "survival", ["--objective=survival:cox"], 1),
     ("breast_cancer LIBSVM with missing values", "breast_cancer-libsvm",
      ["--objective=binary:logitraw", "--max_depth=3"], 1),
 ]

@@ -33,8 +33,9 @@ static void usage(FILE *f)
             "  --rounds=A:B             predict with the rounds [A, B) only, from 0 (B\n"
             "                           empty or 0: to the last); default: all\n"
             "  --metric=NAME            also print NAME (a metric of gbtrain's eval_metric:\n"
-            "                           rmse, mae, auc, logloss, quantile, ...) against the\n"
-            "                           data's labels on standard error; repeatable\n"
+            "                           rmse, mae, auc, logloss, quantile, cox-nloglik,\n"
+            "                           aft-nloglik, ...) against the data's labels (or\n"
+            "                           survival intervals) on standard error; repeatable\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
             "  --label_column=N         CSV/TSV label column (-1: none); by default a file\n"
             "                           with the model's number of features has no label,\n"
@@ -59,7 +60,9 @@ static void usage(FILE *f)
             "\n"
             "Side files next to DATA_FILE are read when present, and named when read:\n"
             "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
-            "DATA_FILE.weight (for --metric), DATA_FILE.group (or DATA_FILE.query).\n");
+            "DATA_FILE.weight (for --metric), DATA_FILE.lower and DATA_FILE.upper (for\n"
+            "aft-nloglik and interval-regression-accuracy), DATA_FILE.group (or\n"
+            "DATA_FILE.query).\n");
 }
 
 /*

@@ -92,7 +92,8 @@ static void usage(FILE *f)
             "  --help                   print this text\n"
             "\n"
             "Side files next to a data file are read when present, and named when read:\n"
-            "FILE.weight, FILE.base_margin, FILE.group (or FILE.query).\n"
+            "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
+            "intervals; inf for an open end), FILE.group (or FILE.query).\n"
             "\n");
     cli_print_params(f, tool_defaults);
 }

@@ -45,7 +45,9 @@ struct gbt_split {
     X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
     X(BINARY_HINGE, "binary:hinge")               \
     X(REG_ABSOLUTEERROR, "reg:absoluteerror")     \
-    X(REG_QUANTILEERROR, "reg:quantileerror")
+    X(REG_QUANTILEERROR, "reg:quantileerror")         \
+    X(SURVIVAL_COX, "survival:cox")               \
+    X(SURVIVAL_AFT, "survival:aft")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
@@ -66,6 +68,8 @@ struct gbt_obj_param {
     double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
     double huber_slope;   /* reg:pseudohubererror: the slope delta */
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
+    int aft_dist;         /* survival:aft: enum gbt_aft_dist (common/surv_math.h) */
+    double aft_sigma;     /* survival:aft: the scale of the distribution */
     /* reg:quantileerror: output k fits quantile alpha[k]; reg:absoluteerror: alpha[0] = 0.5 */
     double alpha[GBT_MAX_QUANTILES];
 };

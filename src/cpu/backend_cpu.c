@@ -154,6 +154,7 @@ static const struct gbt_backend_ops cpu_ops = {
     .open = cpu_open,
     .close = cpu_close,
     .gradients = gbt__cpu_gradients,
+    .set_gradients = gbt__cpu_set_gradients,
     .begin_tree = cpu_begin_tree,
     .histograms = gbt__cpu_histograms,
     .best_splits = gbt__cpu_best_splits,

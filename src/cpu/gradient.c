@@ -7,7 +7,8 @@
  * one-output objectives (squared error, logistic) without subsampling take
  * a loop that vectorises (the shared
  * math is branch-free; the build's -fno-trapping-math lets gcc turn its
- * selects into blends).
+ * selects into blends).  gbt__cpu_set_gradients quantises gradients that
+ * the host computed (custom and survival objectives) the same way.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,5 +139,39 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
     free(gmax);
     free(hmax);
     free(part);
+    return GBT_OK;
+}
+
+gbt_status gbt__cpu_set_gradients(void *p, const double *g, const double *h,
+                                  struct gbt_class_sums *out)
+{
+    struct cpu_ctx *c = p;
+    const uint64_t n = c->nrow;
+    for (int k = 0; k < c->K; k++) {
+        const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
+        struct gbt_gpair *q = c->grad + (uint64_t)k * n;
+        double gm = 0.0, hm = 0.0, gsc, hsc;
+        int64_t sg = 0, sh = 0;
+        for (uint64_t r = 0; r < n; r++) {
+            /* as the gradients above: NaN never wins, the max is order-free */
+            double ag = gs[r] < 0 ? -gs[r] : gs[r], ah = hs[r] < 0 ? -hs[r] : hs[r];
+            if (ag > gm) gm = ag;
+            if (ah > hm) hm = ah;
+        }
+        out[k].g_exp = gbt_quant_exponent(gm);
+        out[k].h_exp = gbt_quant_exponent(hm);
+        gsc = gbt_quant_scale(out[k].g_exp);
+        hsc = gbt_quant_scale(out[k].h_exp);
+#pragma omp parallel for schedule(static) num_threads(c->nthread) reduction(+ : sg, sh) \
+    if (n >= GBT_CPU_MIN_PARALLEL)
+        for (uint64_t r = 0; r < n; r++) {
+            q[r].g = gbt_quantize_scaled(gs[r], gsc);
+            q[r].h = gbt_quantize_scaled(hs[r], hsc);
+            sg += q[r].g;
+            sh += q[r].h;
+        }
+        out[k].total.g = sg;
+        out[k].total.h = sh;
+    }
     return GBT_OK;
 }

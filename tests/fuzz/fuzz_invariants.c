@@ -39,7 +39,8 @@ static void make_setup(struct fuzz_in *in, struct setup *st)
                                              "reg:logistic",         "binary:logitraw",     "multi:softmax",
                                              "count:poisson",        "reg:gamma",           "reg:tweedie",
                                              "reg:squaredlogerror", "reg:pseudohubererror", "binary:hinge",
-                                             "reg:absoluteerror",   "reg:quantileerror"};
+                                             "reg:absoluteerror",   "reg:quantileerror",
+                                             "survival:cox",        "survival:aft"};
     static const float vals[] = {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, NAN, 1e-30f, 3e38f, -3e38f, 7.25f, 100.0f, -0.0f};
     unsigned obj = fuzz_pick(in, sizeof objectives / sizeof objectives[0]);
     st->nrow = 1 + fuzz_pick(in, MAX_ROWS);
