@@ -9,10 +9,12 @@
 
 #include "booster.h"
 #include "common/grad_math.h"
+#include "common/rank_math.h"
 #include "dataset.h"
 #include "grow.h"
 #include "metric.h"
 #include "objective.h"
+#include "rank.h"
 #include "util.h"
 
 /* ---- model ------------------------------------------------------------ */
@@ -240,6 +242,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     struct gbt_train_plan plan;
     struct gbt_dview view;
     double *margin = NULL;
+    uint32_t *group_ptr = NULL;
+    uint64_t ngroups = 0;
     const int nt = threads(b);
     gbt_status s;
     double t0 = gbt__now(), t_open;
@@ -247,6 +251,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     drop_state(b);
     FORWARD_IF_ERROR(check_growth(p));
     FORWARD_IF_ERROR(gbt__objective_check((int)p->objective, (int)p->num_class, train));
+    if (gbt_objective_is_ranking((int)p->objective))
+        FORWARD_IF_ERROR(gbt__rank_check((int)p->objective, p, train));
     FORWARD_IF_ERROR(init_model(b, train));
     FORWARD_IF_ERROR(check_base_margin(train, m->K));
     FORWARD_IF_ERROR(gbt__alloc(&ts, 1, sizeof *ts, 1, "training state"));
@@ -260,6 +266,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
                          &ts->max_nodes, &ts->max_slots);
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
+    if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
+        s = gbt__rank_group_ptr(train, &group_ptr, &ngroups);
     t_open = gbt__now();
     if (s == GBT_OK) {
         fill_start_margins(m, train, margin);
@@ -273,6 +281,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         plan.nrow = train->nrow;
         plan.num_class = m->K;
         plan.objective = m->objective;
+        plan.group_ptr = group_ptr;
+        plan.ngroups = ngroups;
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
@@ -290,6 +300,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         }
     }
     free(margin);
+    free(group_ptr);
     if (s != GBT_OK) {
         b->ts = ts;
         drop_state(b);
@@ -355,6 +366,7 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
+    if (gbt_objective_is_ranking(b->model.objective)) gbt__rank_obj_param(&b->params, train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK) s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     for (int k = 0; k < K && s == GBT_OK; k++) {
@@ -487,11 +499,14 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
     for (int i = 0; i < count; i++) {
         if (p->num_eval_metric)
             snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", p->eval_metric[i]);
+        else if (gbt_objective_is_ranking((int)p->objective))
+            gbt__rank_default_metric((int)p->objective, p, names[i], GBT_METRIC_NAME_MAX);
         else
             gbt__objective_default_metric((int)p->objective, p->tweedie_variance_power, names[i],
                                           GBT_METRIC_NAME_MAX);
         FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
         ms[i].huber_slope = p->huber_slope;
+        ms[i].exp_gain = (int)p->ndcg_exp_gain;
     }
     *n = count;
     return GBT_OK;
@@ -586,9 +601,8 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
             gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
                             threads(b), sets[i].margin);
             for (int j = 0; j < nm && s == GBT_OK; j++) {
-                s = gbt__metric_eval(&ms[j], b->model.objective, b->model.K, sets[i].margin,
-                                     sets[i].d->label, sets[i].d->weight, sets[i].d->nrow,
-                                     threads(b), &last);
+                s = gbt__metric_eval_data(&ms[j], b->model.objective, b->model.K, sets[i].margin,
+                                          sets[i].d, threads(b), &last);
                 if (s != GBT_OK) {
                     gbt__fail_context(s, "validation set '%s'", sets[i].name);
                     break;
@@ -658,10 +672,10 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     FORWARD_IF_ERROR(check_model(b));
     FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
     m.huber_slope = b->params.huber_slope;
+    m.exp_gain = (int)b->params.ndcg_exp_gain;
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(eval_margins(b, d, &margin));
-    s = gbt__metric_eval(&m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,
-                         threads(b), out);
+    s = gbt__metric_eval_data(&m, b->model.objective, b->model.K, margin, d, threads(b), out);
     free(margin);
     return s;
 }

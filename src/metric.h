@@ -24,7 +24,12 @@ enum gbt_metric_id {
     GBT_METRIC_POISSON_NLOGLIK,
     GBT_METRIC_GAMMA_NLOGLIK,
     GBT_METRIC_GAMMA_DEVIANCE,
-    GBT_METRIC_TWEEDIE_NLOGLIK
+    GBT_METRIC_TWEEDIE_NLOGLIK,
+    /* metric_rank.c: per query group */
+    GBT_METRIC_NDCG,
+    GBT_METRIC_MAP,
+    GBT_METRIC_PRE,
+    GBT_METRIC_AUCPR
 };
 
 struct gbt_metric {
@@ -33,6 +38,9 @@ struct gbt_metric {
     double rho;         /* tweedie-nloglik@rho */
     double huber_slope; /* mphe: the booster's huber_slope; 1 by default */
     int maximize;       /* higher is better */
+    uint32_t topk;      /* ndcg@k, map@k, pre@k: k; 0: every position */
+    int minus;          /* ndcg@k-, map@k-: a query without relevant documents scores 0, not 1 */
+    int exp_gain;       /* ndcg: gain 2^y - 1 (1) or y (0); the booster's ndcg_exp_gain */
 };
 
 /* Parses "auc", "error@0.3", "tweedie-nloglik@1.5", ...; out may be NULL to only validate. */
@@ -49,5 +57,35 @@ const char *gbt__metric_names(void);
 gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
                             const float *label, const float *weight, uint64_t nrow, int nthread,
                             double *out);
+
+/*
+ * metric_rank.c: parses ndcg, ndcg@k, ndcg@k-, ndcg-, map (the same forms),
+ * pre@k and aucpr into *out (NULL: only validate).  Returns 1 when name is
+ * one of them (*status says whether it parsed), 0 otherwise.
+ */
+int gbt__metric_rank_parse(const char *name, struct gbt_metric *out, gbt_status *status);
+
+/* 1 for the metrics that metric_rank.c computes (ndcg, map, pre, aucpr). */
+int gbt__metric_is_rank(int id);
+
+/*
+ * The metric over query groups (group g is rows [group_ptr[g],
+ * group_ptr[g + 1]); group_ptr NULL: one group of all rows), in group
+ * order on one thread: ndcg, map, pre, aucpr, and auc per group; each
+ * group weighs the weight of its first row (XGBoost weighs groups).
+ */
+gbt_status gbt__metric_rank_eval(const struct gbt_metric *m, const double *margin,
+                                 const float *label, const float *weight,
+                                 const uint32_t *group_ptr, uint64_t ngroups, uint64_t nrow,
+                                 double *out);
+
+/*
+ * The metric on dataset d: the ranking metrics per query group (one group
+ * without groups), auc per group when d has more than one, and
+ * gbt__metric_eval otherwise.
+ */
+struct gbt_dataset;
+gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,
+                                 const struct gbt_dataset *d, int nthread, double *out);
 
 #endif

@@ -43,7 +43,10 @@ struct gbt_split {
     X(REG_TWEEDIE, "reg:tweedie")                 \
     X(REG_SQUAREDLOGERROR, "reg:squaredlogerror") \
     X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
-    X(BINARY_HINGE, "binary:hinge")
+    X(BINARY_HINGE, "binary:hinge")               \
+    X(RANK_PAIRWISE, "rank:pairwise")             \
+    X(RANK_NDCG, "rank:ndcg")                     \
+    X(RANK_MAP, "rank:map")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
@@ -61,6 +64,13 @@ struct gbt_obj_param {
     double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
     double huber_slope;   /* reg:pseudohubererror: the slope delta */
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
+    /* rank:* (common/rank_math.h) */
+    double rank_wnorm;           /* rows / sum of row weights (1 without weights) */
+    uint32_t rank_num_pair;      /* lambdarank_num_pair_per_sample, resolved */
+    int32_t rank_method;         /* enum gbt_rank_pair_method */
+    int32_t rank_exp_gain;       /* ndcg_exp_gain */
+    int32_t rank_normalization;  /* lambdarank_normalization */
+    int32_t rank_score_norm;     /* lambdarank_score_normalization */
 };
 
 #endif
