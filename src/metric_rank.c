@@ -9,7 +9,8 @@
  *            the denominator).
  *   map@k    sum over the relevant rows among the first k of (relevant rows
  *            up to it) / (position + 1), over min(relevant rows, k); binary
- *            labels; a query without relevant rows as for ndcg.
+ *            labels; a query without relevant rows scores 1 (map@k-: 0),
+ *            weighted like any other.
  *   pre@k    relevant rows among the first k over min(k, query size).
  *   auc      per query of 3 rows or more: the pairs (i, j), i before j
  *            once the rows are sorted by label descending, count 1 when
@@ -283,7 +284,10 @@ gbt_status gbt__metric_rank_eval(const struct gbt_metric *m, const double *margi
             for (uint32_t i = 0; i < k; i++) hits += r[i].label != 0.0f;
             v = hits / (double)k;
         }
-        sum += none ? (m->minus ? 0.0 : 1.0) : w * v;
+        if (none) /* XGBoost weighs map's fixed score, not ndcg's */
+            sum += (m->minus ? 0.0 : 1.0) * (m->id == GBT_METRIC_MAP ? w : 1.0);
+        else
+            sum += w * v;
         wsum += w;
     }
     free(r);

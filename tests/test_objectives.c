@@ -14,7 +14,7 @@
 #include "params.h"
 #include "testutil.h"
 
-static const struct gbt_obj_param op = {1.0, 0.7, 1.0, 1.5};
+static const struct gbt_obj_param op = {.scale_pos = 1.0, .poisson_delta = 0.7, .huber_slope = 1.0, .tweedie_rho = 1.5};
 
 static void test_gradients(void)
 {
@@ -76,7 +76,7 @@ static void test_new_gradients(void)
     static const int objs[] = {GBT_OBJ_COUNT_POISSON, GBT_OBJ_REG_GAMMA, GBT_OBJ_REG_TWEEDIE,
                                GBT_OBJ_REG_SQUAREDLOGERROR, GBT_OBJ_REG_PSEUDOHUBERERROR};
     static const double ms[] = {-1.3, -0.2, 0.4, 1.7}, ys[] = {0.5, 1.0, 4.0};
-    const struct gbt_obj_param q = {1.0, 0.7, 2.5, 1.3};
+    const struct gbt_obj_param q = {.scale_pos = 1.0, .poisson_delta = 0.7, .huber_slope = 2.5, .tweedie_rho = 1.3};
     for (size_t o = 0; o < sizeof objs / sizeof objs[0]; o++) {
         int good = 1;
         for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
