@@ -38,7 +38,7 @@ def make(rng, nq, qid0):
 
 def main():
     rng = np.random.default_rng(20261123)
-    for name, nq, qid0 in (("rank.train.libsvm", 300, 1), ("rank.test.libsvm", 100, 1001)):
+    for name, nq, qid0 in (("rank.train.libsvm", 400, 1), ("rank.test.libsvm", 400, 1001)):
         rows = make(rng, nq, qid0)
         with open(name, "w") as f:
             f.write("\n".join(rows) + "\n")

@@ -499,7 +499,33 @@ static void test_training(void)
         gbt_dataset_free(dt);
         return;
     }
-    ok(dt->ngroups == 300 && dv->ngroups == 100, "the ranking set has 300 and 100 queries (qid:)");
+    ok(dt->ngroups == 400 && dv->ngroups == 400, "the ranking set has 400 and 400 queries (qid:)");
+    {
+        /* 8930 rows: enough for the CPU backend to spread the queries over threads */
+        char *m[2] = {NULL, NULL};
+        size_t len[2] = {0, 0};
+        gbt_status s = GBT_OK;
+        for (int t = 0; t < 2 && s == GBT_OK; t++) {
+            gbt_booster *b = NULL;
+            char nt[8];
+            snprintf(nt, sizeof nt, "%d", t + 1);
+            s = gbt_booster_create(&b);
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "objective", "rank:ndcg");
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "lambdarank_pair_method", "mean");
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "lambdarank_num_pair_per_sample", "3");
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "subsample", "0.8");
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "nthread", nt);
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "device", "cpu");
+            if (s == GBT_OK) s = gbt_booster_set_param(b, "verbosity", "0");
+            if (s == GBT_OK) s = gbt_booster_train(b, dt, 5, NULL, NULL, 0);
+            if (s == GBT_OK) s = gbt_booster_save_to_buffer(b, &m[t], &len[t]);
+            gbt_booster_free(b);
+        }
+        ok(s == GBT_OK && len[0] == len[1] && memcmp(m[0], m[1], len[0]) == 0,
+           "rank:ndcg with sampled pairs on 8930 rows: the same model bytes at nthread=1 and 2 (%zu bytes)", len[0]);
+        gbt_free(m[0]);
+        gbt_free(m[1]);
+    }
     for (int o = 0; o < 3; o++) {
         gbt_booster *b = NULL, *b2 = NULL;
         float *p = NULL, *p2 = NULL;
