@@ -505,6 +505,10 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
             gbt__objective_default_metric((int)p->objective, p->tweedie_variance_power, names[i],
                                           GBT_METRIC_NAME_MAX);
         FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
+        /* a ranking objective's default with sampled pairs scores whole lists, as XGBoost's */
+        if (!p->num_eval_metric && gbt_objective_is_ranking((int)p->objective) &&
+            p->lambdarank_pair_method == GBT_RANK_MEAN)
+            ms[i].topk = 0;
         ms[i].huber_slope = p->huber_slope;
         ms[i].exp_gain = (int)p->ndcg_exp_gain;
     }

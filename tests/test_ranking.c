@@ -486,6 +486,61 @@ static double my_ndcg10(const gbt_dataset *d, const float *p)
     return sum / (double)d->ngroups;
 }
 
+static char last_line[256];
+
+static void keep_line(int level, const char *msg, void *user)
+{
+    (void)level, (void)user;
+    if (msg[0] == '[') snprintf(last_line, sizeof last_line, "%s", msg);
+}
+
+/* ndcg over whole lists (no truncation) of predictions p on d, computed here. */
+static double my_ndcg_all(const gbt_dataset *d, const float *p)
+{
+    double sum = 0.0;
+    uint64_t r0 = 0;
+    for (uint64_t g = 0; g < d->ngroups; g++) {
+        const int n = (int)d->groups[g];
+        float y[64];
+        double dcg = 0.0, ideal;
+        for (int i = 0; i < n; i++) y[i] = d->label[r0 + i];
+        ideal = ideal_dcg(y, n, n, 1);
+        for (int i = 0; i < n; i++) {
+            int better = 0;
+            for (int j = 0; j < n; j++)
+                if (p[r0 + j] > p[r0 + i] || (p[r0 + j] == p[r0 + i] && j < i)) better++;
+            dcg += (pow(2.0, y[i]) - 1.0) / log2(better + 2.0);
+        }
+        sum += ideal > 0 ? dcg / ideal : 1.0;
+        r0 += (uint64_t)n;
+    }
+    return sum / (double)d->ngroups;
+}
+
+/* With sampled pairs the default metric is "ndcg" over whole lists (XGBoost's), not ndcg@32. */
+static void test_default_metric_mean(gbt_dataset *dt, gbt_dataset *dv)
+{
+    gbt_booster *b = NULL;
+    const gbt_dataset *valid[1] = {dv};
+    const char *names[1] = {"v"};
+    float *p = malloc(dv->nrow * sizeof *p);
+    double printed = NAN, mine = NAN;
+    gbt_status s = gbt_booster_create(&b);
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "objective", "rank:ndcg");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "lambdarank_pair_method", "mean");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "verbosity", "2");
+    gbt_set_log_callback(keep_line, NULL);
+    if (s == GBT_OK) s = gbt_booster_train(b, dt, 2, valid, names, 1);
+    gbt_set_log_callback(NULL, NULL);
+    if (s == GBT_OK) s = gbt_booster_predict(b, dv, 0, p, dv->nrow);
+    if (s == GBT_OK && sscanf(last_line, "[1]\tv-ndcg:%lf", &printed) == 1) mine = my_ndcg_all(dv, p);
+    ok(s == GBT_OK && fabs(printed - mine) < 1e-6,
+       "rank:ndcg with mean: the default metric 'ndcg' scores whole lists (%.6f printed, %.6f computed here)",
+       printed, mine);
+    free(p);
+    gbt_booster_free(b);
+}
+
 static void test_training(void)
 {
     const char *dir = getenv("GBT_DATASETS") ? getenv("GBT_DATASETS") : "datasets";
@@ -500,6 +555,7 @@ static void test_training(void)
         return;
     }
     ok(dt->ngroups == 400 && dv->ngroups == 400, "the ranking set has 400 and 400 queries (qid:)");
+    test_default_metric_mean(dt, dv);
     {
         /* 8930 rows: enough for the CPU backend to spread the queries over threads */
         char *m[2] = {NULL, NULL};
