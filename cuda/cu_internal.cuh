@@ -101,6 +101,10 @@ struct gbt_cu_ctx {
     struct gbt_split *splits;
     gbt_cu::hgroup *groups;
     double *math; /* GBT_MATH_CHECKS: the device's values of cuda/math_check.h */
+    uint32_t *group_ptr; /* ranking: ngroups + 1 query offsets */
+    uint64_t ngroups;
+    uint32_t *rank_idx;  /* ranking: 3 n sort arrays of the groups */
+    double *rank_stat;   /* ranking: 2 n MAP statistics of the groups */
 
     /* histogram plan */
     int ngroups_shared, ngroups_global;

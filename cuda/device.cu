@@ -248,6 +248,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->max_nodes = plan->max_nodes;
     c->max_slots = plan->max_slots;
     c->has_weight = plan->weight != NULL;
+    c->ngroups = plan->group_ptr ? plan->ngroups : 0;
     c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
     if (c->ntiles == 0) c->ntiles = 1;
 
@@ -318,6 +319,9 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
         {(void **)&c->groups, (nf + 1) * sizeof(hgroup), "feature groups"},
         {(void **)&c->math, GBT_MATH_CHECKS * sizeof(double), "the arithmetic check"},
+        {(void **)&c->group_ptr, c->ngroups ? (c->ngroups + 1) * 4 : 0, "query groups"},
+        {(void **)&c->rank_idx, c->ngroups ? 3 * n * 4 : 0, "ranking scratch"},
+        {(void **)&c->rank_stat, c->ngroups ? 2 * n * 8 : 0, "ranking scratch"},
         {(void **)&c->stage[ST_HIST].dev, st_bytes[ST_HIST], "histogram jobs"},
         {(void **)&c->stage[ST_SPLIT].dev, st_bytes[ST_SPLIT], "split jobs"},
         {(void **)&c->stage[ST_MASK].dev, st_bytes[ST_MASK], "feature masks"},
@@ -364,6 +368,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     CU_FORWARD(copy_in(c, c->label, plan->label, n * 4, msg));
     if (plan->weight) CU_FORWARD(copy_in(c, c->weight, plan->weight, n * 4, msg));
     CU_FORWARD(copy_in(c, c->margin, plan->margin, n * K * 8, msg));
+    if (c->ngroups) CU_FORWARD(copy_in(c, c->group_ptr, plan->group_ptr, (c->ngroups + 1) * 4, msg));
     CU_CHECK(cudaMemsetAsync(c->node_begin, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_CHECK(cudaMemsetAsync(c->node_count, 0, (size_t)c->max_nodes * 8, c->stream));
     CU_FORWARD(hist_setup(c, qm->cuts.offset, msg));

@@ -4,6 +4,9 @@
  *
  *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
  *               gbt_row_gradients
+ *   rank_groups (ranking objectives, instead of grad_rows) a thread per
+ *               query group: gbt_rank_group_gradients, then 0 for the rows
+ *               gbt_row_sampled rejects
  *   grad_max    per class the largest |g| and |h| (an exact max: the bit
  *               patterns of non-negative doubles order as the values do,
  *               so a 64-bit atomicMax computes it in any order)
@@ -16,6 +19,7 @@
  */
 #include <string.h>
 
+#include "common/rank_math.h"
 #include "common/rng.h"
 /*
  * The survival math compiles here too, so that nvcc checks it: its
@@ -38,6 +42,31 @@ __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, c
         double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
         if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0;
         gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
+    }
+}
+
+__global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
+                            const uint32_t *group_ptr, const double *margin, const float *label,
+                            const float *weight, uint64_t seed, int round, double subsample,
+                            uint32_t *idx, double *stat, double *g, double *h)
+{
+    for (uint64_t grp = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; grp < ngroups;
+         grp += (uint64_t)gridDim.x * blockDim.x) {
+        const uint32_t b = group_ptr[grp], cnt = group_ptr[grp + 1] - b;
+        struct gbt_rank_scratch s;
+        const double w = (weight ? (double)weight[b] : 1.0) * op.rank_wnorm;
+        s.order = idx + b;
+        s.tmp = idx + n + b;
+        s.lorder = idx + 2 * n + b;
+        s.nrel = stat + b;
+        s.acc = stat + n + b;
+        gbt_rank_group_gradients(obj, &op, seed, round, grp, cnt, margin + b, label + b, w, &s, g + b,
+                                 h + b);
+        for (uint32_t i = 0; i < cnt; i++)
+            if (!gbt_row_sampled(seed, round, (uint64_t)b + i, subsample)) {
+                g[b + i] = 0.0;
+                h[b + i] = 0.0;
+            }
     }
 }
 
@@ -151,10 +180,20 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     const uint64_t n = c->n;
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)K * sizeof(ull), c->stream));
-    grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
-        c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
-        req->seed, req->round, req->subsample, c->gtmp, c->htmp);
-    CU_LAUNCHED("grad_rows");
+    if (gbt_objective_is_ranking(c->objective)) {
+        if (c->ngroups == 0)
+            return failf(msg, GBT_E_INTERNAL, "ranking objective without query groups");
+        rank_groups<<<grid_for(c, c->ngroups, 64), 64, 0, c->stream>>>(
+            c->objective, req->obj, n, c->ngroups, c->group_ptr, c->margin, c->label,
+            c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, c->rank_idx,
+            c->rank_stat, c->gtmp, c->htmp);
+        CU_LAUNCHED("rank_groups");
+    } else {
+        grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
+            c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
+            req->seed, req->round, req->subsample, c->gtmp, c->htmp);
+        CU_LAUNCHED("grad_rows");
+    }
     return quantize_tmp(c, out, msg);
 }
 

@@ -257,7 +257,12 @@ GBT_API gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field,
 GBT_API gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field,
                                          const float **values, uint64_t *n);
 
-/* Sets query groups: consecutive runs of rows; the sizes must sum to nrow. */
+/*
+ * Sets query groups: consecutive runs of rows; the sizes must sum to nrow.
+ * The ranking objectives (rank:pairwise, rank:ndcg, rank:map) need them,
+ * and on data with groups the ranking metrics (ndcg, map, pre), auc and
+ * aucpr are computed per query.
+ */
 GBT_API gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes,
                                           uint64_t ngroups);
 

@@ -19,7 +19,10 @@
  *
  * Contract every backend keeps (tests/test_backend.c checks it against the
  * CPU backend, which is the reference):
- * - Gradients: per row and class from gbt_row_gradients (common/) with the
+ * - Gradients: for the ranking objectives per query group from
+ *   gbt_rank_group_gradients (common/rank_math.h), the group's weight that
+ *   of its first row, then 0 for rows gbt_row_sampled rejects; else
+ *   per row and class from gbt_row_gradients (common/) with the
  *   objective's parameters req->obj and the weight of gbt_row_weight
  *   (req->obj.scale_pos), 0 for rows gbt_row_sampled
  *   rejects; per class the exponents from
@@ -62,6 +65,9 @@ struct gbt_train_plan {
     uint64_t nrow;
     int num_class;
     int objective;      /* enum gbt_objective_id */
+    /* ranking objectives: group g is rows [group_ptr[g], group_ptr[g + 1]); else NULL, 0 */
+    const uint32_t *group_ptr;
+    uint64_t ngroups;
     uint32_t max_nodes; /* node ids of one tree are below this */
     uint32_t max_slots; /* histogram slots in use at once */
     int nthread;        /* host threads */

@@ -11,6 +11,7 @@
 #include "common/grad_math.h"
 #include "common/rng.h"
 #include "common/surv_math.h"
+#include "common/rank_math.h"
 #include "dataset.h"
 #include "feature_names.h"
 #include "grow.h"
@@ -19,6 +20,7 @@
 #include "objective.h"
 #include "shap.h"
 #include "surv_order.h"
+#include "rank.h"
 #include "util.h"
 
 /* ---- model ------------------------------------------------------------ */
@@ -284,6 +286,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     struct gbt_train_plan plan;
     struct gbt_dview view;
     double *margin = NULL;
+    uint32_t *group_ptr = NULL;
+    uint64_t ngroups = 0;
     const int nt = threads(b);
     gbt_status s;
     double t0 = gbt__now(), t_open;
@@ -291,6 +295,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     drop_state(b);
     FORWARD_IF_ERROR(check_growth(p));
     FORWARD_IF_ERROR(gbt__objective_check((int)p->objective, (int)p->num_class, train));
+    if (gbt_objective_is_ranking((int)p->objective))
+        FORWARD_IF_ERROR(gbt__rank_check((int)p->objective, p, train));
     FORWARD_IF_ERROR(init_model(b, train));
     FORWARD_IF_ERROR(check_base_margin(train, m->K));
     FORWARD_IF_ERROR(gbt__alloc(&ts, 1, sizeof *ts, 1, "training state"));
@@ -304,6 +310,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
                          &ts->max_nodes, &ts->max_slots);
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
+    if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
+        s = gbt__rank_group_ptr(train, &group_ptr, &ngroups);
     t_open = gbt__now();
     if (s == GBT_OK) {
         fill_start_margins(m, train, margin);
@@ -317,6 +325,8 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         plan.nrow = train->nrow;
         plan.num_class = m->K;
         plan.objective = m->objective;
+        plan.group_ptr = group_ptr;
+        plan.ngroups = ngroups;
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
@@ -334,6 +344,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         }
     }
     free(margin);
+    free(group_ptr);
     if (s != GBT_OK) {
         b->ts = ts;
         drop_state(b);
@@ -459,6 +470,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.subsample = req.subsample;
         cfg.refit = &refit;
     }
+    if (gbt_objective_is_ranking(b->model.objective)) gbt__rank_obj_param(&b->params, train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK && grad) {
         const uint64_t n = train->nrow;
@@ -711,15 +723,22 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
     for (int i = 0; i < count; i++) {
         if (p->num_eval_metric)
             snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", p->eval_metric[i]);
+        else if (gbt_objective_is_ranking((int)p->objective))
+            gbt__rank_default_metric((int)p->objective, p, names[i], GBT_METRIC_NAME_MAX);
         else
             gbt__objective_default_metric((int)p->objective, p->tweedie_variance_power, names[i],
                                           GBT_METRIC_NAME_MAX);
         FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
+        /* a ranking objective's default with sampled pairs scores whole lists, as XGBoost's */
+        if (!p->num_eval_metric && gbt_objective_is_ranking((int)p->objective) &&
+            p->lambdarank_pair_method == GBT_RANK_MEAN)
+            ms[i].topk = 0;
         ms[i].huber_slope = p->huber_slope;
         ms[i].alpha = p->quantile_alpha;
         ms[i].nalpha = (int)p->num_quantile_alpha;
         ms[i].aft_dist = (int)p->aft_loss_distribution;
         ms[i].aft_sigma = p->aft_loss_distribution_scale;
+        ms[i].exp_gain = (int)p->ndcg_exp_gain;
     }
     *n = count;
     return GBT_OK;
@@ -766,8 +785,7 @@ static gbt_status eval_metric(const gbt_booster *b, const struct gbt_metric *m, 
         return gbt__metric_surv_eval(m, d, margin, out);
     }
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    return gbt__metric_eval(m, b->model.objective, b->model.K, margin, d->label, d->weight, d->nrow,
-                            threads(b), out);
+    return gbt__metric_eval_data(m, b->model.objective, b->model.K, margin, d, threads(b), out);
 }
 
 /* The custom metric (gbt_booster_set_eval_callback) of raw scores `margin` on d. */
@@ -918,6 +936,7 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     m.nalpha = (int)b->params.num_quantile_alpha;
     m.aft_dist = (int)b->params.aft_loss_distribution;
     m.aft_sigma = b->params.aft_loss_distribution_scale;
+    m.exp_gain = (int)b->params.ndcg_exp_gain;
     RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
                     GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(eval_margins(b, d, &margin));

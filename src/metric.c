@@ -45,15 +45,17 @@ const char *gbt__metric_names(void)
 {
     return "rmse|mae|logloss|error|error@T|auc|mlogloss|merror|rmsle|mape|mphe|poisson-nloglik|"
            "gamma-nloglik|gamma-deviance|tweedie-nloglik@RHO|quantile|cox-nloglik|aft-nloglik|"
-           "interval-regression-accuracy";
+           "interval-regression-accuracy|aucpr|ndcg|ndcg@K|ndcg@K-|map|map@K|map@K-|pre@K";
 }
 
 gbt_status gbt__metric_parse(const char *name, struct gbt_metric *out)
 {
-    struct gbt_metric m = {0, 0.5, 1.5, 1.0, 0, NULL, 0, 0, 1.0};
+    struct gbt_metric m = {.threshold = 0.5, .rho = 1.5, .huber_slope = 1.0, .aft_sigma = 1.0, .exp_gain = 1};
     const char *at;
     size_t len;
+    gbt_status rank_status;
     CHECK_NOT_NULL(name);
+    if (gbt__metric_rank_parse(name, out, &rank_status)) return rank_status;
     at = strchr(name, '@');
     len = at ? (size_t)(at - name) : strlen(name);
     for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
@@ -252,6 +254,10 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
     RETURN_ERROR_IF(gbt__metric_survival(m->id), GBT_E_INTERNAL,
                     "survival metrics are computed by gbt__metric_surv_eval");
     CHECK_NOT_NULL(label);
+    if (gbt__metric_is_rank(m->id)) {
+        RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
+        return gbt__metric_rank_eval(m, margin, label, weight, NULL, 1, nrow, out);
+    }
     FORWARD_IF_ERROR(check_fit(m, K, label, nrow));
     if (m->id == GBT_METRIC_AUC) return auc(margin, label, weight, nrow, out);
     FORWARD_IF_ERROR(gbt__alloc(&bl, nblocks, sizeof *bl, 0, "metric"));

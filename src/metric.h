@@ -28,7 +28,12 @@ enum gbt_metric_id {
     GBT_METRIC_QUANTILE,
     GBT_METRIC_COX_NLOGLIK,   /* survival: metric_surv.c */
     GBT_METRIC_AFT_NLOGLIK,
-    GBT_METRIC_INTERVAL_ACC
+    GBT_METRIC_INTERVAL_ACC,
+    /* metric_rank.c: per query group */
+    GBT_METRIC_NDCG,
+    GBT_METRIC_MAP,
+    GBT_METRIC_PRE,
+    GBT_METRIC_AUCPR
 };
 
 struct gbt_metric {
@@ -42,6 +47,9 @@ struct gbt_metric {
     int nalpha;
     int aft_dist;       /* aft-nloglik: the booster's aft_loss_distribution */
     double aft_sigma;   /* aft-nloglik: the booster's aft_loss_distribution_scale; 1 by default */
+    uint32_t topk;      /* ndcg@k, map@k, pre@k: k; 0: every position */
+    int minus;          /* ndcg@k-, map@k-: a query without relevant documents scores 0, not 1 */
+    int exp_gain;       /* ndcg: gain 2^y - 1 (1) or y (0); the booster's ndcg_exp_gain */
 };
 
 /* Parses "auc", "error@0.3", "tweedie-nloglik@1.5", ...; out may be NULL to only validate. */
@@ -76,5 +84,35 @@ int gbt__metric_survival(int id);
  */
 gbt_status gbt__metric_surv_eval(const struct gbt_metric *m, const gbt_dataset *d,
                                  const double *margin, double *out);
+
+/*
+ * metric_rank.c: parses ndcg, ndcg@k, ndcg@k-, ndcg-, map (the same forms),
+ * pre@k and aucpr into *out (NULL: only validate).  Returns 1 when name is
+ * one of them (*status says whether it parsed), 0 otherwise.
+ */
+int gbt__metric_rank_parse(const char *name, struct gbt_metric *out, gbt_status *status);
+
+/* 1 for the metrics that metric_rank.c computes (ndcg, map, pre, aucpr). */
+int gbt__metric_is_rank(int id);
+
+/*
+ * The metric over query groups (group g is rows [group_ptr[g],
+ * group_ptr[g + 1]); group_ptr NULL: one group of all rows), in group
+ * order on one thread: ndcg, map, pre, aucpr, and auc per group; each
+ * group weighs the weight of its first row (XGBoost weighs groups).
+ */
+gbt_status gbt__metric_rank_eval(const struct gbt_metric *m, const double *margin,
+                                 const float *label, const float *weight,
+                                 const uint32_t *group_ptr, uint64_t ngroups, uint64_t nrow,
+                                 double *out);
+
+/*
+ * The metric on dataset d: the ranking metrics per query group (one group
+ * without groups), auc per group when d has more than one, and
+ * gbt__metric_eval otherwise.
+ */
+struct gbt_dataset;
+gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,
+                                 const struct gbt_dataset *d, int nthread, double *out);
 
 #endif

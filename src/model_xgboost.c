@@ -112,6 +112,22 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const gbt_booster *b)
         gbt__sb_printf(sb, "\"}");
         break;
     }
+    case GBT_OBJ_RANK_PAIRWISE:
+    case GBT_OBJ_RANK_NDCG:
+    case GBT_OBJ_RANK_MAP:
+        /* XGBoost writes 4294967295 for an unset (automatic) number of pairs */
+        gbt__sb_printf(sb, ",\"lambdarank_param\":{\"lambdarank_bias_norm\":\"1\","
+                           "\"lambdarank_normalization\":\"%d\",\"lambdarank_num_pair_per_sample\":\"",
+                       (int)p->lambdarank_normalization);
+        if (isnan(p->lambdarank_num_pair_per_sample))
+            gbt__sb_printf(sb, "4294967295");
+        else
+            put_num(sb, p->lambdarank_num_pair_per_sample);
+        gbt__sb_printf(sb, "\",\"lambdarank_pair_method\":\"%s\",\"lambdarank_score_normalization\":\"%d\","
+                           "\"lambdarank_unbiased\":\"0\",\"ndcg_exp_gain\":\"%d\"}",
+                       p->lambdarank_pair_method ? "mean" : "topk", (int)p->lambdarank_score_normalization,
+                       (int)p->ndcg_exp_gain);
+        break;
     case GBT_OBJ_BINARY_HINGE:
     case GBT_OBJ_REG_SQUAREDLOGERROR:
     case GBT_OBJ_REG_ABSOLUTEERROR:
@@ -387,6 +403,11 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
         {"quantile_loss_param", "quantile_alpha", "quantile_alpha"},
         {"aft_loss_param", "aft_loss_distribution", "aft_loss_distribution"},
         {"aft_loss_param", "aft_loss_distribution_scale", "aft_loss_distribution_scale"},
+        {"lambdarank_param", "lambdarank_pair_method", "lambdarank_pair_method"},
+        {"lambdarank_param", "lambdarank_num_pair_per_sample", "lambdarank_num_pair_per_sample"},
+        {"lambdarank_param", "lambdarank_normalization", "lambdarank_normalization"},
+        {"lambdarank_param", "lambdarank_score_normalization", "lambdarank_score_normalization"},
+        {"lambdarank_param", "ndcg_exp_gain", "ndcg_exp_gain"},
     };
     int32_t obj, e;
     char name[64], value[GBT_MAX_QUANTILES * 32];
@@ -398,12 +419,18 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
         snprintf(msg, sizeof msg, "objective \"%s\" is not one gbt trains", name);
         return xbad(rd, e, msg);
     }
+    e = gbt__json_member(rd->doc, obj, "lambdarank_param");
+    if (e >= 0 && rd->doc->n[e].type == GBT_J_OBJECT && (e = gbt__json_member(rd->doc, e, "lambdarank_unbiased")) >= 0 &&
+        rd->doc->n[e].type == GBT_J_STRING && rd->doc->n[e].len == 1 && rd->doc->n[e].text[0] == '1')
+        return xbad(rd, e, "lambdarank_unbiased=1 (position-debiased ranking) is not one gbt trains");
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         int32_t blk = gbt__json_member(rd->doc, obj, params[i].block);
         if (blk < 0 || rd->doc->n[blk].type != GBT_J_OBJECT) continue;
         e = gbt__json_member(rd->doc, blk, params[i].key);
         if (e < 0 || rd->doc->n[e].type != GBT_J_STRING) continue;
         gbt__json_string(&rd->doc->n[e], value, sizeof value);
+        if (strcmp(params[i].key, "lambdarank_num_pair_per_sample") == 0 && strcmp(value, "4294967295") == 0)
+            strcpy(value, "auto"); /* XGBoost's "not set" */
         if (gbt__params_set(&b->params, params[i].param, value, NULL) != GBT_OK)
             return gbt__fail_context(GBT_E_FORMAT, "%s:%u: XGBoost model", rd->what, rd->doc->n[e].line);
     }

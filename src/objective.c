@@ -8,6 +8,7 @@
 
 #include "common/grad_math.h"
 #include "leaf_refit.h"
+#include "common/rank_math.h"
 #include "objective.h"
 #include "params.h"
 #include "util.h"
@@ -197,7 +198,7 @@ static gbt_status weighted_median(const gbt_dataset *d, double *out)
  * the objective's loss over d where that has a closed form (the weighted
  * label mean; for reg:squaredlogerror exp(mean log(1 + y)) - 1), the
  * weighted median for reg:pseudohubererror, 0 for binary:hinge (the
- * decision boundary).
+ * decision boundary) and for the ranking objectives.
  */
 static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *d, double *out)
 {
@@ -210,6 +211,7 @@ static gbt_status auto_base_score(int obj, double scale_pos, const gbt_dataset *
         return GBT_OK;
     }
     if (d == NULL || d->nrow == 0 || obj == GBT_OBJ_BINARY_HINGE) return GBT_OK;
+    if (gbt_objective_is_ranking(obj)) return GBT_OK; /* scores only order a query's rows: 0 */
     if (obj == GBT_OBJ_REG_PSEUDOHUBERERROR) return weighted_median(d, out);
     for (uint64_t r = 0; r < d->nrow; r++) {
         double w = gbt_row_weight(d->label[r], d->weight ? d->weight[r] : 1.0, scale_pos);

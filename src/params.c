@@ -21,7 +21,7 @@
 #include "params.h"
 #include "util.h"
 
-enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS };
+enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL };
 
 struct pdef {
     const char *name;
@@ -49,6 +49,7 @@ static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
 static const char *const booster_choices[] = {"gbtree", NULL};
 static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
+static const char *const pair_method_choices[] = {"topk", "mean", NULL};
 
 static const struct pdef table[] = {
     {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
@@ -101,6 +102,21 @@ static const struct pdef table[] = {
     {"aft_loss_distribution_scale", "", PT_DOUBLE, NULL, "1", 0, INF, 1, 1,
      OFF(aft_loss_distribution_scale), 0, 1,
      "survival:aft and aft-nloglik: the scale sigma of that distribution"},
+    {"lambdarank_pair_method", "", PT_ENUM, pair_method_choices, "topk", 0, 0, 0, 0,
+     OFF(lambdarank_pair_method), 0, 1,
+     "rank:*: topk: pairs of each of the first k documents of the model's ranking with every "
+     "later one; mean: k pairs per document, drawn at random (seeded)"},
+    {"lambdarank_num_pair_per_sample", "", PT_AUTO_DOUBLE, NULL, "auto", 1, 4294967294.0, 0, 0,
+     OFF(lambdarank_num_pair_per_sample), 0, 1,
+     "rank:*: k of lambdarank_pair_method (auto: 32 for topk, 1 for mean)"},
+    {"ndcg_exp_gain", "", PT_BOOL, NULL, "true", 0, 1, 0, 0, OFF(ndcg_exp_gain), 0, 1,
+     "rank:ndcg and the ndcg metrics: gain 2^label - 1 (true, labels 0..31) or the label (false)"},
+    {"lambdarank_normalization", "", PT_BOOL, NULL, "true", 0, 1, 0, 0,
+     OFF(lambdarank_normalization), 0, 1,
+     "rank:*: scale each query's gradients (topk: log2(1 + L) / L of its lambda sum L; mean: 1 / k)"},
+    {"lambdarank_score_normalization", "", PT_BOOL, NULL, "true", 0, 1, 0, 0,
+     OFF(lambdarank_score_normalization), 0, 1,
+     "rank:*: divide each pair's metric change by |score difference| + 0.01"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
@@ -225,6 +241,7 @@ static const char *type_text(const struct pdef *d)
     case PT_DOUBLES: return "double list";
     case PT_DEVICE: return "auto|cpu|cuda|cuda:N";
     case PT_METRICS: return gbt__metric_names();
+    case PT_BOOL: return "bool";
     default: pthread_once(&text_once, make_texts); return type_texts[d - table];
     }
 }
@@ -400,6 +417,14 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
         return set_doubles(d, p, value);
     case PT_METRICS:
         return add_metrics(d, p, value);
+    case PT_BOOL:
+        if (strcmp(value, "true") == 0 || strcmp(value, "True") == 0 || strcmp(value, "1") == 0)
+            *(int64_t *)field = 1;
+        else if (strcmp(value, "false") == 0 || strcmp(value, "False") == 0 || strcmp(value, "0") == 0)
+            *(int64_t *)field = 0;
+        else
+            return bad_value(d, value, "true or false");
+        return GBT_OK;
     }
     return gbt__fail(GBT_E_INTERNAL, "parameter '%s' has no type", d->name);
 }
@@ -497,6 +522,9 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
         break;
     case PT_DEVICE:
         snprintf(tmp, sizeof tmp, "%s", field);
+        break;
+    case PT_BOOL:
+        snprintf(tmp, sizeof tmp, "%s", *(const int64_t *)field ? "true" : "false");
         break;
     case PT_METRICS:
         for (int64_t i = 0; i < p->num_eval_metric; i++) {

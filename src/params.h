@@ -42,6 +42,11 @@ struct gbt_params {
     int64_t num_quantile_alpha;
     int64_t aft_loss_distribution;     /* survival:aft: enum gbt_aft_dist */
     double aft_loss_distribution_scale; /* survival:aft, aft-nloglik */
+    int64_t lambdarank_pair_method;         /* rank:*: enum gbt_rank_pair_method */
+    double lambdarank_num_pair_per_sample;  /* NaN: auto (32 for topk, 1 for mean) */
+    int64_t ndcg_exp_gain;                  /* rank:ndcg and the ndcg metrics: gain 2^y - 1 (1) or y (0) */
+    int64_t lambdarank_normalization;
+    int64_t lambdarank_score_normalization;
     double base_score; /* NaN: estimated from the labels */
     int64_t seed;
     int64_t nthread;

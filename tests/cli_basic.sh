@@ -247,6 +247,31 @@ check "survival:cox prints cox-nloglik each round" \
     sh -c 'test "$(grep -c "^\[[0-2]\]	train-cox-nloglik:[0-9.]*	" cox.err)" -eq 3'
 "$gbpredict" -q cox.csv cox.model cox.pred
 check "and predicts positive hazard ratios" awk '!($1 > 0) { bad = 1 } END { exit bad || NR == 0 }' cox.pred
+
+# Learning to rank from the command line (issue 9): groups from qid:, the default metric
+# each round, and gbpredict scoring per query whether the groups come from qid: or a .group file
+"$gbtrain" --objective=rank:ndcg --num_round=3 "$data/rank.train.libsvm" rank.model 2> rank.err
+check "rank:ndcg trains on qid: groups and prints ndcg@32 each round" \
+    sh -c 'test "$(grep -c "^\[[0-2]\]	train-ndcg@32:0\.[0-9]*	" rank.err)" -eq 3'
+"$gbpredict" --metric=ndcg@10 "$data/rank.test.libsvm" rank.model rank.pred 2> rankp.err
+check "gbpredict --metric=ndcg@10 scores the queries of a qid: file" grep -Eq "^ndcg@10	0\.[0-9]+$" rankp.err
+"$gbpredict" --metric=map@10- "$data/rank.test.libsvm" rank.model rankm.pred 2> rankm.err
+check "map@10- refuses graded relevance, naming the first row above 1" grep -q "row 2: label 4 is not 0 or 1" rankm.err
+awk '{ printf "%s", $1; delete v; for (i = 3; i <= NF; i++) { split($i, kv, ":"); v[kv[1]] = kv[2] }
+       for (f = 1; f <= 12; f++) printf ",%s", (f in v) ? v[f] : ""; printf "\n" }' "$data/rank.test.libsvm" > rank.csv
+awk '{ split($2, q, ":"); if (q[2] != last) { if (n) print n; n = 0; last = q[2] } n++ } END { print n }' \
+    "$data/rank.test.libsvm" > rank.csv.group
+"$gbpredict" --metric=ndcg@10 rank.csv rank.model rankc.pred 2> rankc.err
+check "the same scores and the same ndcg@10 from a CSV with a .group file" \
+    sh -c 'cmp -s rank.pred rankc.pred && test "$(grep "^ndcg@10" rankp.err)" = "$(grep "^ndcg@10" rankc.err)"'
+rm rank.csv.group
+"$gbpredict" --metric=ndcg@10 rank.csv rank.model rankc.pred 2> rankn.err
+check "without groups the whole file is one query (another ndcg@10)" \
+    sh -c 'grep -q "^ndcg@10" rankn.err && test "$(grep "^ndcg@10" rankp.err)" != "$(grep "^ndcg@10" rankn.err)"'
+"$gbtrain" --objective=rank:ndcg --num_round=1 rank.csv norank.model 2> norank.err
+check "a ranking objective without groups: an error naming .group, .query and qid:" \
+    sh -c 'grep -q "needs query groups" norank.err && grep -q "FILE.group" norank.err && grep -q "qid:" norank.err'
+
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

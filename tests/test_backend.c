@@ -12,7 +12,8 @@
  *   here (splits from the rows themselves, membership by node id): runs
  *   everywhere;
  *   cuda against cpu: needs a CUDA device, else "ok N # SKIP no CUDA device".
- * Cases cover the six objectives, the three binned layouts (dense uint8,
+ * Cases cover every objective (the ranking ones with query groups of 1 to
+ * 200 rows, topk truncated at 8 pairs or mean with seeded pairs), the three binned layouts (dense uint8,
  * dense uint16 via max_bin > 256, CSR via sparse data), missing values,
  * weights, subsampling, feature masks (colsample), depthwise and lossguide,
  * L1 and max_delta_step, and (on CUDA) histograms split into several
@@ -35,8 +36,8 @@
  * emulator must have reported no misuse of CUDA by the end.  The
  * sanitizer builds of the emulator (make check-cuda-emu-asan, -tsan) set
  * GBT_TEST_QUICK: 1 (AddressSanitizer) runs the same layouts, growth
- * policies, sizes and options for three objectives (squared error,
- * logistic, softprob) instead of all twelve; the objectives differ only in
+ * policies, sizes and options for four objectives (squared error,
+ * logistic, softprob, rank:ndcg: its per-group kernel) instead of all; the objectives differ only in
  * the gradient math, which the full run in make check compares (the six
  * added for XGBoost's count, gamma, Tweedie, squared-log, pseudo-Huber and
  * hinge losses train with one growth policy per layout).  2
@@ -55,6 +56,7 @@
 
 #include "backend.h"
 #include "common/grad_math.h"
+#include "common/rank_math.h"
 #include "common/rng.h"
 #include "common/split_math.h"
 #include "dataset.h"
@@ -63,6 +65,7 @@
 #include "objective.h"
 #include "params.h"
 #include "quantize.h"
+#include "rank.h"
 #include "tap.h"
 #include "tree.h"
 #ifdef GBT_CUDA_EMU
@@ -78,7 +81,7 @@ static int quick; /* GBT_TEST_QUICK (see above) */
 static int objective_selected(int obj)
 {
     return !quick || obj == GBT_OBJ_REG_SQUAREDERROR || obj == GBT_OBJ_MULTI_SOFTPROB ||
-           (obj == GBT_OBJ_BINARY_LOGISTIC && quick < 3);
+           ((obj == GBT_OBJ_BINARY_LOGISTIC || obj == GBT_OBJ_RANK_NDCG) && quick < 3);
 }
 
 /* ---- data ------------------------------------------------------------------ */
@@ -97,6 +100,7 @@ struct spec {
     int small_smem; /* CUDA: a small shared-memory budget for histograms */
     int aft_dist;   /* survival:aft: aft_loss_distribution (0 normal, 1 logistic, 2 extreme) */
     int max_depth;  /* trainings: 0 for the default, 5 */
+    int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -177,6 +181,11 @@ static gbt_dataset *make_data(const struct spec *s)
         case GBT_OBJ_REG_QUANTILEERROR: /* skewed noise, 5% outliers */
             label[r] = (float)(score[r] + noise * noise * 3.0 + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
             break;
+        case GBT_OBJ_RANK_PAIRWISE:
+        case GBT_OBJ_RANK_NDCG: /* graded relevance 0..4 */
+            label[r] = (float)(int)floor(fmin(4.0, fmax(0.0, 0.8 * score[r] + 2.0 * noise + 1.0)));
+            break;
+        case GBT_OBJ_RANK_MAP: label[r] = unit(5, r, 0) < 1.0 / (1.0 + exp(-score[r])) ? 1.0f : 0.0f; break;
         case GBT_OBJ_REG_PSEUDOHUBERERROR: /* 5% outliers */
             label[r] = (float)(score[r] + noise + (unit(5, r, 0) < 0.05 ? 20.0 : 0.0));
             break;
@@ -196,6 +205,20 @@ static gbt_dataset *make_data(const struct spec *s)
             break;
         }
         w[r] = unit(6, r, 0) < 0.05 ? 0.0f : (float)(0.25 + 2.0 * unit(7, r, 0));
+    }
+    if (d && gbt_objective_is_ranking(s->obj)) {
+        /* query groups of 1 to 60 rows (one of 200 when there are enough), each row the weight of its group's first */
+        uint32_t *sizes = calloc(n, sizeof *sizes);
+        uint64_t ng = 0, r = 0;
+        while (sizes && r < n) {
+            uint64_t len = ng == 3 && n > 1000 ? 200 : 1 + (uint64_t)(unit(8, ng, 0) * 60.0);
+            if (len > n - r) len = n - r;
+            for (uint64_t i = 1; i < len; i++) w[r + i] = w[r];
+            sizes[ng++] = (uint32_t)len;
+            r += len;
+        }
+        if (sizes == NULL || gbt_dataset_set_groups(d, sizes, ng) != GBT_OK) d = NULL;
+        free(sizes);
     }
     if (d && gbt_dataset_set_field(d, "label", label, n) != GBT_OK) d = NULL;
     if (d && s->weights && gbt_dataset_set_field(d, "weight", w, n) != GBT_OK) d = NULL;
@@ -238,6 +261,8 @@ struct brute {
     int32_t *node_of, *parent, *left_of, *right_of;
     uint32_t max_nodes, max_slots;
     struct gbt_hbin **hist;
+    const uint32_t *group_ptr; /* the plan's (alive while the backend is open) */
+    uint64_t ngroups;
 };
 
 static void brute_close(void *p)
@@ -272,6 +297,8 @@ static gbt_status brute_open(int ordinal, const struct gbt_train_plan *plan, voi
     b->weight = plan->weight;
     b->max_nodes = plan->max_nodes;
     b->max_slots = plan->max_slots;
+    b->group_ptr = plan->group_ptr;
+    b->ngroups = plan->ngroups;
     b->margin = malloc(nk * sizeof *b->margin);
     b->g = malloc(nk * sizeof *b->g);
     b->h = malloc(nk * sizeof *b->h);
@@ -296,7 +323,29 @@ static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
 {
     struct brute *b = p;
     const uint64_t n = b->n;
-    for (uint64_t r = 0; r < n; r++) {
+    if (gbt_objective_is_ranking(b->obj)) {
+        /* the shared per-group math, one group after another */
+        uint32_t *idx = malloc(3 * n * sizeof *idx + 1);
+        double *st = malloc(2 * n * sizeof *st + 1);
+        if (idx == NULL || st == NULL || b->group_ptr == NULL) {
+            free(idx);
+            free(st);
+            return GBT_E_NO_MEMORY;
+        }
+        for (uint64_t g = 0; g < b->ngroups; g++) {
+            const uint32_t s0 = b->group_ptr[g], cnt = b->group_ptr[g + 1] - s0;
+            struct gbt_rank_scratch sc = {idx + s0, idx + n + s0, idx + 2 * n + s0, st + s0, st + n + s0};
+            gbt_rank_group_gradients(b->obj, &req->obj, req->seed, req->round, g, cnt, b->margin + s0,
+                                     b->label + s0,
+                                     (b->weight ? b->weight[s0] : 1.0) * req->obj.rank_wnorm, &sc,
+                                     b->g + s0, b->h + s0);
+        }
+        for (uint64_t r = 0; r < n; r++)
+            if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) b->g[r] = b->h[r] = 0.0;
+        free(idx);
+        free(st);
+    }
+    for (uint64_t r = 0; r < n && !gbt_objective_is_ranking(b->obj); r++) {
         double w = gbt_row_weight(b->label[r], b->weight ? b->weight[r] : 1.0, req->obj.scale_pos);
         if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) w = 0.0;
         gbt_row_gradients(b->obj, &req->obj, b->K, b->margin + r * (uint64_t)b->K, 1, b->label[r], w,
@@ -783,6 +832,9 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
                                .tweedie_rho = 1.3, .aft_sigma = 1.0};
     struct gbt_leaf_refit refit;
     int good;
+    uint32_t *group_ptr = NULL;
+    uint64_t ngroups = 0;
+    struct gbt_params rp;
 
     memset(&t, 0, sizeof t);
     for (uint32_t f = 0; f < qm->cuts.nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(&qm->cuts, f);
@@ -813,6 +865,16 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     plan.max_nodes = cfg.max_nodes;
     plan.max_slots = cfg.max_slots;
     plan.nthread = 2;
+    gbt__params_init(&rp);
+    if (gbt_objective_is_ranking(s->obj)) {
+        if (st == GBT_OK) st = gbt__rank_group_ptr(d, &group_ptr, &ngroups);
+        plan.group_ptr = group_ptr;
+        plan.ngroups = ngroups;
+        /* mean with 3 pairs, or topk truncated at 8 (groups are up to 200 rows) */
+        rp.lambdarank_pair_method = s->rank_mean ? GBT_RANK_MEAN : GBT_RANK_TOPK;
+        rp.lambdarank_num_pair_per_sample = s->rank_mean ? 3 : 8;
+        rp.lambdarank_score_normalization = !s->weights;
+    }
 
     t.ops[0] = a;
     t.ops[1] = b;
@@ -837,6 +899,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
         struct gbt_grad_request req = {round, 7, s->subsample, op};
+        if (gbt_objective_is_ranking(s->obj)) gbt__rank_obj_param(&rp, s->weights ? d : NULL, &req.obj);
         refit.round = round;
         st = tee_gradients(&t, &req, sums);
         for (int k = 0; k < s->K && st == GBT_OK; k++) {
@@ -868,6 +931,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     free(sums);
     free(usable);
     free(margin);
+    free(group_ptr);
     return good;
 }
 
@@ -926,8 +990,10 @@ static void test_ops(void)
             s.max_delta_step = i % 7 == 4 ? 0.7 : 0.0;
             s.scale_pos = is_binary(obj) && i % 3 == 0 ? 3.0 : 1.0;
             s.small_smem = i % 2 == 0;
-            snprintf(name, sizeof name, "%s %s %dx%d%s %s%s%s%s%s%s%s", obj_name(obj), layout_name(l),
-                     s.rows, s.cols, s.weights ? " weights" : "",
+            s.rank_mean = gbt_objective_is_ranking(obj) && l == 1;
+            snprintf(name, sizeof name, "%s%s %s %dx%d%s %s%s%s%s%s%s%s", obj_name(obj),
+                     s.rank_mean ? " mean" : "", layout_name(l), s.rows, s.cols,
+                     s.weights ? " weights" : "",
                      s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
                      s.subsample < 1 ? " subsample" : "", s.colsample < 1 ? " colsample" : "",
                      s.alpha > 0 ? " alpha" : "", s.max_delta_step > 0 ? " max_delta_step" : "",
@@ -1000,6 +1066,8 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
         st = set(b, "aft_loss_distribution", "%s", dists[s->aft_dist]);
         if (st == GBT_OK) st = set(b, "aft_loss_distribution_scale", "%g", s->aft_dist == 1 ? 0.8 : 1.2);
     }
+    if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_pair_method", "mean");
+    if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1100,8 +1168,10 @@ static void test_trainings(void)
                 s.max_delta_step = i % 6 == 5 ? 0.5 : 0.0;
                 s.scale_pos = is_binary(obj) && i % 2 == 0 ? 2.5 : 1.0;
                 if (obj == GBT_OBJ_SURVIVAL_AFT) s.aft_dist = aft_cases++ % 3;
+                s.rank_mean = gbt_objective_is_ranking(obj) && pol == 1;
                 snprintf(name, sizeof name, "%s%s %s %s %dx%d%s%s%s%s", obj_name(obj),
-                         obj != GBT_OBJ_SURVIVAL_AFT ? ""
+                         s.rank_mean                 ? " mean"
+                         : obj != GBT_OBJ_SURVIVAL_AFT ? ""
                          : s.aft_dist == 0           ? " normal"
                          : s.aft_dist == 1           ? " logistic"
                                                      : " extreme",

@@ -70,10 +70,25 @@ def gbt_margins(model, data, fmt, cols, *extra):
     return np.loadtxt(out, ndmin=2).reshape(-1, cols) if cols > 1 else np.loadtxt(out, ndmin=1)
 
 
-def xgb_dmatrix(X, fmt, path):
-    if fmt == "libsvm":
-        return xgb.DMatrix(path + "?format=libsvm")
-    return xgb.DMatrix(X)
+def xgb_dmatrix(X, fmt, path, ncol):
+    """The rows for XGBoost.  A LIBSVM file is parsed here, indices as they are
+    (XGBoost's reading): XGBoost's own text parser rounds some values to
+    another float than strtof (1.4939 -> 1.4939001), which sends rows equal
+    to a threshold to the other side."""
+    if fmt != "libsvm":
+        return xgb.DMatrix(X)
+    import scipy.sparse
+    rows, cols, vals = [], [], []
+    with open(path) as f:
+        for r, line in enumerate(f):
+            for tok in line.split()[1:]:
+                k, v = tok.split(":")
+                if k != "qid":
+                    rows.append(r)
+                    cols.append(int(k))
+                    vals.append(np.float32(v))
+    m = scipy.sparse.csr_matrix((np.array(vals, np.float32), (rows, cols)), shape=(r + 1, ncol))
+    return xgb.DMatrix(m)
 
 
 cases = [
@@ -87,18 +102,25 @@ cases = [
     ("survival survival:aft (logistic, interval side files)", "survival",
      ["--objective=survival:aft", "--aft_loss_distribution=logistic", "--aft_loss_distribution_scale=1.5"], 1),
     ("survival survival:cox (negative labels censored)", "survival", ["--objective=survival:cox"], 1),
+    ("rank rank:ndcg (qid: groups, LIBSVM)", "rank", ["--objective=rank:ndcg", "--eval_metric=ndcg@10"], 1),
+    ("rank rank:pairwise mean pairs", "rank",
+     ["--objective=rank:pairwise", "--lambdarank_pair_method=mean", "--lambdarank_num_pair_per_sample=4"], 1),
     ("breast_cancer LIBSVM with missing values", "breast_cancer-libsvm",
      ["--objective=binary:logitraw", "--max_depth=3"], 1),
 ]
 
 for name, data, params, cols in cases:
-    fmt = "libsvm" if data.endswith("-libsvm") else "csv"
+    fmt = "libsvm" if data.endswith("-libsvm") or data == "rank" else "csv"
     base = data.replace("-libsvm", "")
-    Xtr, ytr = load_csv(os.path.join(datasets, base + ".train.csv"))
-    Xte, yte = load_csv(os.path.join(datasets, base + ".test.csv"))
-    tr = os.path.join(datasets, base + ".train.csv")
-    te = os.path.join(datasets, base + ".test.csv")
-    if fmt == "libsvm":
+    if data == "rank":  # LIBSVM files with qid: as they are
+        tr, te = (os.path.join(datasets, "rank.%s.libsvm" % part) for part in ("train", "test"))
+        Xte = None
+    else:
+        Xtr, ytr = load_csv(os.path.join(datasets, base + ".train.csv"))
+        Xte, yte = load_csv(os.path.join(datasets, base + ".test.csv"))
+        tr = os.path.join(datasets, base + ".train.csv")
+        te = os.path.join(datasets, base + ".test.csv")
+    if data.endswith("-libsvm"):
         rng = np.random.RandomState(3)
         Xtr[rng.uniform(size=Xtr.shape) < 0.2] = np.nan
         Xte[rng.uniform(size=Xte.shape) < 0.2] = np.nan
@@ -113,7 +135,8 @@ for name, data, params, cols in cases:
         continue
     mine = gbt_margins(model, te, fmt, cols)
     try:
-        theirs = xgb.Booster(model_file=exported).predict(xgb_dmatrix(Xte, fmt, te), output_margin=True)
+        booster = xgb.Booster(model_file=exported)
+        theirs = booster.predict(xgb_dmatrix(Xte, fmt, te, booster.num_features()), output_margin=True)
     except xgb.core.XGBoostError as e:
         print("# %s" % str(e).splitlines()[0])
         theirs = None

@@ -14,7 +14,8 @@ enum gbt_rng_stream {
     GBT_RNG_ROWS = 1,     /* a = round, b = row: subsample */
     GBT_RNG_TREE_COLS,    /* a = tree, b = feature: colsample_bytree */
     GBT_RNG_LEVEL_COLS,   /* a = tree * 64 + depth, b = feature: colsample_bylevel */
-    GBT_RNG_NODE_COLS     /* a = tree * 2^32 + node, b = feature: colsample_bynode */
+    GBT_RNG_NODE_COLS,    /* a = tree * 2^32 + node, b = feature: colsample_bynode */
+    GBT_RNG_RANK_PAIRS    /* a = round * 2^32 + group, b = index * pairs + k: rank pairs (mean) */
 };
 
 GBT_SHARED uint64_t gbt_mix64(uint64_t z)

@@ -45,9 +45,12 @@ struct gbt_split {
     X(REG_PSEUDOHUBERERROR, "reg:pseudohubererror") \
     X(BINARY_HINGE, "binary:hinge")               \
     X(REG_ABSOLUTEERROR, "reg:absoluteerror")     \
-    X(REG_QUANTILEERROR, "reg:quantileerror")         \
+    X(REG_QUANTILEERROR, "reg:quantileerror")     \
     X(SURVIVAL_COX, "survival:cox")               \
-    X(SURVIVAL_AFT, "survival:aft")
+    X(SURVIVAL_AFT, "survival:aft")               \
+    X(RANK_PAIRWISE, "rank:pairwise")             \
+    X(RANK_NDCG, "rank:ndcg")                     \
+    X(RANK_MAP, "rank:map")
 
 enum gbt_objective_id {
 #define GBT_OBJECTIVE_ENUM_(id, name) GBT_OBJ_##id,
@@ -70,6 +73,13 @@ struct gbt_obj_param {
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
     int aft_dist;         /* survival:aft: enum gbt_aft_dist (common/surv_math.h) */
     double aft_sigma;     /* survival:aft: the scale of the distribution */
+    /* rank:* (common/rank_math.h) */
+    double rank_wnorm;           /* rows / sum of row weights (1 without weights) */
+    uint32_t rank_num_pair;      /* lambdarank_num_pair_per_sample, resolved */
+    int32_t rank_method;         /* enum gbt_rank_pair_method */
+    int32_t rank_exp_gain;       /* ndcg_exp_gain */
+    int32_t rank_normalization;  /* lambdarank_normalization */
+    int32_t rank_score_norm;     /* lambdarank_score_normalization */
     /* reg:quantileerror: output k fits quantile alpha[k]; reg:absoluteerror: alpha[0] = 0.5 */
     double alpha[GBT_MAX_QUANTILES];
 };

@@ -25,6 +25,9 @@ static void cpu_close(void *p)
         for (uint32_t i = 0; i < c->max_slots; i++) free(c->hist[i]);
     free(c->hist);
     free(c->scratch);
+    free(c->group_ptr);
+    free(c->rank_idx);
+    free(c->rank_stat);
     free(c);
 }
 
@@ -60,6 +63,13 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     if (s == GBT_OK)
         s = gbt__alloc(&c->scratch, (size_t)2 * (size_t)c->nthread * plan->qm->cuts.total_slots,
                        sizeof(struct gbt_hbin), 0, "histogram scratch");
+    if (s == GBT_OK && plan->group_ptr) {
+        c->ngroups = plan->ngroups;
+        s = gbt__alloc(&c->group_ptr, plan->ngroups + 1, sizeof(uint32_t), 0, "query groups");
+        if (s == GBT_OK) memcpy(c->group_ptr, plan->group_ptr, (plan->ngroups + 1) * sizeof(uint32_t));
+        if (s == GBT_OK) s = gbt__alloc(&c->rank_idx, 3 * n, sizeof(uint32_t), 0, "ranking scratch");
+        if (s == GBT_OK) s = gbt__alloc(&c->rank_stat, 2 * n, sizeof(double), 0, "ranking scratch");
+    }
     if (s != GBT_OK) {
         cpu_close(c);
         return s;

@@ -28,6 +28,10 @@ struct cpu_ctx {
     int objective;
     int nthread;
     const float *label, *weight;
+    uint32_t *group_ptr;       /* ranking: ngroups + 1 offsets; else NULL */
+    uint64_t ngroups;
+    uint32_t *rank_idx;        /* ranking: 3 * nrow: the groups' sort arrays */
+    double *rank_stat;         /* ranking: 2 * nrow: the groups' MAP statistics */
 
     double *margin;          /* K * nrow: class k's margins at margin + k * nrow */
     struct gbt_gpair *grad;  /* K * nrow: class k's pairs at grad + k * nrow */

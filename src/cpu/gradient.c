@@ -17,6 +17,7 @@
 #endif
 
 #include "../common/grad_math.h"
+#include "../common/rank_math.h"
 #include "../common/rng.h"
 #include "../util.h"
 #include "cpu.h"
@@ -53,6 +54,36 @@
 SCALAR_ROWS(weighted_rows, gbt_row_weight(y[r], (double)weight[r], spw))
 SCALAR_ROWS(unit_rows, gbt_row_weight(y[r], 1.0, spw))
 
+/*
+ * The ranking objectives: each query group's gradients into gtmp and htmp
+ * (groups in parallel: each writes only its own rows), then 0 for rows the
+ * subsample leaves out.
+ */
+static gbt_status rank_gradients(struct cpu_ctx *c, const struct gbt_grad_request *req)
+{
+    const uint64_t n = c->nrow;
+    RETURN_ERROR_IF(c->group_ptr == NULL, GBT_E_INTERNAL, "ranking objective without query groups");
+#pragma omp parallel for schedule(dynamic, 16) num_threads(c->nthread) if (n >= GBT_CPU_MIN_PARALLEL)
+    for (uint64_t g = 0; g < c->ngroups; g++) {
+        const uint32_t b = c->group_ptr[g], cnt = c->group_ptr[g + 1] - b;
+        struct gbt_rank_scratch s;
+        double w = (c->weight ? (double)c->weight[b] : 1.0) * req->obj.rank_wnorm;
+        s.order = c->rank_idx + b;
+        s.tmp = c->rank_idx + n + b;
+        s.lorder = c->rank_idx + 2 * n + b;
+        s.nrel = c->rank_stat + b;
+        s.acc = c->rank_stat + n + b;
+        gbt_rank_group_gradients(c->objective, &req->obj, req->seed, req->round, g, cnt,
+                                 c->margin + b, c->label + b, w, &s, c->gtmp + b, c->htmp + b);
+        for (uint32_t i = 0; i < cnt; i++)
+            if (!gbt_row_sampled((uint64_t)req->seed, req->round, (uint64_t)b + i, req->subsample)) {
+                c->gtmp[b + i] = 0.0;
+                c->htmp[b + i] = 0.0;
+            }
+    }
+    return GBT_OK;
+}
+
 gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
                               struct gbt_class_sums *out)
 {
@@ -61,7 +92,9 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
     const uint64_t n = c->nrow;
     double *gmax = NULL, *hmax = NULL;
     struct gbt_hbin *part = NULL;
+    const int rank = gbt_objective_is_ranking(c->objective);
     gbt_status s;
+    if (rank) FORWARD_IF_ERROR(rank_gradients(c, req));
     s = gbt__alloc(&gmax, (size_t)T * K, sizeof(double), 1, "gradient maxima");
     if (s == GBT_OK) s = gbt__alloc(&hmax, (size_t)T * K, sizeof(double), 1, "hessian maxima");
     if (s == GBT_OK) s = gbt__alloc(&part, (size_t)T * K, sizeof *part, 1, "gradient sums");
@@ -77,7 +110,16 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
         t = omp_get_thread_num();
 #endif
         double *gm = gmax + (size_t)t * K, *hm = hmax + (size_t)t * K;
-        if (K == 1 && req->subsample >= 1.0 && gbt_objective_is_simple(c->objective)) {
+        if (rank) {
+#pragma omp for schedule(static)
+            for (uint64_t r = 0; r < n; r++) {
+                double g = c->gtmp[r], h = c->htmp[r];
+                if (g < 0) g = -g;
+                if (h < 0) h = -h;
+                if (g > gm[0]) gm[0] = g;
+                if (h > hm[0]) hm[0] = h;
+            }
+        } else if (K == 1 && req->subsample >= 1.0 && gbt_objective_is_simple(c->objective)) {
             const int squared = c->objective == GBT_OBJ_REG_SQUAREDERROR;
 #pragma omp for schedule(static)
             for (uint64_t b = 0; b < (n + BLOCK - 1) / BLOCK; b++) {
