@@ -170,6 +170,9 @@ class GBTModel(BaseEstimator):
                 if base_margin is not None:
                     base_margin = np.asarray(base_margin)[keep]
         dtrain = self._dataset(X, y, sample_weight, base_margin)
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
+            dtrain.feature_names = [str(c) for c in names]
         evals: List[Tuple[Dataset, str]] = []
         if eval_set is not None:
             if sample_weight_eval_set is not None and len(sample_weight_eval_set) != len(eval_set):
@@ -194,8 +197,6 @@ class GBTModel(BaseEstimator):
         self._Booster = train(params, dtrain, rounds, evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
                               evals_result=history, verbose_eval=verbose)
-        if getattr(self, "feature_names_in_", None) is not None:
-            self._Booster.feature_names = [str(c) for c in self.feature_names_in_]
         self.evals_result_ = history
         return self
 
