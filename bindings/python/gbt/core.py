@@ -764,13 +764,24 @@ class Booster:
         with_stats : bool
             Add each split's gain and each node's cover.
         dump_format : {"text", "json", "dot"}
-            XGBoost's text dump, one JSON object per tree, or Graphviz dot.
+            XGBoost's text dump (without the ``booster[T]:`` line, as
+            XGBoost's ``get_dump``), one JSON object per tree, or Graphviz dot.
         """
         if fmap:
             raise ValueError("fmap is not supported: train on named data (feature_names) instead")
         if dump_format not in ("text", "json", "dot"):
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
-        return [self._dump_one(dump_format, t, with_stats) for t in range(self.num_trees())]
+        out = []
+        for t in range(self.num_trees()):
+            text = self._dump_one(dump_format, t, with_stats)
+            if dump_format == "text" and text.startswith("booster["):
+                text = text.split("\n", 1)[1]  # XGBoost's get_dump has no "booster[T]:" line
+            elif dump_format == "json":
+                text = text.strip()
+                if text.startswith("[") and text.endswith("]"):
+                    text = text[1:-1].strip()  # the tree's object, not an array of one
+            out.append(text)
+        return out
 
     def dump_model(self, fout: PathLike, fmap: str = "", with_stats: bool = False,
                    dump_format: str = "text") -> None:
