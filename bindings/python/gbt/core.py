@@ -152,6 +152,9 @@ class Dataset:
     label, weight, base_margin : array-like, optional
         Per-row fields.  ``base_margin`` has one value per row, or
         ``(rows, num_class)`` values.
+    label_lower_bound, label_upper_bound : array-like, optional
+        ``survival:aft``'s censoring intervals, one bound each per row
+        (``inf`` for an open upper end).
     group : array-like of int, optional
         Query group sizes (consecutive rows), summing to the row count.
     qid : array-like of int, optional
@@ -174,7 +177,8 @@ class Dataset:
     """
 
     def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
-                 group: Any = None, qid: Any = None, missing: float = np.nan,
+                 group: Any = None, qid: Any = None, label_lower_bound: Any = None,
+                 label_upper_bound: Any = None, missing: float = np.nan,
                  feature_names: Optional[Sequence[str]] = None,
                  file_options: Union[None, str, Mapping[str, Any]] = None):
         self._handle = c_void_p()
@@ -203,6 +207,10 @@ class Dataset:
             self.set_label(label)
         if weight is not None:
             self.set_weight(weight)
+        if label_lower_bound is not None:
+            self.set_float_info("label_lower_bound", label_lower_bound)
+        if label_upper_bound is not None:
+            self.set_float_info("label_upper_bound", label_upper_bound)
         if base_margin is not None:
             self.set_base_margin(base_margin)
         if group is not None and qid is not None:
@@ -297,6 +305,20 @@ class Dataset:
         if not n.value:
             return None
         return np.ctypeslib.as_array(p, shape=(n.value,)).copy()
+
+    def set_float_info(self, field: str, data: Any) -> None:
+        """Set a per-row field by name (``gbt_dataset_set_field``): ``label``,
+        ``weight``, ``base_margin``, ``label_lower_bound``, ``label_upper_bound``
+        (survival:aft's intervals; ``inf`` for an open end)."""
+        if field in ("label_lower_bound", "label_upper_bound") and data is not None:
+            arr = _as_vector(data, self.num_row(), field)
+            check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
+            return
+        self._set_field(field, data)
+
+    def get_float_info(self, field: str) -> Optional[np.ndarray]:
+        """A per-row field by name (a copy), or None when it is not set."""
+        return self._get_field(field)
 
     def set_label(self, label: Any) -> None:
         """Set the labels (one finite value per row; None removes them)."""

@@ -205,3 +205,21 @@ def test_plot_importance(binary):
     labels = [t.get_text() for t in ax.get_yticklabels()]
     score = b.get_score(importance_type="gain")
     assert labels == sorted(score, key=score.get)[-5:]
+
+
+@pytest.mark.parametrize("objective", ["survival:aft", "survival:cox"])
+def test_survival_through_python_is_gbtrains_model(objective, gbtrain, tmp_path):
+    from conftest import DATASETS, load_csv, run_gbtrain
+    X, y, path = load_csv("survival.train.csv")
+    run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--num_round=5", path, "m.json"],
+                tmp_path)
+    with open(tmp_path / "m.json", "rb") as f:
+        cli = f.read()
+    d = gbt.Dataset(X, label=y)
+    if objective == "survival:aft":
+        bounds = [np.array([line.strip() for line in open(path + ext) if line.strip()], dtype=np.float32)
+                  for ext in (".lower", ".upper")]
+        d = gbt.Dataset(X, label=y, label_lower_bound=bounds[0], label_upper_bound=bounds[1])
+        np.testing.assert_array_equal(d.get_float_info("label_upper_bound"), bounds[1])
+    b = gbt.train({"objective": objective, "max_depth": 3}, d, 5)
+    assert bytes(b.save_raw()) == cli
