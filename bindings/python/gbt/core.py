@@ -848,6 +848,8 @@ class Booster:
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
+            With False, a named Dataset's names are taken off it for the call
+            and put back (do not use that Dataset from another thread then).
         iteration_range : (int, int), default (0, 0)
             Use the trees of rounds ``[begin, end)`` only; ``(0, 0)`` is every
             round (``gbt_booster_predict_rounds``).

@@ -223,3 +223,17 @@ def test_survival_through_python_is_gbtrains_model(objective, gbtrain, tmp_path)
         np.testing.assert_array_equal(d.get_float_info("label_upper_bound"), bounds[1])
     b = gbt.train({"objective": objective, "max_depth": 3}, d, 5)
     assert bytes(b.save_raw()) == cli
+
+
+def test_plot_tree_needs_graphviz(multi):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    _, _, b = multi
+    try:
+        import graphviz  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="graphviz"):
+            gbt.plot_tree(b, tree_idx=1)
+        assert gbt.to_graphviz(b, tree_idx=1) == b.get_dump(dump_format="dot")[1]
+    with pytest.raises(IndexError):
+        gbt.to_graphviz(b, tree_idx=18)
