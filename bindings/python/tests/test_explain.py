@@ -3,7 +3,6 @@ ranges, slices, importance and dumps, checked against independent facts:
 contributions sum to the margin, leaf ids are found by walking the JSON dump,
 importance is gbmodel's, a slice predicts what its iteration_range predicts."""
 import json
-import os
 import subprocess
 
 import numpy as np
@@ -209,7 +208,7 @@ def test_plot_importance(binary):
 
 @pytest.mark.parametrize("objective", ["survival:aft", "survival:cox"])
 def test_survival_through_python_is_gbtrains_model(objective, gbtrain, tmp_path):
-    from conftest import DATASETS, load_csv, run_gbtrain
+    from conftest import load_csv, run_gbtrain
     X, y, path = load_csv("survival.train.csv")
     run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--num_round=5", path, "m.json"],
                 tmp_path)
