@@ -2,7 +2,9 @@
 
 A Python package over libgbt's C API (ctypes): :class:`Dataset`,
 :class:`Booster`, :func:`train`, callbacks, scikit-learn estimators
-(:class:`GBTClassifier`, :class:`GBTRegressor`) and :func:`plot_metric`.
+(:class:`GBTClassifier`, :class:`GBTRegressor`, :class:`GBTRanker`) and plots
+(:func:`plot_metric`, :func:`plot_importance`, :func:`plot_tree`,
+:func:`to_graphviz`).
 """
 from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError,
                    InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError)
@@ -10,19 +12,19 @@ from ._lib import LIB as _LIB
 from . import callback
 from .core import Booster, Dataset, build_info, device_count, params_info
 from .training import train
-from .plotting import plot_metric
+from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
 __all__ = ["Dataset", "Booster", "train", "callback", "build_info", "device_count", "params_info",
-           "plot_metric", "GBTClassifier", "GBTRegressor", "GBTError", "InvalidArgumentError",
+           "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
            "NoDeviceError", "DeviceError", "InternalError", "__version__"]
 
 
 def __getattr__(name: str):
     # scikit-learn is optional: the estimators load it on first use.
-    if name in ("GBTClassifier", "GBTRegressor", "GBTModel"):
+    if name in ("GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel"):
         from . import sklearn as _sk
         return getattr(_sk, name)
     raise AttributeError(f"module 'gbt' has no attribute {name!r}")

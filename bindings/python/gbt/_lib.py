@@ -176,17 +176,26 @@ _SIGNATURES = {
     "gbt_booster_save_to_buffer": (c_int, [_booster_p, POINTER(c_void_p), POINTER(c_size_t)]),
     "gbt_booster_load_from_buffer": (c_int, [c_char_p, c_size_t, POINTER(_booster_p)]),
     "gbt_booster_free": (None, [_booster_p]),
+    "gbt_dataset_set_feature_names": (c_int, [_dataset_p, POINTER(c_char_p), c_uint64]),
+    "gbt_dataset_get_feature_names": (c_int, [_dataset_p, POINTER(POINTER(c_char_p)),
+                                              POINTER(c_uint64)]),
+    "gbt_booster_feature_names": (c_int, [_booster_p, POINTER(POINTER(c_char_p)), POINTER(c_uint64)]),
+    "gbt_booster_feature_importance": (c_int, [_booster_p, c_char_p, c_void_p, c_uint64]),
+    "gbt_booster_dump": (c_int, [_booster_p, c_char_p, c_int, c_int, POINTER(c_void_p),
+                                 POINTER(c_size_t)]),
+    "gbt_booster_slice": (c_int, [_booster_p, c_int, c_int, POINTER(_booster_p)]),
+    "gbt_booster_predict_size_rounds": (c_int, [_booster_p, c_uint64, c_uint, c_int, c_int,
+                                                POINTER(c_uint64)]),
+    "gbt_booster_predict_rounds": (c_int, [_booster_p, _dataset_p, c_uint, c_int, c_int, c_void_p,
+                                           c_uint64]),
+    "gbt_booster_predict_dense_rounds": (c_int, [_booster_p, c_void_p, c_uint64, c_uint64, c_float,
+                                                 c_uint, c_int, c_int, c_void_p, c_uint64]),
+    "gbt_booster_save_xgboost": (c_int, [_booster_p, c_char_p]),
 }
 for _name, (_res, _args) in _SIGNATURES.items():
     _fn = getattr(LIB, _name)
     _fn.restype = _res
     _fn.argtypes = _args
-
-# Calls that other branches are adding to the C API; the package uses them
-# when the library it loaded has them (see has()).
-_OPTIONAL = ("gbt_booster_slice", "gbt_booster_feature_importance", "gbt_booster_dump",
-             "gbt_dataset_set_feature_names")
-
 
 def has(name: str) -> bool:
     """Whether the loaded libgbt exports the C function ``name``."""
@@ -198,6 +207,9 @@ def has(name: str) -> bool:
 
 
 GBT_PREDICT_MARGIN = 1
+GBT_PREDICT_LEAF = 2
+GBT_PREDICT_CONTRIBS = 4
+GBT_PREDICT_INTERACTIONS = 8
 
 
 def check(status: int, context: str = "") -> None:

@@ -152,6 +152,9 @@ class Dataset:
     label, weight, base_margin : array-like, optional
         Per-row fields.  ``base_margin`` has one value per row, or
         ``(rows, num_class)`` values.
+    label_lower_bound, label_upper_bound : array-like, optional
+        ``survival:aft``'s censoring intervals, one bound each per row
+        (``inf`` for an open upper end).
     group : array-like of int, optional
         Query group sizes (consecutive rows), summing to the row count.
     qid : array-like of int, optional
@@ -161,8 +164,11 @@ class Dataset:
         Values equal to this are missing (NaN is always missing).  In sparse
         data absent entries are missing too.
     feature_names : list of str, optional
-        Names of the columns (a DataFrame's column names by default).  Kept
-        in Python for now: libgbt has no call that stores them yet.
+        Names of the columns (a DataFrame's column names by default; a CSV
+        file read with ``header=1`` names them from its header).  They are
+        given to libgbt (``gbt_dataset_set_feature_names``): a model trained
+        on named data stores them, uses them in dumps and importances, and
+        refuses named data whose names differ (see ``validate_features``).
     file_options : str or dict, optional
         For a file: the options of ``gbt_dataset_from_file`` (``format``,
         ``label_column``, ``header``, ``missing``, ``indexing_mode``,
@@ -171,17 +177,18 @@ class Dataset:
     """
 
     def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
-                 group: Any = None, qid: Any = None, missing: float = np.nan,
+                 group: Any = None, qid: Any = None, label_lower_bound: Any = None,
+                 label_upper_bound: Any = None, missing: float = np.nan,
                  feature_names: Optional[Sequence[str]] = None,
                  file_options: Union[None, str, Mapping[str, Any]] = None):
         self._handle = c_void_p()
-        self.feature_names: Optional[List[str]] = None
         self.missing = float(missing) if missing is not None else math.nan
         handle = c_void_p()
+        df_names = None
         if isinstance(data, (str, bytes, os.PathLike)):
             self._from_file(os.fsdecode(data), file_options, handle)
         elif _is_pandas_df(data):
-            arr, self.feature_names = _pandas_to_numpy(data)
+            arr, df_names = _pandas_to_numpy(data)
             self._from_dense(_as_dense_f32(arr), handle)
         elif _is_sparse(data):
             self._from_sparse(data, handle)
@@ -192,16 +199,18 @@ class Dataset:
                 raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
             self._from_dense(_as_dense_f32(data), handle)
         self._handle = handle
+        if feature_names is None:
+            feature_names = df_names
         if feature_names is not None:
-            names = [str(n) for n in feature_names]
-            if len(names) != self.num_col():
-                raise ValueError(f"feature_names has {len(names)} names but the data has "
-                                 f"{self.num_col()} columns")
-            self.feature_names = names
+            self.feature_names = feature_names
         if label is not None:
             self.set_label(label)
         if weight is not None:
             self.set_weight(weight)
+        if label_lower_bound is not None:
+            self.set_float_info("label_lower_bound", label_lower_bound)
+        if label_upper_bound is not None:
+            self.set_float_info("label_upper_bound", label_upper_bound)
         if base_margin is not None:
             self.set_base_margin(base_margin)
         if group is not None and qid is not None:
@@ -210,6 +219,29 @@ class Dataset:
             self.set_group(group)
         if qid is not None:
             self.set_qid(qid)
+
+    # -- feature names
+    @property
+    def feature_names(self) -> Optional[List[str]]:
+        """The features' names (``gbt_dataset_get_feature_names``), or None."""
+        p = ctypes.POINTER(c_char_p)()
+        n = c_uint64()
+        check(LIB.gbt_dataset_get_feature_names(self._handle, byref(p), byref(n)))
+        if not n.value:
+            return None
+        return [p[i].decode("utf-8") for i in range(n.value)]
+
+    @feature_names.setter
+    def feature_names(self, names: Optional[Sequence[str]]) -> None:
+        if names is None:
+            check(LIB.gbt_dataset_set_feature_names(self._handle, None, 0))
+            return
+        names = [str(n) for n in names]
+        if len(names) != self.num_col():
+            raise ValueError(f"feature_names has {len(names)} names but the data has "
+                             f"{self.num_col()} columns")
+        arr = (c_char_p * len(names))(*[cstr(n) for n in names])
+        check(LIB.gbt_dataset_set_feature_names(self._handle, arr, len(names)), "feature_names")
 
     # -- construction
     def _from_dense(self, arr: np.ndarray, handle: c_void_p) -> None:
@@ -273,6 +305,20 @@ class Dataset:
         if not n.value:
             return None
         return np.ctypeslib.as_array(p, shape=(n.value,)).copy()
+
+    def set_float_info(self, field: str, data: Any) -> None:
+        """Set a per-row field by name (``gbt_dataset_set_field``): ``label``,
+        ``weight``, ``base_margin``, ``label_lower_bound``, ``label_upper_bound``
+        (survival:aft's intervals; ``inf`` for an open end)."""
+        if field in ("label_lower_bound", "label_upper_bound") and data is not None:
+            arr = _as_vector(data, self.num_row(), field)
+            check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
+            return
+        self._set_field(field, data)
+
+    def get_float_info(self, field: str) -> Optional[np.ndarray]:
+        """A per-row field by name (a copy), or None when it is not set."""
+        return self._get_field(field)
 
     def set_label(self, label: Any) -> None:
         """Set the labels (one finite value per row; None removes them)."""
@@ -408,7 +454,6 @@ class Booster:
 
     def __init__(self, params: Optional[Mapping[str, Any]] = None, model_file: Any = None):
         self._handle = c_void_p()
-        self.feature_names: Optional[List[str]] = None
         self._py_best: Optional[Tuple[int, float]] = None
         self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
         if model_file is not None:
@@ -437,13 +482,11 @@ class Booster:
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"model": self.save_raw() if self._has_model() else None,
-                "params": self._param_snapshot(), "feature_names": self.feature_names,
-                "py_best": self._py_best}
+                "params": self._param_snapshot(), "py_best": self._py_best}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._handle = c_void_p()
         self._cache = {}
-        self.feature_names = state.get("feature_names")
         self._py_best = state.get("py_best")
         if state.get("model") is not None:
             self.load_model(state["model"])
@@ -588,8 +631,6 @@ class Booster:
             raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
         self._cache = {}
         check(LIB.gbt_booster_update(self._handle, dtrain._handle))
-        if self.feature_names is None and dtrain.feature_names is not None:
-            self.feature_names = list(dtrain.feature_names)
 
     def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
         """Metric values of the model on ``data`` (which must have labels).
@@ -626,67 +667,273 @@ class Booster:
         parts = [self.eval(d, n, iteration)[len(f"[{iteration}]"):] for d, n in evals]
         return f"[{iteration}]" + "".join(parts)
 
+    # -- feature names and importance
+    @property
+    def feature_names(self) -> Optional[List[str]]:
+        """The names of the features the model was trained on, stored in the
+        model (``gbt_booster_feature_names``), or None when the training data
+        had no names (the library then calls them ``f0``, ``f1``, ...)."""
+        if "names" not in self._cache:
+            names = self._c_feature_names()
+            default = [f"f{i}" for i in range(len(names))]
+            self._cache["names"] = None if (not names or names == default) else names
+        names = self._cache["names"]
+        return list(names) if names is not None else None
+
+    def _c_feature_names(self) -> List[str]:
+        """Every feature's name as the library reports it (``f0``... for unnamed ones)."""
+        if not self._has_model():
+            return []
+        p = ctypes.POINTER(c_char_p)()
+        n = c_uint64()
+        check(LIB.gbt_booster_feature_names(self._handle, byref(p), byref(n)))
+        try:
+            return [p[i].decode("utf-8") for i in range(n.value)]
+        finally:
+            LIB.gbt_free(ctypes.cast(p, c_void_p))
+
+    _IMPORTANCE_TYPES = ("weight", "gain", "cover", "total_gain", "total_cover")
+
+    def feature_importances(self, importance_type: str = "weight") -> np.ndarray:
+        """One importance value per feature (``gbt_booster_feature_importance``),
+        0 for features no split uses.
+
+        Parameters
+        ----------
+        importance_type : {"weight", "gain", "cover", "total_gain", "total_cover"}
+            ``weight``: the number of splits on the feature; ``total_gain`` and
+            ``total_cover``: the sums of their gains and covers; ``gain`` and
+            ``cover``: those sums divided by ``weight`` (XGBoost's definitions).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (num_features,)
+        """
+        if importance_type not in self._IMPORTANCE_TYPES:
+            raise ValueError(f"importance_type must be one of {', '.join(self._IMPORTANCE_TYPES)}; "
+                             f"got {importance_type!r}")
+        nf = self.num_features()
+        out = np.zeros(nf, dtype=np.float64)
+        if nf:
+            check(LIB.gbt_booster_feature_importance(self._handle, cstr(importance_type),
+                                                     _ptr(out), nf))
+        return out
+
+    def get_score(self, fmap: str = "", importance_type: str = "weight") -> Dict[str, float]:
+        """Feature importance as XGBoost's ``Booster.get_score`` gives it: a dict
+        from feature name (``f0``, ``f1``... without names) to value, holding
+        only the features some split uses.  See :meth:`feature_importances`."""
+        if fmap:
+            raise ValueError("fmap is not supported: train on named data (feature_names) instead")
+        values = self.feature_importances(importance_type)
+        used = self.feature_importances("weight") > 0
+        names = self._c_feature_names()
+        return {names[i]: float(values[i]) for i in range(len(values)) if used[i]}
+
+    def get_fscore(self, fmap: str = "") -> Dict[str, float]:
+        """``get_score(importance_type="weight")``."""
+        return self.get_score(fmap, importance_type="weight")
+
+    # -- slices and dumps
+    def num_trees(self) -> int:
+        """The number of trees: rounds times outputs (classes, quantiles)."""
+        n = c_uint64()
+        check(LIB.gbt_booster_predict_size(self._handle, 1, _lib.GBT_PREDICT_LEAF, byref(n)))
+        return int(n.value)
+
+    def __getitem__(self, val: Union[int, slice]) -> "Booster":
+        """``booster[a:b]``: a new Booster with rounds ``a`` to ``b - 1``
+        (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``.  Steps
+        other than 1 are not supported."""
+        n = self.num_boosted_rounds()
+        if isinstance(val, (int, np.integer)):
+            i = int(val)
+            if i < 0:
+                i += n
+            if not 0 <= i < n:
+                raise IndexError(f"round {int(val)} is out of range (the model has {n} rounds)")
+            begin, end = i, i + 1
+        elif isinstance(val, slice):
+            if val.step not in (None, 1):
+                raise ValueError("slicing a Booster takes steps of 1 only")
+            begin, end, _ = val.indices(n)
+            if begin >= end:
+                raise ValueError(f"empty slice [{val.start}:{val.stop}] of a model of {n} rounds")
+        else:
+            raise TypeError(f"Booster indices are ints or slices, not {type(val).__name__}")
+        new = c_void_p()
+        check(LIB.gbt_booster_slice(self._handle, begin, end, byref(new)))
+        b = Booster.__new__(Booster)
+        b._handle, b._cache, b._py_best = new, {}, None
+        for k, v in self._param_snapshot().items():
+            b._set_one(k, v, quiet=True)
+        return b
+
+    def _dump_one(self, fmt: str, tree: int, with_stats: bool) -> str:
+        p, n = c_void_p(), c_size_t()
+        check(LIB.gbt_booster_dump(self._handle, cstr(fmt), tree, int(bool(with_stats)),
+                                   byref(p), byref(n)))
+        try:
+            return ctypes.string_at(p, n.value).decode("utf-8")
+        finally:
+            LIB.gbt_free(p)
+
+    def get_dump(self, fmap: str = "", with_stats: bool = False, dump_format: str = "text") -> List[str]:
+        """The trees as text, one string per tree (``gbt_booster_dump``).
+
+        Parameters
+        ----------
+        with_stats : bool
+            Add each split's gain and each node's cover.
+        dump_format : {"text", "json", "dot"}
+            XGBoost's text dump (without the ``booster[T]:`` line, as
+            XGBoost's ``get_dump``), one JSON object per tree, or Graphviz dot.
+        """
+        if fmap:
+            raise ValueError("fmap is not supported: train on named data (feature_names) instead")
+        if dump_format not in ("text", "json", "dot"):
+            raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
+        out = []
+        for t in range(self.num_trees()):
+            text = self._dump_one(dump_format, t, with_stats)
+            if dump_format == "text" and text.startswith("booster["):
+                text = text.split("\n", 1)[1]  # XGBoost's get_dump has no "booster[T]:" line
+            elif dump_format == "json":
+                text = text.strip()
+                if text.startswith("[") and text.endswith("]"):
+                    text = text[1:-1].strip()  # the tree's object, not an array of one
+            out.append(text)
+        return out
+
+    def dump_model(self, fout: PathLike, fmap: str = "", with_stats: bool = False,
+                   dump_format: str = "text") -> None:
+        """Write :meth:`get_dump` to a file (for ``json``, one JSON array)."""
+        if fmap:
+            raise ValueError("fmap is not supported")
+        if dump_format not in ("text", "json", "dot"):
+            raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
+        text = self._dump_one(dump_format, -1, with_stats)
+        with open(os.fspath(fout), "w", encoding="utf-8") as f:
+            f.write(text)
+
     # -- prediction
-    def predict(self, data: DataLike, output_margin: bool = False, *, missing: float = np.nan,
-                validate_features: bool = True) -> np.ndarray:
-        """Predict rows.
+    def predict(self, data: DataLike, output_margin: bool = False, pred_leaf: bool = False,
+                pred_contribs: bool = False, approx_contribs: bool = False,
+                pred_interactions: bool = False, validate_features: bool = True,
+                training: bool = False, iteration_range: Tuple[int, int] = (0, 0),
+                strict_shape: bool = False, *, missing: float = np.nan) -> np.ndarray:
+        """Predict rows (XGBoost's ``Booster.predict``).
 
         Parameters
         ----------
         data : Dataset, numpy.ndarray, pandas.DataFrame, scipy.sparse matrix or list
             Rows to predict; arrays are predicted without building a Dataset
-            (``gbt_booster_predict_dense``).
+            (``gbt_booster_predict_dense_rounds``).
         output_margin : bool, default False
             Raw scores before the objective's transform (``GBT_PREDICT_MARGIN``).
-        missing : float, default nan
-            For arrays: values equal to this are missing.
+        pred_leaf : bool
+            The leaf each row reaches in each tree (``GBT_PREDICT_LEAF``):
+            shape ``(rows, trees)``, trees in model order (a round's K trees
+            together), node ids as in the model file and the JSON dump.
+        pred_contribs : bool
+            SHAP values (TreeSHAP) and the bias term in the last column
+            (``GBT_PREDICT_CONTRIBS``): ``(rows, F + 1)``, or
+            ``(rows, K, F + 1)`` for K outputs (classes, quantiles).  Each
+            row (block) sums to the margin.
+        pred_interactions : bool
+            SHAP interaction values (``GBT_PREDICT_INTERACTIONS``):
+            ``(rows, F + 1, F + 1)`` or ``(rows, K, F + 1, F + 1)``.
+        approx_contribs, training, strict_shape
+            XGBoost's; only their defaults are supported.
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
-            training data's.
+            model's (the library checks; the message here lists the names).
+            With False, a named Dataset's names are taken off it for the call
+            and put back (do not use that Dataset from another thread then).
+        iteration_range : (int, int), default (0, 0)
+            Use the trees of rounds ``[begin, end)`` only; ``(0, 0)`` is every
+            round (``gbt_booster_predict_rounds``).
+        missing : float, default nan
+            For arrays: values equal to this are missing.
 
         Returns
         -------
         numpy.ndarray of float32
             Shape ``(rows,)``, or ``(rows, num_class)`` for ``multi:softprob``
-            (and for any multiclass objective with ``output_margin``).
+            (and for any multiclass objective with ``output_margin``), or
+            ``(rows, K)`` for several quantiles; see above for the others.
         """
+        if approx_contribs or training or strict_shape:
+            raise ValueError("approx_contribs, training and strict_shape are not supported")
+        if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
+            raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
         flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
+        if pred_leaf:
+            flags |= _lib.GBT_PREDICT_LEAF
+        elif pred_contribs:
+            flags |= _lib.GBT_PREDICT_CONTRIBS
+        elif pred_interactions:
+            flags |= _lib.GBT_PREDICT_INTERACTIONS
+        try:
+            begin, end = (int(v) for v in iteration_range)
+        except (TypeError, ValueError):
+            raise ValueError(f"iteration_range must be a pair of ints; got {iteration_range!r}") from None
         if isinstance(data, Dataset) or _is_sparse(data) or _is_pandas_df(data):
             d = data if isinstance(data, Dataset) else Dataset(data, missing=missing)
+            names = d.feature_names
             if validate_features:
-                self._check_names(d.feature_names)
+                self._check_names(names)
             nrow = d.num_row()
-            out, size = self._out(nrow, flags)
-            check(LIB.gbt_booster_predict(self._handle, d._handle, flags, _ptr(out), size))
+            out, size = self._out(nrow, flags, begin, end)
+            unnamed = names is not None and not validate_features
+            if unnamed:  # the library compares names: leave them out for this call
+                d.feature_names = None
+            try:
+                check(LIB.gbt_booster_predict_rounds(self._handle, d._handle, flags, begin, end,
+                                                     _ptr(out), size))
+            finally:
+                if unnamed:
+                    d.feature_names = names
         else:
             arr = _as_dense_f32(data)
             nrow, ncol = arr.shape
             nf = self.num_features()
             if nf and ncol != nf:
                 raise ValueError(f"data has {ncol} features but the model was trained on {nf}")
-            out, size = self._out(nrow, flags)
-            check(LIB.gbt_booster_predict_dense(self._handle, _ptr(arr), nrow, ncol,
-                                                c_float(missing), flags, _ptr(out), size))
-        if nrow and size != nrow:
-            return out.reshape(nrow, size // nrow)
-        if nrow == 0 and size:
-            return out.reshape(0, -1)
+            out, size = self._out(nrow, flags, begin, end)
+            check(LIB.gbt_booster_predict_dense_rounds(self._handle, _ptr(arr), nrow, ncol,
+                                                       c_float(missing), flags, begin, end,
+                                                       _ptr(out), size))
+        if pred_contribs or pred_interactions:
+            f1 = self.num_features() + 1
+            per = f1 if pred_contribs else f1 * f1
+            k = (size // nrow // per) if nrow else self._width(flags, begin, end) // per
+            tail = (f1,) if pred_contribs else (f1, f1)
+            return out.reshape((nrow,) + ((k,) if k > 1 else ()) + tail)
+        width = size // nrow if nrow else self._width(flags, begin, end)
+        if pred_leaf or width != 1:
+            return out.reshape(nrow, width)
         return out
 
-    def _out(self, nrow: int, flags: int) -> Tuple[np.ndarray, int]:
-        width = self._cache.get(("width", flags))
+    def _width(self, flags: int, begin: int, end: int) -> int:
+        key = ("width", flags, begin, end)
+        width = self._cache.get(key)
         if width is None:
             n = c_uint64()
-            check(LIB.gbt_booster_predict_size(self._handle, 1, flags, byref(n)))
-            width = self._cache[("width", flags)] = n.value
-        size = nrow * width
+            check(LIB.gbt_booster_predict_size_rounds(self._handle, 1, flags, begin, end, byref(n)))
+            width = self._cache[key] = n.value
+        return width
+
+    def _out(self, nrow: int, flags: int, begin: int = 0, end: int = 0) -> Tuple[np.ndarray, int]:
+        size = nrow * self._width(flags, begin, end)
         return np.empty(size, dtype=np.float32), size
 
     def _check_names(self, names: Optional[List[str]]) -> None:
-        if self.feature_names is None or names is None or names == self.feature_names:
+        mine = self.feature_names
+        if mine is None or names is None or names == mine:
             return
-        missing = [n for n in self.feature_names if n not in names]
-        extra = [n for n in names if n not in self.feature_names]
+        missing = [n for n in mine if n not in names]
+        extra = [n for n in names if n not in mine]
         detail = []
         if missing:
             detail.append("missing from the data: " + ", ".join(missing[:10]))
@@ -697,9 +944,28 @@ class Booster:
         raise ValueError("feature names differ from the training data's (" + "; ".join(detail) + ")")
 
     # -- saving and loading
-    def save_model(self, fname: PathLike) -> None:
-        """Save the model as JSON (written atomically: a temporary file renamed)."""
-        check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
+    def save_model(self, fname: PathLike, format: str = "gbt") -> None:
+        """Save the model (written atomically: a temporary file renamed).
+
+        Parameters
+        ----------
+        fname : str or os.PathLike
+        format : {"gbt", "xgboost"}, default "gbt"
+            ``gbt``: gbt's JSON model (``gbt_booster_save``, what gbtrain
+            writes); ``xgboost``: XGBoost's JSON model format, which
+            ``xgboost.Booster(model_file=...)`` loads
+            (``gbt_booster_save_xgboost``).  :meth:`load_model` reads both.
+        """
+        if format == "gbt":
+            check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
+        elif format == "xgboost":
+            self.save_xgboost(fname)
+        else:
+            raise ValueError(f"format must be 'gbt' or 'xgboost'; got {format!r}")
+
+    def save_xgboost(self, fname: PathLike) -> None:
+        """Save the model in XGBoost's JSON format (``gbt_booster_save_xgboost``)."""
+        check(LIB.gbt_booster_save_xgboost(self._handle, cstr(os.fsdecode(fname))))
 
     def save_raw(self, raw_format: str = "json") -> bytearray:
         """The model as JSON bytes (``gbt_booster_save_to_buffer``)."""
@@ -730,44 +996,23 @@ class Booster:
             self._set_one(k, v, quiet=True)
 
     def _truncate(self, rounds: int, best_iteration: int, best_score: float) -> None:
-        """Keep the first ``rounds`` rounds and record the early stop, as
-        gbt_booster_train does.  Done through the model's JSON (the C API has
-        no slicing call yet): the trees array is cut and the model reloaded."""
-        raw = bytes(self.save_raw()).decode()
-        model = json.loads(raw)
-        total = self.num_boosted_rounds()
-        k = len(model["trees"]) // total if total else 1  # trees per round: classes, quantiles
-        keep = rounds * k
-        # Cut the trees array in the text itself, so that every number keeps
-        # its exact digits.
-        start = raw.index('"trees"')
-        pos = raw.index("[", start) + 1
-        dec = json.JSONDecoder()
-        ends = []
-        i = pos
-        for _ in range(keep):
-            while raw[i] in " \t\r\n,":
-                i += 1
-            _, i = dec.raw_decode(raw, i)
-            ends.append(i)
-        cut_from = ends[-1] if ends else pos
-        depth, j = 0, cut_from
-        # find the closing bracket of the trees array
-        while True:
-            ch = raw[j]
-            if ch in "[{":
-                depth += 1
-            elif ch in "]}":
-                if depth == 0:
-                    break
-                depth -= 1
-            j += 1
-        body = raw[:cut_from] + "\n  " + raw[j:]
-        body = body.replace('"best_iteration"', '"_old_best_iteration"').replace(
+        """Keep the first ``rounds`` rounds (``gbt_booster_slice``) and record
+        the early stop, as gbt_booster_train does.  The C API has no call that
+        sets best_iteration and best_score, so they are added to the sliced
+        model's JSON and it is loaded again (the library writes them back in
+        its own order: the file is gbtrain's, byte for byte)."""
+        if rounds < self.num_boosted_rounds():
+            sliced = self[0:rounds]
+            raw = bytes(sliced.save_raw()).decode()
+        else:
+            raw = bytes(self.save_raw()).decode()
+        # a best_iteration the slice kept (from an earlier early stop) gives way
+        raw = raw.replace('"best_iteration"', '"_old_best_iteration"').replace(
             '"best_score"', '"_old_best_score"')
-        head = body.index("{") + 1
-        body = (body[:head] + f'\n  "best_iteration": {int(best_iteration)},\n  "best_score": '
-                f'{json.dumps(float(best_score)) if math.isfinite(best_score) else "null"},' + body[head:])
+        head = raw.index("{") + 1
+        score = json.dumps(float(best_score)) if math.isfinite(best_score) else "null"
+        body = (raw[:head] + f'\n  "best_iteration": {int(best_iteration)},\n  "best_score": {score},'
+                + raw[head:])
         self.load_model(body.encode())
 
     def __repr__(self) -> str:

@@ -1,4 +1,4 @@
-"""scikit-learn estimators: GBTClassifier and GBTRegressor.
+"""scikit-learn estimators: GBTClassifier, GBTRegressor and GBTRanker.
 
 They follow scikit-learn's conventions (parameters in ``__init__`` stored as
 given and validated in ``fit``, fitted attributes ending in ``_``,
@@ -17,7 +17,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from .core import Booster, Dataset
 from .training import train
 
-__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor"]
+__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker"]
 
 # scikit-learn name -> the library's name (the library takes most of these as
 # aliases already; the table keeps what is sent explicit).
@@ -66,6 +66,10 @@ class GBTModel(BaseEstimator):
         depend on it.
     missing : float, default nan
         Values equal to this are missing, besides NaN.
+    importance_type : str, optional
+        What ``feature_importances_`` measures: ``gain`` (the default, as
+        XGBoost's estimators), ``weight``, ``cover``, ``total_gain`` or
+        ``total_cover``; see :meth:`gbt.Booster.feature_importances`.
     """
 
     def __init__(self, *, n_estimators: int = 100, max_depth: Optional[int] = None,
@@ -80,7 +84,8 @@ class GBTModel(BaseEstimator):
                  quantile_alpha: Any = None, base_score: Optional[float] = None, objective: Optional[str] = None,
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
-                 verbosity: Optional[int] = None, missing: float = np.nan):
+                 verbosity: Optional[int] = None, missing: float = np.nan,
+                 importance_type: Optional[str] = None):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.learning_rate = learning_rate
@@ -109,6 +114,7 @@ class GBTModel(BaseEstimator):
         self.device = device
         self.verbosity = verbosity
         self.missing = missing
+        self.importance_type = importance_type
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -170,6 +176,9 @@ class GBTModel(BaseEstimator):
                 if base_margin is not None:
                     base_margin = np.asarray(base_margin)[keep]
         dtrain = self._dataset(X, y, sample_weight, base_margin)
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
+            dtrain.feature_names = [str(c) for c in names]
         evals: List[Tuple[Dataset, str]] = []
         if eval_set is not None:
             if sample_weight_eval_set is not None and len(sample_weight_eval_set) != len(eval_set):
@@ -194,8 +203,6 @@ class GBTModel(BaseEstimator):
         self._Booster = train(params, dtrain, rounds, evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
                               evals_result=history, verbose_eval=verbose)
-        if getattr(self, "feature_names_in_", None) is not None:
-            self._Booster.feature_names = [str(c) for c in self.feature_names_in_]
         self.evals_result_ = history
         return self
 
@@ -215,12 +222,40 @@ class GBTModel(BaseEstimator):
         """The validation score of ``best_iteration_``, or None."""
         return self.get_booster().best_score
 
-    def _predict_raw(self, X: Any, output_margin: bool = False) -> np.ndarray:
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Feature importance as XGBoost's estimators give it: ``importance_type``
+        (default ``gain``) per feature, 0 for unused ones, divided by the sum
+        (float32; all zeros when no tree splits)."""
+        b = self.get_booster()
+        values = b.feature_importances(self.importance_type or "gain").astype(np.float32)
+        total = values.sum()
+        return values if total == 0 else values / total
+
+    def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:
+        # XGBoost's rule: no range (or an open one) means up to best_iteration
+        # when early stopping recorded one, else every round.
+        if iteration_range is None or iteration_range[1] == 0:
+            best = self.get_booster().best_iteration
+            return (0, best + 1) if best is not None else (0, 0)
+        return iteration_range
+
+    def _predict_raw(self, X: Any, output_margin: bool = False,
+                     iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         check_is_fitted(self, "_Booster")
         X = self._validate_X(X, reset=False)
         missing = np.nan if self.missing is None else float(self.missing)
         return self._Booster.predict(X, output_margin=output_margin, missing=missing,
-                                     validate_features=False)
+                                     validate_features=False,
+                                     iteration_range=self._iteration_range(iteration_range))
+
+    def apply(self, X: Any, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+        """The leaf each row reaches in each tree, shape (n_samples, n_trees)."""
+        check_is_fitted(self, "_Booster")
+        X = self._validate_X(X, reset=False)
+        missing = np.nan if self.missing is None else float(self.missing)
+        return self._Booster.predict(X, pred_leaf=True, missing=missing, validate_features=False,
+                                     iteration_range=self._iteration_range(iteration_range))
 
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "_Booster")
@@ -257,10 +292,8 @@ class GBTRegressor(RegressorMixin, GBTModel):
         Metric history on ``eval_set``: ``{"validation_0": {metric: [...]}}``.
     best_iteration_, best_score_ : after early stopping.
 
-    Notes
-    -----
-    ``feature_importances_`` is not available yet: libgbt has no call that
-    computes importances (it is being added to the C API).
+    feature_importances_ : ndarray of float32
+        ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
@@ -294,9 +327,12 @@ class GBTRegressor(RegressorMixin, GBTModel):
                          sample_weight_eval_set, base_margin, verbose, params,
                          lambda v: np.asarray(v, dtype=np.float64).reshape(-1))
 
-    def predict(self, X: Any, output_margin: bool = False) -> np.ndarray:
-        """Predicted values (float32), or raw scores with ``output_margin``."""
-        return self._predict_raw(X, output_margin)
+    def predict(self, X: Any, output_margin: bool = False,
+                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+        """Predicted values (float32), or raw scores with ``output_margin``.
+        ``iteration_range``: rounds ``[begin, end)``; default up to
+        ``best_iteration_`` when there is one, else every round."""
+        return self._predict_raw(X, output_margin, iteration_range)
 
 
 class GBTClassifier(ClassifierMixin, GBTModel):
@@ -318,10 +354,8 @@ class GBTClassifier(ClassifierMixin, GBTModel):
     evals_result_ : dict
     best_iteration_, best_score_ : after early stopping.
 
-    Notes
-    -----
-    ``feature_importances_`` is not available yet: libgbt has no call that
-    computes importances (it is being added to the C API).
+    feature_importances_ : ndarray of float32
+        ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
@@ -362,10 +396,10 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         return self._fit(X, y_enc.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
                          base_margin, verbose, params, encode)
 
-    def predict_proba(self, X: Any) -> np.ndarray:
+    def predict_proba(self, X: Any, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """Class probabilities, shape (n_samples, n_classes), columns in ``classes_`` order."""
         obj = self._Booster.get_param("objective") if hasattr(self, "_Booster") else None
-        raw = self._predict_raw(X)
+        raw = self._predict_raw(X, iteration_range=iteration_range)
         if obj in ("binary:logistic", "reg:logistic"):
             p = raw.astype(np.float64)
             return np.column_stack([1.0 - p, p])
@@ -374,13 +408,14 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         raise ValueError(f"predict_proba needs a probabilistic objective (binary:logistic, "
                          f"multi:softprob); this model's objective is {obj}")
 
-    def predict(self, X: Any, output_margin: bool = False) -> np.ndarray:
+    def predict(self, X: Any, output_margin: bool = False,
+                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """Predicted class labels (from ``classes_``), or raw scores with ``output_margin``."""
         if output_margin:
-            return self._predict_raw(X, True)
+            return self._predict_raw(X, True, iteration_range)
         check_is_fitted(self, "_Booster")
         obj = self._Booster.get_param("objective")
-        raw = self._predict_raw(X)
+        raw = self._predict_raw(X, iteration_range=iteration_range)
         if obj in ("binary:logistic", "reg:logistic"):
             idx = (raw > 0.5).astype(np.intp)
         elif obj == "multi:softprob":
@@ -390,3 +425,113 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         else:  # binary:hinge, multi:softmax: the class index itself
             idx = np.asarray(raw, dtype=np.intp).reshape(-1)
         return self.classes_[idx]
+
+
+def _group_sizes(n: int, group: Any, qid: Any, what: str) -> np.ndarray:
+    """Query group sizes from ``group`` (sizes) or ``qid`` (one id per row, rows
+    of a query consecutive), checked against ``n`` rows."""
+    if (group is None) == (qid is None):
+        raise ValueError(f"{what}: give group or qid (one of them)")
+    if group is not None:
+        sizes = np.asarray(group)
+        if sizes.ndim != 1 or sizes.dtype.kind not in "iu" or (sizes.size and sizes.min() < 1):
+            raise ValueError(f"{what}: group must be a 1-D array of positive integer group sizes")
+        if int(sizes.sum()) != n:
+            raise ValueError(f"{what}: group sizes sum to {int(sizes.sum())} but X has {n} rows")
+        return sizes.astype(np.uint32)
+    q = np.asarray(qid).reshape(-1)
+    if q.shape[0] != n:
+        raise ValueError(f"{what}: qid has {q.shape[0]} values but X has {n} rows")
+    starts = np.flatnonzero(np.r_[True, q[1:] != q[:-1]])
+    if len(np.unique(q[starts])) != len(starts):
+        raise ValueError(f"{what}: the rows of each query must be consecutive (sort the data by qid)")
+    return np.diff(np.r_[starts, q.size]).astype(np.uint32)
+
+
+class GBTRanker(GBTModel):
+    """Gradient-boosted trees for learning to rank, with scikit-learn's interface
+    (XGBoost's ``XGBRanker``).
+
+    See :class:`GBTModel` for the parameters.  ``objective`` defaults to
+    ``rank:ndcg``; ``rank:pairwise`` and ``rank:map`` work too (the
+    library's ``lambdarank_*`` parameters keep their defaults: they are not
+    estimator parameters yet).  Rows come in query groups:
+    ``fit(X, y, group=sizes)`` or ``fit(X, y, qid=ids)``, rows of a query
+    consecutive.  ``predict`` returns one score per row (higher ranks
+    first); scores are comparable within a query only.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+    evals_result_ : dict
+    best_iteration_, best_score_ : after early stopping.
+    feature_importances_ : ndarray of float32
+    """
+
+    def fit(self, X: Any, y: Any, *, group: Any = None, qid: Any = None, sample_weight: Any = None,
+            eval_set: Optional[Sequence] = None, eval_group: Optional[Sequence] = None,
+            eval_qid: Optional[Sequence] = None, sample_weight_eval_set: Optional[Sequence] = None,
+            base_margin: Any = None, verbose: Any = False) -> "GBTRanker":
+        """Fit the model.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Relevance labels (graded: 0, 1, 2...).
+        group : array-like of int, optional
+            Query sizes, in row order (summing to n_samples).
+        qid : array-like, optional
+            Each row's query id (instead of ``group``).
+        sample_weight : array-like of shape (n_groups,), optional
+            One weight per query, as XGBoost's rankers take it.
+        eval_set : list of (X, y), optional
+        eval_group, eval_qid : list of array-like, optional
+            The groups of each ``eval_set`` entry.
+        """
+        _refuse_non_numeric_columns(X)
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
+                             ensure_all_finite="allow-nan", y_numeric=True)
+        sizes = _group_sizes(X.shape[0], group, qid, "fit")
+        params = self._booster_params()
+        params["objective"] = self.objective or "rank:ndcg"
+        dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
+        dtrain.set_group(sizes)
+        if sample_weight is not None:
+            w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
+            if w.shape[0] != len(sizes):
+                raise ValueError(f"sample_weight has {w.shape[0]} values but there are {len(sizes)} "
+                                 "query groups (rankers take one weight per group)")
+            dtrain.set_weight(w)
+        names = getattr(self, "feature_names_in_", None)
+        if names is not None:
+            dtrain.feature_names = [str(c) for c in names]
+        evals: List[Tuple[Dataset, str]] = []
+        for i, pair in enumerate(eval_set or []):
+            if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+                raise ValueError(f"eval_set[{i}] must be an (X, y) pair")
+            Xv = self._validate_X(pair[0], reset=False)
+            yv = np.asarray(pair[1], dtype=np.float64).reshape(-1)
+            if yv.shape[0] != Xv.shape[0]:
+                raise ValueError(f"eval_set[{i}]: X has {Xv.shape[0]} rows but y {yv.shape[0]}")
+            gv = eval_group[i] if eval_group is not None else None
+            qv = eval_qid[i] if eval_qid is not None else None
+            dv = self._dataset(Xv, yv)
+            dv.set_group(_group_sizes(Xv.shape[0], gv, qv, f"eval_set[{i}]"))
+            if sample_weight_eval_set is not None and sample_weight_eval_set[i] is not None:
+                dv.set_weight(np.asarray(sample_weight_eval_set[i], dtype=np.float64).reshape(-1))
+            evals.append((dv, f"validation_{i}"))
+        if self.early_stopping_rounds and not evals:
+            raise ValueError("early_stopping_rounds needs eval_set")
+        history: Dict[str, Dict[str, List[float]]] = {}
+        self._Booster = train(params, dtrain, self._rounds(), evals=evals,
+                              early_stopping_rounds=self.early_stopping_rounds or None,
+                              evals_result=history, verbose_eval=verbose)
+        self.evals_result_ = history
+        return self
+
+    def predict(self, X: Any, output_margin: bool = False,
+                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+        """One ranking score per row (float32); higher ranks first within a query."""
+        return self._predict_raw(X, output_margin, iteration_range)

@@ -83,8 +83,6 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         booster.set_param(params)
     else:
         booster = Booster(params)
-    if booster.feature_names is None and dtrain.feature_names is not None:
-        booster.feature_names = list(dtrain.feature_names)
 
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)

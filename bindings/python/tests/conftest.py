@@ -37,6 +37,20 @@ def gbtrain():
     return path
 
 
+@pytest.fixture(scope="session")
+def gbmodel():
+    """The gbmodel CLI next to gbtrain (GBT_GBMODEL, or the same directory)."""
+    cands = [os.environ.get("GBT_GBMODEL")]
+    train = find_gbtrain()
+    if train:
+        cands.append(os.path.join(os.path.dirname(train), "gbmodel"))
+    cands.append(shutil.which("gbmodel"))
+    for c in cands:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    pytest.skip("no gbmodel CLI to compare with (build it, or set GBT_GBMODEL)")
+
+
 def run_gbtrain(gbtrain, args, cwd):
     r = subprocess.run([gbtrain, "-q", *args], cwd=cwd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

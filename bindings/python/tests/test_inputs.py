@@ -25,6 +25,20 @@ def cli_model(gbtrain, tmp_path_factory):
     return read(d / "m.json")
 
 
+@pytest.fixture(scope="module")
+def cli_model_named(gbtrain, tmp_path_factory):
+    """gbtrain's model of the same CSV with a header naming the features
+    f0..f29: a model trained on named data (a DataFrame) stores the names."""
+    d = tmp_path_factory.mktemp("cli_named")
+    with open(os.path.join(DATASETS, "breast_cancer.train.csv")) as f:
+        body = f.read()
+    ncol = len(body.split("\n", 1)[0].split(","))
+    with open(d / "named.csv", "w") as f:
+        f.write(",".join(["label"] + [f"f{i}" for i in range(ncol - 1)]) + "\n" + body)
+    run_gbtrain(gbtrain, CLI + ["--header", "named.csv", "m.json"], d)
+    return read(d / "m.json")
+
+
 def full_csr(X):
     """CSR with every entry stored (zeros too): the same values as the dense matrix."""
     n, m = X.shape
@@ -46,12 +60,16 @@ KINDS = {
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_input_kind_gives_the_cli_model(kind, breast_cancer, cli_model, tmp_path):
+def test_input_kind_gives_the_cli_model(kind, breast_cancer, cli_model, cli_model_named, tmp_path):
     X, y, _ = breast_cancer
     data = KINDS[kind](X)
     b = gbt.train(PARAMS, gbt.Dataset(data, label=y), 15, verbose_eval=False)
     b.save_model(tmp_path / "py.json")
-    assert read(tmp_path / "py.json") == cli_model
+    # A DataFrame's column names are stored in the model, as gbtrain --header stores a CSV's.
+    assert read(tmp_path / "py.json") == (cli_model_named if kind == "pandas" else cli_model)
+    if kind == "pandas":
+        assert b.feature_names is None  # f0, f1...: the library's own names for unnamed ones
+        assert b'"feature_names"' in cli_model_named and b'"feature_names"' not in cli_model
 
 
 def test_file_through_the_c_reader_gives_the_cli_model(cli_model, tmp_path):

@@ -8,7 +8,8 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import gbt
-from gbt import GBTClassifier, GBTRegressor
+from gbt import GBTClassifier, GBTRanker, GBTRegressor
+from conftest import run_gbtrain
 
 
 # No check is marked expected-to-fail.  (check_sample_weight_equivalence
@@ -69,6 +70,102 @@ def test_dataframe_feature_names_and_eval_set_early_stopping():
     assert reg.get_booster().num_boosted_rounds() == reg.best_iteration_ + 1
     pred = reg.predict(Xv)
     assert np.sqrt(np.mean((pred - yv.to_numpy()) ** 2)) == pytest.approx(reg.best_score_, rel=1e-5)
-    assert not hasattr(reg, "feature_importances_")
+    fi = reg.feature_importances_
+    assert fi.dtype == np.float32 and fi.shape == (10,) and fi.sum() == pytest.approx(1, rel=1e-6)
+    assert reg.get_booster().feature_names == list(X.columns)  # stored in the model
+    # predict's default range is up to best_iteration_ (here the whole, cut model)
+    np.testing.assert_array_equal(pred, reg.predict(Xv, iteration_range=(0, reg.best_iteration_ + 1)))
     with pytest.raises(ValueError, match="not numeric: 'sex'"):
         GBTRegressor().fit(Xtr.assign(sex=Xtr["sex"].map(lambda v: "m" if v > 0 else "f")), ytr)
+
+
+def test_feature_importances_are_gbmodels_gain_normalised(gbmodel, tmp_path):
+    import subprocess
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = GBTClassifier(n_estimators=8, max_depth=3).fit(X, y)
+    clf.get_booster().save_model(tmp_path / "m.json")
+    out = subprocess.run([gbmodel, "importance", "--type=gain", str(tmp_path / "m.json")],
+                         capture_output=True, text=True, check=True).stdout
+    gain = np.zeros(X.shape[1])
+    for line in out.splitlines():
+        name, value = line.split("\t")
+        gain[int(name[1:])] = float(value)
+    np.testing.assert_allclose(clf.feature_importances_, gain / gain.sum(), rtol=1e-6)
+    w = GBTClassifier(n_estimators=8, max_depth=3, importance_type="weight").fit(X, y)
+    counts = np.zeros(X.shape[1])
+    for t in w.get_booster().get_dump():
+        for line in t.splitlines():
+            if "[f" in line:
+                counts[int(line.split("[f")[1].split("<")[0])] += 1
+    np.testing.assert_allclose(w.feature_importances_, counts / counts.sum(), rtol=1e-6)
+
+
+def test_predict_iteration_range_and_apply():
+    X, y = load_diabetes(return_X_y=True)
+    reg = GBTRegressor(n_estimators=10, max_depth=3).fit(X, y)
+    b = reg.get_booster()
+    np.testing.assert_array_equal(reg.predict(X, iteration_range=(0, 4)), b[0:4].predict(X))
+    np.testing.assert_array_equal(reg.predict(X), b.predict(X))
+    leaves = reg.apply(X)
+    assert leaves.shape == (len(X), 10)
+    np.testing.assert_array_equal(leaves, b.predict(X, pred_leaf=True))
+
+
+def ranking_data(seed=0, queries=30):
+    rng = np.random.RandomState(seed)
+    sizes = rng.randint(3, 12, size=queries)
+    n = int(sizes.sum())
+    X = rng.normal(size=(n, 5)).astype(np.float32)
+    rel = X[:, 0] + 0.5 * X[:, 1] * X[:, 2] + 0.3 * rng.normal(size=n)
+    y = np.digitize(rel, [-1, 0, 1, 2]).astype(np.float32)  # grades 0..4
+    return X, y, sizes
+
+
+@pytest.mark.parametrize("objective", ["rank:ndcg", "rank:pairwise", "rank:map"])
+def test_ranker_is_gbtrains_model_with_a_group_file(objective, gbtrain, tmp_path):
+    X, y, sizes = ranking_data()
+    if objective == "rank:map":
+        y = (y >= 3).astype(np.float32)  # map takes binary relevance
+    with open(tmp_path / "rank.csv", "w") as f:
+        for row, label in zip(X, y):
+            f.write(",".join([repr(float(label))] + ["%.9g" % v for v in row]) + "\n")
+    with open(tmp_path / "rank.csv.group", "w") as f:
+        f.write("".join(f"{s}\n" for s in sizes))
+    run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--eta=0.3", "--num_round=8",
+                          "rank.csv", "m.json"], tmp_path)
+    with open(tmp_path / "m.json", "rb") as f:
+        cli = f.read()
+    Xcsv = np.loadtxt(tmp_path / "rank.csv", delimiter=",", dtype=np.float32)[:, 1:]
+    np.testing.assert_array_equal(Xcsv, X)
+    rk = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3)
+    rk.fit(X, y, group=sizes)
+    assert bytes(rk.get_booster().save_raw()) == cli
+    qid = np.repeat(np.arange(len(sizes)) * 7 + 3, sizes)
+    rk2 = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3).fit(X, y, qid=qid)
+    assert bytes(rk2.get_booster().save_raw()) == cli
+    scores = rk.predict(X)
+    assert scores.shape == (len(X),) and scores.dtype == np.float32
+    np.testing.assert_array_equal(scores, gbt.Booster(model_file=tmp_path / "m.json").predict(X))
+
+
+def test_ranker_conventions_and_eval_set():
+    X, y, sizes = ranking_data()
+    Xv, yv, sv = ranking_data(1, 10)
+    rk = GBTRanker(n_estimators=200, learning_rate=0.3, early_stopping_rounds=3, eval_metric="ndcg@5")
+    assert clone(rk).get_params() == rk.get_params()
+    rk.fit(X, y, group=sizes, eval_set=[(Xv, yv)], eval_group=[sv])
+    hist = rk.evals_result_["validation_0"]["ndcg@5"]
+    assert rk.best_iteration_ == int(np.argmax(hist)) and len(hist) < 200
+    assert rk.get_booster().get_param("objective") == "rank:ndcg"
+    # better than a random order within queries: the top document's mean grade
+    s = rk.predict(Xv)
+    starts = np.r_[0, np.cumsum(sv)[:-1]]
+    top = [yv[a + np.argmax(s[a:a + n])] for a, n in zip(starts, sv)]
+    assert np.mean(top) > np.mean(yv) + 0.5
+    assert rk.feature_importances_.sum() == pytest.approx(1, rel=1e-6)
+    with pytest.raises(ValueError, match="group or qid"):
+        GBTRanker(n_estimators=2).fit(X, y)
+    with pytest.raises(ValueError, match="sum to"):
+        GBTRanker(n_estimators=2).fit(X, y, group=sizes[:-1])
+    with pytest.raises(ValueError, match="consecutive"):
+        GBTRanker(n_estimators=2).fit(X[:4], y[:4], qid=[1, 2, 1, 2])
