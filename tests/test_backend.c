@@ -234,9 +234,8 @@ static gbt_dataset *make_data(const struct spec *s)
     return d;
 }
 
-/* reg:quantileerror's quantiles in these tests (one output each); reg:absoluteerror's median */
+/* reg:quantileerror's quantiles in these tests (one output each) */
 static const double test_quantiles[3] = {0.2, 0.5, 0.85};
-static const double median[1] = {0.5};
 
 /* Raw scores per row of an objective in these tests. */
 static int outputs_of(int obj)
@@ -839,8 +838,10 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     memset(&t, 0, sizeof t);
     for (uint32_t f = 0; f < qm->cuts.nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(&qm->cuts, f);
     grow_setup(s, qm, usable, &cfg);
-    memcpy(op.alpha, s->obj == GBT_OBJ_REG_QUANTILEERROR ? test_quantiles : median,
-           (size_t)s->K * sizeof op.alpha[0]);
+    if (s->obj == GBT_OBJ_REG_QUANTILEERROR)
+        memcpy(op.alpha, test_quantiles, (size_t)s->K * sizeof op.alpha[0]);
+    else
+        op.alpha[0] = 0.5; /* reg:absoluteerror's median */
     memset(&refit, 0, sizeof refit);
     refit.alpha = op.alpha;
     refit.label = d->label;

@@ -563,7 +563,7 @@ static void test_training(void)
         gbt_status s = GBT_OK;
         for (int t = 0; t < 2 && s == GBT_OK; t++) {
             gbt_booster *b = NULL;
-            char nt[8];
+            char nt[16];
             snprintf(nt, sizeof nt, "%d", t + 1);
             s = gbt_booster_create(&b);
             if (s == GBT_OK) s = gbt_booster_set_param(b, "objective", "rank:ndcg");
