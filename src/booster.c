@@ -198,11 +198,12 @@ static double max_delta_step(const struct gbt_params *p)
 static struct gbt_obj_param obj_param(const struct gbt_params *p)
 {
     struct gbt_obj_param op;
+    /* zeroed whole: the padding too travels to the device as a kernel argument */
+    memset(&op, 0, sizeof op);
     op.scale_pos = scale_pos(p);
     op.poisson_delta = max_delta_step(p);
     op.huber_slope = p->huber_slope;
     op.tweedie_rho = p->tweedie_variance_power;
-    memset(op.alpha, 0, sizeof op.alpha);
     if (p->objective == GBT_OBJ_REG_QUANTILEERROR)
         memcpy(op.alpha, p->quantile_alpha, (size_t)p->num_quantile_alpha * sizeof op.alpha[0]);
     else

@@ -64,14 +64,14 @@ enum gbt_objective_id {
 
 /*
  * The parameters of an objective's gradients, resolved for this training
- * (see gbt_row_gradients).
+ * (see gbt_row_gradients).  Passed to CUDA kernels by value: the fields are
+ * ordered so that the struct has no padding (every byte is defined).
  */
 struct gbt_obj_param {
     double scale_pos;     /* binary objectives: factor of rows labelled 1; else 1 */
     double poisson_delta; /* count:poisson: the hessian is exp(margin + poisson_delta) */
     double huber_slope;   /* reg:pseudohubererror: the slope delta */
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
-    int aft_dist;         /* survival:aft: enum gbt_aft_dist (common/surv_math.h) */
     double aft_sigma;     /* survival:aft: the scale of the distribution */
     /* rank:* (common/rank_math.h) */
     double rank_wnorm;           /* rows / sum of row weights (1 without weights) */
@@ -80,6 +80,7 @@ struct gbt_obj_param {
     int32_t rank_exp_gain;       /* ndcg_exp_gain */
     int32_t rank_normalization;  /* lambdarank_normalization */
     int32_t rank_score_norm;     /* lambdarank_score_normalization */
+    int32_t aft_dist;            /* survival:aft: enum gbt_aft_dist (common/surv_math.h) */
     /* reg:quantileerror: output k fits quantile alpha[k]; reg:absoluteerror: alpha[0] = 0.5 */
     double alpha[GBT_MAX_QUANTILES];
 };
