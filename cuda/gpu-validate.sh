@@ -4,9 +4,10 @@
 #   1. the GPU tests (tests/test_backend_gpu, tests/test_cuda_errors_gpu) under
 #      compute-sanitizer, memcheck and racecheck;
 #   2. every datasets/ set and a 1M-row synthetic set trained with gbtrain
-#      on device=cpu and device=cuda: the model files compared with cmp,
-#      and the predictions of the CPU model on both devices compared bit for
-#      bit (gpu_tool compare);
+#      on device=cpu and device=cuda, for every objective: the model files
+#      compared with cmp, and the predictions of the CPU model on both
+#      devices (values, margins, leaf ids, SHAP values and interactions)
+#      compared bit for bit (gpu_tool compare);
 #   3. a short benchmark on the synthetic set (ms per round);
 #   4. a summary that can be pasted into a record as it is.
 # Exits non-zero if anything failed, or when there is no GPU to validate on.
@@ -114,7 +115,7 @@ train() {
     fi
     result=$("$tool" compare "$work/$name.cpu.model" "$data" 2>&1)
     case $result in
-    identical) record identical "$name: predictions" ;;
+    *identical) record identical "$name: predictions, leaf ids, SHAP ${result%identical}" ;;
     *) record DIFFERENT "$name: predictions: $result" ;;
     esac
 }
@@ -140,6 +141,18 @@ train diabetes-squaredlog "$ds/diabetes.train.csv" --objective=reg:squaredlogerr
 train diabetes-pseudohuber "$ds/diabetes.train.csv" --objective=reg:pseudohubererror --num_round=30 \
     --huber_slope=20
 train breast_cancer-hinge "$ds/breast_cancer.train.csv" --objective=binary:hinge --num_round=30
+train diabetes-absolute "$ds/diabetes.train.csv" --objective=reg:absoluteerror --num_round=30 \
+    --subsample=0.8
+train diabetes-quantiles "$ds/diabetes.train.csv" --objective=reg:quantileerror --num_round=30 \
+    --quantile_alpha=0.1,0.5,0.9 --grow_policy=lossguide --max_depth=0 --max_leaves=16
+train survival-cox "$ds/survival.train.csv" --objective=survival:cox --num_round=30
+train survival-aft "$ds/survival.train.csv" --objective=survival:aft --num_round=30 \
+    --aft_loss_distribution=logistic --aft_loss_distribution_scale=1.2
+train rank-ndcg "$ds/rank.train.libsvm" --objective=rank:ndcg --num_round=30
+train rank-pairwise-mean "$ds/rank.train.libsvm" --objective=rank:pairwise --num_round=30 \
+    --lambdarank_pair_method=mean --lambdarank_num_pair_per_sample=4 --subsample=0.8
+train rank-map "$ds/rank.train.libsvm" --objective=rank:map --num_round=30 --grow_policy=lossguide \
+    --max_depth=0 --max_leaves=24
 
 synth=$work/synthetic.csv
 if "$tool" synth "$rows" "$synth"; then

@@ -7,8 +7,10 @@
  *       writes a deterministic synthetic CSV (label first: binary, 20
  *       features of several kinds, some missing)
  *   gpu_tool compare MODEL DATA
- *       predicts DATA with MODEL on device=cpu and device=cuda (values and
- *       raw margins) and compares the bits: prints identical or DIFFERENT
+ *       predicts DATA with MODEL on device=cpu and device=cuda (values, raw
+ *       margins, leaf ids, SHAP values, and SHAP interaction values when they
+ *       are at most 2^26 floats) and compares the bits: prints identical or
+ *       DIFFERENT
  *   gpu_tool bench FILE ROUNDS [NAME=VALUE ...]
  *       trains ROUNDS rounds on device=cpu and on device=cuda, prints the
  *       milliseconds per round after the first and whether the two models
@@ -112,32 +114,53 @@ static gbt_status predict(gbt_booster *b, const gbt_dataset *d, const char *devi
     return gbt_booster_predict(b, d, flags, *out, *len);
 }
 
+/* the prediction kinds compared, and their names in a DIFFERENT line */
+static const struct {
+    unsigned flags;
+    const char *name;
+} kinds[] = {{0, "value"},
+             {GBT_PREDICT_MARGIN, "margin"},
+             {GBT_PREDICT_LEAF, "leaf"},
+             {GBT_PREDICT_CONTRIBS, "contribs"},
+             {GBT_PREDICT_INTERACTIONS, "interactions"}};
+
+/* interactions are compared only up to this many floats (F + 1 squared per row and class) */
+#define MAX_COMPARED ((uint64_t)1 << 26)
+
 static int compare(const char *model, const char *data)
 {
     gbt_booster *b;
     gbt_dataset *d;
     gbt_status s = gbt_booster_load(model, &b);
     int bad = 0;
+    uint64_t n = 0, len = 0;
     if (s != GBT_OK) return die("loading the model", s);
     s = gbt_dataset_from_file(data, NULL, &d);
     if (s != GBT_OK) return die("reading the data", s);
-    for (unsigned flags = 0; flags <= GBT_PREDICT_MARGIN; flags += GBT_PREDICT_MARGIN) {
+    s = gbt_dataset_shape(d, &n, NULL);
+    if (s != GBT_OK) return die("reading the data", s);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !bad; k++) {
         float *pc = NULL, *pg = NULL;
         uint64_t lc = 0, lg = 0;
-        s = predict(b, d, "cpu", flags, &pc, &lc);
+        s = gbt_booster_predict_size(b, n, kinds[k].flags, &len);
+        if (s != GBT_OK) return die("sizing the predictions", s);
+        if (len > MAX_COMPARED) {
+            printf("(%s: %llu floats, not compared) ", kinds[k].name, (unsigned long long)len);
+            continue;
+        }
+        s = predict(b, d, "cpu", kinds[k].flags, &pc, &lc);
         if (s != GBT_OK) return die("predicting on the CPU", s);
-        s = predict(b, d, "cuda", flags, &pg, &lg);
+        s = predict(b, d, "cuda", kinds[k].flags, &pg, &lg);
         if (s != GBT_OK) return die("predicting on the GPU", s);
         for (uint64_t i = 0; i < lc; i++)
             if (memcmp(&pc[i], &pg[i], sizeof pc[i]) != 0) {
-                printf("DIFFERENT (%s %llu: %.9g on cpu, %.9g on cuda)\n", flags ? "margin" : "value",
+                printf("DIFFERENT (%s %llu: %.9g on cpu, %.9g on cuda)\n", kinds[k].name,
                        (unsigned long long)i, (double)pc[i], (double)pg[i]);
                 bad = 1;
                 break;
             }
         free(pc);
         free(pg);
-        if (bad) break;
     }
     if (!bad) printf("identical\n");
     gbt_dataset_free(d);
