@@ -8,9 +8,9 @@
  *       features of several kinds, some missing)
  *   gpu_tool compare MODEL DATA
  *       predicts DATA with MODEL on device=cpu and device=cuda (values, raw
- *       margins, leaf ids, SHAP values, and SHAP interaction values when they
- *       are at most 2^26 floats) and compares the bits: prints identical or
- *       DIFFERENT
+ *       margins, leaf ids, and on sets of at most 100000 rows SHAP values and
+ *       SHAP interaction values of at most 2^26 floats) and compares the bits:
+ *       prints identical or DIFFERENT
  *   gpu_tool bench FILE ROUNDS [NAME=VALUE ...]
  *       trains ROUNDS rounds on device=cpu and on device=cuda, prints the
  *       milliseconds per round after the first and whether the two models
@@ -124,7 +124,10 @@ static const struct {
              {GBT_PREDICT_CONTRIBS, "contribs"},
              {GBT_PREDICT_INTERACTIONS, "interactions"}};
 
-/* interactions are compared only up to this many floats (F + 1 squared per row and class) */
+/* SHAP values and interactions are compared only on sets of at most this many
+ * rows (the CPU side takes minutes on the 1M-row set), and only up to this
+ * many floats (interactions: (F + 1) squared per row and class) */
+#define MAX_SHAP_ROWS 100000
 #define MAX_COMPARED ((uint64_t)1 << 26)
 
 static int compare(const char *model, const char *data)
@@ -144,8 +147,9 @@ static int compare(const char *model, const char *data)
         uint64_t lc = 0, lg = 0;
         s = gbt_booster_predict_size(b, n, kinds[k].flags, &len);
         if (s != GBT_OK) return die("sizing the predictions", s);
-        if (len > MAX_COMPARED) {
-            printf("(%s: %llu floats, not compared) ", kinds[k].name, (unsigned long long)len);
+        if (kinds[k].flags >= GBT_PREDICT_CONTRIBS && (n > MAX_SHAP_ROWS || len > MAX_COMPARED)) {
+            printf("(%s: %llu rows, %llu floats, not compared) ", kinds[k].name,
+                   (unsigned long long)n, (unsigned long long)len);
             continue;
         }
         s = predict(b, d, "cpu", kinds[k].flags, &pc, &lc);
