@@ -446,6 +446,32 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
 
+/*
+ * Distributed training by rows (a gbt built with MPI: "mpi": true in
+ * gbt_build_info).  Puts the booster on the MPI communicator *mpi_comm
+ * (the address of an MPI_Comm, so that this header needs no MPI types;
+ * NULL for MPI_COMM_WORLD), which the library duplicates; call it after
+ * MPI_Init, on every rank.  Each rank then trains on its own part of the
+ * rows, calling the training functions in the same order with the same
+ * parameters: the ranks' datasets, in rank order, make up the whole
+ * training set (a rank may hold no rows), and the same holds for each
+ * validation set.  Every rank ends with the same model, byte for byte the
+ * model one process trains on all the rows: bin cuts, starting scores,
+ * gradient scales, histograms, sampling, metrics and early stopping are
+ * computed over all rows.  A query group must not straddle two ranks.
+ * An error on one rank (bad data, no memory, parameters or feature counts
+ * that differ between ranks) ends the call on every rank with that rank's
+ * error, its message prefixed by "rank R: ".  Prediction stays local:
+ * gbt_booster_predict predicts the calling rank's rows.
+ *
+ * Not yet distributed (GBT_E_PARAM under a communicator): the leaf refit of
+ * reg:absoluteerror and reg:quantileerror, survival:cox, and custom
+ * objectives' and metrics' callbacks see the local rows only.
+ * GBT_E_INVALID_ARG when the library was built without MPI, GBT_E_STATE
+ * when MPI is not initialised.
+ */
+GBT_API gbt_status gbt_booster_set_mpi_comm(gbt_booster *b, const void *mpi_comm);
+
 /* The number of boosting rounds the model holds. */
 GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
 

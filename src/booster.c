@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "booster.h"
+#include "comm.h"
 #include "common/grad_math.h"
 #include "common/rng.h"
 #include "common/surv_math.h"
@@ -85,7 +86,27 @@ void gbt_booster_free(gbt_booster *b)
     if (b == NULL) return;
     drop_state(b);
     gbt__model_free(&b->model);
+    gbt__comm_free(b->comm);
     free(b);
+}
+
+gbt_status gbt_booster_set_mpi_comm(gbt_booster *b, const void *mpi_comm)
+{
+    CHECK_NOT_NULL(b);
+#ifdef GBT_WITH_MPI
+    {
+        struct gbt_comm *c;
+        FORWARD_IF_ERROR(gbt__comm_mpi(mpi_comm, &c));
+        drop_state(b);
+        gbt__comm_free(b->comm);
+        b->comm = c;
+        return GBT_OK;
+    }
+#else
+    (void)mpi_comm;
+    return gbt__fail(GBT_E_INVALID_ARG, "this gbt was built without MPI (configure --with-mpi, "
+                                        "with libopenmpi-dev installed)");
+#endif
 }
 
 gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value)

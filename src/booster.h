@@ -44,6 +44,8 @@ struct gbt_train_state {
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
 };
 
+struct gbt_comm;
+
 struct gbt_booster {
     struct gbt_params params;
     struct gbt_model model;
@@ -57,6 +59,8 @@ struct gbt_booster {
     void *eval_user;
     int eval_maximize;
     char eval_name[64];
+    /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
+    struct gbt_comm *comm;
 };
 
 /* Appends a tree to the model and its forest. */

@@ -64,7 +64,7 @@ libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc 
 nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
-libgbt_emu_la_LIBADD = -lm
+libgbt_emu_la_LIBADD = $(MPI_LIBS) -lm
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer ----
 EXTRA_LTLIBRARIES = libgbt_emu_asan.la libgbt_emu_tsan.la libgbt_emu_rt_tsan.la
@@ -73,7 +73,7 @@ nodist_libgbt_emu_asan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_asan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_asan_la_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
 libgbt_emu_asan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
-libgbt_emu_asan_la_LIBADD = -lm
+libgbt_emu_asan_la_LIBADD = $(MPI_LIBS) -lm
 
 # ---- ThreadSanitizer (the CPU backend single-threaded: libgomp is not instrumented) ----
 # Without OpenMP the thread counts passed to the parallel loops are unused.
@@ -84,7 +84,7 @@ nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
 libgbt_emu_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
-libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la -lm
+libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la $(MPI_LIBS) -lm
 libgbt_emu_rt_tsan_la_SOURCES = cuda/emu/runtime.cc
 libgbt_emu_rt_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_TSAN=1
 libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
