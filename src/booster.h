@@ -42,6 +42,9 @@ struct gbt_train_state {
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
+    /* distributed training (dist.h), else NULL: the exchanges, and every process's labels */
+    struct gbt_dist *dist;
+    gbt_dataset *all;
 };
 
 struct gbt_comm;

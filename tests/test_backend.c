@@ -1429,7 +1429,7 @@ static void test_set_gradients(void)
                 h[i] = u < 0.05 ? 0.0 : unit(11, i, 0) * (i % 5 == 0 ? 50.0 : 1.0);
             }
         }
-        if (st == GBT_OK) st = gbt__backend_cpu()->set_gradients(cpu, g, h, sb);
+        if (st == GBT_OK) st = gbt__backend_cpu()->set_gradients(cpu, g, h, NULL, sb);
         for (int k = 0; k < K && st == GBT_OK; k++) st = gbt__backend_cpu()->read_gradients(cpu, k, qb + (uint64_t)k * n);
         if (st != GBT_OK) diag("set_gradients K=%d: %s", K, gbt_last_error());
         if (K == 1)
@@ -1440,7 +1440,7 @@ static void test_set_gradients(void)
             ok(same_builtin, "set_gradients on the cpu: m - y and 1 as doubles = reg:squarederror's own pairs and sums");
         if (have_cuda) {
             st = gbt__backend_cuda()->open(0, &plan, &cu);
-            if (st == GBT_OK) st = gbt__backend_cuda()->set_gradients(cu, g, h, sc);
+            if (st == GBT_OK) st = gbt__backend_cuda()->set_gradients(cu, g, h, NULL, sc);
             for (int k = 0; k < K && st == GBT_OK; k++)
                 st = gbt__backend_cuda()->read_gradients(cu, k, qc + (uint64_t)k * n);
             if (st != GBT_OK) diag("set_gradients on cuda: %s", gbt_last_error());
