@@ -300,16 +300,9 @@ static void fill_start_margins(const struct gbt_model *m, const gbt_dataset *d, 
         margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
 }
 
-/*
- * What distributed training does not do yet: refused on every process
- * alike (the parameters are the same everywhere).
- */
+/* What distributed training cannot do, refused on every process alike. */
 static gbt_status dist_refused(const gbt_booster *b)
 {
-    const int obj = (int)b->params.objective;
-    RETURN_ERROR_IF(gbt_objective_refits_leaves(obj) || obj == GBT_OBJ_SURVIVAL_COX, GBT_E_PARAM,
-                    "objective %s is not distributed yet (its leaf refit or its gradients need every "
-                    "row at once); train it in one process", gbt__objective_name(obj));
     RETURN_ERROR_IF(b->eval_fn != NULL, GBT_E_PARAM,
                     "a custom metric sees one process's rows: it cannot decide a distributed training");
     return GBT_OK;
@@ -488,6 +481,31 @@ static gbt_status host_buffers(struct gbt_train_state *ts, uint64_t n)
 }
 
 /*
+ * survival:cox in distributed training: a row's gradient depends on every
+ * row with a later time, so each process computes them all from every
+ * process's margins (ts->hmargin: this process's n) and keeps its own.
+ */
+static gbt_status cox_distributed(gbt_booster *b, uint64_t n)
+{
+    struct gbt_train_state *ts = b->ts;
+    const gbt_dataset *all = ts->all;
+    double *m = NULL, *g = NULL, *h = NULL;
+    gbt_status s = gbt__dist_gather_doubles(ts->dist, ts->hmargin, n, &m);
+    if (s == GBT_OK && ts->cox_order == NULL) s = gbt__surv_order(all->label, all->nrow, &ts->cox_order);
+    if (s == GBT_OK) s = gbt__alloc(&g, all->nrow ? all->nrow : 1, sizeof *g, 0, "gradients");
+    if (s == GBT_OK) s = gbt__alloc(&h, all->nrow ? all->nrow : 1, sizeof *h, 0, "hessians");
+    if (s == GBT_OK) {
+        gbt_cox_gradients(all->nrow, ts->cox_order, m, all->label, all->weight, g, h);
+        memcpy(ts->hg, g + ts->dist->row_base, n * sizeof *g);
+        memcpy(ts->hh, h + ts->dist->row_base, n * sizeof *h);
+    }
+    free(m);
+    free(g);
+    free(h);
+    return s;
+}
+
+/*
  * survival:cox and survival:aft: the gradients from the training margins,
  * on the host in one fixed order (common/surv_math.h), for every backend;
  * rows left out by subsample get 0, as in the backends' gradients.
@@ -499,7 +517,9 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
     const uint64_t n = train->nrow;
     FORWARD_IF_ERROR(host_buffers(ts, n));
     FORWARD_IF_ERROR(ts->ops->read_margins(ts->ctx, ts->hmargin));
-    if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
+    if (b->model.objective == GBT_OBJ_SURVIVAL_COX && ts->dist) {
+        FORWARD_IF_ERROR(cox_distributed(b, n));
+    } else if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
         if (ts->cox_order == NULL) FORWARD_IF_ERROR(gbt__surv_order(train->label, n, &ts->cox_order));
         gbt_cox_gradients(n, ts->cox_order, ts->hmargin, train->label, train->weight, ts->hg, ts->hh);
     } else {
@@ -551,6 +571,10 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.alpha = req.obj.alpha;
         refit.label = train->label;
         refit.weight = train->weight;
+        refit.weighted = (b->ts->all ? b->ts->all->weight : train->weight) != NULL;
+        refit.row_base = row_base(b);
+        refit.gather = b->ts->dist ? gbt__dist_gather_leaves : NULL;
+        refit.gather_user = b->ts->dist;
         refit.nrow = train->nrow;
         refit.K = K;
         refit.nthread = threads(b);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dataset.h"
+#include "leaf_refit.h"
 #include "error.h"
 #include "util.h"
 
@@ -151,6 +152,55 @@ gbt_status gbt__dist_gather_labels(struct gbt_dist *d, const gbt_dataset *part, 
     }
     *out = g;
     return GBT_OK;
+}
+
+gbt_status gbt__dist_gather_leaves(void *user, const struct gbt_wvalue *v, const uint64_t *m, int n,
+                                   struct gbt_wvalue **all, uint64_t **mall)
+{
+    struct gbt_dist *d = user;
+    const int P = d->comm->size;
+    uint64_t *counts = NULL, *at = NULL, total = 0, local = 0;
+    struct gbt_wvalue *got = NULL;
+    gbt_status s;
+    *all = NULL;
+    *mall = NULL;
+    for (int i = 0; i < n; i++) local += m[i];
+    /* every process's count of every leaf, then the values, process after process */
+    s = gbt__alloc(&counts, (size_t)P * (size_t)n + 1, sizeof *counts, 1, "leaf counts");
+    if (s == GBT_OK) s = gbt__alloc(&at, (size_t)P + 1, sizeof *at, 1, "leaf counts");
+    if (s == GBT_OK) s = gbt__alloc(mall, (size_t)n + 1, sizeof **mall, 1, "leaf counts");
+    s = gbt__dist_agree(d, s);
+    if (s == GBT_OK) {
+        memcpy(counts + (size_t)d->comm->rank * (size_t)n, m, (size_t)n * sizeof *m);
+        s = d->comm->ops->allreduce_i64(d->comm->impl, (int64_t *)counts, (size_t)P * (size_t)n, GBT_COMM_SUM);
+    }
+    if (s == GBT_OK) s = gbt__comm_gather_all(d->comm, v, local * sizeof *v, (void **)&got, NULL);
+    for (int r = 0; r < P && s == GBT_OK; r++) {
+        at[r] = total;
+        for (int i = 0; i < n; i++) total += counts[(size_t)r * (size_t)n + i];
+    }
+    if (s == GBT_OK) s = gbt__alloc(all, total ? total : 1, sizeof **all, 0, "leaf values");
+    if (s == GBT_OK) {
+        uint64_t k = 0;
+        for (int i = 0; i < n; i++)
+            for (int r = 0; r < P; r++) {
+                const uint64_t c = counts[(size_t)r * (size_t)n + i];
+                memcpy(*all + k, got + at[r], c * sizeof *got);
+                at[r] += c;
+                k += c;
+                (*mall)[i] += c;
+            }
+    }
+    free(counts);
+    free(at);
+    free(got);
+    if (s != GBT_OK) {
+        free(*all);
+        free(*mall);
+        *all = NULL;
+        *mall = NULL;
+    }
+    return s;
 }
 
 /* ---- cuts ----------------------------------------------------------------- */

@@ -76,6 +76,11 @@ gbt_status gbt__dist_gather_labels(struct gbt_dist *d, const gbt_dataset *part, 
 /* Every process's n doubles (row-major margins, n = rows x K) in process order into a new buffer. */
 gbt_status gbt__dist_gather_doubles(struct gbt_dist *d, const double *part, uint64_t n, double **out);
 
+/* struct gbt_leaf_refit's gather: each leaf's values of every process (user: the state) */
+struct gbt_wvalue;
+gbt_status gbt__dist_gather_leaves(void *user, const struct gbt_wvalue *v, const uint64_t *m, int n,
+                                   struct gbt_wvalue **all, uint64_t **mall);
+
 /* The quantisation of `part` with cuts over every process's rows. */
 gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread,
                               struct gbt_qmatrix *out);

@@ -846,6 +846,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     refit.alpha = op.alpha;
     refit.label = d->label;
     refit.weight = s->weights ? d->weight : NULL;
+    refit.weighted = refit.weight != NULL;
     refit.nrow = n;
     refit.K = s->K;
     refit.nthread = 2;
