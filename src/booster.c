@@ -331,7 +331,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
 {
     const struct gbt_params *p = &b->params;
     struct gbt_model *m = &b->model;
-    struct gbt_train_state *ts;
+    struct gbt_train_state *ts = NULL;
     struct gbt_train_plan plan;
     struct gbt_dview view;
     double *margin = NULL;

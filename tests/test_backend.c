@@ -900,7 +900,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
         unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
-        struct gbt_grad_request req = {round, 7, s->subsample, op};
+        struct gbt_grad_request req = {.round = round, .seed = 7, .subsample = s->subsample, .obj = op};
         if (gbt_objective_is_ranking(s->obj)) gbt__rank_obj_param(&rp, s->weights ? d : NULL, &req.obj);
         refit.round = round;
         st = tee_gradients(&t, &req, sums);
@@ -1416,7 +1416,7 @@ static void test_set_gradients(void)
         plan.no_column_sampling = 1;
         st = gbt__backend_cpu()->open(-1, &plan, &cpu);
         if (st == GBT_OK && K == 1) {
-            struct gbt_grad_request req = {0, 7, 1.0, {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
+            struct gbt_grad_request req = {.round = 0, .seed = 7, .subsample = 1.0, .obj = {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
             st = gbt__backend_cpu()->gradients(cpu, &req, sa);
             if (st == GBT_OK) st = gbt__backend_cpu()->read_gradients(cpu, 0, qa);
             for (uint64_t r = 0; r < n; r++) {
