@@ -267,6 +267,14 @@ GBT_API gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes,
                                           uint64_t ngroups);
 
 /*
+ * The dataset's query groups: *sizes points into the dataset (valid until
+ * the groups change or the dataset is freed) and *ngroups is their number;
+ * *sizes is NULL and *ngroups 0 when the dataset has none.
+ */
+GBT_API gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t **sizes,
+                                          uint64_t *ngroups);
+
+/*
  * Names the dataset's features, copying n names (n == ncol; n == 0 with
  * names NULL removes them).  A name is 1 to 255 bytes of text without
  * control characters or '[', ']', '<' (as XGBoost's), and names are

@@ -76,6 +76,11 @@ static void test_dense(void)
        "feature names copied");
     ok(s->generation != d->generation, "a fresh generation");
     ok(s->groups == NULL && s->ngroups == 0, "no groups");
+    {
+        const uint32_t *g = (const uint32_t *)1;
+        ok(gbt_dataset_get_groups(s, &g, &n) == GBT_OK && g == NULL && n == 0, "gbt_dataset_get_groups: none");
+        ok(gbt_dataset_get_groups(s, NULL, &n) == GBT_E_INVALID_ARG, "gbt_dataset_get_groups: NULL refused");
+    }
 
     /* predictions of the slice's rows are those of the same rows of the whole */
     {
@@ -148,6 +153,12 @@ static void test_csr_groups_file(void)
         gbt_dataset_free(s);
     }
     s = NULL;
+    {
+        const uint32_t *g = NULL;
+        uint64_t ng = 0;
+        ok(gbt_dataset_get_groups(d, &g, &ng) == GBT_OK && ng == 3 && g[0] == 2 && g[1] == 3 && g[2] == 1,
+           "gbt_dataset_get_groups: 2, 3, 1");
+    }
     ok(gbt_dataset_slice_rows(d, 0, 5, &s) == GBT_OK && s->ngroups == 2 && s->groups[0] == 2 && s->groups[1] == 3,
        "[0, 5) keeps groups 2, 3");
     gbt_dataset_free(s);
