@@ -95,6 +95,10 @@ static void usage(FILE *f)
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
             "intervals; inf for an open end), FILE.group (or FILE.query).\n"
+            "\n"
+            "Under mpirun, each rank trains on its share of the rows (a file name with\n"
+            "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
+            "rank 0 writes the model: the model of one process on all the rows.\n"
             "\n");
     cli_print_params(f, tool_defaults);
 }
