@@ -88,6 +88,9 @@ REF_TRAIN="$data/breast_cancer.train.csv"
 run "validation set with early stopping" "$REF_TRAIN" --num_round=200 --nthread=1 --eta=0.5 \
     --objective=binary:logistic --valid="$data/breast_cancer.test.csv" --early_stopping_rounds=3
 
+# checkpoints every 2 rounds (rank 0 writes them), then the final model
+run "binary:logistic with --save_period=2" "$REF_TRAIN" $opts --objective=binary:logistic --save_period=2
+
 # one file per rank (FILE%d): uneven, rank 0 with a single row
 REF_TRAIN="$data/breast_cancer.train.csv"
 gbtrain -q $opts --objective=binary:logistic "$REF_TRAIN" ref.model 2> ref.err
