@@ -74,7 +74,7 @@ head -100 "$D" > f0.csv
 sed -n 101,200p "$D" | cut -d, -f1-20 > f1.csv
 mpi 2 gbtrain --num_round=2 --objective=binary:logistic 'f%d.csv' bad.model
 check "shards with different feature counts: every rank exits with status 1" all_failed 2
-check "the library's message names the rank" grep -Eq "rank [01]: " err.txt
+check "the library's training error names the rank" grep -Eq "training: rank [01]: " err.txt
 check "no model file is written" test ! -e bad.model
 
 # gbpredict: rank 1's malformed shard; no output file
