@@ -15,14 +15,17 @@
 #include <mpi.h>
 #endif
 
-static int distributed, rank, size = 1;
+static int rank, size = 1;
 
 int cli_mpi_rank(void) { return rank; }
 int cli_mpi_size(void) { return size; }
 
 #ifdef GBT_WITH_MPI
 
-/* The message of this rank's failure, waiting for the next agreement. */
+/* Whether MPI was started (cli_mpi_start). */
+static int distributed;
+
+/* The longest message passed from the failing rank. */
 #define MSG_MAX 4096
 
 static void finalize(void)
