@@ -267,6 +267,14 @@ GBT_API gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes,
                                           uint64_t ngroups);
 
 /*
+ * The dataset's query groups: *sizes points into the dataset (valid until
+ * the groups change or the dataset is freed) and *ngroups is their number;
+ * *sizes is NULL and *ngroups 0 when the dataset has none.
+ */
+GBT_API gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t **sizes,
+                                          uint64_t *ngroups);
+
+/*
  * Names the dataset's features, copying n names (n == ncol; n == 0 with
  * names NULL removes them).  A name is 1 to 255 bytes of text without
  * control characters or '[', ']', '<' (as XGBoost's), and names are
@@ -287,6 +295,22 @@ GBT_API gbt_status gbt_dataset_set_feature_names(gbt_dataset *d, const char *con
  */
 GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const **names,
                                                  uint64_t *n);
+
+/*
+ * A new dataset holding rows [begin, end) of d (0 <= begin <= end <= nrow;
+ * begin == end gives a dataset of no rows): their features (dense or CSR
+ * as in d), label, weight, base_margin (all of a row's values),
+ * label_lower_bound and label_upper_bound, with d's columns, feature names
+ * and LIBSVM index base, and the file and line each row came from, so that
+ * messages about a row still name its place in the original file.  When d
+ * has query groups the range must start and end on group boundaries
+ * (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
+ * the groups inside it.  d is not changed; free the slice with
+ * gbt_dataset_free.  This is how each rank of a distributed training
+ * (gbt_booster_set_mpi_comm) takes its part of one dataset.
+ */
+GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, uint64_t end,
+                                          gbt_dataset **out);
 
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
