@@ -49,30 +49,31 @@ gbt_status gbt__dist_agree(struct gbt_dist *d, gbt_status s)
 
 gbt_status gbt__dist_check_same(struct gbt_dist *d, uint64_t ncol, uint64_t sig)
 {
-    int64_t v[4] = {(int64_t)ncol, -(int64_t)ncol, (int64_t)sig, -(int64_t)sig};
-    int64_t hi[2];
-    gbt_status s = gbt__dist_agree(d, GBT_OK);
-    /* sig as two halves, so that MAX and MIN see all of its bits */
-    v[2] = (int64_t)(sig >> 32);
-    v[3] = -(int64_t)(sig >> 32);
-    hi[0] = (int64_t)(sig & 0xffffffffu);
-    hi[1] = -(int64_t)(sig & 0xffffffffu);
-    if (s == GBT_OK) s = d->comm->ops->allreduce_i64(d->comm->impl, v, 4, GBT_COMM_MAX);
-    if (s == GBT_OK) s = d->comm->ops->allreduce_i64(d->comm->impl, hi, 2, GBT_COMM_MAX);
-    if (s != GBT_OK) return s;
-    if (v[0] != -v[1]) {
-        d->failed = 1;
-        return gbt__fail(GBT_E_INVALID_ARG,
-                         "the processes' data have different numbers of features (from %lld to %lld; "
-                         "this one %llu): every part must have the same columns",
-                         (long long)-v[1], (long long)v[0], (unsigned long long)ncol);
+    const int P = d->comm->size;
+    int64_t *v = NULL;
+    gbt_status s = gbt__alloc(&v, 3 * (size_t)P, sizeof *v, 1, "process checks");
+    s = gbt__dist_agree(d, s);
+    if (s != GBT_OK) {
+        free(v);
+        return s;
     }
-    if (v[2] != -v[3] || hi[0] != -hi[1]) {
-        d->failed = 1;
-        return gbt__fail(GBT_E_PARAM, "the processes train with different parameters: every process "
-                                      "must set the same parameters");
+    /* each process's feature count and digest (as two halves), then compared with process 0's */
+    v[3 * d->comm->rank] = (int64_t)ncol;
+    v[3 * d->comm->rank + 1] = (int64_t)(sig >> 32);
+    v[3 * d->comm->rank + 2] = (int64_t)(sig & 0xffffffffu);
+    s = d->comm->ops->allreduce_i64(d->comm->impl, v, 3 * (size_t)P, GBT_COMM_SUM);
+    for (int r = 1; r < P && s == GBT_OK; r++) {
+        if (v[3 * r] != v[0])
+            s = gbt__fail(GBT_E_INVALID_ARG,
+                          "rank %d: its data has %lld features, rank 0's %lld: every part must have the "
+                          "same columns", r, (long long)v[3 * r], (long long)v[0]);
+        else if (v[3 * r + 1] != v[1] || v[3 * r + 2] != v[2])
+            s = gbt__fail(GBT_E_PARAM, "rank %d: its parameters differ from rank 0's: every process "
+                                       "must set the same parameters", r);
     }
-    return GBT_OK;
+    if (s != GBT_OK) d->failed = 1;
+    free(v);
+    return s;
 }
 
 /* ---- gathers ------------------------------------------------------------- */
