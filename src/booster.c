@@ -364,6 +364,11 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         ts->data_generation = train->generation;
         s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
     }
+    if (s == GBT_OK && ts->dist && ts->ordinal >= 0 && strchr(p->device, ':') == NULL) {
+        /* device=cuda (or auto) without a number: the processes of one machine take its GPUs in turn */
+        const int n = ts->ops->device_count();
+        if (n > 0) ts->ordinal = b->comm->local_rank % n;
+    }
     if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
     if (s == GBT_OK)
         s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
@@ -945,6 +950,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     int nm = 0, best_round = -1, last_round = -1, verb, last_maximize;
     const char *last_name;
     double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
+    uint64_t bytes_setup;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
@@ -984,6 +990,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         }
     }
     t_setup = gbt__now();
+    bytes_setup = b->comm ? b->comm->bytes : 0;
     for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
         const uint32_t t0 = b->model.ntrees;
         const int round = (int)(t0 / (uint32_t)b->model.K);
@@ -1048,6 +1055,11 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                      last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
         else
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
+        if (b->comm && last_round >= 0)
+            gbt__log(verb, GBT_LOG_INFO,
+                     "rank %d of %d: %.3f MB exchanged in set-up, %.3f MB per round (this process's part of "
+                     "every exchange)", b->comm->rank, b->comm->size, (double)bytes_setup / 1e6,
+                     (double)(b->comm->bytes - bytes_setup) / 1e6 / (last_round + 1));
     }
     free_sets(sets, num_valid);
     return s;

@@ -37,6 +37,8 @@ struct gbt_comm {
     const struct gbt_comm_ops *ops;
     void *impl;
     int rank, size;
+    int local_rank; /* among the processes of this machine (device=cuda picks its GPU by it) */
+    uint64_t bytes; /* bytes this process contributed to the exchanges so far */
 };
 
 /* A communicator over the MPI communicator *mpi_comm (an MPI_Comm), duplicated. */
