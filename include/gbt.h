@@ -482,15 +482,21 @@ GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *nam
  * validation set.  Every rank ends with the same model, byte for byte the
  * model one process trains on all the rows: bin cuts, starting scores,
  * gradient scales, histograms, sampling, metrics and early stopping are
- * computed over all rows.  A query group must not straddle two ranks.
- * An error on one rank (bad data, no memory, parameters or feature counts
+ * computed over all rows (with row weights, the bin cuts are the same as
+ * long as the summed weight of each distinct value is exact in double
+ * precision, docs/distributed.md).  A query group must not straddle two
+ * ranks.  An error on one rank (bad data, no memory, parameters or feature counts
  * that differ between ranks) ends the call on every rank with that rank's
- * error, its message prefixed by "rank R: ".  Prediction stays local:
- * gbt_booster_predict predicts the calling rank's rows.
+ * error, its message prefixed by "rank R: ".  Prediction and evaluation
+ * stay local: gbt_booster_predict and gbt_booster_eval see the calling
+ * rank's rows.
  *
- * Not yet distributed (GBT_E_PARAM under a communicator): the leaf refit of
- * reg:absoluteerror and reg:quantileerror, survival:cox, and custom
- * objectives' and metrics' callbacks see the local rows only.
+ * A custom objective (gbt_booster_set_objective_callback, gbt_booster_boost)
+ * gives the gradients of the calling process's rows; a custom metric
+ * (gbt_booster_set_eval_callback) would see only those rows, so it is
+ * refused under a communicator (GBT_E_PARAM).  device=cuda without a
+ * number takes GPU (local rank mod GPUs): the processes of one machine
+ * share its GPUs in turn.
  * GBT_E_INVALID_ARG when the library was built without MPI, GBT_E_STATE
  * when MPI is not initialised.
  */
