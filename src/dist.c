@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "leaf_refit.h"
 #include "error.h"
+#include "leaf_refit.h"
 #include "util.h"
 
 gbt_status gbt__dist_open(struct gbt_comm *c, gbt_status s, uint64_t nrow, uint64_t ngroups,
@@ -24,7 +24,7 @@ gbt_status gbt__dist_open(struct gbt_comm *c, gbt_status s, uint64_t nrow, uint6
         return s;
     }
     d->comm = c;
-    if (s == GBT_OK) s = gbt__comm_row_offset(c, nrow, &d->row_base, &d->nrow_total);
+    s = gbt__comm_row_offset(c, nrow, &d->row_base, &d->nrow_total);
     if (s == GBT_OK) s = gbt__comm_row_offset(c, ngroups, &d->group_base, &gtotal);
     if (s != GBT_OK) {
         free(d);
@@ -89,16 +89,27 @@ gbt_status gbt__dist_gather_doubles(struct gbt_dist *d, const double *part, uint
     return gather(d, part, n * sizeof *part, (void **)out);
 }
 
-/* one optional float field (a row each): gathered when any process has it (1 for missing rows) */
-static gbt_status gather_field(struct gbt_dist *d, const float *part, uint64_t nrow, float fill, float **out)
+/*
+ * One optional float field (a row each), gathered when any process has it:
+ * a process without it contributes `fill` for its rows (weights: 1), or,
+ * when `what` is not NULL, every process fails naming it (labels, bounds).
+ */
+static gbt_status gather_field(struct gbt_dist *d, const float *part, uint64_t nrow, float fill,
+                               const char *what, float **out)
 {
-    int64_t any = part != NULL;
+    int64_t has[2] = {part != NULL, -(int64_t)(part != NULL)};
     float *tmp = NULL;
     gbt_status s;
     *out = NULL;
     FORWARD_IF_ERROR(gbt__dist_agree(d, GBT_OK));
-    FORWARD_IF_ERROR(d->comm->ops->allreduce_i64(d->comm->impl, &any, 1, GBT_COMM_MAX));
-    if (!any) return GBT_OK;
+    FORWARD_IF_ERROR(d->comm->ops->allreduce_i64(d->comm->impl, has, 2, GBT_COMM_MAX));
+    if (!has[0]) return GBT_OK;
+    if (what && has[1] == 0) {
+        /* some process has the field and some has not: the same answer everywhere */
+        d->failed = 1;
+        return gbt__fail(GBT_E_INVALID_ARG, "%s: some processes' data have them and some not; every "
+                                            "part must have the same fields", what);
+    }
     if (part == NULL) {
         s = gbt__alloc(&tmp, nrow ? nrow : 1, sizeof *tmp, 0, "a gathered field");
         for (uint64_t r = 0; r < nrow && s == GBT_OK; r++) tmp[r] = fill;
@@ -108,6 +119,8 @@ static gbt_status gather_field(struct gbt_dist *d, const float *part, uint64_t n
             return s;
         }
         part = tmp;
+    } else {
+        FORWARD_IF_ERROR(gbt__dist_agree(d, GBT_OK));
     }
     s = gather(d, part, nrow * sizeof *part, (void **)out);
     free(tmp);
@@ -126,10 +139,10 @@ gbt_status gbt__dist_gather_labels(struct gbt_dist *d, const gbt_dataset *part, 
         return s;
     }
     g->nrow = total;
-    s = gather_field(d, part->label, part->nrow, 0.0f, &g->label);
-    if (s == GBT_OK) s = gather_field(d, part->weight, part->nrow, 1.0f, &g->weight);
-    if (s == GBT_OK) s = gather_field(d, part->label_lower, part->nrow, 0.0f, &g->label_lower);
-    if (s == GBT_OK) s = gather_field(d, part->label_upper, part->nrow, 0.0f, &g->label_upper);
+    s = gather_field(d, part->label, part->nrow, 0.0f, "labels", &g->label);
+    if (s == GBT_OK) s = gather_field(d, part->weight, part->nrow, 1.0f, NULL, &g->weight);
+    if (s == GBT_OK) s = gather_field(d, part->label_lower, part->nrow, 0.0f, "label_lower_bound", &g->label_lower);
+    if (s == GBT_OK) s = gather_field(d, part->label_upper, part->nrow, 0.0f, "label_upper_bound", &g->label_upper);
     if (s == GBT_OK) {
         s = gather(d, part->groups, part->ngroups * sizeof *part->groups, (void **)&g->groups);
         if (s == GBT_OK) {
