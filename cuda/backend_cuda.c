@@ -77,9 +77,9 @@ static gbt_status cuda_gradients(void *ctx, const struct gbt_grad_request *req,
 }
 
 static gbt_status cuda_set_gradients(void *ctx, const double *g, const double *h,
-                                     struct gbt_class_sums *out)
+                                     const struct gbt_max_hook *hook, struct gbt_class_sums *out)
 {
-    CU_CALL(gbt_cu_set_gradients(ctx, g, h, out, msg_));
+    CU_CALL(gbt_cu_set_gradients(ctx, g, h, hook, out, msg_));
 }
 
 static gbt_status cuda_begin_tree(void *ctx, int cls)
@@ -124,6 +124,11 @@ static gbt_status cuda_read_histogram(void *ctx, int slot, struct gbt_hbin *out)
     CU_CALL(gbt_cu_read_histogram(ctx, slot, out, msg_));
 }
 
+static gbt_status cuda_write_histogram(void *ctx, int slot, const struct gbt_hbin *in)
+{
+    CU_CALL(gbt_cu_write_histogram(ctx, slot, in, msg_));
+}
+
 static gbt_status cuda_read_gradients(void *ctx, int cls, struct gbt_gpair *out)
 {
     CU_CALL(gbt_cu_read_gradients(ctx, cls, out, msg_));
@@ -159,6 +164,7 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .read_margins = cuda_read_margins,
     .read_rows = cuda_read_rows,
     .read_histogram = cuda_read_histogram,
+    .write_histogram = cuda_write_histogram,
     .read_gradients = cuda_read_gradients,
     .predict_margins = cuda_predict_margins,
     .predict_explain = cuda_predict_explain,

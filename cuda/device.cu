@@ -444,6 +444,19 @@ extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_
     return 0;
 }
 
+extern "C" int gbt_cu_write_histogram(struct gbt_cu_ctx *c, int slot, const struct gbt_hbin *in, char *msg)
+{
+    gbt_cu::device_scope keep;
+    if (slot < 0 || (uint32_t)slot >= c->max_slots || !c->slot_built[slot])
+        return failf(msg, GBT_E_INVALID_ARG, "histogram slot %d holds nothing", slot);
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(c->hist + (uint64_t)slot * c->total_slots, in,
+                             (size_t)c->total_slots * sizeof(struct gbt_hbin),
+                             cudaMemcpyHostToDevice, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
 extern "C" int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_gpair *out, char *msg)
 {
     gbt_cu::device_scope keep;

@@ -84,7 +84,9 @@ int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
  * call waits for the stream).
  */
 int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
-                         struct gbt_class_sums *out, char *msg);
+                         const struct gbt_max_hook *hook, struct gbt_class_sums *out, char *msg);
+/* Replaces a histogram slot's bins (distributed training: every process's sums). */
+int gbt_cu_write_histogram(struct gbt_cu_ctx *c, int slot, const struct gbt_hbin *in, char *msg);
 int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg);
 int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, char *msg);
 int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,

@@ -35,12 +35,12 @@ typedef unsigned long long ull;
 
 __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
                           const float *label, const float *weight, uint64_t seed, int round,
-                          double subsample, double *g, double *h)
+                          double subsample, uint64_t row_base, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
         double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
-        if (!gbt_row_sampled(seed, round, r, subsample)) w = 0.0;
+        if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
         gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
     }
 }
@@ -48,7 +48,8 @@ __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, c
 __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
                             const uint32_t *group_ptr, const double *margin, const float *label,
                             const float *weight, uint64_t seed, int round, double subsample,
-                            uint32_t *idx, double *stat, double *g, double *h)
+                            uint64_t row_base, uint64_t group_base, uint32_t *idx, double *stat,
+                            double *g, double *h)
 {
     for (uint64_t grp = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; grp < ngroups;
          grp += (uint64_t)gridDim.x * blockDim.x) {
@@ -60,10 +61,10 @@ __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64
         s.lorder = idx + 2 * n + b;
         s.nrel = stat + b;
         s.acc = stat + n + b;
-        gbt_rank_group_gradients(obj, &op, seed, round, grp, cnt, margin + b, label + b, w, &s, g + b,
-                                 h + b);
+        gbt_rank_group_gradients(obj, &op, seed, round, group_base + grp, cnt, margin + b, label + b,
+                                 w, &s, g + b, h + b);
         for (uint32_t i = 0; i < cnt; i++)
-            if (!gbt_row_sampled(seed, round, (uint64_t)b + i, subsample)) {
+            if (!gbt_row_sampled(seed, round, row_base + b + i, subsample)) {
                 g[b + i] = 0.0;
                 h[b + i] = 0.0;
             }
@@ -142,8 +143,28 @@ __global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigne
 
 using namespace gbt_cu;
 
+/*
+ * Distributed training: the maxima (2K bit patterns at `maxima` on the
+ * device) to the host, through the hook, and back.
+ */
+static int reduce_maxima(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, ull *maxima, char *msg)
+{
+    const size_t bytes = 2 * (size_t)c->K * sizeof(ull);
+    /* the pinned result buffer holds the doubles' own bytes (bits_of) */
+    double *v = (double *)c->result_host;
+    gbt_status s;
+    CU_CHECK(cudaMemcpyAsync(v, maxima, bytes, cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    s = hook->reduce(hook->user, v, 2 * c->K);
+    if (s != GBT_OK) return failf(msg, s, "%s", gbt_last_error());
+    CU_CHECK(cudaMemcpyAsync(maxima, v, bytes, cudaMemcpyHostToDevice, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    return 0;
+}
+
 /* The maxima, fixed-point pairs and totals of the doubles in c->gtmp and c->htmp. */
-static int quantize_tmp(struct gbt_cu_ctx *c, struct gbt_class_sums *out, char *msg)
+static int quantize_tmp(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, struct gbt_class_sums *out,
+                        char *msg)
 {
     const int K = c->K;
     const uint64_t n = c->n;
@@ -154,6 +175,7 @@ static int quantize_tmp(struct gbt_cu_ctx *c, struct gbt_class_sums *out, char *
     if ((uint64_t)per * (uint64_t)K > 0x7fffffffu) per = 0x7fffffffu / (unsigned)K;
     grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
     CU_LAUNCHED("grad_max");
+    if (hook) CU_FORWARD(reduce_maxima(c, hook, maxima, msg));
     grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
                                                          c->grad, totals);
     CU_LAUNCHED("grad_quant");
@@ -185,20 +207,21 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
             return failf(msg, GBT_E_INTERNAL, "ranking objective without query groups");
         rank_groups<<<grid_for(c, c->ngroups, 64), 64, 0, c->stream>>>(
             c->objective, req->obj, n, c->ngroups, c->group_ptr, c->margin, c->label,
-            c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, c->rank_idx,
-            c->rank_stat, c->gtmp, c->htmp);
+            c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, req->row_base,
+            req->group_base, c->rank_idx, c->rank_stat, c->gtmp, c->htmp);
         CU_LAUNCHED("rank_groups");
     } else {
         grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
             c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
-            req->seed, req->round, req->subsample, c->gtmp, c->htmp);
+            req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp);
         CU_LAUNCHED("grad_rows");
     }
-    return quantize_tmp(c, out, msg);
+    return quantize_tmp(c, req->max_hook, out, msg);
 }
 
 extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
-                                    struct gbt_class_sums *out, char *msg)
+                                    const struct gbt_max_hook *hook, struct gbt_class_sums *out,
+                                    char *msg)
 {
     gbt_cu::device_scope keep;
     const size_t bytes = (size_t)c->n * (size_t)c->K * sizeof(double);
@@ -206,5 +229,5 @@ extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)c->K * sizeof(ull), c->stream));
     CU_CHECK(cudaMemcpyAsync(c->gtmp, g, bytes, cudaMemcpyHostToDevice, c->stream));
     CU_CHECK(cudaMemcpyAsync(c->htmp, h, bytes, cudaMemcpyHostToDevice, c->stream));
-    return quantize_tmp(c, out, msg);
+    return quantize_tmp(c, hook, out, msg);
 }

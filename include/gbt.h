@@ -267,6 +267,14 @@ GBT_API gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes,
                                           uint64_t ngroups);
 
 /*
+ * The dataset's query groups: *sizes points into the dataset (valid until
+ * the groups change or the dataset is freed) and *ngroups is their number;
+ * *sizes is NULL and *ngroups 0 when the dataset has none.
+ */
+GBT_API gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t **sizes,
+                                          uint64_t *ngroups);
+
+/*
  * Names the dataset's features, copying n names (n == ncol; n == 0 with
  * names NULL removes them).  A name is 1 to 255 bytes of text without
  * control characters or '[', ']', '<' (as XGBoost's), and names are
@@ -287,6 +295,22 @@ GBT_API gbt_status gbt_dataset_set_feature_names(gbt_dataset *d, const char *con
  */
 GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const **names,
                                                  uint64_t *n);
+
+/*
+ * A new dataset holding rows [begin, end) of d (0 <= begin <= end <= nrow;
+ * begin == end gives a dataset of no rows): their features (dense or CSR
+ * as in d), label, weight, base_margin (all of a row's values),
+ * label_lower_bound and label_upper_bound, with d's columns, feature names
+ * and LIBSVM index base, and the file and line each row came from, so that
+ * messages about a row still name its place in the original file.  When d
+ * has query groups the range must start and end on group boundaries
+ * (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
+ * the groups inside it.  d is not changed; free the slice with
+ * gbt_dataset_free.  This is how each rank of a distributed training
+ * (gbt_booster_set_mpi_comm) takes its part of one dataset.
+ */
+GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, uint64_t end,
+                                          gbt_dataset **out);
 
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
@@ -445,6 +469,38 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
  */
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
+
+/*
+ * Distributed training by rows (a gbt built with MPI: "mpi": true in
+ * gbt_build_info).  Puts the booster on the MPI communicator *mpi_comm
+ * (the address of an MPI_Comm, so that this header needs no MPI types;
+ * NULL for MPI_COMM_WORLD), which the library duplicates; call it after
+ * MPI_Init, on every rank.  Each rank then trains on its own part of the
+ * rows, calling the training functions in the same order with the same
+ * parameters: the ranks' datasets, in rank order, make up the whole
+ * training set (a rank may hold no rows), and the same holds for each
+ * validation set.  Every rank ends with the same model, byte for byte the
+ * model one process trains on all the rows: bin cuts, starting scores,
+ * gradient scales, histograms, sampling, metrics and early stopping are
+ * computed over all rows (with row weights, the bin cuts are the same as
+ * long as the summed weight of each distinct value is exact in double
+ * precision, docs/distributed.md).  A query group must not straddle two
+ * ranks.  An error on one rank (bad data, no memory, parameters or feature counts
+ * that differ between ranks) ends the call on every rank with that rank's
+ * error, its message prefixed by "rank R: ".  Prediction and evaluation
+ * stay local: gbt_booster_predict and gbt_booster_eval see the calling
+ * rank's rows.
+ *
+ * A custom objective (gbt_booster_set_objective_callback, gbt_booster_boost)
+ * gives the gradients of the calling process's rows; a custom metric
+ * (gbt_booster_set_eval_callback) would see only those rows, so it is
+ * refused under a communicator (GBT_E_PARAM).  device=cuda without a
+ * number takes GPU (local rank mod GPUs): the processes of one machine
+ * share its GPUs in turn.
+ * GBT_E_INVALID_ARG when the library was built without MPI, GBT_E_STATE
+ * when MPI is not initialised.
+ */
+GBT_API gbt_status gbt_booster_set_mpi_comm(gbt_booster *b, const void *mpi_comm);
 
 /* The number of boosting rounds the model holds. */
 GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);

@@ -5,6 +5,7 @@
 # there.  Ends with the test counts.
 set -e
 cd "$(dirname "$0")/.."
+gbt_want_mpi=1 # the distributed-training tests need Open MPI
 . scripts/deps.sh
 if [ -z "${GBT_CONFIGURE_FLAGS+set}" ] && gbt_cuda_left_out; then
     gbt_step "this tree is configured without the CUDA backend (quickstart.sh on a machine without a GPU);"

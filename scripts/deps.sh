@@ -1,11 +1,17 @@
 # deps.sh - sourced by the other scripts: installs what building gbt from git
 # needs and this machine lacks (autoconf, automake, libtool, pkg-config, a C
-# compiler, make, and a C++ compiler for the CUDA emulator's tests), with
+# compiler, make, and a C++ compiler for the CUDA emulator's tests; with
+# gbt_want_mpi=1, Open MPI for the distributed-training tests), with
 # apt-get as root or through sudo.  The autotools are needed only where
 # ./configure is not generated yet (a release tarball ships it).
 gbt_missing=""
 gbt_tools="pkg-config make cc c++"
+gbt_packages="autoconf automake libtool pkg-config make gcc g++"
 [ -x configure ] || gbt_tools="autoconf automake libtoolize $gbt_tools"
+if [ "${gbt_want_mpi:-0}" = 1 ]; then
+    gbt_tools="$gbt_tools mpicc mpirun"
+    gbt_packages="$gbt_packages libopenmpi-dev openmpi-bin"
+fi
 for tool in $gbt_tools; do
     command -v "$tool" >/dev/null 2>&1 || gbt_missing="$gbt_missing $tool"
 done
@@ -20,7 +26,8 @@ if [ -n "$gbt_missing" ]; then
         exit 1
     fi
     $gbt_sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $gbt_sudo apt-get install -y -qq autoconf automake libtool pkg-config make gcc g++ >/dev/null
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $gbt_sudo apt-get install -y -qq $gbt_packages >/dev/null
 fi
 gbt_step() { echo "gbt: $*"; }
 # Builds gbt in the source tree, configured with the arguments (or

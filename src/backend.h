@@ -25,9 +25,10 @@
  *   per row and class from gbt_row_gradients (common/) with the
  *   objective's parameters req->obj and the weight of gbt_row_weight
  *   (req->obj.scale_pos), 0 for rows gbt_row_sampled
- *   rejects; per class the exponents from
- *   gbt_quant_exponent of the largest |g| and |h|, the pairs from
- *   gbt_quantize, the totals their exact int64 sums.
+ *   rejects (rows and groups numbered from req->row_base and
+ *   req->group_base); per class the exponents from
+ *   gbt_quant_exponent of the largest |g| and |h| (after req->max_hook),
+ *   the pairs from gbt_quantize, the totals their exact int64 sums.
  * - A histogram holds, for each of qm->cuts.total_slots slots, the exact
  *   int64 sums of the pairs of the node's rows whose value of the slot's
  *   feature falls in the slot's bin.  Missing slots (the last slot of each
@@ -78,11 +79,26 @@ struct gbt_train_plan {
     int no_column_sampling;
 };
 
+/*
+ * Distributed training (dist.c): called by gradients and set_gradients
+ * with the largest |g| of each class, then the largest |h| (2 * num_class
+ * values, the rows of this process), before any quantisation; replaces them
+ * with the maxima over every process, so that every process quantises with
+ * the same exponents.
+ */
+struct gbt_max_hook {
+    gbt_status (*reduce)(void *user, double *maxima, int n);
+    void *user;
+};
+
 struct gbt_grad_request {
     int round;
     uint64_t seed;
     double subsample;
     struct gbt_obj_param obj; /* the objective's parameters, scale_pos_weight among them */
+    /* the global index of local row 0 and of local query group 0 (row sampling, pair draws) */
+    uint64_t row_base, group_base;
+    const struct gbt_max_hook *max_hook; /* NULL: one process */
 };
 
 /* One class's gradients for this round: exact totals and fixed-point exponents. */
@@ -141,10 +157,11 @@ struct gbt_backend_ops {
      * objectives), instead of `gradients`: g and h hold nrow * num_class
      * doubles, class-major (class k's at k * nrow), weights and row sampling
      * already applied; quantised as `gradients` does (per class exponents of
-     * the largest |g| and |h|, gbt_quantize, exact totals).
+     * the largest |g| and |h|, through max_hook when not NULL, gbt_quantize,
+     * exact totals).
      */
     gbt_status (*set_gradients)(void *ctx, const double *g, const double *h,
-                                struct gbt_class_sums *out);
+                                const struct gbt_max_hook *max_hook, struct gbt_class_sums *out);
     /* Starts a tree of class cls: every row in node 0. */
     gbt_status (*begin_tree)(void *ctx, int cls);
     /* Runs the BUILD jobs, then the SUBTRACT jobs. */
@@ -172,6 +189,8 @@ struct gbt_backend_ops {
     gbt_status (*read_rows)(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count);
     /* For tests: a slot's histogram (total_slots bins) and a class's fixed-point gradients. */
     gbt_status (*read_histogram)(void *ctx, int slot, struct gbt_hbin *out);
+    /* Replaces a slot's histogram (total_slots bins): the sums of every process (dist.c). */
+    gbt_status (*write_histogram)(void *ctx, int slot, const struct gbt_hbin *in);
     gbt_status (*read_gradients)(void *ctx, int cls, struct gbt_gpair *out);
     /*
      * Optional (NULL: the host walks the trees, predict.c): the raw scores

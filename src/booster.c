@@ -2,12 +2,17 @@
  * booster.c - boosters: parameters, training rounds, validation and early
  * stopping, evaluation and prediction.
  */
+#include "config.h"
+
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "booster.h"
+#include "comm.h"
+#include "dist.h"
 #include "common/grad_math.h"
 #include "common/rng.h"
 #include "common/surv_math.h"
@@ -65,6 +70,8 @@ static void drop_state(gbt_booster *b)
     free(ts->hh);
     free(ts->hmargin);
     free(ts->cox_order);
+    gbt__dist_free(ts->dist);
+    gbt_dataset_free(ts->all);
     free(ts);
     b->ts = NULL;
 }
@@ -85,7 +92,27 @@ void gbt_booster_free(gbt_booster *b)
     if (b == NULL) return;
     drop_state(b);
     gbt__model_free(&b->model);
+    gbt__comm_free(b->comm);
     free(b);
+}
+
+gbt_status gbt_booster_set_mpi_comm(gbt_booster *b, const void *mpi_comm)
+{
+    CHECK_NOT_NULL(b);
+#ifdef GBT_WITH_MPI
+    {
+        struct gbt_comm *c;
+        FORWARD_IF_ERROR(gbt__comm_mpi(mpi_comm, &c));
+        drop_state(b);
+        gbt__comm_free(b->comm);
+        b->comm = c;
+        return GBT_OK;
+    }
+#else
+    (void)mpi_comm;
+    return gbt__fail(GBT_E_INVALID_ARG, "this gbt was built without MPI (configure --with-mpi, "
+                                        "with libopenmpi-dev installed)");
+#endif
 }
 
 gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value)
@@ -222,7 +249,8 @@ static gbt_status check_names(const gbt_booster *b, const gbt_dataset *d)
 }
 
 /* Fixes the model's objective, classes, starting scores and features on first training. */
-static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
+/* all: the labels the starting score comes from (every process's when distributed) */
+static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all)
 {
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
@@ -247,7 +275,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train)
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
-    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, &op, train, base);
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, &op, all, base);
     if (s == GBT_OK)
         s = gbt__names_copy(&m->feature_names, (const char *const *)train->feature_names,
                             train->nfeature_names);
@@ -272,6 +300,26 @@ static void fill_start_margins(const struct gbt_model *m, const gbt_dataset *d, 
         margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
 }
 
+/* What distributed training cannot do, refused on every process alike. */
+static gbt_status dist_refused(const gbt_booster *b)
+{
+    RETURN_ERROR_IF(b->eval_fn != NULL, GBT_E_PARAM,
+                    "a custom metric sees one process's rows: it cannot decide a distributed training");
+    return GBT_OK;
+}
+
+/* FNV-1a of the parameters that decide the model (not nthread, device, verbosity) */
+static uint64_t params_digest(const struct gbt_params *p)
+{
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *a = (const unsigned char *)p;
+    const size_t n1 = offsetof(struct gbt_params, nthread);
+    const size_t b2 = offsetof(struct gbt_params, eval_metric), n2 = offsetof(struct gbt_params, verbosity);
+    for (size_t i = 0; i < n1; i++) h = (h ^ a[i]) * 1099511628211ull;
+    for (size_t i = b2; i < n2; i++) h = (h ^ a[i]) * 1099511628211ull;
+    return h;
+}
+
 /* The device parameter is "auto": a CUDA device that fails gives way to the CPU. */
 static int device_auto(const char *device)
 {
@@ -283,7 +331,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
 {
     const struct gbt_params *p = &b->params;
     struct gbt_model *m = &b->model;
-    struct gbt_train_state *ts;
+    struct gbt_train_state *ts = NULL;
     struct gbt_train_plan plan;
     struct gbt_dview view;
     double *margin = NULL;
@@ -294,20 +342,42 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     double t0 = gbt__now(), t_open;
 
     drop_state(b);
-    FORWARD_IF_ERROR(check_growth(p));
-    FORWARD_IF_ERROR(gbt__objective_check((int)p->objective, (int)p->num_class, train));
-    if (gbt_objective_is_ranking((int)p->objective))
-        FORWARD_IF_ERROR(gbt__rank_check((int)p->objective, p, train));
-    FORWARD_IF_ERROR(init_model(b, train));
-    FORWARD_IF_ERROR(check_base_margin(train, m->K));
-    FORWARD_IF_ERROR(gbt__alloc(&ts, 1, sizeof *ts, 1, "training state"));
-    ts->data_generation = train->generation;
-    s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
-    if (s == GBT_OK) s = gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
+    s = check_growth(p);
+    if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
+    if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
+        s = gbt__rank_check((int)p->objective, p, train);
+    if (s == GBT_OK) s = gbt__alloc(&ts, 1, sizeof *ts, 1, "training state");
+    if (b->comm) {
+        /* from here on, every failure is agreed on: the other processes stop too */
+        struct gbt_dist *dd = NULL;
+        s = gbt__dist_open(b->comm, s, train->nrow, train->ngroups, &dd);
+        if (s == GBT_OK) {
+            ts->dist = dd;
+            s = gbt__dist_agree(dd, dist_refused(b));
+        }
+        if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, params_digest(p));
+        if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
+    }
+    if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
+    if (s == GBT_OK) s = check_base_margin(train, m->K);
+    if (s == GBT_OK) {
+        ts->data_generation = train->generation;
+        s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
+    }
+    if (s == GBT_OK && ts->dist && ts->ordinal >= 0 && strchr(p->device, ':') == NULL) {
+        /* device=cuda (or auto) without a number: the processes of one machine take its GPUs in turn */
+        const int n = ts->ops->device_count();
+        if (n > 0) ts->ordinal = b->comm->local_rank % n;
+    }
+    if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
+    if (s == GBT_OK)
+        s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
+                     : gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
     if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");
     if (s == GBT_OK) {
         for (uint32_t f = 0; f < ts->qm.cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm.cuts, f);
-        gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves, train->nrow,
+        gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves,
+                         ts->dist ? ts->dist->nrow_total : train->nrow,
                          &ts->max_nodes, &ts->max_slots);
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
@@ -346,6 +416,14 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     }
     free(margin);
     free(group_ptr);
+    if (ts && ts->dist) {
+        s = gbt__dist_agree(ts->dist, s);
+        if (s == GBT_OK) {
+            ts->dist->K = m->K;
+            ts->dist->total_slots = ts->qm.cuts.total_slots;
+            gbt__dist_wrap(ts->dist, &ts->ops, &ts->ctx);
+        }
+    }
     if (s != GBT_OK) {
         b->ts = ts;
         drop_state(b);
@@ -392,6 +470,12 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
 
 /* ---- gradients computed on the host: survival and custom objectives ---- */
 
+/* The global index of this process's first training row (0 in one process). */
+static uint64_t row_base(const gbt_booster *b)
+{
+    return b->ts && b->ts->dist ? b->ts->dist->row_base : 0;
+}
+
 /* The host buffers of the training state (nrow * K doubles each), allocated once. */
 static gbt_status host_buffers(struct gbt_train_state *ts, uint64_t n)
 {
@@ -399,6 +483,31 @@ static gbt_status host_buffers(struct gbt_train_state *ts, uint64_t n)
     FORWARD_IF_ERROR(gbt__alloc(&ts->hg, n ? n : 1, sizeof(double), 0, "gradients"));
     FORWARD_IF_ERROR(gbt__alloc(&ts->hh, n ? n : 1, sizeof(double), 0, "hessians"));
     return gbt__alloc(&ts->hmargin, n ? n : 1, sizeof(double), 0, "training margins");
+}
+
+/*
+ * survival:cox in distributed training: a row's gradient depends on every
+ * row with a later time, so each process computes them all from every
+ * process's margins (ts->hmargin: this process's n) and keeps its own.
+ */
+static gbt_status cox_distributed(gbt_booster *b, uint64_t n)
+{
+    struct gbt_train_state *ts = b->ts;
+    const gbt_dataset *all = ts->all;
+    double *m = NULL, *g = NULL, *h = NULL;
+    gbt_status s = gbt__dist_gather_doubles(ts->dist, ts->hmargin, n, &m);
+    if (s == GBT_OK && ts->cox_order == NULL) s = gbt__surv_order(all->label, all->nrow, &ts->cox_order);
+    if (s == GBT_OK) s = gbt__alloc(&g, all->nrow ? all->nrow : 1, sizeof *g, 0, "gradients");
+    if (s == GBT_OK) s = gbt__alloc(&h, all->nrow ? all->nrow : 1, sizeof *h, 0, "hessians");
+    if (s == GBT_OK) {
+        gbt_cox_gradients(all->nrow, ts->cox_order, m, all->label, all->weight, g, h);
+        memcpy(ts->hg, g + ts->dist->row_base, n * sizeof *g);
+        memcpy(ts->hh, h + ts->dist->row_base, n * sizeof *h);
+    }
+    free(m);
+    free(g);
+    free(h);
+    return s;
 }
 
 /*
@@ -413,7 +522,9 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
     const uint64_t n = train->nrow;
     FORWARD_IF_ERROR(host_buffers(ts, n));
     FORWARD_IF_ERROR(ts->ops->read_margins(ts->ctx, ts->hmargin));
-    if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
+    if (b->model.objective == GBT_OBJ_SURVIVAL_COX && ts->dist) {
+        FORWARD_IF_ERROR(cox_distributed(b, n));
+    } else if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
         if (ts->cox_order == NULL) FORWARD_IF_ERROR(gbt__surv_order(train->label, n, &ts->cox_order));
         gbt_cox_gradients(n, ts->cox_order, ts->hmargin, train->label, train->weight, ts->hg, ts->hh);
     } else {
@@ -429,13 +540,13 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
         }
     }
     for (uint64_t r = 0; r < n; r++) {
-        if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) ts->hg[r] = ts->hh[r] = 0.0;
+        if (!gbt_row_sampled(req->seed, req->round, row_base(b) + r, req->subsample)) ts->hg[r] = ts->hh[r] = 0.0;
         RETURN_ERROR_IF(!isfinite(ts->hg[r]) || !isfinite(ts->hh[r]), GBT_E_INVALID_ARG,
                         "%s: the gradient of row %llu is not finite at raw score %g (the scores "
                         "overflow exp; a smaller eta or max_delta_step keeps them in range)",
                         gbt__objective_name(b->model.objective), (unsigned long long)r, ts->hmargin[r]);
     }
-    return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, out);
+    return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, NULL, out);
 }
 
 /*
@@ -458,11 +569,17 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
+    req.row_base = req.group_base = 0; /* the distributed backend numbers its rows itself */
+    req.max_hook = NULL;
     /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
     if (grad == NULL && gbt_objective_refits_leaves(b->model.objective)) {
         refit.alpha = req.obj.alpha;
         refit.label = train->label;
         refit.weight = train->weight;
+        refit.weighted = (b->ts->all ? b->ts->all->weight : train->weight) != NULL;
+        refit.row_base = row_base(b);
+        refit.gather = b->ts->dist ? gbt__dist_gather_leaves : NULL;
+        refit.gather_user = b->ts->dist;
         refit.nrow = train->nrow;
         refit.K = K;
         refit.nthread = threads(b);
@@ -471,19 +588,20 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.subsample = req.subsample;
         cfg.refit = &refit;
     }
-    if (gbt_objective_is_ranking(b->model.objective)) gbt__rank_obj_param(&b->params, train, &req.obj);
+    if (gbt_objective_is_ranking(b->model.objective))
+        gbt__rank_obj_param(&b->params, b->ts->all ? b->ts->all : train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
     if (s == GBT_OK && grad) {
         const uint64_t n = train->nrow;
         s = host_buffers(b->ts, n * (uint64_t)K);
         for (uint64_t r = 0; r < n && s == GBT_OK; r++) {
-            const int in = gbt_row_sampled(req.seed, req.round, r, req.subsample);
+            const int in = gbt_row_sampled(req.seed, req.round, row_base(b) + r, req.subsample);
             for (int k = 0; k < K; k++) {
                 b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
                 b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
             }
         }
-        if (s == GBT_OK) s = b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, sums);
+        if (s == GBT_OK) s = b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, NULL, sums);
     } else if (s == GBT_OK && gbt__objective_survival(b->model.objective)) {
         s = survival_gradients(b, train, &req, sums);
     } else if (s == GBT_OK) {
@@ -499,6 +617,8 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         }
     }
     free(sums);
+    /* distributed: no process leaves the round before every process has finished it */
+    if (b->ts && b->ts->dist) s = gbt__dist_agree(b->ts->dist, s);
     if (s != GBT_OK) {
         /* the backend may hold part of a round: drop it and start over next time */
         gbt__model_truncate(&b->model, before);
@@ -617,6 +737,7 @@ struct eval_set {
     char name[64];
     double *margin;
     struct gbt_dview view;
+    gbt_dataset *all; /* distributed training: every process's labels of the set, else NULL */
 };
 
 /*
@@ -747,7 +868,10 @@ static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char 
 
 static void free_sets(struct eval_set *sets, int n)
 {
-    for (int i = 0; i < n; i++) free(sets[i].margin);
+    for (int i = 0; i < n; i++) {
+        free(sets[i].margin);
+        gbt_dataset_free(sets[i].all);
+    }
     free(sets);
 }
 
@@ -799,6 +923,16 @@ static gbt_status eval_custom(const gbt_booster *b, const gbt_dataset *d, const 
     return GBT_OK;
 }
 
+/* Distributed training: every process's margins of a validation set, in process order. */
+static gbt_status gather_margins(const gbt_booster *b, const struct eval_set *set, double **out)
+{
+    gbt_status s = gbt__dist_agree(b->ts->dist, GBT_OK);
+    if (s == GBT_OK)
+        s = gbt__dist_gather_doubles(b->ts->dist, set->margin, set->d->nrow * (uint64_t)b->model.K, out);
+    if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", set->name);
+    return s;
+}
+
 double gbt__eta(double t_setup, double t_first, double now, int done, int total)
 {
     if (done >= total) return 0.0;
@@ -816,6 +950,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     int nm = 0, best_round = -1, last_round = -1, verb, last_maximize;
     const char *last_name;
     double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
+    uint64_t bytes_setup;
     gbt_status s = GBT_OK;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
@@ -846,12 +981,21 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         s = eval_margins(b, valid[i], &sets[i].margin);
         if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
     }
+    if (b->ts->dist) {
+        /* every process's labels of each set, once: the metrics are computed over all rows */
+        s = gbt__dist_agree(b->ts->dist, s);
+        for (int i = 0; i < num_valid && s == GBT_OK; i++) {
+            s = gbt__dist_gather_labels(b->ts->dist, valid[i], &sets[i].all);
+            if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
+        }
+    }
     t_setup = gbt__now();
+    bytes_setup = b->comm ? b->comm->bytes : 0;
     for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
         const uint32_t t0 = b->model.ntrees;
         const int round = (int)(t0 / (uint32_t)b->model.K);
         struct gbt_strbuf line = {0};
-        double last = NAN, t_round = gbt__now(), t_eval;
+        double last = NAN, t_round = gbt__now(), t_eval, *allm = NULL;
         s = gbt_booster_update(b, train);
         if (s != GBT_OK) break;
         last_round = round;
@@ -860,8 +1004,10 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         for (int i = 0; i < num_valid && s == GBT_OK; i++) {
             gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
                             threads(b), sets[i].margin);
+            if (b->ts && b->ts->dist) s = gather_margins(b, &sets[i], &allm);
             for (int j = 0; j < nm + (b->eval_fn != NULL) && s == GBT_OK; j++) {
-                s = j < nm ? eval_metric(b, &ms[j], sets[i].d, sets[i].margin, &last)
+                s = j < nm ? eval_metric(b, &ms[j], allm ? sets[i].all : sets[i].d,
+                                         allm ? allm : sets[i].margin, &last)
                            : eval_custom(b, sets[i].d, sets[i].margin, &last);
                 if (s != GBT_OK) {
                     gbt__fail_context(s, "validation set '%s'", sets[i].name);
@@ -870,6 +1016,8 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                 gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, j < nm ? mnames[j] : b->eval_name,
                                last);
             }
+            free(allm);
+            allm = NULL;
         }
         if (s == GBT_OK) {
             const double now = gbt__now();
@@ -907,6 +1055,11 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                      last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
         else
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
+        if (b->comm && last_round >= 0)
+            gbt__log(verb, GBT_LOG_INFO,
+                     "rank %d of %d: %.3f MB exchanged in set-up, %.3f MB per round (this process's part of "
+                     "every exchange)", b->comm->rank, b->comm->size, (double)bytes_setup / 1e6,
+                     (double)(b->comm->bytes - bytes_setup) / 1e6 / (last_round + 1));
     }
     free_sets(sets, num_valid);
     return s;

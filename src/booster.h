@@ -42,7 +42,12 @@ struct gbt_train_state {
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
+    /* distributed training (dist.h), else NULL: the exchanges, and every process's labels */
+    struct gbt_dist *dist;
+    gbt_dataset *all;
 };
+
+struct gbt_comm;
 
 struct gbt_booster {
     struct gbt_params params;
@@ -57,6 +62,8 @@ struct gbt_booster {
     void *eval_user;
     int eval_maximize;
     char eval_name[64];
+    /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
+    struct gbt_comm *comm;
 };
 
 /* Appends a tree to the model and its forest. */

@@ -384,6 +384,16 @@ gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes, uint64_
     return GBT_OK;
 }
 
+gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t **sizes, uint64_t *ngroups)
+{
+    CHECK_NOT_NULL(d);
+    CHECK_NOT_NULL(sizes);
+    CHECK_NOT_NULL(ngroups);
+    *sizes = d->ngroups ? d->groups : NULL;
+    *ngroups = d->ngroups;
+    return GBT_OK;
+}
+
 void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v)
 {
     memset(v, 0, sizeof *v);

@@ -12,8 +12,9 @@
 
 static int by_value(const void *a, const void *b)
 {
-    const double x = ((const struct gbt_wvalue *)a)->v, y = ((const struct gbt_wvalue *)b)->v;
-    return (x > y) - (x < y);
+    const struct gbt_wvalue *x = a, *y = b;
+    if (x->v != y->v) return (x->v > y->v) - (x->v < y->v);
+    return (x->w > y->w) - (x->w < y->w);
 }
 
 void gbt__quantile_sort(struct gbt_wvalue *s, uint64_t n)
@@ -57,6 +58,7 @@ gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
     uint64_t *begin = NULL, *count = NULL;
     double *margin = NULL;
     struct gbt_wvalue *buf = NULL;
+    uint64_t *m = NULL;
     gbt_status s;
     s = gbt__alloc(&rows, nrow ? nrow : 1, sizeof *rows, 0, "leaf refit rows");
     if (s == GBT_OK) s = gbt__alloc(&begin, max_nodes, sizeof *begin, 0, "leaf refit nodes");
@@ -65,28 +67,54 @@ gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
     if (s == GBT_OK) s = gbt__alloc(&buf, nrow ? nrow : 1, sizeof *buf, 0, "leaf refit residuals");
     if (s == GBT_OK) s = ops->read_rows(ctx, rows, begin, count);
     if (s == GBT_OK) s = ops->read_margins(ctx, margin);
+    if (s == GBT_OK) s = gbt__alloc(&m, (size_t)n + 1, sizeof *m, 0, "leaf refit counts");
     if (s == GBT_OK) {
-        const double alpha = rf->alpha[cls];
-#pragma omp parallel for schedule(dynamic) num_threads(rf->nthread) if (n > 1)
+        /* each leaf's sampled residuals, packed leaf after leaf */
+        uint64_t at = 0;
         for (int i = 0; i < n; i++) {
             const uint64_t b = begin[nodes[i]], c = count[nodes[i]];
-            struct gbt_wvalue *v = buf + b;
-            uint64_t m = 0;
+            m[i] = 0;
             for (uint64_t j = 0; j < c; j++) {
                 const uint32_t r = rows[b + j];
-                if (!gbt_row_sampled(rf->seed, rf->round, r, rf->subsample)) continue;
-                v[m].v = (double)rf->label[r] - margin[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
-                v[m].w = rf->weight ? (double)rf->weight[r] : 1.0;
-                m++;
+                if (!gbt_row_sampled(rf->seed, rf->round, rf->row_base + r, rf->subsample)) continue;
+                buf[at].v = (double)rf->label[r] - margin[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
+                buf[at].w = rf->weight ? (double)rf->weight[r] : 1.0;
+                at++;
+                m[i]++;
             }
-            gbt__quantile_sort(v, m);
-            out[i] = gbt__quantile(alpha, v, m, rf->weight != NULL);
         }
+    }
+    if (s == GBT_OK && rf->gather) {
+        struct gbt_wvalue *all = NULL;
+        uint64_t *mall = NULL;
+        s = rf->gather(rf->gather_user, buf, m, n, &all, &mall);
+        if (s == GBT_OK) {
+            free(buf);
+            free(m);
+            buf = all;
+            m = mall;
+        }
+    }
+    if (s == GBT_OK) {
+        const double alpha = rf->alpha[cls];
+        const int weighted = rf->weighted;
+        uint64_t *first = NULL;
+        s = gbt__alloc(&first, (size_t)n + 1, sizeof *first, 1, "leaf refit counts");
+        if (s == GBT_OK) {
+            for (int i = 0; i < n; i++) first[i + 1] = first[i] + m[i];
+#pragma omp parallel for schedule(dynamic) num_threads(rf->nthread) if (n > 1)
+            for (int i = 0; i < n; i++) {
+                gbt__quantile_sort(buf + first[i], m[i]);
+                out[i] = gbt__quantile(alpha, buf + first[i], m[i], weighted);
+            }
+        }
+        free(first);
     }
     free(rows);
     free(begin);
     free(count);
     free(margin);
     free(buf);
+    free(m);
     return s;
 }

@@ -18,11 +18,17 @@
 #include "backend.h"
 #include "gbt.h"
 
+/* A value and its weight. */
+struct gbt_wvalue {
+    double v, w;
+};
+
 /* What refitting the leaves of one round's trees needs. */
 struct gbt_leaf_refit {
     const double *alpha;   /* K: the quantile the leaves of class k's trees take */
     const float *label;    /* nrow */
-    const float *weight;   /* nrow, or NULL: unweighted (interpolated) quantiles */
+    const float *weight;   /* nrow, or NULL: every weight 1 */
+    int weighted;          /* weighted step quantiles, else interpolated ones */
     uint64_t nrow;
     int K;
     int nthread;
@@ -30,14 +36,23 @@ struct gbt_leaf_refit {
     uint64_t seed;
     int round;
     double subsample;
+    uint64_t row_base; /* the global index of row 0 (distributed training; else 0) */
+    /*
+     * Distributed training (dist.c), else NULL: gathers the n leaves'
+     * values of every process (leaf i's m[i] values at v + sum of m[<i]):
+     * *all (free()) holds leaf after leaf, each leaf's values process after
+     * process, and *mall (free()) each leaf's count.
+     */
+    gbt_status (*gather)(void *user, const struct gbt_wvalue *v, const uint64_t *m, int n,
+                         struct gbt_wvalue **all, uint64_t **mall);
+    void *gather_user;
 };
 
-/* A value and its weight. */
-struct gbt_wvalue {
-    double v, w;
-};
 
-/* Sorts n values ascending (the order of equal values does not matter below). */
+/*
+ * Sorts n values ascending, equal values by weight: one order whatever the
+ * order they came in (the weighted quantile's running sums depend on it).
+ */
 void gbt__quantile_sort(struct gbt_wvalue *s, uint64_t n);
 
 /*

@@ -118,30 +118,37 @@ static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
 }
 
 /*
- * Cuts of one feature from its n present values: keys sorted, w their
- * weights (NULL: all 1), dw scratch for n doubles.  Writes at most `budget`
- * cuts to out and returns how many.
+ * The distinct keys of n sorted keys (written over ukeys, which may be
+ * keys) and their weights' sums (w NULL: all 1) into dw; returns how many.
  */
-static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uint32_t budget,
-                             double *dw, float *out)
+static size_t distinct_keys(const uint32_t *keys, const float *w, size_t n, uint32_t *ukeys, double *dw)
 {
     size_t nd = 0;
-    double total = 0.0, left, acc = 0.0;
-    uint32_t ncut = 0, bins_left = budget;
-    if (n == 0) return 0;
-    /* distinct keys are the positions where the key changes; dw their weights */
     for (size_t i = 0; i < n; i++) {
         double wi = w ? (double)w[i] : 1.0;
         if (i > 0 && keys[i - 1] == keys[i]) {
             dw[nd - 1] += wi;
         } else {
+            ukeys[nd] = keys[i];
             dw[nd++] = wi;
         }
     }
+    return nd;
+}
+
+/*
+ * Cuts of one feature from its nd distinct present values (ukeys
+ * ascending, dw their weights; dw may be rewritten).  Writes at most
+ * `budget` cuts to out and returns how many.
+ */
+static uint32_t distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, uint32_t budget, float *out)
+{
+    double total = 0.0, left, acc = 0.0;
+    uint32_t ncut = 0, bins_left = budget;
+    if (nd == 0) return 0;
     if (nd <= budget) {
         /* one bin per distinct value: each cut is the next distinct value */
-        for (size_t i = 1, k = 0; i < n; i++)
-            if (keys[i - 1] != keys[i]) out[k++] = gbt__key_float(keys[i]);
+        for (size_t k = 1; k < nd; k++) out[k - 1] = gbt__key_float(ukeys[k]);
         out[nd - 1] = FLT_MAX;
         return (uint32_t)nd;
     }
@@ -152,13 +159,10 @@ static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uin
     }
     /* close a bin once it holds its share; its cut is the next distinct value */
     left = total;
-    for (size_t i = 0, k = 0; k + 1 < nd; i++) {
-        if (i > 0 && keys[i - 1] == keys[i]) continue;
-        acc += dw[k++];
+    for (size_t k = 0; k + 1 < nd; k++) {
+        acc += dw[k];
         if (bins_left > 1 && acc >= left / bins_left) {
-            size_t next = i + 1;
-            while (keys[next] == keys[i]) next++;
-            out[ncut++] = gbt__key_float(keys[next]);
+            out[ncut++] = gbt__key_float(ukeys[k + 1]);
             left -= acc;
             acc = 0.0;
             bins_left--;
@@ -170,8 +174,33 @@ static uint32_t feature_cuts(const uint32_t *keys, const float *w, size_t n, uin
 
 #define TMP_AT(f) (by_values ? (size_t)col->start[f] : (size_t)(f) * (size_t)max_bin)
 
+/*
+ * Distributed training: feature f's cuts from the distinct values of every
+ * process (keys, ktmp, w, wtmp, dw: scratch of the column's length).
+ */
+static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct columns *col, uint32_t f,
+                              uint32_t budget, uint32_t *keys, uint32_t *ktmp, float *w, float *wtmp,
+                              double *dw, float *out, uint32_t *nbins)
+{
+    uint64_t b = col->start[f], n = col->start[f + 1] - b;
+    uint32_t *mk = NULL;
+    double *mw = NULL;
+    size_t nd, mn = 0;
+    gbt_status s;
+    for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
+    if (w) memcpy(w, col->weight + b, n * sizeof *w);
+    gbt__radix_sort32(keys, w, n, ktmp, wtmp);
+    nd = distinct_keys(keys, w, n, keys, dw);
+    s = dist->merge(dist->user, keys, dw, nd, &mk, &mw, &mn);
+    if (s == GBT_OK) *nbins = distinct_cuts(mk, mw, mn, budget, out);
+    free(mk);
+    free(mw);
+    return s;
+}
+
 static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, int max_bin,
-                               int layout, int nthread, struct gbt_cuts *c)
+                               int layout, int nthread, const struct gbt_quant_dist *dist,
+                               struct gbt_cuts *c)
 {
     uint32_t nf = (uint32_t)d->ncol;
     float *tmp_cuts = NULL;
@@ -188,7 +217,7 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
      * values present, not the index range) or at f * max_bin, whichever
      * layout is smaller.
      */
-    by_values = d->nnz < (uint64_t)nf * (uint64_t)max_bin;
+    by_values = dist == NULL && d->nnz < (uint64_t)nf * (uint64_t)max_bin;
     FORWARD_IF_ERROR(gbt__alloc(&tmp_cuts, by_values ? d->nnz + 1 : (size_t)nf * (size_t)max_bin + 1, sizeof(float),
                                 0, "bin cuts"));
     for (uint32_t f = 0; f < nf; f++) {
@@ -196,36 +225,65 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         if (n > maxcol) maxcol = n;
         c->has_missing[f] = n < d->nrow;
     }
-#pragma omp parallel num_threads(nthread)
-    {
+    if (dist) {
+        /* every process's counts decide the missing slots; the merges run in feature order */
+        uint64_t *count = NULL;
         uint32_t *keys = NULL, *ktmp = NULL;
         float *w = NULL, *wtmp = NULL;
         double *dw = NULL;
-        gbt_status ts = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
-        if (ts == GBT_OK) ts = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
-        if (ts == GBT_OK) ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
-        if (ts == GBT_OK && col->weight) ts = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
-        if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
-        if (ts != GBT_OK) {
-#pragma omp critical
-            s = ts;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (uint32_t f = 0; f < nf; f++) {
-            uint64_t b = col->start[f], n = col->start[f + 1] - b;
+        s = gbt__alloc(&count, nf ? nf : 1, sizeof *count, 0, "value counts");
+        for (uint32_t f = 0; f < nf && s == GBT_OK; f++) count[f] = col->start[f + 1] - col->start[f];
+        if (s == GBT_OK) s = dist->sum_counts(dist->user, count, nf);
+        for (uint32_t f = 0; f < nf && s == GBT_OK; f++) c->has_missing[f] = count[f] < dist->nrow;
+        free(count);
+        if (s == GBT_OK) s = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
+        if (s == GBT_OK) s = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
+        if (s == GBT_OK) s = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
+        if (s == GBT_OK && col->weight) s = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
+        if (s == GBT_OK && col->weight) s = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+        for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
             uint32_t budget = (uint32_t)max_bin;
-            if (ts != GBT_OK) continue;
             if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
-            for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
-            if (w) memcpy(w, col->weight + b, n * sizeof *w);
-            gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-            c->nbins[f] = feature_cuts(keys, w, n, budget, dw, tmp_cuts + TMP_AT(f));
+            s = merged_cuts(dist, col, f, budget, keys, ktmp, w, wtmp, dw, tmp_cuts + TMP_AT(f), &c->nbins[f]);
         }
         free(keys);
         free(ktmp);
         free(w);
         free(wtmp);
         free(dw);
+    } else {
+#pragma omp parallel num_threads(nthread)
+        {
+            uint32_t *keys = NULL, *ktmp = NULL;
+            float *w = NULL, *wtmp = NULL;
+            double *dw = NULL;
+            gbt_status ts = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
+            if (ts == GBT_OK) ts = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
+            if (ts == GBT_OK) ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
+            if (ts == GBT_OK && col->weight) ts = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
+            if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+            if (ts != GBT_OK) {
+#pragma omp critical
+                s = ts;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (uint32_t f = 0; f < nf; f++) {
+                uint64_t b = col->start[f], n = col->start[f + 1] - b;
+                uint32_t budget = (uint32_t)max_bin;
+                if (ts != GBT_OK) continue;
+                if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
+                for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
+                if (w) memcpy(w, col->weight + b, n * sizeof *w);
+                gbt__radix_sort32(keys, w, n, ktmp, wtmp);
+                c->nbins[f] = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), budget,
+                                            tmp_cuts + TMP_AT(f));
+            }
+            free(keys);
+            free(ktmp);
+            free(w);
+            free(wtmp);
+            free(dw);
+        }
     }
     for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
         /*
@@ -460,17 +518,25 @@ static gbt_status make_col_copy(struct gbt_qmatrix *q, int nthread)
 
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
 {
+    return gbt__quantize_dist(d, max_bin, nthread, NULL, out);
+}
+
+gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, const struct gbt_quant_dist *dist,
+                              struct gbt_qmatrix *out)
+{
     struct columns col;
-    double cells = (double)d->nrow * (double)d->ncol;
+    /* the layout follows the density of every process's rows together */
+    double cells = (double)(dist ? dist->nrow : d->nrow) * (double)d->ncol;
+    const uint64_t nnz = dist ? dist->nnz : d->nnz;
     gbt_status s;
     memset(out, 0, sizeof *out);
     out->nrow = d->nrow;
-    if (cells > 0 && (double)d->nnz < GBT_SPARSE_DENSITY * cells)
+    if (cells > 0 && (double)nnz < GBT_SPARSE_DENSITY * cells)
         out->layout = GBT_QM_CSR;
     else
         out->layout = max_bin <= 256 ? GBT_QM_DENSE8 : GBT_QM_DENSE16;
     FORWARD_IF_ERROR(make_columns(d, &col));
-    s = compute_cuts(d, &col, max_bin, out->layout, nthread, &out->cuts);
+    s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
     if (s == GBT_OK) s = make_col_copy(out, nthread);

@@ -26,6 +26,7 @@
 #ifndef GBT_QUANTIZE_H
 #define GBT_QUANTIZE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dataset.h"
@@ -73,6 +74,27 @@ struct gbt_qmatrix {
  * at most 255 value bins at max_bin = 256.
  */
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out);
+
+/*
+ * Distributed training (dist.c): the cuts of every process's rows.  The
+ * layout follows nrow and nnz, the counts over every process; sum_counts
+ * sums each feature's present values over the processes (in place),
+ * merge merges one feature's distinct values (keys ascending, gbt__float_key)
+ * and their weights over the processes into new buffers (free()), keys
+ * ascending, the weights of a value present in several processes summed
+ * in process order.  Collective: every process calls them in feature order.
+ */
+struct gbt_quant_dist {
+    uint64_t nrow, nnz;
+    gbt_status (*sum_counts)(void *user, uint64_t *count, uint32_t nfeat);
+    gbt_status (*merge)(void *user, const uint32_t *keys, const double *w, size_t n, uint32_t **mkeys,
+                        double **mw, size_t *mn);
+    void *user;
+};
+
+/* gbt__quantize with cuts over every process's rows (dist NULL: this process's). */
+gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, const struct gbt_quant_dist *dist,
+                              struct gbt_qmatrix *out);
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
 

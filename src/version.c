@@ -21,6 +21,12 @@
 #define GBT_CUDA_JSON "{\"compiled\": false, \"version\": null, \"archs\": []}"
 #endif
 
+#ifdef GBT_WITH_MPI
+#define GBT_MPI_JSON "true"
+#else
+#define GBT_MPI_JSON "false"
+#endif
+
 #if defined(__clang__)
 #define GBT_COMPILER "clang " __clang_version__
 #elif defined(__GNUC__)
@@ -37,7 +43,7 @@ const char *gbt_version(void)
 const char *gbt_build_info(void)
 {
     return "{\"version\": \"" PACKAGE_VERSION "\", \"compiler\": \"" GBT_COMPILER
-           "\", \"openmp\": " GBT_OPENMP_JSON ", \"cuda\": " GBT_CUDA_JSON "}";
+           "\", \"openmp\": " GBT_OPENMP_JSON ", \"cuda\": " GBT_CUDA_JSON ", \"mpi\": " GBT_MPI_JSON "}";
 }
 
 void gbt_free(void *p)

@@ -846,6 +846,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     refit.alpha = op.alpha;
     refit.label = d->label;
     refit.weight = s->weights ? d->weight : NULL;
+    refit.weighted = refit.weight != NULL;
     refit.nrow = n;
     refit.K = s->K;
     refit.nthread = 2;
@@ -899,7 +900,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
         unsetenv("GBT_CUDA_HIST_SMEM_BYTES");
     }
     for (int round = 0; round < s->rounds && st == GBT_OK; round++) {
-        struct gbt_grad_request req = {round, 7, s->subsample, op};
+        struct gbt_grad_request req = {.round = round, .seed = 7, .subsample = s->subsample, .obj = op};
         if (gbt_objective_is_ranking(s->obj)) gbt__rank_obj_param(&rp, s->weights ? d : NULL, &req.obj);
         refit.round = round;
         st = tee_gradients(&t, &req, sums);
@@ -1415,7 +1416,7 @@ static void test_set_gradients(void)
         plan.no_column_sampling = 1;
         st = gbt__backend_cpu()->open(-1, &plan, &cpu);
         if (st == GBT_OK && K == 1) {
-            struct gbt_grad_request req = {0, 7, 1.0, {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
+            struct gbt_grad_request req = {.round = 0, .seed = 7, .subsample = 1.0, .obj = {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
             st = gbt__backend_cpu()->gradients(cpu, &req, sa);
             if (st == GBT_OK) st = gbt__backend_cpu()->read_gradients(cpu, 0, qa);
             for (uint64_t r = 0; r < n; r++) {
@@ -1429,7 +1430,7 @@ static void test_set_gradients(void)
                 h[i] = u < 0.05 ? 0.0 : unit(11, i, 0) * (i % 5 == 0 ? 50.0 : 1.0);
             }
         }
-        if (st == GBT_OK) st = gbt__backend_cpu()->set_gradients(cpu, g, h, sb);
+        if (st == GBT_OK) st = gbt__backend_cpu()->set_gradients(cpu, g, h, NULL, sb);
         for (int k = 0; k < K && st == GBT_OK; k++) st = gbt__backend_cpu()->read_gradients(cpu, k, qb + (uint64_t)k * n);
         if (st != GBT_OK) diag("set_gradients K=%d: %s", K, gbt_last_error());
         if (K == 1)
@@ -1440,7 +1441,7 @@ static void test_set_gradients(void)
             ok(same_builtin, "set_gradients on the cpu: m - y and 1 as doubles = reg:squarederror's own pairs and sums");
         if (have_cuda) {
             st = gbt__backend_cuda()->open(0, &plan, &cu);
-            if (st == GBT_OK) st = gbt__backend_cuda()->set_gradients(cu, g, h, sc);
+            if (st == GBT_OK) st = gbt__backend_cuda()->set_gradients(cu, g, h, NULL, sc);
             for (int k = 0; k < K && st == GBT_OK; k++)
                 st = gbt__backend_cuda()->read_gradients(cu, k, qc + (uint64_t)k * n);
             if (st != GBT_OK) diag("set_gradients on cuda: %s", gbt_last_error());

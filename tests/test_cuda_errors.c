@@ -163,7 +163,7 @@ static void test_histogram_failure(const gbt_dataset *d)
     static struct gbt_hbin h[1024];
     struct gbt_qmatrix qm;
     struct gbt_class_sums sums;
-    struct gbt_grad_request req = {0, 7, 1.0, {.scale_pos = 1.0, .poisson_delta = 0.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
+    struct gbt_grad_request req = {.round = 0, .seed = 7, .subsample = 1.0, .obj = {.scale_pos = 1.0, .poisson_delta = 0.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
     struct gbt_hist_job two[2] = {{GBT_HIST_SUBTRACT, 0, 2, 0}, {GBT_HIST_SUBTRACT, 0, 3, 1}};
     void *ctx = NULL;
     long launches;

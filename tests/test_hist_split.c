@@ -32,7 +32,7 @@ static void setup(struct fixture *fx, uint64_t n, uint64_t nf, double missing, i
     float *y = malloc(n * sizeof *y), *w = malloc(n * sizeof *w);
     double *margin = calloc(n * (uint64_t)K, sizeof *margin);
     struct gbt_train_plan plan;
-    struct gbt_grad_request req = {3, 11, subsample, {.scale_pos = 1.0, .poisson_delta = 0.7, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
+    struct gbt_grad_request req = {.round = 3, .seed = 11, .subsample = subsample, .obj = {.scale_pos = 1.0, .poisson_delta = 0.7, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0}};
     memset(fx, 0, sizeof *fx);
     fx->n = n;
     fx->nf = nf;

@@ -64,7 +64,7 @@ libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc 
 nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
-libgbt_emu_la_LIBADD = -lm
+libgbt_emu_la_LIBADD = $(MPI_LIBS) -lm
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer ----
 EXTRA_LTLIBRARIES = libgbt_emu_asan.la libgbt_emu_tsan.la libgbt_emu_rt_tsan.la
@@ -73,7 +73,7 @@ nodist_libgbt_emu_asan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_asan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_asan_la_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
 libgbt_emu_asan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
-libgbt_emu_asan_la_LIBADD = -lm
+libgbt_emu_asan_la_LIBADD = $(MPI_LIBS) -lm
 
 # ---- ThreadSanitizer (the CPU backend single-threaded: libgomp is not instrumented) ----
 # Without OpenMP the thread counts passed to the parallel loops are unused.
@@ -84,7 +84,7 @@ nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
 libgbt_emu_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
-libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la -lm
+libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la $(MPI_LIBS) -lm
 libgbt_emu_rt_tsan_la_SOURCES = cuda/emu/runtime.cc
 libgbt_emu_rt_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_TSAN=1
 libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
@@ -111,6 +111,18 @@ tests_emu_planted_CPPFLAGS = $(emu_test_cppflags)
 tests_emu_planted_CXXFLAGS = $(EMU_CXXFLAGS)
 tests_emu_planted_LDADD = libgbt_emu.la
 tests_emu_planted_LDFLAGS = $(OPENMP_CFLAGS)
+
+# distributed training on the emulated device, two ranks under mpirun (a build with MPI)
+if HAVE_MPI
+check_PROGRAMS += tests/mpi_emu
+TESTS += tests/mpi_emu.sh
+emu_plain_mpi = tests/mpi_emu.sh
+endif
+tests_mpi_emu_SOURCES = tests/mpi_emu.c tests/tap.h
+nodist_EXTRA_tests_mpi_emu_SOURCES = force-cxx-linker.cc
+tests_mpi_emu_CPPFLAGS = $(emu_test_cppflags)
+tests_mpi_emu_LDADD = libgbt_emu.la $(MPI_LIBS)
+tests_mpi_emu_LDFLAGS = $(OPENMP_CFLAGS)
 
 emu_asan_tests = tests/test_backend_asan tests/test_cuda_errors_asan tests/emu_planted_asan
 emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan
@@ -151,11 +163,11 @@ tests_emu_planted_tsan_LDADD = libgbt_emu_tsan.la
 tests_emu_planted_tsan_LDFLAGS = $(EMU_TSAN)
 
 # make check-cuda-emu[-asan|-tsan]: only the emulated tests, in one build.
-emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
+emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh $(emu_plain_mpi) \
 	tests/cuda_interleave.sh tests/emu_planted
 check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
-	  tests/emu_planted$(EXEEXT)
+	  tests/emu_planted$(EXEEXT) $(emu_plain_mpi:.sh=$(EXEEXT))
 	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_plain_tests)' TEST_SUITE_LOG=cuda-emu.log
 # The sanitizer builds' tests run under their plain names (automake's log
 # rules), each through tests/emu_variant.sh, which picks the _asan or
@@ -180,7 +192,7 @@ check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan:
 endif
 .PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan
 
-EXTRA_DIST += cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
+EXTRA_DIST += tests/mpi_emu.sh cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
 	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
 	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \

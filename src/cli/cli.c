@@ -19,9 +19,28 @@ void cli_set_prog(const char *name)
     prog = slash ? slash + 1 : name;
 }
 
+const char *cli_prog(void)
+{
+    return prog;
+}
+
+static void (*die_hook)(const char *msg);
+
+void cli_set_die_hook(void (*hook)(const char *msg))
+{
+    die_hook = hook;
+}
+
 void cli_die(const char *fmt, ...)
 {
     va_list ap;
+    if (die_hook) {
+        char msg[4096];
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        die_hook(msg);
+    }
     fprintf(stderr, "%s: ", prog);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
@@ -167,6 +186,7 @@ static void log_to_stderr(int level, const char *msg, void *user)
 {
     int quiet = *(int *)user;
     if (quiet && level >= GBT_LOG_INFO) return;
+    if (quiet > 1 && level >= GBT_LOG_WARNING) return;
     if (level <= GBT_LOG_WARNING)
         fprintf(stderr, "%s: %s: %s\n", prog, level == GBT_LOG_ERROR ? "error" : "warning", msg);
     else

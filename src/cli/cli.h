@@ -34,6 +34,16 @@ void cli_die_status(gbt_status s, const char *doing);
 /* Sets the program name used in messages. */
 void cli_set_prog(const char *name);
 
+/* The program name used in messages. */
+const char *cli_prog(void);
+
+/*
+ * Makes cli_die hand its message (without the "PROG: " prefix) to hook
+ * instead of printing it; cli_die still exits if hook returns.  The MPI
+ * runs' agreement on failures (cli_mpi.c).
+ */
+void cli_set_die_hook(void (*hook)(const char *msg));
+
 /*
  * Parses argv.  Options take a value unless their name is listed in `flags`
  * (space-separated, e.g. "header margin q quiet help version"), in which case
@@ -56,7 +66,7 @@ void cli_die_option(const struct cli_opt *opt, const char *message) __attribute_
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);
 
-/* Logs to standard error; quiet drops info messages. */
+/* Logs to standard error; quiet drops info messages, quiet 2 warnings too (errors only). */
 void cli_install_logger(int quiet);
 
 /* Writes standard output or a file atomically (temporary file, then rename). */

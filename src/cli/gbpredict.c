@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 
 static void usage(FILE *f)
 {
@@ -63,7 +64,11 @@ static void usage(FILE *f)
             "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
             "DATA_FILE.weight (for --metric), DATA_FILE.lower and DATA_FILE.upper (for\n"
             "aft-nloglik and interval-regression-accuracy), DATA_FILE.group (or\n"
-            "DATA_FILE.query).\n");
+            "DATA_FILE.query).\n"
+            "\n"
+            "Under mpirun, each rank predicts its share of DATA_FILE (a DATA_FILE with\n"
+            "%%d: the file of its rank; otherwise its range of the file's rows) and rank\n"
+            "0 writes all rows in order; not with --metric.\n");
 }
 
 /*
@@ -123,14 +128,16 @@ int main(int argc, char **argv)
     gbt_dataset *d;
     gbt_booster *b;
     gbt_status s;
-    uint64_t nrow, len;
+    uint64_t nrow, len, width;
     unsigned flags = 0;
     int round_begin = 0, round_end = 0;
     float *pred;
     struct cli_out out;
-    int quiet;
+    int quiet, distributed;
+    char shown[4096];
 
     cli_set_prog(argv[0]);
+    distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv,
                    "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force", &o);
@@ -160,13 +167,17 @@ int main(int argc, char **argv)
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
     }
-    if (o.npositional == 3) {
+    if (distributed && cli_get(&o, "metric"))
+        cli_die("--metric is not available under mpirun: each rank holds only its rows; run gbpredict "
+                "--metric without mpirun");
+    if (o.npositional == 3 && cli_mpi_rank() == 0) {
         const char *inputs[2] = {o.positional[0], o.positional[1]};
         cli_check_output(o.positional[2], inputs, 2, is_predictions, cli_get(&o, "force") != NULL,
                          "OUTPUT_FILE");
     }
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
-    cli_install_logger(quiet);
+    /* under mpirun, ranks other than 0 print only errors */
+    cli_install_logger(cli_mpi_rank() > 0 ? 2 : quiet);
     if (cli_get(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
     if (cli_get(&o, "pred_leaf")) flags |= GBT_PREDICT_LEAF;
     if (cli_get(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
@@ -191,16 +202,35 @@ int main(int argc, char **argv)
         cli_die_status(s, "--validate_features");
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     choose_label_column(&o, b, data_opts, sizeof data_opts);
-    s = gbt_dataset_from_file(o.positional[0], data_opts, &d);
-    if (s != GBT_OK) cli_die_status(s, "reading data");
-    if (!quiet) cli_report_data(o.positional[0], d, 1); /* a base margin changes every prediction */
+    /* under mpirun, this rank's share of the rows (cli_mpi.h) */
+    d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
+    if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */
+    cli_mpi_agree();
     gbt_dataset_shape(d, &nrow, NULL);
     s = gbt_booster_predict_size_rounds(b, nrow, flags, round_begin, round_end, &len);
     if (s != GBT_OK) cli_die_status(s, "predicting");
+    /* the values per row, from one row: a rank may hold none */
+    s = gbt_booster_predict_size_rounds(b, 1, flags, round_begin, round_end, &width);
+    if (s != GBT_OK) cli_die_status(s, "predicting");
     pred = malloc(len * sizeof *pred + 1);
     if (pred == NULL) cli_die("out of memory for %llu predictions", (unsigned long long)len);
-    s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len);
-    if (s != GBT_OK) cli_die_status(s, "predicting");
+    if (nrow > 0 && (s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len)) != GBT_OK)
+        cli_die_status(s, "predicting");
+    cli_mpi_agree();
+    if (distributed) {
+        /* rank 0 writes every rank's rows, in rank order */
+        float *all = cli_mpi_gather(pred, len, &len);
+        free(pred);
+        pred = all;
+        nrow = len / width;
+        if (cli_mpi_rank() != 0) {
+            cli_mpi_agree(); /* that rank 0 wrote them */
+            gbt_dataset_free(d);
+            gbt_booster_free(b);
+            free(o.v);
+            return 0;
+        }
+    }
 
     for (size_t i = 0; i < o.n; i++) {
         double value;
@@ -212,7 +242,6 @@ int main(int argc, char **argv)
 
     cli_out_open(&out, o.npositional == 3 ? o.positional[2] : NULL);
     {
-        uint64_t width = nrow ? len / nrow : 1;
         char buf[32];
         for (uint64_t r = 0; r < nrow; r++) {
             for (uint64_t k = 0; k < width; k++) {
@@ -223,6 +252,7 @@ int main(int argc, char **argv)
         }
     }
     cli_out_commit(&out);
+    cli_mpi_agree();
     free(pred);
     gbt_dataset_free(d);
     gbt_booster_free(b);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_mpi.h"
 
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
@@ -94,6 +95,10 @@ static void usage(FILE *f)
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
             "intervals; inf for an open end), FILE.group (or FILE.query).\n"
+            "\n"
+            "Under mpirun, each rank trains on its share of the rows (a file name with\n"
+            "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
+            "rank 0 writes the model: the model of one process on all the rows.\n"
             "\n");
     cli_print_params(f, tool_defaults);
 }
@@ -215,27 +220,34 @@ static int count_option(const struct cli_opts *o, const char *name, int deflt)
     return (int)n;
 }
 
+/* Rank 0 saves (the only one under mpirun); then the ranks agree that it did. */
 static void save(const gbt_booster *b, const char *path)
 {
-    gbt_status s = gbt_booster_save(b, path);
+    gbt_status s;
     int n = 0;
+    if (cli_mpi_rank() != 0) {
+        cli_mpi_agree();
+        return;
+    }
+    s = gbt_booster_save(b, path);
     if (s != GBT_OK) cli_die_status(s, "saving the model");
+    cli_mpi_agree();
     if (verbosity >= GBT_LOG_INFO) {
         gbt_booster_num_rounds(b, &n);
         fprintf(stderr, "saved %d rounds to %s\n", n, path);
     }
 }
 
-/* Reads a data file and says what was read, side files included. */
+/*
+ * Reads a data file (under mpirun, this rank's share of it: cli_mpi.h) and
+ * says what was read, side files included.
+ */
 static gbt_dataset *load(const struct data_file *f, const char *data_opts)
 {
     gbt_dataset *d;
-    const char *path = f->path;
-    char options[1100];
-    gbt_status s;
+    char options[1100], path[4096];
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    s = gbt_dataset_from_file(path, options, &d);
-    if (s != GBT_OK) cli_die_status(s, "reading data");
+    d = cli_mpi_read_share(f->path, options, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     return d;
 }
@@ -249,12 +261,13 @@ int main(int argc, char **argv)
     static struct data_file files[65];
     gbt_dataset *train, *evals[65];
     const char *eval_names[65];
-    int neval = 0, nvalid = 0, eval_train, rounds, period, done, quiet;
+    int neval = 0, nvalid = 0, eval_train, rounds, period, done, quiet, distributed;
     gbt_booster *b;
     gbt_status s;
     char *config = NULL;
 
     cli_set_prog(argv[0]);
+    distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv, "header q quiet help h version force", &o);
     if (cli_get(&o, "help") || cli_get(&o, "h")) {
@@ -291,7 +304,8 @@ int main(int argc, char **argv)
         cli_die("%d file arguments, expected TRAIN_FILE [MODEL_FILE]: '%s' is one too many (try --help)",
                 o.npositional, o.positional[2]);
     quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
-    cli_install_logger(quiet);
+    /* under mpirun, ranks other than 0 print only errors */
+    cli_install_logger(cli_mpi_rank() > 0 ? 2 : quiet);
 
     /* an XGBoost CLI configuration: its task, files and model names */
     for (size_t i = 0; i < o.n; i++) {
@@ -351,7 +365,7 @@ int main(int argc, char **argv)
         char buf[32];
         if ((s = gbt_booster_get_param(b, "verbosity", buf, sizeof buf)) != GBT_OK)
             cli_die_status(s, "reading verbosity");
-        verbosity = atoi(buf);
+        verbosity = cli_mpi_rank() > 0 ? 0 : atoi(buf);
         if ((s = gbt_booster_get_param(b, "early_stopping_rounds", buf, sizeof buf)) != GBT_OK)
             cli_die_status(s, "reading early_stopping_rounds");
         if (strcmp(buf, "0") != 0 && nvalid == 0)
@@ -383,7 +397,7 @@ int main(int argc, char **argv)
         char dev[64];
         if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
     }
-    check_model_path(&o, files, 1 + nvalid, model_path);
+    if (cli_mpi_rank() == 0) check_model_path(&o, files, 1 + nvalid, model_path);
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     train = load(&files[0], data_opts);
     if (eval_train) {
@@ -395,6 +409,10 @@ int main(int argc, char **argv)
         evals[neval] = load(&files[i], data_opts);
         eval_names[neval] = files[i].name;
     }
+    /* under mpirun: every rank has read its rows, or all exit with the first failure */
+    cli_mpi_agree();
+    /* the library computes cuts, gradients' scales, histograms and metrics over all ranks' rows */
+    if (distributed && (s = gbt_booster_set_mpi_comm(b, NULL)) != GBT_OK) cli_die_status(s, "joining the ranks");
 
     /* With --save_period, training runs in pieces of that many rounds, each saved. */
     done = 0;

@@ -149,6 +149,15 @@ static gbt_status cpu_read_histogram(void *p, int slot, struct gbt_hbin *out)
     return GBT_OK;
 }
 
+static gbt_status cpu_write_histogram(void *p, int slot, const struct gbt_hbin *in)
+{
+    struct cpu_ctx *c = p;
+    RETURN_ERROR_IF(slot < 0 || (uint32_t)slot >= c->max_slots || c->hist[slot] == NULL,
+                    GBT_E_INVALID_ARG, "histogram slot %d holds nothing", slot);
+    memcpy(c->hist[slot], in, c->qm->cuts.total_slots * sizeof(struct gbt_hbin));
+    return GBT_OK;
+}
+
 static gbt_status cpu_read_gradients(void *p, int cls, struct gbt_gpair *out)
 {
     struct cpu_ctx *c = p;
@@ -173,6 +182,7 @@ static const struct gbt_backend_ops cpu_ops = {
     .read_margins = cpu_read_margins,
     .read_rows = cpu_read_rows,
     .read_histogram = cpu_read_histogram,
+    .write_histogram = cpu_write_histogram,
     .read_gradients = cpu_read_gradients,
 };
 

@@ -51,7 +51,7 @@ struct cpu_ctx {
 gbt_status gbt__cpu_gradients(void *ctx, const struct gbt_grad_request *req,
                               struct gbt_class_sums *out);
 gbt_status gbt__cpu_set_gradients(void *ctx, const double *g, const double *h,
-                                  struct gbt_class_sums *out);
+                                  const struct gbt_max_hook *hook, struct gbt_class_sums *out);
 gbt_status gbt__cpu_histograms(void *ctx, const struct gbt_hist_job *jobs, int n);
 gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
                                 const uint8_t *masks, const struct gbt_split_params *p,

@@ -73,15 +73,39 @@ static gbt_status rank_gradients(struct cpu_ctx *c, const struct gbt_grad_reques
         s.lorder = c->rank_idx + 2 * n + b;
         s.nrel = c->rank_stat + b;
         s.acc = c->rank_stat + n + b;
-        gbt_rank_group_gradients(c->objective, &req->obj, req->seed, req->round, g, cnt,
+        gbt_rank_group_gradients(c->objective, &req->obj, req->seed, req->round, req->group_base + g, cnt,
                                  c->margin + b, c->label + b, w, &s, c->gtmp + b, c->htmp + b);
         for (uint32_t i = 0; i < cnt; i++)
-            if (!gbt_row_sampled((uint64_t)req->seed, req->round, (uint64_t)b + i, req->subsample)) {
+            if (!gbt_row_sampled((uint64_t)req->seed, req->round, req->row_base + b + i, req->subsample)) {
                 c->gtmp[b + i] = 0.0;
                 c->htmp[b + i] = 0.0;
             }
     }
     return GBT_OK;
+}
+
+/*
+ * Each class's exponents from the largest |g| and |h| over the T threads'
+ * maxima (T * K each), through the distributed hook when there is one.
+ */
+static gbt_status exponents(const double *gmax, const double *hmax, int T, int K,
+                            const struct gbt_max_hook *hook, struct gbt_class_sums *out)
+{
+    double *m;
+    gbt_status s;
+    FORWARD_IF_ERROR(gbt__alloc(&m, 2 * (size_t)K, sizeof *m, 1, "gradient maxima"));
+    for (int k = 0; k < K; k++)
+        for (int i = 0; i < T; i++) {
+            if (gmax[(size_t)i * K + k] > m[k]) m[k] = gmax[(size_t)i * K + k];
+            if (hmax[(size_t)i * K + k] > m[K + k]) m[K + k] = hmax[(size_t)i * K + k];
+        }
+    s = hook ? hook->reduce(hook->user, m, 2 * K) : GBT_OK;
+    for (int k = 0; k < K && s == GBT_OK; k++) {
+        out[k].g_exp = gbt_quant_exponent(m[k]);
+        out[k].h_exp = gbt_quant_exponent(m[K + k]);
+    }
+    free(m);
+    return s;
 }
 
 gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
@@ -133,7 +157,7 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
 #pragma omp for schedule(static)
             for (uint64_t r = 0; r < n; r++) {
                 double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->obj.scale_pos);
-                if (!gbt_row_sampled((uint64_t)req->seed, req->round, r, req->subsample)) w = 0.0;
+                if (!gbt_row_sampled((uint64_t)req->seed, req->round, req->row_base + r, req->subsample)) w = 0.0;
                 gbt_row_gradients(c->objective, &req->obj, K, c->margin + r, n, c->label[r], w,
                                   c->gtmp + r, c->htmp + r, n);
                 for (int k = 0; k < K; k++) {
@@ -145,16 +169,20 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
                 }
             }
         }
-#pragma omp single
-        for (int k = 0; k < K; k++) {
-            double g = 0, h = 0;
-            for (int i = 0; i < T; i++) {
-                if (gmax[(size_t)i * K + k] > g) g = gmax[(size_t)i * K + k];
-                if (hmax[(size_t)i * K + k] > h) h = hmax[(size_t)i * K + k];
-            }
-            out[k].g_exp = gbt_quant_exponent(g);
-            out[k].h_exp = gbt_quant_exponent(h);
-        }
+    }
+    s = exponents(gmax, hmax, T, K, req->max_hook, out);
+    if (s != GBT_OK) {
+        free(gmax);
+        free(hmax);
+        free(part);
+        return s;
+    }
+#pragma omp parallel num_threads(T) if ((uint64_t)K * n >= GBT_CPU_MIN_PARALLEL)
+    {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
         for (int k = 0; k < K; k++) {
             const double gsc = gbt_quant_scale(out[k].g_exp), hsc = gbt_quant_scale(out[k].h_exp);
             const double *gs = c->gtmp + (uint64_t)k * n, *hs = c->htmp + (uint64_t)k * n;
@@ -185,23 +213,31 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
 }
 
 gbt_status gbt__cpu_set_gradients(void *p, const double *g, const double *h,
-                                  struct gbt_class_sums *out)
+                                  const struct gbt_max_hook *hook, struct gbt_class_sums *out)
 {
     struct cpu_ctx *c = p;
     const uint64_t n = c->nrow;
-    for (int k = 0; k < c->K; k++) {
+    const int K = c->K;
+    double *m;
+    gbt_status s;
+    FORWARD_IF_ERROR(gbt__alloc(&m, 2 * (size_t)K, sizeof *m, 1, "gradient maxima"));
+    for (int k = 0; k < K; k++) {
         const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
-        struct gbt_gpair *q = c->grad + (uint64_t)k * n;
-        double gm = 0.0, hm = 0.0, gsc, hsc;
-        int64_t sg = 0, sh = 0;
         for (uint64_t r = 0; r < n; r++) {
             /* as the gradients above: NaN never wins, the max is order-free */
             double ag = gs[r] < 0 ? -gs[r] : gs[r], ah = hs[r] < 0 ? -hs[r] : hs[r];
-            if (ag > gm) gm = ag;
-            if (ah > hm) hm = ah;
+            if (ag > m[k]) m[k] = ag;
+            if (ah > m[K + k]) m[K + k] = ah;
         }
-        out[k].g_exp = gbt_quant_exponent(gm);
-        out[k].h_exp = gbt_quant_exponent(hm);
+    }
+    s = hook ? hook->reduce(hook->user, m, 2 * K) : GBT_OK;
+    for (int k = 0; k < K && s == GBT_OK; k++) {
+        const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
+        struct gbt_gpair *q = c->grad + (uint64_t)k * n;
+        double gsc, hsc;
+        int64_t sg = 0, sh = 0;
+        out[k].g_exp = gbt_quant_exponent(m[k]);
+        out[k].h_exp = gbt_quant_exponent(m[K + k]);
         gsc = gbt_quant_scale(out[k].g_exp);
         hsc = gbt_quant_scale(out[k].h_exp);
 #pragma omp parallel for schedule(static) num_threads(c->nthread) reduction(+ : sg, sh) \
@@ -215,5 +251,6 @@ gbt_status gbt__cpu_set_gradients(void *p, const double *g, const double *h,
         out[k].total.g = sg;
         out[k].total.h = sh;
     }
-    return GBT_OK;
+    free(m);
+    return s;
 }

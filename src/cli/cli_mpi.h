@@ -1,0 +1,52 @@
+/*
+ * cli_mpi.h - gbtrain and gbpredict started by an MPI launcher (mpirun):
+ * each rank reads its share of the rows, the ranks agree on failures so
+ * that all exit together, and rank 0 writes.  Without MPI (a build
+ * without it, or a tool not started by a launcher) every call here is the
+ * single-process behaviour: rank 0 of 1, the whole file, no agreement.
+ */
+#ifndef GBT_CLI_MPI_H
+#define GBT_CLI_MPI_H
+
+#include <stdint.h>
+
+#include "gbt.h"
+
+/*
+ * Starts MPI when the tool was built with it and a launcher started it
+ * (OMPI_COMM_WORLD_SIZE, PMI_SIZE or PMIX_RANK in the environment): from
+ * then on every exit finalises MPI, and cli_die takes part in the next
+ * agreement (cli_mpi_agree) instead of exiting alone.  Returns whether the
+ * run is distributed.
+ */
+int cli_mpi_start(int *argc, char ***argv);
+
+/* This process's rank and the number of ranks (0 and 1 when not distributed). */
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+
+/*
+ * An agreement point, called by every rank in the same order: when any
+ * rank failed (cli_die) since the last one, rank 0 prints
+ * "PROG: rank R: MESSAGE" for the lowest failing rank R and every rank
+ * exits with status 1.  Nothing when not distributed.
+ */
+void cli_mpi_agree(void);
+
+/*
+ * Reads this rank's share of a data file: with a path containing "%d",
+ * the file named by the path with "%d" replaced by the rank; otherwise the
+ * whole file, of which it keeps rows [r*N/P, (r+1)*N/P), each boundary
+ * moved forward to the next query group's start when the data has groups.
+ * `shown` (len bytes) receives the path read.  Dies (cli_die) on errors.
+ */
+gbt_dataset *cli_mpi_read_share(const char *path, const char *options, char *shown, size_t len);
+
+/*
+ * Gathers every rank's n floats to rank 0, in rank order: rank 0 gets a
+ * malloc'ed array of all of them (*total of them), the other ranks NULL.
+ * Not distributed: a copy of local.
+ */
+float *cli_mpi_gather(const float *local, uint64_t n, uint64_t *total);
+
+#endif

@@ -1,0 +1,145 @@
+#!/bin/sh
+# mpi_train.sh - gbtrain under mpirun on 1 to 4 ranks writes the model file
+# of the single-process gbtrain, byte for byte (gbt_booster_set_mpi_comm's
+# promise): on the bundled data sets and generated ones, dense and sparse,
+# with missing values, weights, groups, sampling, early stopping, and
+# shards of one file (row ranges) or one file per rank (FILE%d), uneven
+# ones and ranks without rows included.  Run only in a build with MPI.
+. "${top_srcdir:-.}/tests/tap.sh"
+cd "$work" || exit 1
+if [ -z "${MPIRUN:-}" ]; then
+    echo "1..0 # SKIP no mpirun (configure found none)"
+    exit 0
+fi
+# the test suite runs as root in CI's containers; no single-copy (CMA) transfers there
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism OMP_NUM_THREADS
+
+# same NAME REF MODEL: a TAP line; on a difference, the first differing bytes and lines
+same() {
+    tap_n=$((tap_n + 1))
+    if [ -s "$3" ] && cmp -s "$2" "$3"; then
+        echo "ok $tap_n - $1"
+        return
+    fi
+    tap_failed=$((tap_failed + 1))
+    if [ ! -s "$3" ]; then
+        echo "not ok $tap_n - $1: no model written; stderr: $(tail -c 400 "$3.err" 2>/dev/null | tr '\n' ' ')"
+        return
+    fi
+    echo "not ok $tap_n - $1: $(cmp "$2" "$3" 2>&1)"
+    line=$(cmp "$2" "$3" 2>/dev/null | sed -n 's/.*line \([0-9]*\).*/\1/p')
+    byte=$(cmp "$2" "$3" 2>/dev/null | sed -n 's/.*byte \([0-9]*\),.*/\1/p')
+    echo "# bytes from $byte: single process: $(tail -c +"$byte" "$2" | head -c 60 | tr '\n' ' ')"
+    echo "# bytes from $byte: mpirun:         $(tail -c +"$byte" "$3" | head -c 60 | tr '\n' ' ')"
+    echo "# line $line: single process: $(sed -n "${line}p" "$2" | cut -c1-200)"
+    echo "# line $line: mpirun:         $(sed -n "${line}p" "$3" | cut -c1-200)"
+}
+
+# run NAME TRAIN_ARG OPTIONS...: the single-process model of the whole data
+# (REF_TRAIN, set by the caller), then mpirun -np N for N = 1..4 on TRAIN_ARG
+run() {
+    name=$1
+    arg=$2
+    shift 2
+    gbtrain -q "$@" "$REF_TRAIN" "ref.model" 2> ref.err || { cat ref.err; }
+    for n in 1 2 3 4; do
+        rm -f mpi.model
+        timeout 300 "$MPIRUN" -np "$n" --oversubscribe "$builddir/gbtrain" -q "$@" "$arg" mpi.model 2> mpi.model.err
+        same "$name, mpirun -np $n: the single-process model" ref.model mpi.model
+    done
+}
+
+# shards ROWS_FILE N: ROWS_FILE cut into N contiguous files shard0.. (rank 0: one row)
+shards() {
+    total=$(wc -l < "$1")
+    awk -v n="$2" -v total="$total" '
+        { if (n == 1) r = 0; else if (NR == 1) r = 0; else r = 1 + int((NR - 2) * (n - 1) / (total - 1)); print > ("shard" r ".csv") }' "$1"
+}
+
+opts="--num_round=5 --nthread=1 --seed=3"
+
+REF_TRAIN="$data/breast_cancer.train.csv"
+run "binary:logistic depthwise" "$REF_TRAIN" $opts --objective=binary:logistic --max_depth=4
+run "binary:logistic lossguide max_leaves=16" "$REF_TRAIN" $opts --objective=binary:logistic \
+    --grow_policy=lossguide --max_leaves=16 --max_depth=0
+REF_TRAIN="$data/digits.train.csv"
+run "multi:softprob digits" "$REF_TRAIN" $opts --objective=multi:softprob --num_class=10 --max_depth=3
+REF_TRAIN="$data/diabetes.train.csv"
+run "reg:squarederror subsample 0.8 colsample_bynode 0.7" "$REF_TRAIN" $opts --objective=reg:squarederror \
+    --subsample=0.8 --colsample_bynode=0.7
+REF_TRAIN="$data/rank.train.libsvm"
+run "rank:ndcg sparse LIBSVM, groups from qid" "$REF_TRAIN" $opts --objective=rank:ndcg --max_depth=4
+
+# generated: missing values (empty CSV fields) and weights (a .weight side file)
+awk 'BEGIN { srand(7); for (i = 0; i < 500; i++) { x1 = rand(); x2 = rand(); x3 = rand();
+        y = (x1 + (i % 3 ? x2 : 0) > 1) ? 1 : 0;
+        printf "%d,%s,%s,%.4f\n", y, (i % 5 == 0 ? "" : sprintf("%.4f", x1)), (i % 3 == 0 ? "" : sprintf("%.4f", x2)), x3 } }' > missing.csv
+REF_TRAIN=missing.csv
+run "missing values" missing.csv $opts --objective=binary:logistic
+cp missing.csv weighted.csv
+awk '{ print (NR % 3 == 0 ? 0.5 : NR % 3 == 1 ? 1 : 2) }' missing.csv > weighted.csv.weight
+REF_TRAIN=weighted.csv
+run "weights from a .weight side file" weighted.csv $opts --objective=binary:logistic
+
+# a validation set with early stopping (the validation file is shared out too)
+REF_TRAIN="$data/breast_cancer.train.csv"
+run "validation set with early stopping" "$REF_TRAIN" --num_round=200 --nthread=1 --eta=0.5 \
+    --objective=binary:logistic --valid="$data/breast_cancer.test.csv" --early_stopping_rounds=3
+
+# checkpoints every 2 rounds (rank 0 writes them), then the final model
+run "binary:logistic with --save_period=2" "$REF_TRAIN" $opts --objective=binary:logistic --save_period=2
+
+# run3 NAME TRAIN OPTIONS...: the single-process model, then mpirun -np 3 (every objective)
+run3() {
+    name=$1
+    train=$2
+    shift 2
+    gbtrain -q "$@" "$train" ref.model 2> ref.err || cat ref.err
+    rm -f mpi.model
+    timeout 300 "$MPIRUN" -np 3 --oversubscribe "$builddir/gbtrain" -q "$@" "$train" mpi.model 2> mpi.model.err
+    same "$name, mpirun -np 3: the single-process model" ref.model mpi.model
+}
+for obj in reg:squarederror reg:squaredlogerror reg:pseudohubererror reg:absoluteerror count:poisson \
+    reg:gamma reg:tweedie; do
+    run3 "$obj" "$data/diabetes.train.csv" $opts --objective=$obj --subsample=0.8
+done
+run3 "reg:quantileerror, three quantiles" "$data/diabetes.train.csv" $opts --objective=reg:quantileerror \
+    --quantile_alpha=0.1,0.5,0.9 --grow_policy=lossguide --max_leaves=8 --max_depth=0
+for obj in binary:logistic binary:logitraw; do
+    run3 "$obj, scale_pos_weight 2" "$data/breast_cancer.train.csv" $opts --objective=$obj --scale_pos_weight=2
+done
+for obj in binary:hinge reg:logistic; do
+    run3 "$obj" "$data/breast_cancer.train.csv" $opts --objective=$obj
+done
+run3 "multi:softmax" "$data/digits.train.csv" $opts --objective=multi:softmax --num_class=10 --max_depth=3
+run3 "survival:cox" "$data/survival.train.csv" $opts --objective=survival:cox
+run3 "survival:aft, bounds from .lower/.upper" "$data/survival.train.csv" $opts --objective=survival:aft \
+    --aft_loss_distribution=logistic
+run3 "rank:pairwise, mean pairs, subsample" "$data/rank.train.libsvm" $opts --objective=rank:pairwise \
+    --lambdarank_pair_method=mean --lambdarank_num_pair_per_sample=3 --subsample=0.8
+awk '{ $1 = ($1 >= 2) ? 1 : 0; print }' "$data/rank.train.libsvm" > rank-binary.libsvm
+run3 "rank:map, lossguide" rank-binary.libsvm $opts --objective=rank:map --grow_policy=lossguide \
+    --max_leaves=12 --max_depth=0
+run3 "max_bin 16: cuts merged from every rank's values" "$data/diabetes.train.csv" $opts \
+    --objective=reg:squarederror --max_bin=16
+
+# one file per rank (FILE%d): uneven, rank 0 with a single row
+REF_TRAIN="$data/breast_cancer.train.csv"
+gbtrain -q $opts --objective=binary:logistic "$REF_TRAIN" ref.model 2> ref.err
+for n in 1 2 3 4; do
+    rm -f shard*.csv mpi.model
+    shards "$REF_TRAIN" "$n"
+    timeout 300 "$MPIRUN" -np "$n" --oversubscribe "$builddir/gbtrain" -q $opts --objective=binary:logistic \
+        'shard%d.csv' mpi.model 2> mpi.model.err
+    same "one file per rank (shard%d.csv), rank 0 with 1 row, mpirun -np $n: the single-process model" ref.model mpi.model
+done
+
+# ranks without rows: 3 rows shared among up to 4 ranks (row ranges of one file)
+# (a file of no rows is refused by the reader: 'no data rows')
+printf '1,0.5,2\n0,1.5,1\n1,2.5,0\n' > tiny.csv
+REF_TRAIN=tiny.csv
+run "3 rows, ranks without rows" tiny.csv --num_round=2 --nthread=1 --objective=binary:logistic --min_child_weight=0
+
+done_testing
