@@ -91,38 +91,35 @@ run "validation set with early stopping" "$REF_TRAIN" --num_round=200 --nthread=
 # checkpoints every 2 rounds (rank 0 writes them), then the final model
 run "binary:logistic with --save_period=2" "$REF_TRAIN" $opts --objective=binary:logistic --save_period=2
 
-# run3 NAME TRAIN OPTIONS...: the single-process model, then mpirun -np 3 (every objective)
-run3() {
+# run_file NAME TRAIN OPTIONS...: run on TRAIN itself (every objective)
+run_file() {
     name=$1
-    train=$2
+    REF_TRAIN=$2
     shift 2
-    gbtrain -q "$@" "$train" ref.model 2> ref.err || cat ref.err
-    rm -f mpi.model
-    timeout 300 "$MPIRUN" -np 3 --oversubscribe "$builddir/gbtrain" -q "$@" "$train" mpi.model 2> mpi.model.err
-    same "$name, mpirun -np 3: the single-process model" ref.model mpi.model
+    run "$name" "$REF_TRAIN" "$@"
 }
 for obj in reg:squarederror reg:squaredlogerror reg:pseudohubererror reg:absoluteerror count:poisson \
     reg:gamma reg:tweedie; do
-    run3 "$obj" "$data/diabetes.train.csv" $opts --objective=$obj --subsample=0.8
+    run_file "$obj" "$data/diabetes.train.csv" $opts --objective=$obj --subsample=0.8
 done
-run3 "reg:quantileerror, three quantiles" "$data/diabetes.train.csv" $opts --objective=reg:quantileerror \
+run_file "reg:quantileerror, three quantiles" "$data/diabetes.train.csv" $opts --objective=reg:quantileerror \
     --quantile_alpha=0.1,0.5,0.9 --grow_policy=lossguide --max_leaves=8 --max_depth=0
 for obj in binary:logistic binary:logitraw; do
-    run3 "$obj, scale_pos_weight 2" "$data/breast_cancer.train.csv" $opts --objective=$obj --scale_pos_weight=2
+    run_file "$obj, scale_pos_weight 2" "$data/breast_cancer.train.csv" $opts --objective=$obj --scale_pos_weight=2
 done
 for obj in binary:hinge reg:logistic; do
-    run3 "$obj" "$data/breast_cancer.train.csv" $opts --objective=$obj
+    run_file "$obj" "$data/breast_cancer.train.csv" $opts --objective=$obj
 done
-run3 "multi:softmax" "$data/digits.train.csv" $opts --objective=multi:softmax --num_class=10 --max_depth=3
-run3 "survival:cox" "$data/survival.train.csv" $opts --objective=survival:cox
-run3 "survival:aft, bounds from .lower/.upper" "$data/survival.train.csv" $opts --objective=survival:aft \
+run_file "multi:softmax" "$data/digits.train.csv" $opts --objective=multi:softmax --num_class=10 --max_depth=3
+run_file "survival:cox" "$data/survival.train.csv" $opts --objective=survival:cox
+run_file "survival:aft, bounds from .lower/.upper" "$data/survival.train.csv" $opts --objective=survival:aft \
     --aft_loss_distribution=logistic
-run3 "rank:pairwise, mean pairs, subsample" "$data/rank.train.libsvm" $opts --objective=rank:pairwise \
+run_file "rank:pairwise, mean pairs, subsample" "$data/rank.train.libsvm" $opts --objective=rank:pairwise \
     --lambdarank_pair_method=mean --lambdarank_num_pair_per_sample=3 --subsample=0.8
 awk '{ $1 = ($1 >= 2) ? 1 : 0; print }' "$data/rank.train.libsvm" > rank-binary.libsvm
-run3 "rank:map, lossguide" rank-binary.libsvm $opts --objective=rank:map --grow_policy=lossguide \
+run_file "rank:map, lossguide" rank-binary.libsvm $opts --objective=rank:map --grow_policy=lossguide \
     --max_leaves=12 --max_depth=0
-run3 "max_bin 16: cuts merged from every rank's values" "$data/diabetes.train.csv" $opts \
+run_file "max_bin 16: cuts merged from every rank's values" "$data/diabetes.train.csv" $opts \
     --objective=reg:squarederror --max_bin=16
 
 # one file per rank (FILE%d): uneven, rank 0 with a single row
