@@ -30,7 +30,7 @@ fi
 
 mkdir -p "$out/obj" "$out/findings" "$out/cfg"
 # the CPU library only: the harnesses test the C core (the CUDA backend has its emulated tests)
-sed '/GBT_WITH_CUDA/d' config.h >"$out/cfg/config.h.new"
+sed '/GBT_WITH_CUDA/d; /GBT_WITH_MPI/d' config.h >"$out/cfg/config.h.new"
 cmp -s "$out/cfg/config.h.new" "$out/cfg/config.h" || mv "$out/cfg/config.h.new" "$out/cfg/config.h"
 rm -f "$out/cfg/config.h.new"
 # the library, instrumented for coverage: rebuilt when any source or header changed
