@@ -3,11 +3,12 @@
  *
  * Cuts of one feature: sort its present values (radix sort on float keys,
  * weights carried along).  With no more distinct values than the feature's
- * bin budget B, every distinct value gets a bin.  Otherwise a greedy pass
- * over the distinct values in ascending order closes a bin as soon as its
- * weight reaches (weight not yet binned) / (bins left), so heavy values get
- * bins of their own and the rest share the budget evenly.  All sums run in
- * one fixed order, so the cuts never depend on the thread count.
+ * bin budget B, every distinct value gets a bin.  Otherwise the cuts are
+ * those XGBoost's hist method makes with max_bin = B, computed on exact
+ * weighted ranks: its quantile summary pruned in the same steps
+ * (distinct_cuts), so that they are XGBoost's cuts wherever XGBoost's
+ * sketch is exact.  All sums run in one fixed order, so the cuts never
+ * depend on the thread count.
  */
 #include <float.h>
 #include <math.h>
@@ -137,39 +138,147 @@ static size_t distinct_keys(const uint32_t *keys, const float *w, size_t n, uint
 }
 
 /*
- * Cuts of one feature from its nd distinct present values (ukeys
- * ascending, dw their weights; dw may be rewritten).  Writes at most
- * `budget` cuts to out and returns how many.
+ * One entry of a weighted quantile summary (the XGBoost paper's): a value
+ * and the bounds of its rank, rmin = weight of the values below it and
+ * rmax = rmin + its weight in an exact summary, and its own weight wmin.
  */
-static uint32_t distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, uint32_t budget, float *out)
+struct qentry {
+    double rmin, rmax, wmin;
+    uint32_t key;
+};
+
+/*
+ * A summary to prune: the entries e[0, n), or, with e NULL, the exact
+ * summary of n distinct keys and their weights, whose ranks are running
+ * sums kept by a cursor (at, rmin_at) that only moves forward: the pruning
+ * reads entries i and i + 1 with i never decreasing.
+ */
+struct qsummary {
+    const struct qentry *e;
+    const uint32_t *keys;
+    const double *w;
+    size_t n, at;
+    double rmin_at;
+};
+
+static struct qentry entry_at(struct qsummary *s, size_t i)
 {
-    double total = 0.0, left, acc = 0.0;
-    uint32_t ncut = 0, bins_left = budget;
-    if (nd == 0) return 0;
-    if (nd <= budget) {
-        /* one bin per distinct value: each cut is the next distinct value */
-        for (size_t k = 1; k < nd; k++) out[k - 1] = gbt__key_float(ukeys[k]);
-        out[nd - 1] = FLT_MAX;
-        return (uint32_t)nd;
+    double rmin;
+    if (s->e) return s->e[i];
+    if (i < s->at) {
+        s->at = 0;
+        s->rmin_at = 0.0;
     }
-    for (size_t i = 0; i < nd; i++) total += dw[i];
-    if (!(total > 0.0)) {
-        for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
-        total = (double)nd;
+    while (s->at + 1 < i) s->rmin_at += s->w[s->at++];
+    rmin = s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at];
+    return (struct qentry){rmin, rmin + s->w[i], s->w[i], s->keys[i]};
+}
+
+/*
+ * At most maxsize (>= 2) entries of src into out: the first, the last, and
+ * for each of the maxsize - 2 ranks evenly spaced between them the entry
+ * whose rank interval is nearest, as XGBoost's summaries prune (in doubles
+ * where XGBoost computes in floats: the same with unit weights).  Returns
+ * how many.
+ */
+static size_t prune(struct qsummary *src, size_t maxsize, struct qentry *out)
+{
+    const size_t n = src->n, m = maxsize - 1;
+    struct qentry first, last;
+    double begin, range;
+    size_t size = 0, i = 1, lastidx = 0;
+    if (n <= maxsize) {
+        for (size_t k = 0; k < n; k++) out[k] = entry_at(src, k);
+        return n;
     }
-    /* close a bin once it holds its share; its cut is the next distinct value */
-    left = total;
-    for (size_t k = 0; k + 1 < nd; k++) {
-        acc += dw[k];
-        if (bins_left > 1 && acc >= left / bins_left) {
-            out[ncut++] = gbt__key_float(ukeys[k + 1]);
-            left -= acc;
-            acc = 0.0;
-            bins_left--;
+    last = entry_at(src, n - 1);
+    first = entry_at(src, 0);
+    begin = first.rmax;
+    range = last.rmin - first.rmax;
+    out[size++] = first;
+    for (size_t k = 1; k < m; k++) {
+        const double dx2 = 2.0 * ((double)k * range / (double)m + begin);
+        struct qentry lo, hi = last;
+        /* the first i whose next entry's mid-rank is above the target */
+        while (i < n - 1) {
+            hi = entry_at(src, i + 1);
+            if (dx2 < hi.rmax + hi.rmin) break;
+            i++;
+        }
+        if (i == n - 1) break;
+        lo = entry_at(src, i);
+        if (dx2 < (lo.rmin + lo.wmin) + (hi.rmax - hi.wmin)) {
+            if (i != lastidx) out[size++] = lo;
+            lastidx = i;
+        } else {
+            if (i + 1 != lastidx) out[size++] = hi;
+            lastidx = i + 1;
         }
     }
-    out[ncut++] = FLT_MAX;
-    return ncut;
+    if (lastidx != n - 1) out[size++] = last;
+    return size;
+}
+
+/*
+ * Cuts of one feature from its nd distinct present values (ukeys
+ * ascending, dw their weights; dw may be rewritten) in count rows.  Writes
+ * at most `budget` cuts to out, the last FLT_MAX, into *ncut.
+ *
+ * With no more distinct values than the budget, each distinct value has a
+ * bin.  Otherwise the cuts are XGBoost's (hist, max_bin = budget) computed
+ * on exact ranks: the exact summary is pruned to the size of XGBoost's
+ * sketch for count rows (eps = 1 / (8 min(budget, count))), then to 8
+ * entries per bin, then to budget + 1 entries, whose values but the first
+ * and the last are the cuts.  Where XGBoost's sketch is exact (up to about
+ * 4,000 values per feature) the cuts are the same values; above, XGBoost's
+ * streaming sketch is an approximation of these ranks.
+ */
+static gbt_status distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, uint64_t count, uint32_t budget,
+                                float *out, uint32_t *ncut)
+{
+    struct qsummary src = {.keys = ukeys, .w = dw, .n = nd};
+    struct qentry *a = NULL, *b = NULL;
+    double total = 0.0, eps;
+    uint64_t nb = count < budget ? count : budget, inter = (uint64_t)budget * 8, limit;
+    uint32_t mb;
+    size_t n;
+    *ncut = 0;
+    if (nd == 0) return GBT_OK;
+    if (nd <= budget) {
+        for (size_t k = 1; k < nd; k++) out[k - 1] = gbt__key_float(ukeys[k]);
+        out[nd - 1] = FLT_MAX;
+        *ncut = (uint32_t)nd;
+        return GBT_OK;
+    }
+    for (size_t i = 0; i < nd; i++) total += dw[i];
+    if (!(total > 0.0))
+        for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
+    /* the sketch's summary size: the first of (2^l) x size >= count, l = 1, 2, ... */
+    eps = 1.0 / ((float)nb * 8.0f);
+    for (int level = 1;; level++) {
+        limit = (uint64_t)ceil((double)level / eps) + 1;
+        if (limit > count) limit = count;
+        if ((limit << level) >= count) break;
+    }
+    if (inter > count) inter = count;
+    mb = inter < budget ? (uint32_t)inter : budget;
+    FORWARD_IF_ERROR(gbt__alloc(&a, nd < limit ? nd : limit, sizeof *a, 0, "quantile summary"));
+    gbt_status s = gbt__alloc(&b, inter + 1, sizeof *b, 0, "quantile summary");
+    if (s == GBT_OK) {
+        n = nd > limit ? prune(&src, limit, a) : nd;
+        if (nd > limit) src = (struct qsummary){.e = a, .n = n};
+        n = prune(&src, inter, b);
+        src = (struct qsummary){.e = b, .n = n};
+        n = prune(&src, (size_t)mb + 1, a);
+        for (size_t i = 1; i < n && i < mb; i++) {
+            float v = gbt__key_float(a[i].key);
+            if (i == 1 || v > out[*ncut - 1]) out[(*ncut)++] = v;
+        }
+        out[(*ncut)++] = FLT_MAX;
+    }
+    free(a);
+    free(b);
+    return s;
 }
 
 #define TMP_AT(f) (by_values ? (size_t)col->start[f] : (size_t)(f) * (size_t)max_bin)
@@ -179,7 +288,7 @@ static uint32_t distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, uint
  * process (keys, ktmp, w, wtmp, dw: scratch of the column's length).
  */
 static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct columns *col, uint32_t f,
-                              uint32_t budget, uint32_t *keys, uint32_t *ktmp, float *w, float *wtmp,
+                              uint64_t count, uint32_t budget, uint32_t *keys, uint32_t *ktmp, float *w, float *wtmp,
                               double *dw, float *out, uint32_t *nbins)
 {
     uint64_t b = col->start[f], n = col->start[f + 1] - b;
@@ -192,7 +301,7 @@ static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct co
     gbt__radix_sort32(keys, w, n, ktmp, wtmp);
     nd = distinct_keys(keys, w, n, keys, dw);
     s = dist->merge(dist->user, keys, dw, nd, &mk, &mw, &mn);
-    if (s == GBT_OK) *nbins = distinct_cuts(mk, mw, mn, budget, out);
+    if (s == GBT_OK) s = distinct_cuts(mk, mw, mn, count, budget, out, nbins);
     free(mk);
     free(mw);
     return s;
@@ -235,7 +344,6 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++) count[f] = col->start[f + 1] - col->start[f];
         if (s == GBT_OK) s = dist->sum_counts(dist->user, count, nf);
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++) c->has_missing[f] = count[f] < dist->nrow;
-        free(count);
         if (s == GBT_OK) s = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
         if (s == GBT_OK) s = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
         if (s == GBT_OK) s = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
@@ -244,8 +352,10 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
             uint32_t budget = (uint32_t)max_bin;
             if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
-            s = merged_cuts(dist, col, f, budget, keys, ktmp, w, wtmp, dw, tmp_cuts + TMP_AT(f), &c->nbins[f]);
+            s = merged_cuts(dist, col, f, count[f], budget, keys, ktmp, w, wtmp, dw, tmp_cuts + TMP_AT(f),
+                            &c->nbins[f]);
         }
+        free(count);
         free(keys);
         free(ktmp);
         free(w);
@@ -270,13 +380,18 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             for (uint32_t f = 0; f < nf; f++) {
                 uint64_t b = col->start[f], n = col->start[f + 1] - b;
                 uint32_t budget = (uint32_t)max_bin;
+                gbt_status fs;
                 if (ts != GBT_OK) continue;
                 if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
                 for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
                 if (w) memcpy(w, col->weight + b, n * sizeof *w);
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-                c->nbins[f] = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), budget,
-                                            tmp_cuts + TMP_AT(f));
+                fs = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), n, budget, tmp_cuts + TMP_AT(f),
+                                   &c->nbins[f]);
+                if (fs != GBT_OK) {
+#pragma omp critical
+                    s = fs;
+                }
             }
             free(keys);
             free(ktmp);

@@ -1,6 +1,8 @@
 /*
  * test_quantize.c - bin cuts (exact and weighted quantiles, worked by hand
- * below), bin assignment, the missing-value budget and the three layouts.
+ * below with XGBoost's pruning rule; XGBoost 3.2's DMatrix.get_quantile_cut
+ * gives the same cuts for these columns), bin assignment, the missing-value
+ * budget and the three layouts.
  */
 #include <float.h>
 #include <math.h>
@@ -54,26 +56,38 @@ static void test_exact_cuts(void)
 static void test_quantile_cuts(void)
 {
     float v[10], w[10];
-    float want2[] = {6, FLT_MAX}, want3[] = {2, 7, FLT_MAX};
+    float want2[] = {6, FLT_MAX}, want3[] = {4, 7, FLT_MAX};
     gbt_dataset *d;
     struct gbt_qmatrix q;
     for (int i = 0; i < 10; i++) {
         v[i] = (float)(i + 1);
         w[i] = i == 0 ? 8.0f : 1.0f;
     }
-    /* 10 values of weight 1, 2 bins: the first closes when it holds 10/2 = 5 -> 1..5 | 6..10 */
+    /*
+     * 10 values of weight 1 (value i has ranks [i-1, i]), 2 bins: the summary
+     * keeps the first and the last and, between rank 1 (the first's rmax)
+     * and rank 9 (the last's rmin), the value nearest rank 1 + 8/2 = 5:
+     * twice it is 10, the first i whose next value's rmin + rmax exceeds 10
+     * is value 5 (value 6: 5 + 6 = 11), and 10 is not below value 5's
+     * rmin + w + value 6's rmax - w = 5 + 5, so value 6 -> cut 6
+     */
     d = column(v, 10, NULL);
     ok_call(gbt__quantize(d, 2, 1, &q), "quantize with max_bin 2");
     ok(cuts_are(&q, 0, want2, 2), "equal weights: cuts 6, FLT_MAX");
     gbt__qmatrix_free(&q);
     gbt_dataset_free(d);
     /*
-     * weights 8,1,...,1 (total 17), 3 bins: bin 0 closes at value 1 (8 >= 17/3),
-     * then 9 left for 2 bins: closes when it holds 4.5 -> values 2..6 (5); cuts 2, 7
+     * weights 8,1,...,1: value 1 has ranks [0, 8], value i > 1 [i+6, i+7].
+     * 3 bins: targets between 8 and 16 at 8 + 8/3 and 8 + 16/3, doubled
+     * 21.33 and 26.67.  The first: value 4 (value 5's 11 + 12 = 23 is
+     * above), and 21.33 < 10 + 1 + 12 - 1 = 22 keeps value 4.  The second:
+     * value 6 (value 7's 13 + 14 = 27 is above), 26.67 >= 12 + 1 + 14 - 1 =
+     * 26 takes value 7.  Cuts 4, 7: the heavy value does not get a bin of
+     * its own, as in XGBoost
      */
     d = column(v, 10, w);
     ok_call(gbt__quantize(d, 3, 1, &q), "quantize weighted with max_bin 3");
-    ok(cuts_are(&q, 0, want3, 3), "a heavy value gets a bin of its own: cuts 2, 7, FLT_MAX");
+    ok(cuts_are(&q, 0, want3, 3), "weighted ranks: cuts 4, 7, FLT_MAX");
     gbt__qmatrix_free(&q);
     gbt_dataset_free(d);
 }

@@ -10,7 +10,10 @@ on the test rows must equal gbpredict --margin's to float precision
 (|d| <= 1e-5 max(1, |score|): XGBoost adds the leaves in float).
 XGBoost -> gbt: xgboost.train's model saved as JSON predicts the same in
 gbpredict.  gbt -> XGBoost -> gbt: the converted-back model predicts the
-same as the original.
+same as the original.  Same training: where XGBoost's quantile sketch is
+exact (at most 2 x 8 x max_bin + 2 values per feature) gbt's bin cuts are
+XGBoost's, so gbtrain and xgboost.train with the same parameters grow the
+same trees and predict the same raw scores.
 """
 import os
 import subprocess
@@ -185,6 +188,37 @@ for name, data, params, cols in [
     same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
     ok(same, "%s: gbpredict loads XGBoost %s's JSON model and predicts what it predicts (%.2g)" % (
         name, xgb.__version__, d))
+
+# The same training as XGBoost: the same cuts, so the same trees
+def same_training(name, Xtr, ytr, wtr, params, rounds=20):
+    tr = os.path.join(work, "same.csv")
+    np.savetxt(tr, np.column_stack([ytr, Xtr]), delimiter=",", fmt="%.9g")
+    if os.path.exists(tr + ".weight"):
+        os.remove(tr + ".weight")
+    if wtr is not None:
+        np.savetxt(tr + ".weight", wtr, fmt="%.9g")
+    model = os.path.join(work, "same.gbt")
+    args = ["--%s=%s" % kv for kv in params.items()]
+    mine = tool("gbtrain", "-q", "--num_round=%d" % rounds, *args, tr, model) and gbt_margins(model, tr, "csv", 1)
+    b = xgb.train(dict(params, tree_method="hist"), xgb.DMatrix(Xtr, ytr, weight=wtr, missing=np.nan), rounds)
+    theirs = b.predict(xgb.DMatrix(Xtr, missing=np.nan), output_margin=True)
+    same, d = agree(theirs, mine) if mine is not None and mine is not False else (False, float("nan"))
+    ok(same, "%s: gbtrain and XGBoost %s's hist train the same model (largest relative difference of the "
+       "raw scores %.2g)" % (name, xgb.__version__, d))
+
+
+Xtr, ytr = load_csv(os.path.join(datasets, "breast_cancer.train.csv"))
+same_training("breast_cancer (up to 455 distinct values a feature, max_bin 256)", Xtr, ytr, None,
+              {"objective": "binary:logistic", "max_depth": 6})
+rng = np.random.RandomState(11)
+for rows, missing, weighted, max_bin in ((1000, 0.1, True, 64), (3000, 0.0, True, 256)):
+    X = rng.normal(size=(rows, 4)).astype(np.float32)
+    X[rng.uniform(size=X.shape) < missing] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) ** 2 + rng.normal(size=rows) * 0.3).astype(np.float32)
+    w = rng.uniform(0.5, 2, size=rows).astype(np.float32) if weighted else None
+    same_training("%d rows, %d%% missing, %sweights, max_bin %d" % (
+        rows, missing * 100, "" if weighted else "no ", max_bin), X, y, w,
+        {"objective": "reg:squarederror", "max_depth": 6, "max_bin": max_bin})
 
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
