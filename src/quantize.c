@@ -149,29 +149,35 @@ struct qentry {
 
 /*
  * A summary to prune: the entries e[0, n), or, with e NULL, the exact
- * summary of n distinct keys and their weights, whose ranks are running
+ * summary of n distinct keys and their weights.  Its ranks are running
  * sums kept by a cursor (at, rmin_at) that only moves forward: the pruning
- * reads entries i and i + 1 with i never decreasing.
+ * reads the last entry first (last_entry: its rank rmin_last, which the
+ * caller summed in the cursor's order), then entries i and i + 1 with i
+ * never decreasing.
  */
 struct qsummary {
     const struct qentry *e;
     const uint32_t *keys;
     const double *w;
     size_t n, at;
-    double rmin_at;
+    double rmin_at, rmin_last;
 };
+
+static struct qentry exact_entry(const struct qsummary *s, size_t i, double rmin)
+{
+    return (struct qentry){rmin, rmin + s->w[i], s->w[i], s->keys[i]};
+}
 
 static struct qentry entry_at(struct qsummary *s, size_t i)
 {
-    double rmin;
     if (s->e) return s->e[i];
-    if (i < s->at) {
-        s->at = 0;
-        s->rmin_at = 0.0;
-    }
     while (s->at + 1 < i) s->rmin_at += s->w[s->at++];
-    rmin = s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at];
-    return (struct qentry){rmin, rmin + s->w[i], s->w[i], s->keys[i]};
+    return exact_entry(s, i, s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at]);
+}
+
+static struct qentry last_entry(const struct qsummary *s)
+{
+    return s->e ? s->e[s->n - 1] : exact_entry(s, s->n - 1, s->rmin_last);
 }
 
 /*
@@ -191,7 +197,7 @@ static size_t prune(struct qsummary *src, size_t maxsize, struct qentry *out)
         for (size_t k = 0; k < n; k++) out[k] = entry_at(src, k);
         return n;
     }
-    last = entry_at(src, n - 1);
+    last = last_entry(src);
     first = entry_at(src, 0);
     begin = first.rmax;
     range = last.rmin - first.rmax;
@@ -238,7 +244,7 @@ static gbt_status distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, ui
 {
     struct qsummary src = {.keys = ukeys, .w = dw, .n = nd};
     struct qentry *a = NULL, *b = NULL;
-    double total = 0.0, eps;
+    double eps;
     uint64_t nb = count < budget ? count : budget, inter = (uint64_t)budget * 8, limit;
     uint32_t mb;
     size_t n;
@@ -250,9 +256,12 @@ static gbt_status distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, ui
         *ncut = (uint32_t)nd;
         return GBT_OK;
     }
-    for (size_t i = 0; i < nd; i++) total += dw[i];
-    if (!(total > 0.0))
+    /* the weight below the last value, summed in the cursor's order */
+    for (size_t i = 0; i + 1 < nd; i++) src.rmin_last += dw[i];
+    if (!(src.rmin_last + dw[nd - 1] > 0.0)) {
         for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
+        src.rmin_last = (double)(nd - 1);
+    }
     /* the sketch's summary size: the first of (2^l) x size >= count, l = 1, 2, ... */
     eps = 1.0 / ((float)nb * 8.0f);
     for (int level = 1;; level++) {
@@ -380,17 +389,16 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             for (uint32_t f = 0; f < nf; f++) {
                 uint64_t b = col->start[f], n = col->start[f + 1] - b;
                 uint32_t budget = (uint32_t)max_bin;
-                gbt_status fs;
                 if (ts != GBT_OK) continue;
                 if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
                 for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
                 if (w) memcpy(w, col->weight + b, n * sizeof *w);
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-                fs = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), n, budget, tmp_cuts + TMP_AT(f),
+                ts = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), n, budget, tmp_cuts + TMP_AT(f),
                                    &c->nbins[f]);
-                if (fs != GBT_OK) {
+                if (ts != GBT_OK) {
 #pragma omp critical
-                    s = fs;
+                    s = ts;
                 }
             }
             free(keys);
