@@ -309,7 +309,6 @@ def run_ranking(sets, gbt_bin, work, nthread, grid=None):
     compares the mean scores, with each library's range over the draws."""
     import xgboost as xgb
     rows, failed = [], 0
-    model, pred = os.path.join(work, "model.json"), os.path.join(work, "pred.txt")
     for setname, train, test in sets:
         src, binary = {}, {}
         for part, path in (("train", train), ("test", test)):
@@ -318,7 +317,7 @@ def run_ranking(sets, gbt_bin, work, nthread, grid=None):
                 src[part] = path.replace(".libsvm", ".grid.libsvm")
                 rewrite_libsvm(path, src[part], grid, False)
             binary[part] = path.replace(".libsvm", ".binary.libsvm")  # rank:map: grades 2 and up
-            rewrite_libsvm(path, binary[part], grid, True)
+            rewrite_libsvm(src[part], binary[part], None, True)
         for obj, extra in RANKING:
             files = binary if obj == "rank:map" else src
             y, qid = read_libsvm_labels(files["test"])
@@ -334,11 +333,7 @@ def run_ranking(sets, gbt_bin, work, nthread, grid=None):
                 dtrain = xgb.DMatrix(trainfile + "?format=libsvm")
                 px = {mb: xgb.train(dict(params, tree_method="hist", nthread=nthread, max_bin=mb),
                                     dtrain, ROUNDS).predict(dtest) for mb in (256, 255)}
-                args = [os.path.join(gbt_bin, "gbtrain"), "-q", "--num_round=%d" % ROUNDS]
-                args += ["--%s=%s" % (k, v) for k, v in params.items()]
-                subprocess.run(args + [trainfile, model], check=True)
-                subprocess.run([os.path.join(gbt_bin, "gbpredict"), "-q", files["test"], model, pred], check=True)
-                pg = np.loadtxt(pred, ndmin=1)
+                pg = run_gbt(params, trainfile, files["test"], gbt_bin, work)
                 for m in metrics:
                     scores[m]["x256"].append(ranking_metric(m, y, px[256], qid))
                     scores[m]["x255"].append(ranking_metric(m, y, px[255], qid))
@@ -371,13 +366,14 @@ def run_xgboost(params, train, test, nthread):
     return b.predict(xgb.DMatrix(test[0]))
 
 
-def run_gbt(params, train_csv, test_csv, gbt_bin, work):
+def run_gbt(params, train, test, gbt_bin, work):
+    """gbtrain on the file train, gbpredict on test: the predictions."""
     model = os.path.join(work, "model.json")
     pred = os.path.join(work, "pred.txt")
     args = [os.path.join(gbt_bin, "gbtrain"), "-q", "--num_round=%d" % ROUNDS]
     args += ["--%s=%s" % (k, ",".join(map(str, v)) if isinstance(v, list) else v) for k, v in params.items()]
-    subprocess.run(args + [train_csv, model], check=True)
-    subprocess.run([os.path.join(gbt_bin, "gbpredict"), "-q", test_csv, model, pred], check=True)
+    subprocess.run(args + [train, model], check=True)
+    subprocess.run([os.path.join(gbt_bin, "gbpredict"), "-q", test, model, pred], check=True)
     return np.loadtxt(pred, ndmin=1)
 
 
