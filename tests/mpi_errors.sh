@@ -5,13 +5,7 @@
 # model or output file is written.  Run only in a build with MPI.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
-if [ -z "${MPIRUN:-}" ]; then
-    echo "1..0 # SKIP no mpirun (configure found none)"
-    exit 0
-fi
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism OMP_NUM_THREADS
+. "$srcdir/tests/mpi_env.sh"
 
 # mpi NP TOOL ARGS...: runs TOOL on NP ranks under `timeout 60`; each rank's
 # exit status goes to rc.R, standard error to err.txt; $status is mpirun's

@@ -4,13 +4,7 @@
 # gbpredict in one process.  Run only in a build with MPI.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
-if [ -z "${MPIRUN:-}" ]; then
-    echo "1..0 # SKIP no mpirun (configure found none)"
-    exit 0
-fi
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism OMP_NUM_THREADS
+. "$srcdir/tests/mpi_env.sh"
 mpi() { timeout 120 "$MPIRUN" --oversubscribe "$@"; }
 
 gbtrain -q --num_round=4 --objective=multi:softprob --num_class=10 "$data/digits.train.csv" digits.model

@@ -7,14 +7,7 @@
 # ones and ranks without rows included.  Run only in a build with MPI.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
-if [ -z "${MPIRUN:-}" ]; then
-    echo "1..0 # SKIP no mpirun (configure found none)"
-    exit 0
-fi
-# the test suite runs as root in CI's containers; no single-copy (CMA) transfers there
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
-OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism OMP_NUM_THREADS
+. "$srcdir/tests/mpi_env.sh"
 
 # same NAME REF MODEL: a TAP line; on a difference, the first differing bytes and lines
 same() {
