@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "util.h"
+#include "util/util.h"
 #include "gbt_cuda.h"
 #include "math_check.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "backend.h"
-#include "error.h"
+#include "util/error.h"
 
 #ifdef GBT_WITH_CUDA
 extern const struct gbt_backend_ops gbt__cuda_ops;

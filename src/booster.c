@@ -26,7 +26,7 @@
 #include "shap.h"
 #include "surv_order.h"
 #include "rank.h"
-#include "util.h"
+#include "util/util.h"
 
 /* ---- model ------------------------------------------------------------ */
 

@@ -12,7 +12,7 @@
 #include "params.h"
 #include "predict.h"
 #include "tree.h"
-#include "util.h"
+#include "util/util.h"
 
 struct gbt_model {
     int K;                /* raw scores per row; 0 until trained or loaded */

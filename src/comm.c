@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "util.h"
+#include "util/error.h"
+#include "util/util.h"
 
 void gbt__comm_free(struct gbt_comm *c)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "comm.h"
-#include "error.h"
+#include "util/error.h"
 
 #define PIECE ((size_t)1 << 28) /* elements (or bytes) per MPI call */
 

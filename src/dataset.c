@@ -9,7 +9,7 @@
 
 #include "dataset.h"
 #include "feature_names.h"
-#include "util.h"
+#include "util/util.h"
 
 static atomic_uint_fast64_t next_generation = 1;
 

@@ -7,7 +7,7 @@
 
 #include "dataset.h"
 #include "feature_names.h"
-#include "util.h"
+#include "util/util.h"
 
 /* A copy of n elements of `size` bytes from src + begin * size, or NULL when src is NULL. */
 static gbt_status copy_part(void *out, const void *src, uint64_t begin, uint64_t n, size_t size,

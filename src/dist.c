@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "dataset.h"
-#include "error.h"
+#include "util/error.h"
 #include "leaf_refit.h"
-#include "util.h"
+#include "util/util.h"
 
 gbt_status gbt__dist_open(struct gbt_comm *c, gbt_status s, uint64_t nrow, uint64_t ngroups,
                           struct gbt_dist **out)

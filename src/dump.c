@@ -10,7 +10,7 @@
 
 #include "booster.h"
 #include "feature_names.h"
-#include "util.h"
+#include "util/util.h"
 
 enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_DOT };
 

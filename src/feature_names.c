@@ -9,7 +9,7 @@
 #include "booster.h"
 #include "dataset.h"
 #include "feature_names.h"
-#include "util.h"
+#include "util/util.h"
 
 static int cmp_name(const void *a, const void *b)
 {

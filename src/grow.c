@@ -28,7 +28,7 @@
 #include "grow.h"
 #include "leaf_refit.h"
 #include "params.h"
-#include "util.h"
+#include "util/util.h"
 
 struct gnode {
     int32_t depth, slot;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "booster.h"
-#include "util.h"
+#include "util/util.h"
 
 enum imp_type { IMP_WEIGHT, IMP_GAIN, IMP_COVER, IMP_TOTAL_GAIN, IMP_TOTAL_COVER };
 

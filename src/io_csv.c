@@ -16,7 +16,7 @@
 
 #include "feature_names.h"
 #include "io.h"
-#include "util.h"
+#include "util/util.h"
 
 /* What every line is parsed against, fixed by the first data line. */
 struct csv_format {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "io.h"
-#include "util.h"
+#include "util/util.h"
 
 enum { FMT_GUESS, FMT_LIBSVM, FMT_CSV, FMT_TSV };
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "io.h"
-#include "util.h"
+#include "util/util.h"
 
 /* One chunk's rows: each row's label, end of its entries, qid and line within the chunk (from 0). */
 struct svm_rows {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "io.h"
-#include "util.h"
+#include "util/util.h"
 
 #define WINDOW (1u << 20)
 

@@ -8,7 +8,7 @@
 
 #include "common/rng.h"
 #include "leaf_refit.h"
-#include "util.h"
+#include "util/util.h"
 
 static int by_value(const void *a, const void *b)
 {

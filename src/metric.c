@@ -16,8 +16,8 @@
 #include "common/grad_math.h"
 #include "metric.h"
 #include "objective.h"
-#include "sort.h"
-#include "util.h"
+#include "util/sort.h"
+#include "util/util.h"
 
 #define BLOCK 8192
 #define PROB_EPS 1e-16

@@ -32,7 +32,7 @@
 #include "dataset.h"
 #include "metric.h"
 #include "rank.h"
-#include "util.h"
+#include "util/util.h"
 
 #define DEFAULT_TOPK 32
 

@@ -13,7 +13,7 @@
 #include "metric.h"
 #include "objective.h"
 #include "surv_order.h"
-#include "util.h"
+#include "util/util.h"
 
 int gbt__metric_survival(int id)
 {

@@ -15,9 +15,9 @@
 #include "booster.h"
 #include "feature_names.h"
 #include "common/grad_math.h"
-#include "json.h"
+#include "util/json.h"
 #include "objective.h"
-#include "util.h"
+#include "util/util.h"
 
 #define FORMAT_NAME "gbt-model"
 #define FORMAT_VERSION 1

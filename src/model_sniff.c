@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "booster.h"
-#include "error.h"
+#include "util/error.h"
 
 #define XGB_ADVICE                                                                  \
     "gbt reads XGBoost models in their JSON format: save it from XGBoost with "      \

@@ -18,9 +18,9 @@
 #include "booster.h"
 #include "common/grad_math.h"
 #include "feature_names.h"
-#include "json.h"
+#include "util/json.h"
 #include "objective.h"
-#include "util.h"
+#include "util/util.h"
 
 /* XGBoost's node id of "no parent". */
 #define XGB_NO_PARENT 2147483647

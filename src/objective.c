@@ -11,7 +11,7 @@
 #include "common/rank_math.h"
 #include "objective.h"
 #include "params.h"
-#include "util.h"
+#include "util/util.h"
 
 int gbt__objective_groups(int obj, int num_class, int num_alpha)
 {

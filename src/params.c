@@ -19,7 +19,7 @@
 #include "common/types.h"
 #include "metric.h"
 #include "params.h"
-#include "util.h"
+#include "util/util.h"
 
 enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL };
 

@@ -15,8 +15,8 @@
 
 #include "objective.h"
 #include "predict.h"
-#include "sort.h"
-#include "util.h"
+#include "util/sort.h"
+#include "util/util.h"
 
 #define MAX_BLOCK GBT_KEY_STRIDE
 #define ACC_DOUBLES 4096 /* accumulator per block: MAX_BLOCK rows or fewer for many classes */

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "quantize.h"
-#include "sort.h"
-#include "util.h"
+#include "util/sort.h"
+#include "util/util.h"
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q)
 {

@@ -8,7 +8,7 @@
 
 #include "common/rank_math.h"
 #include "rank.h"
-#include "util.h"
+#include "util/util.h"
 
 uint32_t gbt__rank_num_pair(const struct gbt_params *p)
 {

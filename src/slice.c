@@ -8,7 +8,7 @@
 
 #include "booster.h"
 #include "feature_names.h"
-#include "util.h"
+#include "util/util.h"
 
 static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "surv_order.h"
-#include "util.h"
+#include "util/util.h"
 
 struct keyed {
     float t;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tree.h"
-#include "util.h"
+#include "util/util.h"
 
 void gbt__tree_free(struct gbt_tree *t)
 {

@@ -6,7 +6,7 @@
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (nomem.h) */
 #include "testutil.h"
-#include "util.h"
+#include "util/util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 int main(void)

@@ -14,9 +14,9 @@
 
 #include "common/grad_math.h"
 #include "common/rng.h"
-#include "sort.h"
+#include "util/sort.h"
 #include "tap.h"
-#include "util.h"
+#include "util/util.h"
 
 static void test_exp(void)
 {

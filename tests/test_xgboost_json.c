@@ -9,7 +9,7 @@
 #include <math.h>
 
 #include "booster.h"
-#include "json.h"
+#include "util/json.h"
 #include "testutil.h"
 
 /* The value of path "a.b.c" (members) from node 0, or -1. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "util/util.h"
 #include "cpu.h"
 
 static void cpu_close(void *p)

@@ -19,7 +19,7 @@
 #include "../common/grad_math.h"
 #include "../common/rank_math.h"
 #include "../common/rng.h"
-#include "../util.h"
+#include "util/util.h"
 #include "cpu.h"
 
 #define BLOCK 4096 /* rows per work item of the vectorised loop */

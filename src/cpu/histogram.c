@@ -13,7 +13,7 @@
 #include <omp.h>
 #endif
 
-#include "../util.h"
+#include "util/util.h"
 #include "cpu.h"
 
 #define MIN_ROWS_PER_THREAD 1024

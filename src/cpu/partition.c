@@ -15,7 +15,7 @@
 #include <omp.h>
 #endif
 
-#include "../util.h"
+#include "util/util.h"
 #include "cpu.h"
 
 #define CHUNK GBT_CPU_CHUNK

@@ -12,8 +12,8 @@
 #endif
 
 #include "../common/split_math.h"
-#include "../error.h"
-#include "../util.h"
+#include "util/error.h"
+#include "util/util.h"
 #include "cpu.h"
 
 static void no_split(struct gbt_split *s)

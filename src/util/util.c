@@ -14,7 +14,7 @@
 #include <omp.h>
 #endif
 
-#include "util.h"
+#include "util/util.h"
 
 gbt_status gbt__alloc(void *out, size_t n, size_t size, int zero, const char *what)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "util/error.h"
 
 #define GBT_ERROR_MSG_MAX 1024
 

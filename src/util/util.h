@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "util/error.h"
 
 /*
  * Allocates n * size bytes (zeroed if `zero`) into *out, or fails with

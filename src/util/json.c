@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "util.h"
+#include "util/json.h"
+#include "util/util.h"
 
 #define MAX_DEPTH 64
 

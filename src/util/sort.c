@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "sort.h"
+#include "util/sort.h"
 
 /*
  * Fewer than two keys are sorted: the early return keeps the cost of the
