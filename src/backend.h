@@ -32,7 +32,7 @@
  * - A histogram holds, for each of qm->cuts.total_slots slots, the exact
  *   int64 sums of the pairs of the node's rows whose value of the slot's
  *   feature falls in the slot's bin.  Missing slots (the last slot of each
- *   feature that has one, src/quantize.h) may hold anything: split finding derives the missing sums as
+ *   feature that has one, src/data/quantize.h) may hold anything: split finding derives the missing sums as
  *   node total minus the feature's value bins.
  * - best_splits scans, for every allowed usable feature
  *   (gbt__feature_usable), the candidates of gbt_candidate_exists, scores
@@ -51,7 +51,7 @@
 #include "common/split_math.h"
 #include "common/types.h"
 #include "gbt.h"
-#include "quantize.h"
+#include "data/quantize.h"
 
 struct gbt_forest;
 struct gbt_dview;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "util/error.h"
 #include "leaf_refit.h"
 #include "util/util.h"

@@ -29,7 +29,7 @@
 
 #include "backend.h"
 #include "comm.h"
-#include "quantize.h"
+#include "data/quantize.h"
 
 struct gbt_dist {
     struct gbt_comm *comm;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "booster.h"
-#include "feature_names.h"
+#include "data/feature_names.h"
 #include "util/util.h"
 
 enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_DOT };

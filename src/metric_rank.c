@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "common/gmath.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "metric.h"
 #include "rank.h"
 #include "util/util.h"

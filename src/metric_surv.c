@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "common/surv_math.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "metric.h"
 #include "objective.h"
 #include "surv_order.h"

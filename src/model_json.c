@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "booster.h"
-#include "feature_names.h"
+#include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"
 #include "objective.h"

@@ -17,7 +17,7 @@
 
 #include "booster.h"
 #include "common/grad_math.h"
-#include "feature_names.h"
+#include "data/feature_names.h"
 #include "util/json.h"
 #include "objective.h"
 #include "util/util.h"

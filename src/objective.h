@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "common/types.h"
-#include "dataset.h"
+#include "data/dataset.h"
 
 /*
  * Raw scores per row: num_class for multiclass objectives, num_alpha (the

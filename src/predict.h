@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "common/hostdev.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "tree.h"
 
 struct gbt_pnode {

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "common/types.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "params.h"
 
 /* lambdarank_num_pair_per_sample resolved: auto is 32 for topk, 1 for mean (as XGBoost). */

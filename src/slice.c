@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "booster.h"
-#include "feature_names.h"
+#include "data/feature_names.h"
 #include "util/util.h"
 
 static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)

@@ -37,9 +37,9 @@
 #include <string.h>
 
 #include "backend.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "gbt.h"
-#include "quantize.h"
+#include "data/quantize.h"
 #include "tap.h"
 #ifdef GBT_CUDA_EMU
 #include "gbt_emu.h"

@@ -10,8 +10,8 @@
 #include "backend.h"
 #include "common/grad_math.h"
 #include "common/rng.h"
-#include "dataset.h"
-#include "quantize.h"
+#include "data/dataset.h"
+#include "data/quantize.h"
 #include "testutil.h"
 
 struct fixture {

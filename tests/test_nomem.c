@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "booster.h"
-#include "quantize.h"
+#include "data/quantize.h"
 #include "testutil.h"
 
 #if defined(__SANITIZE_ADDRESS__)

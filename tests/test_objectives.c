@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/grad_math.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "metric.h"
 #include "objective.h"
 #include "params.h"

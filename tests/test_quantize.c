@@ -7,8 +7,8 @@
 #include <float.h>
 #include <math.h>
 
-#include "dataset.h"
-#include "quantize.h"
+#include "data/dataset.h"
+#include "data/quantize.h"
 #include "testutil.h"
 
 static gbt_dataset *column(const float *v, uint64_t n, const float *w)

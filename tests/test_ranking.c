@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "common/rank_math.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "gbt.h"
 #include "metric.h"
 #include "params.h"

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <sys/stat.h>
 
-#include "dataset.h"
-#include "io.h"
+#include "data/dataset.h"
+#include "data/io.h"
 #include "testutil.h"
 
 static gbt_dataset *load(const char *path, const char *opts)

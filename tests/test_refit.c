@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "common/grad_math.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "leaf_refit.h"
 #include "metric.h"
 #include "objective.h"

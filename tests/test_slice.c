@@ -5,7 +5,7 @@
  */
 #include <math.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 #include "testutil.h"
 
 #define NR 7

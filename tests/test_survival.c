@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/surv_math.h"
-#include "dataset.h"
+#include "data/dataset.h"
 #include "gbt.h"
 #include "metric.h"
 #include "surv_order.h"

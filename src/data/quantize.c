@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "quantize.h"
+#include "data/quantize.h"
 #include "util/sort.h"
 #include "util/util.h"
 

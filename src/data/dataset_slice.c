@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
-#include "feature_names.h"
+#include "data/dataset.h"
+#include "data/feature_names.h"
 #include "util/util.h"
 
 /* A copy of n elements of `size` bytes from src + begin * size, or NULL when src is NULL. */

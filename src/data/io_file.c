@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io.h"
+#include "data/io.h"
 #include "util/util.h"
 
 enum { FMT_GUESS, FMT_LIBSVM, FMT_CSV, FMT_TSV };

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 
 /*
  * Reads a file through a window that grows only to the longest line (or the

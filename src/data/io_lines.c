@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io.h"
+#include "data/io.h"
 #include "util/util.h"
 
 #define WINDOW (1u << 20)

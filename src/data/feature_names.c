@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "booster.h"
-#include "dataset.h"
-#include "feature_names.h"
+#include "data/dataset.h"
+#include "data/feature_names.h"
 #include "util/util.h"
 
 static int cmp_name(const void *a, const void *b)

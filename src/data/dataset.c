@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dataset.h"
-#include "feature_names.h"
+#include "data/dataset.h"
+#include "data/feature_names.h"
 #include "util/util.h"
 
 static atomic_uint_fast64_t next_generation = 1;

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "feature_names.h"
-#include "io.h"
+#include "data/feature_names.h"
+#include "data/io.h"
 #include "util/util.h"
 
 /* What every line is parsed against, fixed by the first data line. */

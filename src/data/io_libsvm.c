@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io.h"
+#include "data/io.h"
 #include "util/util.h"
 
 /* One chunk's rows: each row's label, end of its entries, qid and line within the chunk (from 0). */

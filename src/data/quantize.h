@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dataset.h"
+#include "data/dataset.h"
 
 enum gbt_qlayout { GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR };
 
