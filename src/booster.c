@@ -20,12 +20,12 @@
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "grow.h"
-#include "leaf_refit.h"
-#include "metric.h"
-#include "objective.h"
+#include "objective/leaf_refit.h"
+#include "objective/metric.h"
+#include "objective/objective.h"
 #include "shap.h"
-#include "surv_order.h"
-#include "rank.h"
+#include "objective/surv_order.h"
+#include "objective/rank.h"
 #include "util/util.h"
 
 /* ---- model ------------------------------------------------------------ */

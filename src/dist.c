@@ -8,7 +8,7 @@
 
 #include "data/dataset.h"
 #include "util/error.h"
-#include "leaf_refit.h"
+#include "objective/leaf_refit.h"
 #include "util/util.h"
 
 gbt_status gbt__dist_open(struct gbt_comm *c, gbt_status s, uint64_t nrow, uint64_t ngroups,

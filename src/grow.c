@@ -26,7 +26,7 @@
 
 #include "common/rng.h"
 #include "grow.h"
-#include "leaf_refit.h"
+#include "objective/leaf_refit.h"
 #include "params.h"
 #include "util/util.h"
 

@@ -16,7 +16,7 @@
 #include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"
-#include "objective.h"
+#include "objective/objective.h"
 #include "util/util.h"
 
 #define FORMAT_NAME "gbt-model"

@@ -19,7 +19,7 @@
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "util/json.h"
-#include "objective.h"
+#include "objective/objective.h"
 #include "util/util.h"
 
 /* XGBoost's node id of "no parent". */

@@ -17,7 +17,7 @@
 
 #include "backend.h"
 #include "common/types.h"
-#include "metric.h"
+#include "objective/metric.h"
 #include "params.h"
 #include "util/util.h"
 

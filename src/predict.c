@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objective.h"
+#include "objective/objective.h"
 #include "predict.h"
 #include "util/sort.h"
 #include "util/util.h"

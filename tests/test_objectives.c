@@ -9,8 +9,8 @@
 
 #include "common/grad_math.h"
 #include "data/dataset.h"
-#include "metric.h"
-#include "objective.h"
+#include "objective/metric.h"
+#include "objective/objective.h"
 #include "params.h"
 #include "testutil.h"
 

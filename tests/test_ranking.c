@@ -26,9 +26,9 @@
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "gbt.h"
-#include "metric.h"
+#include "objective/metric.h"
 #include "params.h"
-#include "rank.h"
+#include "objective/rank.h"
 #include "tap.h"
 
 /* ---- brute-force LambdaMART ------------------------------------------- */

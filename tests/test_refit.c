@@ -11,9 +11,9 @@
 
 #include "common/grad_math.h"
 #include "data/dataset.h"
-#include "leaf_refit.h"
-#include "metric.h"
-#include "objective.h"
+#include "objective/leaf_refit.h"
+#include "objective/metric.h"
+#include "objective/objective.h"
 #include "params.h"
 #include "testutil.h"
 

@@ -13,8 +13,8 @@
 #include "common/surv_math.h"
 #include "data/dataset.h"
 #include "gbt.h"
-#include "metric.h"
-#include "surv_order.h"
+#include "objective/metric.h"
+#include "objective/surv_order.h"
 #include "tap.h"
 #include "testutil.h"
 

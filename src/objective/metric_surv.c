@@ -10,9 +10,9 @@
 
 #include "common/surv_math.h"
 #include "data/dataset.h"
-#include "metric.h"
-#include "objective.h"
-#include "surv_order.h"
+#include "objective/metric.h"
+#include "objective/objective.h"
+#include "objective/surv_order.h"
 #include "util/util.h"
 
 int gbt__metric_survival(int id)

@@ -30,8 +30,8 @@
 
 #include "common/gmath.h"
 #include "data/dataset.h"
-#include "metric.h"
-#include "rank.h"
+#include "objective/metric.h"
+#include "objective/rank.h"
 #include "util/util.h"
 
 #define DEFAULT_TOPK 32

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/rng.h"
-#include "leaf_refit.h"
+#include "objective/leaf_refit.h"
 #include "util/util.h"
 
 static int by_value(const void *a, const void *b)

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "common/grad_math.h"
-#include "leaf_refit.h"
+#include "objective/leaf_refit.h"
 #include "common/rank_math.h"
-#include "objective.h"
+#include "objective/objective.h"
 #include "params.h"
 #include "util/util.h"
 

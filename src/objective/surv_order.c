@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "surv_order.h"
+#include "objective/surv_order.h"
 #include "util/util.h"
 
 struct keyed {

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "common/grad_math.h"
-#include "metric.h"
-#include "objective.h"
+#include "objective/metric.h"
+#include "objective/objective.h"
 #include "util/sort.h"
 #include "util/util.h"
 

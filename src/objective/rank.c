@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "common/rank_math.h"
-#include "rank.h"
+#include "objective/rank.h"
 #include "util/util.h"
 
 uint32_t gbt__rank_num_pair(const struct gbt_params *p)
