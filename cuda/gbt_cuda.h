@@ -32,7 +32,7 @@
 
 #include "backend.h"
 #include "common/shap_math.h"
-#include "predict.h"
+#include "model/predict.h"
 
 #define GBT_CU_MSG 512
 

@@ -28,8 +28,8 @@ endif
 
 # What the .cu files include (config.h changes with every configure).
 CUDA_DEPS = $(CUDA_HEADER_FILES) $(top_builddir)/config.h $(top_srcdir)/include/gbt.h \
-	$(top_srcdir)/src/backend.h $(top_srcdir)/src/predict.h $(top_srcdir)/src/data/quantize.h \
-	$(top_srcdir)/src/data/dataset.h $(top_srcdir)/src/tree.h \
+	$(top_srcdir)/src/backend.h $(top_srcdir)/src/model/predict.h $(top_srcdir)/src/data/quantize.h \
+	$(top_srcdir)/src/data/dataset.h $(top_srcdir)/src/model/tree.h \
 	$(top_srcdir)/src/common/gmath.h $(top_srcdir)/src/common/grad_math.h \
 	$(top_srcdir)/src/common/hostdev.h $(top_srcdir)/src/common/rng.h \
 	$(top_srcdir)/src/common/shap_math.h \

@@ -1,7 +1,7 @@
 /*
  * shap.cu - leaf ids, SHAP values and SHAP interaction values on the
  * device: a thread per row runs the functions of common/shap_math.h, the
- * ones the CPU runs (src/shap.c), so the bits are the CPU's.
+ * ones the CPU runs (src/model/shap.c), so the bits are the CPU's.
  *
  * The host gives the rows densified (nfeat floats, NaN: missing) with
  * their starting scores.  Each thread has its own slice of global memory

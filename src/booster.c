@@ -23,7 +23,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/metric.h"
 #include "objective/objective.h"
-#include "shap.h"
+#include "model/shap.h"
 #include "objective/surv_order.h"
 #include "objective/rank.h"
 #include "util/util.h"

@@ -10,8 +10,8 @@
 
 #include "backend.h"
 #include "params.h"
-#include "predict.h"
-#include "tree.h"
+#include "model/predict.h"
+#include "model/tree.h"
 #include "util/util.h"
 
 struct gbt_model {

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "tree.h"
+#include "model/tree.h"
 
 /* A split must reduce the loss by more than this (XGBoost's kRtEps). */
 #define GBT_MIN_SPLIT_GAIN 1e-6

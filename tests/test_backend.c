@@ -67,7 +67,7 @@
 #include "data/quantize.h"
 #include "objective/rank.h"
 #include "tap.h"
-#include "tree.h"
+#include "model/tree.h"
 #ifdef GBT_CUDA_EMU
 #include "gbt_emu.h"
 #endif

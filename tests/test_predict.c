@@ -11,7 +11,7 @@
 #include <math.h>
 
 #include "booster.h"
-#include "predict.h"
+#include "model/predict.h"
 #include "testutil.h"
 
 /* Raw scores by walking every tree, in double, in model order. */

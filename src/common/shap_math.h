@@ -1,6 +1,6 @@
 /*
  * shap_math.h - leaf indices and exact TreeSHAP values of one row, written
- * once for the CPU (src/shap.c) and the CUDA backend (cuda/shap.cu), so
+ * once for the CPU (src/model/shap.c) and the CUDA backend (cuda/shap.cu), so
  * both give the same bits.
  *
  * TreeSHAP (Lundberg, Erion and Lee, "Consistent individualized feature
@@ -247,7 +247,7 @@ GBT_SHARED double gbt_shap_expected(const struct gbt_shap_node *nodes, int32_t n
 
 
 /*
- * The trees [t0, t1) of a model as SHAP reads them (src/shap.c builds it
+ * The trees [t0, t1) of a model as SHAP reads them (src/model/shap.c builds it
  * on the host; cuda/shap.cu copies it to the device).  Tree u (0-based
  * from t0) adds to raw score class[u].
  */

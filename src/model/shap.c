@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shap.h"
+#include "model/shap.h"
 
 /* Bytes of host buffers per chunk of rows sent to a device. */
 #define CHUNK_BYTES ((uint64_t)64 << 20)

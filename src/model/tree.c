@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree.h"
+#include "model/tree.h"
 #include "util/util.h"
 
 void gbt__tree_free(struct gbt_tree *t)

@@ -17,7 +17,7 @@
 
 #include "common/hostdev.h"
 #include "data/dataset.h"
-#include "tree.h"
+#include "model/tree.h"
 
 struct gbt_pnode {
     int32_t left;     /* the left child (the right one follows it); a leaf: itself */

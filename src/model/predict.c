@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "objective/objective.h"
-#include "predict.h"
+#include "model/predict.h"
 #include "util/sort.h"
 #include "util/util.h"
 
