@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "data/quantize.h"
 #include "testutil.h"
 

@@ -10,7 +10,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "model/predict.h"
 #include "testutil.h"
 

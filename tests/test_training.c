@@ -6,7 +6,7 @@
  */
 #include <math.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "testutil.h"
 
 static double eval(const gbt_booster *b, const gbt_dataset *d, const char *metric)

@@ -12,7 +12,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "testutil.h"
 
 static const float X4[] = {1, 2, 3, 4}, Y4[] = {0, 0, 10, 10};

@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "util/json.h"
 #include "testutil.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "data/feature_names.h"
 #include "util/util.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "util/util.h"
 
 enum imp_type { IMP_WEIGHT, IMP_GAIN, IMP_COVER, IMP_TOTAL_GAIN, IMP_TOTAL_COVER };

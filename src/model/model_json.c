@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "booster.h"
+#include "train/booster.h"
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "util/json.h"

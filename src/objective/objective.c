@@ -10,7 +10,7 @@
 #include "objective/leaf_refit.h"
 #include "common/rank_math.h"
 #include "objective/objective.h"
-#include "params.h"
+#include "train/params.h"
 #include "util/util.h"
 
 int gbt__objective_groups(int obj, int num_class, int num_alpha)

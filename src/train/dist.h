@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "comm.h"
+#include "train/comm.h"
 #include "data/quantize.h"
 
 struct gbt_dist {

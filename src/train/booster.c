@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "booster.h"
-#include "comm.h"
-#include "dist.h"
+#include "train/booster.h"
+#include "train/comm.h"
+#include "train/dist.h"
 #include "common/grad_math.h"
 #include "common/rng.h"
 #include "common/surv_math.h"
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
-#include "grow.h"
+#include "train/grow.h"
 #include "objective/leaf_refit.h"
 #include "objective/metric.h"
 #include "objective/objective.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "comm.h"
+#include "train/comm.h"
 #include "util/error.h"
 
 #define PIECE ((size_t)1 << 28) /* elements (or bytes) per MPI call */

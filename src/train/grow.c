@@ -25,9 +25,9 @@
 #include <string.h>
 
 #include "common/rng.h"
-#include "grow.h"
+#include "train/grow.h"
 #include "objective/leaf_refit.h"
-#include "params.h"
+#include "train/params.h"
 #include "util/util.h"
 
 struct gnode {

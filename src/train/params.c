@@ -18,7 +18,7 @@
 #include "backend.h"
 #include "common/types.h"
 #include "objective/metric.h"
-#include "params.h"
+#include "train/params.h"
 #include "util/util.h"
 
 enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL };

@@ -2,7 +2,7 @@
  * comm.c - what distributed training builds on the collective operations
  * of comm.h: agreement on failures, gathers of unequal parts, row offsets.
  */
-#include "comm.h"
+#include "train/comm.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /*
  * dist.c - distributed training by rows: the exchanges of dist.h.
  */
-#include "dist.h"
+#include "train/dist.h"
 
 #include <stdlib.h>
 #include <string.h>
