@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_mpi.h"
+#include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 #ifdef GBT_WITH_MPI
 #include <mpi.h>

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_mpi.h"
+#include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 static void usage(FILE *f)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_mpi.h"
+#include "cli/cli.h"
+#include "cli/cli_mpi.h"
 
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",

@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hostdev.h"
+#include "common/hostdev.h"
 
 #define GBT_LN2_HI 6.93147180369123816490e-01
 #define GBT_LN2_LO 1.90821492927058770002e-10

@@ -34,8 +34,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gmath.h"
-#include "types.h"
+#include "common/gmath.h"
+#include "common/types.h"
 
 #define GBT_HESS_EPS 1e-16
 

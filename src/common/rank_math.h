@@ -35,9 +35,9 @@
 
 #include <stdint.h>
 
-#include "gmath.h"
-#include "rng.h"
-#include "types.h"
+#include "common/gmath.h"
+#include "common/rng.h"
+#include "common/types.h"
 
 enum gbt_rank_pair_method { GBT_RANK_TOPK = 0, GBT_RANK_MEAN = 1 };
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "hostdev.h"
+#include "common/hostdev.h"
 
 enum gbt_rng_stream {
     GBT_RNG_ROWS = 1,     /* a = round, b = row: subsample */

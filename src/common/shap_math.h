@@ -36,7 +36,7 @@
 
 #include <stdint.h>
 
-#include "hostdev.h"
+#include "common/hostdev.h"
 
 /* What a call computes per row (the backends' predict_explain). */
 enum gbt_explain_kind { GBT_EXPLAIN_LEAF = 1, GBT_EXPLAIN_CONTRIBS = 2, GBT_EXPLAIN_INTERACTIONS = 3 };

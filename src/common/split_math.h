@@ -14,8 +14,8 @@
 #ifndef GBT_COMMON_SPLIT_MATH_H
 #define GBT_COMMON_SPLIT_MATH_H
 
-#include "grad_math.h"
-#include "types.h"
+#include "common/grad_math.h"
+#include "common/types.h"
 
 struct gbt_split_params {
     double lambda, alpha, max_delta_step, min_child_weight;

@@ -39,7 +39,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "gmath.h"
+#include "common/gmath.h"
 
 #define GBT_AFT_MIN_GRAD (-15.0)
 #define GBT_AFT_MAX_GRAD 15.0

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 static void cpu_close(void *p)
 {

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "../backend.h"
+#include "backend.h"
 
 /* Rows a partition chunk holds at most. */
 #define GBT_CPU_CHUNK 16384

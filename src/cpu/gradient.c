@@ -16,11 +16,11 @@
 #include <omp.h>
 #endif
 
-#include "../common/grad_math.h"
-#include "../common/rank_math.h"
-#include "../common/rng.h"
+#include "common/grad_math.h"
+#include "common/rank_math.h"
+#include "common/rng.h"
 #include "util/util.h"
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 #define BLOCK 4096 /* rows per work item of the vectorised loop */
 

@@ -14,7 +14,7 @@
 #endif
 
 #include "util/util.h"
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 #define MIN_ROWS_PER_THREAD 1024
 /* Rows ahead whose codes and gradients are prefetched: deep nodes touch rows far apart. */

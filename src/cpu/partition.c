@@ -16,7 +16,7 @@
 #endif
 
 #include "util/util.h"
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 #define CHUNK GBT_CPU_CHUNK
 #define MIN_CHUNK 2048

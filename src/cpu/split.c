@@ -11,10 +11,10 @@
 #include <omp.h>
 #endif
 
-#include "../common/split_math.h"
+#include "common/split_math.h"
 #include "util/error.h"
 #include "util/util.h"
-#include "cpu.h"
+#include "cpu/cpu.h"
 
 static void no_split(struct gbt_split *s)
 {
