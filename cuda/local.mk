@@ -40,27 +40,16 @@ cuda/device.lo cuda/segments.lo cuda/gradient.lo cuda/histogram.lo cuda/split.lo
 cuda/partition.lo cuda/leaf.lo cuda/predict.lo cuda/shap.lo: $(CUDA_DEPS)
 
 
-EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c \
-	cuda/gpu-validate.sh
+EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c
 
 # ---- tests on a real GPU: every op and whole trainings against the CPU ----
 # The same tests run on the emulated device in every build (cuda/emu/local.mk);
 # these link the nvcc-built backend and skip without a GPU.
 if HAVE_CUDA
-check_PROGRAMS += tests/test_backend_gpu tests/test_cuda_errors_gpu cuda/gpu_tool
+check_PROGRAMS += tests/test_backend_gpu tests/test_cuda_errors_gpu
 TESTS += tests/test_backend_gpu tests/test_cuda_errors_gpu
 endif
 tests_test_backend_gpu_SOURCES = tests/test_backend.c tests/tap.h
 tests_test_backend_gpu_LDADD = libgbt_core.la
 tests_test_cuda_errors_gpu_SOURCES = tests/test_cuda_errors.c tests/tap.h
 tests_test_cuda_errors_gpu_LDADD = libgbt_core.la
-# gpu_tool: device listing, the synthetic data set and the benchmark of gpu-validate
-cuda_gpu_tool_SOURCES = cuda/gpu_tool.c
-cuda_gpu_tool_LDADD = libgbt_core.la
-
-# ---- make gpu-validate: everything that needs a GPU, in one command ----
-gpu-validate: gbtrain$(EXEEXT) tests/test_backend_gpu$(EXEEXT) tests/test_cuda_errors_gpu$(EXEEXT) \
-		cuda/gpu_tool$(EXEEXT)
-	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' NVCC='$(NVCC)' \
-	  LIBTOOL='$(LIBTOOL)' $(SHELL) $(top_srcdir)/cuda/gpu-validate.sh
-.PHONY: gpu-validate

@@ -1,5 +1,5 @@
 /*
- * gpu_tool.c - helpers of `make gpu-validate` (cuda/gpu-validate.sh).
+ * gpu_tool.c - helpers of `make gpu-validate` (tools/gpu-validate.sh).
  *
  *   gpu_tool devices
  *       lists the CUDA devices; without one, says why and exits 3
