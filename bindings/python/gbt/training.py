@@ -48,7 +48,9 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         ``(rows,)`` or ``(rows, K)``), grad and hess of the same size, the
         loss's derivatives at them with the weights included.  The
         ``objective`` parameter still fixes base_score, the prediction
-        transform and the default metric.
+        transform and the default metric.  Without ``base_score`` in params
+        a new model starts from 0.5, as XGBoost's does with a custom
+        objective (built-in objectives start from the label mean).
     maximize : bool, optional
         Whether higher is better for early stopping's metric (default: the
         library's answer for a built-in metric; a custom metric's name
@@ -110,6 +112,9 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
 
     if obj is not None and not callable(obj):
         raise TypeError(f"obj must be callable; got {type(obj).__name__}")
+    if obj is not None and "base_score" not in params and not booster.num_boosted_rounds():
+        # XGBoost estimates no starting score for a custom objective: it starts at 0.5
+        booster.set_param("base_score", 0.5)
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)
     if custom_metric is not None:
