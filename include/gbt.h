@@ -471,6 +471,86 @@ GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *nam
                                                  void *user, int maximize);
 
 /*
+ * The metrics an evaluation of this booster reports, in order: those of
+ * `eval_metric`, or when it is empty the objective's default (rmse for
+ * reg:squarederror, logloss for binary:logistic, mlogloss for multi:*,
+ * ndcg@32 for rank:ndcg and rank:pairwise, map@32 for rank:map,
+ * cox-nloglik for survival:cox, aft-nloglik for survival:aft, ...; the
+ * table in README.md; none with disable_default_eval_metric=true), then
+ * the custom metric of gbt_booster_set_eval_callback if one is set.  They
+ * follow the parameters (objective, eval_metric, tweedie_variance_power,
+ * lambdarank_pair_method), not the model: a booster without trees has
+ * them too.  gbt_booster_metric_count gives their number (0 or more).
+ */
+GBT_API gbt_status gbt_booster_metric_count(const gbt_booster *b, int *out);
+
+/*
+ * Metric i (0 <= i < gbt_booster_metric_count()): its name, as logged
+ * and as eval_metric takes it ("ndcg@32", "error@0.7"), written to name (at
+ * most len bytes with the NUL; GBT_E_INVALID_ARG if it does not fit), and
+ * *maximize: 1 when higher is better (auc, aucpr, ndcg, map, pre,
+ * interval-regression-accuracy; a custom metric as it was set), 0 when
+ * lower is.  name and maximize may be NULL.
+ */
+GBT_API gbt_status gbt_booster_metric_describe(const gbt_booster *b, int i, char *name, size_t len,
+                                               int *maximize);
+
+/*
+ * Computes every metric of gbt_booster_metric_count (in that order) on d,
+ * which must have labels, into out[0 .. count), as gbt_booster_train
+ * computes them on a validation set after each round: the same values,
+ * bit for bit.  The booster keeps d's raw scores between calls (for up to
+ * 16 datasets, the least recently used giving way), so that after a round
+ * the next call adds only the trees trained since: a loop of
+ * gbt_booster_update and gbt_booster_eval_round costs per round the new
+ * trees, not the whole model.  d is known by its address and its contents:
+ * a changed dataset (a new field, label or base_margin) or a model that
+ * lost rounds (gbt_booster_keep_rounds) is scored from scratch.  Release
+ * what is kept with gbt_booster_eval_forget (or gbt_booster_free).  len
+ * less than the count is GBT_E_INVALID_ARG; no model is GBT_E_STATE.
+ */
+GBT_API gbt_status gbt_booster_eval_round(gbt_booster *b, const gbt_dataset *d, double *out, int len);
+
+/*
+ * Releases the raw scores gbt_booster_eval_round keeps of d (d NULL:
+ * of every dataset).  Call it before freeing a dataset that the booster
+ * will outlive, to give the memory back at once; it is never required for
+ * correctness (a dataset created later at the same address is recognised
+ * as another).
+ */
+GBT_API gbt_status gbt_booster_eval_forget(gbt_booster *b, const gbt_dataset *d);
+
+/*
+ * Records round `iteration` (0 <= iteration < the number of rounds) with
+ * its score as the model's best_iteration and best_score, as early
+ * stopping does (gbt_booster_get_attr reads them; gbt_booster_save writes
+ * them); -1 removes the record.  The model's trees do not change.
+ */
+GBT_API gbt_status gbt_booster_set_best(gbt_booster *b, int iteration, double score);
+
+/*
+ * Keeps the first `rounds` rounds of the model (0 <= rounds <= the number
+ * of rounds) and drops the others, in place, as early stopping does; a
+ * best_iteration past them is removed.  The next training round on any
+ * data sets training up again (binning, the raw scores of the kept
+ * trees).  gbt_booster_slice makes a new booster of any range instead.
+ */
+GBT_API gbt_status gbt_booster_keep_rounds(gbt_booster *b, int rounds);
+
+/*
+ * Applies the objective's prediction transform to raw scores: margin
+ * holds nrow x K doubles, row-major (K outputs: num_class for the
+ * multiclass objectives, else 1, as gbt_booster_train_margins and the
+ * callbacks give them) and out receives what gbt_booster_predict would
+ * give for rows with those raw scores (out_len >= gbt_booster_predict_size
+ * of nrow rows): probabilities for binary:logistic, a class for
+ * multi:softmax, exp for count:poisson, ...  For a custom metric that
+ * wants predictions rather than raw scores.
+ */
+GBT_API gbt_status gbt_booster_transform(const gbt_booster *b, const double *margin, uint64_t nrow,
+                                         float *out, uint64_t out_len);
+
+/*
  * Distributed training by rows (a gbt built with MPI: "mpi": true in
  * gbt_build_info).  Puts the booster on the MPI communicator *mpi_comm
  * (the address of an MPI_Comm, so that this header needs no MPI types;

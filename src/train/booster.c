@@ -26,6 +26,7 @@
 #include "model/shap.h"
 #include "objective/surv_order.h"
 #include "objective/rank.h"
+#include "train/rounds.h"
 #include "util/util.h"
 
 /* ---- model ------------------------------------------------------------ */
@@ -42,12 +43,14 @@ gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
 
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
 {
+    if (m->ntrees > ntrees) m->epoch++;
     while (m->ntrees > ntrees) gbt__tree_free(&m->trees[--m->ntrees]);
     gbt__forest_truncate(&m->forest, ntrees);
 }
 
 void gbt__model_free(struct gbt_model *m)
 {
+    const uint64_t epoch = m->epoch + 1;
     gbt__model_truncate(m, 0);
     free(m->trees);
     free(m->base);
@@ -55,6 +58,7 @@ void gbt__model_free(struct gbt_model *m)
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;
+    m->epoch = epoch;
 }
 
 /* ---- booster life --------------------------------------------------------- */
@@ -76,6 +80,11 @@ static void drop_state(gbt_booster *b)
     b->ts = NULL;
 }
 
+void gbt__booster_drop_state(gbt_booster *b)
+{
+    drop_state(b);
+}
+
 gbt_status gbt_booster_create(gbt_booster **out)
 {
     gbt_booster *b;
@@ -91,6 +100,7 @@ void gbt_booster_free(gbt_booster *b)
 {
     if (b == NULL) return;
     drop_state(b);
+    gbt__booster_eval_caches_free(b);
     gbt__model_free(&b->model);
     gbt__comm_free(b->comm);
     free(b);
@@ -732,14 +742,6 @@ gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_e
 
 /* ---- validation, early stopping ---------------------------------------- */
 
-struct eval_set {
-    const gbt_dataset *d;
-    char name[64];
-    double *margin;
-    struct gbt_dview view;
-    gbt_dataset *all; /* distributed training: every process's labels of the set, else NULL */
-};
-
 /*
  * Fewer rows than this are predicted on the host even for a CUDA booster:
  * a device call costs a stream, buffers and copies, more than the host
@@ -818,7 +820,7 @@ static gbt_status check_index_base(const struct gbt_model *m, const gbt_dataset 
     return GBT_OK;
 }
 
-static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
+gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
 {
     const struct gbt_model *m = &b->model;
     struct gbt_dview v;
@@ -836,43 +838,6 @@ static gbt_status eval_margins(const gbt_booster *b, const gbt_dataset *d, doubl
     }
     *out = margin;
     return GBT_OK;
-}
-
-static gbt_status metric_list(const gbt_booster *b, struct gbt_metric *ms, char names[][GBT_METRIC_NAME_MAX], int *n)
-{
-    const struct gbt_params *p = &b->params;
-    int count = p->num_eval_metric ? (int)p->num_eval_metric : 1;
-    for (int i = 0; i < count; i++) {
-        if (p->num_eval_metric)
-            snprintf(names[i], GBT_METRIC_NAME_MAX, "%s", p->eval_metric[i]);
-        else if (gbt_objective_is_ranking((int)p->objective))
-            gbt__rank_default_metric((int)p->objective, p, names[i], GBT_METRIC_NAME_MAX);
-        else
-            gbt__objective_default_metric((int)p->objective, p->tweedie_variance_power, names[i],
-                                          GBT_METRIC_NAME_MAX);
-        FORWARD_IF_ERROR(gbt__metric_parse(names[i], &ms[i]));
-        /* a ranking objective's default with sampled pairs scores whole lists, as XGBoost's */
-        if (!p->num_eval_metric && gbt_objective_is_ranking((int)p->objective) &&
-            p->lambdarank_pair_method == GBT_RANK_MEAN)
-            ms[i].topk = 0;
-        ms[i].huber_slope = p->huber_slope;
-        ms[i].alpha = p->quantile_alpha;
-        ms[i].nalpha = (int)p->num_quantile_alpha;
-        ms[i].aft_dist = (int)p->aft_loss_distribution;
-        ms[i].aft_sigma = p->aft_loss_distribution_scale;
-        ms[i].exp_gain = (int)p->ndcg_exp_gain;
-    }
-    *n = count;
-    return GBT_OK;
-}
-
-static void free_sets(struct eval_set *sets, int n)
-{
-    for (int i = 0; i < n; i++) {
-        free(sets[i].margin);
-        gbt_dataset_free(sets[i].all);
-    }
-    free(sets);
 }
 
 static void format_seconds(char *buf, size_t len, double s)
@@ -901,38 +866,6 @@ static void log_round(const gbt_booster *b, int round, uint32_t first_tree, doub
              t_trees, t_eval);
 }
 
-/* One metric of raw scores `margin` on d: the survival ones need d's times (metric_surv.c). */
-static gbt_status eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,
-                              const double *margin, double *out)
-{
-    if (gbt__metric_survival(m->id)) {
-        RETURN_ERROR_IF(b->model.K != 1, GBT_E_PARAM, "survival metrics need one score per row");
-        return gbt__metric_surv_eval(m, d, margin, out);
-    }
-    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    return gbt__metric_eval_data(m, b->model.objective, b->model.K, margin, d, threads(b), out);
-}
-
-/* The custom metric (gbt_booster_set_eval_callback) of raw scores `margin` on d. */
-static gbt_status eval_custom(const gbt_booster *b, const gbt_dataset *d, const double *margin,
-                              double *out)
-{
-    int rc = b->eval_fn(margin, d->nrow, b->model.K, d, b->eval_user, out);
-    RETURN_ERROR_IF(rc != 0, GBT_E_INVALID_ARG, "custom metric '%s' failed (it returned %d)",
-                    b->eval_name, rc);
-    return GBT_OK;
-}
-
-/* Distributed training: every process's margins of a validation set, in process order. */
-static gbt_status gather_margins(const gbt_booster *b, const struct eval_set *set, double **out)
-{
-    gbt_status s = gbt__dist_agree(b->ts->dist, GBT_OK);
-    if (s == GBT_OK)
-        s = gbt__dist_gather_doubles(b->ts->dist, set->margin, set->d->nrow * (uint64_t)b->model.K, out);
-    if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", set->name);
-    return s;
-}
-
 double gbt__eta(double t_setup, double t_first, double now, int done, int total)
 {
     if (done >= total) return 0.0;
@@ -944,11 +877,11 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
 {
-    struct gbt_metric ms[GBT_MAX_METRICS];
-    char mnames[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
-    struct eval_set *sets = NULL;
-    int nm = 0, best_round = -1, last_round = -1, verb, last_maximize;
-    const char *last_name;
+    struct gbt_metric_list ml;
+    struct gbt_eval_cache *sets = NULL;
+    double vals[GBT_MAX_METRICS + 1];
+    int best_round = -1, last_round = -1, verb, last_maximize = 0;
+    const char *last_name = "";
     double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
     uint64_t bytes_setup;
     gbt_status s = GBT_OK;
@@ -964,30 +897,24 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                         GBT_E_INVALID_ARG, "validation set %d has no labels", i);
     }
     verb = (int)b->params.verbosity;
-    FORWARD_IF_ERROR(metric_list(b, ms, mnames, &nm));
+    FORWARD_IF_ERROR(gbt__metric_list(b, &ml));
+    RETURN_ERROR_IF(b->params.early_stopping_rounds > 0 && num_valid > 0 && ml.total == 0, GBT_E_PARAM,
+                    "early_stopping_rounds needs a metric: disable_default_eval_metric leaves none "
+                    "without eval_metric or a custom metric");
     /* the last metric decides early stopping: the custom one when there is one */
-    last_maximize = b->eval_fn ? b->eval_maximize : ms[nm - 1].maximize;
-    last_name = b->eval_fn ? b->eval_name : mnames[nm - 1];
+    if (ml.total > 0) {
+        last_maximize = ml.maximize[ml.total - 1];
+        last_name = ml.names[ml.total - 1];
+    }
     if (b->ts == NULL || b->ts->data_generation != train->generation)
         FORWARD_IF_ERROR(build_state(b, train));
     if (num_valid > 0) FORWARD_IF_ERROR(gbt__alloc(&sets, (size_t)num_valid, sizeof *sets, 1, "validation sets"));
     for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-        sets[i].d = valid[i];
         if (valid_names && valid_names[i])
             snprintf(sets[i].name, sizeof sets[i].name, "%s", valid_names[i]);
         else
             snprintf(sets[i].name, sizeof sets[i].name, "valid%d", i);
-        gbt__dataset_view(valid[i], &sets[i].view);
-        s = eval_margins(b, valid[i], &sets[i].margin);
-        if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
-    }
-    if (b->ts->dist) {
-        /* every process's labels of each set, once: the metrics are computed over all rows */
-        s = gbt__dist_agree(b->ts->dist, s);
-        for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-            s = gbt__dist_gather_labels(b->ts->dist, valid[i], &sets[i].all);
-            if (s != GBT_OK) gbt__fail_context(s, "validation set '%s'", sets[i].name);
-        }
+        s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
     }
     t_setup = gbt__now();
     bytes_setup = b->comm ? b->comm->bytes : 0;
@@ -995,29 +922,19 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         const uint32_t t0 = b->model.ntrees;
         const int round = (int)(t0 / (uint32_t)b->model.K);
         struct gbt_strbuf line = {0};
-        double last = NAN, t_round = gbt__now(), t_eval, *allm = NULL;
+        double last = NAN, t_round = gbt__now(), t_eval;
         s = gbt_booster_update(b, train);
         if (s != GBT_OK) break;
         last_round = round;
         t_eval = gbt__now();
         gbt__sb_printf(&line, "[%d]", round);
         for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-            gbt__forest_add(&b->model.forest, t0, b->model.ntrees, b->model.K, &sets[i].view,
-                            threads(b), sets[i].margin);
-            if (b->ts && b->ts->dist) s = gather_margins(b, &sets[i], &allm);
-            for (int j = 0; j < nm + (b->eval_fn != NULL) && s == GBT_OK; j++) {
-                s = j < nm ? eval_metric(b, &ms[j], allm ? sets[i].all : sets[i].d,
-                                         allm ? allm : sets[i].margin, &last)
-                           : eval_custom(b, sets[i].d, sets[i].margin, &last);
-                if (s != GBT_OK) {
-                    gbt__fail_context(s, "validation set '%s'", sets[i].name);
-                    break;
-                }
-                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, j < nm ? mnames[j] : b->eval_name,
-                               last);
+            s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
+            if (s == GBT_OK) s = gbt__eval_cache_metrics(b, &sets[i], &ml, vals);
+            for (int j = 0; j < ml.total && s == GBT_OK; j++) {
+                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, ml.names[j], vals[j]);
+                last = vals[j];
             }
-            free(allm);
-            allm = NULL;
         }
         if (s == GBT_OK) {
             const double now = gbt__now();
@@ -1030,7 +947,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
             if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
         }
         free(line.s);
-        if (s != GBT_OK || num_valid == 0) continue;
+        if (s != GBT_OK || num_valid == 0 || ml.total == 0) continue;
         if (best_round < 0 || (last_maximize ? last > best : last < best)) {
             best = last;
             best_round = round;
@@ -1038,12 +955,9 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         if (b->params.early_stopping_rounds > 0 && round - best_round >= b->params.early_stopping_rounds) {
             gbt__log(verb, GBT_LOG_INFO,
                      "early stop: %s-%s did not improve for %lld rounds; keeping rounds 0..%d",
-                     sets[num_valid - 1].name, last_name,
-                     (long long)b->params.early_stopping_rounds, best_round);
-            gbt__model_truncate(&b->model, (uint32_t)(best_round + 1) * (uint32_t)b->model.K);
-            b->model.best_iteration = best_round;
-            b->model.best_score = best;
-            drop_state(b);
+                     sets[num_valid - 1].name, last_name, (long long)b->params.early_stopping_rounds, best_round);
+            s = gbt_booster_keep_rounds(b, best_round + 1);
+            if (s == GBT_OK) s = gbt_booster_set_best(b, best_round, best);
             break;
         }
     }
@@ -1061,7 +975,8 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
                      "every exchange)", b->comm->rank, b->comm->size, (double)bytes_setup / 1e6,
                      (double)(b->comm->bytes - bytes_setup) / 1e6 / (last_round + 1));
     }
-    free_sets(sets, num_valid);
+    for (int i = 0; i < num_valid; i++) gbt__eval_cache_free(&sets[i]);
+    free(sets);
     return s;
 }
 
@@ -1093,8 +1008,8 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     m.exp_gain = (int)b->params.ndcg_exp_gain;
     RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
                     GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    FORWARD_IF_ERROR(eval_margins(b, d, &margin));
-    s = eval_metric(b, &m, d, margin, out);
+    FORWARD_IF_ERROR(gbt__booster_eval_margins(b, d, &margin));
+    s = gbt__eval_metric(b, &m, d, margin, out);
     free(margin);
     return s;
 }

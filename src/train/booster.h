@@ -29,6 +29,7 @@ struct gbt_model {
     uint64_t nfeature_names;
     int best_iteration;   /* -1: no early stop recorded */
     double best_score;
+    uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
 };
 
 struct gbt_train_state {
@@ -64,7 +65,17 @@ struct gbt_booster {
     char eval_name[64];
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
     struct gbt_comm *comm;
+    /* gbt_booster_eval_round: evaluation sets' raw scores between rounds (rounds.c) */
+    struct gbt_eval_cache *evc;
+    int nevc;
+    uint64_t evc_clock;
 };
+
+/* The raw scores of the whole model on d (checked against the model), in a new nrow * K array. */
+gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out);
+
+/* Drops the training state: the next round sets training up again on its data. */
+void gbt__booster_drop_state(gbt_booster *b);
 
 /* Appends a tree to the model and its forest. */
 /*

@@ -54,6 +54,7 @@ struct gbt_params {
     char eval_metric[GBT_MAX_METRICS][GBT_METRIC_NAME_MAX];
     int64_t num_eval_metric;
     int64_t early_stopping_rounds;
+    int64_t disable_default_eval_metric; /* no default metric when eval_metric is empty */
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
     int64_t booster;     /* accepted for XGBoost configurations; always gbtree */

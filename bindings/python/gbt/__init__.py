@@ -11,12 +11,15 @@ from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError
 from ._lib import LIB as _LIB
 from . import callback
 from .core import Booster, Dataset, build_info, device_count, params_info
+
+#: XGBoost's name for a dataset, so that scripts written for XGBoost's train() run
+DMatrix = Dataset
 from .training import train
 from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
-__all__ = ["Dataset", "Booster", "train", "callback", "build_info", "device_count", "params_info",
+__all__ = ["Dataset", "DMatrix", "Booster", "train", "callback", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
            "NoDeviceError", "DeviceError", "InternalError", "__version__"]

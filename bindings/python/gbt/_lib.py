@@ -136,6 +136,11 @@ LIBRARY_PATH: str = LIB._name  # type: ignore[attr-defined]
 _dataset_p = c_void_p
 _booster_p = c_void_p
 LOG_FN = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
+# gbt_objective_fn: (margin, nrow, outputs, data, user, grad, hess) -> 0 or failure
+OBJECTIVE_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_p,
+                         POINTER(c_double), POINTER(c_double))
+# gbt_eval_fn: (margin, nrow, outputs, data, user, out) -> 0 or failure
+EVAL_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_p, POINTER(c_double))
 
 _SIGNATURES = {
     # name: (restype, argtypes)
@@ -191,6 +196,23 @@ _SIGNATURES = {
     "gbt_booster_predict_dense_rounds": (c_int, [_booster_p, c_void_p, c_uint64, c_uint64, c_float,
                                                  c_uint, c_int, c_int, c_void_p, c_uint64]),
     "gbt_booster_save_xgboost": (c_int, [_booster_p, c_char_p]),
+    "gbt_dataset_get_groups": (c_int, [_dataset_p, POINTER(POINTER(ctypes.c_uint32)),
+                                       POINTER(c_uint64)]),
+    "gbt_dataset_slice_rows": (c_int, [_dataset_p, c_uint64, c_uint64, POINTER(_dataset_p)]),
+    "gbt_booster_train": (c_int, [_booster_p, _dataset_p, c_int, c_void_p, c_void_p, c_int]),
+    "gbt_booster_boost": (c_int, [_booster_p, _dataset_p, c_void_p, c_void_p, c_uint64]),
+    "gbt_booster_train_margins": (c_int, [_booster_p, _dataset_p, c_void_p, c_uint64]),
+    "gbt_booster_set_objective_callback": (c_int, [_booster_p, OBJECTIVE_FN, c_void_p]),
+    "gbt_booster_set_eval_callback": (c_int, [_booster_p, c_char_p, EVAL_FN, c_void_p, c_int]),
+    "gbt_booster_set_mpi_comm": (c_int, [_booster_p, c_void_p]),
+    "gbt_booster_metric_count": (c_int, [_booster_p, POINTER(c_int)]),
+    "gbt_booster_metric_describe": (c_int, [_booster_p, c_int, POINTER(c_char), c_size_t,
+                                            POINTER(c_int)]),
+    "gbt_booster_eval_round": (c_int, [_booster_p, _dataset_p, c_void_p, c_int]),
+    "gbt_booster_eval_forget": (c_int, [_booster_p, _dataset_p]),
+    "gbt_booster_set_best": (c_int, [_booster_p, c_int, c_double]),
+    "gbt_booster_keep_rounds": (c_int, [_booster_p, c_int]),
+    "gbt_booster_transform": (c_int, [_booster_p, c_void_p, c_uint64, c_void_p, c_uint64]),
 }
 for _name, (_res, _args) in _SIGNATURES.items():
     _fn = getattr(LIB, _name)

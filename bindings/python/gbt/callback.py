@@ -71,7 +71,7 @@ class CallbackContainer:
 
     def after_iteration(self, model: Booster, epoch: int, evals: Sequence) -> bool:
         for data, name in evals:
-            for metric, value in model.eval_metrics(data).items():
+            for metric, value in model._eval_round(data).items():
                 self.history.setdefault(name, {}).setdefault(metric, []).append(value)
         # every callback sees the round, even when an earlier one asks to stop
         return any([c.after_iteration(model, epoch, self.history) for c in self.callbacks])
@@ -95,8 +95,10 @@ class EarlyStopping(TrainingCallback):
     metric_name, data_name : str, optional
         The metric and validation set to watch (default: the last ones).
     maximize : bool, optional
-        Whether higher is better (default: from the metric: auc is maximised,
-        losses and errors minimised).
+        Whether higher is better (default: the library's answer for its
+        metrics, ``gbt_booster_metric_describe``: auc, ndcg, map... are
+        maximised, losses and errors minimised; see
+        :func:`gbt.core.metric_maximize` for custom metrics).
     min_delta : float, default 0
         An improvement must be larger than this.
     save_best : bool, default True

@@ -6,7 +6,7 @@ import json
 import math
 import os
 from ctypes import byref, c_char_p, c_double, c_float, c_int, c_size_t, c_uint64, c_void_p
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -356,6 +356,25 @@ class Dataset:
         sizes = np.diff(np.r_[starts, q.size])
         self.set_group(sizes.astype(np.uint32))
 
+    def get_group(self) -> Optional[np.ndarray]:
+        """The query group sizes (a copy, uint32; ``gbt_dataset_get_groups``), or None."""
+        p = ctypes.POINTER(ctypes.c_uint32)()
+        n = c_uint64()
+        check(LIB.gbt_dataset_get_groups(self._handle, byref(p), byref(n)))
+        if not n.value:
+            return None
+        return np.ctypeslib.as_array(p, shape=(n.value,)).copy()
+
+    def slice_rows(self, begin: int, end: int) -> "Dataset":
+        """A new Dataset of rows ``begin`` to ``end - 1`` with their fields,
+        groups (cut on group boundaries) and the feature names
+        (``gbt_dataset_slice_rows``)."""
+        handle = c_void_p()
+        check(LIB.gbt_dataset_slice_rows(self._handle, int(begin), int(end), byref(handle)))
+        d = Dataset.__new__(Dataset)
+        d._handle, d.missing = handle, self.missing
+        return d
+
     def get_label(self) -> Optional[np.ndarray]:
         """The labels (a copy), or None."""
         return self._get_field("label")
@@ -410,23 +429,29 @@ def _param_text(value: Any) -> str:
     return str(value)
 
 
-#: The metric each objective reports when eval_metric is not set (as the C
-#: library decides in gbt__objective_default_metric; README's objective table).
-_DEFAULT_METRIC = {
-    "reg:squarederror": "rmse", "reg:logistic": "rmse", "binary:logistic": "logloss",
-    "binary:logitraw": "auc", "binary:hinge": "error", "multi:softmax": "mlogloss",
-    "multi:softprob": "mlogloss", "count:poisson": "poisson-nloglik", "reg:gamma": "gamma-nloglik",
-    "reg:squaredlogerror": "rmsle", "reg:pseudohubererror": "mphe", "reg:absoluteerror": "mae",
-    "reg:quantileerror": "quantile",
-}
-
-_MAXIMIZE = ("auc", "aucpr", "ndcg", "map", "pre", "c-index")
+_MAXIMIZE_CACHE: Dict[str, bool] = {}
 
 
 def metric_maximize(name: str) -> bool:
-    """Whether a higher value of metric ``name`` is better."""
-    base = name.split("@")[0]
-    return base in _MAXIMIZE
+    """Whether a higher value of metric ``name`` is better: the library's
+    answer for its metrics (``gbt_booster_metric_describe``; auc, aucpr,
+    ndcg, map, pre and interval-regression-accuracy are maximised).  Any
+    other name (a custom metric's) is maximised when it starts as one of
+    those does, as XGBoost's early stopping decides."""
+    if name not in _MAXIMIZE_CACHE:
+        h = c_void_p()
+        check(LIB.gbt_booster_create(byref(h)))
+        try:
+            mx = c_int()
+            if (LIB.gbt_booster_set_param(h, b"eval_metric", cstr(name)) == 0
+                    and LIB.gbt_booster_metric_describe(h, 0, None, 0, byref(mx)) == 0):
+                _MAXIMIZE_CACHE[name] = bool(mx.value)
+            else:
+                _MAXIMIZE_CACHE[name] = name != "mape" and name.startswith(
+                    ("auc", "aucpr", "pre", "map", "ndcg"))
+        finally:
+            LIB.gbt_booster_free(h)
+    return _MAXIMIZE_CACHE[name]
 
 
 # ---------------------------------------------------------------- Booster
@@ -612,25 +637,163 @@ class Booster:
     def _has_model(self) -> bool:
         return self.num_features() > 0 or self.num_boosted_rounds() > 0
 
+    def _metric_info(self) -> List[Tuple[str, bool]]:
+        """Every metric an evaluation reports, with whether higher is better
+        (``gbt_booster_metric_count``/``_describe``): ``eval_metric``'s or the
+        objective's default, then a custom metric while one is set."""
+        n = c_int()
+        check(LIB.gbt_booster_metric_count(self._handle, byref(n)))
+        out = []
+        buf = ctypes.create_string_buffer(128)
+        mx = c_int()
+        for i in range(n.value):
+            check(LIB.gbt_booster_metric_describe(self._handle, i, buf, len(buf), byref(mx)))
+            out.append((buf.value.decode(), bool(mx.value)))
+        return out
+
     def eval_metric_names(self) -> List[str]:
-        """The metrics evaluation reports: ``eval_metric``, or the objective's default."""
-        text = self.get_param("eval_metric")
-        names = [m for m in text.split(",") if m and m != "(none)"]
-        if names:
-            return names
-        obj = self.get_param("objective")
-        if obj == "reg:tweedie":
-            rho = float(self.get_param("tweedie_variance_power"))
-            return [f"tweedie-nloglik@{rho:g}" if rho > 1 else "poisson-nloglik"]
-        return [_DEFAULT_METRIC.get(obj, "rmse")]
+        """The built-in metrics evaluation reports: ``eval_metric``, or the
+        objective's default as the library decides it (rank:ndcg's
+        ``ndcg@32``, survival:cox's ``cox-nloglik``...; none with
+        ``disable_default_eval_metric``)."""
+        names = [n for n, _ in self._metric_info()]
+        return names[:-1] if getattr(self, "_feval", None) is not None else names
 
     # -- training and evaluation
-    def update(self, dtrain: Dataset, iteration: Optional[int] = None) -> None:
-        """Train one more boosting round on ``dtrain`` (``gbt_booster_update``)."""
+    def update(self, dtrain: Dataset, iteration: Optional[int] = None,
+               fobj: Optional[Callable[..., Any]] = None) -> None:
+        """Train one more boosting round on ``dtrain`` (``gbt_booster_update``).
+
+        ``fobj(preds, dtrain) -> (grad, hess)``: a custom objective, as
+        XGBoost's: ``preds`` are the raw scores of the training rows (float64,
+        shape ``(rows,)`` or ``(rows, K)``), grad and hess the first and second
+        derivatives of the loss at them, weights included (the library calls
+        it through ``gbt_booster_set_objective_callback``).  ``iteration`` is
+        accepted for XGBoost's signature; the round is always the next one.
+        """
         if not isinstance(dtrain, Dataset):
             raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
         self._cache = {}
-        check(LIB.gbt_booster_update(self._handle, dtrain._handle))
+        if fobj is None:
+            check(LIB.gbt_booster_update(self._handle, dtrain._handle))
+            return
+        if not callable(fobj):
+            raise TypeError(f"fobj must be callable; got {type(fobj).__name__}")
+
+        def objective(margin: Any, nrow: int, k: int, data: int, user: int, grad: Any, hess: Any) -> int:
+            try:
+                n = nrow * k
+                preds = np.ctypeslib.as_array(margin, shape=(n,)).copy()
+                if k > 1:
+                    preds = preds.reshape(nrow, k)
+                g, h = fobj(preds, dtrain)
+                for what, arr, dst in (("grad", g, grad), ("hess", h, hess)):
+                    arr = np.asarray(arr, dtype=np.float64)
+                    if arr.size != n:
+                        raise ValueError(f"the custom objective's {what} has {arr.size} values; the "
+                                         f"training data needs {n} ({nrow} rows x {k} outputs)")
+                    np.ctypeslib.as_array(dst, shape=(n,))[:] = arr.reshape(-1)
+                return 0
+            except BaseException as e:  # raised again once the library returns
+                self._cb_error = e
+                return 1
+
+        fn = _lib.OBJECTIVE_FN(objective)
+        self._cb_error = None
+        check(LIB.gbt_booster_set_objective_callback(self._handle, fn, None))
+        try:
+            st = LIB.gbt_booster_update(self._handle, dtrain._handle)
+        finally:
+            LIB.gbt_booster_set_objective_callback(self._handle, ctypes.cast(None, _lib.OBJECTIVE_FN),
+                                                   None)
+        self._raise_callback_error(st)
+
+    def _raise_callback_error(self, status: int) -> None:
+        err, self._cb_error = getattr(self, "_cb_error", None), None
+        if status != 0 and err is not None:
+            raise err
+        check(status)
+
+    def boost(self, dtrain: Dataset, iteration: int, grad: Any, hess: Any) -> None:
+        """One round from the caller's gradients (``gbt_booster_boost``): grad
+        and hess hold ``rows x K`` values (row-major, weights included)."""
+        if not isinstance(dtrain, Dataset):
+            raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
+        g = np.ascontiguousarray(grad, dtype=np.float64).reshape(-1)
+        h = np.ascontiguousarray(hess, dtype=np.float64).reshape(-1)
+        if g.size != h.size:
+            raise ValueError(f"grad has {g.size} values but hess {h.size}")
+        self._cache = {}
+        check(LIB.gbt_booster_boost(self._handle, dtrain._handle, _ptr(g), _ptr(h), g.size))
+
+    def _set_custom_metric(self, feval: Callable[..., Any], output_margin: bool,
+                           maximize: Optional[bool] = None) -> None:
+        """Make ``feval(preds, data) -> (name, value)`` (or a list of such
+        pairs) the last metric of every evaluation (``gbt_booster_set_eval_callback``):
+        preds are the model's predictions (float32, as :meth:`predict` gives
+        them) or, with ``output_margin``, its raw scores."""
+        if not callable(feval):
+            raise TypeError(f"custom_metric must be callable; got {type(feval).__name__}")
+
+        def metric(margin: Any, nrow: int, k: int, data: int, user: int, out: Any) -> int:
+            try:
+                raw = np.ctypeslib.as_array(margin, shape=(nrow * k,))
+                if output_margin:
+                    preds = raw.astype(np.float32)
+                    if k > 1:
+                        preds = preds.reshape(nrow, k)
+                else:
+                    width = self._width(0, 0, 0)
+                    preds = np.empty(nrow * width, dtype=np.float32)
+                    check(LIB.gbt_booster_transform(self._handle, _ptr(raw), nrow, _ptr(preds),
+                                                    preds.size))
+                    if width > 1:
+                        preds = preds.reshape(nrow, width)
+                ret = feval(preds, self._feval_data)
+                pairs = ret if isinstance(ret, list) else [ret]
+                if not pairs or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+                    raise TypeError("a custom metric returns (name, value) or a list of such pairs; "
+                                    f"got {ret!r}")
+                self._feval_pairs = [(str(n), float(v)) for n, v in pairs]
+                out[0] = self._feval_pairs[-1][1]
+                return 0
+            except BaseException as e:
+                self._cb_error = e
+                return 1
+
+        fn = _lib.EVAL_FN(metric)
+        name = getattr(feval, "__name__", "custom") or "custom"
+        mx = metric_maximize(name) if maximize is None else bool(maximize)
+        check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name[:63]), fn, None, int(mx)))
+        self._feval, self._feval_fn, self._feval_pairs, self._feval_data = feval, fn, [], None
+
+    def _clear_custom_metric(self) -> None:
+        if getattr(self, "_feval", None) is not None:
+            check(LIB.gbt_booster_set_eval_callback(self._handle, None,
+                                                    ctypes.cast(None, _lib.EVAL_FN), None, 0))
+        self._feval = self._feval_fn = self._feval_data = None
+
+    def _eval_round(self, data: Dataset) -> Dict[str, float]:
+        """Every metric on ``data``, from the raw scores the library keeps of it
+        between rounds (``gbt_booster_eval_round``: only the trees added since
+        the last call are walked); a custom metric's pairs come last."""
+        info = self._metric_info()
+        out = np.zeros(max(1, len(info)), dtype=np.float64)
+        self._feval_data, self._cb_error = data, None
+        try:
+            st = LIB.gbt_booster_eval_round(self._handle, data._handle, _ptr(out), len(info))
+        finally:
+            self._feval_data = None
+        self._raise_callback_error(st)
+        custom = getattr(self, "_feval", None) is not None
+        res = {name: float(out[i]) for i, (name, _) in enumerate(info[:-1] if custom else info)}
+        if custom:
+            for name, value in self._feval_pairs:
+                res[name] = value
+        return res
+
+    def _eval_forget(self, data: Optional[Dataset] = None) -> None:
+        LIB.gbt_booster_eval_forget(self._handle, data._handle if data is not None else None)
 
     def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
         """Metric values of the model on ``data`` (which must have labels).
@@ -639,7 +802,7 @@ class Booster:
         ----------
         data : Dataset
         metrics : str or list of str, optional
-            Default: the booster's ``eval_metric`` or the objective's metric.
+            Default: the booster's ``eval_metric`` or the objective's metrics.
 
         Returns
         -------
@@ -659,13 +822,26 @@ class Booster:
 
     def eval(self, data: Dataset, name: str = "eval", iteration: int = 0) -> str:
         """XGBoost's evaluation string, ``"[iteration]\\tname-metric:value..."``."""
-        vals = self.eval_metrics(data)
-        return f"[{iteration}]" + "".join(f"\t{name}-{k}:{v:.6f}" for k, v in vals.items())
+        return self.eval_set([(data, name)], iteration)
 
-    def eval_set(self, evals: Sequence[Tuple[Dataset, str]], iteration: int = 0) -> str:
-        """The evaluation string of several ``(data, name)`` pairs."""
-        parts = [self.eval(d, n, iteration)[len(f"[{iteration}]"):] for d, n in evals]
-        return f"[{iteration}]" + "".join(parts)
+    def eval_set(self, evals: Sequence[Tuple[Dataset, str]], iteration: int = 0,
+                 feval: Optional[Callable[..., Any]] = None, output_margin: bool = True) -> str:
+        """The evaluation string of several ``(data, name)`` pairs, as
+        XGBoost's: every metric of the booster (``gbt_booster_eval_round``: the
+        raw scores of each dataset are kept between calls), then
+        ``feval(preds, data) -> (name, value)`` if given (preds are raw scores
+        with ``output_margin``, else predictions)."""
+        parts = [f"[{iteration}]"]
+        if feval is not None:
+            self._set_custom_metric(feval, output_margin)
+        try:
+            for d, n in evals:
+                for k, v in self._eval_round(d).items():
+                    parts.append(f"{n}-{k}:{v:.6f}")
+        finally:
+            if feval is not None:
+                self._clear_custom_metric()
+        return "\t".join(parts)
 
     # -- feature names and importance
     @property
@@ -996,24 +1172,12 @@ class Booster:
             self._set_one(k, v, quiet=True)
 
     def _truncate(self, rounds: int, best_iteration: int, best_score: float) -> None:
-        """Keep the first ``rounds`` rounds (``gbt_booster_slice``) and record
-        the early stop, as gbt_booster_train does.  The C API has no call that
-        sets best_iteration and best_score, so they are added to the sliced
-        model's JSON and it is loaded again (the library writes them back in
-        its own order: the file is gbtrain's, byte for byte)."""
-        if rounds < self.num_boosted_rounds():
-            sliced = self[0:rounds]
-            raw = bytes(sliced.save_raw()).decode()
-        else:
-            raw = bytes(self.save_raw()).decode()
-        # a best_iteration the slice kept (from an earlier early stop) gives way
-        raw = raw.replace('"best_iteration"', '"_old_best_iteration"').replace(
-            '"best_score"', '"_old_best_score"')
-        head = raw.index("{") + 1
-        score = json.dumps(float(best_score)) if math.isfinite(best_score) else "null"
-        body = (raw[:head] + f'\n  "best_iteration": {int(best_iteration)},\n  "best_score": {score},'
-                + raw[head:])
-        self.load_model(body.encode())
+        """Keep the first ``rounds`` rounds and record the early stop
+        (``gbt_booster_keep_rounds`` and ``gbt_booster_set_best``), as
+        gbt_booster_train does when it stops early."""
+        self._cache = {}
+        check(LIB.gbt_booster_keep_rounds(self._handle, int(rounds)))
+        check(LIB.gbt_booster_set_best(self._handle, int(best_iteration), float(best_score)))
 
     def __repr__(self) -> str:
         return f"<gbt.Booster {self.num_boosted_rounds()} rounds, {self.num_features()} features>"

@@ -6,6 +6,7 @@ given and validated in ``fit``, fitted attributes ending in ``_``,
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -50,11 +51,22 @@ class GBTModel(BaseEstimator):
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
-    objective : str, optional
+    objective : str or callable, optional
         Default: ``reg:squarederror`` (regressor), ``binary:logistic`` or
-        ``multi:softprob`` (classifier, from the number of classes).
-    eval_metric : str or list of str, optional
-        Metrics computed on ``eval_set`` each round.
+        ``multi:softprob`` (classifier, from the number of classes).  A
+        callable is a custom objective, as in XGBoost's estimators:
+        ``objective(y_true, y_pred) -> (grad, hess)`` (with a
+        ``sample_weight`` keyword when the fit has weights), y_pred the raw
+        scores; the booster's objective is then the default above (it gives
+        the prediction transform).  Not for GBTRanker.
+    eval_metric : str, callable or list, optional
+        Metrics computed on ``eval_set`` each round: names, and at most one
+        callable ``eval_metric(y_true, y_pred[, sample_weight=]) -> value``
+        (a scikit-learn metric such as ``mean_absolute_error``), reported
+        under its function's name after the built-in ones and so deciding
+        early stopping; y_pred are predictions (probabilities for the
+        classifier), or raw scores with a callable objective.  Callables
+        are not for GBTRanker.
     early_stopping_rounds : int, optional
         Stop when the last metric on the last ``eval_set`` has not improved
         for this many rounds; the model then keeps its rounds up to the best
@@ -140,9 +152,43 @@ class GBTModel(BaseEstimator):
             params["seed"] = int(seed)
         if self.n_jobs is not None:
             params["nthread"] = max(0, int(self.n_jobs))
-        if self.eval_metric is not None:
-            params["eval_metric"] = self.eval_metric
+        if self.eval_metric is not None and not callable(self.eval_metric):
+            names = [self.eval_metric] if isinstance(self.eval_metric, str) else list(self.eval_metric)
+            builtin = [m for m in names if not callable(m)]
+            if len(names) - len(builtin) > 1:
+                raise ValueError("eval_metric holds more than one callable; give at most one")
+            if builtin:
+                params["eval_metric"] = builtin
         return params
+
+    def _custom_functions(self) -> Tuple[Any, Any]:
+        """XGBoost's scikit-learn conventions for callables: ``objective(y_true,
+        y_pred[, sample_weight=]) -> (grad, hess)`` and ``eval_metric(y_true,
+        y_pred[, sample_weight=]) -> value`` (named by the function), wrapped
+        as :func:`gbt.train`'s ``obj`` and ``custom_metric``."""
+        obj = metric = None
+        if callable(self.objective):
+            func = self.objective
+            takes_weight = "sample_weight" in inspect.signature(func).parameters
+
+            def obj(preds: np.ndarray, data: Dataset) -> Any:
+                w = data.get_weight()
+                if w is not None and not takes_weight:
+                    raise ValueError("the objective has no sample_weight parameter but the fit has "
+                                     "sample weights")
+                if w is not None:
+                    return func(data.get_label(), preds, sample_weight=w)
+                return func(data.get_label(), preds)
+        m = self.eval_metric
+        mfunc = m if callable(m) else next((f for f in (m if isinstance(m, (list, tuple)) else [])
+                                            if callable(f)), None)
+        if mfunc is not None:
+            def metric(preds: np.ndarray, data: Dataset) -> Tuple[str, float]:
+                w = data.get_weight()
+                if w is None:
+                    return mfunc.__name__, mfunc(data.get_label(), preds)
+                return mfunc.__name__, mfunc(data.get_label(), preds, sample_weight=w)
+        return obj, metric
 
     def _rounds(self) -> int:
         n = self.n_estimators
@@ -200,9 +246,11 @@ class GBTModel(BaseEstimator):
         if self.early_stopping_rounds and not evals:
             raise ValueError("early_stopping_rounds needs eval_set")
         history: Dict[str, Dict[str, List[float]]] = {}
+        obj, metric = self._custom_functions()
         self._Booster = train(params, dtrain, rounds, evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
-                              evals_result=history, verbose_eval=verbose)
+                              evals_result=history, verbose_eval=verbose, obj=obj,
+                              custom_metric=metric)
         self.evals_result_ = history
         return self
 
@@ -322,7 +370,7 @@ class GBTRegressor(RegressorMixin, GBTModel):
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan", y_numeric=True)
         params = self._booster_params()
-        params["objective"] = self.objective or "reg:squarederror"
+        params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
         return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
                          sample_weight_eval_set, base_margin, verbose, params,
                          lambda v: np.asarray(v, dtype=np.float64).reshape(-1))
@@ -372,7 +420,7 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             raise ValueError(f"the data has only one class ({self.classes_[0]!r}); a classifier "
                              "needs at least 2 classes")
         params = self._booster_params()
-        if self.objective is not None:
+        if self.objective is not None and not callable(self.objective):
             params["objective"] = self.objective
             if self.objective.startswith("multi:"):
                 params["num_class"] = self.n_classes_
@@ -495,6 +543,10 @@ class GBTRanker(GBTModel):
                              ensure_all_finite="allow-nan", y_numeric=True)
         sizes = _group_sizes(X.shape[0], group, qid, "fit")
         params = self._booster_params()
+        if callable(self.objective) or callable(self.eval_metric) or (
+                isinstance(self.eval_metric, (list, tuple)) and any(map(callable, self.eval_metric))):
+            raise ValueError("GBTRanker takes objective and eval_metric by name only (rank:ndcg, "
+                             "ndcg@10, ...); callables are for GBTRegressor and GBTClassifier")
         params["objective"] = self.objective or "rank:ndcg"
         dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
         dtrain.set_group(sizes)

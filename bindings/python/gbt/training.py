@@ -1,8 +1,9 @@
-"""gbt.train: boosting rounds driven from Python, with per-round metrics as numbers."""
+"""gbt.train: the library's rounds (gbt_booster_update) and evaluation
+(gbt_booster_eval_round) driven from Python, with per-round metrics as numbers."""
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
                        TrainingCallback)
@@ -13,19 +14,24 @@ __all__ = ["train"]
 
 def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10, *,
           evals: Optional[Sequence[Tuple[Dataset, str]]] = None,
+          obj: Optional[Callable[..., Any]] = None,
+          maximize: Optional[bool] = None,
           early_stopping_rounds: Optional[int] = None,
           evals_result: Optional[Dict[str, Dict[str, List[float]]]] = None,
           verbose_eval: Union[bool, int] = True,
           xgb_model: Union[None, str, Booster, bytes, bytearray] = None,
-          callbacks: Optional[Sequence[TrainingCallback]] = None) -> Booster:
+          callbacks: Optional[Sequence[TrainingCallback]] = None,
+          custom_metric: Optional[Callable[..., Any]] = None) -> Booster:
     """Train a booster.
 
     Each round is one ``gbt_booster_update``; after it, every metric of
-    ``eval_metric`` (or the objective's default) is computed on each of
-    ``evals`` with ``gbt_booster_eval``, and the callbacks run.  Without
-    ``evals`` and callbacks the model is the one ``gbtrain`` and
-    ``gbt_booster_train`` make with the same parameters, byte for byte; with
-    ``early_stopping_rounds`` too.
+    ``eval_metric`` (or the objective's default, as the library decides it:
+    ``ndcg@32`` for rank:ndcg, ``cox-nloglik`` for survival:cox, ...) is
+    computed on each of ``evals`` with ``gbt_booster_eval_round``, which
+    keeps each dataset's raw scores between rounds and adds only the new
+    trees, and the callbacks run.  The model, the metrics and the early stop
+    are those of ``gbtrain`` and ``gbt_booster_train`` with the same
+    parameters and validation sets, byte for byte.
 
     Parameters
     ----------
@@ -36,6 +42,20 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     num_boost_round : int, default 10
     evals : list of (Dataset, str), optional
         Data to evaluate after each round, with their names.
+    obj : callable, optional
+        A custom objective, XGBoost's ``obj``: ``obj(preds, dtrain) -> (grad,
+        hess)``, preds the raw scores of the training rows (float64, shape
+        ``(rows,)`` or ``(rows, K)``), grad and hess of the same size, the
+        loss's derivatives at them with the weights included.  The
+        ``objective`` parameter still fixes base_score, the prediction
+        transform and the default metric.  Without ``base_score`` in params
+        a new model starts from 0.5, as XGBoost's does with a custom
+        objective (built-in objectives start from the label mean).
+    maximize : bool, optional
+        Whether higher is better for early stopping's metric (default: the
+        library's answer for a built-in metric; a custom metric's name
+        decides as in XGBoost: names starting with auc, aucpr, pre, map or
+        ndcg are maximised).
     early_stopping_rounds : int, optional
         Stop when the last metric on the last of ``evals`` has not improved
         for this many rounds; the returned booster then keeps rounds
@@ -49,6 +69,12 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     xgb_model : Booster, path or bytes, optional
         A model to continue training from (a copy; the original is unchanged).
     callbacks : list of TrainingCallback, optional
+    custom_metric : callable, optional
+        XGBoost's ``custom_metric``: ``custom_metric(preds, data) -> (name,
+        value)`` (or a list of such pairs), computed on each of ``evals``
+        after the built-in metrics (so it decides early stopping).  preds are
+        the predictions (float32, as :meth:`Booster.predict` gives them), or
+        the raw scores when ``obj`` is given, as XGBoost does.
 
     Returns
     -------
@@ -70,7 +96,7 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     if early_stopping_rounds:
         if not evals:
             raise ValueError("early_stopping_rounds needs at least one validation set in evals")
-        callbacks.append(EarlyStopping(rounds=early_stopping_rounds))
+        callbacks.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize))
     for c in callbacks:
         if isinstance(c, ProgressBar) and c.total is None:
             c.total = int(num_boost_round)
@@ -84,15 +110,26 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     else:
         booster = Booster(params)
 
+    if obj is not None and not callable(obj):
+        raise TypeError(f"obj must be callable; got {type(obj).__name__}")
+    if obj is not None and "base_score" not in params and not booster.num_boosted_rounds():
+        # XGBoost estimates no starting score for a custom objective: it starts at 0.5
+        booster.set_param("base_score", 0.5)
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)
-    start = booster.num_boosted_rounds() if xgb_model is not None else 0
-    for epoch in range(start, start + int(num_boost_round)):
-        if container.before_iteration(booster, epoch):
-            break
-        booster.update(dtrain, epoch)
-        if container.after_iteration(booster, epoch, evals):
-            break
+    if custom_metric is not None:
+        booster._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize)
+    try:
+        start = booster.num_boosted_rounds() if xgb_model is not None else 0
+        for epoch in range(start, start + int(num_boost_round)):
+            if container.before_iteration(booster, epoch):
+                break
+            booster.update(dtrain, epoch, fobj=obj)
+            if container.after_iteration(booster, epoch, evals):
+                break
+    finally:
+        booster._clear_custom_metric()
+        booster._eval_forget()
     booster = container.after_training(booster)
     if evals_result is not None:
         evals_result.clear()
