@@ -14,6 +14,8 @@
  *   atomicAdd(&sh[0]) by every thread (32 lanes on one word: 32 wavefronts).
  * Host: two cudaMemcpy to the device, one launch, one stream
  * synchronisation, one memset, one cudaMemcpy back (into pageable memory).
+ * reread<<<16, 256>>>: every block reads the same 256 sectors (b[32 t]):
+ * 4096 sectors requested, 256 distinct in the launch.
  */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -40,6 +42,12 @@ __global__ void traffic(const float *a, const float *b, float *out, unsigned *co
     atomicAdd(&sh[0], 1u);
     __syncthreads();
     if (threadIdx.x < 32) out2[blockIdx.x * 32 + threadIdx.x] = sh[threadIdx.x];
+}
+
+/* Every block reads b[32 t] for its thread t: 16 blocks x 256 sectors requested, 256 distinct. */
+__global__ void reread(const float *b, float *out)
+{
+    out[blockIdx.x * blockDim.x + threadIdx.x] = b[32 * threadIdx.x];
 }
 
 int failures, tests;
@@ -87,7 +95,7 @@ int main(void)
     float *ha = (float *)malloc(sizeof(float) * 32 * N);
     unsigned got = 0;
     for (int i = 0; i < 32 * N; i++) ha[i] = 1.0f;
-    printf("1..22\n");
+    printf("1..24\n");
     if (cudaMalloc((void **)&a, sizeof(float) * N) != cudaSuccess ||
         cudaMalloc((void **)&b, sizeof(float) * 32 * N) != cudaSuccess ||
         cudaMalloc((void **)&out, sizeof(float) * N) != cudaSuccess ||
@@ -107,6 +115,10 @@ int main(void)
     const std::string r = take();
     cudaMemcpy(&got, counter, sizeof got, cudaMemcpyDeviceToHost);
     const std::string back = take();
+    /* the same lines of b read by every block: requested 16 times, distinct once */
+    reread<<<N / THREADS, THREADS, 0, st>>>(b, out);
+    cudaStreamSynchronize(st);
+    const std::string rr = take();
     fprintf(stderr, "# %s# %s", r.c_str(), back.c_str());
 
     ok(field(r, "\"traffic\"", "launches") == 1, "one launch");
@@ -115,6 +127,7 @@ int main(void)
     ok(field(r, "\"traffic\"", "gld_sec") == N * 4 / 32 + N,
        "global load sectors: N*4/32 coalesced + N with stride 32");
     ok(field(r, "\"traffic\"", "gld_bytes") == 2 * 4 * N, "global load bytes asked: 2 floats per thread");
+    ok(field(r, "\"traffic\"", "gld_uniq") == N * 4 / 32 + N, "distinct load sectors: each read once");
     ok(field(r, "\"traffic\"", "gst_req") == N / 32 + N / THREADS,
        "global stores: 1 request per warp, 1 per block for out2");
     ok(field(r, "\"traffic\"", "gst_sec") == N * 4 / 32 + 16 * 32 * 4 / 32,
@@ -142,6 +155,8 @@ int main(void)
        "a copy back into pageable memory: one copy, one wait");
     ok(field(back, NULL, "launches") == -1, "the counters were cleared by the take");
     ok(got == (unsigned)K, "the kernel ran (K atomic adds)");
+    ok(field(rr, "\"reread\"", "gld_sec") == N && field(rr, "\"reread\"", "gld_uniq") == THREADS,
+       "sectors read again by other blocks: requested each time, distinct once per launch");
     cudaFree(a);
     cudaFree(b);
     cudaFree(out);

@@ -26,6 +26,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "cost.h"
@@ -38,6 +39,7 @@ namespace {
 struct kstat {
     uint64_t launches, blocks, threads;
     uint64_t gld_req, gld_sec, gld_bytes, gst_req, gst_sec, gst_bytes;
+    uint64_t gld_uniq, gst_uniq; /* distinct sectors per launch, summed over launches */
     uint64_t sld_req, sld_wav, sst_req, sst_wav;
     uint64_t sat, sat_req, sat_wav; /* shared atomics: lane operations, warp instructions, wavefronts */
     uint64_t gat, gat_req, gat_sec; /* global atomics: lane operations, warp instructions, sectors */
@@ -81,6 +83,7 @@ std::vector<range> shared;
 std::vector<std::unordered_map<uintptr_t, uint32_t>> lane_k; /* by thread rank: site -> executions */
 std::unordered_map<key, uint32_t, key_hash> index;
 std::vector<entry> entries;
+std::unordered_set<uint64_t> seen_ld, seen_st; /* the running launch's global sectors */
 
 bool in_device(uintptr_t a)
 {
@@ -132,15 +135,18 @@ void record(const void *p, unsigned size, op_kind op, const void *site)
     if (e.n < 32) e.addr[e.n++] = a;
 }
 
-/* Distinct 32-byte sectors of an instruction's lanes. */
-uint64_t sectors(const entry &e)
+/* Distinct 32-byte sectors of an instruction's lanes (added to `seen`, the launch's, when given). */
+uint64_t sectors(const entry &e, std::unordered_set<uint64_t> *seen)
 {
     uint64_t s[64];
     unsigned n = 0;
     for (unsigned i = 0; i < e.n; i++)
         for (uint64_t x = e.addr[i] >> 5; x <= (e.addr[i] + e.size - 1) >> 5 && n < 64; x++) s[n++] = x;
     std::sort(s, s + n);
-    return (uint64_t)(std::unique(s, s + n) - s);
+    n = (unsigned)(std::unique(s, s + n) - s);
+    if (seen)
+        for (unsigned i = 0; i < n; i++) seen->insert(s[i]);
+    return n;
 }
 
 /*
@@ -173,16 +179,16 @@ void flush_block(void)
             if (e.space == SP_GLOBAL) {
                 if (e.op == OP_LOAD) {
                     cur->gld_req++;
-                    cur->gld_sec += sectors(e);
+                    cur->gld_sec += sectors(e, &seen_ld);
                     cur->gld_bytes += bytes;
                 } else if (e.op == OP_STORE) {
                     cur->gst_req++;
-                    cur->gst_sec += sectors(e);
+                    cur->gst_sec += sectors(e, &seen_st);
                     cur->gst_bytes += bytes;
                 } else {
                     cur->gat += e.n;
                     cur->gat_req++;
-                    cur->gat_sec += sectors(e);
+                    cur->gat_sec += sectors(e, NULL);
                 }
             } else {
                 if (e.op == OP_LOAD) {
@@ -242,6 +248,12 @@ void kernel_begin(const char *name, unsigned blocks, unsigned threads_per_block)
 
 void kernel_end(void)
 {
+    if (cur != NULL) {
+        cur->gld_uniq += seen_ld.size();
+        cur->gst_uniq += seen_st.size();
+    }
+    seen_ld.clear();
+    seen_st.clear();
     cur = NULL;
 }
 
@@ -287,12 +299,14 @@ void take(FILE *out)
                 ": {\"launches\": %llu, \"blocks\": %llu, \"threads\": %llu, "
                 "\"gld_req\": %llu, \"gld_sec\": %llu, \"gld_bytes\": %llu, "
                 "\"gst_req\": %llu, \"gst_sec\": %llu, \"gst_bytes\": %llu, "
+                "\"gld_uniq\": %llu, \"gst_uniq\": %llu, "
                 "\"sld_req\": %llu, \"sld_wav\": %llu, \"sst_req\": %llu, \"sst_wav\": %llu, "
                 "\"sat\": %llu, \"sat_req\": %llu, \"sat_wav\": %llu, "
                 "\"gat\": %llu, \"gat_req\": %llu, \"gat_sec\": %llu}",
                 (unsigned long long)s.launches, (unsigned long long)s.blocks, (unsigned long long)s.threads,
                 (unsigned long long)s.gld_req, (unsigned long long)s.gld_sec, (unsigned long long)s.gld_bytes,
                 (unsigned long long)s.gst_req, (unsigned long long)s.gst_sec, (unsigned long long)s.gst_bytes,
+                (unsigned long long)s.gld_uniq, (unsigned long long)s.gst_uniq,
                 (unsigned long long)s.sld_req, (unsigned long long)s.sld_wav, (unsigned long long)s.sst_req,
                 (unsigned long long)s.sst_wav, (unsigned long long)s.sat, (unsigned long long)s.sat_req,
                 (unsigned long long)s.sat_wav, (unsigned long long)s.gat, (unsigned long long)s.gat_req,
