@@ -449,9 +449,30 @@ T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32,
 
 /* ---- atomics (relaxed, as CUDA's; a switch point when blocks are interleaved) ---- */
 
+/*
+ * The counting build (GBT_EMU_COST, cost.cc): each atomic is a function of
+ * its own, whose return address names the kernel's instruction, and its
+ * own loads are not counted as the kernel's (clang's no_sanitize).
+ */
+#ifdef GBT_EMU_COST
+namespace gbt_emu {
+void cost_atomic(const void *p, unsigned size, const void *site);
+}
+#ifdef __clang__
+#define GBT_EMU_ATOMIC_FN inline __attribute__((noinline, no_sanitize("coverage")))
+#else
+#define GBT_EMU_ATOMIC_FN inline __attribute__((noinline))
+#endif
+#define GBT_EMU_COST_ATOMIC(p) ::gbt_emu::cost_atomic((const void *)(p), sizeof *(p), __builtin_return_address(0))
+#else
+#define GBT_EMU_ATOMIC_FN inline
+#define GBT_EMU_COST_ATOMIC(p) ((void)0)
+#endif
+
 #define GBT_EMU_ATOMIC_RMW(name, T, op)                                  \
-    inline T name(T *p, T v)                                             \
+    GBT_EMU_ATOMIC_FN T name(T *p, T v)                                  \
     {                                                                    \
+        GBT_EMU_COST_ATOMIC(p);                                          \
         T old = __atomic_##op(p, v, __ATOMIC_RELAXED);                   \
         if (::gbt_emu::atomics_yield) ::gbt_emu::yield_atomic();         \
         return old;                                                      \
@@ -479,14 +500,24 @@ T gbt_emu_atomic_cas(T *p, T compare, T v)
     if (::gbt_emu::atomics_yield) ::gbt_emu::yield_atomic();
     return compare; /* the old value, whether or not it was replaced */
 }
-inline int atomicCAS(int *p, int c, int v) { return gbt_emu_atomic_cas(p, c, v); }
-inline unsigned atomicCAS(unsigned *p, unsigned c, unsigned v) { return gbt_emu_atomic_cas(p, c, v); }
-inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long c, unsigned long long v)
+GBT_EMU_ATOMIC_FN int atomicCAS(int *p, int c, int v)
 {
+    GBT_EMU_COST_ATOMIC(p);
     return gbt_emu_atomic_cas(p, c, v);
 }
-inline unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v)
+GBT_EMU_ATOMIC_FN unsigned atomicCAS(unsigned *p, unsigned c, unsigned v)
 {
+    GBT_EMU_COST_ATOMIC(p);
+    return gbt_emu_atomic_cas(p, c, v);
+}
+GBT_EMU_ATOMIC_FN unsigned long long atomicCAS(unsigned long long *p, unsigned long long c, unsigned long long v)
+{
+    GBT_EMU_COST_ATOMIC(p);
+    return gbt_emu_atomic_cas(p, c, v);
+}
+GBT_EMU_ATOMIC_FN unsigned short atomicCAS(unsigned short *p, unsigned short c, unsigned short v)
+{
+    GBT_EMU_COST_ATOMIC(p);
     return gbt_emu_atomic_cas(p, c, v);
 }
 
@@ -501,8 +532,16 @@ T gbt_emu_atomic_update(T *p, F f)
     return old;
 }
 #define GBT_EMU_ATOMIC_MINMAX(T)                                                                   \
-    inline T atomicMax(T *p, T v) { return gbt_emu_atomic_update(p, [v](T o) { return o > v ? o : v; }); } \
-    inline T atomicMin(T *p, T v) { return gbt_emu_atomic_update(p, [v](T o) { return o < v ? o : v; }); }
+    GBT_EMU_ATOMIC_FN T atomicMax(T *p, T v)                                                       \
+    {                                                                                              \
+        GBT_EMU_COST_ATOMIC(p);                                                                    \
+        return gbt_emu_atomic_update(p, [v](T o) { return o > v ? o : v; });                       \
+    }                                                                                              \
+    GBT_EMU_ATOMIC_FN T atomicMin(T *p, T v)                                                       \
+    {                                                                                              \
+        GBT_EMU_COST_ATOMIC(p);                                                                    \
+        return gbt_emu_atomic_update(p, [v](T o) { return o < v ? o : v; });                       \
+    }
 GBT_EMU_ATOMIC_MINMAX(int)
 GBT_EMU_ATOMIC_MINMAX(unsigned)
 GBT_EMU_ATOMIC_MINMAX(long long)
@@ -531,16 +570,18 @@ inline unsigned __float_as_uint(float v) { return ::gbt_emu::bits_as<unsigned>(v
 inline float __uint_as_float(unsigned v) { return ::gbt_emu::bits_as<float>(v); }
 
 /* floating-point adds: a compare-and-swap loop on the bits, as on the device */
-inline float atomicAdd(float *p, float v)
+GBT_EMU_ATOMIC_FN float atomicAdd(float *p, float v)
 {
+    GBT_EMU_COST_ATOMIC(p);
     uint32_t old = gbt_emu_atomic_update(reinterpret_cast<uint32_t *>(p), [v](uint32_t o) {
         return ::gbt_emu::bits_as<uint32_t>(::gbt_emu::bits_as<float>(o) + v);
     });
     return ::gbt_emu::bits_as<float>(old);
 }
 
-inline double atomicAdd(double *p, double v)
+GBT_EMU_ATOMIC_FN double atomicAdd(double *p, double v)
 {
+    GBT_EMU_COST_ATOMIC(p);
     uint64_t old = gbt_emu_atomic_update(reinterpret_cast<uint64_t *>(p), [v](uint64_t o) {
         return ::gbt_emu::bits_as<uint64_t>(::gbt_emu::bits_as<double>(o) + v);
     });

@@ -8,6 +8,8 @@
 #ifndef GBT_EMU_CONTROL_H
 #define GBT_EMU_CONTROL_H
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -40,6 +42,16 @@ void gbt_emu_set_device(int device);
 
 /* The scheduling seed of this process (GBT_EMU_SEED, or drawn and printed at the first launch). */
 unsigned long long gbt_emu_seed(void);
+
+/*
+ * The counting build (make cuda-emu-cost; README.md "The counting
+ * build"): runs the device work still queued, writes the counters gathered
+ * since the last call (per kernel: launches, global sectors, shared
+ * wavefronts, atomics; host waits, copies and memsets) to out as one line
+ * of JSON, and clears them.  Returns 0, or -1 (writing nothing) in the
+ * other builds, which count nothing.
+ */
+int gbt_emu_cost_take(FILE *out);
 
 #ifdef __cplusplus
 }

@@ -186,13 +186,83 @@ check-cuda-emu-tsan:
 	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
 	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
+# ---- the counting build (opt-in: make cuda-emu-cost; README.md "The counting build") ----
+# The library and the backend as in the plain build, the runtime with its
+# counters (GBT_EMU_COST), and the rewritten kernels compiled by clang with
+# load and store callbacks.  Nothing of it is in make check but
+# tests/emu_cost, the counters on a kernel whose traffic is known by hand.
+if HAVE_EMU_COST
+EMU_COST_FLAGS = -fsanitize-coverage=func,trace-loads,trace-stores -fno-vectorize -fno-slp-vectorize
+EMU_COST_OBJ = \
+	cuda/emu/cost/device.o cuda/emu/cost/segments.o cuda/emu/cost/gradient.o \
+	cuda/emu/cost/histogram.o cuda/emu/cost/split.o cuda/emu/cost/partition.o \
+	cuda/emu/cost/leaf.o cuda/emu/cost/predict.o cuda/emu/cost/shap.o
+EMU_COST_COMPILE = $(AM_V_CXX)$(MKDIR_P) $(@D) && $(EMU_COST_CXX) $(DEFS) $(DEFAULT_INCLUDES) $(EMU_CPPFLAGS) \
+	-DGBT_EMU_COST=1 $(CPPFLAGS) $(EMU_CXXFLAGS) $(CXXFLAGS) $(EMU_COST_FLAGS) -c -o $@
+$(EMU_COST_OBJ) tests/emu_cost_kernels.o: $(CUDA_HEADER_FILES) $(emu_header_files) cuda/emu/cost.h
+cuda/emu/cost/device.o: cuda/emu/gen/device.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/device.cc
+cuda/emu/cost/segments.o: cuda/emu/gen/segments.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/segments.cc
+cuda/emu/cost/gradient.o: cuda/emu/gen/gradient.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/gradient.cc
+cuda/emu/cost/histogram.o: cuda/emu/gen/histogram.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/histogram.cc
+cuda/emu/cost/split.o: cuda/emu/gen/split.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/split.cc
+cuda/emu/cost/partition.o: cuda/emu/gen/partition.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/partition.cc
+cuda/emu/cost/leaf.o: cuda/emu/gen/leaf.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/leaf.cc
+cuda/emu/cost/predict.o: cuda/emu/gen/predict.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/predict.cc
+cuda/emu/cost/shap.o: cuda/emu/gen/shap.cc
+	$(EMU_COST_COMPILE) cuda/emu/gen/shap.cc
+tests/emu_cost.cc: $(srcdir)/tests/emu_cost.cu cuda/emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/tests/emu_cost.cu $@
+tests/emu_cost_kernels.o: tests/emu_cost.cc
+	$(EMU_COST_COMPILE) tests/emu_cost.cc
+CLEANFILES += $(EMU_COST_OBJ) tests/emu_cost.cc tests/emu_cost_kernels.o libgbt_emu_cost.a bench/costmodel_run$(EXEEXT)
+
+EXTRA_LIBRARIES = libgbt_emu_cost.a
+libgbt_emu_cost_a_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc cuda/emu/cost.cc \
+	cuda/emu/cost.h $(emu_header_files)
+libgbt_emu_cost_a_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
+libgbt_emu_cost_a_CXXFLAGS = $(EMU_CXXFLAGS)
+libgbt_emu_cost_a_LIBADD = $(EMU_COST_OBJ)
+
+# the counters' own test: only the runtime and the hand-counted kernel (quick to build)
+check_PROGRAMS += tests/emu_cost
+TESTS += tests/emu_cost
+tests_emu_cost_SOURCES = cuda/emu/runtime.cc cuda/emu/cost.cc
+tests_emu_cost_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
+tests_emu_cost_CXXFLAGS = $(EMU_CXXFLAGS)
+tests_emu_cost_LDADD = tests/emu_cost_kernels.o
+
+# bench/costmodel.py's driver: trains through the public API, one take per round
+EXTRA_PROGRAMS += bench/costmodel_run
+bench_costmodel_run_SOURCES = bench/costmodel_run.c
+nodist_EXTRA_bench_costmodel_run_SOURCES = force-cxx-linker.cc
+bench_costmodel_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/cuda/emu
+bench_costmodel_run_LDADD = libgbt_emu_cost.a $(MPI_LIBS) -lm
+bench_costmodel_run_LDFLAGS = $(OPENMP_CFLAGS)
+
+cuda-emu-cost: libgbt_emu_cost.a bench/costmodel_run$(EXEEXT) tests/emu_cost$(EXEEXT)
+check-cuda-emu-cost: cuda-emu-cost
+	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='tests/emu_cost' TEST_SUITE_LOG=cuda-emu-cost.log
 else
-check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan:
+cuda-emu-cost check-cuda-emu-cost:
+	@echo "The counting build needs clang++ with -fsanitize-coverage=trace-loads,trace-stores (clang 14 or later); configure found none (set EMU_COST_CXX)." >&2; exit 1
+endif
+
+else
+check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost:
 	@echo "The CUDA emulator needs a C++17 compiler; configure found none." >&2; exit 1
 endif
-.PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan
+.PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost
 
 EXTRA_DIST += tests/mpi_emu.sh cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
+	cuda/emu/cost.cc cuda/emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/costmodel_run.c \
 	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
 	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \

@@ -55,6 +55,14 @@
 #include "emu.h"
 #include "gbt_emu.h"
 
+/* The counting build (cost.h): the runtime tells the counters what happens. */
+#ifdef GBT_EMU_COST
+#include "cost.h"
+#define COST(call) ::gbt_emu::cost::call
+#else
+#define COST(call) ((void)0)
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 #define GBT_EMU_ASAN 1
 #elif defined(__has_feature)
@@ -345,6 +353,7 @@ cudaError_t device_alloc(void **out, size_t bytes)
 #endif
     if (device_depth == 0) mprotect(m, data_pages, PROT_NONE);
     allocs[(uintptr_t)base] = allocation{base, n, m, map_len, charged, false};
+    COST(on_alloc(base, n));
     used_bytes += charged;
     *out = base;
     return cudaSuccess;
@@ -357,6 +366,7 @@ cudaError_t device_free(void *p)
     if (it == allocs.end() || it->second.pinned) return set_error(cudaErrorInvalidValue);
     allocation a = it->second;
     allocs.erase(it);
+    COST(on_free(p));
     used_bytes -= a.charged;
 #ifdef GBT_EMU_ASAN
     ASAN_UNPOISON_MEMORY_REGION(a.map, a.map_len - page);
@@ -910,6 +920,7 @@ void block_setup(block *b, grid_run *g, unsigned linear, fiber **fibers)
         abort();
     }
     fill_poison(b->dyn, b->dyn_bytes);
+    COST(block_begin(b->nthreads, b->dyn, b->dyn_bytes));
     for (unsigned r = 0; r < b->nthreads; r++) {
         fiber *f = fibers[r];
         f->blk = b;
@@ -940,6 +951,7 @@ void block_release(block *b)
 #ifdef GBT_EMU_TSAN
     __tsan_acquire(&b->tsan_end);
 #endif
+    COST(block_end());
     for (shared_var &v : b->statics) free(v.p);
     b->statics.clear();
     free(b->dyn);
@@ -991,6 +1003,7 @@ void run_grid(kernel_call &k)
     for (unsigned i = 0; i < nblocks; i++) order[i] = i;
     for (unsigned i = nblocks; i > 1; i--) std::swap(order[i - 1], order[splitmix(&g.rng) % i]);
     s->g = &g;
+    COST(kernel_begin(k.name, nblocks, nthreads));
     for (unsigned first = 0; first < nblocks && !g.failed; first += wave) {
         const unsigned nb = nblocks - first < wave ? nblocks - first : wave;
         for (unsigned i = 0; i < nb; i++)
@@ -1020,6 +1033,7 @@ void run_grid(kernel_call &k)
         }
         g.runnable.clear();
     }
+    COST(kernel_end());
     s->g = NULL;
 }
 
@@ -1212,6 +1226,7 @@ void *shared_alloc(const char *file, int line, size_t bytes, size_t align)
     __tsan_release(&b->tsan_alloc);
 #endif
     b->statics.push_back(shared_var{file, line, p, bytes});
+    COST(shared_add(p, bytes));
     b->static_bytes += bytes;
     if (b->static_bytes > ki->static_bytes) ki->static_bytes = b->static_bytes;
     return p;
@@ -1412,6 +1427,9 @@ using namespace gbt_emu;
 namespace {
 
 thread_local int current_device = 0;
+#ifdef GBT_EMU_COST
+thread_local bool in_sync_call; /* cudaMemcpy counts its own wait */
+#endif
 
 cudaError_t check_device(int d)
 {
@@ -1531,6 +1549,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device)
 cudaError_t cudaDeviceSynchronize(void)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
+    COST(host(cost::H_SYNC_DEVICE, 0));
     drain_all();
     STICKY_CHECK();
     return cudaSuccess;
@@ -1621,6 +1640,7 @@ cudaError_t cudaMalloc(void **ptr, size_t bytes)
 cudaError_t cudaFree(void *ptr)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
+    COST(host(cost::H_SYNC_IMPLICIT, 0));
     drain_all(); /* cudaFree waits for the device */
     STICKY_CHECK();
     return device_free(ptr);
@@ -1643,6 +1663,7 @@ cudaError_t cudaFreeHost(void *ptr)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     if (ptr == NULL) return cudaSuccess;
+    COST(host(cost::H_SYNC_IMPLICIT, 0));
     drain_all();
     auto it = allocs.find((uintptr_t)ptr);
     if (it == allocs.end() || !it->second.pinned) return set_error(cudaErrorInvalidValue);
@@ -1683,9 +1704,16 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
     const bool d_pageable = !d_dev && find_alloc(dst, false) == NULL;
     const bool s_pageable = !s_dev && find_alloc(src, false) == NULL;
     gbt_emu_stream *st = stream_of(s);
+#ifdef GBT_EMU_COST
+    if (d_dev || s_dev)
+        cost::host(d_dev && s_dev ? cost::H_COPY_D2D : d_dev ? cost::H_COPY_H2D : cost::H_COPY_D2H, bytes);
+#endif
     /* CUDA's documented synchronisation (runtime API, "API synchronization behavior") */
     if ((s_dev && d_pageable) || (!s_dev && !d_dev)) {
         /* to pageable host memory, or host to host: returns once the copy is done */
+#ifdef GBT_EMU_COST
+        if (s_dev && !in_sync_call) cost::host(cost::H_SYNC_COPY, 0);
+#endif
         drain(st);
         STICKY_CHECK();
         enter_device();
@@ -1708,7 +1736,14 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
+#ifdef GBT_EMU_COST
+    cost::host(cost::H_SYNC_COPY, 0);
+    in_sync_call = true;
     cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, 0);
+    in_sync_call = false;
+#else
+    cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, 0);
+#endif
     if (e != cudaSuccess) return e;
     drain_all();
     STICKY_CHECK();
@@ -1723,6 +1758,7 @@ cudaError_t cudaMemsetAsync(void *dst, int value, size_t bytes, cudaStream_t s)
     if (inject(K_COPY)) return set_error(cudaErrorLaunchFailure);
     if (bytes == 0) return cudaSuccess;
     if (!device_range(dst, bytes)) return set_error(cudaErrorInvalidValue);
+    COST(host(cost::H_MEMSET, bytes));
     stream_of(s)->work.push_back([dst, value, bytes]() { memset(dst, value, bytes); });
     return cudaSuccess;
 }
@@ -1730,6 +1766,7 @@ cudaError_t cudaMemsetAsync(void *dst, int value, size_t bytes, cudaStream_t s)
 cudaError_t cudaMemset(void *dst, int value, size_t bytes)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
+    COST(host(cost::H_SYNC_COPY, 0));
     cudaError_t e = cudaMemsetAsync(dst, value, bytes, 0);
     if (e != cudaSuccess) return e;
     drain_all();
@@ -1757,6 +1794,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     if (s == NULL || !valid_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
+    COST(host(cost::H_SYNC_IMPLICIT, 0));
     drain(s); /* its work completes, as CUDA's does after the call returns */
     for (size_t i = 0; i < streams.size(); i++)
         if (streams[i] == s) streams.erase(streams.begin() + (long)i);
@@ -1769,6 +1807,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s)
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     if (!valid_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
     if (inject(K_SYNC)) return set_error(cudaErrorLaunchFailure);
+    COST(host(cost::H_SYNC_STREAM, 0));
     drain(stream_of(s));
     STICKY_CHECK();
     return cudaSuccess;
@@ -1814,6 +1853,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e)
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     if (e == NULL) return set_error(cudaErrorInvalidResourceHandle);
     if (inject(K_SYNC)) return set_error(cudaErrorLaunchFailure);
+    COST(host(cost::H_SYNC_EVENT, 0));
     if (e->stream && valid_stream(e->stream)) drain(e->stream, [e]() { return e->reached == e->recorded; });
     STICKY_CHECK();
     return cudaSuccess;
@@ -1871,4 +1911,21 @@ extern "C" int gbt_emu_get_device(void)
 extern "C" void gbt_emu_set_device(int device)
 {
     current_device = device;
+}
+
+extern "C" int gbt_emu_cost_take(FILE *out)
+{
+#ifdef GBT_EMU_COST
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    read_settings();
+    if (interleave > 1)
+        fprintf(stderr, "# gbt-emu: GBT_EMU_INTERLEAVE=%d mixes the warps of several blocks: the counts "
+                        "of memory sectors are not those of a GPU\n", interleave);
+    drain_all(); /* the queued work belongs to this period (not counted as a wait) */
+    cost::take(out);
+    return 0;
+#else
+    (void)out;
+    return -1;
+#endif
 }
