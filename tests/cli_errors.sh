@@ -243,6 +243,23 @@ if [ -c /dev/full ]; then
 else
     for i in 1 2 3 4 5 6 7; do echo "ok $((tap_n += 1)) # SKIP no /dev/full"; done
 fi
+# the directory is synced after the rename, so that the new name survives a power loss (checked where strace runs)
+dir_synced() {
+    awk -v f="$1" '
+        /rename\(/ && index($0, "\"" f "\"") { renamed = 1; next }
+        renamed && /O_DIRECTORY/ && match($0, /= [0-9]+$/) { fd = substr($0, RSTART + 2); next }
+        renamed && fd != "" && index($0, "fsync(" fd ")") && / = 0$/ { ok = 1 }
+        END { exit !ok }' trace.txt
+}
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    traced() { "$builddir/libtool" --mode=execute strace -f -e trace=openat,open,rename,renameat,fsync -o trace.txt "$@"; }
+    traced "$builddir/gbtrain" -q --num_round=1 tr.csv synced.model
+    check "gbtrain syncs the model's directory after the rename" dir_synced synced.model
+    traced "$builddir/gbpredict" -q te.csv good.model synced.txt
+    check "gbpredict syncs the output's directory after the rename" dir_synced synced.txt
+else
+    for i in 1 2; do echo "ok $((tap_n += 1)) # SKIP no strace"; done
+fi
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no
 done_testing
