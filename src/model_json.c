@@ -131,7 +131,7 @@ static gbt_status bad_at(const struct reader *rd, const struct gbt_jnode *n, con
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, key);
-    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", rd->what, n->line, msg);
+    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu)", rd->what, n->line, msg, n->pos);
     return gbt__fail(GBT_E_FORMAT, "%s: %s", rd->what, msg);
 }
 

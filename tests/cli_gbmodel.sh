@@ -169,4 +169,12 @@ reader=$!
 check "dump into a FIFO" "$gbmodel" dump hand.model out.fifo
 wait $reader
 check "(the reader got the dump; the FIFO stays)" sh -c 'cmp -s dump.txt from_fifo.txt && test -p out.fifo'
+# a model of the largest legal num_feature: info gives the count, not 16.7 million names (issue 26)
+sed 's/"num_feature": 3,/"num_feature": 16777215,/' hand.model > wide.model
+"$gbmodel" info wide.model > wide.txt
+check "info on a model of 16777215 features prints a count, not a list" \
+    sh -c 'grep -qx "num_feature: 16777215" wide.txt && grep -qx "feature_names: not listed (more than 1000 features)" wide.txt && test "$(wc -c < wide.txt)" -lt 2000'
+sed 's/"num_feature": 3,/"num_feature": 16777216,/' hand.model > wider.model
+fails "num_feature 16777216 is refused, naming the file and byte" "wider.model:2: integer out of range: 16777216 \(byte [0-9]+\)" \
+    "$gbmodel" info wider.model
 done_testing

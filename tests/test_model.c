@@ -440,6 +440,72 @@ static void test_saved_models_load(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Numbers exactly as RFC 8259 writes them, strings valid UTF-8, counts in
+ * their ranges (issue 26): a flipped byte in a leaf value is refused, not
+ * read as 1.1e8, and the message names the line and the byte.
+ */
+static void test_strict_json(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=2", NULL};
+    static const char *const bad_numbers[] = {"0110128878", "00.1", "-01", "1.", "0.E6209", ".5", "+1",
+                                              "1e", "1e+", "-", "0x10", "1.5.2", "- 1", "01"};
+    static const char *const good_numbers[] = {"0", "-0", "0.10128878", "-0.5", "1e-3", "1E+2", "2.5e0", "-0.0e0"};
+    gbt_dataset *d;
+    gbt_booster *b, *c;
+    char *model, *bad, what[96], expect[64];
+    size_t len;
+    tu_seed(6);
+    d = tu_dataset(300, 4, 0, 1);
+    b = tu_train(d, 2, p);
+    model = tu_model(b, &len);
+    for (size_t i = 0; i < sizeof bad_numbers / sizeof *bad_numbers; i++) {
+        /* where edit_first puts it: the first element of "value" */
+        const size_t at = (size_t)(strchr(strstr(model, "\"value\""), '[') + 1 - model);
+        bad = edit_first(model, "\"value\"", bad_numbers[i]);
+        snprintf(what, sizeof what, "a leaf value of %s", bad_numbers[i]);
+        /* the number's first byte (for "0x10", the 'x' after the number 0) */
+        snprintf(expect, sizeof expect, "(byte %zu)", at + (strcmp(bad_numbers[i], "0x10") == 0));
+        expect_bad(bad, strlen(bad), expect, what);
+        free(bad);
+    }
+    for (size_t i = 0; i < sizeof good_numbers / sizeof *good_numbers; i++) {
+        c = NULL;
+        bad = edit_first(model, "\"value\"", good_numbers[i]);
+        ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "a value of %s loads", good_numbers[i]);
+        gbt_booster_free(c);
+        free(bad);
+    }
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 16777216");
+    expect_bad(bad, strlen(bad), "integer out of range: 16777216", "num_feature 16777216 (the limit is 16777215)");
+    free(bad);
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 16777215");
+    c = NULL;
+    ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "num_feature 16777215 loads");
+    gbt_booster_free(c);
+    free(bad);
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 4, \"note\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8c\xb3\"");
+    c = NULL;
+    ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "a string of valid UTF-8 loads");
+    gbt_booster_free(c);
+    free(bad);
+    {
+        static const char *const bad_utf8[] = {"\xc3", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                               "\xff", "\x80", "\xe2\x82"};
+        for (size_t i = 0; i < sizeof bad_utf8 / sizeof *bad_utf8; i++) {
+            char note[64];
+            snprintf(note, sizeof note, "\"num_feature\": 4, \"note\": \"a%sb\"", bad_utf8[i]);
+            bad = edit(model, "\"num_feature\": 4", note);
+            snprintf(what, sizeof what, "invalid UTF-8 (sequence %zu) in a string", i);
+            expect_bad(bad, strlen(bad), "not valid UTF-8 (byte", what);
+            free(bad);
+        }
+    }
+    gbt_free(model);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_round_trip();
@@ -448,6 +514,7 @@ int main(void)
     test_save_paths();
     test_bad_files();
     test_saved_models_load();
+    test_strict_json();
     tu_cleanup();
     return done_testing();
 }
