@@ -243,6 +243,27 @@ if [ -c /dev/full ]; then
 else
     for i in 1 2 3 4 5 6 7; do echo "ok $((tap_n += 1)) # SKIP no /dev/full"; done
 fi
+# a UNIX socket: connected to and written, never replaced
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("out.sock"); s.listen(1); s.settimeout(20)
+open("sock.ready", "w").close()
+c, _ = s.accept(); data = b""
+while True:
+    b = c.recv(65536)
+    if not b: break
+    data += b
+open("from_sock.txt", "wb").write(data)
+' & listener=$!
+    for i in 1 2 3 4 5 6 7 8 9 10; do [ -e sock.ready ] && break; sleep 0.2; done
+    check "gbpredict into a UNIX socket" "$gbpredict" -q te.csv good.model out.sock
+    wait $listener
+    check "(the listener got the predictions; the socket stays a socket)" sh -c 'cmp -s ref.txt from_sock.txt && test -S out.sock'
+else
+    for i in 1 2; do echo "ok $((tap_n += 1)) # SKIP no python3"; done
+fi
 # the directory is synced after the rename, so that the new name survives a power loss (checked where strace runs)
 dir_synced() {
     awk -v f="$1" '
