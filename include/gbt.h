@@ -27,7 +27,8 @@
  *   (gbt_booster_set_param); gbt_param_count()/gbt_param_describe() list
  *   them all.
  *
- * Limits: fewer than 2^32 rows and 2^24 features per dataset.
+ * Limits: fewer than 2^32 rows and 2^24 features (at most 16777215) per
+ * dataset and per model.
  */
 #ifndef GBT_H
 #define GBT_H
@@ -189,7 +190,7 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
 /*
  * A dataset read from a text file, streamed (the text is never held in
  * memory whole: it passes through a window of 8 MiB per thread, 64 MiB at
- * most) and parsed
+ * most; a line longer than 64 MiB is refused with GBT_E_FORMAT) and parsed
  * by blocks of lines in parallel.  Numbers read exactly as strtof reads
  * them in the C locale.  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line
@@ -762,16 +763,25 @@ GBT_API gbt_status gbt_booster_predict_dense_rounds(const gbt_booster *b, const 
                                                     float *out, uint64_t out_len);
 
 /*
- * Saves the model as JSON (docs/model-format.md).  The file is written to a
- * temporary file in the same directory and renamed over `path`, so a
- * failure never leaves a partial file nor destroys an existing one.
+ * Saves the model as JSON (docs/model-format.md).  A regular file (or a
+ * new path) is written to a temporary file in the same directory, synced,
+ * renamed over `path`, and the directory synced, so a failure never
+ * leaves a partial file nor destroys an existing one, and a power loss
+ * after the call leaves the new file (docs/reliability.md).  A symbolic
+ * link is followed: the file it names is replaced that way and the link
+ * stays; a dangling link or a link loop is GBT_E_IO.  A character device,
+ * FIFO or socket (or a link to one) is written in place, never replaced;
+ * /dev/stdout, /dev/stderr and /dev/fd/N write the process's open
+ * descriptor.  "-" is an ordinary file name here (the tools read it as
+ * standard output).  A directory is GBT_E_IO.  Every write error is
+ * GBT_E_IO naming the path.
  */
 GBT_API gbt_status gbt_booster_save(const gbt_booster *b, const char *path);
 
 /*
  * Saves the model in XGBoost's JSON model format (the schema XGBoost 2.x and
- * 3.x load: xgboost.Booster(model_file=path); docs/model-format.md), through
- * a temporary file as gbt_booster_save.  XGBoost 3.1 and later predict the
+ * 3.x load: xgboost.Booster(model_file=path); docs/model-format.md), to
+ * `path` by gbt_booster_save's rules.  XGBoost 3.1 and later predict the
  * same raw scores to float precision (XGBoost sums in float).  A model
  * trained on one-based LIBSVM data numbers its features from 1 there, as
  * XGBoost reads that file.  An objective XGBoost has no JSON form for is
@@ -784,7 +794,11 @@ GBT_API gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *pa
  * gbtree booster with an objective gbt has: it predicts what XGBoost
  * predicts, to float precision); the booster
  * gets default training parameters (for an XGBoost model, its objective's
- * parameters).  Reading stops with GBT_E_FORMAT at the first byte that no
+ * parameters).  The JSON must be RFC 8259's exactly (numbers by its
+ * grammar: no leading zeros, '+' or bare '.'; strings valid UTF-8); an error
+ * names the file, the line and the byte offset.  Counts are checked
+ * against the limits: num_feature at most 16777215 (2^24 - 1), num_class
+ * at most 4096.  Reading stops with GBT_E_FORMAT at the first byte that no
  * model holds (a control character other than tab, CR and LF: /dev/zero
  * and binary files are refused at once) or past 2 GiB; the memory a load
  * takes follows the model (about 70 bytes a tree node), not its text.

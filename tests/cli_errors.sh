@@ -166,6 +166,121 @@ check "(notes.txt unchanged)" grep -q "my notes" notes.txt
 check "--force replaces it" "$gbpredict" -q --force te.csv good.model notes.txt
 check "an existing prediction file is replaced without --force" "$gbpredict" -q te.csv good.model notes.txt
 check "an existing model is replaced without --force" "$gbtrain" -q --num_round=1 tr.csv good.model
+# Outputs that are not regular files (issue 26): never replaced, written in place.
+"$gbpredict" -q te.csv good.model ref.txt
+# reads FIFO $1 into $2 in the background, giving up after 20 s (a writer that never opens it)
+read_fifo() { timeout 20 cat "$1" > "$2" & reader=$!; }
+mkfifo p.fifo
+read_fifo p.fifo from_fifo.txt
+check "gbpredict into a FIFO" "$gbpredict" -q te.csv good.model p.fifo
+wait $reader
+check "(the reader got the predictions)" cmp -s ref.txt from_fifo.txt
+check "(the FIFO is still a FIFO)" test -p p.fifo
+ln -s p.fifo fifo.link
+read_fifo p.fifo from_link.txt
+check "gbpredict into a symbolic link to a FIFO" "$gbpredict" -q te.csv good.model fifo.link
+wait $reader
+check "(the reader got the predictions)" cmp -s ref.txt from_link.txt
+check "(the link is still a link, to the FIFO)" sh -c 'test -L fifo.link && test -p p.fifo'
+read_fifo p.fifo model_from_fifo.json
+check "gbtrain saves into a FIFO" "$gbtrain" -q --num_round=2 --objective=binary:logistic tr.csv p.fifo
+wait $reader
+check "(the reader got a model)" "$gbmodel" info model_from_fifo.json
+fails "--save_period with a FIFO is refused before training" "save_period replaces MODEL_FILE.*written in place" \
+    "$gbtrain" -q --num_round=4 --save_period=2 tr.csv p.fifo
+check "(the FIFO is still a FIFO)" test -p p.fifo
+# /dev/stdout as a user writes it: here a link to this process's descriptor 1, a pipe
+ln -s /proc/self/fd/1 stdout.link
+if [ -e /proc/self/fd/1 ]; then
+    check "gbpredict into a link to standard output (a pipe)" \
+        sh -c "'$builddir/gbpredict' -q te.csv good.model stdout.link | cat > piped.txt && cmp -s ref.txt piped.txt"
+else
+    echo "ok $((tap_n += 1)) # SKIP no /proc/self/fd"
+fi
+check "gbpredict - writes standard output" sh -c "'$builddir/gbpredict' -q te.csv good.model - > dash.txt && cmp -s ref.txt dash.txt"
+check "gbtrain - writes the model to standard output" \
+    sh -c "'$builddir/gbtrain' -q --num_round=2 --objective=binary:logistic tr.csv - > dash.model"
+check "(which loads)" "$gbmodel" info dash.model
+check "(and no file named '-')" test ! -e ./-
+fails "--save_period with standard output is refused" "save_period replaces MODEL_FILE" \
+    "$gbtrain" -q --num_round=4 --save_period=2 tr.csv -
+# a link to a regular file: the file is replaced, the link stays
+cp ref.txt real.txt
+printf '0.5\n' > real.txt
+ln -s real.txt real.link
+check "gbpredict into a link to a prediction file" "$gbpredict" -q te.csv good.model real.link
+check "(the link stays a link; the file it names holds the predictions)" sh -c 'test -L real.link && cmp -s ref.txt real.txt'
+ln -s notes.txt notes.link
+echo "my notes" > notes.txt
+fails "a link to a file that holds no predictions is refused as that file is" \
+    "OUTPUT_FILE 'notes.link' exists and is not a file this tool writes" "$gbpredict" -q te.csv good.model notes.link
+check "(notes.txt unchanged, the link too)" sh -c 'grep -q "my notes" notes.txt && test -L notes.link'
+ln -s te.csv data.link
+fails "a link to an input file is the input file" "OUTPUT_FILE 'data.link' is the input file 'te.csv'" \
+    "$gbpredict" -q --force te.csv good.model data.link
+ln -s no/such/file.txt dangling.link
+fails "a dangling link is refused" "cannot write 'dangling.link': it is a symbolic link to .*no/such/file.txt', which does not exist" \
+    "$gbpredict" -q te.csv good.model dangling.link
+check "(and left as it was)" sh -c 'test -L dangling.link && test ! -e dangling.link'
+fails "gbtrain refuses a dangling link before training" "cannot write 'dangling.link'.*does not exist" \
+    "$gbtrain" -q --num_round=1 tr.csv dangling.link
+# write errors: standard output redirected to the machine's /dev/full (opened, never replaced)
+if [ -c /dev/full ]; then
+    "$gbtrain" -q --num_round=20 --objective=binary:logistic tr.csv big.model
+    check "(a dump larger than stdio's buffer)" test "$("$gbmodel" dump --with_stats big.model | wc -c)" -gt 8192
+    fails "gbmodel dump > /dev/full is an error" "cannot write standard output: No space left" \
+        sh -c "'$builddir/gbmodel' dump --with_stats big.model > /dev/full"
+    fails "gbmodel info > /dev/full is an error" "cannot write standard output" \
+        sh -c "'$builddir/gbmodel' info good.model > /dev/full"
+    fails "gbpredict > /dev/full is an error" "cannot write standard output" \
+        sh -c "'$builddir/gbpredict' -q te.csv good.model > /dev/full"
+    fails "gbtrain - > /dev/full is an error" "standard output: cannot write '/dev/stdout': No space left" \
+        sh -c "'$builddir/gbtrain' -q --num_round=1 tr.csv - > /dev/full"
+    ln -s /dev/full full.link
+    fails "gbpredict into a link to a full device names the path" "cannot write 'full.link': No space left" \
+        "$gbpredict" -q te.csv good.model full.link
+    check "(the link stays a link)" test -L full.link
+else
+    for i in 1 2 3 4 5 6 7; do echo "ok $((tap_n += 1)) # SKIP no /dev/full"; done
+fi
+# a UNIX socket: connected to and written, never replaced
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c '
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("out.sock"); s.listen(1); s.settimeout(20)
+open("sock.ready", "w").close()
+c, _ = s.accept(); data = b""
+while True:
+    b = c.recv(65536)
+    if not b: break
+    data += b
+open("from_sock.txt", "wb").write(data)
+' & listener=$!
+    for i in 1 2 3 4 5 6 7 8 9 10; do [ -e sock.ready ] && break; sleep 0.2; done
+    check "gbpredict into a UNIX socket" "$gbpredict" -q te.csv good.model out.sock
+    wait $listener
+    check "(the listener got the predictions; the socket stays a socket)" sh -c 'cmp -s ref.txt from_sock.txt && test -S out.sock'
+else
+    for i in 1 2; do echo "ok $((tap_n += 1)) # SKIP no python3"; done
+fi
+# the directory is synced after the rename, so that the new name survives a power loss (checked where strace runs)
+dir_synced() {
+    awk -v f="$1" '
+        /rename\(/ && index($0, "\"" f "\"") { renamed = 1; next }
+        renamed && /O_DIRECTORY/ && match($0, /= [0-9]+$/) { fd = substr($0, RSTART + 2); next }
+        renamed && fd != "" && index($0, "fsync(" fd ")") && / = 0$/ { ok = 1 }
+        END { exit !ok }' trace.txt
+}
+if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
+    traced() { "$builddir/libtool" --mode=execute strace -f -e trace=openat,open,rename,renameat,fsync -o trace.txt "$@"; }
+    traced "$builddir/gbtrain" -q --num_round=1 tr.csv synced.model
+    check "gbtrain syncs the model's directory after the rename" dir_synced synced.model
+    traced "$builddir/gbpredict" -q te.csv good.model synced.txt
+    check "gbpredict syncs the output's directory after the rename" dir_synced synced.txt
+else
+    for i in 1 2; do echo "ok $((tap_n += 1)) # SKIP no strace"; done
+fi
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary or partial files are left" test "$leftover" = no
 done_testing

@@ -91,7 +91,7 @@ fails "a missing model file is named" "loading the model: cannot open 'no-such.m
 fails "a data file given as the model says what it is" "breast_cancer.train.csv" "$gbmodel" importance "$tr"
 fails "an option of another command" "gbmodel info takes no option '--type'" "$gbmodel" info --type=gain hand.model
 fails "an unknown importance type" "unknown importance type 'split'" "$gbmodel" importance --type=split hand.model
-fails "one file too many" "'extra' is one file argument too many" "$gbmodel" importance hand.model extra
+fails "one file too many" "'extra' is one file argument too many" "$gbmodel" importance hand.model out.txt extra
 
 # slicing and continued training: the same bytes as the uninterrupted training
 p="-q --objective=binary:logistic --max_depth=3 --subsample=0.8 --colsample_bynode=0.7 --seed=4"
@@ -135,4 +135,46 @@ fails "gbpredict on data named otherwise names the first feature that differs" \
 check "gbpredict --validate_features=0 predicts anyway, the same" cmp -s renamed.txt same.txt
 "$gbmodel" dump named.model > named.txt
 check "dumps use the names" grep -q '^0:\[[a-z]*<' named.txt
+# Outputs of every command: '-' is standard output; a link's target is replaced, the link stays (issue 26)
+"$gbmodel" info hand.model > info.txt
+check "info - writes standard output" sh -c '"$0" info hand.model - | cmp -s info.txt -' "$builddir/gbmodel"
+check "info MODEL OUTPUT writes the file" sh -c '"$0" info hand.model info2.txt && cmp -s info.txt info2.txt' "$builddir/gbmodel"
+"$gbmodel" importance hand.model > imp.txt
+check "importance MODEL OUTPUT writes the file" sh -c '"$0" importance hand.model imp2.txt && cmp -s imp.txt imp2.txt' "$builddir/gbmodel"
+check "(and replaces its own output without --force)" "$gbmodel" importance hand.model imp2.txt
+echo "my notes" > notes.txt
+fails "importance does not replace a file it did not write" "OUTPUT_FILE 'notes.txt' exists and is not a file this tool writes" \
+    "$gbmodel" importance hand.model notes.txt
+"$gbmodel" dump hand.model > dump.txt
+check "dump - writes standard output" sh -c '"$0" dump hand.model - | cmp -s dump.txt -' "$builddir/gbmodel"
+check "slice - writes the model to standard output" sh -c '"$0" slice -q --rounds=0:1 hand.model - > slice.model' "$builddir/gbmodel"
+check "(which loads: one round)" sh -c '"$0" info slice.model | grep -qx "rounds: 1"' "$builddir/gbmodel"
+check "convert --to=xgboost - writes standard output" \
+    sh -c '"$0" convert -q --to=xgboost hand.model - > conv.json && grep -q "^{\"learner\":{" conv.json' "$builddir/gbmodel"
+check "(and no file named '-')" test ! -e ./-
+cp hand.model target.model
+ln -s target.model via.link
+check "convert into a link to a model" "$gbmodel" convert -q --to=gbt hand.model via.link
+check "(the link stays a link; its target is the model)" sh -c 'test -L via.link && test -f target.model && "$0" info target.model' "$builddir/gbmodel"
+ln -s notes.txt notes.link
+fails "slice into a link to a file it did not write is refused" "OUTPUT_FILE 'notes.link' exists and is not a file this tool writes" \
+    "$gbmodel" slice -q --rounds=0:1 hand.model notes.link
+check "(notes.txt unchanged)" grep -qx "my notes" notes.txt
+ln -s gone/m.json gone.link
+fails "convert into a dangling link is refused" "cannot write 'gone.link': it is a symbolic link to .*gone/m.json', which does not exist" \
+    "$gbmodel" convert -q --to=gbt hand.model gone.link
+mkfifo out.fifo
+timeout 20 cat out.fifo > from_fifo.txt &
+reader=$!
+check "dump into a FIFO" "$gbmodel" dump hand.model out.fifo
+wait $reader
+check "(the reader got the dump; the FIFO stays)" sh -c 'cmp -s dump.txt from_fifo.txt && test -p out.fifo'
+# a model of the largest legal num_feature: info gives the count, not 16.7 million names (issue 26)
+sed 's/"num_feature": 3,/"num_feature": 16777215,/' hand.model > wide.model
+"$gbmodel" info wide.model > wide.txt
+check "info on a model of 16777215 features prints a count, not a list" \
+    sh -c 'grep -qx "num_feature: 16777215" wide.txt && grep -qx "feature_names: not listed (more than 1000 features)" wide.txt && test "$(wc -c < wide.txt)" -lt 2000'
+sed 's/"num_feature": 3,/"num_feature": 16777216,/' hand.model > wider.model
+fails "num_feature 16777216 is refused, naming the file and byte" "wider.model:2: integer out of range: 16777216 \(byte [0-9]+\)" \
+    "$gbmodel" info wider.model
 done_testing

@@ -6,6 +6,8 @@
 #include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -143,6 +145,92 @@ static void test_atomic_save(void)
     ok(text && strstr(text, "gbt-model") != NULL, "and replaces it whole");
     free(text);
     gbt_booster_free(empty);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
+/*
+ * gbt_booster_save through symbolic links, into a FIFO and a character
+ * device (issue 26): a link's target is replaced and the link stays; a
+ * dangling link is refused; a FIFO is written in place for its reader.
+ */
+static void test_save_paths(void)
+{
+    const char *const p[] = {"max_depth=2", NULL};
+    const char *target = tu_write("target.json", "{\"format\": \"gbt-model\"}\n");
+    char link1[512], link2[512], dangling[512], fifo[512], fifolink[512], full[512];
+    gbt_dataset *d;
+    gbt_booster *b;
+    struct stat st;
+    size_t len, mlen;
+    char *text, *model;
+    pid_t pid;
+    int status;
+    tu_seed(3);
+    d = tu_dataset(200, 3, 0, 0);
+    b = tu_train(d, 2, p);
+    model = tu_model(b, &mlen);
+    snprintf(link1, sizeof link1, "%s/link1.json", tu_tmpdir());
+    snprintf(link2, sizeof link2, "%s/link2.json", tu_tmpdir());
+    ok(symlink("target.json", link1) == 0 && symlink(link1, link2) == 0, "links made");
+    ok_call(gbt_booster_save(b, link2), "saving through two symbolic links");
+    ok(lstat(link2, &st) == 0 && S_ISLNK(st.st_mode) && lstat(link1, &st) == 0 && S_ISLNK(st.st_mode),
+       "both links are still links");
+    text = slurp(target, &len);
+    ok(text && len == mlen && memcmp(text, model, len) == 0, "the file they point at holds the model");
+    free(text);
+    ok(count_temp_files(tu_tmpdir()) == 0, "no temporary file is left");
+
+    snprintf(dangling, sizeof dangling, "%s/dangling.json", tu_tmpdir());
+    ok(symlink("nowhere/m.json", dangling) == 0, "a dangling link made");
+    ok(gbt_booster_save(b, dangling) == GBT_E_IO && strstr(gbt_last_error(), "dangling.json") &&
+           strstr(gbt_last_error(), "does not exist"),
+       "saving through a dangling link is refused naming it: %s", gbt_last_error());
+    ok(lstat(dangling, &st) == 0 && S_ISLNK(st.st_mode), "and the link is left as it was");
+
+    snprintf(fifo, sizeof fifo, "%s/model.fifo", tu_tmpdir());
+    snprintf(fifolink, sizeof fifolink, "%s/fifo.link", tu_tmpdir());
+    ok(mkfifo(fifo, 0600) == 0 && symlink("model.fifo", fifolink) == 0, "a FIFO and a link to it made");
+    for (int k = 0; k < 2; k++) {
+        const char *path = k ? fifolink : fifo;
+        char got[512];
+        fflush(stdout);
+        pid = fork();
+        if (pid == 0) {
+            /* the reader: copies what arrives to a file */
+            size_t n = 0;
+            char *buf = malloc(mlen + 4096);
+            FILE *in, *out;
+            alarm(30); /* a writer that never comes (the FIFO replaced) ends the reader */
+            in = fopen(fifo, "rb");
+            if (in == NULL || buf == NULL) _exit(2);
+            n = fread(buf, 1, mlen + 4096, in);
+            snprintf(got, sizeof got, "%s/from_fifo.json", tu_tmpdir());
+            out = fopen(got, "wb");
+            if (out == NULL || fwrite(buf, 1, n, out) != n || fclose(out) != 0) _exit(2);
+            _exit(0);
+        }
+        ok_call(gbt_booster_save(b, path), "saving into %s", k ? "a link to a FIFO" : "a FIFO");
+        ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "its reader ended");
+        snprintf(got, sizeof got, "%s/from_fifo.json", tu_tmpdir());
+        text = slurp(got, &len);
+        ok(text && len == mlen && memcmp(text, model, len) == 0, "the reader got the whole model");
+        free(text);
+        ok(stat(fifo, &st) == 0 && S_ISFIFO(st.st_mode), "the FIFO is still a FIFO");
+        if (k) ok(lstat(fifolink, &st) == 0 && S_ISLNK(st.st_mode), "and the link a link");
+    }
+    /* a character device that refuses writes: a link to the machine's /dev/full, opened, never replaced */
+    snprintf(full, sizeof full, "%s/full.link", tu_tmpdir());
+    if (stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode) && symlink("/dev/full", full) == 0) {
+        ok(gbt_booster_save(b, full) == GBT_E_IO && strstr(gbt_last_error(), "full.link"),
+           "a write error on a device is an error naming the path: %s", gbt_last_error());
+        ok(lstat(full, &st) == 0 && S_ISLNK(st.st_mode), "and the link to it stays a link");
+    } else {
+        skip("no /dev/full");
+        skip("no /dev/full");
+    }
+    ok(count_temp_files(tu_tmpdir()) == 0, "no temporary file is left");
+    gbt_free(model);
     gbt_booster_free(b);
     gbt_dataset_free(d);
 }
@@ -352,13 +440,81 @@ static void test_saved_models_load(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Numbers exactly as RFC 8259 writes them, strings valid UTF-8, counts in
+ * their ranges (issue 26): a flipped byte in a leaf value is refused, not
+ * read as 1.1e8, and the message names the line and the byte.
+ */
+static void test_strict_json(void)
+{
+    const char *const p[] = {"objective=binary:logistic", "max_depth=2", NULL};
+    static const char *const bad_numbers[] = {"0110128878", "00.1", "-01", "1.", "0.E6209", ".5", "+1",
+                                              "1e", "1e+", "-", "0x10", "1.5.2", "- 1", "01"};
+    static const char *const good_numbers[] = {"0", "-0", "0.10128878", "-0.5", "1e-3", "1E+2", "2.5e0", "-0.0e0"};
+    gbt_dataset *d;
+    gbt_booster *b, *c;
+    char *model, *bad, what[96], expect[64];
+    size_t len;
+    tu_seed(6);
+    d = tu_dataset(300, 4, 0, 1);
+    b = tu_train(d, 2, p);
+    model = tu_model(b, &len);
+    for (size_t i = 0; i < sizeof bad_numbers / sizeof *bad_numbers; i++) {
+        /* where edit_first puts it: the first element of "value" */
+        const size_t at = (size_t)(strchr(strstr(model, "\"value\""), '[') + 1 - model);
+        bad = edit_first(model, "\"value\"", bad_numbers[i]);
+        snprintf(what, sizeof what, "a leaf value of %s", bad_numbers[i]);
+        /* the number's first byte (for "0x10", the 'x' after the number 0) */
+        snprintf(expect, sizeof expect, "(byte %zu)", at + (strcmp(bad_numbers[i], "0x10") == 0));
+        expect_bad(bad, strlen(bad), expect, what);
+        free(bad);
+    }
+    for (size_t i = 0; i < sizeof good_numbers / sizeof *good_numbers; i++) {
+        c = NULL;
+        bad = edit_first(model, "\"value\"", good_numbers[i]);
+        ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "a value of %s loads", good_numbers[i]);
+        gbt_booster_free(c);
+        free(bad);
+    }
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 16777216");
+    expect_bad(bad, strlen(bad), "integer out of range: 16777216", "num_feature 16777216 (the limit is 16777215)");
+    free(bad);
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 16777215");
+    c = NULL;
+    ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "num_feature 16777215 loads");
+    gbt_booster_free(c);
+    free(bad);
+    bad = edit(model, "\"num_feature\": 4", "\"num_feature\": 4, \"note\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8c\xb3\"");
+    c = NULL;
+    ok(gbt_booster_load_from_buffer(bad, strlen(bad), &c) == GBT_OK, "a string of valid UTF-8 loads");
+    gbt_booster_free(c);
+    free(bad);
+    {
+        static const char *const bad_utf8[] = {"\xc3", "\xc0\xaf", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                               "\xff", "\x80", "\xe2\x82"};
+        for (size_t i = 0; i < sizeof bad_utf8 / sizeof *bad_utf8; i++) {
+            char note[64];
+            snprintf(note, sizeof note, "\"num_feature\": 4, \"note\": \"a%sb\"", bad_utf8[i]);
+            bad = edit(model, "\"num_feature\": 4", note);
+            snprintf(what, sizeof what, "invalid UTF-8 (sequence %zu) in a string", i);
+            expect_bad(bad, strlen(bad), "not valid UTF-8 (byte", what);
+            free(bad);
+        }
+    }
+    gbt_free(model);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_round_trip();
     test_continue();
     test_atomic_save();
+    test_save_paths();
     test_bad_files();
     test_saved_models_load();
+    test_strict_json();
     tu_cleanup();
     return done_testing();
 }

@@ -8,6 +8,8 @@
 
 #include "data/dataset.h"
 #include "data/io.h"
+#include <unistd.h>
+
 #include "testutil.h"
 
 static gbt_dataset *load(const char *path, const char *opts)
@@ -555,6 +557,30 @@ static void test_parallel(char delim)
     free(lines);
 }
 
+/*
+ * A line longer than the window's largest size (64 MiB) is refused when the
+ * window fills, not at 1 GiB (issue 26): /dev/zero, read, has no line end.
+ */
+static void test_long_line(void)
+{
+    struct gbt_line_reader lr;
+    char *line;
+    size_t len;
+    gbt_status s;
+    if (access("/dev/zero", R_OK) != 0) {
+        skip("no /dev/zero");
+        skip("no /dev/zero");
+        return;
+    }
+    expect_error("/dev/zero", "format=csv", GBT_E_FORMAT, "/dev/zero:1: line longer than 64 MiB", NULL,
+                 "a line without an end (CSV)");
+    ok(gbt__lines_open(&lr, "/dev/zero") == GBT_OK, "a line reader on /dev/zero");
+    s = gbt__lines_next(&lr, &line, &len);
+    ok(s == GBT_E_FORMAT && lr.cap <= GBT_LINE_MAX && lr.cap == (size_t)64 << 20,
+       "refused with the window at 64 MiB, no more (%zu bytes): %s", lr.cap, gbt_last_error());
+    gbt__lines_close(&lr);
+}
+
 int main(void)
 {
     test_libsvm();
@@ -563,6 +589,7 @@ int main(void)
     test_csv_errors();
     test_side_files();
     test_long_path();
+    test_long_line();
     test_parallel(',');
     test_parallel('\t');
     test_parallel(0);

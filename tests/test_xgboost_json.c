@@ -188,6 +188,87 @@ static void test_xgboost_written(void)
     ok(b == NULL, "nothing is returned on a refusal");
 }
 
+/* m with the first `from` replaced by `to`, into buf. */
+static const char *replaced(char *buf, size_t len, const char *m, const char *from, const char *to)
+{
+    const char *at = strstr(m, from);
+    if (at == NULL) return m;
+    snprintf(buf, len, "%.*s%s%s", (int)(at - m), m, to, at + strlen(from));
+    return buf;
+}
+
+/* Loads m with the first `from` replaced by `to` (the text in buf). */
+static gbt_status load_edited(char *buf, size_t len, const char *m, const char *from, const char *to, gbt_booster **b)
+{
+    replaced(buf, len, m, from, to);
+    return gbt_booster_load_from_buffer(buf, strlen(buf), b);
+}
+
+/*
+ * Numbers of an XGBoost model exactly as XGBoost writes them (issue 26):
+ * base_score is one number or a bracketed list of numbers; numbers in
+ * strings and arrays are RFC 8259 numbers; num_feature within the limit.
+ */
+static void test_xgboost_strict(void)
+{
+    static const char *const good_base[] = {"2E-1", "[2E-1]", "0.2", "[ 2E-1 ]", "[2.0E-1]"};
+    static const char *const bad_base[] = {"[2E-1 7]", "[2E-1,]", "[2E-1", "2E-1]", "0x1p-3", "[]", ".2",
+                                           "02E-1", "2E-1,3E-1", "[2E-1][3E-1]", " 2E-1", "[+2E-1]", ""};
+    char buf[4096], edited[4200], from[64];
+    const char *m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    gbt_booster *b = NULL;
+    float out = 0;
+    const float x[] = {0, 1};
+    for (size_t i = 0; i < sizeof good_base / sizeof *good_base; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "\"base_score\":\"%s\"", good_base[i]);
+        b = NULL;
+        ok(load_edited(edited, sizeof edited, m, "\"base_score\":\"[2E-1]\"", to, &b) == GBT_OK &&
+               gbt_booster_predict_dense(b, x, 1, 2, NAN, GBT_PREDICT_MARGIN, &out, 1) == GBT_OK &&
+               fabs(out - (log(0.25) - 0.5)) < 1e-6,
+           "base_score \"%s\" loads as 0.2 (margin %g)", good_base[i], out);
+        gbt_booster_free(b);
+    }
+    for (size_t i = 0; i < sizeof bad_base / sizeof *bad_base; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "\"base_score\":\"%s\"", bad_base[i]);
+        b = NULL;
+        ok(load_edited(edited, sizeof edited, m, "\"base_score\":\"[2E-1]\"", to, &b) == GBT_E_FORMAT &&
+               strstr(gbt_last_error(), "base_score") && strstr(gbt_last_error(), "(byte ") && b == NULL,
+           "base_score \"%s\" is refused: %s", bad_base[i], gbt_last_error());
+    }
+    /* a vector intercept, as XGBoost 3 writes it for reg:squarederror */
+    m = xgb_model(buf, sizeof buf, "reg:squarederror", "gbtree", "0", "1", "1");
+    b = NULL;
+    ok(load_edited(edited, sizeof edited, m, "[2E-1]", "[1.08708E0]", &b) ==
+               GBT_OK &&
+           gbt_booster_predict_dense(b, x, 1, 2, NAN, GBT_PREDICT_MARGIN, &out, 1) == GBT_OK &&
+           fabs(out - (1.08708 - 0.5)) < 1e-6,
+       "base_score \"[1.08708E0]\" loads (margin %g)", out);
+    gbt_booster_free(b);
+    b = NULL;
+    ok(load_edited(edited, sizeof edited, m, "[2E-1]", "[1.08708 7]", &b) ==
+               GBT_E_FORMAT && b == NULL,
+       "base_score \"[1.08708 7]\" is refused: %s", gbt_last_error());
+    /* num_feature: the limit, 16777215, and one more */
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    snprintf(from, sizeof from, "\"num_feature\":\"2\",\"num_target\"");
+    b = NULL;
+    ok(load_edited(edited, sizeof edited, m, from, "\"num_feature\":\"16777215\",\"num_target\"", &b) == GBT_OK,
+       "num_feature 16777215 loads");
+    gbt_booster_free(b);
+    b = NULL;
+    ok(load_edited(edited, sizeof edited, m, from, "\"num_feature\":\"16777216\",\"num_target\"", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "num_feature") && b == NULL,
+       "num_feature 16777216 is refused: %s", gbt_last_error());
+    ok(load_edited(edited, sizeof edited, m, from, "\"num_feature\":\"0x2\",\"num_target\"", &b) == GBT_E_FORMAT && b == NULL,
+       "num_feature \"0x2\" is refused: %s", gbt_last_error());
+    /* numbers in arrays: a split condition with a leading zero */
+    ok(load_edited(edited, sizeof edited, m, "[1.5,-0.5,0.25]", "[01.5,-0.5,0.25]", &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "bad number") &&
+           strstr(gbt_last_error(), "(byte ") && b == NULL,
+       "a split condition 01.5 is refused: %s", gbt_last_error());
+}
+
 int main(void)
 {
     {
@@ -212,6 +293,7 @@ int main(void)
         round_trip("pseudohuber", p, 0, 3);
     }
     test_xgboost_written();
+    test_xgboost_strict();
     tu_cleanup();
     return done_testing();
 }

@@ -13,10 +13,15 @@
 
 static const char *prog = "gbt";
 
+static void close_stdout(void);
+
 void cli_set_prog(const char *name)
 {
+    static int registered;
     const char *slash = strrchr(name, '/');
     prog = slash ? slash + 1 : name;
+    /* whatever a tool printed to standard output: a write error there is an error exit */
+    if (!registered++) atexit(close_stdout);
 }
 
 const char *cli_prog(void)
@@ -202,47 +207,62 @@ void cli_install_logger(int quiet)
 
 void cli_out_open(struct cli_out *out, const char *path)
 {
+    char msg[8400];
     memset(out, 0, sizeof *out);
+    out->o.fd = -1;
     if (path == NULL || strcmp(path, "-") == 0) {
         out->f = stdout;
         return;
     }
     out->path = strdup(path);
-    out->tmp = malloc(strlen(path) + 32);
-    if (out->path == NULL || out->tmp == NULL) cli_die("out of memory");
-    for (int attempt = 0; attempt < 100 && out->f == NULL; attempt++) {
-        int fd;
-        sprintf(out->tmp, "%s.tmp.%ld.%d", path, (long)getpid(), attempt);
-        fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno == EEXIST) continue;
-        if (fd < 0) cli_die("cannot write '%s': %s", path, strerror(errno));
-        out->f = fdopen(fd, "w");
-        if (out->f == NULL) {
-            int e = errno;
-            close(fd);
-            unlink(out->tmp);
-            cli_die("cannot write '%s': %s", path, strerror(e));
-        }
+    if (out->path == NULL) cli_die("out of memory");
+    if (gbt__outfile_open(&out->o, path, msg, sizeof msg) != 0) cli_die("%s", msg);
+    out->f = fdopen(out->o.fd, "w");
+    if (out->f == NULL) {
+        int e = errno;
+        gbt__outfile_abort(&out->o);
+        cli_die("cannot write '%s': %s", path, strerror(e));
     }
-    if (out->f == NULL) cli_die("cannot create a temporary file next to '%s'", path);
+}
+
+void cli_out_write(struct cli_out *out, const void *p, size_t n)
+{
+    if (n > 0 && fwrite(p, 1, n, out->f) != n && out->err == 0) out->err = errno ? errno : EIO;
 }
 
 void cli_out_commit(struct cli_out *out)
 {
-    int bad;
+    char msg[8400];
+    int bad, e;
     if (out->path == NULL) {
-        if (fflush(stdout) != 0) cli_die("cannot write standard output: %s", strerror(errno));
+        errno = 0;
+        bad = fflush(stdout) != 0;
+        e = bad ? errno : out->err;
+        if (bad || ferror(stdout) || out->err)
+            cli_die("cannot write standard output: %s", e ? strerror(e) : "a write failed");
         return;
     }
-    bad = ferror(out->f) || fflush(out->f) != 0 || fsync(fileno(out->f)) != 0;
-    bad |= fclose(out->f) != 0;
-    if (bad || rename(out->tmp, out->path) != 0) {
-        int e = errno;
-        unlink(out->tmp);
-        cli_die("cannot write '%s': %s", out->path, strerror(e));
+    errno = 0;
+    bad = fflush(out->f) != 0;
+    e = bad ? errno : out->err;
+    bad |= ferror(out->f) || out->err;
+    if (!bad && gbt__outfile_sync(&out->o, out->path, msg, sizeof msg) != 0) {
+        fclose(out->f);
+        out->o.fd = -1;
+        gbt__outfile_abort(&out->o);
+        cli_die("%s", msg);
     }
+    if (fclose(out->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    out->o.fd = -1; /* fclose closed it */
+    if (bad) {
+        gbt__outfile_abort(&out->o);
+        cli_die("cannot write '%s': %s", out->path, e ? strerror(e) : "a write failed");
+    }
+    if (gbt__outfile_commit(&out->o, out->path, msg, sizeof msg) != 0) cli_die("%s", msg);
     free(out->path);
-    free(out->tmp);
     memset(out, 0, sizeof *out);
 }
 
@@ -253,11 +273,14 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
     char head[4096];
     size_t n;
     FILE *f;
+    /* stat follows symbolic links: a link is judged by the file it points at, the one replaced */
     if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
     for (int i = 0; i < ninputs; i++)
-        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino &&
+            S_ISREG(out.st_mode))
             cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
-    if (force || !S_ISREG(out.st_mode)) return; /* only a regular file's content is judged */
+    /* devices, FIFOs and sockets are written in place, never replaced: no content to judge */
+    if (force || !S_ISREG(out.st_mode)) return;
     f = fopen(path, "r");
     if (f == NULL) return; /* writing it will say why */
     n = fread(head, 1, sizeof head - 1, f);
@@ -270,14 +293,35 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
 
 void cli_check_writable(const char *path)
 {
-    struct stat st;
-    struct cli_out probe;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) cli_die("cannot write '%s': it is a directory", path);
-    cli_out_open(&probe, path);
-    fclose(probe.f);
-    unlink(probe.tmp);
-    free(probe.path);
-    free(probe.tmp);
+    struct gbt_outfile probe;
+    char msg[8400];
+    /* standard output, devices, FIFOs and sockets are not probed: opening a FIFO would end its reader's input */
+    if (strcmp(path, "-") == 0 || gbt__outfile_in_place(path)) return;
+    if (gbt__outfile_open(&probe, path, msg, sizeof msg) != 0) cli_die("%s", msg);
+    gbt__outfile_abort(&probe);
+}
+
+void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const char *doing)
+{
+    /* "-": the descriptor itself, which the library writes in place (outfile.h) */
+    const char *p = strcmp(path, "-") == 0 ? "/dev/stdout" : path;
+    gbt_status s;
+    if (fflush(stdout) != 0) cli_die("cannot write standard output: %s", strerror(errno));
+    s = xgboost ? gbt_booster_save_xgboost(b, p) : gbt_booster_save(b, p);
+    if (s != GBT_OK && p != path) cli_die("%s: standard output: %s", doing, gbt_last_error());
+    if (s != GBT_OK) cli_die_status(s, doing);
+}
+
+static void close_stdout(void)
+{
+    int bad, e;
+    errno = 0;
+    bad = fflush(stdout) != 0;
+    e = errno;
+    if (bad || ferror(stdout)) {
+        fprintf(stderr, "%s: cannot write standard output: %s\n", prog, bad && e ? strerror(e) : "a write failed");
+        _exit(1);
+    }
 }
 
 void cli_check_device(const char *device)

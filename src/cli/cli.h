@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "gbt.h"
+#include "util/outfile.h"
 
 /* One option as the user gave it: --name=value, --name value or a config line. */
 struct cli_opt {
@@ -31,7 +32,11 @@ void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn
 /* Dies with the library's last error, prefixed by what was being done. */
 void cli_die_status(gbt_status s, const char *doing);
 
-/* Sets the program name used in messages. */
+/*
+ * Sets the program name used in messages, and makes the exit fail (status
+ * 1, "cannot write standard output") when anything printed to standard
+ * output could not be written.
+ */
 void cli_set_prog(const char *name);
 
 /* The program name used in messages. */
@@ -69,12 +74,21 @@ const char *cli_get(const struct cli_opts *o, const char *name);
 /* Logs to standard error; quiet drops info messages, quiet 2 warnings too (errors only). */
 void cli_install_logger(int quiet);
 
-/* Writes standard output or a file atomically (temporary file, then rename). */
+/*
+ * An output: standard output for NULL or "-", else a path written by
+ * outfile.h's rules (a regular file atomically through a temporary file
+ * and a rename, links followed; a device, FIFO or socket in place).
+ * cli_out_commit dies, naming the path or "standard output", on any write
+ * error (ferror, fflush, fsync, fclose, rename).
+ */
 struct cli_out {
     FILE *f;
-    char *path, *tmp;
+    char *path;          /* NULL: standard output */
+    struct gbt_outfile o;
+    int err;             /* the errno of the first failed cli_out_write */
 };
 void cli_out_open(struct cli_out *out, const char *path);
+void cli_out_write(struct cli_out *out, const void *p, size_t n);
 void cli_out_commit(struct cli_out *out);
 
 /*
@@ -87,10 +101,18 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what);
 
 /*
- * Dies unless a file can be created next to `path` and renamed over it (as
- * cli_out_open and gbt_booster_save do), leaving nothing behind.
+ * Dies unless a file can be created next to `path` (or the file its
+ * symbolic links point at) to be renamed over it, as cli_out_open and
+ * gbt_booster_save do, leaving nothing behind.  Standard output ("-") and
+ * paths written in place (devices, FIFOs, sockets) are not probed.
  */
 void cli_check_writable(const char *path);
+
+/*
+ * Saves b to path (gbt_booster_save, or gbt_booster_save_xgboost with
+ * `xgboost`), "-" meaning standard output; dies with `doing` on failure.
+ */
+void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const char *doing);
 
 /* Dies unless the CUDA device that `device` (a device parameter value) names is present. */
 void cli_check_device(const char *device);

@@ -13,15 +13,16 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-            "Usage: gbmodel info MODEL_FILE\n"
-            "       gbmodel importance [--type=TYPE] MODEL_FILE\n"
+            "Usage: gbmodel info MODEL_FILE [OUTPUT_FILE]\n"
+            "       gbmodel importance [--type=TYPE] MODEL_FILE [OUTPUT_FILE]\n"
             "       gbmodel dump [--format=FORMAT] [--tree=N] [--with_stats] MODEL_FILE [OUTPUT_FILE]\n"
             "       gbmodel slice --rounds=A:B MODEL_FILE OUTPUT_FILE\n"
             "       gbmodel convert --to=FORMAT MODEL_FILE OUTPUT_FILE\n"
             "\n"
-            "info        what the model is: objective, classes, features (by name),\n"
-            "            rounds, trees, leaves, depth, early stopping, and the training\n"
-            "            parameters that differ from their defaults\n"
+            "info        what the model is: objective, classes, features (by name;\n"
+            "            past 1000 features only their number), rounds, trees, leaves,\n"
+            "            depth, early stopping, and the training parameters that\n"
+            "            differ from their defaults\n"
             "importance  one line per feature that some tree splits on, 'NAME<TAB>VALUE',\n"
             "            most important first (ties in feature order)\n"
             "dump        the trees, to OUTPUT_FILE (default: standard output)\n"
@@ -49,8 +50,11 @@ static void usage(FILE *f)
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
             "\n"
-            "Outputs are written to a temporary file and renamed into place: an error\n"
-            "never leaves a partial file.\n");
+            "OUTPUT_FILE '-' is standard output, the default of info, importance and\n"
+            "dump.  A file is written to a temporary file beside it and renamed into\n"
+            "place (a symbolic link: over the file it points at), so an error never\n"
+            "leaves a partial file; a device, FIFO or socket (/dev/stdout, a named\n"
+            "pipe) is written in place.  A write error is exit status 1.\n");
 }
 
 static gbt_booster *load(const char *path)
@@ -76,6 +80,25 @@ static int is_dump(const char *head)
 {
     return strncmp(head, "booster[", 8) == 0 || strncmp(head, "[\n  { \"nodeid\"", 15) == 0 ||
            strncmp(head, "[\n]", 3) == 0 || strncmp(head, "digraph ", 8) == 0;
+}
+
+static int is_info(const char *head)
+{
+    return strncmp(head, "model: ", 7) == 0;
+}
+
+/* Lines of 'NAME<TAB>NUMBER' (the last one may be cut). */
+static int is_importance(const char *head)
+{
+    for (const char *p = head; *p;) {
+        const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
+        char *end;
+        if (tab == NULL || (nl && tab > nl)) return 0;
+        strtod(tab + 1, &end);
+        if (end == tab + 1 || (*end != '\n' && *end != '\0')) return 0;
+        p = *end ? end + 1 : end;
+    }
+    return 1;
 }
 
 static void attr(const gbt_booster *b, const char *key, char *buf, size_t len)
@@ -109,45 +132,58 @@ static void tree_sizes(const gbt_booster *b, unsigned long long *leaves, int *de
     gbt_free(text);
 }
 
-static void info(const char *path)
+/* gbmodel info lists the feature names of models with at most this many features. */
+#define INFO_MAX_NAMES 1000
+
+static void info(const char *path, const char *out_path)
 {
     gbt_booster *b = load(path);
+    struct cli_out out;
     char buf[1024], deflt[64];
     char **names;
     uint64_t n;
     int rounds, depth;
     unsigned long long leaves;
     gbt_status s;
-    printf("model: %s\n", path);
+    cli_out_open(&out, out_path);
+    fprintf(out.f, "model: %s\n", path);
     gbt_booster_get_param(b, "objective", buf, sizeof buf);
-    printf("objective: %s\n", buf);
+    fprintf(out.f, "objective: %s\n", buf);
     gbt_booster_get_param(b, "num_class", buf, sizeof buf);
-    printf("num_class: %s\n", buf);
+    fprintf(out.f, "num_class: %s\n", buf);
     gbt_booster_num_rounds(b, &rounds);
-    printf("rounds: %d\n", rounds);
+    fprintf(out.f, "rounds: %d\n", rounds);
     attr(b, "num_trees", buf, sizeof buf);
-    printf("trees: %s\n", buf);
+    fprintf(out.f, "trees: %s\n", buf);
     tree_sizes(b, &leaves, &depth);
-    printf("leaves: %llu\nmax_depth_reached: %d\n", leaves, depth);
+    fprintf(out.f, "leaves: %llu\nmax_depth_reached: %d\n", leaves, depth);
     attr(b, "best_iteration", buf, sizeof buf);
-    printf("best_iteration: %s\n", buf);
+    fprintf(out.f, "best_iteration: %s\n", buf);
     attr(b, "best_score", buf, sizeof buf);
-    printf("best_score: %s\n", buf);
-    s = gbt_booster_feature_names(b, &names, &n);
-    if (s != GBT_OK) cli_die_status(s, "reading the feature names");
-    printf("num_feature: %llu\nfeature_names:", (unsigned long long)n);
-    for (uint64_t i = 0; i < n; i++) printf("%s%s", i ? ", " : " ", names[i]);
-    printf("\n");
-    gbt_free(names);
-    printf("training parameters (those not at their default):\n");
+    fprintf(out.f, "best_score: %s\n", buf);
+    attr(b, "num_feature", buf, sizeof buf);
+    n = strtoull(buf, NULL, 10);
+    fprintf(out.f, "num_feature: %llu\nfeature_names:", (unsigned long long)n);
+    if (n > INFO_MAX_NAMES) {
+        /* a count, not a list: the names of a model declaring 2^24 features would take gigabytes */
+        fprintf(out.f, " not listed (more than %d features)\n", INFO_MAX_NAMES);
+    } else {
+        s = gbt_booster_feature_names(b, &names, &n);
+        if (s != GBT_OK) cli_die_status(s, "reading the feature names");
+        for (uint64_t i = 0; i < n; i++) fprintf(out.f, "%s%s", i ? ", " : " ", names[i]);
+        fprintf(out.f, "\n");
+        gbt_free(names);
+    }
+    fprintf(out.f, "training parameters (those not at their default):\n");
     for (int i = 0; i < gbt_param_count(); i++) {
         const char *name, *d;
         gbt_param_describe(i, &name, NULL, NULL, &d, NULL, NULL);
         if (strcmp(name, "objective") == 0 || strcmp(name, "num_class") == 0) continue;
         if (gbt_booster_get_param(b, name, buf, sizeof buf) != GBT_OK) continue;
         snprintf(deflt, sizeof deflt, "%s", d);
-        if (strcmp(buf, deflt) != 0) printf("  %s = %s\n", name, buf);
+        if (strcmp(buf, deflt) != 0) fprintf(out.f, "  %s = %s\n", name, buf);
     }
+    cli_out_commit(&out);
     gbt_booster_free(b);
 }
 
@@ -163,9 +199,10 @@ static int by_value(const void *a, const void *b)
     return x->f < y->f ? -1 : x->f > y->f;
 }
 
-static void importance(const char *path, const char *type)
+static void importance(const char *path, const char *type, const char *out_path)
 {
     gbt_booster *b = load(path);
+    struct cli_out out;
     char **names, buf[32];
     uint64_t n, k = 0;
     double *v, *weight;
@@ -182,15 +219,16 @@ static void importance(const char *path, const char *type)
     for (uint64_t f = 0; f < n; f++)
         if (weight[f] > 0) r[k++] = (struct ranked){v[f], f};
     qsort(r, (size_t)k, sizeof *r, by_value);
+    cli_out_open(&out, out_path);
     for (uint64_t i = 0; i < k; i++) {
         /* the fewest digits that read back as the same double */
         for (int prec = 1; prec <= 17; prec++) {
             snprintf(buf, sizeof buf, "%.*g", prec, r[i].v);
             if (strtod(buf, NULL) == r[i].v) break;
         }
-        printf("%s\t%s\n", names[r[i].f], buf);
+        fprintf(out.f, "%s\t%s\n", names[r[i].f], buf);
     }
-    if (fflush(stdout) != 0 || ferror(stdout)) cli_die("cannot write standard output: %s", strerror(errno));
+    cli_out_commit(&out);
     free(r);
     free(weight);
     free(v);
@@ -230,7 +268,7 @@ static void dump(const struct cli_opts *o, const char *path, const char *out_pat
     s = gbt_booster_dump(b, format, tree, stats && stats[0] == '1', &text, &len);
     if (s != GBT_OK) cli_die_status(s, "--tree");
     cli_out_open(&out, out_path);
-    fwrite(text, 1, len, out.f);
+    cli_out_write(&out, text, len);
     cli_out_commit(&out);
     gbt_free(text);
     gbt_booster_free(b);
@@ -273,10 +311,10 @@ static void slice(const struct cli_opts *o, const char *path, const char *out_pa
     gbt_booster_num_rounds(b, &rounds);
     parse_rounds(cli_get(o, "rounds"), rounds, &begin, &end);
     if ((s = gbt_booster_slice(b, begin, end, &part)) != GBT_OK) cli_die_status(s, "slicing");
-    if ((s = gbt_booster_save(part, out_path)) != GBT_OK) cli_die_status(s, "saving the model");
+    cli_save_model(part, out_path, 0, "saving the model");
     if (!cli_get(o, "q") && !cli_get(o, "quiet"))
         fprintf(stderr, "saved rounds %d to %d (%d of %d) to %s\n", begin, end - 1, end - begin, rounds,
-                out_path);
+                strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(part);
     gbt_booster_free(b);
 }
@@ -285,18 +323,16 @@ static void convert(const struct cli_opts *o, const char *path, const char *out_
 {
     const char *to = cli_get(o, "to");
     gbt_booster *b;
-    gbt_status s;
     if (out_path == NULL) cli_die("convert needs MODEL_FILE and OUTPUT_FILE (try --help)");
     if (to == NULL || (strcmp(to, "xgboost") != 0 && strcmp(to, "gbt") != 0))
         cli_die("convert needs --to=xgboost or --to=gbt, got %s (try --help)", to ? to : "nothing");
     cli_check_output(out_path, &path, 1, is_any_model, cli_get(o, "force") != NULL, "OUTPUT_FILE");
     cli_check_writable(out_path);
     b = load(path);
-    s = strcmp(to, "xgboost") == 0 ? gbt_booster_save_xgboost(b, out_path) : gbt_booster_save(b, out_path);
-    if (s != GBT_OK) cli_die_status(s, "converting the model");
+    cli_save_model(b, out_path, strcmp(to, "xgboost") == 0, "converting the model");
     if (!cli_get(o, "q") && !cli_get(o, "quiet"))
         fprintf(stderr, "saved %s as %s to %s\n", path, strcmp(to, "xgboost") == 0 ? "an XGBoost JSON model" : "a gbt model",
-                out_path);
+                strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(b);
 }
 
@@ -341,7 +377,7 @@ int main(int argc, char **argv)
     cli_install_logger(cli_get(&o, "q") || cli_get(&o, "quiet"));
     if (strcmp(cmd, "info") == 0 || strcmp(cmd, "importance") == 0 || strcmp(cmd, "dump") == 0 ||
         strcmp(cmd, "slice") == 0 || strcmp(cmd, "convert") == 0) {
-        const int max_files = strcmp(cmd, "info") == 0 || strcmp(cmd, "importance") == 0 ? 1 : 2;
+        const int max_files = 2;
         if (model == NULL) cli_die("gbmodel %s needs a MODEL_FILE (try --help)", cmd);
         if (nfiles > max_files)
             cli_die("gbmodel %s: '%s' is one file argument too many (try --help)", cmd,
@@ -351,11 +387,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "info") == 0) {
         check_options(&o, cmd, "");
-        info(model);
+        if (out) cli_check_output(out, &model, 1, is_info, cli_get(&o, "force") != NULL, "OUTPUT_FILE");
+        info(model, out);
     } else if (strcmp(cmd, "importance") == 0) {
         const char *type = cli_get(&o, "type") ? cli_get(&o, "type") : "gain";
         check_options(&o, cmd, "type");
-        importance(model, type);
+        if (out) cli_check_output(out, &model, 1, is_importance, cli_get(&o, "force") != NULL, "OUTPUT_FILE");
+        importance(model, type, out);
     } else if (strcmp(cmd, "dump") == 0) {
         check_options(&o, cmd, "format tree with_stats");
         dump(&o, model, out);

@@ -48,7 +48,10 @@ static void usage(FILE *f)
             "\n"
             "Trains gradient-boosted trees on TRAIN_FILE and saves the model to MODEL_FILE\n"
             "(default: TRAIN_FILE's base name with the extension .model, in the current\n"
-            "directory).  Options are --name=value or --name value.\n"
+            "directory; '-': standard output).  A file is written to a temporary file\n"
+            "and renamed into place (a symbolic link: over the file it points at); a\n"
+            "device, FIFO or socket (/dev/stdout, a named pipe) is written in place.\n"
+            "Options are --name=value or --name value.\n"
             "\n"
             "A config file may use the XGBoost CLI's keys: data = TRAIN_FILE (a\n"
             "'?format=libsvm&label_column=0' suffix gives that file's format options),\n"
@@ -69,7 +72,7 @@ static void usage(FILE *f)
             "  --save_period=N          also save the model every N rounds (default 0:\n"
             "                           only at the end), each time a complete model\n"
             "                           file replacing MODEL_FILE atomically; not with\n"
-            "                           early stopping\n"
+            "                           early stopping, nor a MODEL_FILE written in place\n"
             "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
             "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
@@ -223,18 +226,16 @@ static int count_option(const struct cli_opts *o, const char *name, int deflt)
 /* Rank 0 saves (the only one under mpirun); then the ranks agree that it did. */
 static void save(const gbt_booster *b, const char *path)
 {
-    gbt_status s;
     int n = 0;
     if (cli_mpi_rank() != 0) {
         cli_mpi_agree();
         return;
     }
-    s = gbt_booster_save(b, path);
-    if (s != GBT_OK) cli_die_status(s, "saving the model");
+    cli_save_model(b, path, 0, "saving the model");
     cli_mpi_agree();
     if (verbosity >= GBT_LOG_INFO) {
         gbt_booster_num_rounds(b, &n);
-        fprintf(stderr, "saved %d rounds to %s\n", n, path);
+        fprintf(stderr, "saved %d rounds to %s\n", n, strcmp(path, "-") == 0 ? "standard output" : path);
     }
 }
 
@@ -398,6 +399,9 @@ int main(int argc, char **argv)
         if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
     }
     if (cli_mpi_rank() == 0) check_model_path(&o, files, 1 + nvalid, model_path);
+    if (period > 0 && period < rounds && (strcmp(model_path, "-") == 0 || gbt__outfile_in_place(model_path)))
+        cli_die("--save_period replaces MODEL_FILE at each checkpoint; '%s' is written in place (standard "
+                "output, a device, FIFO or socket), which cannot hold more than one model", model_path);
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     train = load(&files[0], data_opts);
     if (eval_train) {

@@ -9,7 +9,12 @@
 
 #include "gbt.h"
 
-#define GBT_MAX_FEATURES (1u << 24)
+/*
+ * The most features (columns) a dataset or a model has: fewer than 2^24
+ * (gbt.h), so feature indices run to 2^24 - 2.  Every reader (data files,
+ * both model formats) checks against this one number.
+ */
+#define GBT_MAX_FEATURES ((1u << 24) - 1)
 
 /* How a dataset's column numbers relate to the indices of its LIBSVM file. */
 enum gbt_index_base {

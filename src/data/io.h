@@ -56,6 +56,9 @@ gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char 
 #define GBT_BLOCK_PER_THREAD ((size_t)8 << 20)
 #define GBT_BLOCK_MAX ((size_t)64 << 20)
 
+/* The longest line, LF included: the window's largest size (a longer line is refused when the window fills). */
+#define GBT_LINE_MAX GBT_BLOCK_MAX
+
 /* The bytes of the blocks the readers ask for. */
 static inline size_t gbt__block_bytes(const struct gbt_line_reader *lr)
 {

@@ -67,10 +67,11 @@ static gbt_status refill(struct gbt_line_reader *lr)
         lr->end = have;
     }
     if (have == lr->cap) {
-        RETURN_ERROR_IF(lr->cap >= ((size_t)1 << 30), GBT_E_FORMAT,
-                        "%s:%llu: line longer than 1 GiB", lr->path,
-                        (unsigned long long)lr->line + 1);
-        FORWARD_IF_ERROR(grow(lr, lr->cap * 2));
+        /* a full window without a line end: a line longer than the window may grow to is refused now */
+        RETURN_ERROR_IF(lr->cap >= GBT_LINE_MAX, GBT_E_FORMAT,
+                        "%s:%llu: line longer than %zu MiB (the reader's window; is this a text file?)", lr->path,
+                        (unsigned long long)lr->line + 1, GBT_LINE_MAX >> 20);
+        FORWARD_IF_ERROR(grow(lr, lr->cap * 2 < GBT_LINE_MAX ? lr->cap * 2 : GBT_LINE_MAX));
     }
     got = fread(lr->buf + lr->end, 1, lr->cap - lr->end, lr->f);
     if (got == 0) {

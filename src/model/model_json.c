@@ -17,6 +17,7 @@
 #include "common/grad_math.h"
 #include "util/json.h"
 #include "objective/objective.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 #define FORMAT_NAME "gbt-model"
@@ -130,7 +131,7 @@ static gbt_status bad_at(const struct reader *rd, const struct gbt_jnode *n, con
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, key);
-    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", rd->what, n->line, msg);
+    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu)", rd->what, n->line, msg, n->pos);
     return gbt__fail(GBT_E_FORMAT, "%s: %s", rd->what, msg);
 }
 
@@ -399,44 +400,32 @@ gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *
     return GBT_OK;
 }
 
-/* Writes the model as `format` writes it to a temporary file renamed over path. */
+/*
+ * Writes the model as `format` writes it to path by outfile.h's rules: a
+ * temporary file renamed over a regular file (links followed), a device,
+ * FIFO or socket written in place.
+ */
 static gbt_status save_as(const gbt_booster *b, const char *path,
                           gbt_status (*format)(const gbt_booster *, struct gbt_strbuf *))
 {
-    static unsigned counter;
     struct gbt_strbuf sb = {0};
-    char tmp[4200];
-    int fd = -1;
+    struct gbt_outfile out;
+    char msg[4400];
     gbt_status s;
+    int r;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(path);
     RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
     s = format(b, &sb);
-    for (int attempt = 0; s == GBT_OK && fd < 0 && attempt < 100; attempt++) {
-        snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
-                 __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-        if (fd < 0 && errno != EEXIST)
-            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-    }
-    if (s == GBT_OK && fd < 0) s = gbt__fail(GBT_E_IO, "cannot create a temporary file next to '%s'", path);
+    if (s == GBT_OK && (r = gbt__outfile_open(&out, path, msg, sizeof msg)) != 0)
+        s = gbt__fail(r == -2 ? GBT_E_NO_MEMORY : GBT_E_IO, "%s", msg);
     if (s == GBT_OK) {
-        size_t off = 0;
-        while (off < sb.len && s == GBT_OK) {
-            ssize_t w = write(fd, sb.s + off, sb.len - off);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0)
-                s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, w < 0 ? strerror(errno) : "short write");
-            else
-                off += (size_t)w;
+        if (gbt__outfile_write(&out, path, sb.s, sb.len, msg, sizeof msg) != 0) {
+            gbt__outfile_abort(&out);
+            s = gbt__fail(GBT_E_IO, "%s", msg);
+        } else if (gbt__outfile_commit(&out, path, msg, sizeof msg) != 0) {
+            s = gbt__fail(GBT_E_IO, "%s", msg);
         }
-        if (s == GBT_OK && fsync(fd) != 0)
-            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        if (close(fd) != 0 && s == GBT_OK)
-            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        if (s == GBT_OK && rename(tmp, path) != 0)
-            s = gbt__fail(GBT_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        if (s != GBT_OK) unlink(tmp);
     }
     free(sb.s);
     return s;

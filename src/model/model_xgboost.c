@@ -249,7 +249,9 @@ struct xreader {
 
 static gbt_status xbad(const struct xreader *rd, int32_t node, const char *msg)
 {
-    if (node >= 0) return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s", rd->what, rd->doc->n[node].line, msg);
+    if (node >= 0)
+        return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s (byte %zu)", rd->what, rd->doc->n[node].line, msg,
+                         rd->doc->n[node].pos);
     return gbt__fail(GBT_E_FORMAT, "%s: XGBoost model: %s", rd->what, msg);
 }
 
@@ -280,6 +282,9 @@ static gbt_status xnumber(const struct xreader *rd, int32_t node, const struct g
         memcpy(buf, n->text, n->len), buf[n->len] = '\0';
     else
         return xbad(rd, node, "expected a number");
+    /* a number in a string is written as a JSON number too (XGBoost's "1", "5E-1") */
+    if (gbt__json_number_len(buf, strlen(buf)) != strlen(buf) || strlen(buf) == 0)
+        return xbad(rd, node, "a value is not a number as JSON writes one");
     *out = gbt__strtod(buf, &end);
     if (end == buf || *end != '\0' || !isfinite(*out)) return xbad(rd, node, "a value is not a finite number");
     return GBT_OK;
@@ -437,31 +442,57 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
     return GBT_OK;
 }
 
-/* The raw starting scores from base_score ("[v, ...]" or one number, a mean or probability). */
+/*
+ * The raw starting scores from base_score, in its exact forms: one number
+ * ("5E-1") or a bracketed list of numbers separated by commas ("[5E-1]",
+ * "[1.08708E0,2E0]"; JSON whitespace allowed around them), each a JSON
+ * number, a mean or probability.
+ */
 static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K, double *base)
 {
     char *text, *p, *end;
     int n = 0;
+    const int list = rd->doc->n[e].len > 0 && rd->doc->n[e].text[0] == '[';
     gbt_status s = GBT_OK;
     FORWARD_IF_ERROR(gbt__alloc(&text, rd->doc->n[e].len + 1, 1, 0, "base_score"));
     gbt__json_string(&rd->doc->n[e], text, rd->doc->n[e].len + 1);
-    p = text + (text[0] == '[');
-    while (s == GBT_OK && *p && *p != ']' && n < K) {
-        double v = gbt__strtod(p, &end);
-        if (end == p || !isfinite(v))
-            s = xbad(rd, e, "base_score is not a list of numbers");
-        else if (base_is_probability(obj) && !(v > 0 && v < 1))
+    p = text + list;
+    for (;;) {
+        size_t len;
+        double v;
+        while (list && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        len = gbt__json_number_len(p, strlen(p));
+        if (len == 0 || n == K) {
+            s = xbad(rd, e, n == K ? "base_score has more values than outputs"
+                                   : "base_score is not a number or a bracketed list of numbers");
+            break;
+        }
+        v = gbt__strtod(p, &end);
+        if (end != p + len || !isfinite(v)) {
+            s = xbad(rd, e, "base_score is not a finite number");
+            break;
+        }
+        if (base_is_probability(obj) && !(v > 0 && v < 1)) {
             s = xbad(rd, e, "base_score of a logistic objective is not in (0, 1)");
-        else if (gbt__objective_log_link(obj) && !(v > 0))
+            break;
+        }
+        if (gbt__objective_log_link(obj) && !(v > 0)) {
             s = xbad(rd, e, "base_score of a log-link objective is not positive");
-        else
-            base[n++] = base_is_probability(obj) ? log(v / (1.0 - v))
-                        : gbt__objective_log_link(obj) ? log(v) : v;
-        p = end + (*end == ',');
+            break;
+        }
+        base[n++] = base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
+        p += len;
+        while (list && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+        if (list && *p == ',') {
+            p++;
+            continue;
+        }
+        if (list ? !(p[0] == ']' && p[1] == '\0') : *p != '\0')
+            s = xbad(rd, e, "base_score is not a number or a bracketed list of numbers");
+        break;
     }
     free(text);
     FORWARD_IF_ERROR(s);
-    if (n == 0) return xbad(rd, e, "base_score holds no number");
     if (n != 1 && n != K) return xbad(rd, e, "base_score has neither one value nor one per output");
     for (int k = n; k < K; k++) base[k] = base[0];
     return GBT_OK;

@@ -11,7 +11,7 @@
 #define MAX_DEPTH 64
 
 struct parser {
-    const char *p, *end;
+    const char *p, *end, *src;
     const char *what;
     uint32_t line;
     struct gbt_jdoc *doc;
@@ -19,10 +19,34 @@ struct parser {
 
 static gbt_status fail(struct parser *ps, const char *msg)
 {
+    const size_t at = (size_t)(ps->p - ps->src);
     if (ps->p >= ps->end)
-        return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (the text ends early; is the file truncated?)",
-                         ps->what, ps->line, msg);
-    return gbt__fail(GBT_E_FORMAT, "%s:%u: %s", ps->what, ps->line, msg);
+        return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu: the text ends early; is the file truncated?)",
+                         ps->what, ps->line, msg, at);
+    return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu)", ps->what, ps->line, msg, at);
+}
+
+/*
+ * The length of the valid UTF-8 sequence at p (at most n bytes), or 0:
+ * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
+ */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t len;
+    uint32_t c;
+    if (p[0] < 0x80) return 1;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF) len = 2, c = p[0] & 0x1Fu;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF) len = 3, c = p[0] & 0x0Fu;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4) len = 4, c = p[0] & 0x07u;
+    else return 0;
+    if (n < len) return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((p[i] & 0xC0) != 0x80) return 0;
+        c = c << 6 | (p[i] & 0x3Fu);
+    }
+    if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+        return 0;
+    return len;
 }
 
 static void skip_ws(struct parser *ps)
@@ -45,6 +69,7 @@ static gbt_status new_node(struct parser *ps, int type, int32_t *id)
     memset(&d->n[d->len], 0, sizeof d->n[d->len]);
     d->n[d->len].type = type;
     d->n[d->len].line = ps->line;
+    d->n[d->len].pos = (size_t)(ps->p - ps->src);
     d->n[d->len].child = d->n[d->len].next = -1;
     *id = (int32_t)d->len++;
     return GBT_OK;
@@ -57,6 +82,12 @@ static gbt_status scan_string(struct parser *ps, const char **text, size_t *len)
     while (ps->p < ps->end && *ps->p != '"') {
         unsigned char c = (unsigned char)*ps->p;
         if (c < 0x20) return fail(ps, "control character in a string");
+        if (c >= 0x80) {
+            size_t n = utf8_len((const unsigned char *)ps->p, (size_t)(ps->end - ps->p));
+            if (n == 0) return fail(ps, "a string is not valid UTF-8");
+            ps->p += n;
+            continue;
+        }
         if (c == '\\') {
             ps->p++;
             if (ps->p >= ps->end) break;
@@ -124,19 +155,51 @@ static gbt_status parse_container(struct parser *ps, int depth, int object, int3
     }
 }
 
-/* The end of the number that starts at p, or NULL if none does (the reader of the value checks the rest). */
+static const char *digits(const char *p, const char *end)
+{
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    return p;
+}
+
+/*
+ * The end of the number that starts at p, RFC 8259's grammar exactly:
+ * -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, not followed by another
+ * character of a number; NULL if there is no such number at p.
+ */
 static const char *number_end(const char *p, const char *end)
 {
+    const char *q;
     if (p < end && *p == '-') p++;
     if (p >= end || *p < '0' || *p > '9') return NULL;
-    while (p < end && *p && strchr("0123456789+-.eE", *p)) p++;
+    p = *p == '0' ? p + 1 : digits(p, end);
+    if (p < end && *p == '.') {
+        q = digits(p + 1, end);
+        if (q == p + 1) return NULL;
+        p = q;
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        if (p < end && (*p == '+' || *p == '-')) p++;
+        q = digits(p, end);
+        if (q == p) return NULL;
+        p = q;
+    }
+    if (p < end && strchr("0123456789+-.eE", *p) && *p != '\0') return NULL;
     return p;
+}
+
+size_t gbt__json_number_len(const char *p, size_t n)
+{
+    const char *e = number_end(p, p + n);
+    return e ? (size_t)(e - p) : 0;
 }
 
 static gbt_status parse_number(struct parser *ps, int32_t id)
 {
     const char *s = ps->p, *e = number_end(ps->p, ps->end);
-    if (e == NULL) return fail(ps, "bad number");
+    if (e == NULL)
+        return fail(ps, "bad number (JSON numbers: no leading zeros or '+', digits on both sides of '.', "
+                        "digits in the exponent)");
     ps->p = e;
     ps->doc->n[id].text = s;
     ps->doc->n[id].len = (size_t)(e - s);
@@ -223,13 +286,14 @@ static gbt_status parse_value(struct parser *ps, int depth, int32_t *out)
 
 gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct gbt_jdoc *doc)
 {
-    struct parser ps = {src, src + len, what, 1, doc};
+    struct parser ps = {src, src + len, src, what, 1, doc};
     int32_t root;
     gbt_status s;
     memset(doc, 0, sizeof *doc);
     if (len > GBT_JSON_MAX_BYTES)
         return gbt__fail(GBT_E_FORMAT, "%s: %zu bytes is larger than a model can be (%llu bytes at most)", what,
                          len, (unsigned long long)GBT_JSON_MAX_BYTES);
+    doc->src = src;
     s = parse_value(&ps, 0, &root);
     if (s == GBT_OK) {
         skip_ws(&ps);
@@ -280,6 +344,7 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
     el->line = it->line;
     el->child = el->next = -1;
     el->text = p;
+    el->pos = (size_t)(p - doc->src);
     it->p = number_end(p, end);
     el->len = (size_t)(it->p - p);
     return 1;

@@ -19,6 +19,7 @@ struct gbt_jnode {
     int type;
     int packed;         /* an array of numbers without element nodes: text/len is its body */
     uint32_t line;
+    size_t pos;         /* its first byte's offset in the document */
     int32_t child;      /* first element or member, -1 if none */
     int32_t next;       /* next sibling, -1 if none */
     int32_t count;      /* elements or members */
@@ -29,6 +30,7 @@ struct gbt_jnode {
 };
 
 struct gbt_jdoc {
+    const char *src;    /* the text parsed */
     struct gbt_jnode *n;
     size_t len, cap;
 };
@@ -40,7 +42,11 @@ struct gbt_jdoc {
  */
 #define GBT_JSON_MAX_BYTES ((size_t)1 << 31)
 
-/* Parses src; errors read "<what>:<line>: <problem>".  The root is node 0. */
+/*
+ * Parses src: RFC 8259 exactly (numbers by its grammar, strings valid
+ * UTF-8); errors read "<what>:<line>: <problem> (byte <offset>)".  The
+ * root is node 0.
+ */
 gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct gbt_jdoc *doc);
 void gbt__json_free(struct gbt_jdoc *doc);
 
@@ -59,6 +65,9 @@ struct gbt_jiter {
     int started;
 };
 int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it, struct gbt_jnode *el);
+
+/* The length of the JSON number (RFC 8259) at the start of p[0..n), or 0 when none starts there. */
+size_t gbt__json_number_len(const char *p, size_t n);
 
 /* Copies a string node, unescaped, into buf (truncated to len - 1). */
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len);
