@@ -249,9 +249,15 @@ static void test_leaves(void)
 
 /* ---- SHAP values against the definition -------------------------------- */
 
+/* GBT_TEST_QUICK >= 2 (the valgrind run): fewer rows checked against the
+ * definition and summed, and shallower trees in the thread check; the same
+ * properties. */
+static int quick;
+
 static void check_brute(const char *what, const char *const *p, int C, int task, int rounds, int inter)
 {
-    enum { N = 300, T = 40 };
+    enum { N = 300 };
+    const int T = quick >= 2 ? 8 : 40;
     float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
     gbt_dataset *d;
     gbt_booster *b;
@@ -342,7 +348,8 @@ static void test_sums(void)
         "reg:squarederror", "reg:logistic", "binary:logistic", "binary:logitraw", "multi:softmax",
         "multi:softprob", "count:poisson", "reg:gamma", "reg:tweedie", "reg:squaredlogerror",
         "reg:pseudohubererror", "binary:hinge"};
-    enum { N = 400, C = 12 };
+    enum { C = 12 };
+    const int N = quick >= 2 ? 100 : 400;
     for (size_t o = 0; o < sizeof objs / sizeof *objs; o++) {
         char obj[64];
         const int mc = strncmp(objs[o], "multi", 5) == 0;
@@ -525,7 +532,8 @@ static void test_rounds(void)
 /* The same outputs on 1 and 3 threads, and from a loaded model. */
 static void test_threads(void)
 {
-    const char *const p[] = {"max_depth=6", "verbosity=0", "nthread=1", NULL};
+    /* interaction values cost depth^2 per leaf: depth 4 when quick */
+    const char *const p[] = {quick >= 2 ? "max_depth=4" : "max_depth=6", "verbosity=0", "nthread=1", NULL};
     enum { N = 2000, C = 9 };
     float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
     gbt_dataset *d;
@@ -558,6 +566,8 @@ static void test_threads(void)
 
 int main(void)
 {
+    quick = getenv("GBT_TEST_QUICK") ? atoi(getenv("GBT_TEST_QUICK")) : 0;
+    if (quick >= 2) diag("GBT_TEST_QUICK=%d: fewer rows in the brute-force and sum checks", quick);
     test_leaves();
     test_brute();
     test_sums();

@@ -6,7 +6,7 @@
 #   FUZZ_SOURCES  the library's .c files, relative to SRCDIR (from Makefile.am)
 #   FUZZ_TARGETS  the harnesses to run (default: all four)
 #   FUZZ_SECONDS  seconds per harness (default 60); 0 builds only
-#   FUZZ_JOBS     parallel compilations (default 2)
+#   FUZZ_JOBS     parallel compilations and harness runs (default 2)
 # A harness's run fails on any crash, sanitizer report, leak, timeout
 # (20 s for one input) or broken invariant; the input that did it is left
 # in OUTDIR/findings/ and the log in OUTDIR/TARGET.log.  The corpus grown
@@ -48,8 +48,10 @@ for t in $targets; do
 done
 [ "$seconds" -gt 0 ] || exit 0
 
-status=0
-for t in $targets; do
+# The harnesses run FUZZ_JOBS at a time, each on one core; each prints its
+# line when it ends, and the run fails if any of them failed.
+fuzz_one() {
+    t=$1
     mkdir -p "$out/corpus/$t"
     start=$(date +%s)
     if "$out/fuzz_$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -58,9 +60,20 @@ for t in $targets; do
         result=clean
     else
         result="FAILED (see $out/$t.log and $out/findings/)"
-        status=1
+        touch "$out/failed"
     fi
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -1)
     echo "fuzz $t: ${execs:-?} executions in $(($(date +%s) - start)) s: $result"
+}
+rm -f "$out/failed"
+running=0
+for t in $targets; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+    fuzz_one "$t" &
+    running=$((running + 1))
 done
-exit $status
+wait
+[ ! -f "$out/failed" ]
