@@ -63,7 +63,7 @@
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "data/quantize.h"
 #include "objective/rank.h"
 #include "tap.h"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/rank_math.h"
+#include "objective/objective.h"
 #include "objective/rank.h"
 #include "util/util.h"
 

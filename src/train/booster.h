@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "model/predict.h"
 #include "model/tree.h"
 #include "util/util.h"

@@ -27,7 +27,7 @@
 #include "common/rng.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "util/util.h"
 
 struct gnode {
