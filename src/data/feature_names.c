@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -121,34 +120,5 @@ gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const
     CHECK_NOT_NULL(n);
     *names = (const char *const *)d->feature_names;
     *n = d->nfeature_names;
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n)
-{
-    const struct gbt_model *m;
-    size_t bytes;
-    char **v, *p, buf[32];
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(names);
-    CHECK_NOT_NULL(n);
-    m = &b->model;
-    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
-    /* one block: the pointers, then the names */
-    bytes = (size_t)m->num_feature * sizeof(char *) + 1;
-    for (uint64_t i = 0; i < m->num_feature; i++)
-        bytes += strlen(gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf)) + 1;
-    FORWARD_IF_ERROR(gbt__alloc(&p, bytes, 1, 0, "feature names"));
-    v = (char **)(void *)p;
-    p += (size_t)m->num_feature * sizeof(char *);
-    for (uint64_t i = 0; i < m->num_feature; i++) {
-        const char *name = gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf);
-        const size_t len = strlen(name) + 1;
-        memcpy(p, name, len);
-        v[i] = p;
-        p += len;
-    }
-    *names = v;
-    *n = m->num_feature;
     return GBT_OK;
 }

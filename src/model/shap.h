@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "train/booster.h"
+#include "model/model.h"
 #include "common/shap_math.h"
 
 /* The floats of one row's output of `kind` for trees [t0, t1) of m. */

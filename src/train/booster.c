@@ -29,38 +29,6 @@
 #include "train/rounds.h"
 #include "util/util.h"
 
-/* ---- model ------------------------------------------------------------ */
-
-gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
-{
-    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
-                                  sizeof *m->trees, "model trees"));
-    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t));
-    m->trees[m->ntrees++] = *t;
-    memset(t, 0, sizeof *t);
-    return GBT_OK;
-}
-
-void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
-{
-    if (m->ntrees > ntrees) m->epoch++;
-    while (m->ntrees > ntrees) gbt__tree_free(&m->trees[--m->ntrees]);
-    gbt__forest_truncate(&m->forest, ntrees);
-}
-
-void gbt__model_free(struct gbt_model *m)
-{
-    const uint64_t epoch = m->epoch + 1;
-    gbt__model_truncate(m, 0);
-    free(m->trees);
-    free(m->base);
-    gbt__names_free(m->feature_names, m->nfeature_names);
-    gbt__forest_free(&m->forest);
-    memset(m, 0, sizeof *m);
-    m->best_iteration = -1;
-    m->epoch = epoch;
-}
-
 /* ---- booster life --------------------------------------------------------- */
 
 static void drop_state(gbt_booster *b)
