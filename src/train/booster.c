@@ -1057,7 +1057,7 @@ static gbt_status explain_view(const gbt_booster *b, const struct gbt_dview *v, 
     gbt_status s;
     FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
     if (ordinal < 0 || ops->predict_explain == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS) ops = NULL;
-    s = gbt__explain(&b->model, v, kind, t0, t1, threads(b), ops, ordinal, out);
+    s = gbt__explain(&b->model, v, kind, t0, t1, threads(b), ops ? ops->predict_explain : NULL, ordinal, out);
     if (s != GBT_OK && ops != NULL && device_auto(b->params.device)) {
         gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
                  "device=auto: cannot predict on cuda:%d (%s); predicting on the CPU", ordinal,
