@@ -17,7 +17,6 @@
 #include "data/dataset.h"
 #include "objective/metric.h"
 #include "objective/objective.h"
-#include "objective/rank.h"
 #include "util/sort.h"
 #include "util/util.h"
 
@@ -306,7 +305,7 @@ gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, con
         return gbt__metric_eval(m, obj, K, margin, d->label, d->weight, d->nrow, nthread, out);
     RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
     if (!grouped) return gbt__metric_rank_eval(m, margin, d->label, d->weight, NULL, 1, d->nrow, out);
-    FORWARD_IF_ERROR(gbt__rank_group_ptr(d, &ptr, &ng));
+    FORWARD_IF_ERROR(gbt__dataset_group_ptr(d, &ptr, &ng));
     s = gbt__metric_rank_eval(m, margin, d->label, d->weight, ptr, ng, d->nrow, out);
     free(ptr);
     return s;

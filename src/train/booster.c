@@ -360,7 +360,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
     if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
-        s = gbt__rank_group_ptr(train, &group_ptr, &ngroups);
+        s = gbt__dataset_group_ptr(train, &group_ptr, &ngroups);
     t_open = gbt__now();
     if (s == GBT_OK) {
         fill_start_margins(m, train, margin);
