@@ -59,6 +59,27 @@ gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d,
 void gbt__booster_drop_state(gbt_booster *b);
 
 /*
+ * Sets training up on train (binning, device, the backend's context, the
+ * starting scores): the first round on a dataset, or after a rebuild.
+ */
+gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
+
+/* The threads the booster's nthread parameter gives. */
+int gbt__booster_threads(const gbt_booster *b);
+
+/* The data's feature names against the model's, unless validate_features=0. */
+gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d);
+
+/* d's base_margin, when it has one, holds K values per row. */
+gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K);
+
+/* The starting raw scores of d's rows (nrow * K): its base_margin, else the model's. */
+void gbt__booster_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin);
+
+/* 1 when `device` is "auto" (a failure on a CUDA device falls back to the CPU). */
+int gbt__booster_device_auto(const char *device);
+
+/*
  * Seconds left after `done` of `total` rounds, from the rounds alone:
  * t_setup is when set-up (binning, device, validation margins) ended,
  * t_first when the first round ended.  The first round may still include
