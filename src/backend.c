@@ -3,7 +3,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,35 +20,6 @@ const struct gbt_backend_ops *gbt__backend_cuda(void)
 #else
     return NULL;
 #endif
-}
-
-gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal)
-{
-    int k, o = -1;
-    CHECK_NOT_NULL(text);
-    if (strcmp(text, "auto") == 0) {
-        k = GBT_DEVICE_AUTO;
-    } else if (strcmp(text, "cpu") == 0) {
-        k = GBT_DEVICE_CPU;
-    } else if (strcmp(text, "cuda") == 0 || strcmp(text, "gpu") == 0) {
-        k = GBT_DEVICE_CUDA;
-        o = 0;
-    } else if (strncmp(text, "cuda:", 5) == 0 || strncmp(text, "gpu:", 4) == 0) {
-        const char *num = strchr(text, ':') + 1;
-        char *end;
-        long v;
-        errno = 0;
-        v = strtol(num, &end, 10);
-        RETURN_ERROR_IF(*num < '0' || *num > '9' || *end != '\0' || errno || v > 65535,
-                        GBT_E_PARAM, "bad device '%s': the ordinal must be a number", text);
-        k = GBT_DEVICE_CUDA;
-        o = (int)v;
-    } else {
-        return gbt__fail(GBT_E_PARAM, "bad device '%s' (expected auto, cpu, cuda or cuda:N)", text);
-    }
-    if (kind) *kind = k;
-    if (ordinal) *ordinal = o;
-    return GBT_OK;
 }
 
 /* Why no CUDA device is usable, for messages: the driver's error, or NULL when it counted. */

@@ -52,6 +52,7 @@
 #include "common/types.h"
 #include "gbt.h"
 #include "data/quantize.h"
+#include "objective/params.h"
 
 struct gbt_forest;
 struct gbt_dview;
@@ -213,14 +214,10 @@ struct gbt_backend_ops {
                                   const float *x, const double *base, uint64_t nrow, float *out);
 };
 
-enum gbt_device_kind { GBT_DEVICE_AUTO, GBT_DEVICE_CPU, GBT_DEVICE_CUDA };
-
 const struct gbt_backend_ops *gbt__backend_cpu(void);
 /* The CUDA backend, or NULL when the library was built without it. */
 const struct gbt_backend_ops *gbt__backend_cuda(void);
 
-/* Parses "auto", "cpu", "cuda" or "cuda:N" (ordinal -1 for auto/cpu, N or 0 for cuda). */
-gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal);
 
 /*
  * Picks the backend for a device string: an explicit CUDA device that is not

@@ -63,7 +63,7 @@
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "data/quantize.h"
 #include "objective/rank.h"
 #include "tap.h"
@@ -869,7 +869,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     plan.nthread = 2;
     gbt__params_init(&rp);
     if (gbt_objective_is_ranking(s->obj)) {
-        if (st == GBT_OK) st = gbt__rank_group_ptr(d, &group_ptr, &ngroups);
+        if (st == GBT_OK) st = gbt__dataset_group_ptr(d, &group_ptr, &ngroups);
         plan.group_ptr = group_ptr;
         plan.ngroups = ngroups;
         /* mean with 3 pairs, or topk truncated at 8 (groups are up to 200 rows) */

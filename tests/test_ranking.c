@@ -27,7 +27,7 @@
 #include "data/dataset.h"
 #include "gbt.h"
 #include "objective/metric.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "objective/rank.h"
 #include "tap.h"
 

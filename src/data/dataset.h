@@ -104,4 +104,11 @@ void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len)
  */
 gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path);
 
+/*
+ * dataset_groups.c: the group offsets of d (ngroups + 1 entries: group g is rows
+ * [ptr[g], ptr[g + 1])), a new array; one group of every row when d has no
+ * groups.
+ */
+gbt_status gbt__dataset_group_ptr(const gbt_dataset *d, uint32_t **ptr, uint64_t *ngroups);
+
 #endif

@@ -1,13 +1,12 @@
 /*
- * feature_names.c - feature names on datasets and models, and the check
- * that data and a model name their features alike.
+ * feature_names.c - lists of feature names (checked, copied, freed, or
+ * "f<i>" where a list has none) and the check that data and a model name
+ * their features alike.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
-#include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
 
@@ -93,62 +92,5 @@ gbt_status gbt__names_match(char *const *model_names, uint64_t mn, char *const *
                         "feature names differ: feature %llu is '%s' in %s but '%s' in the model "
                         "(validate_features=0 turns this check off)",
                         (unsigned long long)i, data_names[i], what, model_names[i]);
-    return GBT_OK;
-}
-
-/* ---- the public calls ------------------------------------------------------ */
-
-gbt_status gbt_dataset_set_feature_names(gbt_dataset *d, const char *const *names, uint64_t n)
-{
-    char **copy;
-    CHECK_NOT_NULL(d);
-    RETURN_ERROR_IF(n != 0 && n != d->ncol, GBT_E_INVALID_ARG,
-                    "%llu feature names for a dataset of %llu features", (unsigned long long)n,
-                    (unsigned long long)d->ncol);
-    FORWARD_IF_ERROR(gbt__names_check(names, n, "gbt_dataset_set_feature_names"));
-    FORWARD_IF_ERROR(gbt__names_copy(&copy, names, n));
-    gbt__names_free(d->feature_names, d->nfeature_names);
-    d->feature_names = copy;
-    d->nfeature_names = n;
-    gbt__dataset_touch(d);
-    return GBT_OK;
-}
-
-gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const **names, uint64_t *n)
-{
-    CHECK_NOT_NULL(d);
-    CHECK_NOT_NULL(names);
-    CHECK_NOT_NULL(n);
-    *names = (const char *const *)d->feature_names;
-    *n = d->nfeature_names;
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n)
-{
-    const struct gbt_model *m;
-    size_t bytes;
-    char **v, *p, buf[32];
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(names);
-    CHECK_NOT_NULL(n);
-    m = &b->model;
-    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
-    /* one block: the pointers, then the names */
-    bytes = (size_t)m->num_feature * sizeof(char *) + 1;
-    for (uint64_t i = 0; i < m->num_feature; i++)
-        bytes += strlen(gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf)) + 1;
-    FORWARD_IF_ERROR(gbt__alloc(&p, bytes, 1, 0, "feature names"));
-    v = (char **)(void *)p;
-    p += (size_t)m->num_feature * sizeof(char *);
-    for (uint64_t i = 0; i < m->num_feature; i++) {
-        const char *name = gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf);
-        const size_t len = strlen(name) + 1;
-        memcpy(p, name, len);
-        v[i] = p;
-        p += len;
-    }
-    *names = v;
-    *n = m->num_feature;
     return GBT_OK;
 }

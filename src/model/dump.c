@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "data/feature_names.h"
 #include "util/util.h"
 
@@ -182,18 +182,18 @@ static gbt_status dump_tree(struct dumper *d, uint32_t ti)
     return GBT_OK;
 }
 
-gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, int tree, int with_stats,
-                            char **out, size_t *len)
+gbt_status gbt__model_dump(const struct gbt_model *m, const char *format, int tree, int with_stats,
+                           char **out, size_t *len)
 {
     struct gbt_strbuf sb = {0};
     struct dumper d;
     uint32_t t0, t1;
     gbt_status s = GBT_OK;
-    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(m);
     CHECK_NOT_NULL(format);
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(len);
-    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
     memset(&d, 0, sizeof d);
     if (strcmp(format, "text") == 0)
         d.format = DUMP_TEXT;
@@ -203,15 +203,15 @@ gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, int tree, 
         d.format = DUMP_DOT;
     else
         return gbt__fail(GBT_E_INVALID_ARG, "unknown dump format '%s' (text, json, dot)", format);
-    RETURN_ERROR_IF(tree < -1 || (tree >= 0 && (uint32_t)tree >= b->model.ntrees), GBT_E_INVALID_ARG,
+    RETURN_ERROR_IF(tree < -1 || (tree >= 0 && (uint32_t)tree >= m->ntrees), GBT_E_INVALID_ARG,
                     "tree %d does not exist: the model has %u trees (0 to %u; -1: all)", tree,
-                    b->model.ntrees, b->model.ntrees ? b->model.ntrees - 1 : 0);
+                    m->ntrees, m->ntrees ? m->ntrees - 1 : 0);
     d.sb = &sb;
-    d.m = &b->model;
+    d.m = m;
     d.with_stats = with_stats != 0;
     d.one_tree = tree >= 0;
     t0 = tree >= 0 ? (uint32_t)tree : 0;
-    t1 = tree >= 0 ? (uint32_t)tree + 1 : b->model.ntrees;
+    t1 = tree >= 0 ? (uint32_t)tree + 1 : m->ntrees;
     if (d.format == DUMP_JSON) gbt__sb_printf(&sb, "[\n");
     if (d.format == DUMP_DOT) {
         if (d.one_tree)

@@ -7,22 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "util/util.h"
 
 enum imp_type { IMP_WEIGHT, IMP_GAIN, IMP_COVER, IMP_TOTAL_GAIN, IMP_TOTAL_COVER };
 
 static const char *const type_names[] = {"weight", "gain", "cover", "total_gain", "total_cover"};
 
-gbt_status gbt_booster_feature_importance(const gbt_booster *b, const char *type, double *out,
-                                          uint64_t len)
+gbt_status gbt__model_feature_importance(const struct gbt_model *m, const char *type, double *out,
+                                         uint64_t len)
 {
-    const struct gbt_model *m;
     int t = -1;
-    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(m);
     CHECK_NOT_NULL(type);
     CHECK_NOT_NULL(out);
-    m = &b->model;
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
     for (int i = 0; i < (int)(sizeof type_names / sizeof type_names[0]); i++)
         if (strcmp(type, type_names[i]) == 0) t = i;

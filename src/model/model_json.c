@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"
@@ -72,9 +72,9 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
     gbt__sb_append(sb, "\n    }", 6);
 }
 
-gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
+gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_params *p,
+                                 struct gbt_strbuf *sb)
 {
-    const struct gbt_model *m = &b->model;
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
     gbt__sb_printf(sb, "{\n  \"format\": \"%s\",\n  \"format_version\": %d,\n  \"gbt_version\": \"%s\",\n",
                    FORMAT_NAME, FORMAT_VERSION, gbt_version());
@@ -105,7 +105,7 @@ gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb)
         gbt__sb_printf(sb, ",\n");
     }
     gbt__sb_printf(sb, "  \"training\": {");
-    gbt__params_each_training(&b->params, put_training, sb);
+    gbt__params_each_training(p, put_training, sb);
     gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
         char what[64];
@@ -285,10 +285,10 @@ static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_mo
     return s;
 }
 
-static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t root)
+static gbt_status read_header(const struct reader *rd, struct gbt_model *m, struct gbt_params *p,
+                              int32_t root)
 {
     const struct gbt_jdoc *d = rd->doc;
-    struct gbt_model *m = &b->model;
     char text[128];
     int32_t e;
     long long v;
@@ -309,18 +309,18 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);
-        if (gbt__params_set(&b->params, key, val, NULL) != GBT_OK)
+        if (gbt__params_set(p, key, val, NULL) != GBT_OK)
             return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[c].line);
     }
     FORWARD_IF_ERROR(member(rd, root, "objective", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);
-    if (strcmp(text, gbt__objective_name((int)b->params.objective)) != 0)
+    if (strcmp(text, gbt__objective_name((int)p->objective)) != 0)
         return bad(rd, e, "objective \"%s\" disagrees with the training parameters", text);
-    m->objective = (int)b->params.objective;
+    m->objective = (int)p->objective;
     FORWARD_IF_ERROR(member(rd, root, "num_class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
-    m->K = gbt__objective_groups(m->objective, m->num_class, (int)b->params.num_quantile_alpha);
+    m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));
@@ -348,7 +348,8 @@ static gbt_status read_header(const struct reader *rd, gbt_booster *b, int32_t r
     return GBT_OK;
 }
 
-gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, gbt_booster *b)
+gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, struct gbt_model *m,
+                                struct gbt_params *p)
 {
     struct gbt_jdoc doc;
     struct reader rd = {&doc, what};
@@ -359,13 +360,13 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
     FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
     if (doc.n[0].type == GBT_J_OBJECT && gbt__json_member(&doc, 0, "format") < 0 &&
         gbt__json_member(&doc, 0, "learner") >= 0) {
-        s = gbt__model_read_xgboost(&doc, what, b);
+        s = gbt__model_read_xgboost(&doc, what, m, p);
         gbt__json_free(&doc);
         return s;
     }
-    s = read_header(&rd, b, 0);
+    s = read_header(&rd, m, p, 0);
     if (s == GBT_OK) s = member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
-    if (s == GBT_OK && doc.n[trees].count % b->model.K != 0)
+    if (s == GBT_OK && doc.n[trees].count % m->K != 0)
         s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
     for (e = s == GBT_OK ? doc.n[trees].child : -1; e >= 0 && s == GBT_OK; e = doc.n[e].next, index++) {
         struct gbt_tree t;
@@ -373,8 +374,8 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         if (doc.n[e].type != GBT_J_OBJECT)
             s = bad(&rd, e, "trees must be objects%s", "");
         else
-            s = read_tree(&rd, e, b->model.num_feature, b->model.K, index, &t);
-        if (s == GBT_OK) s = gbt__model_add_tree(&b->model, &t);
+            s = read_tree(&rd, e, m->num_feature, m->K, index, &t);
+        if (s == GBT_OK) s = gbt__model_add_tree(m, &t);
         gbt__tree_free(&t);
     }
     gbt__json_free(&doc);
@@ -383,40 +384,24 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
 
 /* ---- files and buffers ---------------------------------------------------- */
 
-gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *len)
-{
-    struct gbt_strbuf sb = {0};
-    gbt_status s;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(buf);
-    CHECK_NOT_NULL(len);
-    s = gbt__model_write_json(b, &sb);
-    if (s != GBT_OK) {
-        free(sb.s);
-        return s;
-    }
-    *buf = sb.s;
-    *len = sb.len;
-    return GBT_OK;
-}
-
 /*
  * Writes the model as `format` writes it to path by outfile.h's rules: a
  * temporary file renamed over a regular file (links followed), a device,
  * FIFO or socket written in place.
  */
-static gbt_status save_as(const gbt_booster *b, const char *path,
-                          gbt_status (*format)(const gbt_booster *, struct gbt_strbuf *))
+static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p, const char *path,
+                          gbt_status (*format)(const struct gbt_model *, const struct gbt_params *,
+                                               struct gbt_strbuf *))
 {
     struct gbt_strbuf sb = {0};
     struct gbt_outfile out;
     char msg[4400];
     gbt_status s;
     int r;
-    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(m);
     CHECK_NOT_NULL(path);
     RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
-    s = format(b, &sb);
+    s = format(m, p, &sb);
     if (s == GBT_OK && (r = gbt__outfile_open(&out, path, msg, sizeof msg)) != 0)
         s = gbt__fail(r == -2 ? GBT_E_NO_MEMORY : GBT_E_IO, "%s", msg);
     if (s == GBT_OK) {
@@ -431,30 +416,10 @@ static gbt_status save_as(const gbt_booster *b, const char *path,
     return s;
 }
 
-gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
+gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
+                           int xgboost)
 {
-    return save_as(b, path, gbt__model_write_json);
-}
-
-gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *path)
-{
-    return save_as(b, path, gbt__model_write_xgboost);
-}
-
-gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster **out)
-{
-    gbt_booster *b;
-    gbt_status s;
-    CHECK_NOT_NULL(out);
-    CHECK_NOT_NULL(buf);
-    FORWARD_IF_ERROR(gbt_booster_create(&b));
-    s = gbt__model_read_json(buf, len, "model", b);
-    if (s != GBT_OK) {
-        gbt_booster_free(b);
-        return s;
-    }
-    *out = b;
-    return GBT_OK;
+    return save_as(m, p, path, xgboost ? gbt__model_write_xgboost : gbt__model_write_json);
 }
 
 /*
@@ -469,15 +434,13 @@ static const char *not_json(const char *p, size_t n)
     return NULL;
 }
 
-gbt_status gbt_booster_load(const char *path, gbt_booster **out)
+gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_params *p)
 {
     FILE *f;
     char *text = NULL;
     size_t len = 0, cap = 0;
-    gbt_booster *b = NULL;
     gbt_status s = GBT_OK;
     struct stat st;
-    CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     f = fopen(path, "rb");
     /* fopen allocates the FILE: ENOMEM is out of memory, not a file's problem */
@@ -513,13 +476,7 @@ gbt_status gbt_booster_load(const char *path, gbt_booster **out)
     }
     fclose(f);
     if (s == GBT_OK && len == 0) s = gbt__fail(GBT_E_FORMAT, "%s: the file is empty", path);
-    if (s == GBT_OK) s = gbt_booster_create(&b);
-    if (s == GBT_OK) s = gbt__model_read_json(text, len, path, b);
+    if (s == GBT_OK) s = gbt__model_read_json(text, len, path, m, p);
     free(text);
-    if (s != GBT_OK) {
-        gbt_booster_free(b);
-        return s;
-    }
-    *out = b;
-    return GBT_OK;
+    return s;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "util/error.h"
 
 #define XGB_ADVICE                                                                  \

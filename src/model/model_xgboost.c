@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "util/json.h"
@@ -60,10 +60,9 @@ static void put_float(struct gbt_strbuf *sb, float v)
 }
 
 /* The objective object: its name and XGBoost's parameter block for it. */
-static gbt_status put_objective(struct gbt_strbuf *sb, const gbt_booster *b)
+static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p)
 {
-    const struct gbt_params *p = &b->params;
-    const int obj = b->model.objective;
+    const int obj = m->objective;
     const char *name = gbt__objective_name(obj);
     gbt__sb_printf(sb, "\"objective\":{\"name\":\"%s\"", name);
     switch (obj) {
@@ -78,7 +77,7 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const gbt_booster *b)
         break;
     case GBT_OBJ_MULTI_SOFTMAX:
     case GBT_OBJ_MULTI_SOFTPROB:
-        gbt__sb_printf(sb, ",\"softmax_multiclass_param\":{\"num_class\":\"%d\"}", b->model.num_class);
+        gbt__sb_printf(sb, ",\"softmax_multiclass_param\":{\"num_class\":\"%d\"}", m->num_class);
         break;
     case GBT_OBJ_COUNT_POISSON:
         gbt__sb_printf(sb, ",\"poisson_regression_param\":{\"max_delta_step\":\"");
@@ -184,9 +183,9 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
     return GBT_OK;
 }
 
-gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb)
+gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
+                                    struct gbt_strbuf *sb)
 {
-    const struct gbt_model *m = &b->model;
     const int shift = m->index_base == GBT_BASE_ONE; /* column c was LIBSVM index c + 1 */
     const uint64_t nfeat = m->num_feature + (uint64_t)shift;
     const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
@@ -234,7 +233,7 @@ gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb)
                        "\"num_target\":\"%d\"},",
                    gbt_objective_is_multiclass(m->objective) ? m->num_class : 0, (unsigned long long)nfeat,
                    gbt_objective_is_multiclass(m->objective) ? 1 : m->K);
-    FORWARD_IF_ERROR(put_objective(sb, b));
+    FORWARD_IF_ERROR(put_objective(sb, m, p));
     gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");
     RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
     return GBT_OK;
@@ -395,7 +394,7 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfea
 }
 
 /* The objective and its parameters, as training parameters of b. */
-static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_booster *b)
+static gbt_status read_objective(const struct xreader *rd, int32_t learner, struct gbt_params *p)
 {
     static const struct {
         const char *block, *key, *param;
@@ -419,7 +418,7 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
     FORWARD_IF_ERROR(xmember(rd, learner, "objective", GBT_J_OBJECT, &obj));
     FORWARD_IF_ERROR(xmember(rd, obj, "name", GBT_J_STRING, &e));
     gbt__json_string(&rd->doc->n[e], name, sizeof name);
-    if (gbt__params_set(&b->params, "objective", name, NULL) != GBT_OK) {
+    if (gbt__params_set(p, "objective", name, NULL) != GBT_OK) {
         char msg[160];
         snprintf(msg, sizeof msg, "objective \"%s\" is not one gbt trains", name);
         return xbad(rd, e, msg);
@@ -436,7 +435,7 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, gbt_
         gbt__json_string(&rd->doc->n[e], value, sizeof value);
         if (strcmp(params[i].key, "lambdarank_num_pair_per_sample") == 0 && strcmp(value, "4294967295") == 0)
             strcpy(value, "auto"); /* XGBoost's "not set" */
-        if (gbt__params_set(&b->params, params[i].param, value, NULL) != GBT_OK)
+        if (gbt__params_set(p, params[i].param, value, NULL) != GBT_OK)
             return gbt__fail_context(GBT_E_FORMAT, "%s:%u: XGBoost model", rd->what, rd->doc->n[e].line);
     }
     return GBT_OK;
@@ -528,10 +527,10 @@ static gbt_status read_names(const struct xreader *rd, int32_t learner, struct g
     return s;
 }
 
-gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, gbt_booster *b)
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
+                                   struct gbt_params *p)
 {
     const struct xreader rd = {doc, what};
-    struct gbt_model *m = &b->model;
     int32_t learner, gb, model, e, trees, info;
     char text[64];
     double v;
@@ -548,18 +547,18 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree models only (not dart or gblinear)", text);
         return xbad(&rd, e, msg);
     }
-    FORWARD_IF_ERROR(read_objective(&rd, learner, b));
+    FORWARD_IF_ERROR(read_objective(&rd, learner, p));
     FORWARD_IF_ERROR(xmember(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
     FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
     if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return xbad(&rd, e, "num_feature out of range");
     m->num_feature = (uint64_t)v;
     FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
-    if (gbt_objective_is_multiclass((int)b->params.objective) != (v >= 2) || v > GBT_MAX_CLASSES)
+    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES)
         return xbad(&rd, e, "num_class does not fit the objective");
-    m->objective = (int)b->params.objective;
+    m->objective = (int)p->objective;
     m->num_class = (int)v;
-    b->params.num_class = m->num_class;
-    m->K = gbt__objective_groups(m->objective, m->num_class, (int)b->params.num_quantile_alpha);
+    p->num_class = m->num_class;
+    m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
     m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     {

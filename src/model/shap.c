@@ -225,7 +225,7 @@ static gbt_status explain_cpu(const struct gbt_model *m, const struct gbt_shap_f
 
 static gbt_status explain_device(const struct gbt_model *m, const struct gbt_shap_forest *f,
                                  const struct gbt_dview *v, int kind, uint64_t width,
-                                 const struct gbt_backend_ops *ops, int ordinal, float *out)
+                                 gbt_explain_device_fn device, int ordinal, float *out)
 {
     const uint64_t per_row = (uint64_t)f->nfeat * sizeof(float) + (uint64_t)f->K * sizeof(double) + 1;
     uint64_t rows = CHUNK_BYTES / per_row;
@@ -242,7 +242,7 @@ static gbt_status explain_device(const struct gbt_model *m, const struct gbt_sha
             row_values(v, r0 + j, f->nfeat, x + j * f->nfeat);
             row_base(m, v, r0 + j, base + j * (uint64_t)f->K);
         }
-        s = ops->predict_explain(ordinal, f, kind, x, base, n, out + r0 * width);
+        s = device(ordinal, f, kind, x, base, n, out + r0 * width);
     }
     free(x);
     free(base);
@@ -250,7 +250,7 @@ static gbt_status explain_device(const struct gbt_model *m, const struct gbt_sha
 }
 
 gbt_status gbt__explain(const struct gbt_model *m, const struct gbt_dview *v, int kind, uint32_t t0,
-                        uint32_t t1, int nthread, const struct gbt_backend_ops *ops, int ordinal,
+                        uint32_t t1, int nthread, gbt_explain_device_fn device, int ordinal,
                         float *out)
 {
     struct shap_host h;
@@ -258,8 +258,8 @@ gbt_status gbt__explain(const struct gbt_model *m, const struct gbt_dview *v, in
     gbt_status s;
     if (v->nrow == 0 || width == 0) return GBT_OK;
     FORWARD_IF_ERROR(host_build(m, t0, t1, &h));
-    if (ops != NULL && ops->predict_explain != NULL)
-        s = explain_device(m, &h.f, v, kind, width, ops, ordinal, out);
+    if (device != NULL)
+        s = explain_device(m, &h.f, v, kind, width, device, ordinal, out);
     else
         s = explain_cpu(m, &h.f, v, kind, width, nthread, out);
     host_free(&h);

@@ -1,12 +1,12 @@
 /*
- * slice.c - a booster holding rounds [begin, end) of another: its trees of
- * those rounds (every class of a round), its starting scores, feature
- * names and parameters.
+ * slice.c - a model holding rounds [begin, end) of another: its trees of
+ * those rounds (every class of a round), its starting scores and feature
+ * names.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "train/booster.h"
+#include "model/model.h"
 #include "data/feature_names.h"
 #include "util/util.h"
 
@@ -53,25 +53,15 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     return GBT_OK;
 }
 
-gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out)
+gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, struct gbt_model *out)
 {
-    gbt_booster *s = NULL;
-    gbt_status st;
     int rounds;
-    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(src);
     CHECK_NOT_NULL(out);
-    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
-    rounds = (int)(b->model.ntrees / (uint32_t)b->model.K);
+    RETURN_ERROR_IF(src->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    rounds = (int)(src->ntrees / (uint32_t)src->K);
     RETURN_ERROR_IF(begin < 0 || end <= begin || end > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %d rounds (0 <= begin < end <= %d)",
                     begin, end, rounds, rounds);
-    FORWARD_IF_ERROR(gbt_booster_create(&s));
-    s->params = b->params;
-    st = copy_rounds(&b->model, begin, end, &s->model);
-    if (st != GBT_OK) {
-        gbt_booster_free(s);
-        return st;
-    }
-    *out = s;
-    return GBT_OK;
+    return copy_rounds(src, begin, end, out);
 }

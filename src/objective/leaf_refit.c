@@ -48,7 +48,7 @@ double gbt__quantile(double alpha, const struct gbt_wvalue *s, uint64_t n, int w
     }
 }
 
-gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
+gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
                                const struct gbt_leaf_refit *rf, int cls, uint32_t max_nodes,
                                const int32_t *nodes, int n, double *out)
 {
@@ -65,8 +65,8 @@ gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
     if (s == GBT_OK) s = gbt__alloc(&count, max_nodes, sizeof *count, 0, "leaf refit nodes");
     if (s == GBT_OK) s = gbt__alloc(&margin, nrow ? nrow * (uint64_t)K : 1, sizeof *margin, 0, "leaf refit margins");
     if (s == GBT_OK) s = gbt__alloc(&buf, nrow ? nrow : 1, sizeof *buf, 0, "leaf refit residuals");
-    if (s == GBT_OK) s = ops->read_rows(ctx, rows, begin, count);
-    if (s == GBT_OK) s = ops->read_margins(ctx, margin);
+    if (s == GBT_OK) s = src->read_rows(src->ctx, rows, begin, count);
+    if (s == GBT_OK) s = src->read_margins(src->ctx, margin);
     if (s == GBT_OK) s = gbt__alloc(&m, (size_t)n + 1, sizeof *m, 0, "leaf refit counts");
     if (s == GBT_OK) {
         /* each leaf's sampled residuals, packed leaf after leaf */

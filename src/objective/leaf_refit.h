@@ -15,7 +15,6 @@
 
 #include <stdint.h>
 
-#include "backend.h"
 #include "gbt.h"
 
 /* A value and its weight. */
@@ -62,12 +61,22 @@ void gbt__quantile_sort(struct gbt_wvalue *s, uint64_t n);
 double gbt__quantile(double alpha, const struct gbt_wvalue *s, uint64_t n, int weighted);
 
 /*
+ * Where the grown tree's rows and the training margins come from: the
+ * backend's read_rows and read_margins (backend.h) on its context.
+ */
+struct gbt_leaf_source {
+    gbt_status (*read_rows)(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count);
+    gbt_status (*read_margins)(void *ctx, double *out);
+    void *ctx;
+};
+
+/*
  * For the n leaves nodes[i] (the grower's node ids) of the tree of class
- * cls just grown on (ops, ctx), before its leaf values reach the margins:
+ * cls just grown on src, before its leaf values reach the margins:
  * out[i] = the alpha-quantile of label - margin over the leaf's rows, NaN
  * for a leaf without rows.
  */
-gbt_status gbt__leaf_quantiles(const struct gbt_backend_ops *ops, void *ctx,
+gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
                                const struct gbt_leaf_refit *rf, int cls, uint32_t max_nodes,
                                const int32_t *nodes, int n, double *out);
 

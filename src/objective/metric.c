@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/grad_math.h"
+#include "data/dataset.h"
 #include "objective/metric.h"
 #include "objective/objective.h"
 #include "util/sort.h"
@@ -286,4 +287,26 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
     loss = wsum > 0 ? loss / wsum : NAN;
     *out = m->id == GBT_METRIC_RMSE || m->id == GBT_METRIC_RMSLE ? sqrt(loss) : loss;
     return GBT_OK;
+}
+
+gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,
+                                 const struct gbt_dataset *d, int nthread, double *out)
+{
+    const int grouped = d->groups && d->ngroups > 0;
+    uint32_t *ptr = NULL;
+    uint64_t ng = 0;
+    gbt_status s;
+    if (gbt__metric_survival(m->id)) {
+        RETURN_ERROR_IF(K != 1, GBT_E_PARAM, "survival metrics need one score per row");
+        return gbt__metric_surv_eval(m, d, margin, out);
+    }
+    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    if (!(gbt__metric_is_rank(m->id) || (m->id == GBT_METRIC_AUC && grouped)))
+        return gbt__metric_eval(m, obj, K, margin, d->label, d->weight, d->nrow, nthread, out);
+    RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
+    if (!grouped) return gbt__metric_rank_eval(m, margin, d->label, d->weight, NULL, 1, d->nrow, out);
+    FORWARD_IF_ERROR(gbt__dataset_group_ptr(d, &ptr, &ng));
+    s = gbt__metric_rank_eval(m, margin, d->label, d->weight, ptr, ng, d->nrow, out);
+    free(ptr);
+    return s;
 }

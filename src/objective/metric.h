@@ -107,9 +107,10 @@ gbt_status gbt__metric_rank_eval(const struct gbt_metric *m, const double *margi
                                  double *out);
 
 /*
- * The metric on dataset d: the ranking metrics per query group (one group
- * without groups), auc per group when d has more than one, and
- * gbt__metric_eval otherwise.
+ * The one dispatcher of a metric on dataset d (metric.c): the survival
+ * metrics by gbt__metric_surv_eval (K 1), the ranking metrics per query
+ * group (one group without groups), auc per group when d has more than
+ * one, and gbt__metric_eval otherwise.
  */
 struct gbt_dataset;
 gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,

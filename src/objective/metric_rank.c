@@ -29,9 +29,7 @@
 #include <string.h>
 
 #include "common/gmath.h"
-#include "data/dataset.h"
 #include "objective/metric.h"
-#include "objective/rank.h"
 #include "util/util.h"
 
 #define DEFAULT_TOPK 32
@@ -298,22 +296,4 @@ gbt_status gbt__metric_rank_eval(const struct gbt_metric *m, const double *margi
     else
         *out = wsum > 0.0 ? sum / wsum : NAN;
     return GBT_OK;
-}
-
-gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,
-                                 const struct gbt_dataset *d, int nthread, double *out)
-{
-    const int grouped = d->groups && d->ngroups > 0;
-    uint32_t *ptr = NULL;
-    uint64_t ng = 0;
-    gbt_status s;
-    CHECK_NOT_NULL(d->label);
-    if (!(gbt__metric_is_rank(m->id) || (m->id == GBT_METRIC_AUC && grouped)))
-        return gbt__metric_eval(m, obj, K, margin, d->label, d->weight, d->nrow, nthread, out);
-    RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
-    if (!grouped) return gbt__metric_rank_eval(m, margin, d->label, d->weight, NULL, 1, d->nrow, out);
-    FORWARD_IF_ERROR(gbt__rank_group_ptr(d, &ptr, &ng));
-    s = gbt__metric_rank_eval(m, margin, d->label, d->weight, ptr, ng, d->nrow, out);
-    free(ptr);
-    return s;
 }

@@ -10,8 +10,18 @@
 #include "objective/leaf_refit.h"
 #include "common/rank_math.h"
 #include "objective/objective.h"
-#include "train/params.h"
 #include "util/util.h"
+
+static const char *const objective_names[] = {
+#define OBJECTIVE_NAME_(id, name) name,
+    GBT_OBJECTIVE_MAP(OBJECTIVE_NAME_)
+#undef OBJECTIVE_NAME_
+};
+
+const char *gbt__objective_name(int obj)
+{
+    return obj >= 0 && obj < GBT_OBJ_COUNT ? objective_names[obj] : "?";
+}
 
 int gbt__objective_groups(int obj, int num_class, int num_alpha)
 {

@@ -12,6 +12,9 @@
 #include "common/types.h"
 #include "data/dataset.h"
 
+/* The objective's name ("binary:logistic"), "?" outside the objectives. */
+const char *gbt__objective_name(int obj);
+
 /*
  * Raw scores per row: num_class for multiclass objectives, num_alpha (the
  * quantiles of quantile_alpha) for reg:quantileerror, else 1.

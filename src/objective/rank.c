@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "common/rank_math.h"
+#include "objective/objective.h"
 #include "objective/rank.h"
 #include "util/util.h"
 
@@ -83,17 +84,4 @@ void gbt__rank_default_metric(int obj, const struct gbt_params *p, char *buf, si
         snprintf(buf, len, "%s@%u", base, (unsigned)gbt__rank_num_pair(p));
     else
         snprintf(buf, len, "%s", base);
-}
-
-gbt_status gbt__rank_group_ptr(const gbt_dataset *d, uint32_t **ptr, uint64_t *ngroups)
-{
-    const uint64_t ng = d->groups && d->ngroups ? d->ngroups : 1;
-    uint32_t *p;
-    FORWARD_IF_ERROR(gbt__alloc(&p, ng + 1, sizeof *p, 0, "query groups"));
-    p[0] = 0;
-    for (uint64_t g = 0; g < ng; g++)
-        p[g + 1] = p[g] + (d->groups && d->ngroups ? d->groups[g] : (uint32_t)d->nrow);
-    *ptr = p;
-    *ngroups = ng;
-    return GBT_OK;
 }

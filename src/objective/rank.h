@@ -1,8 +1,8 @@
 /*
  * rank.h - the host side of the learning-to-rank objectives: their checks
  * (groups, labels, per-group weights), their resolved parameters and
- * default metrics, and the group offsets the backends work on.  The
- * gradients themselves are in common/rank_math.h.
+ * default metrics (the group offsets the backends work on are
+ * gbt__dataset_group_ptr, data/dataset.h).  The gradients themselves are in common/rank_math.h.
  */
 #ifndef GBT_RANK_H
 #define GBT_RANK_H
@@ -12,7 +12,7 @@
 
 #include "common/types.h"
 #include "data/dataset.h"
-#include "train/params.h"
+#include "objective/params.h"
 
 /* lambdarank_num_pair_per_sample resolved: auto is 32 for topk, 1 for mean (as XGBoost). */
 uint32_t gbt__rank_num_pair(const struct gbt_params *p);
@@ -30,12 +30,5 @@ void gbt__rank_obj_param(const struct gbt_params *p, const gbt_dataset *d, struc
 
 /* The default metric of a ranking objective: ndcg@k / map@k for topk, ndcg / map for mean. */
 void gbt__rank_default_metric(int obj, const struct gbt_params *p, char *buf, size_t len);
-
-/*
- * The group offsets of d (ngroups + 1 entries: group g is rows
- * [ptr[g], ptr[g + 1])), a new array; one group of every row when d has no
- * groups.
- */
-gbt_status gbt__rank_group_ptr(const gbt_dataset *d, uint32_t **ptr, uint64_t *ngroups);
 
 #endif

@@ -1,6 +1,8 @@
 /*
- * booster.c - boosters: parameters, training rounds, validation and early
- * stopping, evaluation and prediction.
+ * booster.c - boosters: their life and parameters, the set-up of training
+ * on a dataset and one boosting round (training runs are booster_train.c,
+ * evaluation and prediction booster_predict.c, the model's calls
+ * booster_model.c).
  */
 #include "config.h"
 
@@ -21,45 +23,11 @@
 #include "data/feature_names.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
-#include "objective/metric.h"
 #include "objective/objective.h"
-#include "model/shap.h"
 #include "objective/surv_order.h"
 #include "objective/rank.h"
 #include "train/rounds.h"
 #include "util/util.h"
-
-/* ---- model ------------------------------------------------------------ */
-
-gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
-{
-    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
-                                  sizeof *m->trees, "model trees"));
-    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t));
-    m->trees[m->ntrees++] = *t;
-    memset(t, 0, sizeof *t);
-    return GBT_OK;
-}
-
-void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
-{
-    if (m->ntrees > ntrees) m->epoch++;
-    while (m->ntrees > ntrees) gbt__tree_free(&m->trees[--m->ntrees]);
-    gbt__forest_truncate(&m->forest, ntrees);
-}
-
-void gbt__model_free(struct gbt_model *m)
-{
-    const uint64_t epoch = m->epoch + 1;
-    gbt__model_truncate(m, 0);
-    free(m->trees);
-    free(m->base);
-    gbt__names_free(m->feature_names, m->nfeature_names);
-    gbt__forest_free(&m->forest);
-    memset(m, 0, sizeof *m);
-    m->best_iteration = -1;
-    m->epoch = epoch;
-}
 
 /* ---- booster life --------------------------------------------------------- */
 
@@ -191,7 +159,7 @@ gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out)
     return GBT_OK;
 }
 
-static int threads(const gbt_booster *b)
+int gbt__booster_threads(const gbt_booster *b)
 {
     return gbt__threads(b->params.nthread);
 }
@@ -209,7 +177,7 @@ static gbt_status check_growth(const struct gbt_params *p)
     return GBT_OK;
 }
 
-static gbt_status check_base_margin(const gbt_dataset *d, int K)
+gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K)
 {
     RETURN_ERROR_IF(d->base_margin && d->nbase_margin != d->nrow * (uint64_t)K, GBT_E_INVALID_ARG,
                     "base_margin has %llu values; the model needs %llu (rows x %d)",
@@ -251,7 +219,7 @@ static struct gbt_obj_param obj_param(const struct gbt_params *p)
 }
 
 /* The data's feature names against the model's, unless validate_features=0. */
-static gbt_status check_names(const gbt_booster *b, const gbt_dataset *d)
+gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d)
 {
     if (!b->params.validate_features) return GBT_OK;
     return gbt__names_match(b->model.feature_names, b->model.nfeature_names, d->feature_names,
@@ -272,7 +240,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
-        FORWARD_IF_ERROR(check_names(b, train));
+        FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
         if (train->ncol > m->num_feature) m->num_feature = train->ncol;
         if (train->nfeature_names > m->nfeature_names) {
             char **names;
@@ -303,7 +271,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     return GBT_OK;
 }
 
-static void fill_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin)
+void gbt__booster_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin)
 {
     const uint64_t n = d->nrow * (uint64_t)m->K;
     for (uint64_t i = 0; i < n; i++)
@@ -331,13 +299,13 @@ static uint64_t params_digest(const struct gbt_params *p)
 }
 
 /* The device parameter is "auto": a CUDA device that fails gives way to the CPU. */
-static int device_auto(const char *device)
+int gbt__booster_device_auto(const char *device)
 {
     int kind = -1;
     return gbt__device_parse(device, &kind, NULL) == GBT_OK && kind == GBT_DEVICE_AUTO;
 }
 
-static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
+gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
 {
     const struct gbt_params *p = &b->params;
     struct gbt_model *m = &b->model;
@@ -347,7 +315,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
     double *margin = NULL;
     uint32_t *group_ptr = NULL;
     uint64_t ngroups = 0;
-    const int nt = threads(b);
+    const int nt = gbt__booster_threads(b);
     gbt_status s;
     double t0 = gbt__now(), t_open;
 
@@ -369,7 +337,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
-    if (s == GBT_OK) s = check_base_margin(train, m->K);
+    if (s == GBT_OK) s = gbt__booster_check_base_margin(train, m->K);
     if (s == GBT_OK) {
         ts->data_generation = train->generation;
         s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
@@ -392,10 +360,10 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
     if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
-        s = gbt__rank_group_ptr(train, &group_ptr, &ngroups);
+        s = gbt__dataset_group_ptr(train, &group_ptr, &ngroups);
     t_open = gbt__now();
     if (s == GBT_OK) {
-        fill_start_margins(m, train, margin);
+        gbt__booster_start_margins(m, train, margin);
         gbt__dataset_view(train, &view);
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
         memset(&plan, 0, sizeof plan);
@@ -414,7 +382,7 @@ static gbt_status build_state(gbt_booster *b, const gbt_dataset *train)
         plan.no_column_sampling = !(p->colsample_bytree < 1.0 || p->colsample_bylevel < 1.0 ||
                                     p->colsample_bynode < 1.0);
         s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
-        if (s != GBT_OK && ts->ordinal >= 0 && device_auto(p->device)) {
+        if (s != GBT_OK && ts->ordinal >= 0 && gbt__booster_device_auto(p->device)) {
             /* the same model on the CPU: unsupported architecture, busy or too small a GPU */
             gbt__log((int)p->verbosity, GBT_LOG_WARNING,
                      "device=auto: cannot train on cuda:%d (%s); training on the CPU", ts->ordinal,
@@ -592,7 +560,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.gather_user = b->ts->dist;
         refit.nrow = train->nrow;
         refit.K = K;
-        refit.nthread = threads(b);
+        refit.nthread = gbt__booster_threads(b);
         refit.seed = req.seed;
         refit.round = req.round;
         refit.subsample = req.subsample;
@@ -644,7 +612,7 @@ static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
                     "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
                     gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)
-        FORWARD_IF_ERROR(build_state(b, train));
+        FORWARD_IF_ERROR(gbt__booster_build_state(b, train));
     return GBT_OK;
 }
 
@@ -738,440 +706,4 @@ gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_e
     b->eval_maximize = maximize != 0;
     snprintf(b->eval_name, sizeof b->eval_name, "%s", name);
     return GBT_OK;
-}
-
-/* ---- validation, early stopping ---------------------------------------- */
-
-/*
- * Fewer rows than this are predicted on the host even for a CUDA booster:
- * a device call costs a stream, buffers and copies, more than the host
- * needs for a small batch, and both give the same bits.
- */
-#define GBT_DEVICE_PREDICT_MIN_ROWS 1024
-
-/*
- * The raw scores of the whole model for v computed on the booster's CUDA
- * device, when its `device` parameter resolves to one, the backend predicts
- * there and the batch is large enough: *out is a new nrow * K array.
- * Otherwise *out is NULL and the caller walks the trees on the host; both
- * give the same bits.  With device=auto a failure on the device is logged
- * and the host walks the trees instead.
- */
-static gbt_status device_margins(const gbt_booster *b, const struct gbt_dview *v, uint32_t t0,
-                                 uint32_t t1, double **out)
-{
-    const struct gbt_model *m = &b->model;
-    const struct gbt_backend_ops *ops;
-    int ordinal;
-    gbt_status s;
-    *out = NULL;
-    FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
-    if (ordinal < 0 || ops->predict_margins == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS)
-        return GBT_OK;
-    FORWARD_IF_ERROR(gbt__alloc(out, v->nrow * (uint64_t)m->K, sizeof **out, 0, "margins"));
-    s = ops->predict_margins(ordinal, &m->forest, t0, t1, m->K, m->base, v, *out);
-    if (s != GBT_OK) {
-        free(*out);
-        *out = NULL;
-        if (device_auto(b->params.device)) {
-            gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
-                     "device=auto: cannot predict on cuda:%d (%s); predicting on the CPU", ordinal,
-                     gbt_last_error());
-            s = GBT_OK;
-        }
-    }
-    return s;
-}
-
-/*
- * Data to predict must have the model's features: dense data (a matrix,
- * CSV, TSV) every one of them, sparse data (CSR, LIBSVM) no more of them.
- */
-static gbt_status check_features(const struct gbt_model *m, uint64_t ncol, int dense)
-{
-    RETURN_ERROR_IF(ncol > m->num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu features but the model only %llu (%s)",
-                    (unsigned long long)ncol, (unsigned long long)m->num_feature,
-                    dense ? "is the label or another column read as a feature? label_column says "
-                            "where the label is"
-                          : "a one-based LIBSVM file read as zero-based? indexing_mode=1 says it is "
-                            "one-based");
-    RETURN_ERROR_IF(dense && ncol < m->num_feature, GBT_E_INVALID_ARG,
-                    "the data has %llu columns but the model %llu features; dense data must "
-                    "have a column for every feature (NaN where a value is missing)",
-                    (unsigned long long)ncol, (unsigned long long)m->num_feature);
-    return GBT_OK;
-}
-
-/*
- * A LIBSVM file without index 0 reads as one-based; that guess is refused
- * for a model that was not trained on a one-based file, where the file may
- * as well be a zero-based one whose first feature never appears.
- */
-static gbt_status check_index_base(const struct gbt_model *m, const gbt_dataset *d)
-{
-    RETURN_ERROR_IF(d->index_base == GBT_BASE_ONE_GUESSED && m->index_base != GBT_BASE_ONE,
-                    GBT_E_INVALID_ARG,
-                    "%s has no feature index 0, so it reads as one-based LIBSVM, but the model was "
-                    "trained on %s; say which it is with indexing_mode=0 or indexing_mode=1",
-                    d->source ? d->source : "the data",
-                    m->index_base == GBT_BASE_ZERO ? "a zero-based LIBSVM file"
-                                                   : "dense data (columns from 0)");
-    return GBT_OK;
-}
-
-gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out)
-{
-    const struct gbt_model *m = &b->model;
-    struct gbt_dview v;
-    double *margin;
-    FORWARD_IF_ERROR(check_features(m, d->ncol, d->dense != NULL));
-    FORWARD_IF_ERROR(check_index_base(m, d));
-    FORWARD_IF_ERROR(check_names(b, d));
-    FORWARD_IF_ERROR(check_base_margin(d, m->K));
-    gbt__dataset_view(d, &v);
-    FORWARD_IF_ERROR(device_margins(b, &v, 0, m->ntrees, &margin));
-    if (margin == NULL) {
-        FORWARD_IF_ERROR(gbt__alloc(&margin, d->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins"));
-        fill_start_margins(m, d, margin);
-        gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, threads(b), margin);
-    }
-    *out = margin;
-    return GBT_OK;
-}
-
-static void format_seconds(char *buf, size_t len, double s)
-{
-    if (s < 60)
-        snprintf(buf, len, "%.1fs", s);
-    else if (s < 3600)
-        snprintf(buf, len, "%dm%02ds", (int)(s / 60), (int)s % 60);
-    else
-        snprintf(buf, len, "%dh%02dm", (int)(s / 3600), ((int)s / 60) % 60);
-}
-
-/* The debug line of a round: its trees' sizes and where its time went. */
-static void log_round(const gbt_booster *b, int round, uint32_t first_tree, double t_trees, double t_eval)
-{
-    int32_t leaves = 0;
-    int depth = 0;
-    for (uint32_t t = first_tree; t < b->model.ntrees; t++) {
-        int dt = 0;
-        leaves += (b->model.trees[t].n_nodes + 1) / 2;
-        if (gbt__tree_depth(&b->model.trees[t], &dt) == GBT_OK && dt > depth) depth = dt;
-    }
-    gbt__log((int)b->params.verbosity, GBT_LOG_DEBUG,
-             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s", round,
-             b->model.ntrees - first_tree, b->model.ntrees - first_tree == 1 ? "" : "s", (int)leaves, depth,
-             t_trees, t_eval);
-}
-
-double gbt__eta(double t_setup, double t_first, double now, int done, int total)
-{
-    if (done >= total) return 0.0;
-    if (done <= 1) return (t_first - t_setup) * (total - done);
-    return (now - t_first) / (done - 1) * (total - done);
-}
-
-gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
-                             const gbt_dataset *const *valid, const char *const *valid_names,
-                             int num_valid)
-{
-    struct gbt_metric_list ml;
-    struct gbt_eval_cache *sets = NULL;
-    double vals[GBT_MAX_METRICS + 1];
-    int best_round = -1, last_round = -1, verb, last_maximize = 0;
-    const char *last_name = "";
-    double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
-    uint64_t bytes_setup;
-    gbt_status s = GBT_OK;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(train);
-    RETURN_ERROR_IF(num_rounds < 0, GBT_E_INVALID_ARG, "num_rounds is negative (%d)", num_rounds);
-    RETURN_ERROR_IF(num_valid < 0 || (num_valid > 0 && valid == NULL), GBT_E_INVALID_ARG,
-                    "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
-    for (int i = 0; i < num_valid; i++) {
-        RETURN_ERROR_IF(valid[i] == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
-        RETURN_ERROR_IF(valid[i]->label == NULL &&
-                            !(b->params.objective == GBT_OBJ_SURVIVAL_AFT && valid[i]->label_lower),
-                        GBT_E_INVALID_ARG, "validation set %d has no labels", i);
-    }
-    verb = (int)b->params.verbosity;
-    FORWARD_IF_ERROR(gbt__metric_list(b, &ml));
-    RETURN_ERROR_IF(b->params.early_stopping_rounds > 0 && num_valid > 0 && ml.total == 0, GBT_E_PARAM,
-                    "early_stopping_rounds needs a metric: disable_default_eval_metric leaves none "
-                    "without eval_metric or a custom metric");
-    /* the last metric decides early stopping: the custom one when there is one */
-    if (ml.total > 0) {
-        last_maximize = ml.maximize[ml.total - 1];
-        last_name = ml.names[ml.total - 1];
-    }
-    if (b->ts == NULL || b->ts->data_generation != train->generation)
-        FORWARD_IF_ERROR(build_state(b, train));
-    if (num_valid > 0) FORWARD_IF_ERROR(gbt__alloc(&sets, (size_t)num_valid, sizeof *sets, 1, "validation sets"));
-    for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-        if (valid_names && valid_names[i])
-            snprintf(sets[i].name, sizeof sets[i].name, "%s", valid_names[i]);
-        else
-            snprintf(sets[i].name, sizeof sets[i].name, "valid%d", i);
-        s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
-    }
-    t_setup = gbt__now();
-    bytes_setup = b->comm ? b->comm->bytes : 0;
-    for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
-        const uint32_t t0 = b->model.ntrees;
-        const int round = (int)(t0 / (uint32_t)b->model.K);
-        struct gbt_strbuf line = {0};
-        double last = NAN, t_round = gbt__now(), t_eval;
-        s = gbt_booster_update(b, train);
-        if (s != GBT_OK) break;
-        last_round = round;
-        t_eval = gbt__now();
-        gbt__sb_printf(&line, "[%d]", round);
-        for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-            s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
-            if (s == GBT_OK) s = gbt__eval_cache_metrics(b, &sets[i], &ml, vals);
-            for (int j = 0; j < ml.total && s == GBT_OK; j++) {
-                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, ml.names[j], vals[j]);
-                last = vals[j];
-            }
-        }
-        if (s == GBT_OK) {
-            const double now = gbt__now();
-            char e1[32], e2[32];
-            if (r == 0) t_first = now;
-            format_seconds(e1, sizeof e1, now - start);
-            format_seconds(e2, sizeof e2, gbt__eta(t_setup, t_first, now, r + 1, num_rounds));
-            gbt__sb_printf(&line, "\t(%s elapsed, %s left)", e1, e2);
-            if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s", line.s);
-            if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
-        }
-        free(line.s);
-        if (s != GBT_OK || num_valid == 0 || ml.total == 0) continue;
-        if (best_round < 0 || (last_maximize ? last > best : last < best)) {
-            best = last;
-            best_round = round;
-        }
-        if (b->params.early_stopping_rounds > 0 && round - best_round >= b->params.early_stopping_rounds) {
-            gbt__log(verb, GBT_LOG_INFO,
-                     "early stop: %s-%s did not improve for %lld rounds; keeping rounds 0..%d",
-                     sets[num_valid - 1].name, last_name, (long long)b->params.early_stopping_rounds, best_round);
-            s = gbt_booster_keep_rounds(b, best_round + 1);
-            if (s == GBT_OK) s = gbt_booster_set_best(b, best_round, best);
-            break;
-        }
-    }
-    if (s == GBT_OK) {
-        char e1[32];
-        format_seconds(e1, sizeof e1, gbt__now() - start);
-        if (best_round >= 0)
-            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f",
-                     last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
-        else
-            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
-        if (b->comm && last_round >= 0)
-            gbt__log(verb, GBT_LOG_INFO,
-                     "rank %d of %d: %.3f MB exchanged in set-up, %.3f MB per round (this process's part of "
-                     "every exchange)", b->comm->rank, b->comm->size, (double)bytes_setup / 1e6,
-                     (double)(b->comm->bytes - bytes_setup) / 1e6 / (last_round + 1));
-    }
-    for (int i = 0; i < num_valid; i++) gbt__eval_cache_free(&sets[i]);
-    free(sets);
-    return s;
-}
-
-/* ---- evaluation and prediction ------------------------------------------ */
-
-static gbt_status check_model(const gbt_booster *b)
-{
-    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const char *metric,
-                            double *out)
-{
-    struct gbt_metric m;
-    double *margin;
-    gbt_status s;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(d);
-    CHECK_NOT_NULL(metric);
-    CHECK_NOT_NULL(out);
-    FORWARD_IF_ERROR(check_model(b));
-    FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
-    m.huber_slope = b->params.huber_slope;
-    m.alpha = b->params.quantile_alpha;
-    m.nalpha = (int)b->params.num_quantile_alpha;
-    m.aft_dist = (int)b->params.aft_loss_distribution;
-    m.aft_sigma = b->params.aft_loss_distribution_scale;
-    m.exp_gain = (int)b->params.ndcg_exp_gain;
-    RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
-                    GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    FORWARD_IF_ERROR(gbt__booster_eval_margins(b, d, &margin));
-    s = gbt__eval_metric(b, &m, d, margin, out);
-    free(margin);
-    return s;
-}
-
-#define EXPLAIN_FLAGS (GBT_PREDICT_LEAF | GBT_PREDICT_CONTRIBS | GBT_PREDICT_INTERACTIONS)
-
-/* The explanation a prediction's flags ask for (enum gbt_explain_kind), or 0. */
-static int explain_kind(unsigned flags)
-{
-    return (flags & GBT_PREDICT_LEAF) ? GBT_EXPLAIN_LEAF
-           : (flags & GBT_PREDICT_CONTRIBS) ? GBT_EXPLAIN_CONTRIBS
-           : (flags & GBT_PREDICT_INTERACTIONS) ? GBT_EXPLAIN_INTERACTIONS
-                                                : 0;
-}
-
-/* Checks flags and the rounds [r0, r1) (r1 0: the last), and gives the trees [*t0, *t1). */
-static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0, int r1, uint32_t *t0,
-                                   uint32_t *t1)
-{
-    const unsigned known = GBT_PREDICT_MARGIN | EXPLAIN_FLAGS, ex = flags & EXPLAIN_FLAGS;
-    const uint32_t K = (uint32_t)b->model.K, rounds = b->model.ntrees / K;
-    RETURN_ERROR_IF(flags & ~known, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
-    RETURN_ERROR_IF(ex & (ex - 1), GBT_E_INVALID_ARG,
-                    "prediction flags 0x%x ask for more than one of leaf ids, SHAP values and SHAP "
-                    "interaction values", flags);
-    if (r1 == 0) r1 = (int)rounds;
-    RETURN_ERROR_IF(r0 < 0 || r0 > r1 || (uint32_t)r1 > rounds, GBT_E_INVALID_ARG,
-                    "rounds [%d, %d) are not a range of the model's %u rounds", r0, r1, rounds);
-    *t0 = (uint32_t)r0 * K;
-    *t1 = (uint32_t)r1 * K;
-    return GBT_OK;
-}
-
-static gbt_status size_of(const gbt_booster *b, uint64_t nrow, unsigned flags, uint32_t t0, uint32_t t1,
-                          uint64_t *out_len)
-{
-    const int kind = explain_kind(flags);
-    const uint64_t width = kind ? gbt__explain_width(&b->model, kind, t0, t1)
-                                : (uint64_t)gbt__objective_outputs(b->model.objective, b->model.K, flags);
-    RETURN_ERROR_IF(width && nrow > UINT64_MAX / sizeof(float) / width, GBT_E_INVALID_ARG,
-                    "%llu rows of %llu outputs are more floats than memory can hold",
-                    (unsigned long long)nrow, (unsigned long long)width);
-    RETURN_ERROR_IF(kind == GBT_EXPLAIN_INTERACTIONS && b->model.num_feature >= (uint64_t)1 << 24,
-                    GBT_E_INVALID_ARG, "SHAP interaction values of %llu features are too many",
-                    (unsigned long long)b->model.num_feature);
-    *out_len = nrow * width;
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_t nrow, unsigned flags,
-                                           int round_begin, int round_end, uint64_t *out_len)
-{
-    uint32_t t0, t1;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(out_len);
-    FORWARD_IF_ERROR(check_model(b));
-    FORWARD_IF_ERROR(check_prediction(b, flags, round_begin, round_end, &t0, &t1));
-    return size_of(b, nrow, flags, t0, t1, out_len);
-}
-
-gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow, unsigned flags,
-                                    uint64_t *out_len)
-{
-    return gbt_booster_predict_size_rounds(b, nrow, flags, 0, 0, out_len);
-}
-
-/*
- * Leaf ids or SHAP values on the booster's CUDA device when it resolves to
- * one and the batch is large enough, else (or, with device=auto, after a
- * failure there) on the CPU.
- */
-static gbt_status explain_view(const gbt_booster *b, const struct gbt_dview *v, int kind, uint32_t t0,
-                               uint32_t t1, float *out)
-{
-    const struct gbt_backend_ops *ops;
-    int ordinal;
-    gbt_status s;
-    FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
-    if (ordinal < 0 || ops->predict_explain == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS) ops = NULL;
-    s = gbt__explain(&b->model, v, kind, t0, t1, threads(b), ops, ordinal, out);
-    if (s != GBT_OK && ops != NULL && device_auto(b->params.device)) {
-        gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
-                 "device=auto: cannot predict on cuda:%d (%s); predicting on the CPU", ordinal,
-                 gbt_last_error());
-        s = gbt__explain(&b->model, v, kind, t0, t1, threads(b), NULL, -1, out);
-    }
-    return s;
-}
-
-static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, unsigned flags, int r0,
-                               int r1, float *out, uint64_t out_len)
-{
-    uint64_t need;
-    uint32_t t0, t1;
-    CHECK_NOT_NULL(out);
-    FORWARD_IF_ERROR(check_prediction(b, flags, r0, r1, &t0, &t1));
-    FORWARD_IF_ERROR(size_of(b, v->nrow, flags, t0, t1, &need));
-    RETURN_ERROR_IF(out_len < need, GBT_E_INVALID_ARG,
-                    "the output holds %llu floats; %llu rows need %llu", (unsigned long long)out_len,
-                    (unsigned long long)v->nrow, (unsigned long long)need);
-    FORWARD_IF_ERROR(check_features(&b->model, v->ncol, v->dense != NULL));
-    RETURN_ERROR_IF(v->base_margin && v->nbase_margin != v->nrow * (uint64_t)b->model.K,
-                    GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
-                    (unsigned long long)v->nbase_margin,
-                    (unsigned long long)(v->nrow * (uint64_t)b->model.K), b->model.K);
-    if (explain_kind(flags)) return explain_view(b, v, explain_kind(flags), t0, t1, out);
-    {
-        double *margin;
-        FORWARD_IF_ERROR(device_margins(b, v, t0, t1, &margin));
-        if (margin) {
-            const int K = b->model.K;
-            const uint64_t width = (uint64_t)gbt__objective_outputs(b->model.objective, K, flags);
-            for (uint64_t r = 0; r < v->nrow; r++)
-                gbt__objective_transform(b->model.objective, K, margin + r * (uint64_t)K, flags,
-                                         out + r * width);
-            free(margin);
-            return GBT_OK;
-        }
-    }
-    gbt__forest_predict(&b->model.forest, t0, t1, b->model.objective, b->model.K, b->model.base, v, flags,
-                        threads(b), out);
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_predict_rounds(const gbt_booster *b, const gbt_dataset *d, unsigned flags,
-                                      int round_begin, int round_end, float *out, uint64_t out_len)
-{
-    struct gbt_dview v;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(d);
-    FORWARD_IF_ERROR(check_model(b));
-    FORWARD_IF_ERROR(check_index_base(&b->model, d));
-    FORWARD_IF_ERROR(check_names(b, d));
-    gbt__dataset_view(d, &v);
-    return predict_view(b, &v, flags, round_begin, round_end, out, out_len);
-}
-
-gbt_status gbt_booster_predict(const gbt_booster *b, const gbt_dataset *d, unsigned flags,
-                               float *out, uint64_t out_len)
-{
-    return gbt_booster_predict_rounds(b, d, flags, 0, 0, out, out_len);
-}
-
-gbt_status gbt_booster_predict_dense_rounds(const gbt_booster *b, const float *data, uint64_t nrow,
-                                            uint64_t ncol, float missing, unsigned flags, int round_begin,
-                                            int round_end, float *out, uint64_t out_len)
-{
-    struct gbt_dview v;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(data);
-    FORWARD_IF_ERROR(check_model(b));
-    memset(&v, 0, sizeof v);
-    v.nrow = nrow;
-    v.ncol = ncol;
-    v.dense = data;
-    v.missing = missing;
-    return predict_view(b, &v, flags, round_begin, round_end, out, out_len);
-}
-
-gbt_status gbt_booster_predict_dense(const gbt_booster *b, const float *data, uint64_t nrow,
-                                     uint64_t ncol, float missing, unsigned flags, float *out,
-                                     uint64_t out_len)
-{
-    return gbt_booster_predict_dense_rounds(b, data, nrow, ncol, missing, flags, 0, 0, out, out_len);
 }

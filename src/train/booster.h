@@ -1,7 +1,7 @@
 /*
  * booster.h - the internal layout of gbt_booster: parameters, the model
- * (trees, their prediction form, starting scores) and the training state
- * that lives between rounds on one dataset.
+ * (model/model.h) and the training state that lives between rounds on one
+ * dataset.
  */
 #ifndef GBT_BOOSTER_H
 #define GBT_BOOSTER_H
@@ -9,28 +9,9 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "train/params.h"
-#include "model/predict.h"
-#include "model/tree.h"
+#include "model/model.h"
+#include "objective/params.h"
 #include "util/util.h"
-
-struct gbt_model {
-    int K;                /* raw scores per row; 0 until trained or loaded */
-    int objective;
-    int num_class;
-    uint64_t num_feature;
-    int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
-    double *base;         /* K starting raw scores */
-    struct gbt_tree *trees;
-    uint32_t ntrees;
-    size_t trees_cap;
-    struct gbt_forest forest;
-    char **feature_names;    /* nfeature_names <= num_feature names, or NULL: "f0", "f1", ... */
-    uint64_t nfeature_names;
-    int best_iteration;   /* -1: no early stop recorded */
-    double best_score;
-    uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
-};
 
 struct gbt_train_state {
     uint64_t data_generation;
@@ -77,7 +58,27 @@ gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d,
 /* Drops the training state: the next round sets training up again on its data. */
 void gbt__booster_drop_state(gbt_booster *b);
 
-/* Appends a tree to the model and its forest. */
+/*
+ * Sets training up on train (binning, device, the backend's context, the
+ * starting scores): the first round on a dataset, or after a rebuild.
+ */
+gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
+
+/* The threads the booster's nthread parameter gives. */
+int gbt__booster_threads(const gbt_booster *b);
+
+/* The data's feature names against the model's, unless validate_features=0. */
+gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d);
+
+/* d's base_margin, when it has one, holds K values per row. */
+gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K);
+
+/* The starting raw scores of d's rows (nrow * K): its base_margin, else the model's. */
+void gbt__booster_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin);
+
+/* 1 when `device` is "auto" (a failure on a CUDA device falls back to the CPU). */
+int gbt__booster_device_auto(const char *device);
+
 /*
  * Seconds left after `done` of `total` rounds, from the rounds alone:
  * t_setup is when set-up (binning, device, validation margins) ended,
@@ -85,29 +86,5 @@ void gbt__booster_drop_state(gbt_booster *b);
  * lazy device set-up, so from the second round on it is left out.
  */
 double gbt__eta(double t_setup, double t_first, double now, int done, int total);
-
-gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
-
-/* Drops trees from index ntrees on. */
-void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
-
-void gbt__model_free(struct gbt_model *m);
-
-/* Model JSON (model_json.c). */
-gbt_status gbt__model_write_json(const gbt_booster *b, struct gbt_strbuf *sb);
-gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, gbt_booster *b);
-
-/* XGBoost's JSON model format (model_xgboost.c). */
-struct gbt_jdoc;
-gbt_status gbt__model_write_xgboost(const gbt_booster *b, struct gbt_strbuf *sb);
-/* Reads the parsed XGBoost JSON model doc into the empty booster b. */
-gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, gbt_booster *b);
-
-/*
- * model_sniff.c: GBT_OK, or GBT_E_FORMAT with a message that names `what`,
- * says what the text is (an XGBoost or LightGBM model, a data file) and what
- * to do, when it is a kind of file often given in place of a gbt model.
- */
-gbt_status gbt__model_sniff(const char *text, size_t len, const char *what);
 
 #endif

@@ -27,7 +27,7 @@
 #include "common/rng.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "util/util.h"
 
 struct gnode {
@@ -456,7 +456,8 @@ static gbt_status refit_leaves(struct grower *g, int cls, double **out)
             else
                 leaves[n++] = i;
         }
-        s = gbt__leaf_quantiles(g->ops, g->ctx, cfg->refit, cls, cfg->max_nodes, leaves, n, q);
+        const struct gbt_leaf_source src = {g->ops->read_rows, g->ops->read_margins, g->ctx};
+        s = gbt__leaf_quantiles(&src, cfg->refit, cls, cfg->max_nodes, leaves, n, q);
     }
     if (s == GBT_OK) {
         for (int32_t j = 0; j < n; j++) values[leaves[j]] = q[j];

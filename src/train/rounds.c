@@ -67,11 +67,6 @@ gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out)
 gbt_status gbt__eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,
                             const double *margin, double *out)
 {
-    if (gbt__metric_survival(m->id)) {
-        RETURN_ERROR_IF(b->model.K != 1, GBT_E_PARAM, "survival metrics need one score per row");
-        return gbt__metric_surv_eval(m, d, margin, out);
-    }
-    RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     return gbt__metric_eval_data(m, b->model.objective, b->model.K, margin, d,
                                  gbt__threads(b->params.nthread), out);
 }

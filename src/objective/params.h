@@ -79,8 +79,10 @@ gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *v
 /* Writes a parameter's value as text. */
 gbt_status gbt__params_get(const struct gbt_params *p, const char *name, char *buf, size_t len);
 
-/* The objective's name ("binary:logistic"). */
-const char *gbt__objective_name(int obj);
+enum gbt_device_kind { GBT_DEVICE_AUTO, GBT_DEVICE_CPU, GBT_DEVICE_CUDA };
+
+/* Parses "auto", "cpu", "cuda" or "cuda:N" (ordinal -1 for auto/cpu, N or 0 for cuda). */
+gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal);
 
 /*
  * Walks the parameters that describe training (for the model file): calls

@@ -15,10 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
 #include "common/types.h"
 #include "objective/metric.h"
-#include "train/params.h"
+#include "objective/params.h"
 #include "util/util.h"
 
 enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL };
@@ -553,9 +552,33 @@ gbt_status gbt__params_get(const struct gbt_params *p, const char *name, char *b
     return value_text(d, p, buf, len);
 }
 
-const char *gbt__objective_name(int obj)
+gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal)
 {
-    return obj >= 0 && obj < GBT_OBJ_COUNT ? objective_choices[obj] : "?";
+    int k, o = -1;
+    CHECK_NOT_NULL(text);
+    if (strcmp(text, "auto") == 0) {
+        k = GBT_DEVICE_AUTO;
+    } else if (strcmp(text, "cpu") == 0) {
+        k = GBT_DEVICE_CPU;
+    } else if (strcmp(text, "cuda") == 0 || strcmp(text, "gpu") == 0) {
+        k = GBT_DEVICE_CUDA;
+        o = 0;
+    } else if (strncmp(text, "cuda:", 5) == 0 || strncmp(text, "gpu:", 4) == 0) {
+        const char *num = strchr(text, ':') + 1;
+        char *end;
+        long v;
+        errno = 0;
+        v = strtol(num, &end, 10);
+        RETURN_ERROR_IF(*num < '0' || *num > '9' || *end != '\0' || errno || v > 65535,
+                        GBT_E_PARAM, "bad device '%s': the ordinal must be a number", text);
+        k = GBT_DEVICE_CUDA;
+        o = (int)v;
+    } else {
+        return gbt__fail(GBT_E_PARAM, "bad device '%s' (expected auto, cpu, cuda or cuda:N)", text);
+    }
+    if (kind) *kind = k;
+    if (ordinal) *ordinal = o;
+    return GBT_OK;
 }
 
 void gbt__params_each_training(const struct gbt_params *p,

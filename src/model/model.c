@@ -1,0 +1,67 @@
+/*
+ * model.c - the model: its trees (in the tree form and the prediction
+ * form), its starting scores and feature names.  Its readers and writers
+ * are model_json.c, model_xgboost.c, dump.c, importance.c and slice.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/feature_names.h"
+#include "model/model.h"
+#include "util/util.h"
+
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
+{
+    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
+                                  sizeof *m->trees, "model trees"));
+    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t));
+    m->trees[m->ntrees++] = *t;
+    memset(t, 0, sizeof *t);
+    return GBT_OK;
+}
+
+void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
+{
+    if (m->ntrees > ntrees) m->epoch++;
+    while (m->ntrees > ntrees) gbt__tree_free(&m->trees[--m->ntrees]);
+    gbt__forest_truncate(&m->forest, ntrees);
+}
+
+void gbt__model_free(struct gbt_model *m)
+{
+    const uint64_t epoch = m->epoch + 1;
+    gbt__model_truncate(m, 0);
+    free(m->trees);
+    free(m->base);
+    gbt__names_free(m->feature_names, m->nfeature_names);
+    gbt__forest_free(&m->forest);
+    memset(m, 0, sizeof *m);
+    m->best_iteration = -1;
+    m->epoch = epoch;
+}
+
+gbt_status gbt__model_feature_names(const struct gbt_model *m, char ***names, uint64_t *n)
+{
+    size_t bytes;
+    char **v, *p, buf[32];
+    CHECK_NOT_NULL(names);
+    CHECK_NOT_NULL(n);
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    /* one block: the pointers, then the names */
+    bytes = (size_t)m->num_feature * sizeof(char *) + 1;
+    for (uint64_t i = 0; i < m->num_feature; i++)
+        bytes += strlen(gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf)) + 1;
+    FORWARD_IF_ERROR(gbt__alloc(&p, bytes, 1, 0, "feature names"));
+    v = (char **)(void *)p;
+    p += (size_t)m->num_feature * sizeof(char *);
+    for (uint64_t i = 0; i < m->num_feature; i++) {
+        const char *name = gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf);
+        const size_t len = strlen(name) + 1;
+        memcpy(p, name, len);
+        v[i] = p;
+        p += len;
+    }
+    *names = v;
+    *n = m->num_feature;
+    return GBT_OK;
+}

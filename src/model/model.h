@@ -1,0 +1,86 @@
+/*
+ * model.h - the model: K raw scores per row, each the starting score plus
+ * the sum of its class's trees.  model.c owns it and its trees; the files
+ * of src/model/ read, write, explain and predict it, taking a
+ * `const struct gbt_model *` and, where the format holds them, the
+ * training parameters.
+ */
+#ifndef GBT_MODEL_H
+#define GBT_MODEL_H
+
+#include <stdint.h>
+
+#include "model/predict.h"
+#include "model/tree.h"
+#include "objective/params.h"
+#include "util/util.h"
+
+struct gbt_model {
+    int K;                /* raw scores per row; 0 until trained or loaded */
+    int objective;
+    int num_class;
+    uint64_t num_feature;
+    int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
+    double *base;         /* K starting raw scores */
+    struct gbt_tree *trees;
+    uint32_t ntrees;
+    size_t trees_cap;
+    struct gbt_forest forest;
+    char **feature_names;    /* nfeature_names <= num_feature names, or NULL: "f0", "f1", ... */
+    uint64_t nfeature_names;
+    int best_iteration;   /* -1: no early stop recorded */
+    double best_score;
+    uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
+};
+
+/* Appends a tree to the model and its forest (t is emptied). */
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
+
+/* Drops trees from index ntrees on. */
+void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
+
+/* Frees the model's memory and leaves it empty (best_iteration -1, epoch moved on). */
+void gbt__model_free(struct gbt_model *m);
+
+/* Every feature's name ("f<i>" where the model has none) in one block: free(*names). */
+gbt_status gbt__model_feature_names(const struct gbt_model *m, char ***names, uint64_t *n);
+
+/* Model JSON (model_json.c), with the training parameters p. */
+gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_params *p,
+                                 struct gbt_strbuf *sb);
+/* Reads a gbt or XGBoost JSON model into the empty model m and the default parameters p. */
+gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, struct gbt_model *m,
+                                struct gbt_params *p);
+/* Writes the model in `xgboost` (1) or gbt (0) JSON to a temporary file renamed over path. */
+gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
+                           int xgboost);
+/* Reads the model file at path into the empty model m and the default parameters p. */
+gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_params *p);
+
+/* XGBoost's JSON model format (model_xgboost.c). */
+struct gbt_jdoc;
+gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
+                                    struct gbt_strbuf *sb);
+/* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
+                                   struct gbt_params *p);
+
+/*
+ * model_sniff.c: GBT_OK, or GBT_E_FORMAT with a message that names `what`,
+ * says what the text is (an XGBoost or LightGBM model, a data file) and what
+ * to do, when it is a kind of file often given in place of a gbt model.
+ */
+gbt_status gbt__model_sniff(const char *text, size_t len, const char *what);
+
+/* The model as text, JSON or Graphviz dot (dump.c): gbt_booster_dump's contract. */
+gbt_status gbt__model_dump(const struct gbt_model *m, const char *format, int tree, int with_stats,
+                           char **out, size_t *len);
+
+/* Feature importance of `type` (importance.c): gbt_booster_feature_importance's contract. */
+gbt_status gbt__model_feature_importance(const struct gbt_model *m, const char *type, double *out,
+                                         uint64_t len);
+
+/* Rounds [begin, end) of src into the empty model out (slice.c). */
+gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, struct gbt_model *out);
+
+#endif
