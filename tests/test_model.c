@@ -7,6 +7,7 @@
 #include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -197,18 +198,15 @@ static void test_save_paths(void)
         fflush(stdout);
         pid = fork();
         if (pid == 0) {
-            /* the reader: copies what arrives to a file */
-            size_t n = 0;
-            char *buf = malloc(mlen + 4096);
-            FILE *in, *out;
+            /* the reader: cat copies what arrives to a file (an exec'd program, so that
+             * valgrind, which does not follow it, leaves its exit status alone) */
+            int fd;
             alarm(30); /* a writer that never comes (the FIFO replaced) ends the reader */
-            in = fopen(fifo, "rb");
-            if (in == NULL || buf == NULL) _exit(2);
-            n = fread(buf, 1, mlen + 4096, in);
             snprintf(got, sizeof got, "%s/from_fifo.json", tu_tmpdir());
-            out = fopen(got, "wb");
-            if (out == NULL || fwrite(buf, 1, n, out) != n || fclose(out) != 0) _exit(2);
-            _exit(0);
+            fd = open(got, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd < 0 || dup2(fd, 1) < 0) _exit(2);
+            execlp("cat", "cat", fifo, (char *)NULL);
+            _exit(2);
         }
         ok_call(gbt_booster_save(b, path), "saving into %s", k ? "a link to a FIFO" : "a FIFO");
         ok(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0, "its reader ended");
