@@ -22,6 +22,8 @@
 
 #define FORMAT_NAME "gbt-model"
 #define FORMAT_VERSION 1
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* ---- writing -------------------------------------------------------------- */
 
@@ -301,7 +303,10 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
     FORWARD_IF_ERROR(member(rd, root, "format_version", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1 << 30, &v));
-    if (v > FORMAT_VERSION) return bad(rd, e, "format version %s is newer than this gbt reads", "");
+    if (v > FORMAT_VERSION) {
+        snprintf(text, sizeof text, "%lld", v);
+        return bad(rd, e, "format version %s is newer than this gbt reads (" STR(FORMAT_VERSION) ")", text);
+    }
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
