@@ -223,7 +223,8 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
  * zero-based with its first feature absent; give indexing_mode).
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
- * in LF or CRLF.  Errors name the file and the line: the first bad line
+ * in LF or CRLF.  A UTF-8 byte-order mark (EF BB BF) at the start of a file,
+ * data or side file, is skipped.  Errors name the file and the line: the first bad line
  * in the file, whatever the thread count.
  */
 GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,

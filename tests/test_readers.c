@@ -581,12 +581,55 @@ static void test_long_line(void)
     gbt__lines_close(&lr);
 }
 
+/*
+ * Issue 27: a UTF-8 byte-order mark (EF BB BF) before the first line, as
+ * spreadsheet programs write it, is not part of the first field or name.
+ */
+static void test_bom(void)
+{
+    gbt_dataset *d;
+    const char *const *names = NULL;
+    uint64_t n = 0;
+    float y2[] = {0, 1}, y1[] = {1};
+    d = load(tu_write("bom.csv", "\xEF\xBB\xBF\"0\",1,2\n1,3,4\n"), NULL);
+    ok(d && field_is(d, "label", y2, 2), "CSV: a byte-order mark before a quoted label is dropped");
+    gbt_dataset_free(d);
+    d = load(tu_write("bomh.csv", "\xEF\xBB\xBFy,alpha,beta\r\n1,3,4\r\n"), "header=1");
+    ok(d && gbt_dataset_get_feature_names(d, &names, &n) == GBT_OK && n == 2 && names &&
+           strcmp(names[0], "alpha") == 0 && field_is(d, "label", y1, 1),
+       "CSV: the header after a byte-order mark names the columns as typed");
+    gbt_dataset_free(d);
+    d = load(tu_write("bomy.csv", "\xEF\xBB\xBF" "alpha,y\n3,1\n"), "header=1,label_column=1");
+    ok(d && gbt_dataset_get_feature_names(d, &names, &n) == GBT_OK && n == 1 && names &&
+           strcmp(names[0], "alpha") == 0,
+       "CSV: the first feature's name has no byte-order mark (got '%s')", names && n ? names[0] : "");
+    gbt_dataset_free(d);
+    d = load(tu_write("bom.tsv", "\xEF\xBB\xBF" "1\t2\t3\n0\t4\t5\n"), NULL);
+    ok(d != NULL, "TSV with a byte-order mark: guessed and read");
+    if (d) check_shape(d, 2, 2, "TSV with a byte-order mark");
+    gbt_dataset_free(d);
+    d = load(tu_write("bom.libsvm", "\xEF\xBB\xBF" "1 1:0.5\n0 2:1\n"), NULL);
+    ok(d && field_is(d, "label", (float[]){1, 0}, 2), "LIBSVM: a byte-order mark before the first label is dropped");
+    gbt_dataset_free(d);
+    tu_write("bomw.csv", "1,2\n0,3\n");
+    tu_write("bomw.csv.weight", "\xEF\xBB\xBF" "0.5\n2\n");
+    d = load(tu_write("bomw.csv", "1,2\n0,3\n"), NULL);
+    ok(d && field_is(d, "weight", (float[]){0.5f, 2}, 2), "a side file's byte-order mark is dropped too");
+    gbt_dataset_free(d);
+    /* only at the start of the file: one inside a line is still an error */
+    expect_error(tu_write("bom2.csv", "1,2\n\xEF\xBB\xBF" "0,3\n"), NULL, GBT_E_FORMAT, "bom2.csv:2",
+                 "not a number", "a byte-order mark on line 2");
+    d = load(tu_write("bomonly.csv", "\xEF\xBB"), NULL);
+    ok(d == NULL, "two bytes of a mark are not a mark: refused (%s)", gbt_last_error());
+}
+
 int main(void)
 {
     test_libsvm();
     test_libsvm_errors();
     test_csv();
     test_csv_errors();
+    test_bom();
     test_side_files();
     test_long_path();
     test_long_line();

@@ -20,6 +20,7 @@ struct gbt_line_reader {
     char *buf;              /* cap + 1 bytes; buf[end] is always '\0' */
     size_t cap, start, end; /* unconsumed bytes are buf[start, end) */
     int eof;
+    int bom_checked; /* the start was looked at for a UTF-8 byte-order mark (dropped) */
     uint64_t line;   /* number of the line last consumed, from 1 */
     uint64_t offset; /* bytes consumed */
     uint64_t size;   /* the file's size when it is a regular file, else 0 */
