@@ -54,10 +54,56 @@ void cli_die(const char *fmt, ...)
     exit(1);
 }
 
+static char note[1200];
+
+void cli_set_note(const char *text)
+{
+    snprintf(note, sizeof note, "%s", text ? text : "");
+}
+
+/* Whether c may be part of an option's name: then "header=1" inside a word is not an option. */
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '\'';
+}
+
+void cli_flag_words(const char *msg, char *buf, size_t len)
+{
+    static const char *const keys[] = {"header", "label_column", "indexing_mode", "format",
+                                       "delimiter", "missing", "features", "validate_features", NULL};
+    size_t n = 0;
+    for (const char *p = msg; *p && n + 1 < len;) {
+        int done = 0;
+        for (int k = 0; keys[k] && !done && (p == msg || !name_char(p[-1])); k++) {
+            const size_t kl = strlen(keys[k]);
+            if (strncmp(p, keys[k], kl) != 0 || p[kl] != '=') continue;
+            if (strcmp(keys[k], "header") == 0 && p[kl + 1] == '1' && !name_char(p[kl + 2])) {
+                n += (size_t)snprintf(buf + n, len - n, "--header");
+                p += kl + 2;
+            } else if (strcmp(keys[k], "delimiter") == 0 && p[kl + 1] && !name_char(p[kl + 2])) {
+                /* ; and | mean something to the shell */
+                n += (size_t)snprintf(buf + n, len - n, "--delimiter='%c'", p[kl + 1]);
+                p += kl + 2;
+            } else {
+                n += (size_t)snprintf(buf + n, len - n, "--%s=", keys[k]);
+                p += kl + 1;
+            }
+            done = 1;
+        }
+        if (n >= len) break;
+        if (!done) buf[n++] = *p++;
+    }
+    buf[n < len ? n : len - 1] = '\0';
+}
+
 void cli_die_status(gbt_status s, const char *doing)
 {
     const char *msg = gbt_last_error();
-    cli_die("%s: %s", doing, msg[0] ? msg : gbt_status_str(s));
+    char flags[4096];
+    /* the library's hints name its options (header=1); a command-line user types flags (--header) */
+    cli_flag_words(msg[0] ? msg : gbt_status_str(s), flags, sizeof flags);
+    cli_die("%s: %s%s", doing, flags, note);
 }
 
 static void normalise(char *s)
@@ -373,6 +419,7 @@ void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf,
     APPEND("format")
     APPEND("label_column")
     APPEND("header")
+    APPEND("delimiter")
     APPEND("missing")
     APPEND("indexing_mode")
     APPEND("progress")

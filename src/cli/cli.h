@@ -29,8 +29,22 @@ struct cli_opts {
 /* Prints "<prog>: <message>" and exits with status 1. */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/* Dies with the library's last error, prefixed by what was being done. */
+/*
+ * Dies with the library's last error, prefixed by what was being done, its
+ * options (header=1, label_column=N, ...) written as the tools' flags
+ * (--header, --label_column=N), and the note of cli_set_note after it.
+ */
 void cli_die_status(gbt_status s, const char *doing);
+
+/* Text that cli_die_status appends to its messages (NULL or "": none). */
+void cli_set_note(const char *text);
+
+/*
+ * Copies msg to buf (len bytes) with the library's option words as flags:
+ * "use header=1" -> "use --header", "label_column=N" -> "--label_column=N",
+ * "delimiter=;" -> "--delimiter=';'"; "'label_column=auto'" (quoted) stays.
+ */
+void cli_flag_words(const char *msg, char *buf, size_t len);
 
 /*
  * Sets the program name used in messages, and makes the exit fail (status

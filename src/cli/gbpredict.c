@@ -74,21 +74,71 @@ static void usage(FILE *f)
             "0 writes all rows in order; not with --metric.\n");
 }
 
-/*
- * Where the label is when --label_column is not given: the reader decides
- * from the first data line of a CSV or TSV file (the model's number of
- * columns: no label; one more: the label first; else an error), as it
- * reads the file once (a pipe cannot be read twice).
- */
-static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, char *data_opts,
-                                size_t len)
+/* The value of key in a "key=value,key=value" list, in buf ("" when absent). */
+static void option_value(const char *list, const char *key, char *buf, size_t len)
 {
-    char buf[32];
+    const size_t kl = strlen(key);
+    buf[0] = '\0';
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+            snprintf(buf, len, "%.*s", (int)strcspn(p + kl + 1, ","), p + kl + 1);
+            return;
+        }
+}
+
+/* Appends ",key=value" (no comma first when data_opts is empty). */
+static void append_option(char *data_opts, size_t len, const char *key, const char *value)
+{
     size_t used = strlen(data_opts);
-    if (cli_get(o, "label_column")) return;
-    if (gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
-    if (used + sizeof ",label_column=auto,features=" + strlen(buf) > len) cli_die("data options are too long");
-    snprintf(data_opts + used, len - used, "%slabel_column=auto,features=%s", used ? "," : "", buf);
+    if ((size_t)snprintf(data_opts + used, len - used, "%s%s=%s", used ? "," : "", key, value) >= len - used)
+        cli_die("data options are too long");
+}
+
+/*
+ * How a CSV or TSV DATA_FILE is read where no flag says: as the model's
+ * training file was (gbt_booster_get_attr "training_file": its header and
+ * a delimiter other than a comma or tab), and with the label where it
+ * was, when there is one: the reader decides from the first data line
+ * (the model's number of features: no label; one more: the label in the
+ * training file's label column, or first for a model that does not record
+ * it; else an error), as it reads the file once (a pipe cannot be read
+ * twice).  The format itself is still guessed from the content (a model of
+ * CSV data predicts LIBSVM files too).  A flag wins over the model for its
+ * own setting; --format=libsvm drops the model's CSV settings.  Returns
+ * (in note) what was taken from the model, for error messages.
+ */
+static void choose_layout(const struct cli_opts *o, const gbt_booster *b, char *data_opts, size_t len,
+                          char *note, size_t note_len)
+{
+    char nfeat[32], file[128] = "", fmt[16], delim[8], header[8], label[32], auto_label[48];
+    const char *user_fmt = cli_get(o, "format");
+    int delimited;
+    size_t used = 0;
+    note[0] = '\0';
+    if (gbt_booster_get_attr(b, "training_file", file, sizeof file) != GBT_OK) file[0] = '\0';
+    option_value(file, "format", fmt, sizeof fmt);
+    option_value(file, "delimiter", delim, sizeof delim);
+    option_value(file, "header", header, sizeof header);
+    option_value(file, "label_column", label, sizeof label);
+    /* the model's CSV settings only for a file read as CSV or TSV */
+    delimited = (strcmp(fmt, "csv") == 0 || strcmp(fmt, "tsv") == 0) && !(user_fmt && strcmp(user_fmt, "libsvm") == 0);
+#define TAKE(flag, key, value, cond)                                                                   \
+    if (!cli_get(o, flag) && (cond)) {                                                                 \
+        append_option(data_opts, len, key, value);                                                     \
+        used += (size_t)snprintf(note + used, used < note_len ? note_len - used : 0, "%s%s%s%s", used ? ", " : "", \
+                                 "--" key, value[0] ? "=" : "", value);                               \
+    }
+    TAKE("delimiter", "delimiter", delim, delimited && delim[0] && !user_fmt)
+    TAKE("header", "header", header, delimited)
+#undef TAKE
+    if (cli_get(o, "label_column") || gbt_booster_get_attr(b, "num_feature", nfeat, sizeof nfeat) != GBT_OK) return;
+    snprintf(auto_label, sizeof auto_label, "auto%s%s", delimited && strcmp(label, "0") != 0 && label[0] != '-' ? ":" : "",
+             delimited && strcmp(label, "0") != 0 && label[0] != '-' ? label : "");
+    append_option(data_opts, len, "label_column", auto_label);
+    append_option(data_opts, len, "features", nfeat);
+    if (delimited && label[0] && used < note_len)
+        snprintf(note + used, note_len - used, "%s--label_column=%s when DATA_FILE has %s + 1 columns", used ? ", " : "",
+                 label, nfeat);
 }
 
 /* --rounds=A:B, A:, :B: the rounds [A, B) (B 0: to the last). */
@@ -137,7 +187,7 @@ int main(int argc, char **argv)
     float *pred;
     struct cli_out out;
     int quiet, distributed;
-    char shown[4096];
+    char shown[4096], note_text[700];
 
     cli_set_prog(argv[0]);
     distributed = cli_mpi_start(&argc, &argv);
@@ -161,7 +211,7 @@ int main(int argc, char **argv)
         cli_die("%d file arguments, expected DATA_FILE MODEL_FILE [OUTPUT_FILE]: '%s' is one too many "
                 "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
-        static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
+        static const char *const known[] = {"margin",  "metric",        "format",  "label_column", "delimiter",
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
                                             "progress", "validate_features", "pred_leaf",
@@ -204,9 +254,19 @@ int main(int argc, char **argv)
         (s = gbt_booster_set_param(b, "validate_features", v)) != GBT_OK)
         cli_die_status(s, "--validate_features");
     cli_data_options(&o, b, data_opts, sizeof data_opts);
-    choose_label_column(&o, b, data_opts, sizeof data_opts);
+    {
+        char taken[512];
+        choose_layout(&o, b, data_opts, sizeof data_opts, taken, sizeof taken);
+        /* a file that does not read as the model's training file did: say where the settings came from */
+        snprintf(note_text, sizeof note_text,
+                 "%s%s%s", taken[0] ? " (read as the model's training file was: " : "", taken,
+                 taken[0] ? "; give --delimiter, --header or --label_column to read it otherwise)" : "");
+        cli_set_note(note_text);
+    }
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
     d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
+    /* past the reading, a header taken from the model still explains names that differ */
+    if (!strstr(note_text, "--header=1")) cli_set_note(NULL);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */
     cli_mpi_agree();
     gbt_dataset_shape(d, &nrow, NULL);
@@ -219,6 +279,7 @@ int main(int argc, char **argv)
     if (pred == NULL) cli_die("out of memory for %llu predictions", (unsigned long long)len);
     if (nrow > 0 && (s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len)) != GBT_OK)
         cli_die_status(s, "predicting");
+    cli_set_note(NULL);
     cli_mpi_agree();
     if (distributed) {
         /* rank 0 writes every rank's rows, in rank order */

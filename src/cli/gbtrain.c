@@ -20,7 +20,7 @@ static const char *const round_names[] = {"num_round",    "num_rounds", "num_boo
  * keys; those of its other tasks (test:data to fmap) are ignored in
  * training, as XGBoost ignores them.
  */
-static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
+static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header", "delimiter",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
                                            "version", "force", "save_period", "progress", "eval_train",
                                            "task", "data", "model_out", "model_in", "model_dir",
