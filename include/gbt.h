@@ -473,6 +473,32 @@ GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *nam
                                                  void *user, int maximize);
 
 /*
+ * Called by gbt_booster_train after each round, once the round's line is
+ * logged (and before early stopping looks at it), with `rounds` the
+ * rounds the model has now (its trees, as gbt_booster_num_rounds says):
+ * fn may save the model (a checkpoint, as gbtrain --save_period does),
+ * and returns 0 to go on, non-zero to stop the training there
+ * (gbt_booster_train then returns GBT_OK).  fn must not change b.
+ */
+typedef int (*gbt_round_fn)(const gbt_booster *b, int rounds, void *user);
+
+/* Sets the round callback (NULL: none); `user` is passed to fn.  Not saved with the model. */
+GBT_API gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn fn, void *user);
+
+/*
+ * Asks gbt_booster_train to stop once the round in progress is finished:
+ * it returns GBT_OK with the model of the rounds done (logging "stopped
+ * on request after N rounds"), and the request is spent.  A request made
+ * while no training runs stops the next gbt_booster_train before its
+ * first round.  Safe to call from a signal handler (it only sets an
+ * atomic flag) and from any thread: gbtrain's SIGINT/SIGTERM handler
+ * calls it, so Ctrl-C keeps the finished rounds.  Under a communicator
+ * (gbt_booster_set_mpi_comm), a request on any rank stops every rank
+ * after the same round.  GBT_E_INVALID_ARG for a NULL b.
+ */
+GBT_API gbt_status gbt_booster_request_stop(gbt_booster *b);
+
+/*
  * The metrics an evaluation of this booster reports, in order: those of
  * `eval_metric`, or when it is empty the objective's default (rmse for
  * reg:squarederror, logloss for binary:logistic, mlogloss for multi:*,
