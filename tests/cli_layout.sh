@@ -26,6 +26,8 @@ tr , ';' <"$te" >semi.test.csv
 "$gbtrain" -q --objective=binary:logistic --num_round=5 --label_column=30 last.train.csv last.model
 check "the model records the training file's label column 30" \
     grep -q '"training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 30}' last.model
+check "gbmodel info shows it" sh -c '"$0" info last.model | grep -qx "training_file: format=csv,header=0,label_column=30"' \
+    "$builddir/gbmodel"
 "$gbpredict" -q last.test.csv last.model last.txt
 check "gbpredict reads a 31-column file as the training file was: label in column 30 (the same predictions)" \
     cmp -s last.txt first.txt
@@ -76,6 +78,12 @@ fails "--delimiter takes ; | or :" "delimiter.*expects ; \| or :" "$gbtrain" -q 
 # XGBoost's data URIs
 "$gbtrain" -q --objective=binary:logistic --num_round=5 "last.train.csv?format=csv&label_column=30" uri.model
 check "TRAIN_FILE?format=csv&label_column=30 trains the model of --label_column=30" cmp -s uri.model last.model
+printf '1\n' | awk '{ for (i = 0; i < 427; i++) print 1 }' >last.train.csv.weight
+"$gbtrain" --num_round=1 "last.train.csv?format=csv&label_column=30" w.model 2>w.err
+check "its side files are the file's, and named so" grep -q "weights from last.train.csv.weight\$" w.err
+fails "nor is the file itself replaced by the model, even with --force" "is the input file 'last.train.csv'" \
+    "$gbtrain" -q --force "last.train.csv?format=csv&label_column=30" last.train.csv
+rm last.train.csv.weight
 "$gbpredict" -q "last.test.csv?format=csv" last.model uri.txt 2>uri.err
 check "DATA_FILE?format=csv predicts" cmp -s uri.txt first.txt
 "$gbpredict" "last.test.csv#dtest.cache" last.model cache.txt 2>cache.err

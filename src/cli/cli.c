@@ -312,6 +312,13 @@ void cli_out_commit(struct cli_out *out)
     memset(out, 0, sizeof *out);
 }
 
+void cli_data_file(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    snprintf(buf, len, "%s", path);
+    if (stat(path, &st) != 0) buf[strcspn(buf, "?#")] = '\0';
+}
+
 void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what)
 {
@@ -321,10 +328,13 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
     FILE *f;
     /* stat follows symbolic links: a link is judged by the file it points at, the one replaced */
     if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
-    for (int i = 0; i < ninputs; i++)
-        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino &&
-            S_ISREG(out.st_mode))
-            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
+    for (int i = 0; i < ninputs; i++) {
+        char file[4096];
+        if (inputs[i] == NULL) continue;
+        cli_data_file(inputs[i], file, sizeof file); /* "train.csv?format=csv" is train.csv */
+        if (stat(file, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino && S_ISREG(out.st_mode))
+            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, file);
+    }
     /* devices, FIFOs and sockets are written in place, never replaced: no content to judge */
     if (force || !S_ISREG(out.st_mode)) return;
     f = fopen(path, "r");
@@ -390,10 +400,12 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
     uint64_t nrow = 0, ncol = 0;
     int groups = 0;
     struct stat st;
+    /* the side files of a data URI's file (cli_data_file) */
+    const int file_len = (int)(stat(path, &st) == 0 ? strlen(path) : strcspn(path, "?#"));
     if (name == NULL || list == NULL) cli_die("out of memory");
     list[0] = '\0';
     for (int i = 0; i < 6; i++) {
-        snprintf(name, n, "%s.%s", path, side[i][0]);
+        snprintf(name, n, "%.*s.%s", file_len, path, side[i][0]);
         if (groups || stat(name, &st) != 0) continue;
         groups = i >= 4; /* FILE.query only without FILE.group */
         used += (size_t)sprintf(list + used, "; %s from %s", side[i][1], name);

@@ -82,6 +82,13 @@ void cli_read_config(const char *path, struct cli_opts *o);
 /* Dies with "ORIGIN: message", ORIGIN the option's file:line or "command line". */
 void cli_die_option(const struct cli_opt *opt, const char *message) __attribute__((noreturn));
 
+/*
+ * The file a data path names, in buf: the path itself when it names an
+ * existing file, else the part before an XGBoost URI's '?' or '#' (the
+ * rule of gbt_dataset_from_file).
+ */
+void cli_data_file(const char *path, char *buf, size_t len);
+
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);
 

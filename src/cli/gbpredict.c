@@ -102,6 +102,16 @@ static void append_option(char *data_opts, size_t len, const char *key, const ch
         cli_die("data options are too long");
 }
 
+/* Reads the data with key=value (the model's, unless the flag is given); notes it in note. */
+static void take(const struct cli_opts *o, const char *key, const char *value, char *data_opts, size_t len,
+                 char *note, size_t note_len)
+{
+    size_t used = strlen(note);
+    if (cli_get(o, key)) return;
+    append_option(data_opts, len, key, value);
+    snprintf(note + used, note_len - used, "%s--%s=%s", used ? ", " : "", key, value);
+}
+
 /*
  * How a CSV or TSV DATA_FILE is read where no flag says: as the model's
  * training file was (gbt_booster_get_attr "training_file": its header and
@@ -118,35 +128,30 @@ static void append_option(char *data_opts, size_t len, const char *key, const ch
 static void choose_layout(const struct cli_opts *o, const gbt_booster *b, char *data_opts, size_t len,
                           char *note, size_t note_len)
 {
-    char nfeat[32], file[128] = "", fmt[16], delim[8], header[8], label[32], auto_label[48];
+    char nfeat[32], file[128] = "", fmt[16], delim[8], header[8], label[32], auto_label[48] = "auto";
     const char *user_fmt = cli_get(o, "format");
     int delimited;
-    size_t used = 0;
     note[0] = '\0';
     if (gbt_booster_get_attr(b, "training_file", file, sizeof file) != GBT_OK) file[0] = '\0';
     option_value(file, "format", fmt, sizeof fmt);
     option_value(file, "delimiter", delim, sizeof delim);
     option_value(file, "header", header, sizeof header);
     option_value(file, "label_column", label, sizeof label);
-    /* the model's CSV settings only for a file read as CSV or TSV */
+    /* the model's CSV settings, for a file read as CSV or TSV */
     delimited = (strcmp(fmt, "csv") == 0 || strcmp(fmt, "tsv") == 0) && !(user_fmt && strcmp(user_fmt, "libsvm") == 0);
-#define TAKE(flag, key, value, cond)                                                                   \
-    if (!cli_get(o, flag) && (cond)) {                                                                 \
-        append_option(data_opts, len, key, value);                                                     \
-        used += (size_t)snprintf(note + used, used < note_len ? note_len - used : 0, "%s%s%s%s", used ? ", " : "", \
-                                 "--" key, value[0] ? "=" : "", value);                               \
-    }
-    TAKE("delimiter", "delimiter", delim, delimited && delim[0] && !user_fmt)
-    TAKE("header", "header", header, delimited)
-#undef TAKE
+    if (delimited && delim[0] && !user_fmt) take(o, "delimiter", delim, data_opts, len, note, note_len);
+    if (delimited) take(o, "header", header, data_opts, len, note, note_len);
     if (cli_get(o, "label_column") || gbt_booster_get_attr(b, "num_feature", nfeat, sizeof nfeat) != GBT_OK) return;
-    snprintf(auto_label, sizeof auto_label, "auto%s%s", delimited && strcmp(label, "0") != 0 && label[0] != '-' ? ":" : "",
-             delimited && strcmp(label, "0") != 0 && label[0] != '-' ? label : "");
+    /* auto:K: with one column more than the features, the label is column K (the training file's) */
+    if (delimited && label[0] != '-' && strcmp(label, "0") != 0)
+        snprintf(auto_label, sizeof auto_label, "auto:%s", label);
     append_option(data_opts, len, "label_column", auto_label);
     append_option(data_opts, len, "features", nfeat);
-    if (delimited && label[0] && used < note_len)
-        snprintf(note + used, note_len - used, "%s--label_column=%s when DATA_FILE has %s + 1 columns", used ? ", " : "",
-                 label, nfeat);
+    if (delimited && label[0]) {
+        size_t used = strlen(note);
+        snprintf(note + used, note_len - used, "%s--label_column=%s when DATA_FILE has %s + 1 columns",
+                 used ? ", " : "", label, nfeat);
+    }
 }
 
 /* --rounds=A:B, A:, :B: the rounds [A, B) (B 0: to the last). */
