@@ -194,13 +194,19 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * by blocks of lines in parallel.  Numbers read exactly as strtof reads
  * them in the C locale.  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line
+ *                           (tabs: TSV, commas: CSV, else LIBSVM; a line
+ *                           of ';'-separated fields is refused, naming
+ *                           the delimiter option)
  *   label_column=N          CSV/TSV column of the label (default 0);
  *                           -1 means the file has no label column;
  *                           auto (with features=N) decides from the first
  *                           data line: N fields have no label, N + 1 have
- *                           it first, any other count is an error
+ *                           it first (auto:K: in column K), any other
+ *                           count is an error
  *   features=N              the feature columns expected (label_column=auto)
  *   header=0|1              CSV/TSV: skip a first line of column names
+ *   delimiter=;|:           CSV: fields separated by this character
+ *                           instead of commas (implies format=csv)
  *   missing=V               CSV/TSV: this value also means missing
  *   side_files=0|1          read PATH.weight, PATH.base_margin,
  *                           PATH.lower, PATH.upper (label_lower_bound and
@@ -222,8 +228,17 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * refuse a file whose base was guessed one-based (no index 0) unless the
  * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
  * zero-based with its first feature absent; give indexing_mode).
+ * path may be one of XGBoost's data URIs: "PATH?format=libsvm&indexing_mode=1"
+ * (its '&'-separated options are those above, and win over `options`'
+ * ones) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
+ * warning, as gbt reads the data into memory); a path that names an
+ * existing file is that file, '?' and '#' included.  Side files are those
+ * of PATH.  The dataset remembers the file's layout (format, delimiter,
+ * header, label column), and a model records that of its training file
+ * (gbt_booster_get_attr "training_file").
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
- * in LF or CRLF.  Errors name the file and the line: the first bad line
+ * in LF or CRLF.  A UTF-8 byte-order mark (EF BB BF) at the start of a file,
+ * data or side file, is skipped.  Errors name the file and the line: the first bad line
  * in the file, whatever the thread count.
  */
 GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
@@ -353,7 +368,16 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *   "best_score"      its score
  *   "num_feature"     the number of features the model was trained on
  *   "num_trees"       the number of trees (rounds times the classes)
- * GBT_E_STATE when the fact is not known (no training yet, no early stop).
+ *   "training_file"   how the file the model was last trained on was laid
+ *                     out, as gbt_dataset_from_file's options:
+ *                     "format=libsvm", or "format=csv,header=1,label_column=30"
+ *                     (format=tsv; ",delimiter=;" after the format for
+ *                     another delimiter); training on data from memory
+ *                     leaves it as it was.  gbpredict reads CSV/TSV files
+ *                     this way unless its flags say otherwise
+ * GBT_E_STATE when the fact is not known (no training yet, no early stop,
+ * no training file: data from memory, or a model saved before gbt
+ * recorded it).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
                                         size_t buflen);
@@ -470,6 +494,32 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
  */
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
+
+/*
+ * Called by gbt_booster_train after each round, once the round's line is
+ * logged (and before early stopping looks at it), with `rounds` the
+ * rounds the model has now (its trees, as gbt_booster_num_rounds says):
+ * fn may save the model (a checkpoint, as gbtrain --save_period does),
+ * and returns 0 to go on, non-zero to stop the training there
+ * (gbt_booster_train then returns GBT_OK).  fn must not change b.
+ */
+typedef int (*gbt_round_fn)(const gbt_booster *b, int rounds, void *user);
+
+/* Sets the round callback (NULL: none); `user` is passed to fn.  Not saved with the model. */
+GBT_API gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn fn, void *user);
+
+/*
+ * Asks gbt_booster_train to stop once the round in progress is finished:
+ * it returns GBT_OK with the model of the rounds done (logging "stopped
+ * on request after N rounds"), and the request is spent.  A request made
+ * while no training runs stops the next gbt_booster_train before its
+ * first round.  Safe to call from a signal handler (it only sets an
+ * atomic flag) and from any thread: gbtrain's SIGINT/SIGTERM handler
+ * calls it, so Ctrl-C keeps the finished rounds.  Under a communicator
+ * (gbt_booster_set_mpi_comm), a request on any rank stops every rank
+ * after the same round.  GBT_E_INVALID_ARG for a NULL b.
+ */
+GBT_API gbt_status gbt_booster_request_stop(gbt_booster *b);
 
 /*
  * The metrics an evaluation of this booster reports, in order: those of

@@ -136,12 +136,12 @@ fails "and as validation data" "10 columns but the model 30 features" \
     "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
 awk -F, '{ printf "%s", $1; for (i = 3; i <= NF; i++) printf " %d:%s", i - 2, $i; print "" }' "$tr" > nozero.libsvm
 fails "a LIBSVM file without index 0 against a model of dense data" \
-    "nozero.libsvm has no feature index 0, so it reads as one-based .* indexing_mode=0 or indexing_mode=1" \
+    "nozero.libsvm has no feature index 0, so it reads as one-based .* --indexing_mode=0 or --indexing_mode=1" \
     "$gbpredict" -q nozero.libsvm good.model
 check "(accepted once indexing_mode says it is zero-based)" "$gbpredict" -q --indexing_mode=0 nozero.libsvm good.model out2.txt
 awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' "$tr" > one.libsvm
 fails "a one-based file read as zero-based names the likely cause" \
-    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? indexing_mode=1" \
+    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? --indexing_mode=1" \
     "$gbpredict" -q --indexing_mode=0 one.libsvm good.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
 cp "$tr" tr.csv

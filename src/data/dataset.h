@@ -23,7 +23,23 @@ enum gbt_index_base {
     GBT_BASE_ONE,         /* index i is column i - 1 */
     GBT_BASE_ONE_GUESSED  /* one-based only because no index 0 appears */
 };
-#define GBT_MAX_ROWS 0xFFFFFFFFull /* rows must be fewer than this */
+#define GBT_MAX_ROWS 0xFFFFFFFFull
+
+/*
+ * How the file a dataset was read from (gbt_dataset_from_file) was laid
+ * out.  The model records its training file's, so that prediction can read
+ * a file of the same layout the same way.
+ */
+enum gbt_file_format { GBT_FILE_NONE = 0, GBT_FILE_LIBSVM, GBT_FILE_DELIMITED };
+struct gbt_file_layout {
+    int format;           /* enum gbt_file_format; NONE: not read from a file */
+    char delim;           /* GBT_FILE_DELIMITED: ',' (CSV), '\t' (TSV) or the delimiter option's */
+    int header;           /* a line of column names came first */
+    int64_t label_column; /* the label's column, -1: none */
+};
+
+/* The layout as gbt_dataset_from_file's options ("format=csv,header=1,label_column=3"). */
+void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len); /* rows must be fewer than this */
 
 struct gbt_dataset {
     uint64_t nrow, ncol;
@@ -45,6 +61,7 @@ struct gbt_dataset {
     uint64_t ngroups;
 
     int index_base;     /* enum gbt_index_base */
+    struct gbt_file_layout layout; /* of the file the data came from */
     char *source;       /* file the data came from, or NULL */
     uint32_t *row_line; /* line of each row in `source`, or NULL */
     char **feature_names;    /* ncol names (a CSV header, gbt_dataset_set_feature_names), or NULL */

@@ -62,6 +62,7 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
     s->nrow = n;
     s->ncol = d->ncol;
     s->index_base = d->index_base;
+    s->layout = d->layout;
     if (d->dense) {
         FORWARD_IF_ERROR(gbt__alloc(&s->dense, n * d->ncol, sizeof(float), 0, "dense data"));
         if (n) memcpy(s->dense, d->dense + begin * d->ncol, n * d->ncol * sizeof(float));

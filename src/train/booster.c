@@ -140,10 +140,15 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else if (strcmp(key, "num_trees") == 0) {
         RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
         snprintf(tmp, sizeof tmp, "%u", b->model.ntrees);
+    } else if (strcmp(key, "training_file") == 0) {
+        RETURN_ERROR_IF(b->model.layout.format == GBT_FILE_NONE, GBT_E_STATE,
+                        "the model does not record a training file (trained on data from memory, or saved "
+                        "before models recorded it)");
+        gbt__layout_options(&b->model.layout, tmp, sizeof tmp);
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown attribute '%s' (device, best_iteration, best_score, num_feature, "
-                         "num_trees)", key);
+                         "num_trees, training_file)", key);
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
                     buflen);
@@ -250,6 +255,8 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
             m->feature_names = names;
             m->nfeature_names = train->nfeature_names;
         }
+        /* continued training: the file it continues on (data from memory leaves the record as it is) */
+        if (train->layout.format != GBT_FILE_NONE) m->layout = train->layout;
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
@@ -267,6 +274,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     m->num_class = (int)p->num_class;
     m->num_feature = train->ncol;
     m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
+    m->layout = train->layout;
     m->base = base;
     return GBT_OK;
 }

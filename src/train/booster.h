@@ -6,6 +6,7 @@
 #ifndef GBT_BOOSTER_H
 #define GBT_BOOSTER_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "backend.h"
@@ -44,6 +45,11 @@ struct gbt_booster {
     void *eval_user;
     int eval_maximize;
     char eval_name[64];
+    /* gbt_booster_set_round_callback */
+    gbt_round_fn round_fn;
+    void *round_user;
+    /* gbt_booster_request_stop: set from a signal handler or another thread, taken by gbt_booster_train */
+    atomic_int stop_requested;
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
     struct gbt_comm *comm;
     /* gbt_booster_eval_round: evaluation sets' raw scores between rounds (rounds.c) */

@@ -212,6 +212,7 @@ _SIGNATURES = {
     "gbt_booster_eval_forget": (c_int, [_booster_p, _dataset_p]),
     "gbt_booster_set_best": (c_int, [_booster_p, c_int, c_double]),
     "gbt_booster_keep_rounds": (c_int, [_booster_p, c_int]),
+    "gbt_booster_request_stop": (c_int, [_booster_p]),
     "gbt_booster_transform": (c_int, [_booster_p, c_void_p, c_uint64, c_void_p, c_uint64]),
 }
 for _name, (_res, _args) in _SIGNATURES.items():
