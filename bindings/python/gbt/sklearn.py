@@ -173,6 +173,7 @@ class GBTModel(BaseEstimator):
 
             def obj(preds: np.ndarray, data: Dataset) -> Any:
                 w = data.get_weight()
+                w = w if w.size else None
                 if w is not None and not takes_weight:
                     raise ValueError("the objective has no sample_weight parameter but the fit has "
                                      "sample weights")
@@ -185,7 +186,7 @@ class GBTModel(BaseEstimator):
         if mfunc is not None:
             def metric(preds: np.ndarray, data: Dataset) -> Tuple[str, float]:
                 w = data.get_weight()
-                if w is None:
+                if not w.size:
                     return mfunc.__name__, mfunc(data.get_label(), preds)
                 return mfunc.__name__, mfunc(data.get_label(), preds, sample_weight=w)
         return obj, metric
