@@ -13,7 +13,7 @@ import numpy as np
 from . import _lib
 from ._lib import LIB, check, cstr
 
-__all__ = ["Dataset", "Booster", "build_info", "device_count", "params_info"]
+__all__ = ["Dataset", "QuantileDMatrix", "Booster", "build_info", "device_count", "params_info"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -661,6 +661,21 @@ class Dataset:
             except Exception:  # pragma: no cover - interpreter shutdown
                 pass
             self._handle = None
+
+
+class QuantileDMatrix(Dataset):
+    """XGBoost's ``QuantileDMatrix``: a :class:`Dataset` (gbt bins every
+    dataset for training itself, from the booster's ``max_bin``).
+
+    ``max_bin`` given here becomes the booster's ``max_bin`` in
+    :func:`gbt.train` unless params set it; ``ref`` (the training data whose
+    bins a validation set should use) and ``max_quantile_batches`` are
+    accepted: gbt always bins with the training data's cuts."""
+
+    def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
+                 max_quantile_batches: Optional[int] = None, **kwargs: Any):
+        super().__init__(data, label, **kwargs)
+        self.max_bin = None if max_bin is None else int(max_bin)
 
 
 # ---------------------------------------------------------------- parameters

@@ -75,7 +75,7 @@ def early_stopping_and_schedule():
     dtrain = xgb.DMatrix(X_train, y_train)
     dvalid = xgb.DMatrix(X_valid, y_valid)
     es = xgb.callback.EarlyStopping(rounds=4, metric_name="logloss", data_name="valid", save_best=True)
-    lr = xgb.callback.LearningRateScheduler(lambda epoch: 0.5 * 0.9 ** epoch)
+    lr = xgb.callback.LearningRateScheduler(lambda epoch: 0.5 if epoch < 10 else 0.2)
     hist = {}
     bst = xgb.train({"objective": "binary:logistic", "eval_metric": "logloss"}, dtrain, 200,
                     evals=[(dtrain, "train"), (dvalid, "valid")], callbacks=[es, lr], evals_result=hist,

@@ -69,4 +69,4 @@ rmsle_evals = native_rmsle(dtrain, dtest)
 py_rmsle_evals = py_rmsle(dtrain, dtest)
 assert py_rmsle_evals["dtest"]["PyRMSLE"][-1] < rmse_evals["dtest"]["rmsle"][0]
 RESULT = {"rmse": rmse_evals["dtest"]["rmsle"], "rmsle": rmsle_evals["dtest"]["rmsle"],
-          "py_rmsle": py_rmsle_evals["dtest"]["PyRMSLE"]}
+          "py_rmsle": py_rmsle_evals["dtest"]["PyRMSLE"], "rmsle_last": rmsle_evals["dtest"]["rmsle"][-1]}

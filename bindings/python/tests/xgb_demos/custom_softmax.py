@@ -78,4 +78,5 @@ native_predt = np.argmax(native.predict(m), axis=1)
 assert np.all(predt == native_predt) or np.mean(predt == native_predt) > 0.9
 assert custom_results["train"]["PyMError"][-1] < custom_results["train"]["PyMError"][0]
 
-RESULT = {"custom": custom_results["train"]["PyMError"], "native": native_results["train"]["merror"]}
+RESULT = {"custom": custom_results["train"]["PyMError"], "native": native_results["train"]["merror"],
+          "custom_last": custom_results["train"]["PyMError"][-1]}
