@@ -804,9 +804,12 @@ class Booster:
 
     Parameters
     ----------
-    params : dict, optional
+    params : dict or list of (name, value) pairs, optional
         Booster parameters by XGBoost's names and aliases (``gbt.params_info()``
-        lists them).  ``eval_metric`` may be a list.
+        lists them).  ``eval_metric`` may be a list, or repeated in pairs.
+    cache : list of Dataset, optional
+        XGBoost's; accepted and unused (gbt keeps each evaluated dataset's
+        scores between rounds itself).
     model_file : str, os.PathLike, bytes or bytearray, optional
         A saved model to load: a path, or the model's JSON bytes.
 
@@ -821,6 +824,9 @@ class Booster:
                  model_file: Any = None):
         # cache: XGBoost's list of DMatrix to keep predictions for; gbt keeps
         # evaluation scores per dataset itself, so it is accepted and unused.
+        if isinstance(cache, (str, bytes, bytearray, os.PathLike)):
+            raise TypeError("Booster's second argument is cache (a list of DMatrix), as in XGBoost; "
+                            "give a saved model as model_file=")
         self._handle = c_void_p()
         self._py_best: Optional[Tuple[int, float]] = None
         self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
