@@ -248,7 +248,10 @@ class Dataset:
         other numeric dtypes are converted), a DataFrame of numeric or boolean
         columns, a sparse matrix (CSR and CSC; other formats are converted to
         CSR), a list of rows, or the path of a LIBSVM, CSV or TSV file read by
-        the C reader (``gbt_dataset_from_file``).  libgbt copies what it is
+        the C reader (``gbt_dataset_from_file``; XGBoost's URI suffixes such as
+        ``train.txt?format=libsvm`` or ``?format=csv&label_column=0`` become
+        its options, and a file written by :meth:`save_binary` is read back).
+        libgbt copies what it is
         given; a C-ordered float32 array (or a CSR matrix with float32 values,
         uint32 indices and uint64 row pointers) is handed over without a
         conversion in Python, anything else is converted once first.
@@ -263,9 +266,20 @@ class Dataset:
     qid : array-like of int, optional
         A query id per row; rows of one query must be consecutive.  Another
         way of giving ``group``.
-    missing : float, default nan
-        Values equal to this are missing (NaN is always missing).  In sparse
-        data absent entries are missing too.
+    missing : float, optional
+        Values equal to this are missing (NaN is always missing; None: NaN
+        only).  In sparse data absent entries are missing too.
+    silent : bool
+        XGBoost's; accepted (gbt's reader logs through ``logging``).
+    feature_types : list of str, optional
+        XGBoost's; numeric types (``q``, ``float``, ``int``, ``i``) are
+        accepted, categorical ones (``c``) are not supported yet.
+    nthread : int, optional
+        For a file: the reader's threads (its ``nthread`` option).
+    feature_weights : array-like, optional
+        Not supported yet: a ValueError when given.
+    enable_categorical : bool
+        XGBoost's; accepted (categorical data is refused as before).
     feature_names : list of str, optional
         Names of the columns (a DataFrame's column names by default; a CSV
         file read with ``header=1`` names them from its header).  They are

@@ -47,7 +47,9 @@ _ACCEPT_SPARSE = ["csr", "csc"]
 
 
 class GBTModel(BaseEstimator):
-    """Shared implementation of the gbt estimators (not used directly).
+    """The base of the gbt estimators, and XGBoost's ``XGBModel``
+    (``gbt.XGBModel`` is this class): fitted directly, it trains with
+    ``objective`` as given (default ``reg:squarederror``) on numeric labels.
 
     Parameters
     ----------
@@ -91,6 +93,22 @@ class GBTModel(BaseEstimator):
         What ``feature_importances_`` measures: ``gain`` (the default, as
         XGBoost's estimators), ``weight``, ``cover``, ``total_gain`` or
         ``total_cover``; see :meth:`gbt.Booster.feature_importances`.
+    booster, tree_method : str, optional
+        The library's parameters (``gbtree``; ``hist``, others warn).
+    sampling_method, num_parallel_tree, monotone_constraints, interaction_constraints,
+    validate_parameters, max_cat_to_onehot, max_cat_threshold, multi_strategy : optional
+        XGBoost's; gbt has no such thing: accepted, and ignored with a
+        warning unless the value means what gbt does anyway.
+    enable_categorical, feature_types : optional
+        XGBoost's; accepted (categorical columns are still refused).
+    feature_weights : optional
+        Not supported yet: ``fit`` raises a ValueError when given.
+    callbacks : list of gbt.callback.TrainingCallback, optional
+        Passed to :func:`gbt.train` on every ``fit``.
+    **kwargs
+        More booster parameters by the library's names or aliases
+        (``eta=0.1``, ``lambda=1``), as XGBoost's estimators take them;
+        ``get_params`` returns them and ``clone`` keeps them.
     """
 
     def __init__(self, *, n_estimators: int = 100, max_depth: Optional[int] = None,
