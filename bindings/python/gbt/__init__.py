@@ -16,11 +16,12 @@ from .core import Booster, Dataset, QuantileDMatrix, build_info, device_count, p
 DMatrix = Dataset
 from .training import train
 from .cross_validation import cv
+from .config import config_context, get_config, set_config
 from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
-__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "Booster", "train", "cv", "callback", "build_info", "device_count", "params_info",
+__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "Booster", "train", "cv", "callback", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
            "XGBRanker", "XGBModel", "GBTError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",

@@ -1516,6 +1516,25 @@ class Booster:
             return out.reshape(nrow, width)
         return out
 
+    def inplace_predict(self, data: Any, iteration_range: Tuple[int, int] = (0, 0),
+                        predict_type: str = "value", missing: float = np.nan,
+                        validate_features: bool = True, base_margin: Any = None,
+                        strict_shape: bool = False) -> np.ndarray:
+        """XGBoost's ``inplace_predict``: :meth:`predict` on an array, a
+        DataFrame or a sparse matrix (arrays go straight to the library
+        without a Dataset); ``predict_type`` ``"value"`` or ``"margin"``."""
+        if predict_type not in ("value", "margin"):
+            raise ValueError(f"predict_type must be 'value' or 'margin'; got {predict_type!r}")
+        if base_margin is not None:
+            data = Dataset(data, base_margin=base_margin, missing=missing)
+        return self.predict(data, output_margin=predict_type == "margin", iteration_range=iteration_range,
+                            validate_features=validate_features, strict_shape=strict_shape, missing=missing)
+
+    @property
+    def feature_types(self) -> Optional[List[str]]:
+        """XGBoost's; gbt's features are all numeric: None."""
+        return None
+
     def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
                 begin: int, end: int) -> np.ndarray:
         """XGBoost's strict_shape: (rows, groups) for predictions and margins,

@@ -307,3 +307,22 @@ def test_booster_takes_cache_and_iterates():
     # base_score as XGBoost reports it: a probability, here the label mean's
     assert float(cfg["learner"]["learner_model_param"]["base_score"]) == pytest.approx(y.mean(), rel=1e-5)
     assert pickle.loads(pickle.dumps(b)).num_boosted_rounds() == 3
+
+
+def test_inplace_predict_and_config():
+    X, y = _binary()
+    b = gbt.train({"objective": "binary:logistic"}, gbt.DMatrix(X, y), 3, verbose_eval=False)
+    np.testing.assert_array_equal(b.inplace_predict(X), b.predict(gbt.DMatrix(X)))
+    np.testing.assert_array_equal(b.inplace_predict(X, predict_type="margin"),
+                                  b.predict(gbt.DMatrix(X), output_margin=True))
+    m = np.full(len(y), 0.5, np.float32)
+    np.testing.assert_allclose(b.inplace_predict(X, predict_type="margin", base_margin=m),
+                               b.predict(gbt.DMatrix(X, base_margin=m), output_margin=True))
+    import logging
+
+    with gbt.config_context(verbosity=0):
+        assert gbt.get_config()["verbosity"] == 0
+        assert logging.getLogger("gbt").getEffectiveLevel() > logging.CRITICAL
+    assert gbt.get_config()["verbosity"] == 1
+    with pytest.raises(ValueError, match="verbosity"):
+        gbt.set_config(verbosity=7)
