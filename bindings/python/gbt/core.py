@@ -187,11 +187,14 @@ def _split_uri(path: str, options: Union[None, str, Mapping[str, Any]]) -> Tuple
     """XGBoost's ``file?format=libsvm&indexing_mode=1`` (or ``#cache``) as a
     path and the C reader's options.  The suffix is split off only when the
     path as given does not name a file.  As in XGBoost, a CSV without
-    ``label_column`` has no label column, and ``indexing_mode`` 0 guesses,
-    1 is one-based and -1 zero-based."""
-    if "?" not in path or os.path.exists(path):
+    ``label_column`` has no label column, and a LIBSVM file's indices are
+    zero-based (index i is column i) unless ``indexing_mode`` is positive;
+    XGBoost's external-memory ``#cache`` suffix is dropped (gbt reads the
+    file into memory)."""
+    if ("?" not in path and "#" not in path) or os.path.exists(path):
         return path, options
     base, _, query = path.partition("?")
+    base = base.split("#", 1)[0]
     query = query.split("#", 1)[0]
     given: Dict[str, str] = {}
     for item in query.split("&"):
@@ -218,9 +221,13 @@ def _split_uri(path: str, options: Union[None, str, Mapping[str, Any]]) -> Tuple
         out.setdefault("label_column", given.get("label_column", "-1"))
     elif "label_column" in given:
         out.setdefault("label_column", given["label_column"])
-    if "indexing_mode" in given:
-        mode = int(given["indexing_mode"])
-        out.setdefault("indexing_mode", "auto" if mode == 0 else ("1" if mode > 0 else "0"))
+    if fmt == "libsvm" or "indexing_mode" in given:
+        try:
+            mode = int(given.get("indexing_mode", "0"))
+        except ValueError:
+            raise ValueError(f"{path}: indexing_mode must be an integer; got "
+                             f"{given['indexing_mode']!r}") from None
+        out.setdefault("indexing_mode", "1" if mode > 0 else "0")
     for k in ("header", "nthread"):
         if k in given:
             out.setdefault(k, given[k])

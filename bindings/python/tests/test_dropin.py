@@ -109,6 +109,7 @@ def test_keyboard_interrupt_in_fit_keeps_the_model():
 
 
 # -- ?format= URIs
+@pytest.mark.filterwarnings("ignore:.*Text file input has been deprecated")
 def test_uri_suffixes_map_to_the_reader_options(tmp_path):
     X, y = _binary(20, 3)
     svm = tmp_path / "d.svm"
@@ -118,8 +119,12 @@ def test_uri_suffixes_map_to_the_reader_options(tmp_path):
     d = gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=1")
     assert d.shape == (20, 3)
     np.testing.assert_array_equal(d.get_label(), y)
-    d0 = gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1")  # zero-based: column 0 empty
-    assert d0.shape == (20, 4)
+    # XGBoost reads indices as zero-based unless indexing_mode > 0: column 0 empty
+    assert gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").shape == (20, 4)
+    assert gbt.DMatrix(f"{svm}?format=libsvm").shape == (20, 4)
+    assert gbt.DMatrix(f"{svm}?format=libsvm#d.cache").shape == (20, 4)
+    xgb = pytest.importorskip("xgboost")
+    assert xgb.DMatrix(f"{svm}?format=libsvm").num_col() == 4
     csv = tmp_path / "d.csv"
     np.savetxt(csv, np.column_stack([y, X]), delimiter=",", fmt="%.9g")
     # XGBoost's CSV has no label column unless label_column says so
