@@ -331,3 +331,15 @@ def test_inplace_predict_and_config():
     assert gbt.get_config()["verbosity"] == 1
     with pytest.raises(ValueError, match="verbosity"):
         gbt.set_config(verbosity=7)
+
+
+def test_cv_on_sparse_data_is_cv_on_the_dense_copy():
+    sp = pytest.importorskip("scipy.sparse")
+    X, y = _binary(200, 4)
+    X[X < -0.5] = 0
+    dense = X.copy()
+    dense[dense == 0] = np.nan  # absent entries of the CSR matrix are missing
+    params = {"objective": "binary:logistic", "max_depth": 3}
+    a = gbt.cv(params, gbt.DMatrix(sp.csr_matrix(X), y), 3, nfold=3, seed=1, as_pandas=False)
+    b = gbt.cv(params, gbt.DMatrix(dense, y), 3, nfold=3, seed=1, as_pandas=False)
+    assert a == b
