@@ -328,6 +328,21 @@ GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const cha
 GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, uint64_t end,
                                           gbt_dataset **out);
 
+/*
+ * The dataset's feature values, read-only, pointing into the dataset (valid
+ * until it is freed): a dense dataset gives *dense (nrow * ncol row-major
+ * floats, NaN for missing) and NULL for the CSR arrays with *nnz 0; a
+ * sparse one gives *dense NULL and its CSR arrays: *indptr (nrow + 1
+ * offsets), *indices and *values (*nnz entries each, columns ascending
+ * within a row, absent entries missing).  Any out pointer may be NULL.
+ * Together with gbt_dataset_get_field, _get_groups and _get_feature_names
+ * this is everything a dataset holds (the Python package's
+ * DMatrix.save_binary writes it out).
+ */
+GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense,
+                                        const uint64_t **indptr, const uint32_t **indices,
+                                        const float **values, uint64_t *nnz);
+
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 

@@ -259,6 +259,18 @@ gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *nco
     return GBT_OK;
 }
 
+gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense, const uint64_t **indptr,
+                                const uint32_t **indices, const float **values, uint64_t *nnz)
+{
+    CHECK_NOT_NULL(d);
+    if (dense) *dense = d->dense;
+    if (indptr) *indptr = d->dense ? NULL : d->indptr;
+    if (indices) *indices = d->dense ? NULL : d->indices;
+    if (values) *values = d->dense ? NULL : d->values;
+    if (nnz) *nnz = d->dense ? 0 : d->nnz;
+    return GBT_OK;
+}
+
 /* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound). */
 static gbt_status check_field_values(const gbt_dataset *d, const char *field, const float *v,
                                      uint64_t n, int nonneg)
