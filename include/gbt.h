@@ -230,7 +230,9 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * zero-based with its first feature absent; give indexing_mode).
  * path may be one of XGBoost's data URIs: "PATH?format=libsvm&indexing_mode=1"
  * (its '&'-separated options are those above, and win over `options`'
- * ones) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
+ * ones; as in XGBoost, a URI's LIBSVM indices are zero-based unless it
+ * gives indexing_mode=1 or auto, and a URI's CSV/TSV file has no label
+ * column unless it gives label_column) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
  * warning, as gbt reads the data into memory); a path that names an
  * existing file is that file, '?' and '#' included.  Side files are those
  * of PATH.  The dataset remembers the file's layout (format, delimiter,

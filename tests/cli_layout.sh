@@ -84,8 +84,12 @@ check "its side files are the file's, and named so" grep -q "weights from last.t
 fails "nor is the file itself replaced by the model, even with --force" "is the input file 'last.train.csv'" \
     "$gbtrain" -q --force "last.train.csv?format=csv&label_column=30" last.train.csv
 rm last.train.csv.weight
-"$gbpredict" -q "last.test.csv?format=csv" last.model uri.txt 2>uri.err
-check "DATA_FILE?format=csv predicts" cmp -s uri.txt first.txt
+"$gbpredict" -q "last.test.csv?format=csv&label_column=30" last.model uri.txt 2>uri.err
+check "DATA_FILE?format=csv&label_column=30 predicts" cmp -s uri.txt first.txt
+"$gbpredict" -q "last.test.csv?format=csv" last.model model_layout.txt
+check "DATA_FILE?format=csv: what the URI leaves out (its label column) comes from the model" \
+    cmp -s model_layout.txt first.txt
+
 "$gbpredict" "last.test.csv#dtest.cache" last.model cache.txt 2>cache.err
 check "DATA_FILE#CACHE: the cache is ignored, with a warning naming it" \
     sh -c 'cmp -s cache.txt first.txt && grep -q "#dtest.cache.*ignored" cache.err'

@@ -641,6 +641,29 @@ static void test_uri_layout(void)
     ok(d != NULL, "PATH?format=libsvm&indexing_mode=0: the URI's options win over the argument's");
     if (d) check_shape(d, 2, 2, "URI: zero-based LIBSVM");
     gbt_dataset_free(d);
+    /* XGBoost's defaults for a URI (its reader, run by hand on these files:
+       "1:5" is column 1 of 2 zero-based; a CSV's first column is a feature) */
+    p = tu_write("u1.txt", "2 1:5\n0 2:2\n");
+    snprintf(uri, sizeof uri, "%s?format=libsvm", p);
+    d = load(uri, NULL);
+    check_shape(d, 2, 3, "PATH?format=libsvm: zero-based, as XGBoost reads it");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s?format=libsvm&indexing_mode=-1", p);
+    d = load(uri, NULL);
+    check_shape(d, 2, 2, "indexing_mode=-1: guessed one-based (no index 0), as XGBoost guesses");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s?format=csv", tu_write("u.csv", "1,2\n0,3\n"));
+    d = load(uri, NULL);
+    check_shape(d, 2, 2, "PATH?format=csv: no label column, as XGBoost reads it");
+    gbt_dataset_free(d);
+    d = load(uri, "label_column=0");
+    check_shape(d, 2, 1, "PATH?format=csv: what the URI leaves out comes from the options argument");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s/u.csv?format=csv&label_column=0", tu_tmpdir());
+    d = load(uri, NULL);
+    check_shape(d, 2, 1, "PATH?format=csv&label_column=0: the label first");
+    gbt_dataset_free(d);
+    p = tu_write("u.txt", "2 0:1 1:5\n0 0:2\n");
     snprintf(uri, sizeof uri, "%s#u.cache", p);
     d = load(uri, NULL);
     ok(d != NULL, "PATH#CACHE reads PATH (XGBoost's external-memory cache is ignored)");

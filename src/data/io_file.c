@@ -385,14 +385,29 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
     return side_groups(d, path);
 }
 
-/* The options argument, then the URI's: those of the URI win. */
+/*
+ * XGBoost's defaults for a URI, then the options argument, then the URI's
+ * options: those of the URI win.  As in XGBoost, a URI's LIBSVM indices are
+ * zero-based unless it gives indexing_mode, and its CSV or TSV file has no
+ * label column unless it gives label_column (a plain path keeps this
+ * reader's defaults: indices guessed, the label first).
+ */
 static gbt_status file_options(const char *path, const char *options, const char *uri, struct file_options *o)
 {
+    static const char *const table_formats[] = {"format=csv", "format=tsv"};
+    const char *defaults = "indexing_mode=0";
     char *all;
     gbt_status s;
     if (uri == NULL || uri[0] == '\0') return parse_options(options, o);
-    FORWARD_IF_ERROR(gbt__alloc(&all, (options ? strlen(options) : 0) + strlen(uri) + 2, 1, 0, "options"));
-    sprintf(all, "%s%s%s", options ? options : "", options && options[0] ? "," : "", uri);
+    for (int i = 0; i < 2; i++) {
+        const size_t n = strlen(table_formats[i]);
+        for (const char *p = uri; (p = strstr(p, table_formats[i])) != NULL; p += n)
+            if ((p == uri || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+                defaults = "indexing_mode=0,label_column=-1";
+    }
+    FORWARD_IF_ERROR(gbt__alloc(&all, strlen(defaults) + (options ? strlen(options) : 0) + strlen(uri) + 3, 1, 0,
+                                "options"));
+    sprintf(all, "%s,%s%s%s", defaults, options ? options : "", options && options[0] ? "," : "", uri);
     s = parse_options(all, o);
     free(all);
     if (s != GBT_OK) gbt__fail_context(s, "%s", path);

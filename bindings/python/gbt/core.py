@@ -179,61 +179,6 @@ def _options_dict(options: Union[None, str, Mapping[str, Any]]) -> Dict[str, Any
     return out
 
 
-# XGBoost's URI parameters (dmlc's parsers) -> gbt_dataset_from_file's options
-_URI_KEYS = {"format", "label_column", "indexing_mode", "header", "delimiter", "nthread"}
-
-
-def _split_uri(path: str, options: Union[None, str, Mapping[str, Any]]) -> Tuple[str, Any]:
-    """XGBoost's ``file?format=libsvm&indexing_mode=1`` (or ``#cache``) as a
-    path and the C reader's options.  The suffix is split off only when the
-    path as given does not name a file.  As in XGBoost, a CSV without
-    ``label_column`` has no label column, and a LIBSVM file's indices are
-    zero-based (index i is column i) unless ``indexing_mode`` is positive;
-    XGBoost's external-memory ``#cache`` suffix is dropped (gbt reads the
-    file into memory)."""
-    if ("?" not in path and "#" not in path) or os.path.exists(path):
-        return path, options
-    base, _, query = path.partition("?")
-    base = base.split("#", 1)[0]
-    query = query.split("#", 1)[0]
-    given: Dict[str, str] = {}
-    for item in query.split("&"):
-        if not item:
-            continue
-        k, sep, v = item.partition("=")
-        if not sep or k not in _URI_KEYS:
-            raise ValueError(f"{path}: unknown URI parameter {item!r} (gbt reads "
-                             + ", ".join(sorted(_URI_KEYS)) + ")")
-        given[k] = v
-    fmt = given.get("format", "").lower()
-    if fmt not in ("", "libsvm", "csv", "tsv"):
-        raise ValueError(f"{path}: format={fmt!r}: gbt reads libsvm, csv and tsv")
-    out = _options_dict(options)
-    if fmt:
-        out.setdefault("format", fmt)
-    if "delimiter" in given:
-        delim = given["delimiter"]
-        if delim in ("\\t", "\t", "%09") and fmt in ("", "csv"):
-            out["format"] = "tsv"
-        elif delim not in (",", "%2C"):
-            raise ValueError(f"{path}: delimiter={delim!r}: gbt's CSV reader takes ',' (or tab: format=tsv)")
-    if fmt in ("csv", "tsv"):
-        out.setdefault("label_column", given.get("label_column", "-1"))
-    elif "label_column" in given:
-        out.setdefault("label_column", given["label_column"])
-    if fmt == "libsvm" or "indexing_mode" in given:
-        try:
-            mode = int(given.get("indexing_mode", "0"))
-        except ValueError:
-            raise ValueError(f"{path}: indexing_mode must be an integer; got "
-                             f"{given['indexing_mode']!r}") from None
-        out.setdefault("indexing_mode", "1" if mode > 0 else "0")
-    for k in ("header", "nthread"):
-        if k in given:
-            out.setdefault(k, given[k])
-    return base, out
-
-
 def _check_feature_types(types: Any) -> None:
     """XGBoost's feature_types: numeric ones ("q", "float", "int", "i") are
     accepted; categorical ("c") is not supported yet."""
@@ -319,7 +264,7 @@ class Dataset:
             if _is_binary_dataset(path):
                 self._from_binary(path, handle)
             else:
-                path, file_options = _split_uri(path, file_options)
+                # (XGBoost's URIs, "train.txt?format=libsvm", are the C reader's)
                 if nthread is not None:
                     file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
                 self._from_file(path, file_options, handle)

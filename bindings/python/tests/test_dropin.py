@@ -119,12 +119,14 @@ def test_uri_suffixes_map_to_the_reader_options(tmp_path):
     d = gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=1")
     assert d.shape == (20, 3)
     np.testing.assert_array_equal(d.get_label(), y)
-    # XGBoost reads indices as zero-based unless indexing_mode > 0: column 0 empty
-    assert gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").shape == (20, 4)
+    # XGBoost reads indices as zero-based unless indexing_mode > 0 (column 0
+    # empty); a negative indexing_mode guesses (one-based: no index 0 here)
+    assert gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").shape == (20, 3)
     assert gbt.DMatrix(f"{svm}?format=libsvm").shape == (20, 4)
     assert gbt.DMatrix(f"{svm}?format=libsvm#d.cache").shape == (20, 4)
     xgb = pytest.importorskip("xgboost")
     assert xgb.DMatrix(f"{svm}?format=libsvm").num_col() == 4
+    assert xgb.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").num_col() == 3
     csv = tmp_path / "d.csv"
     np.savetxt(csv, np.column_stack([y, X]), delimiter=",", fmt="%.9g")
     # XGBoost's CSV has no label column unless label_column says so
@@ -132,9 +134,9 @@ def test_uri_suffixes_map_to_the_reader_options(tmp_path):
     dl = gbt.DMatrix(f"{csv}?format=csv&label_column=0")
     assert dl.shape == (20, 3)
     np.testing.assert_array_equal(dl.get_label(), y)
-    with pytest.raises(ValueError, match="unknown URI parameter 'colour=red'"):
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
         gbt.DMatrix(f"{csv}?format=csv&colour=red")
-    with pytest.raises(ValueError, match="gbt reads libsvm, csv and tsv"):
+    with pytest.raises(ValueError, match="expects libsvm, csv or tsv, got 'parquet'"):
         gbt.DMatrix(f"{csv}?format=parquet")
 
 
