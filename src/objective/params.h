@@ -15,6 +15,7 @@
 #define GBT_METRIC_NAME_MAX 32
 #define GBT_DEVICE_NAME_MAX 32
 #define GBT_MAX_CLASSES 4096
+#define GBT_CONSTRAINT_TEXT_MAX 16384 /* bytes of monotone_ and interaction_constraints' text */
 
 enum gbt_grow_policy { GBT_GROW_DEPTHWISE = 0, GBT_GROW_LOSSGUIDE = 1 };
 
@@ -48,6 +49,9 @@ struct gbt_params {
     int64_t lambdarank_normalization;
     int64_t lambdarank_score_normalization;
     double base_score; /* NaN: estimated from the labels */
+    /* as given (objective/constraints.h): resolved against the training data's features */
+    char monotone_constraints[GBT_CONSTRAINT_TEXT_MAX];
+    char interaction_constraints[GBT_CONSTRAINT_TEXT_MAX];
     int64_t seed;
     int64_t nthread;
     char device[GBT_DEVICE_NAME_MAX];
