@@ -310,6 +310,9 @@ class Dataset:
         """Set a per-row field by name (``gbt_dataset_set_field``): ``label``,
         ``weight``, ``base_margin``, ``label_lower_bound``, ``label_upper_bound``
         (survival:aft's intervals; ``inf`` for an open end)."""
+        if field == "feature_weights":
+            self.set_feature_weights(data)
+            return
         if field in ("label_lower_bound", "label_upper_bound") and data is not None:
             arr = _as_vector(data, self.num_row(), field)
             check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
@@ -319,6 +322,17 @@ class Dataset:
     def get_float_info(self, field: str) -> Optional[np.ndarray]:
         """A per-row field by name (a copy), or None when it is not set."""
         return self._get_field(field)
+
+    def set_feature_weights(self, weights: Any) -> None:
+        """Set each feature's weight in the draws of ``colsample_bytree``,
+        ``colsample_bylevel`` and ``colsample_bynode`` (XGBoost's
+        ``feature_weights``): one finite value >= 0 per feature, not all 0;
+        None removes them."""
+        if weights is None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
+            return
+        arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float32).reshape(-1))
+        check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:
         """Set the labels (one finite value per row; None removes them)."""
@@ -428,6 +442,25 @@ def _param_text(value: Any) -> str:
         return repr(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
     return str(value)
 
+
+def _constraint_text(name: str, value: Any) -> str:
+    """monotone_constraints and interaction_constraints in XGBoost's Python
+    forms as the library's text: a tuple or list of -1/0/1 as "(1,0,-1)", a
+    dict by feature name as '{"age":1}', nested lists of indices or names as
+    '[[0,1],["a","b"]]'; text passes unchanged."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "{" + ",".join(json.dumps(str(k)) + ":" + str(int(v)) for k, v in value.items()) + "}"
+    if name == "monotone_constraints":
+        return "(" + ",".join(str(int(v)) for v in value) + ")"
+
+    def item(v: Any) -> Any:
+        return str(v) if isinstance(v, str) else int(v)
+    return json.dumps([[item(v) for v in group] for group in value])
+
+
+_CONSTRAINT_PARAMS = ("monotone_constraints", "interaction_constraints")
 
 _MAXIMIZE_CACHE: Dict[str, bool] = {}
 
@@ -553,7 +586,8 @@ class Booster:
                 if m:
                     check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
             return
-        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(_param_text(value)))
+        text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
+        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
         if not quiet:
             check(st)
 
@@ -579,7 +613,7 @@ class Booster:
 
     def get_param(self, name: str) -> str:
         """The current value of parameter ``name``, as text."""
-        buf = ctypes.create_string_buffer(4096)
+        buf = ctypes.create_string_buffer(40000)  # constraint texts may be long
         check(LIB.gbt_booster_get_param(self._handle, cstr(name), buf, len(buf)))
         return buf.value.decode()
 

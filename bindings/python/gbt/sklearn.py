@@ -31,6 +31,7 @@ _PARAM_NAMES = {
     "colsample_bynode": "colsample_bynode", "scale_pos_weight": "scale_pos_weight",
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
     "quantile_alpha": "quantile_alpha",
+    "monotone_constraints": "monotone_constraints", "interaction_constraints": "interaction_constraints",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
 }
 
@@ -51,6 +52,11 @@ class GBTModel(BaseEstimator):
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
+    monotone_constraints : tuple, list, dict or str, optional
+        As XGBoost's: one of -1, 0, 1 per feature (``(1, 0, -1)``), or a dict
+        by feature name (``{"age": 1}``, names from a DataFrame's columns).
+    interaction_constraints : list of lists or str, optional
+        As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.
     objective : str or callable, optional
         Default: ``reg:squarederror`` (regressor), ``binary:logistic`` or
         ``multi:softprob`` (classifier, from the number of classes).  A
@@ -94,6 +100,7 @@ class GBTModel(BaseEstimator):
                  colsample_bynode: Optional[float] = None, scale_pos_weight: Optional[float] = None,
                  huber_slope: Optional[float] = None, tweedie_variance_power: Optional[float] = None,
                  quantile_alpha: Any = None, base_score: Optional[float] = None, objective: Optional[str] = None,
+                 monotone_constraints: Any = None, interaction_constraints: Any = None,
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan,
@@ -117,6 +124,8 @@ class GBTModel(BaseEstimator):
         self.huber_slope = huber_slope
         self.tweedie_variance_power = tweedie_variance_power
         self.quantile_alpha = quantile_alpha
+        self.monotone_constraints = monotone_constraints
+        self.interaction_constraints = interaction_constraints
         self.base_score = base_score
         self.objective = objective
         self.eval_metric = eval_metric
@@ -207,7 +216,7 @@ class GBTModel(BaseEstimator):
 
     def _fit(self, X: Any, y: np.ndarray, sample_weight: Any, eval_set: Any,
              sample_weight_eval_set: Any, base_margin: Any, verbose: Any, params: Dict[str, Any],
-             encode) -> "GBTModel":
+             encode, feature_weights: Any = None) -> "GBTModel":
         rounds = self._rounds()
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
@@ -222,6 +231,8 @@ class GBTModel(BaseEstimator):
                 if base_margin is not None:
                     base_margin = np.asarray(base_margin)[keep]
         dtrain = self._dataset(X, y, sample_weight, base_margin)
+        if feature_weights is not None:
+            dtrain.set_feature_weights(feature_weights)
         names = getattr(self, "feature_names_in_", None)
         if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
             dtrain.feature_names = [str(c) for c in names]
@@ -346,7 +357,7 @@ class GBTRegressor(RegressorMixin, GBTModel):
 
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
-            verbose: Any = False) -> "GBTRegressor":
+            verbose: Any = False, feature_weights: Any = None) -> "GBTRegressor":
         """Fit the model.
 
         Parameters
@@ -361,6 +372,9 @@ class GBTRegressor(RegressorMixin, GBTModel):
             Starting raw scores per row.
         verbose : bool or int, default False
             Print the eval_set metrics every round (or every N rounds).
+        feature_weights : array-like of shape (n_features,), optional
+            Each feature's weight in the column sampling draws (XGBoost's
+            ``feature_weights``): finite, >= 0, not all 0.
 
         Returns
         -------
@@ -373,7 +387,7 @@ class GBTRegressor(RegressorMixin, GBTModel):
         params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
         return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
                          sample_weight_eval_set, base_margin, verbose, params,
-                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1))
+                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1), feature_weights)
 
     def predict(self, X: Any, output_margin: bool = False,
                 iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
@@ -408,7 +422,7 @@ class GBTClassifier(ClassifierMixin, GBTModel):
 
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
-            verbose: Any = False) -> "GBTClassifier":
+            verbose: Any = False, feature_weights: Any = None) -> "GBTClassifier":
         """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
@@ -442,7 +456,7 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             return idx.astype(np.float32)
 
         return self._fit(X, y_enc.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
-                         base_margin, verbose, params, encode)
+                         base_margin, verbose, params, encode, feature_weights)
 
     def predict_proba(self, X: Any, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """Class probabilities, shape (n_samples, n_classes), columns in ``classes_`` order."""
@@ -520,7 +534,7 @@ class GBTRanker(GBTModel):
     def fit(self, X: Any, y: Any, *, group: Any = None, qid: Any = None, sample_weight: Any = None,
             eval_set: Optional[Sequence] = None, eval_group: Optional[Sequence] = None,
             eval_qid: Optional[Sequence] = None, sample_weight_eval_set: Optional[Sequence] = None,
-            base_margin: Any = None, verbose: Any = False) -> "GBTRanker":
+            base_margin: Any = None, verbose: Any = False, feature_weights: Any = None) -> "GBTRanker":
         """Fit the model.
 
         Parameters
@@ -550,6 +564,8 @@ class GBTRanker(GBTModel):
         params["objective"] = self.objective or "rank:ndcg"
         dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
         dtrain.set_group(sizes)
+        if feature_weights is not None:
+            dtrain.set_feature_weights(feature_weights)
         if sample_weight is not None:
             w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
             if w.shape[0] != len(sizes):
