@@ -344,6 +344,11 @@ GBT_API gbt_status gbt_booster_create(gbt_booster **out);
  * (a comma-separated list is allowed); an empty value clears the list.
  * Parameters that define the model (objective, num_class, base_score)
  * cannot change once the booster has trees (GBT_E_STATE).
+ * monotone_constraints ("(1,0,-1)", "[1,0,-1]" or "{age:1,income:-1}") and
+ * interaction_constraints ("[[0,1],[2,3,4]]", indices or names) are text
+ * (at most 16383 bytes): their form and values are checked here, their
+ * length and names against the training data when training starts, each
+ * error naming the parameter.
  */
 GBT_API gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value);
 
