@@ -145,7 +145,8 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
                 }
                 r.g = job.total.g - l.g;
                 r.h = job.total.h - l.h;
-                gain = p.monotone ? gbt_bounded_split_gain(l, r, parent_gain, &p, job.lower, job.upper, mono)
+                gain = p.monotone ? gbt_bounded_split_gain(l, r, parent_gain, &p, job.lower, job.upper,
+                                                           gbt_candidate_constraint(mono, t, dl, nb))
                                   : gbt_split_gain(l, r, parent_gain, &p);
                 if (gain == -(double)INFINITY) continue;
                 cand x;

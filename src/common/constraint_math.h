@@ -34,6 +34,18 @@ GBT_SHARED int gbt_feature_constraint(unsigned flags)
     return (flags & GBT_FEAT_INC) ? 1 : (flags & GBT_FEAT_DEC) ? -1 : 0;
 }
 
+/*
+ * The constraint that candidate (t, dl) of a feature with nbins bins and
+ * constraint c obeys: c, except for the candidate that sends every present
+ * value left and the missing ones right (t = nbins - 1, dl = 0), which the
+ * model stores mirrored (missing left, present right: grow.c's emit) and
+ * which XGBoost finds in that orientation; its order is then -c.
+ */
+GBT_SHARED int gbt_candidate_constraint(int c, int t, int dl, int nbins)
+{
+    return (t == nbins - 1 && !dl) ? -c : c;
+}
+
 /* The weight of a node with sums (G, H), clamped to [lower, upper]. */
 GBT_SHARED double gbt_bounded_weight(double G, double H, const struct gbt_split_params *p,
                                      double lower, double upper)

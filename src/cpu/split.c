@@ -81,7 +81,7 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
             s.right.g = total.g - s.left.g;
             s.right.h = total.h - s.left.h;
             s.gain = p->monotone ? gbt_bounded_split_gain(s.left, s.right, parent_gain, p, job->lower,
-                                                          job->upper, c)
+                                                          job->upper, gbt_candidate_constraint(c, t, dl, nb))
                                  : gbt_split_gain(s.left, s.right, parent_gain, p);
             if (s.gain == -(double)INFINITY) continue;
             s.feature = (int32_t)f;

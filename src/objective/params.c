@@ -429,12 +429,17 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
         return set_doubles(d, p, value);
     case PT_METRICS:
         return add_metrics(d, p, value);
-    case PT_TEXT:
+    case PT_TEXT: {
+        /* the old text is released only once the new one is in place */
+        char **text = (char **)field, *copy = NULL;
         RETURN_ERROR_IF(strlen(value) >= GBT_CONSTRAINT_TEXT_MAX, GBT_E_PARAM,
                         "parameter '%s': longer than %d bytes", d->name, GBT_CONSTRAINT_TEXT_MAX - 1);
         FORWARD_IF_ERROR(gbt__constraint_text_check(d->name, value));
-        strcpy(field, value);
+        if (value[0]) FORWARD_IF_ERROR(gbt__strdup(&copy, value));
+        free(*text);
+        *text = copy;
         return GBT_OK;
+    }
     case PT_BOOL:
         if (strcmp(value, "true") == 0 || strcmp(value, "True") == 0 || strcmp(value, "1") == 0)
             *(int64_t *)field = 1;
@@ -451,6 +456,29 @@ void gbt__params_init(struct gbt_params *p)
 {
     memset(p, 0, sizeof *p);
     for (int i = 0; i < NPARAMS; i++) set_one(&table[i], p, table[i].deflt);
+}
+
+void gbt__params_free(struct gbt_params *p)
+{
+    free(p->monotone_constraints);
+    free(p->interaction_constraints);
+    p->monotone_constraints = p->interaction_constraints = NULL;
+}
+
+gbt_status gbt__params_copy(struct gbt_params *dst, const struct gbt_params *src)
+{
+    char *m = NULL, *in = NULL;
+    gbt_status s = GBT_OK;
+    if (src->monotone_constraints) s = gbt__strdup(&m, src->monotone_constraints);
+    if (s == GBT_OK && src->interaction_constraints) s = gbt__strdup(&in, src->interaction_constraints);
+    if (s != GBT_OK) {
+        free(m);
+        return s;
+    }
+    *dst = *src;
+    dst->monotone_constraints = m;
+    dst->interaction_constraints = in;
+    return GBT_OK;
 }
 
 /* Names of the number of rounds in XGBoost's and LightGBM's interfaces. */
@@ -516,10 +544,11 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
     char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64 + GBT_MAX_QUANTILES * 32];
     tmp[0] = '\0';
     if (d->type == PT_TEXT) {
-        RETURN_ERROR_IF(strlen(field) + 1 > len, GBT_E_INVALID_ARG,
+        const char *text = *(char *const *)field ? *(char *const *)field : "";
+        RETURN_ERROR_IF(strlen(text) + 1 > len, GBT_E_INVALID_ARG,
                         "buffer of %zu bytes is too small for the value of '%s' (%zu bytes)", len,
-                        d->name, strlen(field) + 1);
-        memcpy(buf, field, strlen(field) + 1);
+                        d->name, strlen(text) + 1);
+        memcpy(buf, text, strlen(text) + 1);
         return GBT_OK;
     }
     switch (d->type) {

@@ -71,6 +71,7 @@ void gbt_booster_free(gbt_booster *b)
     drop_state(b);
     gbt__booster_eval_caches_free(b);
     gbt__model_free(&b->model);
+    gbt__params_free(&b->params);
     gbt__comm_free(b->comm);
     free(b);
 }
@@ -291,11 +292,20 @@ static gbt_status dist_refused(const gbt_booster *b)
 static uint64_t params_digest(const struct gbt_params *p)
 {
     uint64_t h = 1469598103934665603ull;
-    const unsigned char *a = (const unsigned char *)p;
+    struct gbt_params q = *p;
+    const unsigned char *a = (const unsigned char *)&q;
     const size_t n1 = offsetof(struct gbt_params, nthread);
     const size_t b2 = offsetof(struct gbt_params, eval_metric), n2 = offsetof(struct gbt_params, verbosity);
+    const char *texts[2] = {p->monotone_constraints, p->interaction_constraints};
+    /* the constraint texts by their contents, not their addresses */
+    q.monotone_constraints = q.interaction_constraints = NULL;
     for (size_t i = 0; i < n1; i++) h = (h ^ a[i]) * 1099511628211ull;
     for (size_t i = b2; i < n2; i++) h = (h ^ a[i]) * 1099511628211ull;
+    for (int t = 0; t < 2; t++)
+        for (const char *c = texts[t] ? texts[t] : ""; ; c++) {
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+            if (!*c) break;
+        }
     return h;
 }
 
@@ -362,7 +372,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
                      : gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
     if (s == GBT_OK)
-        s = gbt__constraints_resolve(p->monotone_constraints, p->interaction_constraints, ts->qm.cuts.nfeat,
+        s = gbt__constraints_resolve(p->monotone_constraints ? p->monotone_constraints : "",
+                                     p->interaction_constraints ? p->interaction_constraints : "",
+                                     ts->qm.cuts.nfeat,
                                      train->feature_names, train->nfeature_names, train->feature_weights,
                                      train->feature_weights ? train->ncol : 0, &ts->cons);
     if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");

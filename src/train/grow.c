@@ -231,8 +231,11 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
         g->nodes[l].upper = g->nodes[r].upper = nd->upper;
         if (g->sp.monotone) {
             double b[4];
+            const int32_t f = nd->split.feature;
             gbt_child_bounds(nd->split.left, nd->split.right, &g->sp, nd->lower, nd->upper,
-                             g->cfg->cons->monotone[nd->split.feature], b);
+                             gbt_candidate_constraint(g->cfg->cons->monotone[f], nd->split.bin,
+                                                      nd->split.default_left, (int)g->cfg->cuts->nbins[f]),
+                             b);
             g->nodes[l].lower = b[0];
             g->nodes[l].upper = b[1];
             g->nodes[r].lower = b[2];
