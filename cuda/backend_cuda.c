@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "util/util.h"
+#include "common/constraint_math.h"
 #include "gbt_cuda.h"
 #include "math_check.h"
 
@@ -55,7 +56,11 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     double math[GBT_MATH_CHECKS];
     int st;
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
-    for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+    for (uint32_t f = 0; f < cuts->nfeat; f++) {
+        usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+        if (usable[f] && plan->monotone && plan->monotone[f])
+            usable[f] |= plan->monotone[f] > 0 ? GBT_FEAT_INC : GBT_FEAT_DEC;
+    }
     for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
     msg[0] = '\0';
     st = gbt_cu_open(ordinal, plan, usable, math, &c, msg);

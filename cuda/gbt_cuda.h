@@ -66,7 +66,8 @@ int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int
  * runtime) fits the free memory (GBT_E_DEVICE otherwise, naming both); the
  * feature mask staging exists only without plan->no_column_sampling.  Then
  * allocates, uploads the binned matrix, labels, weights and starting
- * margins.  usable[f]: feature f can split (gbt__feature_usable).  math:
+ * margins.  usable[f]: feature f can split (gbt__feature_usable), with its
+ * monotone constraint in the GBT_FEAT_ bits (common/constraint_math.h).  math:
  * the host's values of gbt_math_check_value (cuda/math_check.h), which the
  * device must reproduce bit for bit (GBT_E_DEVICE naming the function and
  * both values otherwise).  On failure nothing stays allocated.

@@ -210,7 +210,8 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *   missing=V               CSV/TSV: this value also means missing
  *   side_files=0|1          read PATH.weight, PATH.base_margin,
  *                           PATH.lower, PATH.upper (label_lower_bound and
- *                           label_upper_bound) and PATH.group (or
+ *                           label_upper_bound), PATH.feature_weights
+ *                           (one number per feature) and PATH.group (or
  *                           PATH.query) when present (default 1)
  *   indexing_mode=0|1|auto  LIBSVM: feature indices start at 0 (index i is
  *                           column i) or at 1 (index i is column i - 1);
@@ -247,7 +248,7 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
                                          gbt_dataset **out);
 
 /*
- * Sets a per-row field, copying n floats:
+ * Sets a per-row field (or feature_weights, per feature), copying n floats:
  *   "label"        n == nrow; finite values
  *   "weight"       n == nrow; finite, >= 0
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
@@ -261,6 +262,13 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
  *                  Set both or neither (then the labels are observed
  *                  times).  Files: the side files PATH.lower and PATH.upper
  *                  of gbt_dataset_from_file ("inf" in PATH.upper).
+ *   "feature_weights"
+ *                  n == ncol; finite, >= 0, not all 0: feature f's weight
+ *                  in the draws of colsample_bytree, colsample_bylevel
+ *                  and colsample_bynode (weighted sampling without
+ *                  replacement, as XGBoost's feature_weights; a weight 0
+ *                  is drawn only after every positive one).  No effect
+ *                  without column sampling.  File: PATH.feature_weights.
  * n == 0 with values == NULL removes the field.  survival:cox takes its
  * times from "label": positive for an event, negative for a censoring.
  */
@@ -368,6 +376,11 @@ GBT_API gbt_status gbt_booster_create(gbt_booster **out);
  * (a comma-separated list is allowed); an empty value clears the list.
  * Parameters that define the model (objective, num_class, base_score)
  * cannot change once the booster has trees (GBT_E_STATE).
+ * monotone_constraints ("(1,0,-1)", "[1,0,-1]" or "{age:1,income:-1}") and
+ * interaction_constraints ("[[0,1],[2,3,4]]", indices or names) are text
+ * (at most 16383 bytes): their form and values are checked here, their
+ * length and names against the training data when training starts, each
+ * error naming the parameter.
  */
 GBT_API gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value);
 

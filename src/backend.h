@@ -36,7 +36,9 @@
  *   node total minus the feature's value bins.
  * - best_splits scans, for every allowed usable feature
  *   (gbt__feature_usable), the candidates of gbt_candidate_exists, scores
- *   them with gbt_split_gain, skips -inf, and returns the first by
+ *   them with gbt_split_gain (with p->monotone: gbt_bounded_split_gain
+ *   with the job's bounds and the feature's constraint, the parent's gain
+ *   gbt_bounded_node_gain), skips -inf, and returns the first by
  *   gbt_split_before; feature = -1, gain = -inf, bin = -1, default_left = 0,
  *   zero sums when none is valid.  The result is a pure function of the
  *   histogram and the job, so every backend returns the same bits.
@@ -78,6 +80,8 @@ struct gbt_train_plan {
      * backend may then skip their buffers); 0: masks may come.
      */
     int no_column_sampling;
+    /* nfeat monotone constraints (-1, 0, +1; common/constraint_math.h), or NULL for none */
+    const int8_t *monotone;
 };
 
 /*
@@ -124,6 +128,8 @@ struct gbt_split_job {
     int32_t node;
     int32_t slot;
     struct gbt_hbin total; /* the node's sums */
+    /* bounds of the node's weight (with p->monotone; common/constraint_math.h), else unused */
+    double lower, upper;
 };
 
 struct gbt_partition_job {

@@ -101,6 +101,8 @@ struct spec {
     int aft_dist;   /* survival:aft: aft_loss_distribution (0 normal, 1 logistic, 2 extreme) */
     int max_depth;  /* trainings: 0 for the default, 5 */
     int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
+    const char *monotone, *interaction; /* constraints (NULL: none) */
+    int feature_weights;                /* 1: the data gets feature weights */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -1070,6 +1072,8 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     }
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_pair_method", "mean");
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
+    if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
+    if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1133,6 +1137,83 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
     *out = p;
     *len = l1 + l2 + l3 + l4 + l5 + l6 + l7 + l8;
     return GBT_OK;
+}
+
+/*
+ * Constrained trainings (monotone, interaction, feature weights with
+ * column sampling): the same bits on 1 and 2 threads and on the device.
+ */
+static void test_constrained(void)
+{
+    static const struct {
+        int obj, policy, layout;
+        const char *monotone, *interaction;
+        int feature_weights;
+        double alpha, max_delta_step;
+    } cases[] = {
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_DEPTHWISE, L_DENSE8, "(1,-1,0,0,1,0,0,-1,0)", NULL, 0, 0, 0},
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_LOSSGUIDE, L_CSR, "{f1:1,f3:-1}", "[[0,1,2],[2,3,4,5],[6,7,8]]", 1, 0, 0},
+        {GBT_OBJ_BINARY_LOGISTIC, GBT_GROW_LOSSGUIDE, L_DENSE16, "(0,1,0,0,0,0,0,0,-1)", NULL, 1, 0.2, 0.7},
+        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_CSR, "(-1,0,0,1,0,0,0,0,0)", "[[0,3],[1,2,4,5,6,7,8]]", 0, 0, 0},
+        {GBT_OBJ_REG_QUANTILEERROR, GBT_GROW_DEPTHWISE, L_DENSE8, "(1,0,0,0,0,0,0,0,0)", "[[0,1],[1,2,3,4]]", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct spec s;
+        char name[200];
+        gbt_dataset *d;
+        gbt_booster *b1 = NULL, *b2 = NULL, *bc = NULL;
+        char *m1 = NULL, *m2 = NULL, *mc = NULL;
+        size_t n1 = 0, n2 = 0, nc = 0;
+        gbt_status st;
+        if (!objective_selected(cases[i].obj)) continue;
+        memset(&s, 0, sizeof s);
+        s.obj = cases[i].obj;
+        s.K = gbt_objective_is_multiclass(s.obj) ? 4 : outputs_of(s.obj);
+        s.layout = cases[i].layout;
+        s.rows = i == 1 ? 4000 : 900;
+        s.cols = 9;
+        s.rounds = 4;
+        scale_case(&s);
+        s.weights = (int)i % 2;
+        s.policy = cases[i].policy;
+        s.subsample = 1.0;
+        s.colsample = cases[i].feature_weights ? 0.6 : 1.0;
+        s.alpha = cases[i].alpha;
+        s.max_delta_step = cases[i].max_delta_step;
+        s.scale_pos = 1.0;
+        s.monotone = cases[i].monotone;
+        s.interaction = cases[i].interaction;
+        snprintf(name, sizeof name, "%s %s %s %dx%d monotone %s%s%s%s", obj_name(s.obj),
+                 s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", layout_name(s.layout), s.rows,
+                 s.cols, s.monotone, s.interaction ? " interaction " : "", s.interaction ? s.interaction : "",
+                 cases[i].feature_weights ? " feature_weights" : "");
+        s.name = name;
+        d = make_data(&s);
+        if (d && cases[i].feature_weights) {
+            const float fw[9] = {1, 0.5, 2, 3, 0, 1, 4, 0.25, 1};
+            if (gbt_dataset_set_field(d, "feature_weights", fw, 9) != GBT_OK) diag("%s", gbt_last_error());
+        }
+        st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;
+        if (st == GBT_OK) st = train(&s, d, "cpu", 2, &b2, &m2, &n2);
+        if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+        ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0, "train nthread=1 = nthread=2 (%zu bytes): %s",
+           n1, name);
+        if (!have_cuda) {
+            skip(SKIP_NO_DEVICE);
+        } else {
+            gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
+            if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+            ok(st == GBT_OK && sc == GBT_OK && nc == n2 && memcmp(mc, m2, n2) == 0,
+               "train device=cuda = device=cpu (%zu bytes): %s", nc, name);
+        }
+        gbt_free(m1);
+        gbt_free(m2);
+        gbt_free(mc);
+        gbt_booster_free(b1);
+        gbt_booster_free(b2);
+        gbt_booster_free(bc);
+        gbt_dataset_free(d);
+    }
 }
 
 static void test_trainings(void)
@@ -1642,6 +1723,7 @@ int main(void)
     test_ops();
     test_set_gradients();
     test_trainings();
+    test_constrained();
     test_continued();
     test_explain();
     test_custom_training();

@@ -394,9 +394,10 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
 {
     static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
                                            {"lower", "lower bounds"}, {"upper", "upper bounds"},
+                                           {"feature_weights", "feature weights"},
                                            {"group", "groups"},  {"query", "groups"}};
-    size_t n = strlen(path) + 16, used = 0;
-    char *name = malloc(n), *list = malloc(6 * (n + 32));
+    size_t n = strlen(path) + 24, used = 0;
+    char *name = malloc(n), *list = malloc(7 * (n + 32));
     uint64_t nrow = 0, ncol = 0;
     int groups = 0;
     struct stat st;
@@ -404,10 +405,10 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
     const int file_len = (int)(stat(path, &st) == 0 ? strlen(path) : strcspn(path, "?#"));
     if (name == NULL || list == NULL) cli_die("out of memory");
     list[0] = '\0';
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         snprintf(name, n, "%.*s.%s", file_len, path, side[i][0]);
         if (groups || stat(name, &st) != 0) continue;
-        groups = i >= 4; /* FILE.query only without FILE.group */
+        groups = i >= 5; /* FILE.query only without FILE.group */
         used += (size_t)sprintf(list + used, "; %s from %s", side[i][1], name);
     }
     gbt_dataset_shape(d, &nrow, &ncol);

@@ -28,6 +28,7 @@ static void cpu_close(void *p)
     free(c->group_ptr);
     free(c->rank_idx);
     free(c->rank_stat);
+    free(c->monotone);
     free(c);
 }
 
@@ -69,6 +70,10 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
         if (s == GBT_OK) memcpy(c->group_ptr, plan->group_ptr, (plan->ngroups + 1) * sizeof(uint32_t));
         if (s == GBT_OK) s = gbt__alloc(&c->rank_idx, 3 * n, sizeof(uint32_t), 0, "ranking scratch");
         if (s == GBT_OK) s = gbt__alloc(&c->rank_stat, 2 * n, sizeof(double), 0, "ranking scratch");
+    }
+    if (s == GBT_OK && plan->monotone) {
+        s = gbt__alloc(&c->monotone, (size_t)c->nfeat + 1, 1, 0, "monotone constraints");
+        if (s == GBT_OK) memcpy(c->monotone, plan->monotone, c->nfeat);
     }
     if (s != GBT_OK) {
         cpu_close(c);

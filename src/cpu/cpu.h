@@ -46,6 +46,7 @@ struct cpu_ctx {
     uint32_t max_slots;
     struct gbt_hbin **hist; /* max_slots histograms, allocated on first use */
     struct gbt_hbin *scratch; /* 2 * nthread partial histograms */
+    int8_t *monotone;         /* nfeat monotone constraints, or NULL */
 };
 
 gbt_status gbt__cpu_gradients(void *ctx, const struct gbt_grad_request *req,

@@ -36,6 +36,7 @@ void gbt_dataset_free(gbt_dataset *d)
     free(d->values);
     free(d->label);
     free(d->weight);
+    free(d->feature_weights);
     free(d->base_margin);
     free(d->label_lower);
     free(d->label_upper);
@@ -288,6 +289,25 @@ static gbt_status check_field_values(const gbt_dataset *d, const char *field, co
     return GBT_OK;
 }
 
+/* feature_weights: one per column, each finite and >= 0, not all 0. */
+static gbt_status check_feature_weights(const gbt_dataset *d, const float *v, uint64_t n)
+{
+    int any = 0;
+    RETURN_ERROR_IF(n != d->ncol, GBT_E_INVALID_ARG,
+                    "feature_weights has %llu values but the dataset has %llu features",
+                    (unsigned long long)n, (unsigned long long)d->ncol);
+    for (uint64_t f = 0; f < n; f++) {
+        RETURN_ERROR_IF(!isfinite(v[f]) || v[f] < 0, GBT_E_INVALID_ARG,
+                        "feature_weights: the weight %g of feature %llu is %s", (double)v[f],
+                        (unsigned long long)f,
+                        isnan(v[f]) ? "NaN" : isinf(v[f]) ? "infinite" : "negative");
+        any |= v[f] > 0;
+    }
+    RETURN_ERROR_IF(!any, GBT_E_INVALID_ARG,
+                    "feature_weights: every weight is 0 (at least one must be positive)");
+    return GBT_OK;
+}
+
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
                                  uint64_t n)
 {
@@ -305,10 +325,12 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         slot = &d->label_lower;
     else if (strcmp(field, "label_upper_bound") == 0)
         slot = &d->label_upper;
+    else if (strcmp(field, "feature_weights") == 0)
+        slot = &d->feature_weights;
     else
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown field '%s' (expected label, weight, base_margin, "
-                         "label_lower_bound or label_upper_bound)", field);
+                         "label_lower_bound, label_upper_bound or feature_weights)", field);
     if (n == 0 && values == NULL) {
         free(*slot);
         *slot = NULL;
@@ -317,7 +339,9 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         return GBT_OK;
     }
     CHECK_NOT_NULL(values);
-    if (slot == &d->base_margin) {
+    if (slot == &d->feature_weights) {
+        FORWARD_IF_ERROR(check_feature_weights(d, values, n));
+    } else if (slot == &d->base_margin) {
         RETURN_ERROR_IF(n == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
                         "base_margin has %llu values; expected a multiple of the %llu rows",
                         (unsigned long long)n, (unsigned long long)d->nrow);
@@ -326,7 +350,8 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
                         "%s has %llu values but the dataset has %llu rows", field,
                         (unsigned long long)n, (unsigned long long)d->nrow);
     }
-    FORWARD_IF_ERROR(check_field_values(d, field, values, n,
+    if (slot != &d->feature_weights)
+        FORWARD_IF_ERROR(check_field_values(d, field, values, n,
                                         slot == &d->label_upper ? 2
                                         : slot == &d->weight || slot == &d->label_lower));
     FORWARD_IF_ERROR(gbt__alloc(&copy, n, sizeof(float), 0, field));
@@ -362,10 +387,13 @@ gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field, const 
     } else if (strcmp(field, "label_upper_bound") == 0) {
         v = d->label_upper;
         len = d->nrow;
+    } else if (strcmp(field, "feature_weights") == 0) {
+        v = d->feature_weights;
+        len = d->ncol;
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown field '%s' (expected label, weight, base_margin, "
-                         "label_lower_bound or label_upper_bound)", field);
+                         "label_lower_bound, label_upper_bound or feature_weights)", field);
     }
     *values = v;
     *n = v ? len : 0;

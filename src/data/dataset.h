@@ -59,6 +59,8 @@ struct gbt_dataset {
     float *label_lower, *label_upper;
     uint32_t *groups;
     uint64_t ngroups;
+    /* colsample_*: each feature's weight of being drawn (ncol values), or NULL: all equal */
+    float *feature_weights;
 
     int index_base;     /* enum gbt_index_base */
     struct gbt_file_layout layout; /* of the file the data came from */

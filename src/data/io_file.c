@@ -1,6 +1,6 @@
 /*
  * io_file.c - gbt_dataset_from_file: options, format guessing and the side
- * files (.weight, .base_margin, .lower/.upper, .group/.query) read next to
+ * files (.weight, .base_margin, .lower/.upper, .group/.query, .feature_weights) read next to
  * a data file.
  */
 #include <errno.h>
@@ -327,7 +327,11 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         return s;
     }
     v = raw;
-    if (strcmp(field, "weight") == 0 && n != d->nrow)
+    if (strcmp(field, "feature_weights") == 0) {
+        /* one per feature, not per row */
+        s = gbt_dataset_set_field(d, field, v, n);
+        if (s != GBT_OK) s = gbt__fail_context(GBT_E_FORMAT, "%s", side);
+    } else if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
     else if (strcmp(field, "weight") == 0 && n > 0) {
@@ -382,6 +386,7 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
     FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
+    FORWARD_IF_ERROR(side_field(d, path, "feature_weights", "feature_weights"));
     return side_groups(d, path);
 }
 

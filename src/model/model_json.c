@@ -47,7 +47,9 @@ static void put_training(const char *name, const char *value, void *user)
     struct gbt_strbuf *sb = user;
     /* after a failed allocation the buffer may be empty (and s NULL) */
     const int first = sb->len > 0 && sb->s[sb->len - 1] == '{';
-    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", first ? "" : ",", name, value);
+    /* values are JSON strings: constraint texts may hold quotes (names) */
+    gbt__sb_printf(sb, "%s\n    \"%s\": ", first ? "" : ",", name);
+    gbt__sb_json_string(sb, value);
 }
 
 #define PUT_ARRAY(sb, key, n, PUT)                        \
@@ -352,7 +354,7 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
-        char key[64], val[GBT_MAX_QUANTILES * 32];
+        char key[64], val[GBT_CONSTRAINT_TEXT_MAX];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);

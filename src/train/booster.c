@@ -38,6 +38,7 @@ static void drop_state(gbt_booster *b)
     if (ts->ops && ts->ctx) ts->ops->close(ts->ctx);
     gbt__qmatrix_free(&ts->qm);
     free(ts->usable);
+    gbt__constraints_free(&ts->cons);
     free(ts->hg);
     free(ts->hh);
     free(ts->hmargin);
@@ -70,6 +71,7 @@ void gbt_booster_free(gbt_booster *b)
     drop_state(b);
     gbt__booster_eval_caches_free(b);
     gbt__model_free(&b->model);
+    gbt__params_free(&b->params);
     gbt__comm_free(b->comm);
     free(b);
 }
@@ -298,11 +300,29 @@ static gbt_status dist_refused(const gbt_booster *b)
 static uint64_t params_digest(const struct gbt_params *p)
 {
     uint64_t h = 1469598103934665603ull;
-    const unsigned char *a = (const unsigned char *)p;
+    struct gbt_params q = *p;
+    const unsigned char *a = (const unsigned char *)&q;
     const size_t n1 = offsetof(struct gbt_params, nthread);
     const size_t b2 = offsetof(struct gbt_params, eval_metric), n2 = offsetof(struct gbt_params, verbosity);
+    const char *texts[2] = {p->monotone_constraints, p->interaction_constraints};
+    /* the constraint texts by their contents, not their addresses */
+    q.monotone_constraints = q.interaction_constraints = NULL;
     for (size_t i = 0; i < n1; i++) h = (h ^ a[i]) * 1099511628211ull;
     for (size_t i = b2; i < n2; i++) h = (h ^ a[i]) * 1099511628211ull;
+    for (int t = 0; t < 2; t++)
+        for (const char *c = texts[t] ? texts[t] : ""; ; c++) {
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+            if (!*c) break;
+        }
+    return h;
+}
+
+/* params_digest with the data's feature weights: every process must draw features alike. */
+static uint64_t training_digest(const struct gbt_params *p, const gbt_dataset *train)
+{
+    uint64_t h = params_digest(p);
+    const unsigned char *a = (const unsigned char *)train->feature_weights;
+    for (size_t i = 0; a && i < train->ncol * sizeof(float); i++) h = (h ^ a[i]) * 1099511628211ull;
     return h;
 }
 
@@ -341,7 +361,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
             ts->dist = dd;
             s = gbt__dist_agree(dd, dist_refused(b));
         }
-        if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, params_digest(p));
+        if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, training_digest(p, train));
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
@@ -359,6 +379,12 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     if (s == GBT_OK)
         s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
                      : gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
+    if (s == GBT_OK)
+        s = gbt__constraints_resolve(p->monotone_constraints ? p->monotone_constraints : "",
+                                     p->interaction_constraints ? p->interaction_constraints : "",
+                                     ts->qm.cuts.nfeat,
+                                     train->feature_names, train->nfeature_names, train->feature_weights,
+                                     train->feature_weights ? train->ncol : 0, &ts->cons);
     if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");
     if (s == GBT_OK) {
         for (uint32_t f = 0; f < ts->qm.cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm.cuts, f);
@@ -387,8 +413,10 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
+        /* interaction constraints come to the backends as feature masks */
         plan.no_column_sampling = !(p->colsample_bytree < 1.0 || p->colsample_bylevel < 1.0 ||
-                                    p->colsample_bynode < 1.0);
+                                    p->colsample_bynode < 1.0) && ts->cons.sets == NULL;
+        plan.monotone = ts->cons.monotone;
         s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
         if (s != GBT_OK && ts->ordinal >= 0 && gbt__booster_device_auto(p->device)) {
             /* the same model on the CPU: unsupported architecture, busy or too small a GPU */
@@ -450,6 +478,8 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->seed = (uint64_t)p->seed;
     cfg->cuts = &b->ts->qm.cuts;
     cfg->usable = b->ts->usable;
+    cfg->cons = &b->ts->cons;
+    cfg->sp.monotone = b->ts->cons.monotone != NULL;
     cfg->max_nodes = b->ts->max_nodes;
     cfg->max_slots = b->ts->max_slots;
 }

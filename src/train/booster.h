@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "objective/constraints.h"
 #include "backend.h"
 #include "model/model.h"
 #include "objective/params.h"
@@ -21,6 +22,7 @@ struct gbt_train_state {
     int ordinal;
     struct gbt_qmatrix qm;
     uint8_t *usable;
+    struct gbt_constraints cons; /* monotone, interaction, feature weights (constraints.h) */
     uint32_t max_nodes, max_slots;
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;

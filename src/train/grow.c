@@ -17,13 +17,22 @@
  * Sampling of features: colsample_bytree picks round(rate * n) of the
  * usable features (at least one) by the smallest counter-based draws keyed
  * by (seed, tree); colsample_bylevel picks from those per depth, and
- * colsample_bynode per node.
+ * colsample_bynode per node.  With feature weights (constraints.h) the
+ * draws are weighted, without replacement, as XGBoost draws them: each
+ * feature's key is log(u) / max(w, 1e-6), u the draw in (0, 1), and the
+ * largest keys are taken.
+ *
+ * Constraints: interaction constraints mask, per node, the features its
+ * path does not allow (gbt__interaction_allowed); monotone constraints give
+ * each node bounds on its weight (common/constraint_math.h), which the
+ * split search and the leaf values keep.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/constraint_math.h"
 #include "common/rng.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
@@ -33,6 +42,8 @@
 struct gnode {
     int32_t depth, slot;
     int32_t left, right; /* -1 for leaves */
+    int32_t parent;      /* -1 for the root */
+    double lower, upper; /* bounds of the weight (monotone constraints) */
     struct gbt_hbin sum;
     struct gbt_split split;
 };
@@ -49,6 +60,8 @@ struct grower {
     int32_t *free_slots;
     int32_t nfree;
     int sampling;        /* any colsample rate below 1 */
+    int masked;          /* sampling or interaction constraints: best_splits gets masks */
+    uint8_t *used, *allowed; /* nfeat each: interaction constraints of one node */
     uint8_t *tree_mask;  /* nfeat */
     uint8_t *level_mask; /* nfeat */
     int32_t level_depth; /* depth level_mask was drawn for */
@@ -59,7 +72,7 @@ struct grower {
     struct gbt_hist_job *hjobs;
     struct gbt_partition_job *pjobs;
     size_t sjobs_cap, splits_cap, hjobs_cap, pjobs_cap;
-    struct sample { uint64_t draw; uint32_t f; } *draws;
+    struct sample { uint64_t draw; double key; uint32_t f; } *draws;
 };
 
 void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
@@ -84,6 +97,14 @@ void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
     *max_slots = (uint32_t)slots;
 }
 
+/* Weighted draws: the largest key first, then the lower feature. */
+static int cmp_key(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return (x->f > y->f) - (x->f < y->f);
+}
+
 static int cmp_sample(const void *a, const void *b)
 {
     const struct sample *x = a, *y = b;
@@ -105,12 +126,16 @@ static void sample_features(struct grower *g, const uint8_t *in, uint8_t *out, d
         if (!in[f]) continue;
         g->draws[m].draw = gbt_draw(g->cfg->seed, stream, key, f);
         g->draws[m].f = f;
+        if (g->cfg->cons && g->cfg->cons->weights) {
+            const double w = g->cfg->cons->weights[f], u = gbt_unit(g->draws[m].draw) + 0x1p-54;
+            g->draws[m].key = log(u) / (w > 1e-6 ? w : 1e-6);
+        }
         m++;
     }
     if (m == 0) return;
     k = (uint32_t)floor(rate * (double)m + 0.5);
     if (k < 1) k = 1;
-    qsort(g->draws, m, sizeof *g->draws, cmp_sample);
+    qsort(g->draws, m, sizeof *g->draws, g->cfg->cons && g->cfg->cons->weights ? cmp_key : cmp_sample);
     for (uint32_t i = 0; i < k; i++) out[g->draws[i].f] = 1;
 }
 
@@ -137,6 +162,9 @@ static gbt_status new_node(struct grower *g, int32_t depth, struct gbt_hbin sum,
     g->nodes[*id].depth = depth;
     g->nodes[*id].slot = -1;
     g->nodes[*id].left = g->nodes[*id].right = -1;
+    g->nodes[*id].parent = -1;
+    g->nodes[*id].lower = -(double)INFINITY;
+    g->nodes[*id].upper = (double)INFINITY;
     g->nodes[*id].sum = sum;
     g->nodes[*id].split.feature = -1;
     return GBT_OK;
@@ -148,25 +176,34 @@ static gbt_status evaluate(struct grower *g, const int32_t *ids, int n)
     const struct gbt_grow_config *cfg = g->cfg;
     FORWARD_IF_ERROR(gbt__reserve(&g->sjobs, &g->sjobs_cap, (size_t)n, sizeof *g->sjobs, "split jobs"));
     FORWARD_IF_ERROR(gbt__reserve(&g->splits, &g->splits_cap, (size_t)n, sizeof *g->splits, "splits"));
-    if (g->sampling)
+    if (g->masked)
         FORWARD_IF_ERROR(gbt__reserve(&g->masks, &g->masks_cap, (size_t)n * g->nfeat, 1, "feature masks"));
     for (int i = 0; i < n; i++) {
         const struct gnode *nd = &g->nodes[ids[i]];
+        uint8_t *mask = g->masked ? g->masks + (size_t)i * g->nfeat : NULL;
         g->sjobs[i].node = ids[i];
         g->sjobs[i].slot = nd->slot;
         g->sjobs[i].total = nd->sum;
+        g->sjobs[i].lower = nd->lower;
+        g->sjobs[i].upper = nd->upper;
+        if (g->masked && !g->sampling) memcpy(mask, cfg->usable, g->nfeat);
         if (g->sampling) {
             if (nd->depth != g->level_depth) {
                 sample_features(g, g->tree_mask, g->level_mask, cfg->colsample_bylevel,
                                 GBT_RNG_LEVEL_COLS, cfg->tree_index * 64 + (uint64_t)nd->depth);
                 g->level_depth = nd->depth;
             }
-            sample_features(g, g->level_mask, g->masks + (size_t)i * g->nfeat,
-                            cfg->colsample_bynode, GBT_RNG_NODE_COLS,
+            sample_features(g, g->level_mask, mask, cfg->colsample_bynode, GBT_RNG_NODE_COLS,
                             (cfg->tree_index << 32) | (uint64_t)ids[i]);
         }
+        if (cfg->cons && cfg->cons->sets) {
+            memset(g->used, 0, g->nfeat);
+            for (int32_t a = nd->parent; a >= 0; a = g->nodes[a].parent) g->used[g->nodes[a].split.feature] = 1;
+            gbt__interaction_allowed(cfg->cons, g->used, g->allowed);
+            for (uint32_t f = 0; f < g->nfeat; f++) mask[f] &= g->allowed[f];
+        }
     }
-    FORWARD_IF_ERROR(g->ops->best_splits(g->ctx, g->sjobs, n, g->sampling ? g->masks : NULL,
+    FORWARD_IF_ERROR(g->ops->best_splits(g->ctx, g->sjobs, n, g->masked ? g->masks : NULL,
                                          &g->sp, g->splits));
     for (int i = 0; i < n; i++) g->nodes[ids[i]].split = g->splits[i];
     return GBT_OK;
@@ -189,6 +226,21 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
         nd = &g->nodes[ids[i]];
         nd->left = l;
         nd->right = r;
+        g->nodes[l].parent = g->nodes[r].parent = ids[i];
+        g->nodes[l].lower = g->nodes[r].lower = nd->lower;
+        g->nodes[l].upper = g->nodes[r].upper = nd->upper;
+        if (g->sp.monotone) {
+            double b[4];
+            const int32_t f = nd->split.feature;
+            gbt_child_bounds(nd->split.left, nd->split.right, &g->sp, nd->lower, nd->upper,
+                             gbt_candidate_constraint(g->cfg->cons->monotone[f], nd->split.bin,
+                                                      nd->split.default_left, (int)g->cfg->cuts->nbins[f]),
+                             b);
+            g->nodes[l].lower = b[0];
+            g->nodes[l].upper = b[1];
+            g->nodes[r].lower = b[2];
+            g->nodes[r].upper = b[3];
+        }
         g->pjobs[i].node = ids[i];
         g->pjobs[i].left = l;
         g->pjobs[i].right = r;
@@ -349,6 +401,18 @@ static float saturate(double v)
 }
 
 /*
+ * A node's value before eta: its refitted value q (NaN: none) or its
+ * weight; with monotone constraints, clamped to its bounds.
+ */
+static double leaf_weight(const struct grower *g, const struct gnode *nd, double q)
+{
+    double w;
+    if (!g->sp.monotone) return nd->left < 0 && !isnan(q) ? q : gbt_node_weight(nd->sum, &g->sp);
+    w = nd->left < 0 && !isnan(q) ? q : gbt_bounded_node_weight(nd->sum, &g->sp, nd->lower, nd->upper);
+    return w < nd->lower ? nd->lower : w > nd->upper ? nd->upper : w;
+}
+
+/*
  * Writes the reachable nodes, in id order, into the tree; sends leaf values
  * to the backend.  refit (NULL: none) holds, per node id, the quantile that
  * replaces the leaf's weight, NaN to keep the weight.
@@ -377,9 +441,7 @@ static gbt_status emit(struct grower *g, const double *refit, struct gbt_tree *o
         if (newid[i] >= 0) newid[i] = k++;
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
-        const double v = cfg->eta * (refit && nd->left < 0 && !isnan(refit[i])
-                                         ? refit[i]
-                                         : gbt_node_weight(nd->sum, &g->sp));
+        const double v = cfg->eta * leaf_weight(g, nd, refit ? refit[i] : NAN);
         float value;
         int32_t id;
         if (newid[i] < 0) continue;
@@ -483,6 +545,8 @@ static void grower_free(struct grower *g)
     free(g->hjobs);
     free(g->pjobs);
     free(g->draws);
+    free(g->used);
+    free(g->allowed);
 }
 
 gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
@@ -503,9 +567,14 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     g.level_depth = -1;
     g.sampling = cfg->colsample_bytree < 1.0 || cfg->colsample_bylevel < 1.0 ||
                  cfg->colsample_bynode < 1.0;
+    g.masked = g.sampling || (cfg->cons && cfg->cons->sets);
     s = gbt__alloc(&g.free_slots, cfg->max_slots, sizeof *g.free_slots, 0, "slots");
     if (s == GBT_OK) s = gbt__reserve(&a, &acap, 16, sizeof *a, "node lists");
     if (s == GBT_OK) s = gbt__reserve(&b, &bcap, 16, sizeof *b, "node lists");
+    if (s == GBT_OK && cfg->cons && cfg->cons->sets) {
+        s = gbt__alloc(&g.used, g.nfeat + 1, 1, 0, "interaction constraints");
+        if (s == GBT_OK) s = gbt__alloc(&g.allowed, g.nfeat + 1, 1, 0, "interaction constraints");
+    }
     if (s == GBT_OK && g.sampling) {
         s = gbt__alloc(&g.tree_mask, g.nfeat + 1, 1, 0, "feature masks");
         if (s == GBT_OK) s = gbt__alloc(&g.level_mask, g.nfeat + 1, 1, 0, "feature masks");

@@ -9,6 +9,7 @@
 
 #include "backend.h"
 #include "model/tree.h"
+#include "objective/constraints.h"
 
 /* A split must reduce the loss by more than this (XGBoost's kRtEps). */
 #define GBT_MIN_SPLIT_GAIN 1e-6
@@ -23,6 +24,8 @@ struct gbt_grow_config {
     uint64_t tree_index; /* round * num_class + class: keys the feature sampling */
     const struct gbt_cuts *cuts;
     const uint8_t *usable; /* nfeat: features that can split */
+    /* monotone and interaction constraints, feature weights (sp.monotone set with monotone) */
+    const struct gbt_constraints *cons;
     uint32_t max_nodes, max_slots;
     /* NULL: leaves take eta * weight(G, H); else the quantiles of leaf_refit.h */
     const struct gbt_leaf_refit *refit;

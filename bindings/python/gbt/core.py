@@ -229,7 +229,8 @@ class Dataset:
     nthread : int, optional
         For a file: the reader's threads (its ``nthread`` option).
     feature_weights : array-like, optional
-        Not supported yet: a ValueError when given.
+        Each feature's weight in the column sampling draws (XGBoost's
+        ``feature_weights``); see :meth:`set_feature_weights`.
     enable_categorical : bool
         XGBoost's; accepted (categorical data is refused as before).
     feature_names : list of str, optional
@@ -255,8 +256,6 @@ class Dataset:
         self._handle = c_void_p()
         self.missing = float(missing) if missing is not None else math.nan
         _check_feature_types(feature_types)
-        if feature_weights is not None:
-            raise ValueError("feature_weights are not supported by gbt yet")
         handle = c_void_p()
         df_names = None
         if isinstance(data, (str, bytes, os.PathLike)):
@@ -300,6 +299,8 @@ class Dataset:
             self.set_group(group)
         if qid is not None:
             self.set_qid(qid)
+        if feature_weights is not None:
+            self.set_feature_weights(feature_weights)
 
     # -- feature names
     @property
@@ -391,6 +392,9 @@ class Dataset:
         """Set a per-row field by name (``gbt_dataset_set_field``): ``label``,
         ``weight``, ``base_margin``, ``label_lower_bound``, ``label_upper_bound``
         (survival:aft's intervals; ``inf`` for an open end)."""
+        if field == "feature_weights":
+            self.set_feature_weights(data)
+            return
         if field in ("label_lower_bound", "label_upper_bound") and data is not None:
             arr = _as_vector(data, self.num_row(), field)
             check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
@@ -402,6 +406,17 @@ class Dataset:
         set (XGBoost's behaviour)."""
         v = self._get_field(field)
         return np.empty(0, dtype=np.float32) if v is None else v
+
+    def set_feature_weights(self, weights: Any) -> None:
+        """Set each feature's weight in the draws of ``colsample_bytree``,
+        ``colsample_bylevel`` and ``colsample_bynode`` (XGBoost's
+        ``feature_weights``): one finite value >= 0 per feature, not all 0;
+        None removes them."""
+        if weights is None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
+            return
+        arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float32).reshape(-1))
+        check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:
         """Set the labels (one finite value per row; None removes them)."""
@@ -477,7 +492,7 @@ class Dataset:
         """Set several fields at once (XGBoost's ``DMatrix.set_info``); None leaves one unchanged."""
         _check_feature_types(feature_types)
         if feature_weights is not None:
-            raise ValueError("feature_weights are not supported by gbt yet")
+            self.set_feature_weights(feature_weights)
         if label is not None:
             self.set_label(label)
         if weight is not None:
@@ -657,6 +672,25 @@ def _param_text(value: Any) -> str:
     return str(value)
 
 
+def _constraint_text(name: str, value: Any) -> str:
+    """monotone_constraints and interaction_constraints in XGBoost's Python
+    forms as the library's text: a tuple or list of -1/0/1 as "(1,0,-1)", a
+    dict by feature name as '{"age":1}', nested lists of indices or names as
+    '[[0,1],["a","b"]]'; text passes unchanged."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "{" + ",".join(json.dumps(str(k)) + ":" + str(int(v)) for k, v in value.items()) + "}"
+    if name == "monotone_constraints":
+        return "(" + ",".join(str(int(v)) for v in value) + ")"
+
+    def item(v: Any) -> Any:
+        return str(v) if isinstance(v, str) else int(v)
+    return json.dumps([[item(v) for v in group] for group in value])
+
+
+_CONSTRAINT_PARAMS = ("monotone_constraints", "interaction_constraints")
+
 _MAXIMIZE_CACHE: Dict[str, bool] = {}
 
 
@@ -721,8 +755,6 @@ _XGB_ONLY: Dict[str, Any] = {
     "process_type": {"default"},
     "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
     "max_cat_to_onehot": set(), "max_cat_threshold": set(),
-    "monotone_constraints": {"", "()", "[]", "{}"},
-    "interaction_constraints": {"", "[]"},
 }
 
 
@@ -732,8 +764,6 @@ def _xgb_only_param(name: str, value: Any) -> None:
         return
     text = _param_text(value) if not isinstance(value, (list, tuple, dict)) else str(value)
     if isinstance(value, (list, tuple, dict)) and not value:
-        return
-    if name == "monotone_constraints" and isinstance(value, (list, tuple)) and not any(value):
         return
     if value in ok or text in ok:
         return
@@ -871,7 +901,8 @@ class Booster:
                 if m:
                     check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
             return
-        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(_param_text(value)))
+        text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
+        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
         if not quiet:
             check(st)
 
@@ -895,7 +926,7 @@ class Booster:
 
     def get_param(self, name: str) -> str:
         """The current value of parameter ``name``, as text."""
-        buf = ctypes.create_string_buffer(4096)
+        buf = ctypes.create_string_buffer(40000)  # constraint texts may be long
         check(LIB.gbt_booster_get_param(self._handle, cstr(name), buf, len(buf)))
         return buf.value.decode()
 

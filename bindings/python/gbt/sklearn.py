@@ -95,14 +95,20 @@ class GBTModel(BaseEstimator):
         ``total_cover``; see :meth:`gbt.Booster.feature_importances`.
     booster, tree_method : str, optional
         The library's parameters (``gbtree``; ``hist``, others warn).
-    sampling_method, num_parallel_tree, monotone_constraints, interaction_constraints,
+    monotone_constraints : tuple, list, dict or str, optional
+        As XGBoost's: one of -1, 0, 1 per feature (``(1, 0, -1)``), or a dict
+        by feature name (``{"age": 1}``, names from a DataFrame's columns).
+    interaction_constraints : list of lists or str, optional
+        As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.
+    sampling_method, num_parallel_tree,
     validate_parameters, max_cat_to_onehot, max_cat_threshold, multi_strategy : optional
         XGBoost's; gbt has no such thing: accepted, and ignored with a
         warning unless the value means what gbt does anyway.
     enable_categorical, feature_types : optional
         XGBoost's; accepted (categorical columns are still refused).
-    feature_weights : optional
-        Not supported yet: ``fit`` raises a ValueError when given.
+    feature_weights : array-like of shape (n_features,), optional
+        Each feature's weight in the column sampling draws (XGBoost's
+        ``feature_weights``; ``fit(feature_weights=)`` wins over it).
     callbacks : list of gbt.callback.TrainingCallback, optional
         Passed to :func:`gbt.train` on every ``fit``.
     **kwargs
@@ -264,8 +270,6 @@ class GBTModel(BaseEstimator):
             params["seed"] = int(seed)
         if self.n_jobs is not None:
             params["nthread"] = max(0, int(self.n_jobs))
-        if self.feature_weights is not None:
-            raise ValueError("feature_weights are not supported by gbt yet")
         kwargs = getattr(self, "kwargs", None)
         if isinstance(kwargs, dict):
             for k, v in kwargs.items():
@@ -327,7 +331,8 @@ class GBTModel(BaseEstimator):
 
     def _fit(self, X: Any, y: np.ndarray, sample_weight: Any, eval_set: Any,
              sample_weight_eval_set: Any, base_margin: Any, verbose: Any, params: Dict[str, Any],
-             encode, xgb_model: Any = None, base_margin_eval_set: Any = None) -> "GBTModel":
+             encode, xgb_model: Any = None, base_margin_eval_set: Any = None,
+             feature_weights: Any = None) -> "GBTModel":
         rounds = self._rounds()
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
@@ -342,6 +347,7 @@ class GBTModel(BaseEstimator):
                 if base_margin is not None:
                     base_margin = np.asarray(base_margin)[keep]
         dtrain = self._dataset(X, y, sample_weight, base_margin)
+        self._set_feature_weights(dtrain, feature_weights)
         names = getattr(self, "feature_names_in_", None)
         if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
             dtrain.feature_names = [str(c) for c in names]
@@ -432,6 +438,12 @@ class GBTModel(BaseEstimator):
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "_Booster")
 
+    def _set_feature_weights(self, dtrain: Dataset, feature_weights: Any) -> None:
+        """fit's feature_weights, else the constructor's, on the training set."""
+        w = feature_weights if feature_weights is not None else self.feature_weights
+        if w is not None:
+            dtrain.set_feature_weights(w)
+
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
             eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
@@ -439,8 +451,6 @@ class GBTModel(BaseEstimator):
         """Fit with ``objective`` as given (default ``reg:squarederror``) and
         labels as numbers: XGBoost's ``XGBModel.fit``.  The parameters are
         :meth:`GBTRegressor.fit`'s."""
-        if feature_weights is not None:
-            raise ValueError("feature_weights are not supported by gbt yet")
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan", y_numeric=True)
@@ -449,7 +459,7 @@ class GBTModel(BaseEstimator):
         return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
                          sample_weight_eval_set, base_margin, verbose, params,
                          lambda v: np.asarray(v, dtype=np.float64).reshape(-1), xgb_model,
-                         base_margin_eval_set)
+                         base_margin_eval_set, feature_weights)
 
     def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
                 base_margin: Any = None, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
@@ -524,8 +534,9 @@ class GBTRegressor(RegressorMixin, GBTModel):
             Continue training from this model (``n_estimators`` more rounds).
         base_margin_eval_set : list of array-like, optional
             Starting raw scores of each ``eval_set`` entry.
-        feature_weights
-            Not supported yet (a ValueError when given).
+        feature_weights : array-like of shape (n_features,), optional
+            Each feature's weight in the column sampling draws (XGBoost's
+            ``feature_weights``): finite, >= 0, not all 0.
 
         Returns
         -------
@@ -564,8 +575,6 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
             feature_weights: Any = None) -> "GBTClassifier":
         """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
-        if feature_weights is not None:
-            raise ValueError("feature_weights are not supported by gbt yet")
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan")
@@ -598,7 +607,8 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             return idx.astype(np.float32)
 
         return self._fit(X, y_enc.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
-                         base_margin, verbose, params, encode, xgb_model, base_margin_eval_set)
+                         base_margin, verbose, params, encode, xgb_model, base_margin_eval_set,
+                         feature_weights)
 
     def _loaded_hook(self, b: Booster) -> None:
         k = int(b.get_param("num_class") or 0)
@@ -713,6 +723,7 @@ class GBTRanker(GBTModel):
         params["objective"] = self.objective or "rank:ndcg"
         dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
         dtrain.set_group(sizes)
+        self._set_feature_weights(dtrain, feature_weights)
         if sample_weight is not None:
             w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
             if w.shape[0] != len(sizes):
