@@ -109,7 +109,7 @@ def test_feature_weights_fit_and_dataset():
     d.set_feature_weights(w)
     np.testing.assert_array_equal(d.get_float_info("feature_weights"), w.astype(np.float32))
     d.set_float_info("feature_weights", None)
-    assert d.get_float_info("feature_weights") is None
+    assert d.get_float_info("feature_weights").size == 0  # unset: empty, as XGBoost's
 
 
 @pytest.mark.parametrize("weights,word", [([1, -1, 1, 1], "negative"), ([0, 0, 0, 0], "0"), ([1, 1], "4 features")])

@@ -184,8 +184,10 @@ def test_set_info_and_empty_fields():
     assert d.feature_names == ["u", "v"]
     d.set_uint_info("group", [15, 15])
     np.testing.assert_array_equal(d.get_group(), [15, 15])
-    with pytest.raises(ValueError, match="feature_weights are not supported"):
-        d.set_info(feature_weights=np.ones(2))
+    d.set_info(feature_weights=[1.0, 3.0])
+    np.testing.assert_array_equal(d.get_float_info("feature_weights"), [1.0, 3.0])
+    with pytest.raises(ValueError, match="feature_weights"):
+        d.set_info(feature_weights=np.ones(3))  # one per feature
     with pytest.raises(ValueError, match="categorical"):
         gbt.DMatrix(X, feature_types=["q", "c"])
 

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import gbt
 from gbt import GBTClassifier, GBTRanker, GBTRegressor
-from conftest import run_gbtrain
+from conftest import read_model, run_gbtrain
 
 
 # No check is marked expected-to-fail.  (check_sample_weight_equivalence
@@ -133,8 +133,7 @@ def test_ranker_is_gbtrains_model_with_a_group_file(objective, gbtrain, tmp_path
         f.write("".join(f"{s}\n" for s in sizes))
     run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--eta=0.3", "--num_round=8",
                           "rank.csv", "m.json"], tmp_path)
-    with open(tmp_path / "m.json", "rb") as f:
-        cli = f.read()
+    cli = read_model(tmp_path / "m.json")
     Xcsv = np.loadtxt(tmp_path / "rank.csv", delimiter=",", dtype=np.float32)[:, 1:]
     np.testing.assert_array_equal(Xcsv, X)
     rk = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3)

@@ -17,7 +17,6 @@ IMPORT = "import xgboost as xgb\n"
 
 # Scripts whose feature belongs to another issue: run, expected to fail with gbt.
 PENDING = {
-    "feature_weights": "feature weights (DMatrix.set_info(feature_weights=)) are their own issue",
     "categorical": "categorical features are their own issue",
 }
 
