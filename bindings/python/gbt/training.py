@@ -136,9 +136,9 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
             k in params for k in ("max_bin", "max-bin")):
         params["max_bin"] = dtrain.max_bin  # a QuantileDMatrix's bins are the booster's
     if obj is not None and _num_class(params) > 1 and "objective" not in params and xgb_model is None:
-        # XGBoost trains num_class outputs with any objective when obj is custom; gbt
-        # needs a multiclass objective for that: softprob (raw scores as margins)
-        params["objective"] = "multi:softprob"
+        # XGBoost 3.2 takes multi:softmax then: predict gives the class of the
+        # largest raw score, and output_margin the raw scores
+        params["objective"] = "multi:softmax"
     if isinstance(xgb_model, Booster):
         booster = xgb_model.copy()
         booster.set_param(params)

@@ -347,3 +347,28 @@ def test_cv_on_sparse_data_is_cv_on_the_dense_copy():
     a = gbt.cv(params, gbt.DMatrix(sp.csr_matrix(X), y), 3, nfold=3, seed=1, as_pandas=False)
     b = gbt.cv(params, gbt.DMatrix(dense, y), 3, nfold=3, seed=1, as_pandas=False)
     assert a == b
+
+
+# -- a custom objective with num_class: XGBoost 3.2 trains multi:softmax
+def test_custom_multiclass_objective_predicts_classes_as_xgboost():
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(200, 4), rng.randint(0, 3, 200)
+
+    def softprob(predt, d):
+        predt = predt.reshape(-1, 3)
+        lab = d.get_label().astype(int)
+        p = np.exp(predt - predt.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        g = p.copy()
+        g[np.arange(len(lab)), lab] -= 1
+        return g, np.maximum(2 * p * (1 - p), 1e-6)
+
+    params = {"num_class": 3, "disable_default_eval_metric": 1, "max_depth": 3}
+    d = gbt.DMatrix(X, y)
+    b = gbt.train(params, d, 5, obj=softprob)
+    margin = b.predict(d, output_margin=True)
+    assert margin.shape == (200, 3)
+    np.testing.assert_array_equal(b.predict(d), margin.argmax(1))  # the class, not probabilities
+    xgb = pytest.importorskip("xgboost")
+    xb = xgb.train(params, xgb.DMatrix(X, y), 5, obj=softprob)
+    assert xb.predict(xgb.DMatrix(X)).shape == b.predict(d).shape == (200,)
