@@ -316,6 +316,19 @@ GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, 
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 
+/*
+ * Frees the dataset and what it keeps: its data, fields, names and its
+ * binned data.  The first training on a dataset computes the bin cuts and
+ * the binned matrix (one byte per cell when max_bin <= 256, else two; four
+ * bytes per present value for sparse data) and keeps them with the
+ * dataset: later trainings with the same max_bin reuse them (the same model
+ * bytes, no binning; logged at verbosity 3).  gbt_dataset_set_field of
+ * "weight" drops them (binning reads the weights), as does a training with
+ * another max_bin (one binning is kept at a time); labels, base margins,
+ * label bounds, groups and feature names keep them.  A booster still
+ * training on the dataset holds its own reference: the memory goes when
+ * both the dataset and that training state are gone.
+ */
 GBT_API void gbt_dataset_free(gbt_dataset *d);
 
 /* ------------------------------------------------------------------ */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/binned.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -16,6 +17,14 @@ static atomic_uint_fast64_t next_generation = 1;
 void gbt__dataset_touch(gbt_dataset *d)
 {
     d->generation = atomic_fetch_add(&next_generation, 1);
+    gbt__binned_release(gbt__dataset_binned_detach(d));
+}
+
+void gbt__dataset_touch_keep(gbt_dataset *d)
+{
+    const int keep = d->binned_generation == d->generation;
+    d->generation = atomic_fetch_add(&next_generation, 1);
+    if (keep) d->binned_generation = d->generation;
 }
 
 gbt_status gbt__dataset_alloc(gbt_dataset **out)
@@ -30,6 +39,7 @@ gbt_status gbt__dataset_alloc(gbt_dataset **out)
 void gbt_dataset_free(gbt_dataset *d)
 {
     if (d == NULL) return;
+    gbt__binned_release(gbt__dataset_binned_detach(d));
     free(d->dense);
     free(d->indptr);
     free(d->indices);
@@ -276,6 +286,15 @@ static gbt_status check_field_values(const gbt_dataset *d, const char *field, co
     return GBT_OK;
 }
 
+/* Binning reads the weights of the per-row fields, and no other. */
+static void touch_field(gbt_dataset *d, float **slot)
+{
+    if (slot == &d->weight)
+        gbt__dataset_touch(d);
+    else
+        gbt__dataset_touch_keep(d);
+}
+
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
                                  uint64_t n)
 {
@@ -301,7 +320,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         free(*slot);
         *slot = NULL;
         if (slot == &d->base_margin) d->nbase_margin = 0;
-        gbt__dataset_touch(d);
+        touch_field(d, slot);
         return GBT_OK;
     }
     CHECK_NOT_NULL(values);
@@ -322,7 +341,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;
-    gbt__dataset_touch(d);
+    touch_field(d, slot);
     return GBT_OK;
 }
 
@@ -380,7 +399,7 @@ gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes, uint64_
     free(d->groups);
     d->groups = copy;
     d->ngroups = ngroups;
-    gbt__dataset_touch(d);
+    gbt__dataset_touch_keep(d);
     return GBT_OK;
 }
 

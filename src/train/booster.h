@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "data/binned.h"
 #include "model/model.h"
 #include "objective/params.h"
 #include "util/util.h"
@@ -18,7 +19,9 @@ struct gbt_train_state {
     const struct gbt_backend_ops *ops;
     void *ctx;
     int ordinal;
-    struct gbt_qmatrix qm;
+    /* the binned training data: the dataset's kept matrix (binned.h), or a private one (distributed) */
+    struct gbt_binned *binned;
+    const struct gbt_qmatrix *qm;
     uint8_t *usable;
     uint32_t max_nodes, max_slots;
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
