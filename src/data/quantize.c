@@ -73,32 +73,29 @@ static void free_columns(struct columns *col)
     free(col->weight);
 }
 
-static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
+/*
+ * The transpose's blocks: 32768 rows each, fewer blocks when there are so
+ * many columns that their counts would take more than 2^22 entries.  The
+ * blocks, not the threads, fix where each value goes.
+ */
+#define COLUMN_BLOCK 32768
+#define COLUMN_COUNTS (1u << 22)
+
+/*
+ * The present values of rows [r0, r1) into their columns from the
+ * positions in fill (advanced), or with value NULL, only counted into fill.
+ */
+static void column_block(const gbt_dataset *d, uint64_t r0, uint64_t r1, uint64_t *fill, struct columns *col)
 {
-    uint64_t nf = d->ncol, *fill = NULL;
-    gbt_status s;
-    memset(col, 0, sizeof *col);
-    s = gbt__alloc(&col->start, nf + 1, sizeof(uint64_t), 1, "column offsets");
-    if (s == GBT_OK) s = gbt__alloc(&col->value, d->nnz, sizeof(float), 0, "column values");
-    if (s == GBT_OK && d->weight)
-        s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
-    if (s == GBT_OK) s = gbt__alloc(&fill, nf, sizeof(uint64_t), 0, "column fill");
-    if (s != GBT_OK) {
-        free_columns(col);
-        return s;
-    }
-    if (d->dense) {
-        for (uint64_t r = 0; r < d->nrow; r++)
-            for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += !isnan(d->dense[r * nf + f]);
-    } else {
-        for (uint64_t i = 0; i < d->nnz; i++) col->start[d->indices[i] + 1]++;
-    }
-    for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += col->start[f];
-    memcpy(fill, col->start, nf * sizeof(uint64_t));
-    for (uint64_t r = 0; r < d->nrow; r++) {
-        float w = d->weight ? d->weight[r] : 1.0f;
+    const uint64_t nf = d->ncol;
+    for (uint64_t r = r0; r < r1; r++) {
+        const float w = d->weight ? d->weight[r] : 1.0f;
         if (d->dense) {
             const float *row = d->dense + r * nf;
+            if (col == NULL) {
+                for (uint64_t f = 0; f < nf; f++) fill[f] += !isnan(row[f]);
+                continue;
+            }
             for (uint64_t f = 0; f < nf; f++) {
                 if (isnan(row[f])) continue;
                 col->value[fill[f]] = row[f] == 0.0f ? 0.0f : row[f];
@@ -107,13 +104,58 @@ static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
             }
         } else {
             for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
-                uint32_t f = d->indices[i];
-                col->value[fill[f]] = d->values[i] == 0.0f ? 0.0f : d->values[i];
-                if (col->weight) col->weight[fill[f]] = w;
+                const uint32_t f = d->indices[i];
+                if (col) {
+                    col->value[fill[f]] = d->values[i] == 0.0f ? 0.0f : d->values[i];
+                    if (col->weight) col->weight[fill[f]] = w;
+                }
                 fill[f]++;
             }
         }
     }
+}
+
+/*
+ * The transpose, in parallel over blocks of COLUMN_BLOCK rows: each block
+ * counts its values per column, the counts give each block its start in
+ * every column, and each block writes its rows there, so every column
+ * holds its rows in ascending order whatever the thread count.
+ */
+static gbt_status make_columns(const gbt_dataset *d, int nthread, struct columns *col)
+{
+    const uint64_t nf = d->ncol, most = nf < COLUMN_COUNTS ? COLUMN_COUNTS / nf : 1;
+    uint64_t nb = (d->nrow + COLUMN_BLOCK - 1) / COLUMN_BLOCK, rows, *fill = NULL;
+    gbt_status s;
+    memset(col, 0, sizeof *col);
+    s = gbt__alloc(&col->start, nf + 1, sizeof(uint64_t), 1, "column offsets");
+    if (s == GBT_OK) s = gbt__alloc(&col->value, d->nnz, sizeof(float), 0, "column values");
+    if (s == GBT_OK && d->weight)
+        s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
+    if (s == GBT_OK) s = gbt__alloc(&fill, (nb ? nb : 1) * nf, sizeof(uint64_t), 1, "column fill");
+    if (s != GBT_OK) {
+        free(fill);
+        free_columns(col);
+        return s;
+    }
+    if (nb > most) nb = most;
+    rows = nb ? (d->nrow + nb - 1) / nb : 0;
+    if (nb < 2) nthread = 1;
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nb; b++)
+        column_block(d, b * rows, b + 1 < nb ? (b + 1) * rows : d->nrow, fill + b * nf, NULL);
+    /* each block's count becomes its start: columns in order, blocks in order within each */
+    for (uint64_t f = 0, at = 0; f < nf; f++) {
+        col->start[f] = at;
+        for (uint64_t b = 0; b < nb; b++) {
+            const uint64_t n = fill[b * nf + f];
+            fill[b * nf + f] = at;
+            at += n;
+        }
+        col->start[f + 1] = at;
+    }
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nb; b++)
+        column_block(d, b * rows, b + 1 < nb ? (b + 1) * rows : d->nrow, fill + b * nf, col);
     free(fill);
     return GBT_OK;
 }
@@ -658,7 +700,7 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
         out->layout = GBT_QM_CSR;
     else
         out->layout = max_bin <= 256 ? GBT_QM_DENSE8 : GBT_QM_DENSE16;
-    FORWARD_IF_ERROR(make_columns(d, &col));
+    FORWARD_IF_ERROR(make_columns(d, nthread, &col));
     s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
