@@ -174,20 +174,20 @@ static void test_constant_and_zero(void)
 }
 
 /* The column-major copy holds, for every row and feature, the row-major code. */
-static int columns_agree(const struct gbt_qmatrix *q)
+static int columns_agree(const struct gbt_qmatrix *q, const struct gbt_qcols *k)
 {
     const uint32_t nf = q->cuts.nfeat;
     int same = 1;
     for (uint32_t f = 0; f < nf; f++) {
-        const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
+        const uint64_t off = k->col_off[f], cn = k->col_off[f + 1] - off;
         uint64_t pos = 0;
         for (uint64_t r = 0; r < q->nrow; r++) {
             uint32_t code;
-            if (q->col_dense[f]) {
-                code = q->col_code8 ? q->col_code8[off + r] : q->col_code[off + r];
+            if (k->col_dense[f]) {
+                code = k->col_code8 ? k->col_code8[off + r] : k->col_code[off + r];
             } else {
-                while (pos < cn && q->col_row[off + pos] < r) pos++;
-                code = (pos < cn && q->col_row[off + pos] == r) ? q->col_code[off + pos] : q->cuts.nbins[f];
+                while (pos < cn && k->col_row[off + pos] < r) pos++;
+                code = (pos < cn && k->col_row[off + pos] == r) ? k->col_code[off + pos] : q->cuts.nbins[f];
             }
             same &= code == gbt__qm_code(q, r, f);
         }
@@ -201,6 +201,7 @@ static void test_columns(void)
     float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y);
     gbt_dataset *dense = NULL, *csr;
     struct gbt_qmatrix q;
+    struct gbt_qcols k;
     int dense_col = 0, sparse_col = 0;
     tu_seed(17);
     /* column 0 present in every row, column 1 in half, the rest rarely: the CSR layout */
@@ -209,23 +210,29 @@ static void test_columns(void)
             x[r * C + c] = (c == 0 || (c == 1 && r % 2) || tu_unit() < 0.05) ? (float)((r * 7 + c) % 11) : NAN;
     csr = tu_to_csr(x, y, N, C);
     ok_call(gbt__quantize(csr, 256, 2, &q), "quantize sparse data with common and rare features");
+    ok_call(gbt__qcols_build(&q, 2, &k), "its column copy");
     for (int c = 0; c < C; c++) {
-        dense_col += q.col_dense[c];
-        sparse_col += !q.col_dense[c];
+        dense_col += k.col_dense[c];
+        sparse_col += !k.col_dense[c];
     }
-    ok(q.layout == GBT_QM_CSR && q.col_dense[0] && q.col_dense[1] && sparse_col == C - 2,
+    ok(q.layout == GBT_QM_CSR && k.col_dense[0] && k.col_dense[1] && sparse_col == C - 2,
        "CSR layout: features in a quarter of the rows or more get dense columns (%d dense, %d sparse)",
        dense_col, sparse_col);
-    ok(columns_agree(&q), "the column copy agrees with every row's code (CSR layout)");
+    ok(columns_agree(&q, &k), "the column copy agrees with every row's code (CSR layout)");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     gbt_dataset_free(csr);
     tu_seed(18);
     dense = tu_dataset(N, C, 0.1, 1);
     ok_call(gbt__quantize(dense, 256, 2, &q), "quantize dense data");
-    ok(q.col_code8 != NULL && columns_agree(&q), "the one-byte column copy agrees with the codes");
+    ok_call(gbt__qcols_build(&q, 2, &k), "its column copy");
+    ok(k.col_code8 != NULL && columns_agree(&q, &k), "the one-byte column copy agrees with the codes");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     ok_call(gbt__quantize(dense, 300, 2, &q), "quantize dense data with max_bin 300");
-    ok(q.col_code != NULL && columns_agree(&q), "the two-byte column copy agrees with the codes");
+    ok_call(gbt__qcols_build(&q, 1, &k), "its column copy");
+    ok(k.col_code != NULL && columns_agree(&q, &k), "the two-byte column copy agrees with the codes");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     gbt_dataset_free(dense);
     free(x);

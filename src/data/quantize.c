@@ -29,12 +29,17 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q)
     free(q->codes16);
     free(q->row_ptr);
     free(q->slots);
-    free(q->col_off);
-    free(q->col_dense);
-    free(q->col_code8);
-    free(q->col_code);
-    free(q->col_row);
     memset(q, 0, sizeof *q);
+}
+
+void gbt__qcols_free(struct gbt_qcols *c)
+{
+    free(c->col_off);
+    free(c->col_dense);
+    free(c->col_code8);
+    free(c->col_code);
+    free(c->col_row);
+    memset(c, 0, sizeof *c);
 }
 
 uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f)
@@ -601,34 +606,34 @@ static gbt_status bin_csr(const gbt_dataset *d, struct gbt_qmatrix *q, int nthre
 }
 
 /* The column-major copy of dense codes: every column dense; a blocked transpose. */
-static gbt_status columns_of_dense(struct gbt_qmatrix *q, int nthread)
+static gbt_status columns_of_dense(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *o)
 {
     const uint64_t n = q->nrow, nf = q->cuts.nfeat;
     const uint64_t block = 2048, nblocks = (n + block - 1) / block;
     if (q->codes8)
-        FORWARD_IF_ERROR(gbt__alloc(&q->col_code8, n * nf + 1, 1, 0, "binned columns"));
+        FORWARD_IF_ERROR(gbt__alloc(&o->col_code8, n * nf + 1, 1, 0, "binned columns"));
     else
-        FORWARD_IF_ERROR(gbt__alloc(&q->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
+        FORWARD_IF_ERROR(gbt__alloc(&o->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
     for (uint64_t f = 0; f < nf; f++) {
-        q->col_off[f] = f * n;
-        q->col_dense[f] = 1;
+        o->col_off[f] = f * n;
+        o->col_dense[f] = 1;
     }
-    q->col_off[nf] = nf * n;
+    o->col_off[nf] = nf * n;
 #pragma omp parallel for schedule(static) num_threads(nthread)
     for (uint64_t b = 0; b < nblocks; b++) {
         const uint64_t r0 = b * block, r1 = r0 + block < n ? r0 + block : n;
         for (uint64_t f = 0; f < nf; f++) {
             if (q->codes8)
-                for (uint64_t r = r0; r < r1; r++) q->col_code8[f * n + r] = q->codes8[r * nf + f];
+                for (uint64_t r = r0; r < r1; r++) o->col_code8[f * n + r] = q->codes8[r * nf + f];
             else
-                for (uint64_t r = r0; r < r1; r++) q->col_code[f * n + r] = q->codes16[r * nf + f];
+                for (uint64_t r = r0; r < r1; r++) o->col_code[f * n + r] = q->codes16[r * nf + f];
         }
     }
     return GBT_OK;
 }
 
 /* The column-major copy of CSR codes: dense columns for common features, sparse ones for the rest. */
-static gbt_status columns_of_csr(struct gbt_qmatrix *q)
+static gbt_status columns_of_csr(const struct gbt_qmatrix *q, struct gbt_qcols *o)
 {
     const struct gbt_cuts *c = &q->cuts;
     const uint64_t n = q->nrow, nf = c->nfeat, nnz = q->row_ptr[n];
@@ -642,28 +647,28 @@ static gbt_status columns_of_csr(struct gbt_qmatrix *q)
         for (uint32_t k = c->offset[f]; k < c->offset[f + 1]; k++) slot_feature[k] = (uint32_t)f;
     for (uint64_t i = 0; i < nnz; i++) count[slot_feature[q->slots[i]]]++;
     for (uint64_t f = 0; f < nf; f++) {
-        q->col_dense[f] = count[f] * 4 >= n;
-        q->col_off[f] = total;
-        total += q->col_dense[f] ? n : count[f];
+        o->col_dense[f] = count[f] * 4 >= n;
+        o->col_off[f] = total;
+        total += o->col_dense[f] ? n : count[f];
     }
-    q->col_off[nf] = total;
-    s = gbt__alloc(&q->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
-    if (s == GBT_OK) s = gbt__alloc(&q->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
+    o->col_off[nf] = total;
+    s = gbt__alloc(&o->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
+    if (s == GBT_OK) s = gbt__alloc(&o->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
     if (s != GBT_OK) goto done;
     for (uint64_t f = 0; f < nf; f++) {
-        fill[f] = q->col_off[f];
-        if (q->col_dense[f])
-            for (uint64_t r = 0; r < n; r++) q->col_code[q->col_off[f] + r] = (uint16_t)c->nbins[f];
+        fill[f] = o->col_off[f];
+        if (o->col_dense[f])
+            for (uint64_t r = 0; r < n; r++) o->col_code[o->col_off[f] + r] = (uint16_t)c->nbins[f];
     }
     for (uint64_t r = 0; r < n; r++)
         for (uint64_t i = q->row_ptr[r]; i < q->row_ptr[r + 1]; i++) {
             const uint32_t f = slot_feature[q->slots[i]];
             const uint16_t code = (uint16_t)(q->slots[i] - c->offset[f]);
-            if (q->col_dense[f]) {
-                q->col_code[q->col_off[f] + r] = code;
+            if (o->col_dense[f]) {
+                o->col_code[o->col_off[f] + r] = code;
             } else {
-                q->col_code[fill[f]] = code;
-                q->col_row[fill[f]++] = (uint32_t)r;
+                o->col_code[fill[f]] = code;
+                o->col_row[fill[f]++] = (uint32_t)r;
             }
         }
 done:
@@ -673,12 +678,16 @@ done:
     return s;
 }
 
-static gbt_status make_col_copy(struct gbt_qmatrix *q, int nthread)
+gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *out)
 {
     const uint64_t nf = q->cuts.nfeat;
-    FORWARD_IF_ERROR(gbt__alloc(&q->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns"));
-    FORWARD_IF_ERROR(gbt__alloc(&q->col_dense, nf + 1, 1, 0, "binned columns"));
-    return q->layout == GBT_QM_CSR ? columns_of_csr(q) : columns_of_dense(q, nthread);
+    gbt_status s;
+    memset(out, 0, sizeof *out);
+    s = gbt__alloc(&out->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns");
+    if (s == GBT_OK) s = gbt__alloc(&out->col_dense, nf + 1, 1, 0, "binned columns");
+    if (s == GBT_OK) s = q->layout == GBT_QM_CSR ? columns_of_csr(q, out) : columns_of_dense(q, nthread, out);
+    if (s != GBT_OK) gbt__qcols_free(out);
+    return s;
 }
 
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
@@ -704,7 +713,6 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
     s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
-    if (s == GBT_OK) s = make_col_copy(out, nthread);
     if (s != GBT_OK) gbt__qmatrix_free(out);
     return s;
 }

@@ -17,11 +17,15 @@
  * uint8 when max_bin <= 256, else uint16) or, for sparse data, CSR (each
  * row's present values as global slot numbers, ascending).
  *
- * A column-major copy serves the CPU's row partition, which reads one
- * feature of many rows: per feature either a dense column of codes (nrow
- * of them, nbins[f] = missing; one byte each for GBT_QM_DENSE8, else two)
- * or, for a feature present in fewer than a quarter of the rows (CSR
- * layout only), its present rows ascending with their codes.
+ * A column-major copy (struct gbt_qcols) serves the CPU's row partition,
+ * which reads one feature of many rows: per feature either a dense column
+ * of codes (nrow of them, nbins[f] = missing; one byte each for
+ * GBT_QM_DENSE8, else two) or, for a feature present in fewer than a
+ * quarter of the rows (CSR layout only), its present rows ascending with
+ * their codes.  The CPU backend builds it when a training opens and frees
+ * it when it closes; the binned matrix (kept with the dataset, binned.h)
+ * does not hold it, so the CUDA backend, which reads the row-major codes,
+ * never pays for it.
  */
 #ifndef GBT_QUANTIZE_H
 #define GBT_QUANTIZE_H
@@ -58,8 +62,10 @@ struct gbt_qmatrix {
     uint16_t *codes16; /* GBT_QM_DENSE16: nrow * nfeat */
     uint64_t *row_ptr; /* GBT_QM_CSR: nrow + 1 */
     uint32_t *slots;   /* GBT_QM_CSR: row_ptr[nrow] global slots */
+};
 
-    /* column-major copy: feature f's entries are [col_off[f], col_off[f+1]) */
+/* The column-major copy: feature f's entries are [col_off[f], col_off[f+1]). */
+struct gbt_qcols {
     uint64_t *col_off;  /* nfeat + 1 */
     uint8_t *col_dense; /* nfeat: 1 when the column holds every row */
     uint8_t *col_code8; /* codes, GBT_QM_DENSE8 */
@@ -97,6 +103,11 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
                               struct gbt_qmatrix *out);
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
+
+/* The column-major copy of q's codes (nthread threads for dense layouts). */
+gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *out);
+
+void gbt__qcols_free(struct gbt_qcols *c);
 
 /*
  * The value bin of v (not NaN) among n cuts: the first b with v < cut[b],
