@@ -172,7 +172,10 @@ typedef struct gbt_dataset gbt_dataset;
 /*
  * A dataset from a row-major dense matrix of nrow x ncol floats, copied.
  * NaN is always missing; so is every value equal to `missing` (pass NAN if
- * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT).
+ * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT; the
+ * first in row-major order is named).  Large matrices are copied and checked
+ * in one pass over OpenMP's threads (OMP_NUM_THREADS, at most one per
+ * processor); the dataset is the same for any thread count.
  */
 GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol,
                                           float missing, gbt_dataset **out);
@@ -181,7 +184,9 @@ GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint
  * A dataset from a compressed sparse row matrix, copied: row i holds the
  * entries indptr[i] .. indptr[i+1]-1 of `indices` (column numbers, < ncol)
  * and `values`.  Absent entries and NaN values are missing.  Columns within
- * a row may come in any order but must not repeat.
+ * a row may come in any order but must not repeat.  Large inputs are copied
+ * and checked over OpenMP's threads, as gbt_dataset_from_dense; an error
+ * names the first faulty row.
  */
 GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
                                         const float *values, uint64_t nrow, uint64_t ncol,

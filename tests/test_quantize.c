@@ -239,6 +239,53 @@ static void test_columns(void)
     free(y);
 }
 
+/*
+ * More rows than one block of the transpose (32768): the columns are
+ * filled block by block over threads.  Feature 0 has 50 distinct values,
+ * fewer than max_bin, so its cuts are those values (the smallest left
+ * out) and FLT_MAX, by hand; the weighted features' cuts, which sum
+ * weights in row order, are the same with 1 and 3 threads and from the
+ * same data given as CSR.
+ */
+static void test_blocked_transpose(void)
+{
+    enum { N = 100000, C = 3 };
+    float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y), *w = malloc(N * sizeof *w);
+    gbt_dataset *d = NULL, *csr;
+    struct gbt_qmatrix a, b, s;
+    int exact = 1;
+    tu_seed(23);
+    for (int r = 0; r < N; r++) {
+        x[r * C] = (float)((r * 7) % 50);
+        x[r * C + 1] = tu_unit() < 0.1 ? NAN : (float)(int)(tu_unit() * 3000);
+        x[r * C + 2] = r % 3 == 0 ? NAN : (float)tu_unit();
+        w[r] = (float)(0.1 + tu_unit());
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &d);
+    csr = tu_to_csr(x, y, N, C);
+    gbt_dataset_set_field(d, "weight", w, N);
+    gbt_dataset_set_field(csr, "weight", w, N);
+    ok_call(gbt__quantize(d, 64, 1, &a), "quantize 100,000 weighted rows on 1 thread");
+    ok_call(gbt__quantize(d, 64, 3, &b), "on 3 threads");
+    ok_call(gbt__quantize(csr, 64, 3, &s), "the same rows as CSR");
+    exact = a.cuts.nbins[0] == 50;
+    for (uint32_t i = 0; exact && i < 50; i++) exact &= a.cuts.cut[i] == (i < 49 ? (float)(i + 1) : FLT_MAX);
+    ok(exact, "50 distinct values: 50 bins, cut at each value above the smallest");
+    ok(a.cuts.total_slots == b.cuts.total_slots && a.cuts.total_slots == s.cuts.total_slots &&
+           memcmp(a.cuts.cut, b.cuts.cut, a.cuts.total_slots * sizeof(float)) == 0 &&
+           memcmp(a.cuts.cut, s.cuts.cut, a.cuts.total_slots * sizeof(float)) == 0 &&
+           memcmp(a.codes8, b.codes8, (size_t)N * C) == 0,
+       "weighted cuts and codes: the same bits on 1 and 3 threads and from CSR");
+    gbt__qmatrix_free(&a);
+    gbt__qmatrix_free(&b);
+    gbt__qmatrix_free(&s);
+    gbt_dataset_free(d);
+    gbt_dataset_free(csr);
+    free(x);
+    free(y);
+    free(w);
+}
+
 static void test_thread_invariance(void)
 {
     gbt_dataset *d;
@@ -265,6 +312,7 @@ int main(void)
     test_sparse_layout();
     test_constant_and_zero();
     test_columns();
+    test_blocked_transpose();
     test_thread_invariance();
     return done_testing();
 }
