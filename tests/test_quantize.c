@@ -304,6 +304,38 @@ static void test_thread_invariance(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Weights are summed exactly (fixed-point integers, common/cuts.h), so the
+ * order of the rows cannot change a cut: 40 values, each in 13 rows, one
+ * row of weight 1e17 and twelve of weight 1 (as doubles, 1e17 + 1 + ... + 1
+ * = 1e17 but 1 + ... + 1 + 1e17 = 1e17 + 16), the big row first in one
+ * dataset and last in the other, binned on 1 and 2 threads.
+ */
+static void test_weight_order(void)
+{
+    enum { V = 40, R = 13, N = V * R };
+    static float x1[N], w1[N], x2[N], w2[N];
+    struct gbt_qmatrix a, b;
+    gbt_dataset *d1, *d2;
+    for (int v = 0; v < V; v++)
+        for (int k = 0; k < R; k++) {
+            x1[v * R + k] = x2[v * R + k] = (float)v;
+            w1[v * R + k] = k == 0 ? 1e17f : 1.0f;
+            w2[v * R + k] = k == R - 1 ? 1e17f : 1.0f;
+        }
+    d1 = column(x1, N, w1);
+    d2 = column(x2, N, w2);
+    ok_call(gbt__quantize(d1, 7, 1, &a), "quantize weighted rows, the heavy row first");
+    ok_call(gbt__quantize(d2, 7, 2, &b), "quantize the same rows, the heavy row last");
+    ok(a.cuts.nbins[0] == b.cuts.nbins[0] &&
+           memcmp(a.cuts.cut, b.cuts.cut, a.cuts.nbins[0] * sizeof(float)) == 0,
+       "the order of the rows does not change the cuts (%u and %u cuts)", a.cuts.nbins[0], b.cuts.nbins[0]);
+    gbt__qmatrix_free(&a);
+    gbt__qmatrix_free(&b);
+    gbt_dataset_free(d1);
+    gbt_dataset_free(d2);
+}
+
 int main(void)
 {
     test_exact_cuts();
@@ -314,5 +346,6 @@ int main(void)
     test_columns();
     test_blocked_transpose();
     test_thread_invariance();
+    test_weight_order();
     return done_testing();
 }

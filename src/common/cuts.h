@@ -1,0 +1,295 @@
+/*
+ * cuts.h - the bin cuts of one feature from its sorted present values: one
+ * definition for the host (src/data/quantize.c) and the device
+ * (cuda/quantize.cu).
+ * Plain C, no allocation: callers pass every buffer (gbt_cuts_scratch
+ * says how large).
+ *
+ * Weights are fixed-point integers.  With M the largest row weight over
+ * all rows (a maximum, so independent of order) and n the row count, each
+ * weight w becomes trunc(w * 2^s), s = gbt_weight_shift(M, n), so that a
+ * sum over n rows stays below 2^63: every sum of weights (a value's
+ * weight, the ranks) is an exact uint64 addition, the same in any order,
+ * on any thread count or device.  Ranks are compared in double: the exact
+ * integer times 2^-s, converted once.  Unweighted rows have weight 1,
+ * which is exact; so are the weights of at most 63 - s significant bits
+ * below their leading one, which covers every float weight within 2^(39 -
+ * log2 n) of M.  A smaller weight loses its bits below 2^-s
+ * (docs/determinism.md).
+ *
+ * The rule (XGBoost's hist, max_bin = budget, on exact ranks): with no
+ * more distinct values than the budget, each distinct value has a bin.
+ * Otherwise the exact weighted-quantile summary of the distinct values is
+ * pruned to the size of XGBoost's sketch for `count` rows (eps = 1 /
+ * (8 min(budget, count))), then to 8 entries per bin, then to budget + 1
+ * entries, whose values but the first and the last are the cuts; the last
+ * cut is FLT_MAX.  Where XGBoost's sketch is exact (up to about 4,000
+ * values per feature) the cuts are XGBoost's.
+ */
+#ifndef GBT_COMMON_CUTS_H
+#define GBT_COMMON_CUTS_H
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hostdev.h"
+
+/* The order-preserving uint32 key of a float (-0 and 0 differ: callers map -0 to 0 first). */
+GBT_SHARED uint32_t gbt_cut_key(float f)
+{
+    union { float f; uint32_t u; } c;
+    c.f = f;
+    return (c.u & 0x80000000u) ? ~c.u : (c.u | 0x80000000u);
+}
+
+GBT_SHARED float gbt_cut_value(uint32_t k)
+{
+    union { uint32_t u; float f; } c;
+    c.u = (k & 0x80000000u) ? (k & 0x7fffffffu) : ~k;
+    return c.f;
+}
+
+/*
+ * The shift s of the fixed-point weights for rows whose largest weight is
+ * max_weight (>= 0, finite) and whose count is nrow: n weights below 2^e
+ * (max_weight = f 2^e, 0.5 <= f < 1) sum below 2^(ceil(log2 n) + e + s) =
+ * 2^63.
+ */
+GBT_SHARED int gbt_weight_shift(double max_weight, uint64_t nrow)
+{
+    int e = 0, c = 0;
+    if (!(max_weight > 0.0)) return 0;
+    (void)frexp(max_weight, &e);
+    while (c < 64 && ((uint64_t)1 << c) < nrow) c++;
+    return 63 - c - e;
+}
+
+/* w (0 <= w <= the largest weight) as a fixed-point integer: trunc(w 2^shift). */
+GBT_SHARED uint64_t gbt_weight_fixed(float w, int shift)
+{
+    return (uint64_t)ldexp((double)w, shift);
+}
+
+/*
+ * The distinct keys of n sorted keys (written over ukeys, which may be
+ * keys) and the fixed-point sums of their weights (w NULL: all 1.0) into
+ * uw; returns how many.
+ */
+GBT_SHARED size_t gbt_cuts_distinct(const uint32_t *keys, const float *w, int shift, size_t n, uint32_t *ukeys,
+                                    uint64_t *uw)
+{
+    const uint64_t one = gbt_weight_fixed(1.0f, shift);
+    size_t nd = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t wi = w ? gbt_weight_fixed(w[i], shift) : one;
+        if (i > 0 && keys[i - 1] == keys[i]) {
+            uw[nd - 1] += wi;
+        } else {
+            ukeys[nd] = keys[i];
+            uw[nd++] = wi;
+        }
+    }
+    return nd;
+}
+
+/*
+ * One entry of a weighted quantile summary (the XGBoost paper's): a value
+ * and the bounds of its rank, rmin = weight of the values below it and
+ * rmax = rmin + its weight in an exact summary, and its own weight wmin.
+ */
+struct gbt_qentry {
+    double rmin, rmax, wmin;
+    uint32_t key;
+};
+
+/*
+ * A summary to prune: the entries e[0, n), or, with e NULL, the exact
+ * summary of n distinct keys and their fixed-point weights w (in units of
+ * `unit`).  Its ranks are exact running sums kept by a cursor (at,
+ * rmin_at) that only moves forward: the pruning reads the last entry first
+ * (its rank rmin_last, the sum of every weight but the last), then entries
+ * i and i + 1 with i never decreasing.
+ */
+struct gbt_qsummary {
+    const struct gbt_qentry *e;
+    const uint32_t *keys;
+    const uint64_t *w;
+    size_t n, at;
+    uint64_t rmin_at, rmin_last;
+    double unit;
+};
+
+GBT_SHARED struct gbt_qentry gbt_qexact_entry(const struct gbt_qsummary *s, size_t i, uint64_t rmin)
+{
+    struct gbt_qentry q;
+    q.rmin = (double)rmin * s->unit;
+    q.rmax = (double)(rmin + s->w[i]) * s->unit;
+    q.wmin = (double)s->w[i] * s->unit;
+    q.key = s->keys[i];
+    return q;
+}
+
+GBT_SHARED struct gbt_qentry gbt_qentry_at(struct gbt_qsummary *s, size_t i)
+{
+    if (s->e) return s->e[i];
+    while (s->at + 1 < i) s->rmin_at += s->w[s->at++];
+    return gbt_qexact_entry(s, i, s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at]);
+}
+
+GBT_SHARED struct gbt_qentry gbt_qlast_entry(const struct gbt_qsummary *s)
+{
+    return s->e ? s->e[s->n - 1] : gbt_qexact_entry(s, s->n - 1, s->rmin_last);
+}
+
+/*
+ * At most maxsize (>= 2) entries of src into out: the first, the last, and
+ * for each of the maxsize - 2 ranks evenly spaced between them the entry
+ * whose rank interval is nearest, as XGBoost's summaries prune (in doubles
+ * where XGBoost computes in floats: the same with unit weights).  Returns
+ * how many.
+ */
+GBT_SHARED size_t gbt_qprune(struct gbt_qsummary *src, size_t maxsize, struct gbt_qentry *out)
+{
+    const size_t n = src->n, m = maxsize - 1;
+    struct gbt_qentry first, last;
+    double begin, range;
+    size_t size = 0, i = 1, lastidx = 0;
+    if (n <= maxsize) {
+        for (size_t k = 0; k < n; k++) out[k] = gbt_qentry_at(src, k);
+        return n;
+    }
+    last = gbt_qlast_entry(src);
+    first = gbt_qentry_at(src, 0);
+    begin = first.rmax;
+    range = last.rmin - first.rmax;
+    out[size++] = first;
+    for (size_t k = 1; k < m; k++) {
+        const double dx2 = 2.0 * ((double)k * range / (double)m + begin);
+        struct gbt_qentry lo, hi = last;
+        /* the first i whose next entry's mid-rank is above the target */
+        while (i < n - 1) {
+            hi = gbt_qentry_at(src, i + 1);
+            if (dx2 < hi.rmax + hi.rmin) break;
+            i++;
+        }
+        if (i == n - 1) break;
+        lo = gbt_qentry_at(src, i);
+        if (dx2 < (lo.rmin + lo.wmin) + (hi.rmax - hi.wmin)) {
+            if (i != lastidx) out[size++] = lo;
+            lastidx = i;
+        } else {
+            if (i + 1 != lastidx) out[size++] = hi;
+            lastidx = i + 1;
+        }
+    }
+    if (lastidx != n - 1) out[size++] = last;
+    return size;
+}
+
+/* The size of XGBoost's sketch summary for count rows: the first of (2^l) x size >= count, l = 1, 2, ... */
+GBT_SHARED uint64_t gbt_cuts_limit(uint64_t count, uint32_t budget)
+{
+    const uint64_t nb = count < budget ? count : budget;
+    const double eps = 1.0 / ((float)nb * 8.0f);
+    uint64_t limit = 0;
+    for (int level = 1;; level++) {
+        limit = (uint64_t)ceil((double)level / eps) + 1;
+        if (limit > count) limit = count;
+        if ((limit << level) >= count) break;
+    }
+    return limit;
+}
+
+/*
+ * The scratch entries gbt_cuts_of_feature needs for nd distinct values of
+ * count rows: *na in a, *nb in b (0 when nd <= budget).  Both grow with nd,
+ * so the count of present values bounds them before the sort.
+ */
+GBT_SHARED void gbt_cuts_scratch(uint64_t nd, uint64_t count, uint32_t budget, uint64_t *na, uint64_t *nb)
+{
+    uint64_t limit, inter = (uint64_t)budget * 8;
+    *na = *nb = 0;
+    if (nd <= budget) return;
+    limit = gbt_cuts_limit(count, budget);
+    if (inter > count) inter = count;
+    *na = nd < limit ? nd : limit;
+    *nb = (nd < inter ? nd : inter) + 1;
+}
+
+/*
+ * Cuts of one feature from its nd distinct present values (ukeys
+ * ascending, uw their fixed-point weights in units of `unit`; uw may be
+ * rewritten) in count rows: at most `budget` cuts into out, the last
+ * FLT_MAX; returns how many.  a and b: gbt_cuts_scratch's entries.  All
+ * weights 0 count as all 1.
+ */
+GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *uw, size_t nd, uint64_t count,
+                                        uint32_t budget, double unit, struct gbt_qentry *a, struct gbt_qentry *b,
+                                        float *out)
+{
+    struct gbt_qsummary src;
+    uint64_t inter = (uint64_t)budget * 8, limit;
+    uint32_t mb, ncut = 0;
+    size_t n;
+    if (nd == 0) return 0;
+    if (nd <= budget) {
+        for (size_t k = 1; k < nd; k++) out[k - 1] = gbt_cut_value(ukeys[k]);
+        out[nd - 1] = FLT_MAX;
+        return (uint32_t)nd;
+    }
+    src.e = NULL;
+    src.keys = ukeys;
+    src.w = uw;
+    src.n = nd;
+    src.at = 0;
+    src.rmin_at = 0;
+    src.rmin_last = 0;
+    src.unit = unit;
+    for (size_t i = 0; i + 1 < nd; i++) src.rmin_last += uw[i];
+    if (src.rmin_last + uw[nd - 1] == 0) {
+        for (size_t i = 0; i < nd; i++) uw[i] = 1;
+        src.rmin_last = nd - 1;
+        src.unit = 1.0;
+    }
+    limit = gbt_cuts_limit(count, budget);
+    if (inter > count) inter = count;
+    mb = inter < budget ? (uint32_t)inter : budget;
+    n = nd > limit ? gbt_qprune(&src, limit, a) : nd;
+    if (nd > limit) {
+        src.e = a;
+        src.n = n;
+    }
+    n = gbt_qprune(&src, inter, b);
+    src.e = b;
+    src.n = n;
+    n = gbt_qprune(&src, (size_t)mb + 1, a);
+    for (size_t i = 1; i < n && i < mb; i++) {
+        const float v = gbt_cut_value(a[i].key);
+        if (i == 1 || v > out[ncut - 1]) out[ncut++] = v;
+    }
+    out[ncut++] = FLT_MAX;
+    return ncut;
+}
+
+/*
+ * The value bin of v (not NaN) among n cuts: the first b with v < cut[b],
+ * at most n - 1.  Branch-free: the search narrows by halves with
+ * conditional moves, which mispredicted branches would otherwise dominate.
+ */
+GBT_SHARED uint32_t gbt_cut_bin(const float *cut, uint32_t n, float v)
+{
+    uint32_t base = 0, len = n, i;
+    if (n == 0) return 0;
+    /* invariant: every cut before base is <= v; the step is arithmetic, not a jump */
+    while (len > 1) {
+        const uint32_t half = len / 2;
+        base += half & (0u - (uint32_t)(cut[base + half - 1] <= v));
+        len -= half;
+    }
+    i = base + (uint32_t)(cut[base] <= v);
+    return i < n ? i : n - 1;
+}
+
+#endif
