@@ -332,7 +332,9 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * another max_bin (one binning is kept at a time); labels, base margins,
  * label bounds, groups and feature names keep them.  A booster still
  * training on the dataset holds its own reference: the memory goes when
- * both the dataset and that training state are gone.
+ * both the dataset and that training state are gone.  With device=cuda the
+ * binning runs on the GPU and gives the same bytes as on the CPU, so the
+ * kept binning serves boosters on either device.
  */
 GBT_API void gbt_dataset_free(gbt_dataset *d);
 

@@ -60,7 +60,7 @@ struct gbt_binned *gbt__dataset_binned_detach(gbt_dataset *d)
 }
 
 gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int verbosity,
-                           struct gbt_binned **out)
+                           const struct gbt_binner *by, struct gbt_binned **out)
 {
     /* the kept matrix is a cache, not the data: datasets are created non-const */
     gbt_dataset *d = (gbt_dataset *)cd;
@@ -82,7 +82,10 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
     }
     t0 = gbt__now();
     FORWARD_IF_ERROR(gbt__binned_alloc(&b));
-    s = gbt__quantize(d, max_bin, nthread, &b->qm);
+    if (by && by->quantize)
+        s = by->quantize(by->ordinal, d, max_bin, &b->qm);
+    else
+        s = gbt__quantize(d, max_bin, nthread, &b->qm);
     if (s != GBT_OK) {
         gbt__binned_release(b);
         return s;
@@ -96,8 +99,14 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
     d->binnings++;
     unlock();
     gbt__binned_release(old);
-    gbt__log(verbosity, GBT_LOG_DEBUG, "binned data: binned in %.3f s (max_bin=%d, %u bins), kept with the dataset",
-             gbt__now() - t0, max_bin, b->qm.cuts.total_slots);
+    if (by && by->quantize)
+        gbt__log(verbosity, GBT_LOG_DEBUG,
+                 "binned data: binned on %s:%d in %.3f s (max_bin=%d, %u bins), kept with the dataset",
+                 by->name ? by->name : "device", by->ordinal, gbt__now() - t0, max_bin, b->qm.cuts.total_slots);
+    else
+        gbt__log(verbosity, GBT_LOG_DEBUG,
+                 "binned data: binned in %.3f s (max_bin=%d, %u bins), kept with the dataset", gbt__now() - t0,
+                 max_bin, b->qm.cuts.total_slots);
     *out = b;
     return GBT_OK;
 }

@@ -28,13 +28,25 @@ struct gbt_binned {
 };
 
 /*
+ * Who bins: a device (a backend's quantize, backend.h, on device
+ * `ordinal`), or with quantize NULL the host (gbt__quantize).  Both give
+ * the same bytes, so a kept matrix serves either.
+ */
+struct gbt_binner {
+    gbt_status (*quantize)(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out);
+    int ordinal;
+    const char *name; /* for the log: "cuda" */
+};
+
+/*
  * A reference to d's binned matrix for max_bin: the kept one when it is
- * still valid, else a new one binned now (with nthread threads) and kept
- * with d in place of the old.  Logs at GBT_LOG_DEBUG whether it binned or
- * reused.  Release it with gbt__binned_release.
+ * still valid, else a new one binned now (by `by`, NULL: the host with
+ * nthread threads) and kept with d in place of the old.  Logs at
+ * GBT_LOG_DEBUG whether it binned (and where) or reused.  Release it with
+ * gbt__binned_release.
  */
 gbt_status gbt__binned_get(const gbt_dataset *d, int max_bin, int nthread, int verbosity,
-                           struct gbt_binned **out);
+                           const struct gbt_binner *by, struct gbt_binned **out);
 
 /* A new empty matrix with one reference, kept with no dataset (distributed training). */
 gbt_status gbt__binned_alloc(struct gbt_binned **out);

@@ -353,7 +353,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     if (s == GBT_OK && ts->dist) {
         s = gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->binned->qm);
     } else if (s == GBT_OK) {
-        s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &ts->binned);
+        /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
+        struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
+        s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
     }
     if (s == GBT_OK) {
         ts->qm = &ts->binned->qm;
