@@ -19,7 +19,7 @@
  * Test hooks, read by gbt_cu_open:
  * - GBT_CUDA_FAKE_FREE_BYTES=N: take N bytes as the device's free memory,
  *   so that the "does not fit" path (GBT_E_DEVICE) can be tested on a real
- *   GPU;
+ *   GPU (gbt_cu_quantize sizes its batches by it too);
  * - GBT_CUDA_HIST_SMEM_BYTES=N: give histogram blocks at most N bytes of
  *   shared memory, so that small tests exercise several feature groups and
  *   the global-memory path.

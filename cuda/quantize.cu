@@ -304,10 +304,14 @@ int grow(qwork *w, int which, size_t bytes, void **ptr, const char *what, char *
     return 0;
 }
 
-/* Rows per batch: GBT_CUDA_QUANT_ROWS, else as many as fit in half the free memory. */
+/*
+ * Rows per batch: GBT_CUDA_QUANT_ROWS, else as many as fit in half the free
+ * memory (GBT_CUDA_FAKE_FREE_BYTES, when set, as the free memory).
+ */
 uint64_t batch_rows(const struct gbt_cu_qinput *in, size_t free_bytes)
 {
-    const char *env = getenv(GBT_CUDA_QUANT_ROWS_ENV);
+    const char *env = getenv(GBT_CUDA_QUANT_ROWS_ENV), *fake = getenv(GBT_CUDA_FAKE_FREE_ENV);
+    if (fake && atoll(fake) > 0 && (size_t)atoll(fake) < free_bytes) free_bytes = (size_t)atoll(fake);
     const double cells_per_row = in->nrow ? (double)in->nnz / (double)in->nrow + 1.0 : 1.0;
     /* raw value, index, weight share; twice (key, weight) for the sort; head, place; codes */
     const double bytes_per_row = (in->dense ? (double)in->ncol * 6.0 : cells_per_row * 12.0) + cells_per_row * 40.0 + 16.0;

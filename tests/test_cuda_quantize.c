@@ -82,13 +82,54 @@ static void set_weights(gbt_dataset *d, uint64_t n, int heavy)
     free(w);
 }
 
-static int device_binned;
+static int device_binned, fell_back;
 
 static void watch_log(int level, const char *msg, void *user)
 {
     (void)level;
     (void)user;
     if (strstr(msg, "binned on cuda:0")) device_binned++;
+    if (strstr(msg, "device=auto: cannot bin on cuda:0")) fell_back++;
+}
+
+/*
+ * A device allocation failing while binning: device=cuda fails with
+ * GBT_E_DEVICE naming what it could not allocate; device=auto warns and
+ * trains on the CPU, the CPU's model.
+ */
+static void failures(void)
+{
+    const char *cpu[] = {"objective=binary:logistic", "max_depth=3", "device=cpu", NULL};
+    const char *cuda[] = {"objective=binary:logistic", "max_depth=3", "device=cuda", NULL};
+    const char *autod[] = {"objective=binary:logistic", "max_depth=3", "device=auto", "verbosity=1", NULL};
+    gbt_dataset *a, *b, *c;
+    gbt_booster *x, *y, *z = NULL;
+    gbt_status s = GBT_OK;
+    tu_seed(13);
+    a = tu_dataset(500, 5, 0.1, 1);
+    tu_seed(13);
+    b = tu_dataset(500, 5, 0.1, 1);
+    tu_seed(13);
+    c = tu_dataset(500, 5, 0.1, 1);
+    x = tu_train(a, 3, cpu);
+    y = tu_booster(cuda);
+    gbt_emu_fail_nth("malloc", 1);
+    if (y) s = gbt_booster_update(y, b);
+    ok(s == GBT_E_DEVICE && strstr(gbt_last_error(), "binning on cuda:0: cannot allocate") && b->binnings == 0,
+       "device=cuda: a failed allocation while binning is GBT_E_DEVICE (%s)", gbt_last_error());
+    fell_back = 0;
+    gbt_set_log_callback(watch_log, NULL);
+    gbt_emu_fail_nth("malloc", 1);
+    z = tu_train(c, 3, autod);
+    gbt_set_log_callback(NULL, NULL);
+    ok(z && x && fell_back == 1 && c->binnings == 1 && tu_same_model(x, z),
+       "device=auto: binning fails on the device, the CPU bins and trains the CPU's model (%d warning)", fell_back);
+    gbt_booster_free(x);
+    gbt_booster_free(y);
+    gbt_booster_free(z);
+    gbt_dataset_free(a);
+    gbt_dataset_free(b);
+    gbt_dataset_free(c);
 }
 
 /*
@@ -191,6 +232,7 @@ int main(void)
     training("max_bin=16", 0, 0);
     training("max_bin=300", 0, 1);
     training("max_bin=32", 1, 0);
+    failures();
 
     ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
        gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");

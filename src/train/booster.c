@@ -356,6 +356,15 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
         struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
         s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
+        if (s != GBT_OK && by.quantize && gbt__booster_device_auto(p->device)) {
+            /* as when opening fails below: device=auto goes on with the CPU, whose binning is the same */
+            gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                     "device=auto: cannot bin on %s:%d (%s); training on the CPU", by.name, ts->ordinal,
+                     gbt_last_error());
+            ts->ops = gbt__backend_cpu();
+            ts->ordinal = -1;
+            s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, NULL, &ts->binned);
+        }
     }
     if (s == GBT_OK) {
         ts->qm = &ts->binned->qm;
