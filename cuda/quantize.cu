@@ -662,7 +662,7 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
                 st = failf(msg, GBT_E_NO_MEMORY, "binning: %s", gbt_last_error());
                 goto done;
             }
-            Q_ALLOC(d_codes, B * in->ncol * esize + 1, "binned matrix");
+            Q_ALLOC(d_codes, (B * in->ncol + 1) * esize, "binned matrix");
         }
         for (int k = 0; k < nbatch; k++) {
             const uint64_t r0 = (uint64_t)k * B, n = r0 + B < in->nrow ? B : in->nrow - r0;
