@@ -10,9 +10,11 @@
  * batches before; CUB's segmented radix sort orders each segment; a scan
  * of the run heads gives each distinct value its place, and its weight is
  * the integer sum of its run (atomics: exact in any order).  Those
- * distinct values and weights are all the cut rule reads, so after the
- * last batch one thread per feature runs gbt_cuts_of_feature, the host's
- * function.  Codes: a second pass over the batches (the raw values of a
+ * distinct values and weights are all the cut rule reads.  After the last
+ * batch: a scan of the weights gives every rank exactly, the first pruning
+ * pass runs one thread per target (gbt_qprune_pick: binary searches on the
+ * ranks), and one thread per feature runs the rest of gbt_cuts_of_feature
+ * (small summaries), the host's function.  Codes: a second pass over the batches (the raw values of a
  * single batch stay on the device) searches each value's bin with
  * gbt_cut_bin, the host's search.  The host assembles the cuts' slots
  * (gbt__cuts_assemble) and receives the codes.
@@ -158,16 +160,77 @@ __global__ void segment_places(const int *seg, const int *place, const int *head
         aoff[f] = seg[f] < n ? place[seg[f]] : (n > 0 ? place[n - 1] + head[n - 1] : 0);
 }
 
-/* The cut rule, one thread per feature (common/cuts.h). */
-__global__ void feature_cuts(const uint32_t *akey, unsigned long long *aw, const int *aoff, uint32_t ncol,
-                             const unsigned long long *count, const uint32_t *budget, double unit,
+/* The last f < n with off[f] <= i (off ascending, off[0] = 0). */
+__device__ __forceinline__ uint32_t seg_find_u64(const unsigned long long *off, uint32_t n, unsigned long long i)
+{
+    uint32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (off[mid] <= i)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/*
+ * Each feature's rank prefix (common/cuts.h, gbt_cuts_prefix) from the
+ * scan of every distinct weight: feature f's nd + 1 entries at aoff[f] + f.
+ * A feature whose weights are all 0 counts them as 1 (unit1[f]), as the
+ * host's gbt_cuts_of_feature does.
+ */
+__global__ void feature_prefix(const unsigned long long *scan, const int *aoff, uint32_t ncol,
+                               unsigned long long *pre, uint8_t *unit1)
+{
+    const int n = aoff[ncol] + (int)ncol;
+    for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
+        /* feature f owns [aoff[f] + f, aoff[f + 1] + f + 1) */
+        int lo = 0, hi = (int)ncol - 1;
+        while (lo < hi) {
+            const int mid = lo + (hi - lo + 1) / 2;
+            if (aoff[mid] + mid <= t)
+                lo = mid;
+            else
+                hi = mid - 1;
+        }
+        const int f = lo, j = t - (aoff[f] + f);
+        const unsigned long long base = scan[aoff[f]], total = scan[aoff[f + 1]] - base;
+        pre[t] = total == 0 ? (unsigned long long)j : scan[aoff[f] + j] - base;
+        if (j == 0) unit1[f] = total == 0;
+    }
+}
+
+/* The first pruning pass, one thread per target (gbt_qprune_pick): feature f's at po[f] + k. */
+__global__ void first_pass_picks(const uint32_t *akey, const unsigned long long *pre, const int *aoff, uint32_t ncol,
+                                 const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1,
+                                 double unit, const unsigned long long *po, long long *pick)
+{
+    const unsigned long long n = po[ncol];
+    for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < n;
+         t += (unsigned long long)gridDim.x * blockDim.x) {
+        const uint32_t f = seg_find_u64(po, ncol, t);
+        const size_t k = (size_t)(t - po[f]), nd = (size_t)(aoff[f + 1] - aoff[f]);
+        const uint64_t limit = gbt_cuts_limit(count[f], budget[f]);
+        pick[t] = k == 0 || k + 1 >= limit
+                      ? -1
+                      : gbt_qprune_pick(akey + aoff[f], (const uint64_t *)(pre + aoff[f] + f), nd,
+                                        unit1[f] ? 1.0 : unit, (size_t)limit, k);
+    }
+}
+
+/* The rest of the cut rule, one thread per feature (common/cuts.h). */
+__global__ void feature_cuts(const uint32_t *akey, unsigned long long *pre, const int *aoff, uint32_t ncol,
+                             const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1, double unit,
+                             const unsigned long long *po, const long long *pick,
                              const unsigned long long *ea_off, const unsigned long long *eb_off,
                              struct gbt_qentry *ea, struct gbt_qentry *eb, const unsigned long long *cut_off,
                              float *cuts, uint32_t *nbins)
 {
     for (uint32_t f = blockIdx.x * blockDim.x + threadIdx.x; f < ncol; f += gridDim.x * blockDim.x)
-        nbins[f] = gbt_cuts_of_feature(akey + aoff[f], (uint64_t *)(aw + aoff[f]), (size_t)(aoff[f + 1] - aoff[f]),
-                                       count[f], budget[f], unit, ea + ea_off[f], eb + eb_off[f], cuts + cut_off[f]);
+        nbins[f] = gbt_cuts_of_feature(akey + aoff[f], (uint64_t *)(pre + aoff[f] + f), (size_t)(aoff[f + 1] - aoff[f]),
+                                       count[f], budget[f], unit1[f] ? 1.0 : unit, ea + ea_off[f], eb + eb_off[f],
+                                       po[f + 1] > po[f] ? pick + po[f] : NULL, cuts + cut_off[f]);
 }
 
 /* Dense codes of a batch (its rows' nrow * ncol into c8 or c16), missing = nbins[f]. */
@@ -547,6 +610,11 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         unsigned long long *h_eb = (unsigned long long *)calloc((size_t)nf + 1, sizeof(unsigned long long));
         unsigned long long *h_co = (unsigned long long *)calloc((size_t)nf + 1, sizeof(unsigned long long));
         uint32_t *h_budget = (uint32_t *)calloc((size_t)nf + 1, sizeof(uint32_t));
+        unsigned long long *h_po = (unsigned long long *)calloc((size_t)nf + 1, sizeof(unsigned long long));
+        unsigned long long *d_scan = NULL, *d_pre = NULL, *d_po = NULL;
+        uint8_t *d_unit1 = NULL;
+        long long *d_pick = NULL;
+        size_t tb3 = 0;
         uint64_t *at = (uint64_t *)calloc((size_t)nf + 1, sizeof(uint64_t));
         float *h_cuts = NULL;
         unsigned long long *d_cnt = NULL, *d_ea = NULL, *d_eb = NULL, *d_co = NULL;
@@ -554,7 +622,7 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         struct gbt_qentry *d_qa = NULL, *d_qb = NULL;
         float *d_cuts = NULL;
         struct gbt_cuts *c = &out->cuts;
-        if (!h_aoff || !h_ea || !h_eb || !h_co || !h_budget || !at) {
+        if (!h_aoff || !h_ea || !h_eb || !h_co || !h_budget || !at || !h_po) {
             st = failf(msg, GBT_E_NO_MEMORY, "binning: out of host memory");
             goto cuts_done;
         }
@@ -569,9 +637,10 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         }
         for (uint32_t f = 0; f < nf; f++) {
             const uint64_t nd = (uint64_t)(h_aoff[f + 1] - h_aoff[f]);
-            uint64_t na, nb, ncut;
+            uint64_t na, nb, ncut, limit;
             c->has_missing[f] = total_count[f] < in->nrow;
             h_budget[f] = gbt__feature_budget(in->max_bin, layout, c->has_missing[f]);
+            h_po[f + 1] = h_po[f] + (gbt_cuts_first_pass(nd, total_count[f], h_budget[f], &limit) ? limit : 0);
             gbt_cuts_scratch(nd, total_count[f], h_budget[f], &na, &nb);
             ncut = nd < h_budget[f] ? nd : h_budget[f];
             h_ea[f + 1] = h_ea[f] + na;
@@ -593,15 +662,45 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         Q_ALLOC(d_qa, (h_ea[nf] + 1) * sizeof(struct gbt_qentry), "quantile summaries");
         Q_ALLOC(d_qb, (h_eb[nf] + 1) * sizeof(struct gbt_qentry), "quantile summaries");
         Q_ALLOC(d_cuts, (h_co[nf] + 1) * sizeof(float), "cuts");
+        {
+            const uint64_t acc_n = (uint64_t)h_aoff[nf];
+            Q_ALLOC(d_scan, (acc_n + 1) * sizeof(unsigned long long), "rank prefix");
+            Q_ALLOC(d_pre, (acc_n + nf + 1) * sizeof(unsigned long long), "rank prefix");
+            Q_ALLOC(d_unit1, (size_t)nf + 1, "weight flags");
+            Q_ALLOC(d_po, ((size_t)nf + 1) * sizeof(unsigned long long), "pick offsets");
+            Q_ALLOC(d_pick, (h_po[nf] + 1) * sizeof(long long), "first-pass picks");
+            /* the distinct weights end with a 0 (the buffer was cleared before the runs were summed) */
+            Q_CHECK(cub::DeviceScan::ExclusiveSum(NULL, tb3, d_aw, d_scan, (int)(acc_n + 1), w->stream));
+            if (tb3 > temp_bytes) {
+                temp_bytes = tb3;
+                if (grow(w, 6, temp_bytes, &d_temp, "scan scratch", msg)) {
+                    st = GBT_E_DEVICE;
+                    goto cuts_done;
+                }
+            }
+            Q_CHECK(cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, d_aw, d_scan, (int)(acc_n + 1), w->stream));
+            if (nf) {
+                feature_prefix<<<qgrid(w, acc_n + nf), QTHREADS, 0, w->stream>>>(d_scan, d_aoff, nf, d_pre, d_unit1);
+                Q_LAUNCHED("feature_prefix");
+            }
+            Q_CHECK(cudaMemcpyAsync(d_po, h_po, ((size_t)nf + 1) * sizeof(unsigned long long), cudaMemcpyHostToDevice,
+                                    w->stream));
+        }
         Q_CHECK(cudaMemcpyAsync(d_cnt, total_count, (size_t)nf * sizeof(unsigned long long), cudaMemcpyHostToDevice,
                                 w->stream));
         Q_CHECK(cudaMemcpyAsync(d_ea, h_ea, (size_t)nf * sizeof(unsigned long long), cudaMemcpyHostToDevice, w->stream));
         Q_CHECK(cudaMemcpyAsync(d_eb, h_eb, (size_t)nf * sizeof(unsigned long long), cudaMemcpyHostToDevice, w->stream));
         Q_CHECK(cudaMemcpyAsync(d_co, h_co, (size_t)nf * sizeof(unsigned long long), cudaMemcpyHostToDevice, w->stream));
         Q_CHECK(cudaMemcpyAsync(d_budget, h_budget, (size_t)nf * sizeof(uint32_t), cudaMemcpyHostToDevice, w->stream));
+        if (h_po[nf]) {
+            first_pass_picks<<<qgrid(w, h_po[nf]), QTHREADS, 0, w->stream>>>(d_akey, d_pre, d_aoff, nf, d_cnt, d_budget,
+                                                                            d_unit1, unit, d_po, d_pick);
+            Q_LAUNCHED("first_pass_picks");
+        }
         if (nf) {
-            feature_cuts<<<qgrid(w, nf), QTHREADS, 0, w->stream>>>(d_akey, d_aw, d_aoff, nf, d_cnt, d_budget, unit,
-                                                                  d_ea, d_eb, d_qa, d_qb, d_co, d_cuts, d_nbins);
+            feature_cuts<<<qgrid(w, nf), QTHREADS, 0, w->stream>>>(d_akey, d_pre, d_aoff, nf, d_cnt, d_budget, d_unit1,
+                                                                  unit, d_po, d_pick, d_ea, d_eb, d_qa, d_qb, d_co,
+                                                                  d_cuts, d_nbins);
             Q_LAUNCHED("feature_cuts");
         }
         Q_CHECK(cudaMemcpyAsync(c->nbins, d_nbins, (size_t)nf * sizeof(uint32_t), cudaMemcpyDeviceToHost, w->stream));
@@ -615,6 +714,7 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         free(h_eb);
         free(h_co);
         free(h_budget);
+        free(h_po);
         free(at);
         free(h_cuts);
         if (st != 0) goto done;

@@ -219,15 +219,108 @@ GBT_SHARED void gbt_cuts_scratch(uint64_t nd, uint64_t count, uint32_t budget, u
 }
 
 /*
- * Cuts of one feature from its nd distinct present values (ukeys
- * ascending, uw their fixed-point weights in units of `unit`; uw may be
- * rewritten) in count rows: at most `budget` cuts into out, the last
- * FLT_MAX; returns how many.  a and b: gbt_cuts_scratch's entries.  All
- * weights 0 count as all 1.
+ * The weights uw[0, nd) of nd distinct values turned, in place, into their
+ * rank prefix p[0, nd]: p[i] = the weight of the values below value i, p[nd]
+ * the total (uw has nd + 1 entries).  Exact integer sums.
  */
-GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *uw, size_t nd, uint64_t count,
+GBT_SHARED void gbt_cuts_prefix(uint64_t *uw, size_t nd)
+{
+    uint64_t run = 0;
+    for (size_t i = 0; i < nd; i++) {
+        const uint64_t w = uw[i];
+        uw[i] = run;
+        run += w;
+    }
+    uw[nd] = run;
+}
+
+/* Entry i of the exact summary whose rank prefix is p (in units of `unit`). */
+GBT_SHARED struct gbt_qentry gbt_qprefix_entry(const uint32_t *keys, const uint64_t *p, size_t i, double unit)
+{
+    struct gbt_qentry q;
+    q.rmin = (double)p[i] * unit;
+    q.rmax = (double)p[i + 1] * unit;
+    q.wmin = (double)(p[i + 1] - p[i]) * unit;
+    q.key = keys[i];
+    return q;
+}
+
+/*
+ * The first pruning pass of an exact summary (n entries, rank prefix p) to
+ * maxsize < n entries, target k (1 <= k < maxsize - 1): the index of the
+ * entry gbt_qprune picks for it, or -1 where gbt_qprune has stopped.  Each
+ * target is independent of the others (a binary search on the mid-ranks,
+ * which never decrease: gbt_qprune's forward cursor finds the same entry),
+ * so a device runs one thread per target.
+ */
+GBT_SHARED long long gbt_qprune_pick(const uint32_t *keys, const uint64_t *p, size_t n, double unit, size_t maxsize,
+                                     size_t k)
+{
+    const size_t m = maxsize - 1;
+    const struct gbt_qentry first = gbt_qprefix_entry(keys, p, 0, unit), last = gbt_qprefix_entry(keys, p, n - 1, unit);
+    const double begin = first.rmax, range = last.rmin - first.rmax;
+    const double dx2 = 2.0 * ((double)k * range / (double)m + begin);
+    struct gbt_qentry lo, hi;
+    size_t a = 1, b = n - 1;
+    /* the first i >= 1 whose next entry's mid-rank is above the target (n - 1: none) */
+    while (a < b) {
+        const size_t mid = a + (b - a) / 2;
+        const struct gbt_qentry e = gbt_qprefix_entry(keys, p, mid + 1, unit);
+        if (dx2 < e.rmax + e.rmin)
+            b = mid;
+        else
+            a = mid + 1;
+    }
+    if (a == n - 1) return -1;
+    lo = gbt_qprefix_entry(keys, p, a, unit);
+    hi = gbt_qprefix_entry(keys, p, a + 1, unit);
+    return dx2 < (lo.rmin + lo.wmin) + (hi.rmax - hi.wmin) ? (long long)a : (long long)a + 1;
+}
+
+/*
+ * gbt_qprune of the exact summary (n > maxsize entries, rank prefix p) into
+ * out: the first entry, each target's pick unless it repeats the one
+ * before, the last.  pick[k] (k in [1, maxsize - 1)): gbt_qprune_pick's
+ * answers computed beforehand (a device's), or pick NULL: computed here.
+ */
+GBT_SHARED size_t gbt_qprune_exact(const uint32_t *keys, const uint64_t *p, size_t n, double unit, size_t maxsize,
+                                   const long long *pick, struct gbt_qentry *out)
+{
+    size_t size = 0;
+    long long lastidx = 0;
+    out[size++] = gbt_qprefix_entry(keys, p, 0, unit);
+    for (size_t k = 1; k + 1 < maxsize; k++) {
+        const long long c = pick ? pick[k] : gbt_qprune_pick(keys, p, n, unit, maxsize, k);
+        if (c < 0) break;
+        if (c != lastidx) out[size++] = gbt_qprefix_entry(keys, p, (size_t)c, unit);
+        lastidx = c;
+    }
+    if (lastidx != (long long)n - 1) out[size++] = gbt_qprefix_entry(keys, p, n - 1, unit);
+    return size;
+}
+
+/*
+ * Whether the cuts of nd distinct values in count rows with this budget
+ * take the first pruning pass (and how many targets it has: *maxsize).
+ */
+GBT_SHARED int gbt_cuts_first_pass(uint64_t nd, uint64_t count, uint32_t budget, uint64_t *maxsize)
+{
+    *maxsize = gbt_cuts_limit(count, budget);
+    return nd > budget && nd > *maxsize;
+}
+
+/*
+ * Cuts of one feature from its nd distinct present values (ukeys
+ * ascending) whose rank prefix is p[0, nd] (gbt_cuts_prefix; in units of
+ * `unit`; p may be rewritten) in count rows: at most `budget` cuts into
+ * out, the last FLT_MAX; returns how many.  a and b: gbt_cuts_scratch's
+ * entries.  All weights 0 count as all 1 (p becomes 0, 1, ..., nd).
+ * pick: gbt_qprune_pick's answers for the first pass, computed
+ * beforehand (gbt_cuts_first_pass), or NULL.
+ */
+GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *p, size_t nd, uint64_t count,
                                         uint32_t budget, double unit, struct gbt_qentry *a, struct gbt_qentry *b,
-                                        float *out)
+                                        const long long *pick, float *out)
 {
     struct gbt_qsummary src;
     uint64_t inter = (uint64_t)budget * 8, limit;
@@ -239,28 +332,27 @@ GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *uw, siz
         out[nd - 1] = FLT_MAX;
         return (uint32_t)nd;
     }
-    src.e = NULL;
-    src.keys = ukeys;
-    src.w = uw;
-    src.n = nd;
-    src.at = 0;
-    src.rmin_at = 0;
-    src.rmin_last = 0;
-    src.unit = unit;
-    for (size_t i = 0; i + 1 < nd; i++) src.rmin_last += uw[i];
-    if (src.rmin_last + uw[nd - 1] == 0) {
-        for (size_t i = 0; i < nd; i++) uw[i] = 1;
-        src.rmin_last = nd - 1;
-        src.unit = 1.0;
+    if (p[nd] == 0) {
+        for (size_t i = 0; i <= nd; i++) p[i] = i;
+        unit = 1.0;
     }
     limit = gbt_cuts_limit(count, budget);
     if (inter > count) inter = count;
     mb = inter < budget ? (uint32_t)inter : budget;
-    n = nd > limit ? gbt_qprune(&src, limit, a) : nd;
     if (nd > limit) {
-        src.e = a;
-        src.n = n;
+        n = gbt_qprune_exact(ukeys, p, nd, unit, limit, pick, a);
+    } else {
+        for (size_t i = 0; i < nd; i++) a[i] = gbt_qprefix_entry(ukeys, p, i, unit);
+        n = nd;
     }
+    src.e = a;
+    src.keys = NULL;
+    src.w = NULL;
+    src.n = n;
+    src.at = 0;
+    src.rmin_at = 0;
+    src.rmin_last = 0;
+    src.unit = unit;
     n = gbt_qprune(&src, inter, b);
     src.e = b;
     src.n = n;

@@ -190,7 +190,10 @@ static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct co
     if (s == GBT_OK) gbt_cuts_scratch(mn, count, budget, &na, &nb);
     if (s == GBT_OK) s = gbt__alloc(&ea, na + 1, sizeof *ea, 0, "quantile summary");
     if (s == GBT_OK) s = gbt__alloc(&eb, nb + 1, sizeof *eb, 0, "quantile summary");
-    if (s == GBT_OK) *nbins = gbt_cuts_of_feature(mk, mw, mn, count, budget, ldexp(1.0, -shift), ea, eb, out);
+    if (s == GBT_OK) {
+        gbt_cuts_prefix(mw, mn); /* dist's merge leaves room for mn + 1 */
+        *nbins = gbt_cuts_of_feature(mk, mw, mn, count, budget, ldexp(1.0, -shift), ea, eb, NULL, out);
+    }
     free(mk);
     free(mw);
     free(ea);
@@ -333,9 +336,10 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
                 if (w) memcpy(w, col->weight + b, n * sizeof *w);
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
                 nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+                gbt_cuts_prefix(uw, nd);
                 c->nbins[f] = gbt_cuts_of_feature(keys, uw, nd, n,
                                                   gbt__feature_budget(max_bin, layout, c->has_missing[f]), unit, ea, eb,
-                                                  tmp_cuts + TMP_AT(f));
+                                                  NULL, tmp_cuts + TMP_AT(f));
             }
             free(keys);
             free(ktmp);

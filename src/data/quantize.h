@@ -109,7 +109,8 @@ gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct 
  * max_weight replaces *w by its maximum over the processes, merge merges
  * one feature's distinct values (keys ascending, gbt_cut_key) and their
  * fixed-point weights (common/cuts.h) over the processes into new buffers
- * (free()), keys ascending, the weights of a value present in several
+ * (free(); the weights' buffer has room for one more), keys ascending,
+ * the weights of a value present in several
  * processes summed (exact integers).  Collective: every process calls them,
  * the merges in feature order.
  */

@@ -263,7 +263,7 @@ static gbt_status merge(void *user, const uint32_t *keys, const uint64_t *w, siz
         end[r] = total;
     }
     if (s == GBT_OK) s = gbt__alloc(mkeys, total ? total : 1, sizeof **mkeys, 0, "merged values");
-    if (s == GBT_OK) s = gbt__alloc(mw, total ? total : 1, sizeof **mw, 0, "merged weights");
+    if (s == GBT_OK) s = gbt__alloc(mw, total + 1, sizeof **mw, 0, "merged weights");
     /*
      * Each process's list ascends: take the smallest head; a value several
      * processes hold gets their weights summed (integers: exact).
