@@ -105,63 +105,24 @@ struct gbt_qentry {
 };
 
 /*
- * A summary to prune: the entries e[0, n), or, with e NULL, the exact
- * summary of n distinct keys and their fixed-point weights w (in units of
- * `unit`).  Its ranks are exact running sums kept by a cursor (at,
- * rmin_at) that only moves forward: the pruning reads the last entry first
- * (its rank rmin_last, the sum of every weight but the last), then entries
- * i and i + 1 with i never decreasing.
- */
-struct gbt_qsummary {
-    const struct gbt_qentry *e;
-    const uint32_t *keys;
-    const uint64_t *w;
-    size_t n, at;
-    uint64_t rmin_at, rmin_last;
-    double unit;
-};
-
-GBT_SHARED struct gbt_qentry gbt_qexact_entry(const struct gbt_qsummary *s, size_t i, uint64_t rmin)
-{
-    struct gbt_qentry q;
-    q.rmin = (double)rmin * s->unit;
-    q.rmax = (double)(rmin + s->w[i]) * s->unit;
-    q.wmin = (double)s->w[i] * s->unit;
-    q.key = s->keys[i];
-    return q;
-}
-
-GBT_SHARED struct gbt_qentry gbt_qentry_at(struct gbt_qsummary *s, size_t i)
-{
-    if (s->e) return s->e[i];
-    while (s->at + 1 < i) s->rmin_at += s->w[s->at++];
-    return gbt_qexact_entry(s, i, s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at]);
-}
-
-GBT_SHARED struct gbt_qentry gbt_qlast_entry(const struct gbt_qsummary *s)
-{
-    return s->e ? s->e[s->n - 1] : gbt_qexact_entry(s, s->n - 1, s->rmin_last);
-}
-
-/*
- * At most maxsize (>= 2) entries of src into out: the first, the last, and
+ * At most maxsize (>= 2) of the summary entries e[0, n) into out: the first, the last, and
  * for each of the maxsize - 2 ranks evenly spaced between them the entry
  * whose rank interval is nearest, as XGBoost's summaries prune (in doubles
  * where XGBoost computes in floats: the same with unit weights).  Returns
  * how many.
  */
-GBT_SHARED size_t gbt_qprune(struct gbt_qsummary *src, size_t maxsize, struct gbt_qentry *out)
+GBT_SHARED size_t gbt_qprune(const struct gbt_qentry *e, size_t n, size_t maxsize, struct gbt_qentry *out)
 {
-    const size_t n = src->n, m = maxsize - 1;
+    const size_t m = maxsize - 1;
     struct gbt_qentry first, last;
     double begin, range;
     size_t size = 0, i = 1, lastidx = 0;
     if (n <= maxsize) {
-        for (size_t k = 0; k < n; k++) out[k] = gbt_qentry_at(src, k);
+        for (size_t k = 0; k < n; k++) out[k] = e[k];
         return n;
     }
-    last = gbt_qlast_entry(src);
-    first = gbt_qentry_at(src, 0);
+    last = e[n - 1];
+    first = e[0];
     begin = first.rmax;
     range = last.rmin - first.rmax;
     out[size++] = first;
@@ -170,12 +131,12 @@ GBT_SHARED size_t gbt_qprune(struct gbt_qsummary *src, size_t maxsize, struct gb
         struct gbt_qentry lo, hi = last;
         /* the first i whose next entry's mid-rank is above the target */
         while (i < n - 1) {
-            hi = gbt_qentry_at(src, i + 1);
+            hi = e[i + 1];
             if (dx2 < hi.rmax + hi.rmin) break;
             i++;
         }
         if (i == n - 1) break;
-        lo = gbt_qentry_at(src, i);
+        lo = e[i];
         if (dx2 < (lo.rmin + lo.wmin) + (hi.rmax - hi.wmin)) {
             if (i != lastidx) out[size++] = lo;
             lastidx = i;
@@ -322,7 +283,6 @@ GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *p, size
                                         uint32_t budget, double unit, struct gbt_qentry *a, struct gbt_qentry *b,
                                         const long long *pick, float *out)
 {
-    struct gbt_qsummary src;
     uint64_t inter = (uint64_t)budget * 8, limit;
     uint32_t mb, ncut = 0;
     size_t n;
@@ -345,18 +305,8 @@ GBT_SHARED uint32_t gbt_cuts_of_feature(const uint32_t *ukeys, uint64_t *p, size
         for (size_t i = 0; i < nd; i++) a[i] = gbt_qprefix_entry(ukeys, p, i, unit);
         n = nd;
     }
-    src.e = a;
-    src.keys = NULL;
-    src.w = NULL;
-    src.n = n;
-    src.at = 0;
-    src.rmin_at = 0;
-    src.rmin_last = 0;
-    src.unit = unit;
-    n = gbt_qprune(&src, inter, b);
-    src.e = b;
-    src.n = n;
-    n = gbt_qprune(&src, (size_t)mb + 1, a);
+    n = gbt_qprune(a, n, inter, b);
+    n = gbt_qprune(b, n, (size_t)mb + 1, a);
     for (size_t i = 1; i < n && i < mb; i++) {
         const float v = gbt_cut_value(a[i].key);
         if (i == 1 || v > out[ncut - 1]) out[ncut++] = v;
