@@ -19,6 +19,8 @@ TESTS += tests/bench_smoke.sh
 
 EXTRA_DIST += \
 	bench/accuracy.py \
+	bench/construct.py \
+	bench/construct_time.c \
 	bench/mpi.py \
 	bench/README.md \
 	bench/peers.py \

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "data/dataset.h"
 #include "util/util.h"
 #include "common/constraint_math.h"
 #include "gbt_cuda.h"
@@ -152,6 +153,23 @@ static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest
     CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 
+static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out)
+{
+    struct gbt_cu_qinput in;
+    in.nrow = d->nrow;
+    in.ncol = d->ncol;
+    in.nnz = d->nnz;
+    in.dense = d->dense;
+    in.indptr = d->indptr;
+    in.indices = d->indices;
+    in.values = d->values;
+    in.weight = d->weight;
+    in.max_bin = max_bin;
+    in.layout = gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
+    in.max_weight = gbt__max_weight(d->weight, d->nrow, 1);
+    CU_CALL(gbt_cu_quantize(ordinal, &in, out, msg_));
+}
+
 const struct gbt_backend_ops gbt__cuda_ops = {
     .name = "cuda",
     .device_count = cuda_device_count,
@@ -173,4 +191,5 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .read_gradients = cuda_read_gradients,
     .predict_margins = cuda_predict_margins,
     .predict_explain = cuda_predict_explain,
+    .quantize = cuda_quantize,
 };

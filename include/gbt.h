@@ -172,7 +172,10 @@ typedef struct gbt_dataset gbt_dataset;
 /*
  * A dataset from a row-major dense matrix of nrow x ncol floats, copied.
  * NaN is always missing; so is every value equal to `missing` (pass NAN if
- * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT).
+ * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT; the
+ * first in row-major order is named).  Large matrices are copied and checked
+ * in one pass over OpenMP's threads (OMP_NUM_THREADS, at most one per
+ * processor); the dataset is the same for any thread count.
  */
 GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol,
                                           float missing, gbt_dataset **out);
@@ -181,7 +184,9 @@ GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint
  * A dataset from a compressed sparse row matrix, copied: row i holds the
  * entries indptr[i] .. indptr[i+1]-1 of `indices` (column numbers, < ncol)
  * and `values`.  Absent entries and NaN values are missing.  Columns within
- * a row may come in any order but must not repeat.
+ * a row may come in any order but must not repeat.  Large inputs are copied
+ * and checked over OpenMP's threads, as gbt_dataset_from_dense; an error
+ * names the first faulty row.
  */
 GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
                                         const float *values, uint64_t nrow, uint64_t ncol,
@@ -356,6 +361,21 @@ GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dens
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 
+/*
+ * Frees the dataset and what it keeps: its data, fields, names and its
+ * binned data.  The first training on a dataset computes the bin cuts and
+ * the binned matrix (one byte per cell when max_bin <= 256, else two; four
+ * bytes per present value for sparse data) and keeps them with the
+ * dataset: later trainings with the same max_bin reuse them (the same model
+ * bytes, no binning; logged at verbosity 3).  gbt_dataset_set_field of
+ * "weight" drops them (binning reads the weights), as does a training with
+ * another max_bin (one binning is kept at a time); labels, base margins,
+ * label bounds, groups and feature names keep them.  A booster still
+ * training on the dataset holds its own reference: the memory goes when
+ * both the dataset and that training state are gone.  With device=cuda the
+ * binning runs on the GPU and gives the same bytes as on the CPU, so the
+ * kept binning serves boosters on either device.
+ */
 GBT_API void gbt_dataset_free(gbt_dataset *d);
 
 /* ------------------------------------------------------------------ */

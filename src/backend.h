@@ -218,6 +218,12 @@ struct gbt_backend_ops {
      */
     gbt_status (*predict_explain)(int ordinal, const struct gbt_shap_forest *f, int kind,
                                   const float *x, const double *base, uint64_t nrow, float *out);
+    /*
+     * Optional (NULL: the host bins, gbt__quantize): the bin cuts and the
+     * binned matrix of d with max_bin computed on device `ordinal`, into
+     * out (host memory); byte for byte gbt__quantize's.
+     */
+    gbt_status (*quantize)(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out);
 };
 
 const struct gbt_backend_ops *gbt__backend_cpu(void);

@@ -12,6 +12,7 @@ static void cpu_close(void *p)
 {
     struct cpu_ctx *c = p;
     if (c == NULL) return;
+    gbt__qcols_free(&c->cols);
     free(c->margin);
     free(c->grad);
     free(c->gtmp);
@@ -61,6 +62,7 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     if (s == GBT_OK) s = gbt__alloc(&c->node_begin, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->node_count, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->hist, c->max_slots, sizeof(*c->hist), 1, "histograms");
+    if (s == GBT_OK) s = gbt__qcols_build(plan->qm, c->nthread, &c->cols);
     if (s == GBT_OK)
         s = gbt__alloc(&c->scratch, (size_t)2 * (size_t)c->nthread * plan->qm->cuts.total_slots,
                        sizeof(struct gbt_hbin), 0, "histogram scratch");

@@ -22,6 +22,7 @@
 
 struct cpu_ctx {
     const struct gbt_qmatrix *qm;
+    struct gbt_qcols cols; /* the column-major copy of qm's codes, for the partition */
     uint64_t nrow;
     uint32_t nfeat;
     int K; /* classes (1 unless multiclass) */

@@ -104,8 +104,8 @@ static uint64_t split_sparse(const struct cpu_ctx *c, const uint16_t *col, const
 static uint64_t split_rows(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
                            uint64_t end, uint32_t *rights)
 {
-    const struct gbt_qmatrix *q = c->qm;
-    const uint32_t f = (uint32_t)jb->feature, miss = q->cuts.nbins[f], bin = (uint32_t)jb->bin;
+    const struct gbt_qcols *q = &c->cols;
+    const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f], bin = (uint32_t)jb->bin;
     const uint64_t off = q->col_off[f];
     if (q->col_code8) return split_dense8(c, q->col_code8 + off, miss, bin, jb->default_left, begin, end, rights);
     if (q->col_dense[f])

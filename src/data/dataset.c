@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/binned.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -16,6 +17,14 @@ static atomic_uint_fast64_t next_generation = 1;
 void gbt__dataset_touch(gbt_dataset *d)
 {
     d->generation = atomic_fetch_add(&next_generation, 1);
+    gbt__binned_release(gbt__dataset_binned_detach(d));
+}
+
+void gbt__dataset_touch_keep(gbt_dataset *d)
+{
+    const int keep = d->binned_generation == d->generation;
+    d->generation = atomic_fetch_add(&next_generation, 1);
+    if (keep) d->binned_generation = d->generation;
 }
 
 gbt_status gbt__dataset_alloc(gbt_dataset **out)
@@ -30,6 +39,7 @@ gbt_status gbt__dataset_alloc(gbt_dataset **out)
 void gbt_dataset_free(gbt_dataset *d)
 {
     if (d == NULL) return;
+    gbt__binned_release(gbt__dataset_binned_detach(d));
     free(d->dense);
     free(d->indptr);
     free(d->indices);
@@ -70,22 +80,56 @@ static gbt_status check_shape(uint64_t nrow, uint64_t ncol)
     return GBT_OK;
 }
 
-gbt_status gbt__dataset_finish_dense(gbt_dataset *d)
+/* Below this many cells (or entries) a dataset is built on one thread: a parallel region costs more. */
+#define PARALLEL_CELLS 65536
+
+/* Threads for building a dataset of n cells. */
+static int build_threads(uint64_t n)
 {
-    uint64_t n = d->nrow * d->ncol, nnz = 0;
+    return n < PARALLEL_CELLS ? 1 : gbt__threads(0);
+}
+
+/*
+ * Copies n values of src into dst (dst may be src), those equal to
+ * `missing` (when not NaN) as NaN, and counts the values that are not NaN
+ * into *nnz; the first infinite value's index, or n, into *inf.  In
+ * parallel: the count and the first index are the same for any thread
+ * count.
+ */
+static void copy_cells(float *dst, const float *src, uint64_t n, float missing, uint64_t *nnz, uint64_t *inf)
+{
+    const int nt = build_threads(n), miss_nan = isnan(missing);
+    uint64_t count = 0, first = n;
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : count) reduction(min : first)
     for (uint64_t i = 0; i < n; i++) {
-        float v = d->dense[i];
-        if (isnan(v)) continue;
-        if (isinf(v)) {
-            char where[512];
-            gbt__dataset_where(d, i / d->ncol, where, sizeof where);
-            return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %llu", where,
-                             (unsigned long long)(i % d->ncol));
-        }
-        nnz++;
+        const float v = src[i];
+        const int gone = !miss_nan && v == missing;
+        dst[i] = gone ? NAN : v;
+        count += (uint64_t)(!gone && !isnan(v));
+        if (isinf(v) && !gone && i < first) first = i;
+    }
+    *nnz = count;
+    *inf = first;
+}
+
+/* d->nnz, or the error of the infinite value at cell inf. */
+static gbt_status finish_cells(gbt_dataset *d, uint64_t nnz, uint64_t inf)
+{
+    if (inf < d->nrow * d->ncol) {
+        char where[512];
+        gbt__dataset_where(d, inf / d->ncol, where, sizeof where);
+        return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %llu", where,
+                         (unsigned long long)(inf % d->ncol));
     }
     d->nnz = nnz;
     return GBT_OK;
+}
+
+gbt_status gbt__dataset_finish_dense(gbt_dataset *d)
+{
+    uint64_t nnz, inf;
+    copy_cells(d->dense, d->dense, d->nrow * d->ncol, NAN, &nnz, &inf);
+    return finish_cells(d, nnz, inf);
 }
 
 gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol, float missing,
@@ -101,13 +145,10 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     d->ncol = ncol;
     s = gbt__alloc(&d->dense, nrow * ncol, sizeof(float), 0, "dense data");
     if (s == GBT_OK) {
-        uint64_t n = nrow * ncol;
-        int miss_nan = isnan(missing);
-        for (uint64_t i = 0; i < n; i++) {
-            float v = data[i];
-            d->dense[i] = (!miss_nan && v == missing) ? NAN : v;
-        }
-        s = gbt__dataset_finish_dense(d);
+        uint64_t nnz, inf;
+        /* one pass: the copy, the missing values and the checks together */
+        copy_cells(d->dense, data, nrow * ncol, missing, &nnz, &inf);
+        s = finish_cells(d, nnz, inf);
     }
     if (s != GBT_OK) {
         gbt_dataset_free(d);
@@ -143,34 +184,72 @@ static gbt_status sort_row(uint32_t *idx, float *val, uint64_t n)
     return GBT_OK;
 }
 
+/* Row r's first column out of range or infinite value, as an error; GBT_OK if none. */
+static gbt_status check_row(const gbt_dataset *d, uint64_t r)
+{
+    char where[512];
+    for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
+        if (d->indices[i] >= d->ncol) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT, "%s: column %u is outside the %llu columns", where,
+                             d->indices[i], (unsigned long long)d->ncol);
+        }
+        if (isinf(d->values[i])) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %u", where, d->indices[i]);
+        }
+    }
+    return GBT_OK;
+}
+
+/*
+ * Three passes, so that the usual input (rows sorted, no NaN) costs one
+ * parallel pass: (1) in parallel, the first row with a column out of range
+ * or an infinite value, whether any row is unsorted, and the NaN count;
+ * (2) only when some row is unsorted, the rows before the first bad one
+ * sorted and checked for repeated columns, in row order; (3) only when
+ * there are NaN values, the entries compacted.  Errors name the same row
+ * as one pass in row order would: the first row with any fault.
+ */
 gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
 {
-    uint64_t w = 0;
-    char where[512];
-    for (uint64_t r = 0; r < d->nrow; r++) {
-        uint64_t b = d->indptr[r], e = d->indptr[r + 1], start = w;
+    const uint64_t nrow = d->nrow, nent = d->indptr[nrow];
+    const int nt = build_threads(nent);
+    uint64_t bad = nrow, nnan = 0, unsorted = 0, w = 0;
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(min : bad) reduction(+ : nnan, unsorted)
+    for (uint64_t r = 0; r < nrow; r++) {
+        const uint64_t b = d->indptr[r], e = d->indptr[r + 1];
+        int fault = 0;
+        for (uint64_t i = b; i < e; i++) {
+            const uint32_t f = d->indices[i];
+            const float v = d->values[i];
+            unsorted += (uint64_t)(i > b && f <= d->indices[i - 1]);
+            nnan += (uint64_t)isnan(v);
+            fault |= (f >= d->ncol) | isinf(v);
+        }
+        if (fault && r < bad) bad = r;
+    }
+    for (uint64_t r = 0; r < bad && unsorted; r++) {
+        const uint64_t b = d->indptr[r], e = d->indptr[r + 1];
         int sorted = 1;
-        for (uint64_t i = b; i < e; i++) {
-            if (i > b && d->indices[i] <= d->indices[i - 1]) sorted = 0;
-            if (d->indices[i] >= d->ncol) {
+        for (uint64_t i = b + 1; i < e; i++) sorted &= d->indices[i] > d->indices[i - 1];
+        if (sorted) continue;
+        FORWARD_IF_ERROR(sort_row(d->indices + b, d->values + b, e - b));
+        for (uint64_t i = b + 1; i < e; i++) {
+            if (d->indices[i] == d->indices[i - 1]) {
+                char where[512];
                 gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: column %u is outside the %llu columns", where,
-                                 d->indices[i], (unsigned long long)d->ncol);
-            }
-            if (isinf(d->values[i])) {
-                gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %u", where,
-                                 d->indices[i]);
+                return gbt__fail(GBT_E_FORMAT, "%s: column %u appears twice", where, d->indices[i]);
             }
         }
-        if (!sorted) FORWARD_IF_ERROR(sort_row(d->indices + b, d->values + b, e - b));
-        for (uint64_t i = b; i < e; i++) {
-            if (i > b && d->indices[i] == d->indices[i - 1]) {
-                gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: column %u appears twice", where,
-                                 d->indices[i]);
-            }
-        }
+    }
+    if (bad < nrow) return check_row(d, bad);
+    if (nnan == 0) {
+        d->nnz = nent;
+        return GBT_OK;
+    }
+    for (uint64_t r = 0; r < nrow; r++) {
+        uint64_t b = d->indptr[r], e = d->indptr[r + 1], start = w;
         for (uint64_t i = b; i < e; i++) {
             if (isnan(d->values[i])) continue;
             d->indices[w] = d->indices[i];
@@ -179,9 +258,21 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
         }
         d->indptr[r] = start;
     }
-    d->indptr[d->nrow] = w;
+    d->indptr[nrow] = w;
     d->nnz = w;
     return GBT_OK;
+}
+
+/* memcpy of n bytes in parallel slices. */
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    const int nt = build_threads(n / 4);
+    const size_t slice = (n + (size_t)nt - 1) / (size_t)nt;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (int t = 0; t < nt; t++) {
+        const size_t a = (size_t)t * slice, b = a + slice < n ? a + slice : n;
+        if (a < b) memcpy((char *)dst + a, (const char *)src + a, b - a);
+    }
 }
 
 gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
@@ -210,10 +301,10 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     if (s == GBT_OK) s = gbt__alloc(&d->indices, nnz, sizeof(uint32_t), 0, "CSR indices");
     if (s == GBT_OK) s = gbt__alloc(&d->values, nnz, sizeof(float), 0, "CSR values");
     if (s == GBT_OK) {
-        memcpy(d->indptr, indptr, (nrow + 1) * sizeof(uint64_t));
+        copy_bytes(d->indptr, indptr, (nrow + 1) * sizeof(uint64_t));
         if (nnz) {
-            memcpy(d->indices, indices, nnz * sizeof(uint32_t));
-            memcpy(d->values, values, nnz * sizeof(float));
+            copy_bytes(d->indices, indices, nnz * sizeof(uint32_t));
+            copy_bytes(d->values, values, nnz * sizeof(float));
         }
         s = gbt__dataset_finish_csr(d);
     }
@@ -308,6 +399,15 @@ static gbt_status check_feature_weights(const gbt_dataset *d, const float *v, ui
     return GBT_OK;
 }
 
+/* Binning reads the weights of the per-row fields, and no other. */
+static void touch_field(gbt_dataset *d, float **slot)
+{
+    if (slot == &d->weight)
+        gbt__dataset_touch(d);
+    else
+        gbt__dataset_touch_keep(d);
+}
+
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
                                  uint64_t n)
 {
@@ -335,7 +435,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         free(*slot);
         *slot = NULL;
         if (slot == &d->base_margin) d->nbase_margin = 0;
-        gbt__dataset_touch(d);
+        touch_field(d, slot);
         return GBT_OK;
     }
     CHECK_NOT_NULL(values);
@@ -359,7 +459,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;
-    gbt__dataset_touch(d);
+    touch_field(d, slot);
     return GBT_OK;
 }
 
@@ -420,7 +520,7 @@ gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes, uint64_
     free(d->groups);
     d->groups = copy;
     d->ngroups = ngroups;
-    gbt__dataset_touch(d);
+    gbt__dataset_touch_keep(d);
     return GBT_OK;
 }
 

@@ -71,6 +71,15 @@ struct gbt_dataset {
 
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;
+
+    /*
+     * binned.h: the binned matrix kept with the dataset (or NULL), valid
+     * while binned_generation == generation; binnings counts the binnings
+     * of this dataset (tests read it).
+     */
+    struct gbt_binned *binned;
+    uint64_t binned_generation;
+    uint64_t binnings;
 };
 
 /*
@@ -93,8 +102,11 @@ void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v);
 /* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
 gbt_status gbt__dataset_alloc(gbt_dataset **out);
 
-/* Marks the dataset as changed. */
+/* Marks the dataset as changed, and drops its binned matrix (binned.h). */
 void gbt__dataset_touch(gbt_dataset *d);
+
+/* Marks the dataset as changed in what binning does not read (labels, groups, names): its binned matrix stays. */
+void gbt__dataset_touch_keep(gbt_dataset *d);
 
 /* Validates dense data already in d->dense: infinities, nnz; NaN stays missing. */
 gbt_status gbt__dataset_finish_dense(gbt_dataset *d);

@@ -36,7 +36,7 @@ static void drop_state(gbt_booster *b)
     struct gbt_train_state *ts = b->ts;
     if (ts == NULL) return;
     if (ts->ops && ts->ctx) ts->ops->close(ts->ctx);
-    gbt__qmatrix_free(&ts->qm);
+    gbt__binned_release(ts->binned);
     free(ts->usable);
     gbt__constraints_free(&ts->cons);
     free(ts->hg);
@@ -375,19 +375,35 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         const int n = ts->ops->device_count();
         if (n > 0) ts->ordinal = b->comm->local_rank % n;
     }
+    /* distributed: the cuts depend on every process's rows, so the data is binned for this training only */
+    if (s == GBT_OK && ts->dist) s = gbt__binned_alloc(&ts->binned);
     if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
-    if (s == GBT_OK)
-        s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
-                     : gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
+    if (s == GBT_OK && ts->dist) {
+        s = gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->binned->qm);
+    } else if (s == GBT_OK) {
+        /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
+        struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
+        s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
+        if (s != GBT_OK && by.quantize && gbt__booster_device_auto(p->device)) {
+            /* as when opening fails below: device=auto goes on with the CPU, whose binning is the same */
+            gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                     "device=auto: cannot bin on %s:%d (%s); training on the CPU", by.name, ts->ordinal,
+                     gbt_last_error());
+            ts->ops = gbt__backend_cpu();
+            ts->ordinal = -1;
+            s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, NULL, &ts->binned);
+        }
+    }
+    if (s == GBT_OK) ts->qm = &ts->binned->qm;
     if (s == GBT_OK)
         s = gbt__constraints_resolve(p->monotone_constraints ? p->monotone_constraints : "",
                                      p->interaction_constraints ? p->interaction_constraints : "",
-                                     ts->qm.cuts.nfeat,
+                                     ts->qm->cuts.nfeat,
                                      train->feature_names, train->nfeature_names, train->feature_weights,
                                      train->feature_weights ? train->ncol : 0, &ts->cons);
-    if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");
+    if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm->cuts.nfeat + 1, 1, 0, "feature flags");
     if (s == GBT_OK) {
-        for (uint32_t f = 0; f < ts->qm.cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm.cuts, f);
+        for (uint32_t f = 0; f < ts->qm->cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm->cuts, f);
         gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves,
                          ts->dist ? ts->dist->nrow_total : train->nrow,
                          &ts->max_nodes, &ts->max_slots);
@@ -401,7 +417,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         gbt__dataset_view(train, &view);
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
         memset(&plan, 0, sizeof plan);
-        plan.qm = &ts->qm;
+        plan.qm = ts->qm;
         plan.label = train->label;
         plan.weight = train->weight;
         plan.margin = margin;
@@ -434,7 +450,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__dist_agree(ts->dist, s);
         if (s == GBT_OK) {
             ts->dist->K = m->K;
-            ts->dist->total_slots = ts->qm.cuts.total_slots;
+            ts->dist->total_slots = ts->qm->cuts.total_slots;
             gbt__dist_wrap(ts->dist, &ts->ops, &ts->ctx);
         }
     }
@@ -450,9 +466,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         snprintf(b->device_used, sizeof b->device_used, "cpu");
     gbt__log((int)p->verbosity, GBT_LOG_INFO,
              "training on %s: %llu rows, %u features, %u bins (%s layout), set-up %.3f s",
-             b->device_used, (unsigned long long)train->nrow, ts->qm.cuts.nfeat,
-             ts->qm.cuts.total_slots,
-             ts->qm.layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
+             b->device_used, (unsigned long long)train->nrow, ts->qm->cuts.nfeat,
+             ts->qm->cuts.total_slots,
+             ts->qm->layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
     gbt__log((int)p->verbosity, GBT_LOG_DEBUG,
              "set-up: bin cuts and binned matrix %.3f s, starting scores and backend %.3f s; %d thread%s, "
              "at most %u nodes per tree", t_open - t0, gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes);
@@ -476,7 +492,7 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;
     cfg->seed = (uint64_t)p->seed;
-    cfg->cuts = &b->ts->qm.cuts;
+    cfg->cuts = &b->ts->qm->cuts;
     cfg->usable = b->ts->usable;
     cfg->cons = &b->ts->cons;
     cfg->sp.monotone = b->ts->cons.monotone != NULL;

@@ -11,6 +11,7 @@
 
 #include "objective/constraints.h"
 #include "backend.h"
+#include "data/binned.h"
 #include "model/model.h"
 #include "objective/params.h"
 #include "util/util.h"
@@ -20,7 +21,9 @@ struct gbt_train_state {
     const struct gbt_backend_ops *ops;
     void *ctx;
     int ordinal;
-    struct gbt_qmatrix qm;
+    /* the binned training data: the dataset's kept matrix (binned.h), or a private one (distributed) */
+    struct gbt_binned *binned;
+    const struct gbt_qmatrix *qm;
     uint8_t *usable;
     struct gbt_constraints cons; /* monotone, interaction, feature weights (constraints.h) */
     uint32_t max_nodes, max_slots;
