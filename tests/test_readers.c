@@ -600,8 +600,10 @@ static void test_bom(void)
        "CSV: the header after a byte-order mark names the columns as typed");
     gbt_dataset_free(d);
     d = load(tu_write("bomy.csv", "\xEF\xBB\xBF" "alpha,y\n3,1\n"), "header=1,label_column=1");
-    ok(d && gbt_dataset_get_feature_names(d, &names, &n) == GBT_OK && n == 1 && names &&
-           strcmp(names[0], "alpha") == 0,
+    names = NULL; /* (the message below reads them: fetched before ok's arguments) */
+    n = 0;
+    if (d && gbt_dataset_get_feature_names(d, &names, &n) != GBT_OK) names = NULL;
+    ok(d && n == 1 && names && strcmp(names[0], "alpha") == 0,
        "CSV: the first feature's name has no byte-order mark (got '%s')", names && n ? names[0] : "");
     gbt_dataset_free(d);
     d = load(tu_write("bom.tsv", "\xEF\xBB\xBF" "1\t2\t3\n0\t4\t5\n"), NULL);
