@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "model/model.h"
+#include "train/grow.h"
 #include "objective/params.h"
 #include "util/util.h"
 
@@ -20,7 +21,8 @@ struct gbt_train_state {
     int ordinal;
     struct gbt_qmatrix qm;
     uint8_t *usable;
-    uint32_t max_nodes, max_slots;
+    uint32_t max_nodes, max_slots; /* max_slots: the histogram pool (histogram_pool_size) */
+    struct gbt_grow_stats hist_stats; /* the last round's histogram work */
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */

@@ -32,6 +32,7 @@ _PARAM_NAMES = {
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
     "quantile_alpha": "quantile_alpha",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
+    "histogram_pool_size": "histogram_pool_size",
 }
 
 _ACCEPT_SPARSE = ["csr", "csc"]
@@ -47,7 +48,7 @@ class GBTModel(BaseEstimator):
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
     colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity : optional
+    base_score, device, verbosity, histogram_pool_size : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -97,7 +98,7 @@ class GBTModel(BaseEstimator):
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan,
-                 importance_type: Optional[str] = None):
+                 importance_type: Optional[str] = None, histogram_pool_size: Optional[float] = None):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.learning_rate = learning_rate
@@ -127,6 +128,7 @@ class GBTModel(BaseEstimator):
         self.verbosity = verbosity
         self.missing = missing
         self.importance_type = importance_type
+        self.histogram_pool_size = histogram_pool_size
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
