@@ -439,7 +439,12 @@ GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, c
  * a CUDA device that cannot take the training (too little free memory, an
  * architecture this build has no kernels for) is logged as a warning and
  * the training runs on the CPU: the same model, and the "device" attribute
- * says "cpu".
+ * says "cpu".  Before the set-up allocates anything, its memory estimate
+ * (with the node histograms' pool of histogram_pool_size MB full) is
+ * compared with what the device may use: on the CPU the physical memory
+ * and the process's address-space and data limits (GBT_E_NO_MEMORY), on
+ * CUDA the free memory (GBT_E_DEVICE); the message gives both numbers and
+ * the pool's size.
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 

@@ -105,6 +105,10 @@ struct spec {
     int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
     const char *monotone, *interaction; /* constraints (NULL: none) */
     int feature_weights;                /* 1: the data gets feature weights */
+    int max_leaves; /* trainings, lossguide: 0 for 16 with max_depth 0, -1 for no limit */
+    double pool_mb; /* trainings: histogram_pool_size (0: the default, -1: no limit) */
+    int verbosity;  /* trainings */
+    uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -812,6 +816,7 @@ static void grow_setup(const struct spec *s, const struct gbt_qmatrix *qm, const
     cfg->usable = usable;
     gbt__grow_limits(cfg->policy, cfg->max_depth, cfg->max_leaves, qm->nrow, &cfg->max_nodes,
                      &cfg->max_slots);
+    if (s->pool_slots && s->pool_slots < cfg->max_slots) cfg->max_slots = s->pool_slots;
 }
 
 /*
@@ -1068,8 +1073,11 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK) st = set(b, "max_bin", "%d", max_bin_of(s));
     if (st == GBT_OK) st = set(b, "grow_policy", "%s", s->policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
     if (st == GBT_OK)
-        st = set(b, "max_depth", "%d", s->policy == GBT_GROW_LOSSGUIDE ? 0 : s->max_depth ? s->max_depth : 5);
-    if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE) st = set(b, "max_leaves", "%d", 16);
+        st = set(b, "max_depth", "%d",
+                 s->policy == GBT_GROW_LOSSGUIDE && s->max_leaves == 0 ? 0 : s->max_depth ? s->max_depth : 5);
+    if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE)
+        st = set(b, "max_leaves", "%d", s->max_leaves == 0 ? 16 : s->max_leaves < 0 ? 0 : s->max_leaves);
+    if (st == GBT_OK && s->pool_mb != 0) st = set(b, "histogram_pool_size", "%g", s->pool_mb < 0 ? 0.0 : s->pool_mb);
     if (st == GBT_OK) st = set(b, "subsample", "%g", s->subsample);
     if (st == GBT_OK) st = set(b, "colsample_bynode", "%g", s->colsample);
     if (st == GBT_OK) st = set(b, "colsample_bytree", "%g", s->colsample < 1 ? 0.8 : 1.0);
@@ -1090,7 +1098,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
-    if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
+    if (st == GBT_OK) st = set(b, "verbosity", "%d", s->verbosity);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
     if (st == GBT_OK) st = gbt_booster_save_to_buffer(b, buf, len);
     if (st != GBT_OK) {
@@ -1392,6 +1400,188 @@ static void test_deep_tree(void)
     gbt_booster_free(b1);
     gbt_booster_free(bc);
     gbt_dataset_free(d);
+}
+
+/* The debug lines' histogram counters, summed over a training (gbt_set_log_callback). */
+struct hist_log {
+    unsigned long long built, subtracted, dropped, rebuilt;
+    unsigned pool, bins;
+    int lines;
+};
+
+static void count_hist_log(int level, const char *msg, void *user)
+{
+    struct hist_log *h = user;
+    const char *p = strstr(msg, "histograms: ");
+    unsigned long long b, s, d, r;
+    unsigned pool;
+    const char *q = strstr(msg, "training on ");
+    unsigned long long rows;
+    unsigned nfeat;
+    char dev[32];
+    (void)level;
+    if (q) (void)sscanf(q, "training on %31[^:]: %llu rows, %u features, %u bins", dev, &rows, &nfeat, &h->bins);
+    if (p && sscanf(p, "histograms: %llu built, %llu subtracted, %llu dropped from the pool of %u, %llu "
+                       "parents rebuilt", &b, &s, &d, &pool, &r) == 5) {
+        h->built += b;
+        h->subtracted += s;
+        h->dropped += d;
+        h->rebuilt += r;
+        h->pool = pool;
+        h->lines++;
+    }
+}
+
+/* A training of s on device with histogram_pool_size pool_mb, and its histogram counters. */
+static gbt_status train_logged(struct spec *s, const gbt_dataset *d, const char *device, double pool_mb,
+                               struct hist_log *h, char **buf, size_t *len)
+{
+    gbt_booster *b = NULL;
+    gbt_status st;
+    memset(h, 0, sizeof *h);
+    s->pool_mb = pool_mb;
+    s->verbosity = 3;
+    gbt_set_log_callback(count_hist_log, h);
+    st = train(s, d, device, 2, &b, buf, len);
+    gbt_set_log_callback(NULL, NULL);
+    s->verbosity = 0;
+    gbt_booster_free(b);
+    return st;
+}
+
+/*
+ * The histogram pool (histogram_pool_size): trees of depth 22, depthwise
+ * and lossguide without a leaf limit, give the model of an unbounded pool
+ * when the pool holds 2 histograms or 20 (the dropped parents' children
+ * both built: integer sums make a rebuilt histogram equal the subtracted
+ * one), on the CPU and on CUDA; a device too small for an unbounded pool
+ * says so with the pool's numbers, and trains with a small one.  Then the
+ * operations of grow.c with pools of 2 and 3 slots, histogram by
+ * histogram: CPU = brute force, CUDA = CPU.
+ */
+static void test_pool(void)
+{
+    for (int pol = 0; pol < 2; pol++) {
+        struct spec s;
+        gbt_dataset *d;
+        gbt_booster *b = NULL;
+        char *ref = NULL, *m = NULL, name[64];
+        size_t nref = 0, nm = 0;
+        struct hist_log h;
+        gbt_status st;
+        memset(&s, 0, sizeof s);
+        s.obj = GBT_OBJ_REG_SQUAREDERROR;
+        s.K = 1;
+        s.layout = L_DENSE8;
+        s.rows = 1500;
+        s.cols = 7;
+        s.rounds = 2;
+        s.policy = pol ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+        s.subsample = 1.0;
+        s.colsample = pol ? 0.8 : 1.0;
+        s.scale_pos = 1.0;
+        s.max_depth = 22;
+        s.max_leaves = -1;
+        snprintf(name, sizeof name, "%s max_depth=22%s", pol ? "lossguide" : "depthwise",
+                 pol ? " max_leaves=0 colsample_bynode=0.8" : "");
+        s.name = name;
+        d = make_data(&s);
+        st = d ? train_logged(&s, d, "cpu", -1, &h, &ref, &nref) : GBT_E_INTERNAL;
+        if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+        ok(st == GBT_OK && h.lines == s.rounds && h.dropped == 0 && h.rebuilt == 0 && h.subtracted > 100,
+           "%s, no pool limit: %llu histograms built, %llu subtracted, none dropped", name, h.built,
+           h.subtracted);
+        for (int k = 0; k < 2 && st == GBT_OK; k++) {
+            /* 0.0001 MB: the 2 slots of the smallest pool; 0.25 MB: some 20 slots */
+            const double mb = k ? 0.25 : 0.0001;
+            gbt_status sk = train_logged(&s, d, "cpu", mb, &h, &m, &nm);
+            /* the documented formula: max(2, floor(MB * 2^20 / (16 * bins))) */
+            const double want = h.bins ? floor(mb * 1048576.0 / (16.0 * h.bins)) : -1;
+            if (sk != GBT_OK) diag("%s: %s", name, gbt_last_error());
+            ok(sk == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0 && h.rebuilt > 0 &&
+                   h.pool == (want < 2 ? 2u : (unsigned)want),
+               "%s, a pool of %u histograms (histogram_pool_size=%g): the same model (%zu bytes), "
+               "%llu dropped, the children of %llu parents both built",
+               name, h.pool, mb, nm, h.dropped, h.rebuilt);
+            gbt_free(m);
+            m = NULL;
+            if (!have_cuda) {
+                skip(SKIP_NO_DEVICE);
+                continue;
+            }
+            sk = train_logged(&s, d, "cuda", k ? 0 : 0.0001, &h, &m, &nm);
+            if (sk != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+            ok(sk == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0 && (k || h.rebuilt > 0),
+               "%s on cuda, %s: the CPU's model (%zu bytes)", name,
+               k ? "the default pool" : "a pool of 2 histograms", nm);
+            gbt_free(m);
+            m = NULL;
+        }
+        if (have_cuda && st == GBT_OK) {
+            /* 1500 histograms of 16 * bins bytes do not fit in 40 MB; 1 MB of them do */
+            setenv("GBT_CUDA_FAKE_FREE_BYTES", "40000000", 1);
+            s.pool_mb = -1;
+            st = train(&s, d, "cuda", 2, &b, &m, &nm);
+            ok(st == GBT_E_DEVICE && strstr(gbt_last_error(), "a histogram pool of 1500 slots") &&
+                   strstr(gbt_last_error(), "lower histogram_pool_size"),
+               "%s on a cuda device with 40 MB free and no pool limit: refused (%s)", name,
+               gbt_last_error());
+            gbt_booster_free(b);
+            b = NULL;
+            gbt_free(m);
+            m = NULL;
+            s.pool_mb = 1;
+            st = train(&s, d, "cuda", 2, &b, &m, &nm);
+            if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+            ok(st == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0,
+               "%s on a cuda device with 40 MB free, histogram_pool_size=1: the CPU's model", name);
+            unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+            gbt_booster_free(b);
+            gbt_free(m);
+        } else {
+            skip(SKIP_NO_DEVICE);
+            skip(SKIP_NO_DEVICE);
+        }
+        gbt_free(ref);
+        gbt_dataset_free(d);
+    }
+    for (int c = 0; c < 4; c++) {
+        struct spec s;
+        char name[96];
+        gbt_dataset *d;
+        struct gbt_qmatrix qm;
+        memset(&s, 0, sizeof s);
+        s.obj = c == 3 ? GBT_OBJ_BINARY_LOGISTIC : GBT_OBJ_REG_SQUAREDERROR;
+        s.K = 1;
+        s.layout = c == 2 ? L_CSR : L_DENSE8;
+        s.rows = 900;
+        s.cols = 9;
+        s.rounds = 2;
+        s.weights = c % 2;
+        s.policy = c % 2 ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+        s.subsample = 1.0;
+        s.colsample = c == 1 ? 0.7 : 1.0;
+        s.scale_pos = 1.0;
+        s.small_smem = c == 0;
+        s.pool_slots = c < 2 ? 2 : 3;
+        snprintf(name, sizeof name, "%s %s, a pool of %u histograms", s.policy ? "lossguide" : "depthwise",
+                 layout_name(s.layout), s.pool_slots);
+        s.name = name;
+        d = make_data(&s);
+        if (d == NULL || gbt__quantize(d, max_bin_of(&s), 2, &qm) != GBT_OK) {
+            ok(0, "ops cpu = brute: %s (set-up failed: %s)", name, gbt_last_error());
+            skip(SKIP_NO_DEVICE);
+            gbt_dataset_free(d);
+            continue;
+        }
+        ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, &brute_ops, -1), "ops cpu = brute: %s", name);
+        if (have_cuda)
+            ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, gbt__backend_cuda(), 0), "ops cuda = cpu: %s", name);
+        else
+            skip(SKIP_NO_DEVICE);
+        gbt__qmatrix_free(&qm);
+        gbt_dataset_free(d);
+    }
 }
 
 /*
@@ -1742,6 +1932,7 @@ int main(void)
     test_continued();
     test_explain();
     test_custom_training();
+    test_pool();
     if (quick < 2) {
         test_deep_tree();
         test_many_tiles();

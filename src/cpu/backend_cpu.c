@@ -39,6 +39,7 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     uint64_t n = plan->nrow, nk = plan->nrow * (uint64_t)plan->num_class;
     gbt_status s;
     (void)ordinal;
+    FORWARD_IF_ERROR(gbt__cpu_check_memory(plan));
     FORWARD_IF_ERROR(gbt__alloc(&c, 1, sizeof *c, 1, "CPU backend"));
     c->qm = plan->qm;
     c->nrow = n;

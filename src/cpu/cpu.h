@@ -50,6 +50,20 @@ struct cpu_ctx {
     int8_t *monotone;         /* nfeat monotone constraints, or NULL */
 };
 
+/* The bytes a training on the CPU holds at its peak (memory.c). */
+struct gbt_cpu_estimate {
+    uint64_t total; /* everything, the binned matrix and the full histogram pool included */
+    uint64_t pool;  /* max_slots histograms */
+};
+void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimate *e);
+/*
+ * GBT_E_NO_MEMORY, with the numbers, when the estimate exceeds the
+ * smallest of physical memory and the address-space and data limits.
+ * Test hook: GBT_CPU_FAKE_MEMORY_BYTES=N takes N bytes as that limit.
+ */
+#define GBT_CPU_FAKE_MEMORY_ENV "GBT_CPU_FAKE_MEMORY_BYTES"
+gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan);
+
 gbt_status gbt__cpu_gradients(void *ctx, const struct gbt_grad_request *req,
                               struct gbt_class_sums *out);
 gbt_status gbt__cpu_set_gradients(void *ctx, const double *g, const double *h,

@@ -67,6 +67,11 @@ static const struct pdef table[] = {
      "depthwise: split every node of a level; lossguide: split the leaf of highest gain"},
     {"max_bin", "max_bins", PT_INT, NULL, "256", 2, 65535, 0, 0, OFF(max_bin), GBT_PF_REBUILD, 1,
      "maximum number of histogram bins per feature"},
+    {"histogram_pool_size", "", PT_DOUBLE, NULL, "1024", -1, INF, 0, 1, OFF(histogram_pool_size),
+     GBT_PF_REBUILD, 0,
+     "MB for the node histograms kept between splits: at most max(2, floor(MB * 2^20 / (16 * "
+     "bins))) of them, the others rebuilt from their rows when needed; 0 or -1: no limit; the "
+     "model does not depend on it"},
     {"lambda", "reg_lambda", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(lambda), 0, 1,
      "L2 regularisation of leaf weights"},
     {"alpha", "reg_alpha", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(alpha), 0, 1,

@@ -27,6 +27,7 @@ struct gbt_params {
     int64_t max_leaves;
     int64_t grow_policy;
     int64_t max_bin;
+    double histogram_pool_size; /* MB of cached node histograms; <= 0: no limit */
     double lambda;
     double alpha;
     double gamma;

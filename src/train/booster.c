@@ -407,6 +407,11 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves,
                          ts->dist ? ts->dist->nrow_total : train->nrow,
                          &ts->max_nodes, &ts->max_slots);
+        {
+            /* histogram_pool_size bounds the slots (and so the nodes of one batch) */
+            const uint32_t pool = gbt__hist_pool_slots(p->histogram_pool_size, ts->qm.cuts.total_slots);
+            if (pool < ts->max_slots) ts->max_slots = pool;
+        }
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
     if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
@@ -471,7 +476,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
              ts->qm->layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
     gbt__log((int)p->verbosity, GBT_LOG_DEBUG,
              "set-up: bin cuts and binned matrix %.3f s, starting scores and backend %.3f s; %d thread%s, "
-             "at most %u nodes per tree", t_open - t0, gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes);
+             "at most %u nodes per tree, a histogram pool of %u slots (%.1f MB)", t_open - t0,
+             gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes, ts->max_slots,
+             (double)ts->max_slots * ts->qm.cuts.total_slots * sizeof(struct gbt_hbin) / 1048576.0);
     return GBT_OK;
 }
 
@@ -498,6 +505,7 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->sp.monotone = b->ts->cons.monotone != NULL;
     cfg->max_nodes = b->ts->max_nodes;
     cfg->max_slots = b->ts->max_slots;
+    cfg->stats = &b->ts->hist_stats;
 }
 
 /* ---- gradients computed on the host: survival and custom objectives ---- */
@@ -597,6 +605,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     int K;
     K = b->model.K;
     grow_config(b, &cfg);
+    memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;

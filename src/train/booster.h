@@ -13,6 +13,7 @@
 #include "backend.h"
 #include "data/binned.h"
 #include "model/model.h"
+#include "train/grow.h"
 #include "objective/params.h"
 #include "util/util.h"
 
@@ -26,7 +27,8 @@ struct gbt_train_state {
     const struct gbt_qmatrix *qm;
     uint8_t *usable;
     struct gbt_constraints cons; /* monotone, interaction, feature weights (constraints.h) */
-    uint32_t max_nodes, max_slots;
+    uint32_t max_nodes, max_slots; /* max_slots: the histogram pool (histogram_pool_size) */
+    struct gbt_grow_stats hist_stats; /* the last round's histogram work */
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */

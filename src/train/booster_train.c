@@ -35,10 +35,14 @@ static void log_round(const gbt_booster *b, int round, uint32_t first_tree, doub
         leaves += (b->model.trees[t].n_nodes + 1) / 2;
         if (gbt__tree_depth(&b->model.trees[t], &dt) == GBT_OK && dt > depth) depth = dt;
     }
+    const struct gbt_grow_stats *h = &b->ts->hist_stats;
     gbt__log((int)b->params.verbosity, GBT_LOG_DEBUG,
-             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s", round,
+             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s; "
+             "histograms: %llu built, %llu subtracted, %llu dropped from the pool of %u, %llu "
+             "parents rebuilt", round,
              b->model.ntrees - first_tree, b->model.ntrees - first_tree == 1 ? "" : "s", (int)leaves, depth,
-             t_trees, t_eval);
+             t_trees, t_eval, (unsigned long long)h->built, (unsigned long long)h->subtracted,
+             (unsigned long long)h->dropped, b->ts->max_slots, (unsigned long long)h->rebuilt);
 }
 
 double gbt__eta(double t_setup, double t_first, double now, int done, int total)

@@ -7,8 +7,18 @@
  *   the next level's histograms are built in one batch: the child with the
  *   smaller hessian sum is built from its rows, its sibling is the parent's
  *   histogram minus it (exact: the sums are integers).
- * lossguide: the leaf of highest gain (lowest node id on ties) splits
- *   next; its two children form the batch.
+ * lossguide: the leaf of highest gain (lowest node id on ties), taken from
+ *   a binary heap, splits next; its two children form the batch.
+ * Histograms live in a pool of cfg->max_slots slots (histogram_pool_size).
+ * A node keeps its histogram after its split is found, so that its
+ * children can be had by one build and one subtraction.  When the pool is
+ * full, a node's histogram is dropped (depthwise: the newest first, which
+ * keeps the next parents of the level; lossguide: the oldest first, as
+ * LightGBM's pool) and the children of a node without one are both built
+ * from their rows.  The sums are exact integers, so a rebuilt histogram
+ * equals the subtracted one bit for bit and the pool size never changes
+ * the model.  Batches hold at most max_slots nodes (max_slots / 2 parents
+ * for the children's histograms).
  * Then, as in XGBoost, splits whose gain is below gamma are pruned from the
  * bottom up, and every leaf gets eta * weight(G, H), or, for the objectives
  * that refit leaves, eta * the quantile of its rows' residuals
@@ -40,10 +50,11 @@
 #include "util/util.h"
 
 struct gnode {
-    int32_t depth, slot;
+    int32_t depth, slot; /* slot: its histogram's, or -1 */
     int32_t left, right; /* -1 for leaves */
     int32_t parent;      /* -1 for the root */
     double lower, upper; /* bounds of the weight (monotone constraints) */
+    int32_t pinned;      /* 1 while a batch uses its slot: never dropped then */
     struct gbt_hbin sum;
     struct gbt_split split;
 };
@@ -59,6 +70,12 @@ struct grower {
     size_t nodes_cap;
     int32_t *free_slots;
     int32_t nfree;
+    /* the nodes that took a slot, in that order (entries of nodes without one are stale) */
+    int32_t *held;
+    size_t held_cap, held_head, nheld;
+    struct gbt_grow_stats stats;
+    int32_t *heap; /* lossguide: the candidate leaves, best first */
+    size_t heap_cap, nheap;
     int sampling;        /* any colsample rate below 1 */
     int masked;          /* sampling or interaction constraints: best_splits gets masks */
     uint8_t *used, *allowed; /* nfeat each: interaction constraints of one node */
@@ -105,6 +122,15 @@ static int cmp_key(const void *a, const void *b)
     return (x->f > y->f) - (x->f < y->f);
 }
 
+uint32_t gbt__hist_pool_slots(double pool_mb, uint32_t total_bins)
+{
+    double n;
+    if (!(pool_mb > 0)) return UINT32_MAX;
+    n = floor(pool_mb * 1048576.0 / (16.0 * (total_bins ? total_bins : 1)));
+    if (n < 2) return 2;
+    return n >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 static int cmp_sample(const void *a, const void *b)
 {
     const struct sample *x = a, *y = b;
@@ -139,17 +165,64 @@ static void sample_features(struct grower *g, const uint8_t *in, uint8_t *out, d
     for (uint32_t i = 0; i < k; i++) out[g->draws[i].f] = 1;
 }
 
-static gbt_status alloc_slot(struct grower *g, int32_t *slot)
-{
-    RETURN_ERROR_IF(g->nfree == 0, GBT_E_INTERNAL, "out of histogram slots");
-    *slot = g->free_slots[--g->nfree];
-    return GBT_OK;
-}
-
 static void release_slot(struct grower *g, int32_t node)
 {
     if (g->nodes[node].slot >= 0) g->free_slots[g->nfree++] = g->nodes[node].slot;
     g->nodes[node].slot = -1;
+}
+
+static int droppable(const struct grower *g, int32_t node)
+{
+    return g->nodes[node].slot >= 0 && !g->nodes[node].pinned;
+}
+
+/*
+ * Frees a slot by dropping a histogram that no batch is using: the newest
+ * (depthwise) or the oldest (lossguide) of the held ones.
+ */
+static gbt_status drop_one(struct grower *g)
+{
+    if (g->cfg->policy == GBT_GROW_LOSSGUIDE) {
+        while (g->held_head < g->nheld && g->nodes[g->held[g->held_head]].slot < 0) g->held_head++;
+        for (size_t i = g->held_head; i < g->nheld; i++)
+            if (droppable(g, g->held[i])) {
+                release_slot(g, g->held[i]);
+                g->stats.dropped++;
+                return GBT_OK;
+            }
+    } else {
+        while (g->nheld > g->held_head && g->nodes[g->held[g->nheld - 1]].slot < 0) g->nheld--;
+        for (size_t i = g->nheld; i-- > g->held_head;)
+            if (droppable(g, g->held[i])) {
+                release_slot(g, g->held[i]);
+                g->stats.dropped++;
+                return GBT_OK;
+            }
+    }
+    return gbt__fail(GBT_E_INTERNAL, "the histogram pool of %u slots is too small for a batch",
+                     g->cfg->max_slots);
+}
+
+/* Gives node a slot (taking one from another node when the pool is full), pinned. */
+static gbt_status take_slot(struct grower *g, int32_t node)
+{
+    if (g->nfree == 0) FORWARD_IF_ERROR(drop_one(g));
+    FORWARD_IF_ERROR(gbt__reserve(&g->held, &g->held_cap, g->nheld + 1, sizeof *g->held, "histogram pool"));
+    g->nodes[node].slot = g->free_slots[--g->nfree];
+    g->nodes[node].pinned = 1;
+    g->held[g->nheld++] = node;
+    return GBT_OK;
+}
+
+/* node takes over the slot of `from` (pinned). */
+static gbt_status inherit_slot(struct grower *g, int32_t node, int32_t from)
+{
+    FORWARD_IF_ERROR(gbt__reserve(&g->held, &g->held_cap, g->nheld + 1, sizeof *g->held, "histogram pool"));
+    g->nodes[node].slot = g->nodes[from].slot;
+    g->nodes[node].pinned = 1;
+    g->nodes[from].slot = -1;
+    g->held[g->nheld++] = node;
+    return GBT_OK;
 }
 
 static gbt_status new_node(struct grower *g, int32_t depth, struct gbt_hbin sum, int32_t *id)
@@ -161,6 +234,7 @@ static gbt_status new_node(struct grower *g, int32_t depth, struct gbt_hbin sum,
     *id = g->n_nodes++;
     g->nodes[*id].depth = depth;
     g->nodes[*id].slot = -1;
+    g->nodes[*id].pinned = 0;
     g->nodes[*id].left = g->nodes[*id].right = -1;
     g->nodes[*id].parent = -1;
     g->nodes[*id].lower = -(double)INFINITY;
@@ -252,38 +326,65 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
 }
 
 /*
- * Histograms of the children of the listed (split) nodes: the lighter child
- * is built into a new slot, the heavier one takes the parent's slot.
+ * Histograms of the children of the listed (split) nodes, at most half the
+ * pool's slots of them: the lighter child is built into a new slot and the
+ * heavier one takes the parent's slot, the parent's histogram minus the
+ * lighter one; a parent whose histogram was dropped has both built.
  */
 static gbt_status child_histograms(struct grower *g, const int32_t *ids, int n)
 {
     int nj = 0;
+    gbt_status s = GBT_OK;
+    int need = 0;
     FORWARD_IF_ERROR(gbt__reserve(&g->hjobs, &g->hjobs_cap, (size_t)2 * n, sizeof *g->hjobs, "histogram jobs"));
     for (int i = 0; i < n; i++) {
-        struct gnode *p = &g->nodes[ids[i]];
-        int32_t small = p->left, big = p->right, slot = -1;
+        g->nodes[ids[i]].pinned = 1;
+        need += g->nodes[ids[i]].slot >= 0 ? 1 : 2;
+    }
+    /* the slots first, so that no drop has to look past this batch's children */
+    while (g->nfree < need && s == GBT_OK) s = drop_one(g);
+    for (int i = 0; i < n && s == GBT_OK; i++) {
+        const struct gnode *p = &g->nodes[ids[i]];
+        const int32_t id = ids[i];
+        int32_t small = p->left, big = p->right;
         if (g->nodes[p->right].sum.h < g->nodes[p->left].sum.h) {
             small = p->right;
             big = p->left;
         }
-        FORWARD_IF_ERROR(alloc_slot(g, &slot));
-        g->nodes[small].slot = slot;
-        g->nodes[big].slot = p->slot;
-        p->slot = -1;
-        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, small, slot, -1};
-        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_SUBTRACT, big, g->nodes[big].slot, slot};
+        s = take_slot(g, small);
+        if (s != GBT_OK) break;
+        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, small, g->nodes[small].slot, -1};
+        if (g->nodes[id].slot >= 0) {
+            s = inherit_slot(g, big, id);
+            g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_SUBTRACT, big, g->nodes[big].slot,
+                                                   g->nodes[small].slot};
+            g->stats.subtracted++;
+        } else {
+            s = take_slot(g, big);
+            g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, big, g->nodes[big].slot, -1};
+            g->stats.rebuilt++;
+            g->stats.built++;
+        }
+        g->stats.built++;
     }
-    return g->ops->histograms(g->ctx, g->hjobs, nj);
+    if (s == GBT_OK) s = g->ops->histograms(g->ctx, g->hjobs, nj);
+    for (int i = 0; i < n; i++) {
+        g->nodes[ids[i]].pinned = 0;
+        if (g->nodes[ids[i]].left >= 0)
+            g->nodes[g->nodes[ids[i]].left].pinned = g->nodes[g->nodes[ids[i]].right].pinned = 0;
+    }
+    return s;
 }
 
 static gbt_status root(struct grower *g, const struct gbt_class_sums *sums)
 {
-    int32_t id = 0, slot = -1;
+    int32_t id = 0;
     struct gbt_hist_job job;
     FORWARD_IF_ERROR(new_node(g, 0, sums->total, &id));
-    FORWARD_IF_ERROR(alloc_slot(g, &slot));
-    g->nodes[id].slot = slot;
-    job = (struct gbt_hist_job){GBT_HIST_BUILD, id, slot, -1};
+    FORWARD_IF_ERROR(take_slot(g, id));
+    g->nodes[id].pinned = 0;
+    g->stats.built++;
+    job = (struct gbt_hist_job){GBT_HIST_BUILD, id, g->nodes[id].slot, -1};
     return g->ops->histograms(g->ctx, &job, 1);
 }
 
@@ -292,16 +393,26 @@ static int depth_allows_split(const struct gbt_grow_config *cfg, int depth)
     return cfg->max_depth == 0 || depth < cfg->max_depth;
 }
 
+/* Partitions the rows of the listed nodes, in batches of at most max_slots. */
+static gbt_status split_all(struct grower *g, const int32_t *ids, int n)
+{
+    const int cap = (int)g->cfg->max_slots;
+    for (int k = 0; k < n; k += cap) FORWARD_IF_ERROR(split_nodes(g, ids + k, n - k < cap ? n - k : cap));
+    return GBT_OK;
+}
+
 static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *level_cap,
                                  int32_t **next_p, size_t *next_cap)
 {
     const struct gbt_grow_config *cfg = g->cfg;
+    const int half = cfg->max_slots > 1 ? (int)(cfg->max_slots / 2) : 1;
     int32_t *level = *level_p, *next = *next_p;
     int nlevel = 1, nleaves = 1;
     level[0] = 0;
+    FORWARD_IF_ERROR(evaluate(g, level, 1));
     for (int depth = 0; nlevel > 0 && depth_allows_split(cfg, depth); depth++) {
         int nsplit = 0, nnext = 0;
-        FORWARD_IF_ERROR(evaluate(g, level, nlevel));
+        /* the level's nodes hold their best splits (and histograms, unless dropped) */
         for (int i = 0; i < nlevel; i++) {
             if (splittable(&g->nodes[level[i]]) && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
                 level[nsplit++] = level[i];
@@ -313,15 +424,19 @@ static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *le
         if (nsplit == 0) break;
         FORWARD_IF_ERROR(gbt__reserve(next_p, next_cap, (size_t)2 * nsplit, sizeof *next, "node lists"));
         next = *next_p;
-        FORWARD_IF_ERROR(split_nodes(g, level, nsplit));
-        if (depth_allows_split(cfg, depth + 1)) {
-            FORWARD_IF_ERROR(child_histograms(g, level, nsplit));
-        } else {
-            for (int i = 0; i < nsplit; i++) release_slot(g, level[i]);
-        }
+        FORWARD_IF_ERROR(split_all(g, level, nsplit));
         for (int i = 0; i < nsplit; i++) {
             next[nnext++] = g->nodes[level[i]].left;
             next[nnext++] = g->nodes[level[i]].right;
+        }
+        if (depth_allows_split(cfg, depth + 1)) {
+            for (int k = 0; k < nsplit; k += half) {
+                const int c = nsplit - k < half ? nsplit - k : half;
+                FORWARD_IF_ERROR(child_histograms(g, level + k, c));
+                FORWARD_IF_ERROR(evaluate(g, next + 2 * k, 2 * c));
+            }
+        } else {
+            for (int i = 0; i < nsplit; i++) release_slot(g, level[i]);
         }
         {
             int32_t *t = *level_p;
@@ -339,25 +454,54 @@ static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *le
     return GBT_OK;
 }
 
-static gbt_status grow_lossguide(struct grower *g, int32_t **cand_p, size_t *cand_cap)
+/* Lossguide's order: higher gain first, then the lower node id. */
+static int before(const struct grower *g, int32_t a, int32_t b)
 {
-    int32_t *cand = *cand_p;
+    const double ga = g->nodes[a].split.gain, gb = g->nodes[b].split.gain;
+    return ga > gb || (ga == gb && a < b);
+}
+
+static gbt_status heap_push(struct grower *g, int32_t id)
+{
+    size_t i;
+    FORWARD_IF_ERROR(gbt__reserve(&g->heap, &g->heap_cap, g->nheap + 1, sizeof *g->heap, "candidates"));
+    i = g->nheap++;
+    while (i > 0 && before(g, id, g->heap[(i - 1) / 2])) {
+        g->heap[i] = g->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->heap[i] = id;
+    return GBT_OK;
+}
+
+static int32_t heap_pop(struct grower *g)
+{
+    const int32_t top = g->heap[0], last = g->heap[--g->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->nheap) break;
+        if (c + 1 < g->nheap && before(g, g->heap[c + 1], g->heap[c])) c++;
+        if (!before(g, g->heap[c], last)) break;
+        g->heap[i] = g->heap[c];
+        i = c;
+    }
+    if (g->nheap > 0) g->heap[i] = last;
+    return top;
+}
+
+static gbt_status grow_lossguide(struct grower *g)
+{
     const struct gbt_grow_config *cfg = g->cfg;
-    int ncand = 0, nleaves = 1;
+    int nleaves = 1;
     int32_t zero = 0;
     if (depth_allows_split(cfg, 0)) {
         FORWARD_IF_ERROR(evaluate(g, &zero, 1));
-        if (splittable(&g->nodes[0])) cand[ncand++] = 0;
+        if (splittable(&g->nodes[0])) FORWARD_IF_ERROR(heap_push(g, 0));
     }
-    while (ncand > 0 && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
-        int best = 0;
-        int32_t id, kids[2];
-        for (int i = 1; i < ncand; i++) {
-            const struct gbt_split *a = &g->nodes[cand[i]].split, *b = &g->nodes[cand[best]].split;
-            if (a->gain > b->gain || (a->gain == b->gain && cand[i] < cand[best])) best = i;
-        }
-        id = cand[best];
-        cand[best] = cand[--ncand];
+    while (g->nheap > 0 && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
+        const int32_t id = heap_pop(g);
+        int32_t kids[2];
         FORWARD_IF_ERROR(split_nodes(g, &id, 1));
         nleaves++;
         kids[0] = g->nodes[id].left;
@@ -368,16 +512,14 @@ static gbt_status grow_lossguide(struct grower *g, int32_t **cand_p, size_t *can
         }
         FORWARD_IF_ERROR(child_histograms(g, &id, 1));
         FORWARD_IF_ERROR(evaluate(g, kids, 2));
-        FORWARD_IF_ERROR(gbt__reserve(cand_p, cand_cap, (size_t)ncand + 2, sizeof *cand, "candidates"));
-        cand = *cand_p;
         for (int k = 0; k < 2; k++) {
             if (splittable(&g->nodes[kids[k]]))
-                cand[ncand++] = kids[k];
+                FORWARD_IF_ERROR(heap_push(g, kids[k]));
             else
                 release_slot(g, kids[k]);
         }
     }
-    for (int i = 0; i < ncand; i++) release_slot(g, cand[i]);
+    for (size_t i = 0; i < g->nheap; i++) release_slot(g, g->heap[i]);
     release_slot(g, 0);
     return GBT_OK;
 }
@@ -547,6 +689,8 @@ static void grower_free(struct grower *g)
     free(g->draws);
     free(g->used);
     free(g->allowed);
+    free(g->held);
+    free(g->heap);
 }
 
 gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
@@ -591,8 +735,14 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     }
     if (s == GBT_OK) s = root(&g, sums);
     if (s == GBT_OK)
-        s = cfg->policy == GBT_GROW_LOSSGUIDE ? grow_lossguide(&g, &a, &acap)
+        s = cfg->policy == GBT_GROW_LOSSGUIDE ? grow_lossguide(&g)
                                               : grow_depthwise(&g, &a, &acap, &b, &bcap);
+    if (cfg->stats) {
+        cfg->stats->built += g.stats.built;
+        cfg->stats->subtracted += g.stats.subtracted;
+        cfg->stats->rebuilt += g.stats.rebuilt;
+        cfg->stats->dropped += g.stats.dropped;
+    }
     if (s == GBT_OK) {
         double *refit = NULL;
         prune(&g);

@@ -33,6 +33,7 @@ _PARAM_NAMES = {
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
     "quantile_alpha": "quantile_alpha",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
+    "histogram_pool_size": "histogram_pool_size",
     # XGBoost's: the library takes tree_method (hist; others warn) and booster
     # (gbtree); the rest are accepted by gbt.Booster with a warning when set
     # to something gbt does not do (see core._XGB_ONLY)
@@ -58,7 +59,7 @@ class GBTModel(BaseEstimator):
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
     colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity : optional
+    base_score, device, verbosity, histogram_pool_size : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -130,7 +131,8 @@ class GBTModel(BaseEstimator):
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan,
-                 importance_type: Optional[str] = None, booster: Optional[str] = None,
+                 importance_type: Optional[str] = None, histogram_pool_size: Optional[float] = None,
+                 booster: Optional[str] = None,
                  tree_method: Optional[str] = None, sampling_method: Optional[str] = None,
                  num_parallel_tree: Optional[int] = None, monotone_constraints: Any = None,
                  interaction_constraints: Any = None, validate_parameters: Optional[bool] = None,
@@ -167,6 +169,7 @@ class GBTModel(BaseEstimator):
         self.verbosity = verbosity
         self.missing = missing
         self.importance_type = importance_type
+        self.histogram_pool_size = histogram_pool_size
         self.booster = booster
         self.tree_method = tree_method
         self.sampling_method = sampling_method

@@ -168,3 +168,15 @@ def test_ranker_conventions_and_eval_set():
         GBTRanker(n_estimators=2).fit(X, y, group=sizes[:-1])
     with pytest.raises(ValueError, match="consecutive"):
         GBTRanker(n_estimators=2).fit(X[:4], y[:4], qid=[1, 2, 1, 2])
+
+
+def test_histogram_pool_size_bounds_memory_not_the_model():
+    # a pool of 2 histograms (0.0001 MB) drops them and rebuilds children from
+    # their rows; the sums are integers, so the model is the unbounded pool's
+    X, y = load_diabetes(return_X_y=True)
+    kw = dict(n_estimators=3, grow_policy="lossguide", max_depth=63, max_leaves=0,
+              min_child_weight=0)
+    small = GBTRegressor(histogram_pool_size=0.0001, **kw).fit(X, y)
+    unbounded = GBTRegressor(histogram_pool_size=0, **kw).fit(X, y)
+    assert small.get_booster().save_raw() == unbounded.get_booster().save_raw()
+    assert small.get_params()["histogram_pool_size"] == 0.0001
