@@ -409,7 +409,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
                          &ts->max_nodes, &ts->max_slots);
         {
             /* histogram_pool_size bounds the slots (and so the nodes of one batch) */
-            const uint32_t pool = gbt__hist_pool_slots(p->histogram_pool_size, ts->qm.cuts.total_slots);
+            const uint32_t pool = gbt__hist_pool_slots(p->histogram_pool_size, ts->qm->cuts.total_slots);
             if (pool < ts->max_slots) ts->max_slots = pool;
         }
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
@@ -478,7 +478,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
              "set-up: bin cuts and binned matrix %.3f s, starting scores and backend %.3f s; %d thread%s, "
              "at most %u nodes per tree, a histogram pool of %u slots (%.1f MB)", t_open - t0,
              gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes, ts->max_slots,
-             (double)ts->max_slots * ts->qm.cuts.total_slots * sizeof(struct gbt_hbin) / 1048576.0);
+             (double)ts->max_slots * ts->qm->cuts.total_slots * sizeof(struct gbt_hbin) / 1048576.0);
     return GBT_OK;
 }
 
