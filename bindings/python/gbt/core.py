@@ -281,26 +281,9 @@ class Dataset:
         self._handle = handle
         if feature_names is None:
             feature_names = df_names
-        if feature_names is not None:
-            self.feature_names = feature_names
-        if label is not None:
-            self.set_label(label)
-        if weight is not None:
-            self.set_weight(weight)
-        if label_lower_bound is not None:
-            self.set_float_info("label_lower_bound", label_lower_bound)
-        if label_upper_bound is not None:
-            self.set_float_info("label_upper_bound", label_upper_bound)
-        if base_margin is not None:
-            self.set_base_margin(base_margin)
-        if group is not None and qid is not None:
-            raise ValueError("give group or qid, not both")
-        if group is not None:
-            self.set_group(group)
-        if qid is not None:
-            self.set_qid(qid)
-        if feature_weights is not None:
-            self.set_feature_weights(feature_weights)
+        self.set_info(label=label, weight=weight, base_margin=base_margin, group=group, qid=qid,
+                      label_lower_bound=label_lower_bound, label_upper_bound=label_upper_bound,
+                      feature_names=feature_names, feature_weights=feature_weights)
 
     # -- feature names
     @property
