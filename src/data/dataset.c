@@ -100,6 +100,7 @@ static void copy_cells(float *dst, const float *src, uint64_t n, float missing, 
 {
     const int nt = build_threads(n), miss_nan = isnan(missing);
     uint64_t count = 0, first = n;
+    (void)nt; /* (a build without OpenMP) */
 #pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : count) reduction(min : first)
     for (uint64_t i = 0; i < n; i++) {
         const float v = src[i];
@@ -216,6 +217,7 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
     const uint64_t nrow = d->nrow, nent = d->indptr[nrow];
     const int nt = build_threads(nent);
     uint64_t bad = nrow, nnan = 0, unsorted = 0, w = 0;
+    (void)nt; /* (a build without OpenMP) */
 #pragma omp parallel for schedule(static) num_threads(nt) reduction(min : bad) reduction(+ : nnan, unsorted)
     for (uint64_t r = 0; r < nrow; r++) {
         const uint64_t b = d->indptr[r], e = d->indptr[r + 1];
