@@ -146,6 +146,7 @@ static gbt_status make_columns(const gbt_dataset *d, int nthread, struct columns
     if (nb > most) nb = most;
     rows = nb ? (d->nrow + nb - 1) / nb : 0;
     if (nb < 2) nthread = 1;
+    (void)nthread; /* (a build without OpenMP) */
 #pragma omp parallel for schedule(static) num_threads(nthread)
     for (uint64_t b = 0; b < nb; b++)
         column_block(d, b * rows, b + 1 < nb ? (b + 1) * rows : d->nrow, fill + b * nf, NULL);
