@@ -198,7 +198,7 @@ check-cuda-emu-asan:
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 check-cuda-emu-tsan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
-	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
+	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 GBT_HOST_BINNING=1 $(emu_variant_run) \
 	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
 
 # ---- the counting build (opt-in: make cuda-emu-cost; README.md "The counting build") ----
