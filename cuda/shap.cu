@@ -114,6 +114,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     gbt_cu::device_scope keep;
     call cl;
     shap_args a;
+    memset(&a, 0, sizeof a); /* padding too: the emulator reads every word of a kernel's arguments */
     int pools = 0;
     const uint64_t w = (uint64_t)f->nfeat + 1, K = (uint64_t)f->K;
     uint64_t per_row, rows;
