@@ -92,6 +92,14 @@ void cli_data_file(const char *path, char *buf, size_t len);
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);
 
+/*
+ * --help (-h) or --version among o's options: prints usage(stdout), or
+ * "TOOL VERSION" and the build, frees o's values and returns 1 (the tool
+ * then exits 0, and the exit checks that standard output took it);
+ * otherwise returns 0.
+ */
+int cli_help_or_version(struct cli_opts *o, const char *tool, void (*usage)(FILE *f));
+
 /* Logs to standard error; quiet drops info messages, quiet 2 warnings too (errors only). */
 void cli_install_logger(int quiet);
 
