@@ -204,6 +204,10 @@ check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
 	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
+# Arguments of the ThreadSanitizer run's sub-make: check-TESTS builds only the
+# _tsan programs (not every test program, as it does by default) and
+# takes the plain programs, which its log rules name, as made (-o).
+emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT))
 # ThreadSanitizer's runtime must be clang's (LLVM 14 or later): GCC 12's
 # libtsan costs every synchronisation a walk over every thread the process
 # started, and each CUDA thread of the emulator is one (a block of 1,024
@@ -216,7 +220,7 @@ check-cuda-emu-tsan:
 	  exit 1;; esac; done
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
 	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
-	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
+	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log $(emu_only_these)
 
 # ---- the counting build (opt-in: make cuda-emu-cost; README.md "The counting build") ----
 # The library and the backend as in the plain build, the runtime with its
