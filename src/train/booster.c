@@ -26,7 +26,6 @@
 #include "objective/objective.h"
 #include "objective/surv_order.h"
 #include "objective/rank.h"
-#include "train/rounds.h"
 #include "util/util.h"
 
 /* ---- booster life --------------------------------------------------------- */
@@ -52,6 +51,23 @@ static void drop_state(gbt_booster *b)
 void gbt__booster_drop_state(gbt_booster *b)
 {
     drop_state(b);
+}
+
+void gbt__eval_cache_free(struct gbt_eval_cache *c)
+{
+    free(c->margin);
+    gbt_dataset_free(c->all);
+    c->margin = NULL;
+    c->all = NULL;
+    c->d = NULL;
+}
+
+void gbt__booster_eval_caches_free(gbt_booster *b)
+{
+    for (int i = 0; i < b->nevc; i++) gbt__eval_cache_free(&b->evc[i]);
+    free(b->evc);
+    b->evc = NULL;
+    b->nevc = 0;
 }
 
 gbt_status gbt_booster_create(gbt_booster **out)

@@ -39,6 +39,18 @@ struct gbt_train_state {
 
 struct gbt_comm;
 
+/* One evaluation set's raw scores, kept between rounds. */
+struct gbt_eval_cache {
+    const gbt_dataset *d; /* compared by address and generation, never read once stale */
+    uint64_t generation;  /* d's generation when the scores were computed */
+    uint64_t epoch;       /* the model's epoch (gbt_model.epoch) they belong to */
+    uint32_t ntrees;      /* trees summed into margin */
+    double *margin;       /* nrow * K raw scores */
+    gbt_dataset *all;     /* distributed training: every process's labels of the set, else NULL */
+    char name[64];        /* a validation set's name, for messages; "" for other data */
+    uint64_t used;        /* when last used (a counter), for eviction */
+};
+
 struct gbt_booster {
     struct gbt_params params;
     struct gbt_model model;
@@ -67,6 +79,12 @@ struct gbt_booster {
 
 /* The raw scores of the whole model on d (checked against the model), in a new nrow * K array. */
 gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out);
+
+/* Frees c's scores (it stays usable, empty). */
+void gbt__eval_cache_free(struct gbt_eval_cache *c);
+
+/* The booster's own caches (gbt_booster_eval_round), freed with it. */
+void gbt__booster_eval_caches_free(gbt_booster *b);
 
 /* Drops the training state: the next round sets training up again on its data. */
 void gbt__booster_drop_state(gbt_booster *b);

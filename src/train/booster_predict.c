@@ -16,7 +16,6 @@
 #include "objective/metric.h"
 #include "objective/objective.h"
 #include "train/booster.h"
-#include "train/rounds.h"
 #include "util/util.h"
 
 /* ---- raw scores of the whole model -------------------------------------- */
@@ -125,32 +124,6 @@ static gbt_status check_model(const gbt_booster *b)
 {
     RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
     return GBT_OK;
-}
-
-gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const char *metric,
-                            double *out)
-{
-    struct gbt_metric m;
-    double *margin;
-    gbt_status s;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(d);
-    CHECK_NOT_NULL(metric);
-    CHECK_NOT_NULL(out);
-    FORWARD_IF_ERROR(check_model(b));
-    FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
-    m.huber_slope = b->params.huber_slope;
-    m.alpha = b->params.quantile_alpha;
-    m.nalpha = (int)b->params.num_quantile_alpha;
-    m.aft_dist = (int)b->params.aft_loss_distribution;
-    m.aft_sigma = b->params.aft_loss_distribution_scale;
-    m.exp_gain = (int)b->params.ndcg_exp_gain;
-    RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
-                    GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    FORWARD_IF_ERROR(gbt__booster_eval_margins(b, d, &margin));
-    s = gbt__eval_metric(b, &m, d, margin, out);
-    free(margin);
-    return s;
 }
 
 #define EXPLAIN_FLAGS (GBT_PREDICT_LEAF | GBT_PREDICT_CONTRIBS | GBT_PREDICT_INTERACTIONS)

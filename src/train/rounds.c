@@ -1,8 +1,8 @@
 /*
  * rounds.c - around a boosting round: the metrics an evaluation reports,
  * evaluation sets whose raw scores stay between rounds and are advanced by
- * the new trees only, the best round, cutting a model back to its first
- * rounds.  gbt_booster_train uses these for its validation sets; callers
+ * the new trees only, a metric on any data (gbt_booster_eval), the best
+ * round, cutting a model back to its first rounds.  gbt_booster_train uses these for its validation sets; callers
  * that drive the rounds themselves (gbt_booster_update, then
  * gbt_booster_eval_round) get the same numbers and the same model.
  */
@@ -115,15 +115,6 @@ gbt_status gbt__eval_cache_metrics(const gbt_booster *b, const struct gbt_eval_c
 
 /* ---- raw scores kept between rounds --------------------------------------- */
 
-void gbt__eval_cache_free(struct gbt_eval_cache *c)
-{
-    free(c->margin);
-    gbt_dataset_free(c->all);
-    c->margin = NULL;
-    c->all = NULL;
-    c->d = NULL;
-}
-
 gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, const gbt_dataset *d)
 {
     const struct gbt_model *m = &b->model;
@@ -158,14 +149,6 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
     c->epoch = m->epoch;
     c->ntrees = m->ntrees;
     return GBT_OK;
-}
-
-void gbt__booster_eval_caches_free(gbt_booster *b)
-{
-    for (int i = 0; i < b->nevc; i++) gbt__eval_cache_free(&b->evc[i]);
-    free(b->evc);
-    b->evc = NULL;
-    b->nevc = 0;
 }
 
 /* The booster's cache of d: the one it has, else a free or the least recently used one. */
@@ -301,4 +284,30 @@ gbt_status gbt_booster_transform(const gbt_booster *b, const double *margin, uin
     for (uint64_t r = 0; r < nrow; r++)
         gbt__objective_transform(b->model.objective, K, margin + r * (uint64_t)K, 0, out + r * (uint64_t)width);
     return GBT_OK;
+}
+
+gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const char *metric,
+                            double *out)
+{
+    struct gbt_metric m;
+    double *margin;
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(d);
+    CHECK_NOT_NULL(metric);
+    CHECK_NOT_NULL(out);
+    RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    FORWARD_IF_ERROR(gbt__metric_parse(metric, &m));
+    m.huber_slope = b->params.huber_slope;
+    m.alpha = b->params.quantile_alpha;
+    m.nalpha = (int)b->params.num_quantile_alpha;
+    m.aft_dist = (int)b->params.aft_loss_distribution;
+    m.aft_sigma = b->params.aft_loss_distribution_scale;
+    m.exp_gain = (int)b->params.ndcg_exp_gain;
+    RETURN_ERROR_IF(d->label == NULL && !(gbt__metric_survival(m.id) && d->label_lower),
+                    GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    FORWARD_IF_ERROR(gbt__booster_eval_margins(b, d, &margin));
+    s = gbt__eval_metric(b, &m, d, margin, out);
+    free(margin);
+    return s;
 }

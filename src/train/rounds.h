@@ -25,18 +25,6 @@ struct gbt_metric_list {
 
 gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out);
 
-/* One evaluation set's raw scores, kept between rounds. */
-struct gbt_eval_cache {
-    const gbt_dataset *d; /* compared by address and generation, never read once stale */
-    uint64_t generation;  /* d's generation when the scores were computed */
-    uint64_t epoch;       /* the model's epoch (gbt_model.epoch) they belong to */
-    uint32_t ntrees;      /* trees summed into margin */
-    double *margin;       /* nrow * K raw scores */
-    gbt_dataset *all;     /* distributed training: every process's labels of the set, else NULL */
-    char name[64];        /* a validation set's name, for messages; "" for other data */
-    uint64_t used;        /* when last used (a counter), for eviction */
-};
-
 /*
  * Brings c's raw scores of d up to the model's trees: every tree when c is
  * empty, d changed or the model lost trees since (its epoch moved), else
@@ -52,7 +40,6 @@ gbt_status gbt__eval_cache_metrics(const gbt_booster *b, const struct gbt_eval_c
 gbt_status gbt__eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,
                             const double *margin, double *out);
 
-void gbt__eval_cache_free(struct gbt_eval_cache *c);
 
 /* The booster's own caches (gbt_booster_eval_round), freed with it. */
 void gbt__booster_eval_caches_free(gbt_booster *b);
