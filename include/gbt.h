@@ -298,14 +298,38 @@ GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const cha
                                                  uint64_t *n);
 
 /*
+ * Sets the type of each feature, XGBoost's feature_types: n == ncol
+ * strings, "q" for a numeric feature ("float", "int" and "i" are accepted
+ * too) and "c" for a categorical one; n == 0 with types NULL makes every
+ * feature numeric again (the default).  Every present value of a
+ * categorical feature must be a category: a whole number from 0 to
+ * 16777215 (2^24 - 1, XGBoost's limit; pandas category codes and
+ * LightGBM's categorical_feature codes are such numbers).  A fraction, a
+ * negative or a larger number is GBT_E_INVALID_ARG naming the file and
+ * line (or the row) and the column, and the types stay as they were.
+ * Missing values stay missing.  Training splits a categorical feature on
+ * sets of categories, never on thresholds; the training data may hold at
+ * most 65535 distinct categories per categorical feature.
+ */
+GBT_API gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *types,
+                                                 uint64_t n);
+
+/*
+ * The type of each feature into types (n == ncol entries): pointers to
+ * the static strings "q" (numeric) and "c" (categorical).
+ */
+GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n,
+                                                 const char **types);
+
+/*
  * A new dataset holding rows [begin, end) of d (0 <= begin <= end <= nrow;
  * begin == end gives a dataset of no rows): their features (dense or CSR
  * as in d), label, weight, base_margin (all of a row's values),
- * label_lower_bound and label_upper_bound, with d's columns, feature names
- * and LIBSVM index base, and the file and line each row came from, so that
- * messages about a row still name its place in the original file.  When d
- * has query groups the range must start and end on group boundaries
- * (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
+ * label_lower_bound and label_upper_bound, with d's columns, feature names,
+ * feature types and LIBSVM index base, and the file and line each row came
+ * from, so that messages about a row still name its place in the original
+ * file.  When d has query groups the range must start and end on group
+ * boundaries (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
  * the groups inside it.  d is not changed; free the slice with
  * gbt_dataset_free.  This is how each rank of a distributed training
  * (gbt_booster_set_mpi_comm) takes its part of one dataset.

@@ -90,6 +90,7 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
         FORWARD_IF_ERROR(copy_part(&s->groups, d->groups, g0, ng, sizeof(uint32_t), "groups"));
         s->ngroups = ng;
     }
+    FORWARD_IF_ERROR(copy_part(&s->feature_types, d->feature_types, 0, d->ncol, 1, "feature types"));
     if (d->source) FORWARD_IF_ERROR(gbt__strdup(&s->source, d->source));
     if (d->nfeature_names) {
         FORWARD_IF_ERROR(gbt__names_copy(&s->feature_names, (const char *const *)d->feature_names,

@@ -48,6 +48,17 @@ struct gbt_cuts {
      */
     float *cut;
     uint8_t *has_missing; /* the binned data has missing values of the feature */
+    /*
+     * Categorical features (gbt_dataset_set_feature_types): is_cat[f] is 1
+     * for them (NULL when there are none).  Such a feature has one bin per
+     * distinct category of the training data, ascending, whatever max_bin
+     * (at most GBT_CAT_MAX_DISTINCT); its cuts are the numeric ones of
+     * those values (each the next bin's category, the last FLT_MAX), so
+     * every category finds its bin by the same search, and category[k] is
+     * the category of slot k (total_slots entries; 0 in numeric features).
+     */
+    uint8_t *is_cat;
+    uint32_t *category;
 };
 
 struct gbt_qmatrix {
@@ -69,9 +80,11 @@ struct gbt_qmatrix {
 
 /*
  * Computes weighted-quantile cuts for d (weights from d's "weight" field)
- * and bins it.  At most max_bin value bins per feature; in the dense uint8
- * layout a feature with missing values keeps one code for them, so it gets
- * at most 255 value bins at max_bin = 256.
+ * and bins it.  At most max_bin value bins per numeric feature; in the
+ * dense uint8 layout a feature with missing values keeps one code for
+ * them, so it gets at most 255 value bins at max_bin = 256.  A categorical
+ * feature with more categories than the uint8 layout holds makes the
+ * dense layout uint16.
  */
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out);
 
@@ -125,6 +138,12 @@ static inline uint32_t gbt__bin_of(const struct gbt_cuts *c, uint32_t f, float v
 
 /* Row r's code for feature f: its value bin, or nbins[f] when missing. */
 uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f);
+
+/* Whether feature f is categorical. */
+static inline int gbt__cuts_is_cat(const struct gbt_cuts *c, uint32_t f)
+{
+    return c->is_cat != NULL && c->is_cat[f];
+}
 
 /* Whether feature f can split at all (two value bins, or one and missing values). */
 static inline int gbt__feature_usable(const struct gbt_cuts *c, uint32_t f)

@@ -338,6 +338,8 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
     if (s == GBT_OK) s = gbt__booster_check_base_margin(train, m->K);
+    if (s == GBT_OK && train->feature_types)
+        s = gbt__fail(GBT_E_INVALID_ARG, "training on categorical features is not supported yet");
     if (s == GBT_OK) {
         ts->data_generation = train->generation;
         s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
