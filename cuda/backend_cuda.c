@@ -54,6 +54,8 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     char msg[GBT_CU_MSG];
     double math[GBT_MATH_CHECKS];
     int st;
+    RETURN_ERROR_IF(cuts->is_cat != NULL, GBT_E_INVALID_ARG,
+                    "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
     for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
     for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
@@ -94,8 +96,9 @@ static gbt_status cuda_histograms(void *ctx, const struct gbt_hist_job *jobs, in
 
 static gbt_status cuda_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
                                    const uint8_t *masks, const struct gbt_split_params *p,
-                                   struct gbt_split *out)
+                                   struct gbt_split *out, uint32_t *cat_sets)
 {
+    (void)cat_sets; /* cuda_open refuses categorical features */
     CU_CALL(gbt_cu_best_splits(ctx, jobs, n, masks, p, out, msg_));
 }
 
@@ -138,6 +141,9 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
                                        uint32_t t1, int K, const double *base,
                                        const struct gbt_dview *v, double *margin_out)
 {
+    RETURN_ERROR_IF(f->cat_len > 0, GBT_E_INVALID_ARG,
+                    "device=cuda: prediction of categorical splits is not supported on CUDA yet; predict "
+                    "with device=cpu");
     CU_CALL(gbt_cu_predict_margins(ordinal, f, t0, t1, K, base, v, margin_out, msg_));
 }
 

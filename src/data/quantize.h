@@ -145,6 +145,18 @@ static inline int gbt__cuts_is_cat(const struct gbt_cuts *c, uint32_t f)
     return c->is_cat != NULL && c->is_cat[f];
 }
 
+/*
+ * The words of one split's set of bins (a bitset over the bins of the
+ * categorical feature with the most): 0 without categorical features.
+ */
+static inline uint32_t gbt__cuts_cat_words(const struct gbt_cuts *c)
+{
+    uint32_t most = 0;
+    for (uint32_t f = 0; c->is_cat != NULL && f < c->nfeat; f++)
+        if (c->is_cat[f] && c->nbins[f] > most) most = c->nbins[f];
+    return (most + 31u) / 32u;
+}
+
 /* Whether feature f can split at all (two value bins, or one and missing values). */
 static inline int gbt__feature_usable(const struct gbt_cuts *c, uint32_t f)
 {

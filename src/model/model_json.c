@@ -58,6 +58,37 @@ static void put_training(const char *name, const char *value, void *user)
         gbt__sb_append(sb, "]", 1);                       \
     } while (0)
 
+/*
+ * A tree's categorical splits (docs/model-format.md): the categorical
+ * nodes ascending, the size of each one's set, and the sets one after
+ * another.
+ */
+static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
+{
+    int first = 1;
+    gbt__sb_printf(sb, ",\n      \"categories_nodes\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", i);
+            first = 0;
+        }
+    first = 1;
+    gbt__sb_printf(sb, "],\n      \"categories_sizes\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", t->cat_count[i]);
+            first = 0;
+        }
+    first = 1;
+    gbt__sb_printf(sb, "],\n      \"categories\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        for (int32_t k = 0; t->left[i] >= 0 && gbt__tree_is_cat(t, i) && k < t->cat_count[i]; k++) {
+            gbt__sb_printf(sb, first ? "%u" : ",%u", t->cats[t->cat_begin[i] + k]);
+            first = 0;
+        }
+    gbt__sb_append(sb, "]", 1);
+}
+
 static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
 {
     gbt__sb_printf(sb, "    {\n      \"class\": %d,\n      \"num_nodes\": %d", cls, t->n_nodes);
@@ -69,6 +100,7 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
     PUT_ARRAY(sb, "value", t->n_nodes, put_float(sb, t->value[i_]));
     PUT_ARRAY(sb, "gain", t->n_nodes, put_float(sb, t->gain[i_]));
     PUT_ARRAY(sb, "cover", t->n_nodes, put_float(sb, t->cover[i_]));
+    if (t->split_type != NULL) put_categories(sb, t);
     gbt__sb_append(sb, "\n    }", 6);
 }
 
@@ -196,6 +228,50 @@ static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key
     return GBT_OK;
 }
 
+/* The optional categorical splits of a tree (put_categories); tree.c checks the sets. */
+static gbt_status read_categories(const struct reader *rd, int32_t obj, struct gbt_tree *t)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    const int32_t nodes = gbt__json_member(d, obj, "categories_nodes");
+    int32_t sizes, cats, nc;
+    struct gbt_jiter in, is, ic;
+    struct gbt_jnode en, es, ec;
+    uint32_t *buf = NULL;
+    long long prev = -1;
+    gbt_status s = GBT_OK;
+    if (nodes < 0) return GBT_OK;
+    if (d->n[nodes].type != GBT_J_ARRAY) return bad(rd, nodes, "\"%s\" has the wrong type", "categories_nodes");
+    nc = d->n[nodes].count;
+    FORWARD_IF_ERROR(array_of(rd, obj, "categories_sizes", nc, &sizes));
+    FORWARD_IF_ERROR(member(rd, obj, "categories", GBT_J_ARRAY, &cats));
+    FORWARD_IF_ERROR(gbt__alloc(&buf, (size_t)d->n[cats].count + 1, sizeof *buf, 0, "tree categories"));
+    memset(&in, 0, sizeof in);
+    memset(&is, 0, sizeof is);
+    memset(&ic, 0, sizeof ic);
+    for (int32_t k = 0; k < nc && s == GBT_OK && gbt__json_next(d, nodes, &in, &en) &&
+                        gbt__json_next(d, sizes, &is, &es);
+         k++) {
+        long long node, size;
+        s = get_int(rd, &en, prev + 1, (long long)t->n_nodes - 1, &node);
+        if (s == GBT_OK) s = get_int(rd, &es, 0, d->n[cats].count, &size);
+        for (long long c = 0; s == GBT_OK && c < size; c++) {
+            long long v;
+            if (!gbt__json_next(d, cats, &ic, &ec)) {
+                s = bad(rd, cats, "\"%s\" is shorter than categories_sizes says", "categories");
+                break;
+            }
+            s = get_int(rd, &ec, 0, (long long)GBT_TREE_CAT_LIMIT - 1, &v);
+            buf[c] = (uint32_t)v;
+        }
+        if (s == GBT_OK) s = gbt__tree_set_cats(t, (int32_t)node, buf, (int32_t)size);
+        prev = node;
+    }
+    if (s == GBT_OK && gbt__json_next(d, cats, &ic, &ec))
+        s = bad(rd, cats, "\"%s\" is longer than categories_sizes says", "categories");
+    free(buf);
+    return s;
+}
+
 static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
                                           "threshold", "value", "gain", "cover"};
 
@@ -247,6 +323,7 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     READ_FLOATS("cover", t->cover);
 #undef READ_INTS
 #undef READ_FLOATS
+    FORWARD_IF_ERROR(read_categories(rd, obj, t));
     snprintf(what, sizeof what, "%s: tree %u", rd->what, index);
     return gbt__tree_validate(t, nfeat, what);
 }

@@ -190,6 +190,11 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     const uint64_t nfeat = m->num_feature + (uint64_t)shift;
     const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
+    for (uint32_t t = 0; t < m->ntrees; t++)
+        RETURN_ERROR_IF(m->trees[t].split_type != NULL, GBT_E_INVALID_ARG,
+                        "tree %u splits on categories: XGBoost's format of categorical splits is not "
+                        "supported yet",
+                        t);
     gbt__sb_printf(sb, "{\"learner\":{\"attributes\":{");
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "\"best_iteration\":\"%d\"", m->best_iteration);
@@ -359,7 +364,7 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfea
             const double l = a[NA_LEFT][i], r = a[NA_RIGHT][i];
             if (l == -1) continue;
             if (a[NA_TYPE][i] != 0)
-                s = xbad(rd, obj, "a categorical split: gbt splits numeric features only");
+                s = xbad(rd, obj, "a categorical split: reading XGBoost's categorical splits is not supported yet");
             else if (!(l >= 0 && l < nn && r >= 0 && r < nn) || l == r || newid[(int32_t)l] >= 0 ||
                      newid[(int32_t)r] >= 0)
                 s = xbad(rd, obj, "the children of a node do not form a tree");

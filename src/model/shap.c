@@ -54,6 +54,11 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     uint8_t *seen = NULL;
     gbt_status s;
     memset(h, 0, sizeof *h);
+    for (uint32_t t = t0; t < t1; t++)
+        RETURN_ERROR_IF(m->trees[t].split_type != NULL, GBT_E_INVALID_ARG,
+                        "tree %u splits on categories: leaf indices and SHAP values of categorical splits "
+                        "are not supported yet",
+                        t);
     for (uint32_t t = t0; t < t1; t++) {
         nn += (uint64_t)m->trees[t].n_nodes;
         if (m->trees[t].n_nodes > maxn) maxn = m->trees[t].n_nodes;

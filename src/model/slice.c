@@ -23,7 +23,7 @@ static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
     memcpy(dst->gain, src->gain, n * sizeof *dst->gain);
     memcpy(dst->cover, src->cover, n * sizeof *dst->cover);
     dst->n_nodes = src->n_nodes;
-    return GBT_OK;
+    return gbt__tree_copy_cats(src, dst);
 }
 
 static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, struct gbt_model *m)

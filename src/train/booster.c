@@ -338,8 +338,6 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
     if (s == GBT_OK) s = gbt__booster_check_base_margin(train, m->K);
-    if (s == GBT_OK && train->feature_types)
-        s = gbt__fail(GBT_E_INVALID_ARG, "training on categorical features is not supported yet");
     if (s == GBT_OK) {
         ts->data_generation = train->generation;
         s = gbt__device_resolve(p->device, (int)p->verbosity, &ts->ops, &ts->ordinal);
@@ -438,6 +436,8 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->sp.alpha = p->alpha;
     cfg->sp.max_delta_step = max_delta_step(p);
     cfg->sp.min_child_weight = p->min_child_weight;
+    cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
+    cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
     cfg->colsample_bytree = p->colsample_bytree;
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;
