@@ -150,6 +150,9 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
 static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind,
                                        const float *x, const double *base, uint64_t nrow, float *out)
 {
+    RETURN_ERROR_IF(f->cat_bits != NULL, GBT_E_INVALID_ARG,
+                    "device=cuda: leaf indices and SHAP values of categorical splits are not supported on "
+                    "CUDA yet; use device=cpu");
     CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 

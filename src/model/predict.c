@@ -83,34 +83,14 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
     return GBT_OK;
 }
 
-/* The words of categorical node i's set in the forest: a count and a bitset up to its largest category. */
-static size_t cat_words(const struct gbt_tree *t, int32_t i)
-{
-    const int32_t n = t->cat_count[i];
-    return 1 + (n > 0 ? (size_t)t->cats[t->cat_begin[i] + n - 1] / 32 + 1 : 0);
-}
-
 /* Room in f->cat_bits for every categorical node of t. */
 static gbt_status reserve_cat_bits(struct gbt_forest *f, const struct gbt_tree *t)
 {
     size_t need = f->cat_len;
     for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) need += cat_words(t, i);
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) need += gbt__tree_cat_bitset(t, i, NULL);
     if (need == f->cat_len) return GBT_OK;
     return gbt__reserve(&f->cat_bits, &f->cat_cap, need, sizeof *f->cat_bits, "forest categories");
-}
-
-/* Writes categorical node i's set at out (see GBT_PNODE_CAT); returns its words. */
-static size_t cat_set(const struct gbt_tree *t, int32_t i, uint32_t *out)
-{
-    const size_t w = cat_words(t, i);
-    memset(out, 0, w * sizeof *out);
-    out[0] = (uint32_t)(w - 1);
-    for (int32_t k = 0; k < t->cat_count[i]; k++) {
-        const uint32_t c = t->cats[t->cat_begin[i] + k];
-        out[1 + c / 32] |= 1u << (c % 32);
-    }
-    return w;
 }
 
 gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
@@ -174,7 +154,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
             nodes[p].feature = (uint32_t)t->feature[i] | GBT_PNODE_CAT | (t->default_left[i] ? GBT_PNODE_DL : 0u);
             nodes[p].threshold = NAN;
             memcpy(&nodes[p].value, &at, sizeof at);
-            f->cat_len += cat_set(t, i, f->cat_bits + at);
+            f->cat_len += gbt__tree_cat_bitset(t, i, f->cat_bits + at);
             if ((uint32_t)t->feature[i] + 1 > f->feature_end) f->feature_end = (uint32_t)t->feature[i] + 1;
         } else {
             nodes[p].left = pos[t->left[i]];

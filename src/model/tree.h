@@ -13,6 +13,7 @@
 #ifndef GBT_TREE_H
 #define GBT_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gbt.h"
@@ -61,6 +62,13 @@ static inline int gbt__tree_cat_right(const struct gbt_tree *t, int32_t i, float
 
 /* Makes node id categorical with the n categories of cats (ascending; copied). */
 gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *cats, int32_t n);
+
+/*
+ * Categorical node i's set as a bitset (for prediction): writes, when out
+ * is not NULL, a word count W then W words (category c is bit c % 32 of
+ * word c / 32, up to the largest category); returns 1 + W.
+ */
+size_t gbt__tree_cat_bitset(const struct gbt_tree *t, int32_t i, uint32_t *out);
 
 /* A copy of src's categorical splits in dst (a tree of src's nodes, just initialised). */
 gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst);
