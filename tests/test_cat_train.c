@@ -328,6 +328,7 @@ static void test_model_round_trip(void)
     ok_call(gbt_booster_save_to_buffer(a, &buf, &len), "save");
     ok(buf && strstr(buf, "\"categories_nodes\"") && strstr(buf, "\"categories\""),
        "the model file holds the categorical splits");
+    ok(buf && strstr(buf, "\"feature_types\": [\"q\", \"c\"]"), "and the feature types q, c");
     ok_call(gbt_booster_load_from_buffer(buf, len, &c), "load");
     if (c) {
         ok_call(gbt_booster_predict(c, d, 0, p2, N), "predict with the loaded model");
@@ -343,6 +344,16 @@ static void test_model_round_trip(void)
             ok(tu_same_model(h, a), "4 + 4 rounds give the model of 8");
         else
             ok(0, "continued training: %s", gbt_last_error());
+    }
+    {
+        /* continued training on data whose types differ from the model's is refused */
+        const char *const QQ[] = {"q", "q"};
+        gbt_dataset *num = mixed_data(N, x, y);
+        ok_call(gbt_dataset_set_feature_types(num, QQ, 2), "the same data, every feature numeric");
+        ok(c && gbt_booster_train(c, num, 1, NULL, NULL, 0) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "feature 1 (f1) is numeric, but the model treats it as categorical"),
+           "continued training on numeric data is refused: %s", gbt_last_error());
+        gbt_dataset_free(num);
     }
     l = tu_train(d, 5, lg);
     ok(l != NULL, "lossguide trains on categorical data");

@@ -120,6 +120,13 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
         }
         gbt__sb_printf(sb, "],\n");
     }
+    if (m->nfeature_types > 0) {
+        /* XGBoost's feature_types: "q" numeric, "c" categorical */
+        gbt__sb_printf(sb, "  \"feature_types\": [");
+        for (uint64_t i = 0; i < m->nfeature_types; i++)
+            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "", m->feature_types[i] ? "c" : "q");
+        gbt__sb_printf(sb, "],\n");
+    }
     if (m->index_base != GBT_BASE_NONE)
         gbt__sb_printf(sb, "  \"libsvm_index_base\": %d,\n", m->index_base == GBT_BASE_ONE);
     gbt__sb_printf(sb, "  \"base_margin\": [");
@@ -328,6 +335,25 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     return gbt__tree_validate(t, nfeat, what);
 }
 
+/* The optional "feature_types": at most num_feature of "q" and "c". */
+static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    char buf[8];
+    uint64_t n = 0;
+    if (d->n[arr].type != GBT_J_ARRAY) return bad(rd, arr, "\"%s\" has the wrong type", "feature_types");
+    if ((uint64_t)d->n[arr].count > m->num_feature) return bad(rd, arr, "more feature types than features%s", "");
+    FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count + 1, 1, 1, "feature types"));
+    for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
+        if (d->n[c].type == GBT_J_STRING) gbt__json_string(&d->n[c], buf, sizeof buf);
+        if (d->n[c].type != GBT_J_STRING || (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0))
+            return bad(rd, c, "a feature type is \"q\" or \"c\"%s", "");
+        m->feature_types[n++] = buf[0] == 'c';
+    }
+    m->nfeature_types = n;
+    return GBT_OK;
+}
+
 /* The optional "feature_names": at most num_feature strings, checked as gbt_dataset_set_feature_names does. */
 static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_model *m)
 {
@@ -405,6 +431,8 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     m->num_feature = (uint64_t)v;
     e = gbt__json_member(d, root, "feature_names");
     if (e >= 0) FORWARD_IF_ERROR(read_names(rd, e, m));
+    e = gbt__json_member(d, root, "feature_types");
+    if (e >= 0) FORWARD_IF_ERROR(read_types(rd, e, m));
     FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     for (int k = 0; k < m->K && gbt__json_next(d, e, &it, &el); k++) FORWARD_IF_ERROR(get_double(rd, &el, &m->base[k]));

@@ -39,6 +39,11 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     FORWARD_IF_ERROR(gbt__names_copy(&m->feature_names, (const char *const *)src->feature_names,
                                      src->nfeature_names));
     m->nfeature_names = src->nfeature_names;
+    if (src->nfeature_types) {
+        FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, src->nfeature_types, 1, 0, "feature types"));
+        memcpy(m->feature_types, src->feature_types, src->nfeature_types);
+        m->nfeature_types = src->nfeature_types;
+    }
     for (uint32_t t = (uint32_t)begin * K; t < (uint32_t)end * K; t++) {
         struct gbt_tree tree;
         gbt_status s = copy_tree(&src->trees[t], &tree);

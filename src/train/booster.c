@@ -241,6 +241,15 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
         FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
+        FORWARD_IF_ERROR(gbt__model_check_types(m, train->feature_types, train->feature_types ? train->ncol : 0,
+                                                train->source ? train->source : "the training data"));
+        if (train->feature_types && train->ncol > m->nfeature_types) {
+            uint8_t *t = realloc(m->feature_types, train->ncol);
+            RETURN_ERROR_IF(t == NULL, GBT_E_NO_MEMORY, "out of memory for feature types");
+            memcpy(t, train->feature_types, train->ncol);
+            m->feature_types = t;
+            m->nfeature_types = train->ncol;
+        }
         if (train->ncol > m->num_feature) m->num_feature = train->ncol;
         if (train->nfeature_names > m->nfeature_names) {
             char **names;
@@ -257,6 +266,13 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     if (s == GBT_OK)
         s = gbt__names_copy(&m->feature_names, (const char *const *)train->feature_names,
                             train->nfeature_names);
+    if (s == GBT_OK && train->feature_types) {
+        s = gbt__alloc(&m->feature_types, train->ncol, 1, 0, "feature types");
+        if (s == GBT_OK) {
+            memcpy(m->feature_types, train->feature_types, train->ncol);
+            m->nfeature_types = train->ncol;
+        }
+    }
     if (s != GBT_OK) {
         free(base);
         return s;
