@@ -71,6 +71,15 @@ void cli_die_option(const struct cli_opt *opt, const char *message) __attribute_
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);
 
+/*
+ * Marks d's categorical features from --categorical_feature (LightGBM's:
+ * column numbers "0,3,7" or names "name:country,store") or --feature_types
+ * (XGBoost's: "q,c,q", one per feature); nothing when neither is given.
+ * Dies naming the option for a bad list, or with the library's message
+ * (file, line and column) for a value that is not a category.
+ */
+void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const char *path);
+
 /* Logs to standard error; quiet drops info messages, quiet 2 warnings too (errors only). */
 void cli_install_logger(int quiet);
 
