@@ -169,6 +169,13 @@ class Dataset:
         given to libgbt (``gbt_dataset_set_feature_names``): a model trained
         on named data stores them, uses them in dumps and importances, and
         refuses named data whose names differ (see ``validate_features``).
+    feature_types : list of str, optional
+        XGBoost's ``feature_types``: one per column, ``"q"`` numeric or
+        ``"c"`` categorical (``gbt_dataset_set_feature_types``).  A
+        categorical column holds category codes, whole numbers from 0 to
+        2^24 - 1 (NaN missing); trees split it on sets of categories.
+        pandas ``category`` columns are not taken yet: give their
+        ``cat.codes`` (with -1 as NaN) and the same coding at prediction.
     file_options : str or dict, optional
         For a file: the options of ``gbt_dataset_from_file`` (``format``,
         ``label_column``, ``header``, ``missing``, ``indexing_mode``,
@@ -180,6 +187,7 @@ class Dataset:
                  group: Any = None, qid: Any = None, label_lower_bound: Any = None,
                  label_upper_bound: Any = None, missing: float = np.nan,
                  feature_names: Optional[Sequence[str]] = None,
+                 feature_types: Optional[Sequence[str]] = None,
                  file_options: Union[None, str, Mapping[str, Any]] = None):
         self._handle = c_void_p()
         self.missing = float(missing) if missing is not None else math.nan
@@ -203,6 +211,8 @@ class Dataset:
             feature_names = df_names
         if feature_names is not None:
             self.feature_names = feature_names
+        if feature_types is not None:
+            self.feature_types = feature_types
         if label is not None:
             self.set_label(label)
         if weight is not None:
@@ -242,6 +252,26 @@ class Dataset:
                              f"{self.num_col()} columns")
         arr = (c_char_p * len(names))(*[cstr(n) for n in names])
         check(LIB.gbt_dataset_set_feature_names(self._handle, arr, len(names)), "feature_names")
+
+    # -- feature types
+    @property
+    def feature_types(self) -> List[str]:
+        """Each column's type, ``"q"`` (numeric) or ``"c"`` (categorical)."""
+        n = self.num_col()
+        arr = (c_char_p * max(n, 1))()
+        check(LIB.gbt_dataset_get_feature_types(self._handle, n, arr))
+        return [arr[i].decode("ascii") for i in range(n)]
+
+    @feature_types.setter
+    def feature_types(self, types: Optional[Sequence[str]]) -> None:
+        if types is None:
+            check(LIB.gbt_dataset_set_feature_types(self._handle, None, 0))
+            return
+        types = [str(t) for t in types]
+        if len(types) != self.num_col():
+            raise ValueError(f"feature_types has {len(types)} types but the data has {self.num_col()} columns")
+        arr = (c_char_p * len(types))(*[cstr(t) for t in types])
+        check(LIB.gbt_dataset_set_feature_types(self._handle, arr, len(types)), "feature_types")
 
     # -- construction
     def _from_dense(self, arr: np.ndarray, handle: c_void_p) -> None:
