@@ -408,6 +408,71 @@ static void test_xgboost_export(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Sparse data (binned as CSR): every leaf's cover, the hessian sum the
+ * partition of the rows gave (squared error: a row count), equals the rows
+ * that prediction's tree walk sends there (leaf ids).
+ */
+static void test_sparse_partition(void)
+{
+    enum { N = 3000, F = 6, T = 3 };
+    static float x[N * F], y[N], leaf[N * T];
+    const char *types[F] = {"c", "q", "q", "c", "q", "q"};
+    const char *const set[] = {"max_depth=3", "min_child_weight=0", "nthread=2", NULL};
+    gbt_dataset *d;
+    gbt_booster *b;
+    char *dump = NULL;
+    size_t len = 0;
+    int good = 1, leaves = 0;
+    tu_seed(5);
+    for (int r = 0; r < N; r++) {
+        for (int f = 0; f < F; f++) {
+            const int present = tu_unit() < 0.15;
+            x[r * F + f] = !present ? NAN : (f == 0 || f == 3) ? (float)(int)(tu_unit() * (f ? 300 : 30))
+                                                              : (float)tu_unit();
+        }
+        y[r] = (float)((isnan(x[r * F]) ? 0.5 : sin(x[r * F] * 1.9)) + (isnan(x[r * F + 3]) ? 0 : fmod(x[r * F + 3], 7.0) / 7));
+    }
+    d = tu_to_csr(x, y, N, F);
+    ok_call(gbt_dataset_set_feature_types(d, types, F), "sparse data: c, q, q, c, q, q");
+    b = tu_train(d, T, set);
+    if (b == NULL) {
+        ok(0, "sparse categorical data trains");
+        gbt_dataset_free(d);
+        return;
+    }
+    ok_call(gbt_booster_predict(b, d, GBT_PREDICT_LEAF, leaf, N * T), "leaf ids of the training rows");
+    ok_call(gbt_booster_dump(b, "json", -1, 1, &dump, &len), "json dump with covers");
+    {
+        /* the trees' dumps follow each other: "[" opens the array, then one object per tree */
+        const char *p = dump;
+        int t = -1;
+        while (p && (p = strstr(p, "\"nodeid\": ")) != NULL) {
+            int id;
+            float cover;
+            const char *q = p;
+            if (sscanf(p, "\"nodeid\": %d", &id) != 1) break;
+            if (id == 0) t++;
+            p += 10;
+            if (strncmp(strchr(q, ',') + 2, "\"leaf\"", 6) != 0) continue;
+            if (sscanf(strstr(q, "\"cover\": "), "\"cover\": %g", &cover) != 1) break;
+            {
+                int count = 0;
+                for (int r = 0; r < N; r++) count += leaf[r * T + t] == (float)id;
+                if ((float)count != cover) {
+                    diag("tree %d leaf %d: cover %g, %d rows", t, id, (double)cover, count);
+                    good = 0;
+                }
+                leaves++;
+            }
+        }
+    }
+    ok(good && leaves > 3 * T, "every leaf's cover is the number of rows prediction sends there (%d leaves)", leaves);
+    gbt_free(dump);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_partition_vs_brute();
@@ -416,6 +481,7 @@ int main(void)
     test_unseen_and_dump();
     test_model_round_trip();
     test_xgboost_export();
+    test_sparse_partition();
     tu_cleanup();
     return done_testing();
 }
