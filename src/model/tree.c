@@ -69,9 +69,21 @@ gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *ca
 {
     RETURN_ERROR_IF(id < 0 || id >= t->n_nodes || n < 0, GBT_E_INTERNAL, "categories of node %d", id);
     if (t->split_type == NULL) {
-        FORWARD_IF_ERROR(gbt__alloc(&t->split_type, (size_t)t->cap, 1, 1, "tree categories"));
-        FORWARD_IF_ERROR(gbt__alloc(&t->cat_begin, (size_t)t->cap, sizeof(int32_t), 1, "tree categories"));
-        FORWARD_IF_ERROR(gbt__alloc(&t->cat_count, (size_t)t->cap, sizeof(int32_t), 1, "tree categories"));
+        /* all three or none: split_type set means the others are there */
+        uint8_t *type = NULL;
+        int32_t *begin = NULL, *count = NULL;
+        gbt_status s = gbt__alloc(&type, (size_t)t->cap, 1, 1, "tree categories");
+        if (s == GBT_OK) s = gbt__alloc(&begin, (size_t)t->cap, sizeof(int32_t), 1, "tree categories");
+        if (s == GBT_OK) s = gbt__alloc(&count, (size_t)t->cap, sizeof(int32_t), 1, "tree categories");
+        if (s != GBT_OK) {
+            free(type);
+            free(begin);
+            free(count);
+            return s;
+        }
+        t->split_type = type;
+        t->cat_begin = begin;
+        t->cat_count = count;
     }
     RETURN_ERROR_IF(n > INT32_MAX - t->ncats, GBT_E_INVALID_ARG, "too many categories in one tree");
     {
