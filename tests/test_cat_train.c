@@ -325,6 +325,23 @@ static void test_model_round_trip(void)
         ok(worst < 1e-4, "SHAP values sum to the prediction (worst %.2g)", worst);
         ok(worst_i < 1e-4, "interaction rows sum to the SHAP values (worst %.2g)", worst_i);
     }
+    {
+        /* importance "weight": the splits on each feature, counted here in the text dump */
+        double imp[2] = {0, 0};
+        char *dump = NULL;
+        size_t dl = 0;
+        int nq = 0, nc = 0;
+        ok_call(gbt_booster_feature_importance(a, "weight", imp, 2), "importance");
+        ok_call(gbt_booster_dump(a, "text", -1, 0, &dump, &dl), "text dump");
+        for (const char *q = dump; q && (q = strstr(q, ":[f")) != NULL; q += 3) {
+            if (q[3] == '0' && q[4] == '<') nq++;
+            if (q[3] == '1' && q[4] == ':') nc++;
+        }
+        ok(nc > 0 && imp[0] == nq && imp[1] == nc,
+           "importance weight counts the categorical splits (%g = %d) and the numeric ones (%g = %d)", imp[1], nc,
+           imp[0], nq);
+        gbt_free(dump);
+    }
     ok_call(gbt_booster_save_to_buffer(a, &buf, &len), "save");
     ok(buf && strstr(buf, "\"categories_nodes\"") && strstr(buf, "\"categories\""),
        "the model file holds the categorical splits");
