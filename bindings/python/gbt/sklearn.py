@@ -32,6 +32,7 @@ _PARAM_NAMES = {
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
     "quantile_alpha": "quantile_alpha",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
+    "max_cat_to_onehot": "max_cat_to_onehot", "max_cat_threshold": "max_cat_threshold",
 }
 
 _ACCEPT_SPARSE = ["csr", "csc"]
@@ -47,7 +48,7 @@ class GBTModel(BaseEstimator):
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
     colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity : optional
+    base_score, device, verbosity, max_cat_to_onehot, max_cat_threshold : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -78,6 +79,10 @@ class GBTModel(BaseEstimator):
         depend on it.
     missing : float, default nan
         Values equal to this are missing, besides NaN.
+    feature_types : list of str, optional
+        XGBoost's ``feature_types``: ``"q"`` (numeric) or ``"c"``
+        (categorical) for each column of X; categorical columns hold
+        category codes (see :class:`gbt.Dataset`).
     importance_type : str, optional
         What ``feature_importances_`` measures: ``gain`` (the default, as
         XGBoost's estimators), ``weight``, ``cover``, ``total_gain`` or
@@ -97,7 +102,8 @@ class GBTModel(BaseEstimator):
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan,
-                 importance_type: Optional[str] = None):
+                 importance_type: Optional[str] = None, feature_types: Optional[Sequence[str]] = None,
+                 max_cat_to_onehot: Optional[int] = None, max_cat_threshold: Optional[int] = None):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.learning_rate = learning_rate
@@ -127,6 +133,9 @@ class GBTModel(BaseEstimator):
         self.verbosity = verbosity
         self.missing = missing
         self.importance_type = importance_type
+        self.feature_types = feature_types
+        self.max_cat_to_onehot = max_cat_to_onehot
+        self.max_cat_threshold = max_cat_threshold
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -225,6 +234,8 @@ class GBTModel(BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
             dtrain.feature_names = [str(c) for c in names]
+        if self.feature_types is not None:  # stored in the model too
+            dtrain.feature_types = self.feature_types
         evals: List[Tuple[Dataset, str]] = []
         if eval_set is not None:
             if sample_weight_eval_set is not None and len(sample_weight_eval_set) != len(eval_set):
@@ -559,6 +570,8 @@ class GBTRanker(GBTModel):
         names = getattr(self, "feature_names_in_", None)
         if names is not None:
             dtrain.feature_names = [str(c) for c in names]
+        if self.feature_types is not None:
+            dtrain.feature_types = self.feature_types
         evals: List[Tuple[Dataset, str]] = []
         for i, pair in enumerate(eval_set or []):
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:

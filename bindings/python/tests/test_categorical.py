@@ -55,3 +55,14 @@ def test_categorical_model(tmp_path):
     mine = bst.predict(gbt.Dataset(X), output_margin=True)
     assert np.allclose(mine, theirs, rtol=1e-5, atol=1e-5)
     assert not math.isnan(float(mine[0]))
+
+
+def test_sklearn_feature_types():
+    X, y = data()
+    reg = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"], max_cat_threshold=4)
+    reg.fit(X, y)
+    model = json.loads(bytes(reg.get_booster().save_raw()).decode())
+    assert model["feature_types"] == ["q", "c"]
+    assert model["training"]["max_cat_threshold"] == "4"
+    assert any(":{" in t for t in reg.get_booster().get_dump())
+    assert reg.get_params()["feature_types"] == ["q", "c"]
