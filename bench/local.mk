@@ -19,6 +19,7 @@ TESTS += tests/bench_smoke.sh
 
 EXTRA_DIST += \
 	bench/accuracy.py \
+	bench/accuracy_cat.py \
 	bench/mpi.py \
 	bench/README.md \
 	bench/peers.py \
