@@ -30,6 +30,11 @@ fails "too few feature_types are refused" "fewer types" \
     $gbtrain -q --header --feature_types=c "$work/tr.csv" "$work/e.model"
 fails "continued training without the model's types is refused" "feature 1 \(shop\) is numeric, but the model treats it as categorical" \
     $gbtrain -q --header --num_round=1 --model_in="$work/a.model" "$work/tr.csv" "$work/e.model"
+$gbpredict -q --header "$work/tr.csv" "$work/a.model" "$work/p1.txt"
+$gbpredict -q --header --categorical_feature=1 "$work/tr.csv" "$work/a.model" "$work/p2.txt"
+check "gbpredict --categorical_feature checks the codes and predicts the same" cmp "$work/p1.txt" "$work/p2.txt"
+fails "gbpredict names a bad code's line and column" "tr.csv:2: column 0 \(x\) is categorical" \
+    $gbpredict -q --header --categorical_feature=0 "$work/tr.csv" "$work/a.model" "$work/p3.txt"
 $gbtrain --help > "$work/help.txt" 2>&1
 check "--help names --categorical_feature" grep -q -- --categorical_feature "$work/help.txt"
 rm -rf "$work"

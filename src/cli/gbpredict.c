@@ -48,6 +48,9 @@ static void usage(FILE *f)
             "                           other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --categorical_feature=LIST, --feature_types=LIST  as gbtrain's: the file's\n"
+            "                           category codes are checked (an error names the\n"
+            "                           line and column); predictions do not change\n"
             "  --validate_features=0|1  1: refuse data whose feature names (a CSV/TSV\n"
             "                           header) differ from the model's (default 1)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
@@ -165,7 +168,8 @@ int main(int argc, char **argv)
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
                                             "progress", "validate_features", "pred_leaf",
-                                            "pred_contribs", "pred_interactions", "rounds", NULL};
+                                            "pred_contribs", "pred_interactions", "rounds",
+                                            "categorical_feature", "feature_types", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -208,6 +212,7 @@ int main(int argc, char **argv)
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
     d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */
+    cli_apply_feature_types(&o, d, shown); /* checks the category codes; prediction reads values alike */
     cli_mpi_agree();
     gbt_dataset_shape(d, &nrow, NULL);
     s = gbt_booster_predict_size_rounds(b, nrow, flags, round_begin, round_end, &len);
