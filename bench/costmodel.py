@@ -376,7 +376,7 @@ def main():
         trees.append(tuple(sum(x[i] for x in st) / len(st) for i in range(3)))
     res = report(sizes, kerns, hosts, trees, args.target_rows, args)
     for n, r1 in zip(sizes, firsts):
-        print("First round at %s rows (modelled, emulator; binning on the host, then the upload): %d launches; %s"
+        print("First round at %s rows (modelled, emulator; binning on the device, the codes back and up again; the emulated CUB sort and scans are one thread each, so their counts are not a GPU's): %d launches; %s"
               % ("{:,}".format(n), sum(k["launches"] for k in r1["kernels"].values()), host_line(r1["host"])[0].lower()
                  + host_line(r1["host"])[1:]))
         print()

@@ -20,6 +20,10 @@ TESTS += tests/bench_smoke.sh
 EXTRA_DIST += \
 	bench/accuracy.py \
 	bench/accuracy_cat.py \
+	bench/constraints.py \
+	bench/construct.py \
+	bench/construct_time.c \
+	bench/eval_cost.py \
 	bench/mpi.py \
 	bench/README.md \
 	bench/peers.py \

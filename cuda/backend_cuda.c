@@ -9,7 +9,9 @@
  */
 #include <stdlib.h>
 
+#include "data/dataset.h"
 #include "util/util.h"
+#include "common/constraint_math.h"
 #include "gbt_cuda.h"
 #include "math_check.h"
 
@@ -57,7 +59,11 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     RETURN_ERROR_IF(cuts->is_cat != NULL, GBT_E_INVALID_ARG,
                     "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
-    for (uint32_t f = 0; f < cuts->nfeat; f++) usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+    for (uint32_t f = 0; f < cuts->nfeat; f++) {
+        usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
+        if (usable[f] && plan->monotone && plan->monotone[f])
+            usable[f] |= plan->monotone[f] > 0 ? GBT_FEAT_INC : GBT_FEAT_DEC;
+    }
     for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
     msg[0] = '\0';
     st = gbt_cu_open(ordinal, plan, usable, math, &c, msg);
@@ -156,6 +162,27 @@ static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest
     CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 
+static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out)
+{
+    struct gbt_cu_qinput in;
+    /* refused before any device work: the device binning knows numeric cuts only */
+    for (uint64_t f = 0; f < d->ncol; f++)
+        RETURN_ERROR_IF(gbt__dataset_is_cat(d, f), GBT_E_INVALID_ARG,
+                        "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
+    in.nrow = d->nrow;
+    in.ncol = d->ncol;
+    in.nnz = d->nnz;
+    in.dense = d->dense;
+    in.indptr = d->indptr;
+    in.indices = d->indices;
+    in.values = d->values;
+    in.weight = d->weight;
+    in.max_bin = max_bin;
+    in.layout = gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
+    in.max_weight = gbt__max_weight(d->weight, d->nrow, 1);
+    CU_CALL(gbt_cu_quantize(ordinal, &in, out, msg_));
+}
+
 const struct gbt_backend_ops gbt__cuda_ops = {
     .name = "cuda",
     .device_count = cuda_device_count,
@@ -177,4 +204,5 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .read_gradients = cuda_read_gradients,
     .predict_margins = cuda_predict_margins,
     .predict_explain = cuda_predict_explain,
+    .quantize = cuda_quantize,
 };

@@ -341,8 +341,10 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     if (need > fr)
         return failf(msg, GBT_E_DEVICE,
                      "training needs %zu bytes on cuda:%d but only %zu are free (%zu rows, %u "
-                     "features, %u histogram slots of %u bins)",
-                     need, ordinal, fr, (size_t)n, c->nfeat, c->max_slots, c->total_slots);
+                     "features, a histogram pool of %u slots of %u bins: %zu bytes); lower "
+                     "histogram_pool_size",
+                     need, ordinal, fr, (size_t)n, c->nfeat, c->max_slots, c->total_slots,
+                     alloc_size((size_t)c->max_slots * c->total_slots * sizeof(struct gbt_hbin)));
 
     CU_FORWARD(alloc_all(c, req, nreq, msg));
     for (int i = 0; i < ST_COUNT; i++) {

@@ -19,10 +19,14 @@
  * Test hooks, read by gbt_cu_open:
  * - GBT_CUDA_FAKE_FREE_BYTES=N: take N bytes as the device's free memory,
  *   so that the "does not fit" path (GBT_E_DEVICE) can be tested on a real
- *   GPU;
+ *   GPU (gbt_cu_quantize sizes its batches by it too);
  * - GBT_CUDA_HIST_SMEM_BYTES=N: give histogram blocks at most N bytes of
  *   shared memory, so that small tests exercise several feature groups and
  *   the global-memory path.
+ * Read by gbt_cu_quantize:
+ * - GBT_CUDA_QUANT_ROWS=N: bin at most N rows per batch, so that small
+ *   tests exercise the batches that data larger than the device's free
+ *   memory takes.
  */
 #ifndef GBT_CUDA_H
 #define GBT_CUDA_H
@@ -39,6 +43,7 @@
 /* The environment variables of the test hooks described above. */
 #define GBT_CUDA_FAKE_FREE_ENV "GBT_CUDA_FAKE_FREE_BYTES"
 #define GBT_CUDA_HIST_SMEM_ENV "GBT_CUDA_HIST_SMEM_BYTES"
+#define GBT_CUDA_QUANT_ROWS_ENV "GBT_CUDA_QUANT_ROWS"
 
 struct gbt_cu_ctx;
 
@@ -66,7 +71,8 @@ int gbt_cu_describe(int ordinal, char *name, size_t name_len, int *cc_major, int
  * runtime) fits the free memory (GBT_E_DEVICE otherwise, naming both); the
  * feature mask staging exists only without plan->no_column_sampling.  Then
  * allocates, uploads the binned matrix, labels, weights and starting
- * margins.  usable[f]: feature f can split (gbt__feature_usable).  math:
+ * margins.  usable[f]: feature f can split (gbt__feature_usable), with its
+ * monotone constraint in the GBT_FEAT_ bits (common/constraint_math.h).  math:
  * the host's values of gbt_math_check_value (cuda/math_check.h), which the
  * device must reproduce bit for bit (GBT_E_DEVICE naming the function and
  * both values otherwise).  On failure nothing stays allocated.
@@ -120,5 +126,28 @@ int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, uint32_t t0,
  */
 int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind, const float *x,
                            const double *base, uint64_t nrow, float *out, char *msg);
+
+/* The raw data of a binning on the device (a dataset's, host memory). */
+struct gbt_cu_qinput {
+    uint64_t nrow, ncol, nnz;
+    const float *dense;      /* nrow * ncol, NaN missing; or NULL: the CSR arrays */
+    const uint64_t *indptr;  /* nrow + 1 */
+    const uint32_t *indices; /* nnz, ascending within a row */
+    const float *values;     /* nnz, none NaN */
+    const float *weight;     /* nrow, or NULL for all 1 */
+    int max_bin;
+    int layout;              /* gbt__qm_layout's */
+    double max_weight;       /* gbt__max_weight's */
+};
+
+/*
+ * Bin cuts and the binned matrix of `in` computed on device `ordinal`
+ * (cuda/quantize.cu), equal byte for byte to gbt__quantize's, into out
+ * (host memory, gbt__qmatrix_free).  Rows go in batches that fit the free
+ * device memory; the distinct values of each feature (12 bytes each) must
+ * fit it too (GBT_E_DEVICE naming the bytes otherwise).  On failure out is
+ * empty.
+ */
+int gbt_cu_quantize(int ordinal, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, char *msg);
 
 #endif

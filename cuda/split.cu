@@ -18,6 +18,7 @@
 #include <cub/warp/warp_scan.cuh>
 
 #include "cu_internal.cuh"
+#include "common/constraint_math.h"
 
 namespace {
 
@@ -93,7 +94,8 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
     const uint32_t j = blockIdx.x / chunks, ch = blockIdx.x % chunks;
     const struct gbt_split_job job = a.jobs[j];
     const struct gbt_split_params p = a.p;
-    const double parent_gain = gbt_node_gain(job.total, &p);
+    const double parent_gain = p.monotone ? gbt_bounded_node_gain(job.total, &p, job.lower, job.upper)
+                                          : gbt_node_gain(job.total, &p);
     const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t f_end = (ch + 1) * fpc < a.nfeat ? (ch + 1) * fpc : a.nfeat;
     const struct gbt_hbin *slot = a.hist + (uint64_t)job.slot * a.total_slots;
@@ -106,6 +108,7 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
         /* the same for the whole warp */
         if ((a.masks && !a.masks[(uint64_t)j * a.nfeat + f]) || !a.usable[f]) continue;
         const int nb = (int)a.nbins[f];
+        const int mono = gbt_feature_constraint(a.usable[f]);
         const struct gbt_hbin *fh = slot + a.offset[f];
         long long pg = 0, ph = 0;
         for (int t = (int)lane; t < nb; t += 32) {
@@ -142,7 +145,9 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
                 }
                 r.g = job.total.g - l.g;
                 r.h = job.total.h - l.h;
-                gain = gbt_split_gain(l, r, parent_gain, &p);
+                gain = p.monotone ? gbt_bounded_split_gain(l, r, parent_gain, &p, job.lower, job.upper,
+                                                           gbt_candidate_constraint(mono, t, dl, nb))
+                                  : gbt_split_gain(l, r, parent_gain, &p);
                 if (gain == -(double)INFINITY) continue;
                 cand x;
                 x.gain = gain;

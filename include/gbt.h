@@ -172,7 +172,10 @@ typedef struct gbt_dataset gbt_dataset;
 /*
  * A dataset from a row-major dense matrix of nrow x ncol floats, copied.
  * NaN is always missing; so is every value equal to `missing` (pass NAN if
- * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT).
+ * only NaN is missing).  Infinite values are refused (GBT_E_FORMAT; the
+ * first in row-major order is named).  Large matrices are copied and checked
+ * in one pass over OpenMP's threads (OMP_NUM_THREADS, at most one per
+ * processor); the dataset is the same for any thread count.
  */
 GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol,
                                           float missing, gbt_dataset **out);
@@ -181,7 +184,9 @@ GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint
  * A dataset from a compressed sparse row matrix, copied: row i holds the
  * entries indptr[i] .. indptr[i+1]-1 of `indices` (column numbers, < ncol)
  * and `values`.  Absent entries and NaN values are missing.  Columns within
- * a row may come in any order but must not repeat.
+ * a row may come in any order but must not repeat.  Large inputs are copied
+ * and checked over OpenMP's threads, as gbt_dataset_from_dense; an error
+ * names the first faulty row.
  */
 GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
                                         const float *values, uint64_t nrow, uint64_t ncol,
@@ -194,17 +199,24 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * by blocks of lines in parallel.  Numbers read exactly as strtof reads
  * them in the C locale.  `options` is NULL or a comma-separated list:
  *   format=libsvm|csv|tsv   default: guessed from the first data line
+ *                           (tabs: TSV, commas: CSV, else LIBSVM; a line
+ *                           of ';'-separated fields is refused, naming
+ *                           the delimiter option)
  *   label_column=N          CSV/TSV column of the label (default 0);
  *                           -1 means the file has no label column;
  *                           auto (with features=N) decides from the first
  *                           data line: N fields have no label, N + 1 have
- *                           it first, any other count is an error
+ *                           it first (auto:K: in column K), any other
+ *                           count is an error
  *   features=N              the feature columns expected (label_column=auto)
  *   header=0|1              CSV/TSV: skip a first line of column names
+ *   delimiter=;|:           CSV: fields separated by this character
+ *                           instead of commas (implies format=csv)
  *   missing=V               CSV/TSV: this value also means missing
  *   side_files=0|1          read PATH.weight, PATH.base_margin,
  *                           PATH.lower, PATH.upper (label_lower_bound and
- *                           label_upper_bound) and PATH.group (or
+ *                           label_upper_bound), PATH.feature_weights
+ *                           (one number per feature) and PATH.group (or
  *                           PATH.query) when present (default 1)
  *   indexing_mode=0|1|auto  LIBSVM: feature indices start at 0 (index i is
  *                           column i) or at 1 (index i is column i - 1);
@@ -222,15 +234,26 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * refuse a file whose base was guessed one-based (no index 0) unless the
  * model was trained on a one-based file (GBT_E_INVALID_ARG: the file may be
  * zero-based with its first feature absent; give indexing_mode).
+ * path may be one of XGBoost's data URIs: "PATH?format=libsvm&indexing_mode=1"
+ * (its '&'-separated options are those above, and win over `options`'
+ * ones; as in XGBoost, a URI's LIBSVM indices are zero-based unless it
+ * gives indexing_mode=1 or auto, and a URI's CSV/TSV file has no label
+ * column unless it gives label_column) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
+ * warning, as gbt reads the data into memory); a path that names an
+ * existing file is that file, '?' and '#' included.  Side files are those
+ * of PATH.  The dataset remembers the file's layout (format, delimiter,
+ * header, label column), and a model records that of its training file
+ * (gbt_booster_get_attr "training_file").
  * CSV/TSV fields that are empty, "NA" or "nan" are missing.  Lines may end
- * in LF or CRLF.  Errors name the file and the line: the first bad line
+ * in LF or CRLF.  A UTF-8 byte-order mark (EF BB BF) at the start of a file,
+ * data or side file, is skipped.  Errors name the file and the line: the first bad line
  * in the file, whatever the thread count.
  */
 GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
                                          gbt_dataset **out);
 
 /*
- * Sets a per-row field, copying n floats:
+ * Sets a per-row field (or feature_weights, per feature), copying n floats:
  *   "label"        n == nrow; finite values
  *   "weight"       n == nrow; finite, >= 0
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
@@ -244,6 +267,13 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
  *                  Set both or neither (then the labels are observed
  *                  times).  Files: the side files PATH.lower and PATH.upper
  *                  of gbt_dataset_from_file ("inf" in PATH.upper).
+ *   "feature_weights"
+ *                  n == ncol; finite, >= 0, not all 0: feature f's weight
+ *                  in the draws of colsample_bytree, colsample_bylevel
+ *                  and colsample_bynode (weighted sampling without
+ *                  replacement, as XGBoost's feature_weights; a weight 0
+ *                  is drawn only after every positive one).  No effect
+ *                  without column sampling.  File: PATH.feature_weights.
  * n == 0 with values == NULL removes the field.  survival:cox takes its
  * times from "label": positive for an event, negative for a censoring.
  */
@@ -337,9 +367,39 @@ GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t 
 GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, uint64_t end,
                                           gbt_dataset **out);
 
+/*
+ * The dataset's feature values, read-only, pointing into the dataset (valid
+ * until it is freed): a dense dataset gives *dense (nrow * ncol row-major
+ * floats, NaN for missing) and NULL for the CSR arrays with *nnz 0; a
+ * sparse one gives *dense NULL and its CSR arrays: *indptr (nrow + 1
+ * offsets), *indices and *values (*nnz entries each, columns ascending
+ * within a row, absent entries missing).  Any out pointer may be NULL.
+ * Together with gbt_dataset_get_field, _get_groups and _get_feature_names
+ * this is everything a dataset holds (the Python package's
+ * DMatrix.save_binary writes it out).
+ */
+GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense,
+                                        const uint64_t **indptr, const uint32_t **indices,
+                                        const float **values, uint64_t *nnz);
+
 /* The number of rows and columns (features). */
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 
+/*
+ * Frees the dataset and what it keeps: its data, fields, names and its
+ * binned data.  The first training on a dataset computes the bin cuts and
+ * the binned matrix (one byte per cell when max_bin <= 256, else two; four
+ * bytes per present value for sparse data) and keeps them with the
+ * dataset: later trainings with the same max_bin reuse them (the same model
+ * bytes, no binning; logged at verbosity 3).  gbt_dataset_set_field of
+ * "weight" drops them (binning reads the weights), as does a training with
+ * another max_bin (one binning is kept at a time); labels, base margins,
+ * label bounds, groups and feature names keep them.  A booster still
+ * training on the dataset holds its own reference: the memory goes when
+ * both the dataset and that training state are gone.  With device=cuda the
+ * binning runs on the GPU and gives the same bytes as on the CPU, so the
+ * kept binning serves boosters on either device.
+ */
 GBT_API void gbt_dataset_free(gbt_dataset *d);
 
 /* ------------------------------------------------------------------ */
@@ -360,6 +420,11 @@ GBT_API gbt_status gbt_booster_create(gbt_booster **out);
  * (a comma-separated list is allowed); an empty value clears the list.
  * Parameters that define the model (objective, num_class, base_score)
  * cannot change once the booster has trees (GBT_E_STATE).
+ * monotone_constraints ("(1,0,-1)", "[1,0,-1]" or "{age:1,income:-1}") and
+ * interaction_constraints ("[[0,1],[2,3,4]]", indices or names) are text
+ * (at most 16383 bytes): their form and values are checked here, their
+ * length and names against the training data when training starts, each
+ * error naming the parameter.
  */
 GBT_API gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *value);
 
@@ -377,7 +442,16 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *   "best_score"      its score
  *   "num_feature"     the number of features the model was trained on
  *   "num_trees"       the number of trees (rounds times the classes)
- * GBT_E_STATE when the fact is not known (no training yet, no early stop).
+ *   "training_file"   how the file the model was last trained on was laid
+ *                     out, as gbt_dataset_from_file's options:
+ *                     "format=libsvm", or "format=csv,header=1,label_column=30"
+ *                     (format=tsv; ",delimiter=;" after the format for
+ *                     another delimiter); training on data from memory
+ *                     leaves it as it was.  gbpredict reads CSV/TSV files
+ *                     this way unless its flags say otherwise
+ * GBT_E_STATE when the fact is not known (no training yet, no early stop,
+ * no training file: data from memory, or a model saved before gbt
+ * recorded it).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
                                         size_t buflen);
@@ -389,7 +463,12 @@ GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, c
  * a CUDA device that cannot take the training (too little free memory, an
  * architecture this build has no kernels for) is logged as a warning and
  * the training runs on the CPU: the same model, and the "device" attribute
- * says "cpu".
+ * says "cpu".  Before the set-up allocates anything, its memory estimate
+ * (with the node histograms' pool of histogram_pool_size MB full) is
+ * compared with what the device may use: on the CPU the physical memory
+ * and the process's address-space and data limits (GBT_E_NO_MEMORY), on
+ * CUDA the free memory (GBT_E_DEVICE); the message gives both numbers and
+ * the pool's size.
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 
@@ -494,6 +573,32 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
  */
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
+
+/*
+ * Called by gbt_booster_train after each round, once the round's line is
+ * logged (and before early stopping looks at it), with `rounds` the
+ * rounds the model has now (its trees, as gbt_booster_num_rounds says):
+ * fn may save the model (a checkpoint, as gbtrain --save_period does),
+ * and returns 0 to go on, non-zero to stop the training there
+ * (gbt_booster_train then returns GBT_OK).  fn must not change b.
+ */
+typedef int (*gbt_round_fn)(const gbt_booster *b, int rounds, void *user);
+
+/* Sets the round callback (NULL: none); `user` is passed to fn.  Not saved with the model. */
+GBT_API gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn fn, void *user);
+
+/*
+ * Asks gbt_booster_train to stop once the round in progress is finished:
+ * it returns GBT_OK with the model of the rounds done (logging "stopped
+ * on request after N rounds"), and the request is spent.  A request made
+ * while no training runs stops the next gbt_booster_train before its
+ * first round.  Safe to call from a signal handler (it only sets an
+ * atomic flag) and from any thread: gbtrain's SIGINT/SIGTERM handler
+ * calls it, so Ctrl-C keeps the finished rounds.  Under a communicator
+ * (gbt_booster_set_mpi_comm), a request on any rank stops every rank
+ * after the same round.  GBT_E_INVALID_ARG for a NULL b.
+ */
+GBT_API gbt_status gbt_booster_request_stop(gbt_booster *b);
 
 /*
  * The metrics an evaluation of this booster reports, in order: those of

@@ -14,8 +14,8 @@ AC_DEFUN([GBT_CHECK_CUDA], [
     [AS_HELP_STRING([--with-cuda@<:@=DIR@:>@], [build the CUDA backend (default: when nvcc is found)])],
     [], [with_cuda=check])
   AC_ARG_WITH([cuda-arch],
-    [AS_HELP_STRING([--with-cuda-arch=LIST], [CUDA compute capabilities, e.g. "80 90" (default: 75 80 86 89 90)])],
-    [], [with_cuda_arch="75 80 86 89 90"])
+    [AS_HELP_STRING([--with-cuda-arch=LIST], [CUDA compute capabilities, e.g. "80 90" or 80,90 (default: 75 80 86 89 90)])],
+    [with_cuda_arch=`echo "$with_cuda_arch" | tr ',' ' '`], [with_cuda_arch="75 80 86 89 90"])
 
   gbt_have_cuda=no
   gbt_cuda_summary="no"

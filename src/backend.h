@@ -36,7 +36,9 @@
  *   node total minus the feature's value bins.
  * - best_splits scans, for every allowed usable feature
  *   (gbt__feature_usable), the candidates of gbt_candidate_exists, scores
- *   them with gbt_split_gain, skips -inf, and returns the first by
+ *   them with gbt_split_gain (with p->monotone: gbt_bounded_split_gain
+ *   with the job's bounds and the feature's constraint, the parent's gain
+ *   gbt_bounded_node_gain), skips -inf, and returns the first by
  *   gbt_split_before; feature = -1, gain = -inf, bin = -1, default_left = 0,
  *   zero sums when none is valid.  Categorical features take the
  *   candidates of common/cat_math.h instead, and their sets of bins.  The result is a pure function of the
@@ -79,6 +81,8 @@ struct gbt_train_plan {
      * backend may then skip their buffers); 0: masks may come.
      */
     int no_column_sampling;
+    /* nfeat monotone constraints (-1, 0, +1; common/constraint_math.h), or NULL for none */
+    const int8_t *monotone;
 };
 
 /*
@@ -125,6 +129,8 @@ struct gbt_split_job {
     int32_t node;
     int32_t slot;
     struct gbt_hbin total; /* the node's sums */
+    /* bounds of the node's weight (with p->monotone; common/constraint_math.h), else unused */
+    double lower, upper;
 };
 
 struct gbt_partition_job {
@@ -219,6 +225,12 @@ struct gbt_backend_ops {
      */
     gbt_status (*predict_explain)(int ordinal, const struct gbt_shap_forest *f, int kind,
                                   const float *x, const double *base, uint64_t nrow, float *out);
+    /*
+     * Optional (NULL: the host bins, gbt__quantize): the bin cuts and the
+     * binned matrix of d with max_bin computed on device `ordinal`, into
+     * out (host memory); byte for byte gbt__quantize's.
+     */
+    gbt_status (*quantize)(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out);
 };
 
 const struct gbt_backend_ops *gbt__backend_cpu(void);

@@ -272,6 +272,19 @@ check "without groups the whole file is one query (another ndcg@10)" \
 check "a ranking objective without groups: an error naming .group, .query and qid:" \
     sh -c 'grep -q "needs query groups" norank.err && grep -q "FILE.group" norank.err && grep -q "qid:" norank.err'
 
+# constraints in a config file (quoted or not) equal them on the command line, and the model keeps them
+printf 'monotone_constraints = "(0,0,1,1,0,0,0,0,1,0)"\ninteraction_constraints = [[0,1],[2,3,8],[4,5,6,7,9]]\n' > cons.conf
+"$gbtrain" -q --config cons.conf --num_round=3 "$data/diabetes.train.csv" cons1.model
+"$gbtrain" -q --monotone_constraints='[0,0,1,1,0,0,0,0,1,0]' --num_round=3 \
+    --interaction_constraints='[[0,1],[2,3,8],[4,5,6,7,9]]' "$data/diabetes.train.csv" cons2.model
+"$gbtrain" -q --num_round=3 "$data/diabetes.train.csv" cons3.model
+gbmodel dump cons1.model d1
+gbmodel dump cons2.model d2
+gbmodel dump cons3.model d3
+check "constraints from a config file give the command line's trees" cmp -s d1 d2
+check "and not the unconstrained trees" sh -c '! cmp -s d1 d3'
+check "the model keeps the constraints" grep -q '"interaction_constraints": "\[\[0,1\],\[2,3,8\],\[4,5,6,7,9\]\]"' cons1.model
+
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

@@ -35,6 +35,17 @@ fails "ragged CSV rows" "ragged.csv:2: 2 fields, but line 1 has 3" "$gbtrain" -q
 cp "$tr" g.csv
 printf '400\n20\n' > g.csv.group
 fails "group sizes not summing to the rows" "g.csv.group: group sizes sum to 420 but .* has 427 rows" "$gbtrain" -q g.csv
+cp "$tr" fw.csv
+printf '1 2 -1\n' > fw.csv.feature_weights
+fails "feature weights of the wrong length name the side file" \
+    "fw.csv.feature_weights: feature_weights has 3 values but the dataset has 30 features" "$gbtrain" -q fw.csv fw.model
+check "a refused side file leaves no model" test ! -e fw.model
+fails "monotone constraints of the wrong length name the parameter" \
+    "parameter 'monotone_constraints': 2 values for 30 features" "$gbtrain" -q --monotone_constraints='(1,0)' "$tr"
+fails "a monotone constraint other than -1, 0, 1" "parameter 'monotone_constraints': value '3' of feature 1" \
+    "$gbtrain" -q --monotone_constraints='[0,3]' "$tr"
+fails "an interaction constraint naming an unknown feature" \
+    "parameter 'interaction_constraints': unknown feature name 'age'" "$gbtrain" -q --interaction_constraints='[[age,f1]]' "$tr"
 cp "$tr" w.csv
 printf '1\n2\n' > w.csv.weight
 fails "weights of the wrong length" "w.csv.weight: 2 weights for 427 rows" "$gbtrain" -q w.csv
@@ -136,12 +147,12 @@ fails "and as validation data" "10 columns but the model 30 features" \
     "$gbtrain" -q --num_round=1 --valid=narrow.csv "$tr" narrow.model
 awk -F, '{ printf "%s", $1; for (i = 3; i <= NF; i++) printf " %d:%s", i - 2, $i; print "" }' "$tr" > nozero.libsvm
 fails "a LIBSVM file without index 0 against a model of dense data" \
-    "nozero.libsvm has no feature index 0, so it reads as one-based .* indexing_mode=0 or indexing_mode=1" \
+    "nozero.libsvm has no feature index 0, so it reads as one-based .* --indexing_mode=0 or --indexing_mode=1" \
     "$gbpredict" -q nozero.libsvm good.model
 check "(accepted once indexing_mode says it is zero-based)" "$gbpredict" -q --indexing_mode=0 nozero.libsvm good.model out2.txt
 awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %d:%s", i - 1, $i; print "" }' "$tr" > one.libsvm
 fails "a one-based file read as zero-based names the likely cause" \
-    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? indexing_mode=1" \
+    "31 features but the model only 30 \(a one-based LIBSVM file read as zero-based\? --indexing_mode=1" \
     "$gbpredict" -q --indexing_mode=0 one.libsvm good.model
 fails "unwritable prediction output" "cannot write '/no/such/dir/p.txt'" "$gbpredict" -q "$tr" good.model /no/such/dir/p.txt
 cp "$tr" tr.csv

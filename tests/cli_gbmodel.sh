@@ -129,7 +129,7 @@ check "gbtrain --header: the header's names are kept in the model" \
 check "gbpredict --header on data with the model's names" test -s same.txt
 sed '1s/texture/colour/' named.csv > renamed.csv
 fails "gbpredict on data named otherwise names the first feature that differs" \
-    "feature 1 is 'colour' in renamed.csv but 'texture' in the model \(validate_features=0 turns this check off\)" \
+    "feature 1 is 'colour' in renamed.csv but 'texture' in the model \(--validate_features=0 turns this check off\)" \
     "$gbpredict" -q --header renamed.csv named.model
 "$gbpredict" -q --header --validate_features=0 renamed.csv named.model renamed.txt
 check "gbpredict --validate_features=0 predicts anyway, the same" cmp -s renamed.txt same.txt

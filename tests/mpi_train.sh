@@ -66,6 +66,17 @@ run "reg:squarederror subsample 0.8 colsample_bynode 0.7" "$REF_TRAIN" $opts --o
 REF_TRAIN="$data/rank.train.libsvm"
 run "rank:ndcg sparse LIBSVM, groups from qid" "$REF_TRAIN" $opts --objective=rank:ndcg --max_depth=4
 
+# constraints (issue 24): monotone, interaction, and feature weights from a side file with sampling
+REF_TRAIN="$data/diabetes.train.csv"
+run "monotone and interaction constraints" "$REF_TRAIN" $opts --objective=reg:squarederror \
+    --monotone_constraints='(0,0,1,1,0,0,0,0,1,0)' --interaction_constraints='[[0,1],[2,3,8],[4,5,6,7,9]]'
+cp "$data/diabetes.train.csv" fw.csv
+echo "1 1 2 2 0.5 0.5 1 0 3 1" > fw.csv.feature_weights
+REF_TRAIN=fw.csv
+run "feature weights (a .feature_weights side file), lossguide, monotone by name" fw.csv $opts \
+    --objective=reg:squarederror --colsample_bynode=0.5 --colsample_bytree=0.8 --grow_policy=lossguide \
+    --max_leaves=12 --max_depth=0 --monotone_constraints='{f2:1,f8:1}'
+
 # generated: missing values (empty CSV fields) and weights (a .weight side file)
 awk 'BEGIN { srand(7); for (i = 0; i < 500; i++) { x1 = rand(); x2 = rand(); x3 = rand();
         y = (x1 + (i % 3 ? x2 : 0) > 1) ? 1 : 0;

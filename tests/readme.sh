@@ -33,4 +33,9 @@ while read -r name deflt; do
 done < params.txt
 [ -z "$missing" ] || echo "# README table disagrees with the library:$missing"
 check "README's parameter table has every parameter with its default" test -z "$missing"
+# issue 27, defect 8: the Installing section says what ./configure builds and how to choose
+awk '/^### Installing/ { on = 1; next } /^##/ { on = 0 } on' "$readme" > installing.txt
+check "README's Installing section names the CPU-only and the one-architecture builds" \
+    sh -c 'grep -q -- "--without-cuda" installing.txt && grep -q -- "--with-cuda-arch=90" installing.txt && grep -q "five GPU" installing.txt'
+check "README's pip command shows the build's progress (pip install -v)" grep -q '^pip install -v ./bindings/python' "$readme"
 done_testing

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "testutil.h"
+#include "data/dataset.h"
 
 static void test_null_arguments(void)
 {
@@ -273,11 +274,74 @@ static void test_out_pointers_on_failure(void)
     gbt_dataset_free(good);
 }
 
+/*
+ * Large inputs are built and checked over threads; the first faulty row
+ * (in row order) is the one reported, whatever thread saw which fault, and
+ * the data are the input's (the expected values come from the input itself).
+ */
+static void test_large_inputs(void)
+{
+    enum { N = 100000, C = 3 };
+    float *x = malloc(N * C * sizeof *x), *v = malloc(N * C * sizeof *v);
+    uint64_t *p = malloc((N + 1) * sizeof *p), k = 0;
+    uint32_t *c = malloc(N * C * sizeof *c);
+    gbt_dataset *d = NULL;
+    int same = 1;
+    for (uint64_t i = 0; i < (uint64_t)N * C; i++) x[i] = i % 11 == 0 ? -1.0f : (float)(i % 1000);
+    ok_call(gbt_dataset_from_dense(x, N, C, -1.0f, &d), "a dense dataset of 300,000 cells");
+    for (uint64_t i = 0; d && i < (uint64_t)N * C; i++)
+        same &= i % 11 == 0 ? isnan(d->dense[i]) : d->dense[i] == x[i];
+    ok(d && same && d->nnz == (uint64_t)N * C - ((uint64_t)N * C + 10) / 11,
+       "its values are the input's, `missing` as NaN, and nnz counts the rest");
+    gbt_dataset_free(d);
+    d = NULL;
+    x[250000] = INFINITY;
+    x[7 * C + 2] = -INFINITY;
+    ok(gbt_dataset_from_dense(x, N, C, NAN, &d) == GBT_E_FORMAT && strstr(gbt_last_error(), "row 7:") &&
+       strstr(gbt_last_error(), "column 2"), "of two infinite values the first is named: %s", gbt_last_error());
+    for (uint64_t r = 0; r < N; r++) {
+        p[r] = k;
+        /* rows of two or three entries, odd rows in descending order */
+        for (uint32_t j = 0; j < C - r % 2; j++) {
+            c[k] = r % 2 ? C - 1 - j : j;
+            v[k++] = (r * 3 + j) % 5 == 0 ? NAN : (float)(r % 100);
+        }
+    }
+    p[N] = k;
+    ok_call(gbt_dataset_from_csr(p, c, v, N, C, &d), "a CSR dataset of %llu entries, half its rows unsorted",
+            (unsigned long long)k);
+    same = d != NULL;
+    for (uint64_t r = 0; same && r < N; r++) {
+        uint64_t want = 0;
+        for (uint64_t i = p[r]; i < p[r + 1]; i++) want += !isnan(v[i]);
+        same &= d->indptr[r + 1] - d->indptr[r] == want;
+        for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++)
+            same &= (i == d->indptr[r] || d->indices[i] > d->indices[i - 1]) && d->values[i] == (float)(r % 100);
+    }
+    ok(same, "its rows come sorted, NaN entries dropped");
+    gbt_dataset_free(d);
+    d = NULL;
+    c[p[90000]] = 7;            /* row 90000: a column out of range */
+    c[p[60001] + 1] = c[p[60001]]; /* row 60001: a repeated column (an unsorted row) */
+    ok(gbt_dataset_from_csr(p, c, v, N, C, &d) == GBT_E_FORMAT && strstr(gbt_last_error(), "row 60001:") &&
+       strstr(gbt_last_error(), "twice"), "the first faulty row is named (a repeat before a range error): %s",
+       gbt_last_error());
+    v[p[50000]] = INFINITY;
+    ok(gbt_dataset_from_csr(p, c, v, N, C, &d) == GBT_E_FORMAT && strstr(gbt_last_error(), "row 50000:") &&
+       strstr(gbt_last_error(), "infinite"), "and an earlier infinite value before both: %s", gbt_last_error());
+    ok(d == NULL, "(no dataset on failure)");
+    free(x);
+    free(v);
+    free(p);
+    free(c);
+}
+
 int main(void)
 {
     test_out_pointers_on_failure();
     test_null_arguments();
     test_dataset_values();
+    test_large_inputs();
     test_errors_and_info();
     test_devices_and_logging();
     return done_testing();

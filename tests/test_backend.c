@@ -43,8 +43,10 @@
  * hinge losses train with one growth policy per layout).  2
  * (ThreadSanitizer, whose cost grows with every barrier of every CUDA
  * thread) also trains fewer rounds on 300 rows, or 2500 where the full run
- * has thousands (several partition tiles and histogram blocks), and
- * leaves out the depth-12 tree and the 2.2M-row partition.  3
+ * has thousands (several partition tiles and histogram blocks), runs each
+ * objective's kernel tests on one layout and its trainings on half of the
+ * (layout, growth policy) pairs (rotating with the objective), and leaves
+ * out the depth-12 tree and the 2.2M-row partition.  3
  * (scripts/emu-mutations.sh) also keeps
  * two objectives: squared error and softprob (one and several classes).
  */
@@ -101,6 +103,12 @@ struct spec {
     int aft_dist;   /* survival:aft: aft_loss_distribution (0 normal, 1 logistic, 2 extreme) */
     int max_depth;  /* trainings: 0 for the default, 5 */
     int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
+    const char *monotone, *interaction; /* constraints (NULL: none) */
+    int feature_weights;                /* 1: the data gets feature weights */
+    int max_leaves; /* trainings, lossguide: 0 for 16 with max_depth 0, -1 for no limit */
+    double pool_mb; /* trainings: histogram_pool_size (0: the default, -1: no limit) */
+    int verbosity;  /* trainings */
+    uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -810,6 +818,7 @@ static void grow_setup(const struct spec *s, const struct gbt_qmatrix *qm, const
     cfg->usable = usable;
     gbt__grow_limits(cfg->policy, cfg->max_depth, cfg->max_leaves, qm->nrow, &cfg->max_nodes,
                      &cfg->max_slots);
+    if (s->pool_slots && s->pool_slots < cfg->max_slots) cfg->max_slots = s->pool_slots;
 }
 
 /*
@@ -959,6 +968,18 @@ static const char *obj_name(int obj)
     return names[obj];
 }
 
+/*
+ * Whether GBT_TEST_QUICK >= 2 (ThreadSanitizer) keeps a case: the kernel
+ * tests (policy -1) of an objective on one layout, its trainings on half of
+ * the (layout, growth policy) pairs; the pairs rotate with the objective,
+ * so every kernel still runs on every layout and policy.
+ */
+static int quick_keeps(int obj, int layout, int policy)
+{
+    if (quick < 2) return 1;
+    return policy < 0 ? (obj + layout) % 3 == 0 : (obj + layout + policy) % 2 == 0;
+}
+
 /* Rows and rounds of a case at this quick level. */
 static void scale_case(struct spec *s)
 {
@@ -974,6 +995,7 @@ static void test_ops(void)
         for (int l = 0; l < 3 && objective_selected(obj) && !gbt__objective_survival(obj); l++) {
             /* (the survival objectives' gradients come through set_gradients: test_set_gradients) */
             const int i = obj * 3 + l;
+            if (!quick_keeps(obj, l, -1)) continue;
             struct spec s;
             char name[160];
             gbt_dataset *d;
@@ -1053,8 +1075,11 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK) st = set(b, "max_bin", "%d", max_bin_of(s));
     if (st == GBT_OK) st = set(b, "grow_policy", "%s", s->policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise");
     if (st == GBT_OK)
-        st = set(b, "max_depth", "%d", s->policy == GBT_GROW_LOSSGUIDE ? 0 : s->max_depth ? s->max_depth : 5);
-    if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE) st = set(b, "max_leaves", "%d", 16);
+        st = set(b, "max_depth", "%d",
+                 s->policy == GBT_GROW_LOSSGUIDE && s->max_leaves == 0 ? 0 : s->max_depth ? s->max_depth : 5);
+    if (st == GBT_OK && s->policy == GBT_GROW_LOSSGUIDE)
+        st = set(b, "max_leaves", "%d", s->max_leaves == 0 ? 16 : s->max_leaves < 0 ? 0 : s->max_leaves);
+    if (st == GBT_OK && s->pool_mb != 0) st = set(b, "histogram_pool_size", "%g", s->pool_mb < 0 ? 0.0 : s->pool_mb);
     if (st == GBT_OK) st = set(b, "subsample", "%g", s->subsample);
     if (st == GBT_OK) st = set(b, "colsample_bynode", "%g", s->colsample);
     if (st == GBT_OK) st = set(b, "colsample_bytree", "%g", s->colsample < 1 ? 0.8 : 1.0);
@@ -1072,8 +1097,10 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     }
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_pair_method", "mean");
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
+    if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
+    if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
-    if (st == GBT_OK) st = set(b, "verbosity", "%d", 0);
+    if (st == GBT_OK) st = set(b, "verbosity", "%d", s->verbosity);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
     if (st == GBT_OK) st = gbt_booster_save_to_buffer(b, buf, len);
     if (st != GBT_OK) {
@@ -1137,6 +1164,83 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
     return GBT_OK;
 }
 
+/*
+ * Constrained trainings (monotone, interaction, feature weights with
+ * column sampling): the same bits on 1 and 2 threads and on the device.
+ */
+static void test_constrained(void)
+{
+    static const struct {
+        int obj, policy, layout;
+        const char *monotone, *interaction;
+        int feature_weights;
+        double alpha, max_delta_step;
+    } cases[] = {
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_DEPTHWISE, L_DENSE8, "(1,-1,0,0,1,0,0,-1,0)", NULL, 0, 0, 0},
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_LOSSGUIDE, L_CSR, "{f1:1,f3:-1}", "[[0,1,2],[2,3,4,5],[6,7,8]]", 1, 0, 0},
+        {GBT_OBJ_BINARY_LOGISTIC, GBT_GROW_LOSSGUIDE, L_DENSE16, "(0,1,0,0,0,0,0,0,-1)", NULL, 1, 0.2, 0.7},
+        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_CSR, "(-1,0,0,1,0,0,0,0,0)", "[[0,3],[1,2,4,5,6,7,8]]", 0, 0, 0},
+        {GBT_OBJ_REG_QUANTILEERROR, GBT_GROW_DEPTHWISE, L_DENSE8, "(1,0,0,0,0,0,0,0,0)", "[[0,1],[1,2,3,4]]", 1, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct spec s;
+        char name[200];
+        gbt_dataset *d;
+        gbt_booster *b1 = NULL, *b2 = NULL, *bc = NULL;
+        char *m1 = NULL, *m2 = NULL, *mc = NULL;
+        size_t n1 = 0, n2 = 0, nc = 0;
+        gbt_status st;
+        if (!objective_selected(cases[i].obj)) continue;
+        memset(&s, 0, sizeof s);
+        s.obj = cases[i].obj;
+        s.K = gbt_objective_is_multiclass(s.obj) ? 4 : outputs_of(s.obj);
+        s.layout = cases[i].layout;
+        s.rows = i == 1 ? 4000 : 900;
+        s.cols = 9;
+        s.rounds = 4;
+        scale_case(&s);
+        s.weights = (int)i % 2;
+        s.policy = cases[i].policy;
+        s.subsample = 1.0;
+        s.colsample = cases[i].feature_weights ? 0.6 : 1.0;
+        s.alpha = cases[i].alpha;
+        s.max_delta_step = cases[i].max_delta_step;
+        s.scale_pos = 1.0;
+        s.monotone = cases[i].monotone;
+        s.interaction = cases[i].interaction;
+        snprintf(name, sizeof name, "%s %s %s %dx%d monotone %s%s%s%s", obj_name(s.obj),
+                 s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", layout_name(s.layout), s.rows,
+                 s.cols, s.monotone, s.interaction ? " interaction " : "", s.interaction ? s.interaction : "",
+                 cases[i].feature_weights ? " feature_weights" : "");
+        s.name = name;
+        d = make_data(&s);
+        if (d && cases[i].feature_weights) {
+            const float fw[9] = {1, 0.5, 2, 3, 0, 1, 4, 0.25, 1};
+            if (gbt_dataset_set_field(d, "feature_weights", fw, 9) != GBT_OK) diag("%s", gbt_last_error());
+        }
+        st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;
+        if (st == GBT_OK) st = train(&s, d, "cpu", 2, &b2, &m2, &n2);
+        if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+        ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0, "train nthread=1 = nthread=2 (%zu bytes): %s",
+           n1, name);
+        if (!have_cuda) {
+            skip(SKIP_NO_DEVICE);
+        } else {
+            gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
+            if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+            ok(st == GBT_OK && sc == GBT_OK && nc == n2 && memcmp(mc, m2, n2) == 0,
+               "train device=cuda = device=cpu (%zu bytes): %s", nc, name);
+        }
+        gbt_free(m1);
+        gbt_free(m2);
+        gbt_free(mc);
+        gbt_booster_free(b1);
+        gbt_booster_free(b2);
+        gbt_booster_free(bc);
+        gbt_dataset_free(d);
+    }
+}
+
 static void test_trainings(void)
 {
     int i = 0, aft_cases = 0;
@@ -1155,7 +1259,7 @@ static void test_trainings(void)
                 /* (survival:aft: both policies, for its three distributions) */
                 if (obj >= GBT_OBJ_COUNT_POISSON && obj != GBT_OBJ_SURVIVAL_AFT && (obj + l) % 2 != pol)
                     continue;
-                if (!objective_selected(obj)) continue;
+                if (!objective_selected(obj) || !quick_keeps(obj, l, pol)) continue;
                 memset(&s, 0, sizeof s);
                 s.obj = obj;
                 s.K = gbt_objective_is_multiclass(obj) ? 4 : outputs_of(obj);
@@ -1298,6 +1402,188 @@ static void test_deep_tree(void)
     gbt_booster_free(b1);
     gbt_booster_free(bc);
     gbt_dataset_free(d);
+}
+
+/* The debug lines' histogram counters, summed over a training (gbt_set_log_callback). */
+struct hist_log {
+    unsigned long long built, subtracted, dropped, rebuilt;
+    unsigned pool, bins;
+    int lines;
+};
+
+static void count_hist_log(int level, const char *msg, void *user)
+{
+    struct hist_log *h = user;
+    const char *p = strstr(msg, "histograms: ");
+    unsigned long long b, s, d, r;
+    unsigned pool;
+    const char *q = strstr(msg, "training on ");
+    unsigned long long rows;
+    unsigned nfeat;
+    char dev[32];
+    (void)level;
+    if (q) (void)sscanf(q, "training on %31[^:]: %llu rows, %u features, %u bins", dev, &rows, &nfeat, &h->bins);
+    if (p && sscanf(p, "histograms: %llu built, %llu subtracted, %llu dropped from the pool of %u, %llu "
+                       "parents rebuilt", &b, &s, &d, &pool, &r) == 5) {
+        h->built += b;
+        h->subtracted += s;
+        h->dropped += d;
+        h->rebuilt += r;
+        h->pool = pool;
+        h->lines++;
+    }
+}
+
+/* A training of s on device with histogram_pool_size pool_mb, and its histogram counters. */
+static gbt_status train_logged(struct spec *s, const gbt_dataset *d, const char *device, double pool_mb,
+                               struct hist_log *h, char **buf, size_t *len)
+{
+    gbt_booster *b = NULL;
+    gbt_status st;
+    memset(h, 0, sizeof *h);
+    s->pool_mb = pool_mb;
+    s->verbosity = 3;
+    gbt_set_log_callback(count_hist_log, h);
+    st = train(s, d, device, 2, &b, buf, len);
+    gbt_set_log_callback(NULL, NULL);
+    s->verbosity = 0;
+    gbt_booster_free(b);
+    return st;
+}
+
+/*
+ * The histogram pool (histogram_pool_size): trees of depth 22, depthwise
+ * and lossguide without a leaf limit, give the model of an unbounded pool
+ * when the pool holds 2 histograms or 20 (the dropped parents' children
+ * both built: integer sums make a rebuilt histogram equal the subtracted
+ * one), on the CPU and on CUDA; a device too small for an unbounded pool
+ * says so with the pool's numbers, and trains with a small one.  Then the
+ * operations of grow.c with pools of 2 and 3 slots, histogram by
+ * histogram: CPU = brute force, CUDA = CPU.
+ */
+static void test_pool(void)
+{
+    for (int pol = 0; pol < 2; pol++) {
+        struct spec s;
+        gbt_dataset *d;
+        gbt_booster *b = NULL;
+        char *ref = NULL, *m = NULL, name[64];
+        size_t nref = 0, nm = 0;
+        struct hist_log h;
+        gbt_status st;
+        memset(&s, 0, sizeof s);
+        s.obj = GBT_OBJ_REG_SQUAREDERROR;
+        s.K = 1;
+        s.layout = L_DENSE8;
+        s.rows = 1500;
+        s.cols = 7;
+        s.rounds = 2;
+        s.policy = pol ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+        s.subsample = 1.0;
+        s.colsample = pol ? 0.8 : 1.0;
+        s.scale_pos = 1.0;
+        s.max_depth = 22;
+        s.max_leaves = -1;
+        snprintf(name, sizeof name, "%s max_depth=22%s", pol ? "lossguide" : "depthwise",
+                 pol ? " max_leaves=0 colsample_bynode=0.8" : "");
+        s.name = name;
+        d = make_data(&s);
+        st = d ? train_logged(&s, d, "cpu", -1, &h, &ref, &nref) : GBT_E_INTERNAL;
+        if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+        ok(st == GBT_OK && h.lines == s.rounds && h.dropped == 0 && h.rebuilt == 0 && h.subtracted > 100,
+           "%s, no pool limit: %llu histograms built, %llu subtracted, none dropped", name, h.built,
+           h.subtracted);
+        for (int k = 0; k < 2 && st == GBT_OK; k++) {
+            /* 0.0001 MB: the 2 slots of the smallest pool; 0.25 MB: some 20 slots */
+            const double mb = k ? 0.25 : 0.0001;
+            gbt_status sk = train_logged(&s, d, "cpu", mb, &h, &m, &nm);
+            /* the documented formula: max(2, floor(MB * 2^20 / (16 * bins))) */
+            const double want = h.bins ? floor(mb * 1048576.0 / (16.0 * h.bins)) : -1;
+            if (sk != GBT_OK) diag("%s: %s", name, gbt_last_error());
+            ok(sk == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0 && h.rebuilt > 0 &&
+                   h.pool == (want < 2 ? 2u : (unsigned)want),
+               "%s, a pool of %u histograms (histogram_pool_size=%g): the same model (%zu bytes), "
+               "%llu dropped, the children of %llu parents both built",
+               name, h.pool, mb, nm, h.dropped, h.rebuilt);
+            gbt_free(m);
+            m = NULL;
+            if (!have_cuda) {
+                skip(SKIP_NO_DEVICE);
+                continue;
+            }
+            sk = train_logged(&s, d, "cuda", k ? 0 : 0.0001, &h, &m, &nm);
+            if (sk != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+            ok(sk == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0 && (k || h.rebuilt > 0),
+               "%s on cuda, %s: the CPU's model (%zu bytes)", name,
+               k ? "the default pool" : "a pool of 2 histograms", nm);
+            gbt_free(m);
+            m = NULL;
+        }
+        if (have_cuda && st == GBT_OK) {
+            /* 1500 histograms of 16 * bins bytes do not fit in 40 MB; 1 MB of them do */
+            setenv("GBT_CUDA_FAKE_FREE_BYTES", "40000000", 1);
+            s.pool_mb = -1;
+            st = train(&s, d, "cuda", 2, &b, &m, &nm);
+            ok(st == GBT_E_DEVICE && strstr(gbt_last_error(), "a histogram pool of 1500 slots") &&
+                   strstr(gbt_last_error(), "lower histogram_pool_size"),
+               "%s on a cuda device with 40 MB free and no pool limit: refused (%s)", name,
+               gbt_last_error());
+            gbt_booster_free(b);
+            b = NULL;
+            gbt_free(m);
+            m = NULL;
+            s.pool_mb = 1;
+            st = train(&s, d, "cuda", 2, &b, &m, &nm);
+            if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+            ok(st == GBT_OK && nm == nref && memcmp(m, ref, nref) == 0,
+               "%s on a cuda device with 40 MB free, histogram_pool_size=1: the CPU's model", name);
+            unsetenv("GBT_CUDA_FAKE_FREE_BYTES");
+            gbt_booster_free(b);
+            gbt_free(m);
+        } else {
+            skip(SKIP_NO_DEVICE);
+            skip(SKIP_NO_DEVICE);
+        }
+        gbt_free(ref);
+        gbt_dataset_free(d);
+    }
+    for (int c = 0; c < 4; c++) {
+        struct spec s;
+        char name[96];
+        gbt_dataset *d;
+        struct gbt_qmatrix qm;
+        memset(&s, 0, sizeof s);
+        s.obj = c == 3 ? GBT_OBJ_BINARY_LOGISTIC : GBT_OBJ_REG_SQUAREDERROR;
+        s.K = 1;
+        s.layout = c == 2 ? L_CSR : L_DENSE8;
+        s.rows = 900;
+        s.cols = 9;
+        s.rounds = 2;
+        s.weights = c % 2;
+        s.policy = c % 2 ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
+        s.subsample = 1.0;
+        s.colsample = c == 1 ? 0.7 : 1.0;
+        s.scale_pos = 1.0;
+        s.small_smem = c == 0;
+        s.pool_slots = c < 2 ? 2 : 3;
+        snprintf(name, sizeof name, "%s %s, a pool of %u histograms", s.policy ? "lossguide" : "depthwise",
+                 layout_name(s.layout), s.pool_slots);
+        s.name = name;
+        d = make_data(&s);
+        if (d == NULL || gbt__quantize(d, max_bin_of(&s), 2, &qm) != GBT_OK) {
+            ok(0, "ops cpu = brute: %s (set-up failed: %s)", name, gbt_last_error());
+            skip(SKIP_NO_DEVICE);
+            gbt_dataset_free(d);
+            continue;
+        }
+        ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, &brute_ops, -1), "ops cpu = brute: %s", name);
+        if (have_cuda)
+            ok(run_ops(&s, d, &qm, gbt__backend_cpu(), -1, gbt__backend_cuda(), 0), "ops cuda = cpu: %s", name);
+        else
+            skip(SKIP_NO_DEVICE);
+        gbt__qmatrix_free(&qm);
+        gbt_dataset_free(d);
+    }
 }
 
 /*
@@ -1509,6 +1795,10 @@ static void test_explain(void)
     if (st == GBT_OK) st = gbt_booster_set_param(b, "num_class", "3");
     if (st == GBT_OK) st = gbt_booster_set_param(b, "max_depth", "8");
     if (st == GBT_OK) st = gbt_booster_set_param(b, "verbosity", "0");
+    /* trained on the CPU: what is compared is the explaining kernels (the
+       trainings' equality is test_trainings'), and under ThreadSanitizer an
+       emulated depth-8 training of three classes costs minutes */
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "device", "cpu");
     if (st == GBT_OK) st = gbt_booster_train(b, d, 3, NULL, NULL, 0);
     if (st != GBT_OK) diag("explain set-up: %s", gbt_last_error());
     for (int i = 0; i < 6; i++) {
@@ -1582,7 +1872,7 @@ static void test_custom_training(void)
     s.layout = L_CSR;
     s.rows = 2500;
     s.cols = 9;
-    s.rounds = 4;
+    s.rounds = quick >= 2 ? 2 : 4; /* ThreadSanitizer: 2 */
     s.weights = 1;
     s.policy = GBT_GROW_LOSSGUIDE;
     s.subsample = 0.8;
@@ -1593,11 +1883,12 @@ static void test_custom_training(void)
     if (st == GBT_OK) {
         const uint64_t n = d->nrow;
         double *m = malloc(n * sizeof *m), *g = malloc(n * sizeof *g), *h = malloc(n * sizeof *h);
+        const int rounds = s.rounds;
         s.rounds = 0;
         st = train(&s, d, "cuda", 2, &cu, &mg, &ng); /* the same parameters, no round yet */
         gbt_free(mg);
         mg = NULL;
-        for (int r = 0; r < 4 && st == GBT_OK; r++) {
+        for (int r = 0; r < rounds && st == GBT_OK; r++) {
             st = gbt_booster_train_margins(cu, d, m, n);
             for (uint64_t i = 0; i < n; i++) {
                 g[i] = (m[i] - (double)d->label[i]) * (double)d->weight[i];
@@ -1639,9 +1930,11 @@ int main(void)
     test_ops();
     test_set_gradients();
     test_trainings();
+    test_constrained();
     test_continued();
     test_explain();
     test_custom_training();
+    test_pool();
     if (quick < 2) {
         test_deep_tree();
         test_many_tiles();

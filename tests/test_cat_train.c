@@ -490,6 +490,123 @@ static void test_sparse_partition(void)
     gbt_dataset_free(d);
 }
 
+/* The features the splits of tree t use (bit f), and whether any is categorical. */
+static unsigned tree_features(const gbt_booster *b, int t, int *any_cat)
+{
+    char *dump = NULL;
+    size_t len = 0;
+    unsigned used = 0;
+    if (gbt_booster_dump(b, "text", t, 0, &dump, &len) != GBT_OK) return ~0u;
+    for (const char *p = dump; (p = strstr(p, "[f")) != NULL; p += 2) {
+        const char *e = p + 2;
+        used |= 1u << atoi(e);
+        while (*e >= '0' && *e <= '9') e++;
+        if (*e == ':') *any_cat = 1; /* "[f1:{0,2}]"; numeric nodes read "[f0<0.5]" */
+    }
+    gbt_free(dump);
+    return used;
+}
+
+/*
+ * Categorical features with the constraints of issue 24 and the binned
+ * data kept with the dataset: a monotone constraint on a categorical
+ * feature is refused; one on a numeric feature holds next to categorical
+ * splits (checked on a grid); interaction constraints and feature weights
+ * decide which features split as for numeric ones; changing the types
+ * bins the data again.
+ */
+static void test_constraints_and_kept_bins(void)
+{
+    enum { N = 600, T = 6 };
+    static float x[2 * N], y[N], grid[2 * 41 * 24], pg[41 * 24];
+    const char *const QQ[] = {"q", "q"}, *const QC[] = {"q", "c"};
+    gbt_dataset *d = mixed_data(N, x, y), *dq = NULL;
+    gbt_booster *b = NULL, *m = NULL, *q1 = NULL, *q2 = NULL, *c2 = NULL;
+    int any_cat = 0, good = 1;
+    /* a monotone constraint on the categorical feature: refused, naming it */
+    {
+        const char *const mc[] = {"monotone_constraints=(0,1)", NULL};
+        b = tu_booster(mc);
+        ok(gbt_booster_train(b, d, 2, NULL, NULL, 0) == GBT_E_PARAM &&
+               strstr(gbt_last_error(), "feature 1 (f1) is categorical") != NULL,
+           "monotone_constraints on a categorical feature is refused: %s", gbt_last_error());
+        gbt_booster_free(b);
+    }
+    /* +1 on the numeric feature: every category's predictions rise with it */
+    {
+        const char *const mc[] = {"monotone_constraints=(1,0)", "max_depth=4", NULL};
+        m = tu_train(d, T, mc);
+        ok(m != NULL, "monotone_constraints on the numeric feature next to a categorical one trains");
+        for (int t = 0; m && t < T; t++) tree_features(m, t, &any_cat);
+        ok(any_cat, "the constrained model has categorical splits");
+        for (int c = 0; c <= 40; c++)
+            for (int i = 0; i < 24; i++) {
+                grid[2 * (c * 24 + i)] = -0.1f + 0.05f * (float)i;
+                grid[2 * (c * 24 + i) + 1] = c == 40 ? NAN : (float)c;
+            }
+        ok_call(m ? gbt_booster_predict_dense(m, grid, 41 * 24, 2, NAN, 0, pg, 41 * 24) : GBT_E_INTERNAL,
+                "predict the grid");
+        for (int c = 0; c <= 40; c++)
+            for (int i = 1; i < 24; i++) good &= pg[c * 24 + i] >= pg[c * 24 + i - 1];
+        ok(good, "predictions never fall as the numeric feature rises, for each category and missing");
+        gbt_booster_free(m);
+    }
+    /* interaction sets [[0],[1]]: no tree mixes the two features */
+    {
+        const char *const ic[] = {"interaction_constraints=[[0],[1]]", "max_depth=4", NULL};
+        unsigned mixed = 0, seen = 0;
+        any_cat = 0;
+        b = tu_train(d, T, ic);
+        for (int t = 0; b && t < T; t++) {
+            const unsigned u = tree_features(b, t, &any_cat);
+            mixed |= u == 3u;
+            seen |= u;
+        }
+        ok(b && !mixed && seen == 3u && any_cat,
+           "interaction_constraints [[0],[1]]: each tree splits on one feature, categorical trees among them");
+        gbt_booster_free(b);
+    }
+    /* feature weights with one feature drawn per node: weight 0 is drawn only after the positive one */
+    for (int k = 0; k < 2; k++) {
+        const float fw[2][2] = {{1.0f, 0.0f}, {0.0f, 1.0f}};
+        const char *const cs[] = {"colsample_bynode=0.5", "max_depth=3", NULL};
+        unsigned seen = 0;
+        any_cat = 0;
+        ok_call(gbt_dataset_set_field(d, "feature_weights", fw[k], 2), "feature_weights");
+        b = tu_train(d, T, cs);
+        for (int t = 0; b && t < T; t++) seen |= tree_features(b, t, &any_cat);
+        ok(b && seen == (k ? 2u : 1u) && any_cat == k, "feature_weights (%g, %g): only feature %d splits",
+           (double)fw[k][0], (double)fw[k][1], k);
+        gbt_booster_free(b);
+    }
+    ok_call(gbt_dataset_set_field(d, "feature_weights", NULL, 0), "feature_weights removed");
+    /*
+     * The binned data kept with the dataset: training, then other types on
+     * the same dataset, trains as a fresh dataset of those types does
+     * (the categorical bins are not reused), and back again.
+     */
+    {
+        const char *const s2[] = {"max_depth=4", NULL};
+        b = tu_train(d, T, s2);
+        ok_call(gbt_dataset_set_feature_types(d, QQ, 2), "types q,q on the trained dataset");
+        q1 = tu_train(d, T, s2);
+        if (gbt_dataset_from_dense(x, N, 2, NAN, &dq) != GBT_OK || gbt_dataset_set_field(dq, "label", y, N) != GBT_OK)
+            exit(2);
+        q2 = tu_train(dq, T, s2);
+        ok(q1 && q2 && tu_same_model(q1, q2) && !tu_same_model(b, q1),
+           "after set_feature_types(q,q) the dataset trains as fresh numeric data, not on its kept categorical bins");
+        ok_call(gbt_dataset_set_feature_types(d, QC, 2), "types q,c again");
+        c2 = tu_train(d, T, s2);
+        ok(c2 && tu_same_model(b, c2), "and with q,c again the categorical model");
+    }
+    gbt_booster_free(b);
+    gbt_booster_free(q1);
+    gbt_booster_free(q2);
+    gbt_booster_free(c2);
+    gbt_dataset_free(dq);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_partition_vs_brute();
@@ -499,6 +616,7 @@ int main(void)
     test_model_round_trip();
     test_xgboost_export();
     test_sparse_partition();
+    test_constraints_and_kept_bins();
     tu_cleanup();
     return done_testing();
 }

@@ -225,9 +225,9 @@ static int same_split(const struct gbt_split *a, const struct gbt_split *b)
 
 static void check_tree_level(struct fixture *fx, int cls, const char *what)
 {
-    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 4, 64};
+    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 4, 64, 0, 0};
     struct gbt_hist_job hj = {GBT_HIST_BUILD, 0, 0, -1};
-    struct gbt_split_job sj = {0, 0, fx->sums[cls].total};
+    struct gbt_split_job sj = {0, 0, fx->sums[cls].total, 0.0, 0.0};
     struct gbt_split got, want;
     struct cond path[2] = {{0, 0.0f, 0, 0}, {0, 0.0f, 0, 0}};
     uint8_t *mask = calloc(fx->nf, 1);
@@ -268,7 +268,8 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
         int small = got.left.h <= got.right.h ? 1 : 2, big = 3 - small;
         struct gbt_hist_job jobs[2] = {{GBT_HIST_BUILD, small, 1, -1}, {GBT_HIST_SUBTRACT, big, 0, 1}};
         float thr = fx->q.cuts.cut[fx->q.cuts.offset[got.feature] + (uint32_t)got.bin];
-        struct gbt_split_job kids[2] = {{1, small == 1 ? 1 : 0, got.left}, {2, small == 2 ? 1 : 0, got.right}};
+        struct gbt_split_job kids[2] = {{1, small == 1 ? 1 : 0, got.left, 0.0, 0.0},
+                                        {2, small == 2 ? 1 : 0, got.right, 0.0, 0.0}};
         struct gbt_split ks[2];
         fx->ops->partition(fx->ctx, &pj, 1);
         fx->ops->histograms(fx->ctx, jobs, 2);

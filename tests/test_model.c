@@ -332,7 +332,7 @@ static void test_bad_files(void)
     if (bad) expect_bad(bad, strlen(bad), needle, what);              \
     else ok(0, "%s: pattern '%s' not in the model", what, from);      \
     free(bad);
-    EDIT_CASE("\"format_version\": 1", "\"format_version\": 99", "newer", "a newer format version");
+    EDIT_CASE("\"format_version\": 1", "\"format_version\": 99", "format version 99 is newer", "a newer format version");
     EDIT_CASE("\"left\": [1", "\"left\": [7", "out of order or range", "a child index out of range");
     EDIT_CASE("\"feature\": [", "\"feature\": [40000,", "wrong number of elements", "an array of the wrong length");
     EDIT_CASE("\"num_feature\": 4", "\"num_feature\": 0", "splits on feature", "a feature beyond num_feature");

@@ -174,20 +174,20 @@ static void test_constant_and_zero(void)
 }
 
 /* The column-major copy holds, for every row and feature, the row-major code. */
-static int columns_agree(const struct gbt_qmatrix *q)
+static int columns_agree(const struct gbt_qmatrix *q, const struct gbt_qcols *k)
 {
     const uint32_t nf = q->cuts.nfeat;
     int same = 1;
     for (uint32_t f = 0; f < nf; f++) {
-        const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
+        const uint64_t off = k->col_off[f], cn = k->col_off[f + 1] - off;
         uint64_t pos = 0;
         for (uint64_t r = 0; r < q->nrow; r++) {
             uint32_t code;
-            if (q->col_dense[f]) {
-                code = q->col_code8 ? q->col_code8[off + r] : q->col_code[off + r];
+            if (k->col_dense[f]) {
+                code = k->col_code8 ? k->col_code8[off + r] : k->col_code[off + r];
             } else {
-                while (pos < cn && q->col_row[off + pos] < r) pos++;
-                code = (pos < cn && q->col_row[off + pos] == r) ? q->col_code[off + pos] : q->cuts.nbins[f];
+                while (pos < cn && k->col_row[off + pos] < r) pos++;
+                code = (pos < cn && k->col_row[off + pos] == r) ? k->col_code[off + pos] : q->cuts.nbins[f];
             }
             same &= code == gbt__qm_code(q, r, f);
         }
@@ -201,6 +201,7 @@ static void test_columns(void)
     float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y);
     gbt_dataset *dense = NULL, *csr;
     struct gbt_qmatrix q;
+    struct gbt_qcols k;
     int dense_col = 0, sparse_col = 0;
     tu_seed(17);
     /* column 0 present in every row, column 1 in half, the rest rarely: the CSR layout */
@@ -209,27 +210,80 @@ static void test_columns(void)
             x[r * C + c] = (c == 0 || (c == 1 && r % 2) || tu_unit() < 0.05) ? (float)((r * 7 + c) % 11) : NAN;
     csr = tu_to_csr(x, y, N, C);
     ok_call(gbt__quantize(csr, 256, 2, &q), "quantize sparse data with common and rare features");
+    ok_call(gbt__qcols_build(&q, 2, &k), "its column copy");
     for (int c = 0; c < C; c++) {
-        dense_col += q.col_dense[c];
-        sparse_col += !q.col_dense[c];
+        dense_col += k.col_dense[c];
+        sparse_col += !k.col_dense[c];
     }
-    ok(q.layout == GBT_QM_CSR && q.col_dense[0] && q.col_dense[1] && sparse_col == C - 2,
+    ok(q.layout == GBT_QM_CSR && k.col_dense[0] && k.col_dense[1] && sparse_col == C - 2,
        "CSR layout: features in a quarter of the rows or more get dense columns (%d dense, %d sparse)",
        dense_col, sparse_col);
-    ok(columns_agree(&q), "the column copy agrees with every row's code (CSR layout)");
+    ok(columns_agree(&q, &k), "the column copy agrees with every row's code (CSR layout)");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     gbt_dataset_free(csr);
     tu_seed(18);
     dense = tu_dataset(N, C, 0.1, 1);
     ok_call(gbt__quantize(dense, 256, 2, &q), "quantize dense data");
-    ok(q.col_code8 != NULL && columns_agree(&q), "the one-byte column copy agrees with the codes");
+    ok_call(gbt__qcols_build(&q, 2, &k), "its column copy");
+    ok(k.col_code8 != NULL && columns_agree(&q, &k), "the one-byte column copy agrees with the codes");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     ok_call(gbt__quantize(dense, 300, 2, &q), "quantize dense data with max_bin 300");
-    ok(q.col_code != NULL && columns_agree(&q), "the two-byte column copy agrees with the codes");
+    ok_call(gbt__qcols_build(&q, 1, &k), "its column copy");
+    ok(k.col_code != NULL && columns_agree(&q, &k), "the two-byte column copy agrees with the codes");
+    gbt__qcols_free(&k);
     gbt__qmatrix_free(&q);
     gbt_dataset_free(dense);
     free(x);
     free(y);
+}
+
+/*
+ * More rows than one block of the transpose (32768): the columns are
+ * filled block by block over threads.  Feature 0 has 50 distinct values,
+ * fewer than max_bin, so its cuts are those values (the smallest left
+ * out) and FLT_MAX, by hand; the weighted features' cuts, which sum
+ * weights in row order, are the same with 1 and 3 threads and from the
+ * same data given as CSR.
+ */
+static void test_blocked_transpose(void)
+{
+    enum { N = 100000, C = 3 };
+    float *x = malloc(N * C * sizeof *x), *y = calloc(N, sizeof *y), *w = malloc(N * sizeof *w);
+    gbt_dataset *d = NULL, *csr;
+    struct gbt_qmatrix a, b, s;
+    int exact = 1;
+    tu_seed(23);
+    for (int r = 0; r < N; r++) {
+        x[r * C] = (float)((r * 7) % 50);
+        x[r * C + 1] = tu_unit() < 0.1 ? NAN : (float)(int)(tu_unit() * 3000);
+        x[r * C + 2] = r % 3 == 0 ? NAN : (float)tu_unit();
+        w[r] = (float)(0.1 + tu_unit());
+    }
+    gbt_dataset_from_dense(x, N, C, NAN, &d);
+    csr = tu_to_csr(x, y, N, C);
+    gbt_dataset_set_field(d, "weight", w, N);
+    gbt_dataset_set_field(csr, "weight", w, N);
+    ok_call(gbt__quantize(d, 64, 1, &a), "quantize 100,000 weighted rows on 1 thread");
+    ok_call(gbt__quantize(d, 64, 3, &b), "on 3 threads");
+    ok_call(gbt__quantize(csr, 64, 3, &s), "the same rows as CSR");
+    exact = a.cuts.nbins[0] == 50;
+    for (uint32_t i = 0; exact && i < 50; i++) exact &= a.cuts.cut[i] == (i < 49 ? (float)(i + 1) : FLT_MAX);
+    ok(exact, "50 distinct values: 50 bins, cut at each value above the smallest");
+    ok(a.cuts.total_slots == b.cuts.total_slots && a.cuts.total_slots == s.cuts.total_slots &&
+           memcmp(a.cuts.cut, b.cuts.cut, a.cuts.total_slots * sizeof(float)) == 0 &&
+           memcmp(a.cuts.cut, s.cuts.cut, a.cuts.total_slots * sizeof(float)) == 0 &&
+           memcmp(a.codes8, b.codes8, (size_t)N * C) == 0,
+       "weighted cuts and codes: the same bits on 1 and 3 threads and from CSR");
+    gbt__qmatrix_free(&a);
+    gbt__qmatrix_free(&b);
+    gbt__qmatrix_free(&s);
+    gbt_dataset_free(d);
+    gbt_dataset_free(csr);
+    free(x);
+    free(y);
+    free(w);
 }
 
 static void test_thread_invariance(void)
@@ -250,6 +304,38 @@ static void test_thread_invariance(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * Weights are summed exactly (fixed-point integers, common/cuts.h), so the
+ * order of the rows cannot change a cut: 40 values, each in 13 rows, one
+ * row of weight 1e17 and twelve of weight 1 (as doubles, 1e17 + 1 + ... + 1
+ * = 1e17 but 1 + ... + 1 + 1e17 = 1e17 + 16), the big row first in one
+ * dataset and last in the other, binned on 1 and 2 threads.
+ */
+static void test_weight_order(void)
+{
+    enum { V = 40, R = 13, N = V * R };
+    static float x1[N], w1[N], x2[N], w2[N];
+    struct gbt_qmatrix a, b;
+    gbt_dataset *d1, *d2;
+    for (int v = 0; v < V; v++)
+        for (int k = 0; k < R; k++) {
+            x1[v * R + k] = x2[v * R + k] = (float)v;
+            w1[v * R + k] = k == 0 ? 1e17f : 1.0f;
+            w2[v * R + k] = k == R - 1 ? 1e17f : 1.0f;
+        }
+    d1 = column(x1, N, w1);
+    d2 = column(x2, N, w2);
+    ok_call(gbt__quantize(d1, 7, 1, &a), "quantize weighted rows, the heavy row first");
+    ok_call(gbt__quantize(d2, 7, 2, &b), "quantize the same rows, the heavy row last");
+    ok(a.cuts.nbins[0] == b.cuts.nbins[0] &&
+           memcmp(a.cuts.cut, b.cuts.cut, a.cuts.nbins[0] * sizeof(float)) == 0,
+       "the order of the rows does not change the cuts (%u and %u cuts)", a.cuts.nbins[0], b.cuts.nbins[0]);
+    gbt__qmatrix_free(&a);
+    gbt__qmatrix_free(&b);
+    gbt_dataset_free(d1);
+    gbt_dataset_free(d2);
+}
+
 int main(void)
 {
     test_exact_cuts();
@@ -258,6 +344,8 @@ int main(void)
     test_sparse_layout();
     test_constant_and_zero();
     test_columns();
+    test_blocked_transpose();
     test_thread_invariance();
+    test_weight_order();
     return done_testing();
 }

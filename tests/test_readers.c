@@ -426,7 +426,7 @@ static char *gen_libsvm(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32
 static gbt_status read_split(const char *path, char kind, int threads, size_t block, gbt_dataset **d)
 {
     struct gbt_line_reader lr;
-    struct gbt_csv_options o = {kind, 0, 0, 0, 0, 0.0f};
+    struct gbt_csv_options o = {kind, 0, 0, 0, 0, 0.0f, 0};
     const int csv = kind == ',' || kind == '\t';
     gbt_status s = gbt__lines_open(&lr, path);
     if (s != GBT_OK) return s;
@@ -581,12 +581,152 @@ static void test_long_line(void)
     gbt__lines_close(&lr);
 }
 
+/*
+ * Issue 27: a UTF-8 byte-order mark (EF BB BF) before the first line, as
+ * spreadsheet programs write it, is not part of the first field or name.
+ */
+static void test_bom(void)
+{
+    gbt_dataset *d;
+    const char *const *names = NULL;
+    uint64_t n = 0;
+    float y2[] = {0, 1}, y1[] = {1};
+    d = load(tu_write("bom.csv", "\xEF\xBB\xBF\"0\",1,2\n1,3,4\n"), NULL);
+    ok(d && field_is(d, "label", y2, 2), "CSV: a byte-order mark before a quoted label is dropped");
+    gbt_dataset_free(d);
+    d = load(tu_write("bomh.csv", "\xEF\xBB\xBFy,alpha,beta\r\n1,3,4\r\n"), "header=1");
+    ok(d && gbt_dataset_get_feature_names(d, &names, &n) == GBT_OK && n == 2 && names &&
+           strcmp(names[0], "alpha") == 0 && field_is(d, "label", y1, 1),
+       "CSV: the header after a byte-order mark names the columns as typed");
+    gbt_dataset_free(d);
+    d = load(tu_write("bomy.csv", "\xEF\xBB\xBF" "alpha,y\n3,1\n"), "header=1,label_column=1");
+    names = NULL; /* (the message below reads them: fetched before ok's arguments) */
+    n = 0;
+    if (d && gbt_dataset_get_feature_names(d, &names, &n) != GBT_OK) names = NULL;
+    ok(d && n == 1 && names && strcmp(names[0], "alpha") == 0,
+       "CSV: the first feature's name has no byte-order mark (got '%s')", names && n ? names[0] : "");
+    gbt_dataset_free(d);
+    d = load(tu_write("bom.tsv", "\xEF\xBB\xBF" "1\t2\t3\n0\t4\t5\n"), NULL);
+    ok(d != NULL, "TSV with a byte-order mark: guessed and read");
+    if (d) check_shape(d, 2, 2, "TSV with a byte-order mark");
+    gbt_dataset_free(d);
+    d = load(tu_write("bom.libsvm", "\xEF\xBB\xBF" "1 1:0.5\n0 2:1\n"), NULL);
+    ok(d && field_is(d, "label", (float[]){1, 0}, 2), "LIBSVM: a byte-order mark before the first label is dropped");
+    gbt_dataset_free(d);
+    tu_write("bomw.csv", "1,2\n0,3\n");
+    tu_write("bomw.csv.weight", "\xEF\xBB\xBF" "0.5\n2\n");
+    d = load(tu_write("bomw.csv", "1,2\n0,3\n"), NULL);
+    ok(d && field_is(d, "weight", (float[]){0.5f, 2}, 2), "a side file's byte-order mark is dropped too");
+    gbt_dataset_free(d);
+    /* only at the start of the file: one inside a line is still an error */
+    expect_error(tu_write("bom2.csv", "1,2\n\xEF\xBB\xBF" "0,3\n"), NULL, GBT_E_FORMAT, "bom2.csv:2",
+                 "not a number", "a byte-order mark on line 2");
+    d = load(tu_write("bomonly.csv", "\xEF\xBB"), NULL);
+    ok(d == NULL, "two bytes of a mark are not a mark: refused (%s)", gbt_last_error());
+}
+
+/*
+ * Issue 27: XGBoost's data URIs, the delimiter option, and the training
+ * file's layout recorded in the model (gbt_booster_get_attr "training_file").
+ */
+static void test_uri_layout(void)
+{
+    gbt_dataset *d;
+    gbt_booster *b = NULL, *b2 = NULL;
+    char buf[128], *saved = NULL;
+    size_t len = 0;
+    float y[] = {1, 0, 1, 0};
+    const char *p = tu_write("u.txt", "2 0:1 1:5\n0 0:2\n");
+    char uri[600];
+    snprintf(uri, sizeof uri, "%s?format=libsvm&indexing_mode=0", p);
+    d = load(uri, "format=csv");
+    ok(d != NULL, "PATH?format=libsvm&indexing_mode=0: the URI's options win over the argument's");
+    if (d) check_shape(d, 2, 2, "URI: zero-based LIBSVM");
+    gbt_dataset_free(d);
+    /* XGBoost's defaults for a URI (its reader, run by hand on these files:
+       "1:5" is column 1 of 2 zero-based; a CSV's first column is a feature) */
+    p = tu_write("u1.txt", "2 1:5\n0 2:2\n");
+    snprintf(uri, sizeof uri, "%s?format=libsvm", p);
+    d = load(uri, NULL);
+    check_shape(d, 2, 3, "PATH?format=libsvm: zero-based, as XGBoost reads it");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s?format=libsvm&indexing_mode=-1", p);
+    d = load(uri, NULL);
+    check_shape(d, 2, 2, "indexing_mode=-1: guessed one-based (no index 0), as XGBoost guesses");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s?format=csv", tu_write("u.csv", "1,2\n0,3\n"));
+    d = load(uri, NULL);
+    check_shape(d, 2, 2, "PATH?format=csv: no label column, as XGBoost reads it");
+    gbt_dataset_free(d);
+    d = load(uri, "label_column=0");
+    check_shape(d, 2, 1, "PATH?format=csv: what the URI leaves out comes from the options argument");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s/u.csv?format=csv&label_column=0", tu_tmpdir());
+    d = load(uri, NULL);
+    check_shape(d, 2, 1, "PATH?format=csv&label_column=0: the label first");
+    gbt_dataset_free(d);
+    p = tu_write("u.txt", "2 0:1 1:5\n0 0:2\n");
+    snprintf(uri, sizeof uri, "%s#u.cache", p);
+    d = load(uri, NULL);
+    ok(d != NULL, "PATH#CACHE reads PATH (XGBoost's external-memory cache is ignored)");
+    gbt_dataset_free(d);
+    snprintf(uri, sizeof uri, "%s?format=csv&label_column=x", p);
+    expect_error(uri, NULL, GBT_E_INVALID_ARG, "u.txt", "label_column", "a bad URI option names the file");
+    snprintf(uri, sizeof uri, "%s/missing.csv?format=csv", tu_tmpdir());
+    expect_error(uri, NULL, GBT_E_IO, "missing.csv'", NULL, "a missing file is named without its URI");
+    d = load(tu_write("q?r.csv", "1,2\n0,3\n"), NULL);
+    ok(d != NULL, "an existing file whose name holds '?' is that file");
+    gbt_dataset_free(d);
+
+    p = tu_write("s.csv", "1;2;9\n0;3;9\n1;4;9\n0;5;9\n");
+    expect_error(p, NULL, GBT_E_FORMAT, "separated by ';'", "delimiter=;", "a ';' file is named, not guessed");
+    d = load(p, "delimiter=;,label_column=0");
+    ok(d && field_is(d, "label", y, 4), "delimiter=; reads it");
+    if (d) check_shape(d, 4, 2, "delimiter=;");
+    expect_error(p, "format=csv", GBT_E_FORMAT, "delimiter=;", NULL, "format=csv on it: the delimiter hint");
+    ok(strstr(gbt_last_error(), "header") == NULL, "(not the header hint: %s)", gbt_last_error());
+    expect_error(p, "delimiter=;,format=tsv", GBT_E_INVALID_ARG, "not format=tsv", NULL, "delimiter with tsv");
+    ok(gbt_booster_create(&b) == GBT_OK && gbt_booster_set_param(b, "verbosity", "0") == GBT_OK &&
+           gbt_booster_get_attr(b, "training_file", buf, sizeof buf) == GBT_E_STATE,
+       "no training file before training");
+    ok(d && gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_OK &&
+           gbt_booster_get_attr(b, "training_file", buf, sizeof buf) == GBT_OK &&
+           strcmp(buf, "format=csv,delimiter=;,header=0,label_column=0") == 0,
+       "the model records the training file: %s", buf);
+    ok(gbt_booster_save_to_buffer(b, &saved, &len) == GBT_OK && gbt_booster_load_from_buffer(saved, len, &b2) == GBT_OK &&
+           gbt_booster_get_attr(b2, "training_file", buf, sizeof buf) == GBT_OK &&
+           strcmp(buf, "format=csv,delimiter=;,header=0,label_column=0") == 0,
+       "and keeps it through a save and a load: %s", buf);
+    gbt_booster_free(b2);
+    gbt_dataset_free(d);
+    free(saved);
+    {
+        /* label_column=auto:K: a label in column K when the file has one more column than features */
+        float want[] = {7, 8};
+        d = load(tu_write("k.csv", "1,2,7\n3,4,8\n"), "label_column=auto:2,features=2");
+        ok(d && field_is(d, "label", want, 2), "label_column=auto:2 with 3 fields: the label is column 2");
+        gbt_dataset_free(d);
+        d = load(tu_write("k2.csv", "1,2\n3,4\n"), "label_column=auto:2,features=2");
+        if (d) check_shape(d, 2, 2, "label_column=auto:2 with 2 fields: no label");
+        gbt_dataset_free(d);
+    }
+    d = load(tu_write("t.tsv", "y\ta\tb\n1\t2\t3\n0\t4\t5\n"), "header=1,label_column=0");
+    ok(d && gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_OK &&
+           gbt_booster_get_attr(b, "training_file", buf, sizeof buf) == GBT_OK &&
+           strcmp(buf, "format=tsv,header=1,label_column=0") == 0,
+       "continued training on a TSV file with a header records that one: %s", buf);
+    gbt_dataset_free(d);
+    gbt_booster_free(b);
+}
+
 int main(void)
 {
     test_libsvm();
     test_libsvm_errors();
     test_csv();
     test_csv_errors();
+    test_bom();
+    test_uri_layout();
     test_side_files();
     test_long_path();
     test_long_line();

@@ -250,6 +250,72 @@ static void test_best_and_keep(void)
     gbt_dataset_free(train);
 }
 
+/* Round callback: records the rounds it saw; asks to stop (request or return value) at a given round. */
+struct stopper {
+    gbt_booster *b;
+    int seen[64], nseen, request_at, return_at;
+};
+
+static int on_round(const gbt_booster *b, int rounds, void *user)
+{
+    struct stopper *st = user;
+    (void)b;
+    if (st->nseen < 64) st->seen[st->nseen++] = rounds;
+    if (rounds == st->request_at) gbt_booster_request_stop(st->b);
+    return rounds == st->return_at;
+}
+
+/*
+ * Issue 27: gbt_booster_request_stop ends gbt_booster_train after the round
+ * in progress with the finished rounds kept; the round callback sees every
+ * round and can stop the training; the model equals that many rounds
+ * trained at once.
+ */
+static void test_stop(void)
+{
+    gbt_dataset *d;
+    gbt_booster *b, *ref;
+    struct stopper st;
+    char *m1 = NULL, *m2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    int n = -1, seq = 1;
+    tu_seed(7);
+    d = tu_dataset(N, M, 0, 0);
+    gbt_booster_create(&b);
+    gbt_booster_set_param(b, "verbosity", "0");
+    ok(gbt_booster_request_stop(NULL) == GBT_E_INVALID_ARG, "gbt_booster_request_stop(NULL) is refused");
+    ok(gbt_booster_request_stop(b) == GBT_OK && gbt_booster_train(b, d, 5, NULL, NULL, 0) == GBT_OK &&
+           gbt_booster_num_rounds(b, &n) == GBT_OK && n == 0,
+       "a request before training stops it before its first round");
+    memset(&st, 0, sizeof st);
+    st.b = b;
+    st.request_at = 3;
+    st.return_at = -1;
+    gbt_booster_set_round_callback(b, on_round, &st);
+    ok(gbt_booster_train(b, d, 10, NULL, NULL, 0) == GBT_OK && gbt_booster_num_rounds(b, &n) == GBT_OK && n == 3,
+       "a request during round 3 (the request is spent: this training ran): 3 rounds kept");
+    for (int i = 0; i < st.nseen; i++) seq &= st.seen[i] == i + 1;
+    ok(st.nseen == 3 && seq, "the callback saw rounds 1, 2, 3 (%d calls)", st.nseen);
+    st.nseen = 0;
+    st.request_at = -1;
+    st.return_at = 5;
+    ok(gbt_booster_train(b, d, 10, NULL, NULL, 0) == GBT_OK && gbt_booster_num_rounds(b, &n) == GBT_OK && n == 5,
+       "the callback's non-zero return after round 5 (the model's rounds) stops there");
+    ok(st.nseen == 2 && st.seen[0] == 4 && st.seen[1] == 5, "continued training: the callback counts the model's rounds");
+    gbt_booster_set_round_callback(b, NULL, NULL);
+    gbt_booster_create(&ref);
+    gbt_booster_set_param(ref, "verbosity", "0");
+    gbt_booster_train(ref, d, 5, NULL, NULL, 0);
+    ok(gbt_booster_save_to_buffer(b, &m1, &l1) == GBT_OK && gbt_booster_save_to_buffer(ref, &m2, &l2) == GBT_OK &&
+           l1 == l2 && memcmp(m1, m2, l1) == 0,
+       "the stopped and continued model is the model of 5 rounds at once, byte for byte");
+    free(m1);
+    free(m2);
+    gbt_booster_free(ref);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_same_as_train();
@@ -257,5 +323,6 @@ int main(void)
     test_metric_list();
     test_custom_metric();
     test_best_and_keep();
+    test_stop();
     return done_testing();
 }

@@ -175,10 +175,44 @@ static void test_csr_groups_file(void)
     gbt_dataset_free(d);
 }
 
+/* gbt_dataset_get_data gives back what the dataset was made from. */
+static void test_get_data(void)
+{
+    const float x[6] = {1, NAN, 3, 4, 5, 0};
+    gbt_dataset *d = NULL;
+    const float *dense = NULL, *values = NULL;
+    const uint64_t *indptr = NULL;
+    const uint32_t *indices = NULL;
+    uint64_t nnz = 99;
+    ok(gbt_dataset_from_dense(x, 2, 3, NAN, &d) == GBT_OK, "dense 2 x 3");
+    ok(gbt_dataset_get_data(d, &dense, &indptr, &indices, &values, &nnz) == GBT_OK && dense && !indptr &&
+           !indices && !values && nnz == 0, "dense: the matrix, no CSR arrays");
+    ok(dense && same_floats(dense, x, 6), "dense values as given (NaN kept)");
+    gbt_dataset_free(d);
+
+    const uint64_t ip[3] = {0, 2, 3};
+    const uint32_t ix[3] = {2, 0, 1};
+    const float v[3] = {7, 8, 9};
+    d = NULL;
+    ok(gbt_dataset_from_csr(ip, ix, v, 2, 4, &d) == GBT_OK, "CSR 2 x 4");
+    ok(gbt_dataset_get_data(d, &dense, &indptr, &indices, &values, &nnz) == GBT_OK && !dense && indptr &&
+           nnz == 3, "CSR: no dense matrix, 3 entries");
+    if (indptr && indices && values) {
+        /* columns ascending within a row: row 0 is (0: 8), (2: 7) */
+        ok(indptr[0] == 0 && indptr[1] == 2 && indptr[2] == 3, "indptr");
+        ok(indices[0] == 0 && indices[1] == 2 && indices[2] == 1, "indices sorted within rows");
+        ok(values[0] == 8 && values[1] == 7 && values[2] == 9, "values follow their columns");
+    }
+    ok(gbt_dataset_get_data(d, NULL, NULL, NULL, NULL, NULL) == GBT_OK, "every out pointer may be NULL");
+    ok(gbt_dataset_get_data(NULL, &dense, NULL, NULL, NULL, NULL) == GBT_E_INVALID_ARG, "NULL dataset refused");
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_dense();
     test_csr_groups_file();
+    test_get_data();
     tu_cleanup();
     return done_testing();
 }

@@ -220,5 +220,22 @@ for rows, missing, weighted, max_bin in ((1000, 0.1, True, 64), (3000, 0.0, True
         rows, missing * 100, "" if weighted else "no ", max_bin), X, y, w,
         {"objective": "reg:squarederror", "max_depth": 6, "max_bin": max_bin})
 
+# constraints (issue 24): the same bounds, mid-points and allowed features, so the same trees
+Xtr, ytr = load_csv(os.path.join(datasets, "breast_cancer.train.csv"))
+same_training("breast_cancer, monotone_constraints -1 on features 0 and 20", Xtr, ytr, None,
+              {"objective": "binary:logistic", "max_depth": 6,
+               "monotone_constraints": "(" + ",".join("-1" if f in (0, 20) else "0" for f in range(30)) + ")"})
+X = rng.normal(size=(1500, 4)).astype(np.float32)
+X[rng.uniform(size=X.shape) < 0.05] = np.nan
+Z = np.nan_to_num(X)
+y = (Z[:, 0] + 0.5 * np.sin(3 * Z[:, 0]) - Z[:, 1] + Z[:, 2] * Z[:, 3] + rng.normal(size=1500) * 0.3).astype(np.float32)
+for policy in ("depthwise", "lossguide"):
+    params = {"objective": "reg:squarederror", "max_depth": 6, "max_bin": 64, "grow_policy": policy,
+              "monotone_constraints": "(1,-1,0,0)", "interaction_constraints": "[[0,1],[2,3]]"}
+    if policy == "lossguide":
+        params.update(max_depth=0, max_leaves=16)
+    same_training("1500 rows, 5%% missing, %s, monotone (1,-1,0,0), interaction [[0,1],[2,3]]" % policy,
+                  X, y, None, params)
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -10,6 +10,15 @@
  *                                      leaves them undefined)
  *   cub::WarpScan<T>                   InclusiveSum and ExclusiveSum over a
  *                                      warp of 32 lanes
+ *   cub::DeviceScan                    ExclusiveSum, InclusiveSum (host calls)
+ *   cub::DeviceSegmentedRadixSort      SortPairs, ascending (host call)
+ *
+ * The device-wide algorithms are host calls, as in CUB: a call with
+ * d_temp_storage NULL sets temp_storage_bytes (a few bytes here) and does
+ * nothing else; a call with storage enqueues the work on the stream as a
+ * launch of one thread (named after the algorithm), which computes it in
+ * order: a stable sort per segment, a running sum.  Pointers are checked as
+ * kernel arguments are (device memory only).
  *
  * Every thread of the block (every lane of the warp) must call the same
  * collective at the same place; each waits for the others there (a barrier
@@ -20,6 +29,10 @@
  */
 #ifndef GBT_EMU_CUB_H
 #define GBT_EMU_CUB_H
+
+#include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "emu.h"
 
@@ -239,6 +252,94 @@ class WarpScan {
         (void)::gbt_emu::warp_op(0xffffffffu, ::gbt_emu::W_COLLECTIVE, w, 0, 0, hook, &st);
         aggregate = st.aggregate;
         return st.out[lane];
+    }
+};
+
+/* ---- device-wide algorithms (host calls) --------------------------------------- */
+
+namespace detail {
+
+constexpr size_t DEVICE_TEMP_BYTES = 16;
+
+template <typename In, typename Out, typename N>
+void scan_kernel(In in, Out out, N n, int inclusive)
+{
+    typedef typename std::remove_cv<typename std::remove_reference<decltype(*out)>::type>::type T;
+    T run = T();
+    for (N i = 0; i < n; i++) {
+        const T v = in[i];
+        if (inclusive) run = run + v;
+        out[i] = run;
+        if (!inclusive) run = run + v;
+    }
+}
+
+template <typename K, typename V, typename B, typename E>
+void segsort_kernel(const K *kin, K *kout, const V *vin, V *vout, int nseg, B begin, E end)
+{
+    for (int s = 0; s < nseg; s++) {
+        const long long b = (long long)begin[s], e = (long long)end[s];
+        if (e <= b) continue;
+        std::vector<std::pair<K, V>> run((size_t)(e - b));
+        for (long long i = b; i < e; i++) run[(size_t)(i - b)] = std::make_pair(kin[i], vin[i]);
+        std::stable_sort(run.begin(), run.end(),
+                         [](const std::pair<K, V> &x, const std::pair<K, V> &y) { return x.first < y.first; });
+        for (long long i = b; i < e; i++) {
+            kout[i] = run[(size_t)(i - b)].first;
+            vout[i] = run[(size_t)(i - b)].second;
+        }
+    }
+}
+
+} // namespace detail
+
+struct DeviceScan {
+    template <typename In, typename Out, typename N>
+    static cudaError_t ExclusiveSum(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out, N num_items,
+                                    cudaStream_t stream = 0)
+    {
+        return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, 0, stream);
+    }
+    template <typename In, typename Out, typename N>
+    static cudaError_t InclusiveSum(void *d_temp_storage, size_t &temp_storage_bytes, In d_in, Out d_out, N num_items,
+                                    cudaStream_t stream = 0)
+    {
+        return run(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, 1, stream);
+    }
+
+  private:
+    template <typename In, typename Out, typename N>
+    static cudaError_t run(void *temp, size_t &bytes, In in, Out out, N n, int inclusive, cudaStream_t stream)
+    {
+        if (temp == NULL) {
+            bytes = detail::DEVICE_TEMP_BYTES;
+            return cudaSuccess;
+        }
+        ::gbt_emu::launch("cub::DeviceScan", __FILE__, __LINE__, &detail::scan_kernel<In, Out, N>,
+                          ::gbt_emu::config(dim3(1), dim3(1), 0, stream), in, out, n, inclusive);
+        return cudaPeekAtLastError();
+    }
+};
+
+struct DeviceSegmentedRadixSort {
+    template <typename K, typename V, typename B, typename E>
+    static cudaError_t SortPairs(void *d_temp_storage, size_t &temp_storage_bytes, const K *d_keys_in, K *d_keys_out,
+                                 const V *d_values_in, V *d_values_out, int num_items, int num_segments,
+                                 B d_begin_offsets, E d_end_offsets, int begin_bit = 0, int end_bit = sizeof(K) * 8,
+                                 cudaStream_t stream = 0)
+    {
+        (void)num_items;
+        (void)begin_bit;
+        (void)end_bit;
+        if (d_temp_storage == NULL) {
+            temp_storage_bytes = detail::DEVICE_TEMP_BYTES;
+            return cudaSuccess;
+        }
+        ::gbt_emu::launch("cub::DeviceSegmentedRadixSort::SortPairs", __FILE__, __LINE__,
+                          &detail::segsort_kernel<K, V, B, E>, ::gbt_emu::config(dim3(1), dim3(1), 0, stream),
+                          d_keys_in, d_keys_out, d_values_in, d_values_out, num_segments, d_begin_offsets,
+                          d_end_offsets);
+        return cudaPeekAtLastError();
     }
 };
 

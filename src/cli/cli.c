@@ -54,10 +54,56 @@ void cli_die(const char *fmt, ...)
     exit(1);
 }
 
+static char note[1200];
+
+void cli_set_note(const char *text)
+{
+    snprintf(note, sizeof note, "%s", text ? text : "");
+}
+
+/* Whether c may be part of an option's name: then "header=1" inside a word is not an option. */
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '\'';
+}
+
+void cli_flag_words(const char *msg, char *buf, size_t len)
+{
+    static const char *const keys[] = {"header", "label_column", "indexing_mode", "format",
+                                       "delimiter", "missing", "features", "validate_features", NULL};
+    size_t n = 0;
+    for (const char *p = msg; *p && n + 1 < len;) {
+        int done = 0;
+        for (int k = 0; keys[k] && !done && (p == msg || !name_char(p[-1])); k++) {
+            const size_t kl = strlen(keys[k]);
+            if (strncmp(p, keys[k], kl) != 0 || p[kl] != '=') continue;
+            if (strcmp(keys[k], "header") == 0 && p[kl + 1] == '1' && !name_char(p[kl + 2])) {
+                n += (size_t)snprintf(buf + n, len - n, "--header");
+                p += kl + 2;
+            } else if (strcmp(keys[k], "delimiter") == 0 && p[kl + 1] && !name_char(p[kl + 2])) {
+                /* ; and | mean something to the shell */
+                n += (size_t)snprintf(buf + n, len - n, "--delimiter='%c'", p[kl + 1]);
+                p += kl + 2;
+            } else {
+                n += (size_t)snprintf(buf + n, len - n, "--%s=", keys[k]);
+                p += kl + 1;
+            }
+            done = 1;
+        }
+        if (n >= len) break;
+        if (!done) buf[n++] = *p++;
+    }
+    buf[n < len ? n : len - 1] = '\0';
+}
+
 void cli_die_status(gbt_status s, const char *doing)
 {
     const char *msg = gbt_last_error();
-    cli_die("%s: %s", doing, msg[0] ? msg : gbt_status_str(s));
+    char flags[4096];
+    /* the library's hints name its options (header=1); a command-line user types flags (--header) */
+    cli_flag_words(msg[0] ? msg : gbt_status_str(s), flags, sizeof flags);
+    cli_die("%s: %s%s", doing, flags, note);
 }
 
 static void normalise(char *s)
@@ -351,6 +397,13 @@ void cli_out_commit(struct cli_out *out)
     memset(out, 0, sizeof *out);
 }
 
+void cli_data_file(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    snprintf(buf, len, "%s", path);
+    if (stat(path, &st) != 0) buf[strcspn(buf, "?#")] = '\0';
+}
+
 void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what)
 {
@@ -360,10 +413,13 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
     FILE *f;
     /* stat follows symbolic links: a link is judged by the file it points at, the one replaced */
     if (path == NULL || strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
-    for (int i = 0; i < ninputs; i++)
-        if (inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino &&
-            S_ISREG(out.st_mode))
-            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, inputs[i]);
+    for (int i = 0; i < ninputs; i++) {
+        char file[4096];
+        if (inputs[i] == NULL) continue;
+        cli_data_file(inputs[i], file, sizeof file); /* "train.csv?format=csv" is train.csv */
+        if (stat(file, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino && S_ISREG(out.st_mode))
+            cli_die("%s '%s' is the input file '%s'; refusing to overwrite it", what, path, file);
+    }
     /* devices, FIFOs and sockets are written in place, never replaced: no content to judge */
     if (force || !S_ISREG(out.st_mode)) return;
     f = fopen(path, "r");
@@ -423,18 +479,21 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
 {
     static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
                                            {"lower", "lower bounds"}, {"upper", "upper bounds"},
+                                           {"feature_weights", "feature weights"},
                                            {"group", "groups"},  {"query", "groups"}};
-    size_t n = strlen(path) + 16, used = 0;
-    char *name = malloc(n), *list = malloc(6 * (n + 32));
+    size_t n = strlen(path) + 24, used = 0;
+    char *name = malloc(n), *list = malloc(7 * (n + 32));
     uint64_t nrow = 0, ncol = 0;
     int groups = 0;
     struct stat st;
+    /* the side files of a data URI's file (cli_data_file) */
+    const int file_len = (int)(stat(path, &st) == 0 ? strlen(path) : strcspn(path, "?#"));
     if (name == NULL || list == NULL) cli_die("out of memory");
     list[0] = '\0';
-    for (int i = 0; i < 6; i++) {
-        snprintf(name, n, "%s.%s", path, side[i][0]);
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, n, "%.*s.%s", file_len, path, side[i][0]);
         if (groups || stat(name, &st) != 0) continue;
-        groups = i >= 4; /* FILE.query only without FILE.group */
+        groups = i >= 5; /* FILE.query only without FILE.group */
         used += (size_t)sprintf(list + used, "; %s from %s", side[i][1], name);
     }
     gbt_dataset_shape(d, &nrow, &ncol);
@@ -458,6 +517,7 @@ void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf,
     APPEND("format")
     APPEND("label_column")
     APPEND("header")
+    APPEND("delimiter")
     APPEND("missing")
     APPEND("indexing_mode")
     APPEND("progress")

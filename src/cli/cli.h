@@ -29,8 +29,22 @@ struct cli_opts {
 /* Prints "<prog>: <message>" and exits with status 1. */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
-/* Dies with the library's last error, prefixed by what was being done. */
+/*
+ * Dies with the library's last error, prefixed by what was being done, its
+ * options (header=1, label_column=N, ...) written as the tools' flags
+ * (--header, --label_column=N), and the note of cli_set_note after it.
+ */
 void cli_die_status(gbt_status s, const char *doing);
+
+/* Text that cli_die_status appends to its messages (NULL or "": none). */
+void cli_set_note(const char *text);
+
+/*
+ * Copies msg to buf (len bytes) with the library's option words as flags:
+ * "use header=1" -> "use --header", "label_column=N" -> "--label_column=N",
+ * "delimiter=;" -> "--delimiter=';'"; "'label_column=auto'" (quoted) stays.
+ */
+void cli_flag_words(const char *msg, char *buf, size_t len);
 
 /*
  * Sets the program name used in messages, and makes the exit fail (status
@@ -67,6 +81,13 @@ void cli_read_config(const char *path, struct cli_opts *o);
 
 /* Dies with "ORIGIN: message", ORIGIN the option's file:line or "command line". */
 void cli_die_option(const struct cli_opt *opt, const char *message) __attribute__((noreturn));
+
+/*
+ * The file a data path names, in buf: the path itself when it names an
+ * existing file, else the part before an XGBoost URI's '?' or '#' (the
+ * rule of gbt_dataset_from_file).
+ */
+void cli_data_file(const char *path, char *buf, size_t len);
 
 /* The last value given for name, or NULL. */
 const char *cli_get(const struct cli_opts *o, const char *name);

@@ -174,6 +174,8 @@ static void info(const char *path, const char *out_path)
         fprintf(out.f, "\n");
         gbt_free(names);
     }
+    attr(b, "training_file", buf, sizeof buf);
+    fprintf(out.f, "training_file: %s\n", buf);
     fprintf(out.f, "training parameters (those not at their default):\n");
     for (int i = 0; i < gbt_param_count(); i++) {
         const char *name, *d;

@@ -44,9 +44,14 @@ static void usage(FILE *f)
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
             "  --label_column=N         CSV/TSV label column (-1: none); by default a file\n"
             "                           with the model's number of features has no label,\n"
-            "                           one with one column more has it first, and any\n"
-            "                           other count is an error\n"
+            "                           one with one column more has it where the model's\n"
+            "                           training file had it (first for a model that does\n"
+            "                           not record it), and any other count is an error\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
+            "                           (default: as the model's training file; --header=0:\n"
+            "                           none)\n"
+            "  --delimiter=C            CSV fields separated by C (; | or :; default: the\n"
+            "                           model's training file's delimiter)\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
             "  --categorical_feature=LIST, --feature_types=LIST  as gbtrain's: the file's\n"
             "                           category codes are checked (an error names the\n"
@@ -66,6 +71,9 @@ static void usage(FILE *f)
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
             "\n"
+            "DATA_FILE may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
+            "options win over the flags); FILE#CACHE is read as FILE, with a warning.\n"
+            "\n"
             "Side files next to DATA_FILE are read when present, and named when read:\n"
             "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
             "DATA_FILE.weight (for --metric), DATA_FILE.lower and DATA_FILE.upper (for\n"
@@ -77,21 +85,76 @@ static void usage(FILE *f)
             "0 writes all rows in order; not with --metric.\n");
 }
 
-/*
- * Where the label is when --label_column is not given: the reader decides
- * from the first data line of a CSV or TSV file (the model's number of
- * columns: no label; one more: the label first; else an error), as it
- * reads the file once (a pipe cannot be read twice).
- */
-static void choose_label_column(const struct cli_opts *o, const gbt_booster *b, char *data_opts,
-                                size_t len)
+/* The value of key in a "key=value,key=value" list, in buf ("" when absent). */
+static void option_value(const char *list, const char *key, char *buf, size_t len)
 {
-    char buf[32];
+    const size_t kl = strlen(key);
+    buf[0] = '\0';
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+            snprintf(buf, len, "%.*s", (int)strcspn(p + kl + 1, ","), p + kl + 1);
+            return;
+        }
+}
+
+/* Appends ",key=value" (no comma first when data_opts is empty). */
+static void append_option(char *data_opts, size_t len, const char *key, const char *value)
+{
     size_t used = strlen(data_opts);
-    if (cli_get(o, "label_column")) return;
-    if (gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) != GBT_OK) return;
-    if (used + sizeof ",label_column=auto,features=" + strlen(buf) > len) cli_die("data options are too long");
-    snprintf(data_opts + used, len - used, "%slabel_column=auto,features=%s", used ? "," : "", buf);
+    if ((size_t)snprintf(data_opts + used, len - used, "%s%s=%s", used ? "," : "", key, value) >= len - used)
+        cli_die("data options are too long");
+}
+
+/* Reads the data with key=value (the model's, unless the flag is given); notes it in note. */
+static void take(const struct cli_opts *o, const char *key, const char *value, char *data_opts, size_t len,
+                 char *note, size_t note_len)
+{
+    size_t used = strlen(note);
+    if (cli_get(o, key)) return;
+    append_option(data_opts, len, key, value);
+    snprintf(note + used, note_len - used, "%s--%s=%s", used ? ", " : "", key, value);
+}
+
+/*
+ * How a CSV or TSV DATA_FILE is read where no flag says: as the model's
+ * training file was (gbt_booster_get_attr "training_file": its header and
+ * a delimiter other than a comma or tab), and with the label where it
+ * was, when there is one: the reader decides from the first data line
+ * (the model's number of features: no label; one more: the label in the
+ * training file's label column, or first for a model that does not record
+ * it; else an error), as it reads the file once (a pipe cannot be read
+ * twice).  The format itself is still guessed from the content (a model of
+ * CSV data predicts LIBSVM files too).  A flag wins over the model for its
+ * own setting; --format=libsvm drops the model's CSV settings.  Returns
+ * (in note) what was taken from the model, for error messages.
+ */
+static void choose_layout(const struct cli_opts *o, const gbt_booster *b, char *data_opts, size_t len,
+                          char *note, size_t note_len)
+{
+    char nfeat[32], file[128] = "", fmt[16], delim[8], header[8], label[32], auto_label[48] = "auto";
+    const char *user_fmt = cli_get(o, "format");
+    int delimited;
+    note[0] = '\0';
+    if (gbt_booster_get_attr(b, "training_file", file, sizeof file) != GBT_OK) file[0] = '\0';
+    option_value(file, "format", fmt, sizeof fmt);
+    option_value(file, "delimiter", delim, sizeof delim);
+    option_value(file, "header", header, sizeof header);
+    option_value(file, "label_column", label, sizeof label);
+    /* the model's CSV settings, for a file read as CSV or TSV */
+    delimited = (strcmp(fmt, "csv") == 0 || strcmp(fmt, "tsv") == 0) && !(user_fmt && strcmp(user_fmt, "libsvm") == 0);
+    if (delimited && delim[0] && !user_fmt) take(o, "delimiter", delim, data_opts, len, note, note_len);
+    if (delimited) take(o, "header", header, data_opts, len, note, note_len);
+    if (cli_get(o, "label_column") || gbt_booster_get_attr(b, "num_feature", nfeat, sizeof nfeat) != GBT_OK) return;
+    /* auto:K: with one column more than the features, the label is column K (the training file's) */
+    if (delimited && label[0] != '-' && strcmp(label, "0") != 0)
+        snprintf(auto_label, sizeof auto_label, "auto:%s", label);
+    append_option(data_opts, len, "label_column", auto_label);
+    append_option(data_opts, len, "features", nfeat);
+    if (delimited && label[0]) {
+        size_t used = strlen(note);
+        snprintf(note + used, note_len - used, "%s--label_column=%s when DATA_FILE has %s + 1 columns",
+                 used ? ", " : "", label, nfeat);
+    }
 }
 
 /* --rounds=A:B, A:, :B: the rounds [A, B) (B 0: to the last). */
@@ -140,7 +203,7 @@ int main(int argc, char **argv)
     float *pred;
     struct cli_out out;
     int quiet, distributed;
-    char shown[4096];
+    char shown[4096], note_text[700];
 
     cli_set_prog(argv[0]);
     distributed = cli_mpi_start(&argc, &argv);
@@ -164,7 +227,7 @@ int main(int argc, char **argv)
         cli_die("%d file arguments, expected DATA_FILE MODEL_FILE [OUTPUT_FILE]: '%s' is one too many "
                 "(try --help)", o.npositional, o.positional[3]);
     for (size_t i = 0; i < o.n; i++) {
-        static const char *const known[] = {"margin",  "metric",        "format",  "label_column",
+        static const char *const known[] = {"margin",  "metric",        "format",  "label_column", "delimiter",
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
                                             "progress", "validate_features", "pred_leaf",
@@ -208,9 +271,19 @@ int main(int argc, char **argv)
         (s = gbt_booster_set_param(b, "validate_features", v)) != GBT_OK)
         cli_die_status(s, "--validate_features");
     cli_data_options(&o, b, data_opts, sizeof data_opts);
-    choose_label_column(&o, b, data_opts, sizeof data_opts);
+    {
+        char taken[512];
+        choose_layout(&o, b, data_opts, sizeof data_opts, taken, sizeof taken);
+        /* a file that does not read as the model's training file did: say where the settings came from */
+        snprintf(note_text, sizeof note_text,
+                 "%s%s%s", taken[0] ? " (read as the model's training file was: " : "", taken,
+                 taken[0] ? "; give --delimiter, --header or --label_column to read it otherwise)" : "");
+        cli_set_note(note_text);
+    }
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
     d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
+    /* past the reading, a header taken from the model still explains names that differ */
+    if (!strstr(note_text, "--header=1")) cli_set_note(NULL);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */
     cli_apply_feature_types(&o, d, shown); /* checks the category codes; prediction reads values alike */
     cli_mpi_agree();
@@ -224,6 +297,7 @@ int main(int argc, char **argv)
     if (pred == NULL) cli_die("out of memory for %llu predictions", (unsigned long long)len);
     if (nrow > 0 && (s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len)) != GBT_OK)
         cli_die_status(s, "predicting");
+    cli_set_note(NULL);
     cli_mpi_agree();
     if (distributed) {
         /* rank 0 writes every rank's rows, in rank order */

@@ -3,9 +3,11 @@
  * file and saves it as JSON.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
@@ -20,7 +22,7 @@ static const char *const round_names[] = {"num_round",    "num_rounds", "num_boo
  * keys; those of its other tasks (test:data to fmap) are ignored in
  * training, as XGBoost ignores them.
  */
-static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header",
+static const char *const tool_options[] = {"config", "valid", "format", "label_column", "header", "delimiter",
                                            "missing", "indexing_mode", "q", "quiet", "help", "h",
                                            "version", "force", "save_period", "progress", "eval_train",
                                            "task", "data", "model_out", "model_in", "model_dir",
@@ -80,8 +82,11 @@ static void usage(FILE *f)
             "  --eval_train=0|1         metrics of the training data each round too\n"
             "                           (default: only when no --valid is given)\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
-            "  --label_column=N         CSV/TSV label column (default 0; -1: none)\n"
+            "  --label_column=N         CSV/TSV label column (default 0; -1: none); the\n"
+            "                           model records it, with the header and delimiter,\n"
+            "                           and gbpredict reads files that way by default\n"
             "  --header                 CSV/TSV files start with a line of column names\n"
+            "  --delimiter=C            CSV fields separated by C (; | or :), not commas\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
             "  --categorical_feature=LIST  categorical features (LightGBM's option): column\n"
             "                           numbers counted without the label, 0,3,7, or\n"
@@ -101,6 +106,14 @@ static void usage(FILE *f)
             "                           round's trees and times\n"
             "  --version                print the version and build information\n"
             "  --help                   print this text\n"
+            "\n"
+            "A data file may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
+            "options win over the flags); FILE#CACHE (XGBoost's external-memory cache)\n"
+            "is ignored with a warning.\n"
+            "\n"
+            "Ctrl-C (SIGINT) or SIGTERM finishes the round in progress, saves the model\n"
+            "of the finished rounds and exits with status 130; a second one stops at\n"
+            "once.\n"
             "\n"
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
@@ -230,6 +243,50 @@ static int count_option(const struct cli_opts *o, const char *name, int deflt)
     return (int)n;
 }
 
+/*
+ * SIGINT and SIGTERM during training: the first asks the library to stop
+ * after the round in progress (gbt_booster_request_stop), and main saves
+ * the finished rounds and exits 130; a second stops at once.
+ */
+static gbt_booster *training;
+static volatile sig_atomic_t interrupted;
+
+static void say(const char *text)
+{
+    /* write(2) is what a signal handler may call; a short write loses only words */
+    ssize_t n = write(STDERR_FILENO, text, strlen(text));
+    (void)n;
+}
+
+static void on_signal(int sig)
+{
+    if (interrupted) {
+        say(cli_prog());
+        say(": interrupted again: stopping at once; the rounds of this run are not saved\n");
+        _exit(130);
+    }
+    interrupted = sig;
+    gbt_booster_request_stop(training);
+    say(cli_prog());
+    say(sig == SIGINT ? ": interrupted (SIGINT)" : ": terminated (SIGTERM)");
+    say(": finishing the round in progress, then saving the model (again: stop at once)\n");
+}
+
+static void catch_signals(gbt_booster *b)
+{
+    struct sigaction sa;
+    training = b;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* one handler at a time: the second signal's finds the first's request */
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 /* Rank 0 saves (the only one under mpirun); then the ranks agree that it did. */
 static void save(const gbt_booster *b, const char *path)
 {
@@ -244,6 +301,20 @@ static void save(const gbt_booster *b, const char *path)
         gbt_booster_num_rounds(b, &n);
         fprintf(stderr, "saved %d rounds to %s\n", n, strcmp(path, "-") == 0 ? "standard output" : path);
     }
+}
+
+/* --save_period: the checkpoints, every `period` rounds of this run but the last. */
+struct checkpoint {
+    const char *path;
+    int period, start, rounds; /* the model's rounds before this run; the rounds asked for */
+};
+
+static int on_round(const gbt_booster *b, int rounds, void *user)
+{
+    const struct checkpoint *c = user;
+    const int done = rounds - c->start;
+    if (c->period > 0 && done % c->period == 0 && done < c->rounds && !interrupted) save(b, c->path);
+    return 0;
 }
 
 /*
@@ -426,15 +497,27 @@ int main(int argc, char **argv)
     /* the library computes cuts, gradients' scales, histograms and metrics over all ranks' rows */
     if (distributed && (s = gbt_booster_set_mpi_comm(b, NULL)) != GBT_OK) cli_die_status(s, "joining the ranks");
 
-    /* With --save_period, training runs in pieces of that many rounds, each saved. */
-    done = 0;
-    do {
-        int n = period > 0 && rounds - done > period ? period : rounds - done;
-        s = gbt_booster_train(b, train, n, (const gbt_dataset *const *)evals, eval_names, neval);
+    /* one training, so that its progress line counts all the rounds; --save_period saves from its callback */
+    {
+        struct checkpoint cp = {model_path, period, 0, rounds};
+        if ((s = gbt_booster_num_rounds(b, &cp.start)) != GBT_OK) cli_die_status(s, "counting rounds");
+        if ((s = gbt_booster_set_round_callback(b, on_round, &cp)) != GBT_OK) cli_die_status(s, "training");
+        catch_signals(b);
+        s = gbt_booster_train(b, train, rounds, (const gbt_dataset *const *)evals, eval_names, neval);
         if (s != GBT_OK) cli_die_status(s, "training");
-        done += n;
-        if (done < rounds) save(b, model_path);
-    } while (done < rounds);
+        if ((s = gbt_booster_num_rounds(b, &done)) != GBT_OK) cli_die_status(s, "counting rounds");
+        done -= cp.start;
+    }
+    if (interrupted) {
+        const int sig = interrupted;
+        verbosity = 0; /* the message below says it all */
+        save(b, model_path);
+        if (cli_mpi_rank() == 0)
+            fprintf(stderr, "%s: %s: saved the model of the %d finished round%s (of %d asked for) to %s\n",
+                    cli_prog(), sig == SIGINT ? "interrupted" : "terminated", done, done == 1 ? "" : "s", rounds,
+                    strcmp(model_path, "-") == 0 ? "standard output" : model_path);
+        exit(130);
+    }
     save(b, model_path);
     for (int i = eval_train; i < neval; i++) gbt_dataset_free(evals[i]);
     gbt_dataset_free(train);

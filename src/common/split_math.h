@@ -23,6 +23,8 @@ struct gbt_split_params {
     double g_unit, h_unit; /* 2^-g_exp and 2^-h_exp: see gbt_split_params_scale */
     /* categorical features (common/cat_math.h): XGBoost's parameters */
     int32_t max_cat_to_onehot, max_cat_threshold;
+    int monotone;          /* 1: some feature is constrained (common/constraint_math.h) */
+    int reserved;
 };
 
 /*

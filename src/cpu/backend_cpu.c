@@ -12,6 +12,7 @@ static void cpu_close(void *p)
 {
     struct cpu_ctx *c = p;
     if (c == NULL) return;
+    gbt__qcols_free(&c->cols);
     free(c->margin);
     free(c->grad);
     free(c->gtmp);
@@ -28,6 +29,7 @@ static void cpu_close(void *p)
     free(c->group_ptr);
     free(c->rank_idx);
     free(c->rank_stat);
+    free(c->monotone);
     free(c);
 }
 
@@ -37,6 +39,7 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     uint64_t n = plan->nrow, nk = plan->nrow * (uint64_t)plan->num_class;
     gbt_status s;
     (void)ordinal;
+    FORWARD_IF_ERROR(gbt__cpu_check_memory(plan));
     FORWARD_IF_ERROR(gbt__alloc(&c, 1, sizeof *c, 1, "CPU backend"));
     c->qm = plan->qm;
     c->nrow = n;
@@ -60,6 +63,7 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     if (s == GBT_OK) s = gbt__alloc(&c->node_begin, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->node_count, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->hist, c->max_slots, sizeof(*c->hist), 1, "histograms");
+    if (s == GBT_OK) s = gbt__qcols_build(plan->qm, c->nthread, &c->cols);
     if (s == GBT_OK)
         s = gbt__alloc(&c->scratch, (size_t)2 * (size_t)c->nthread * plan->qm->cuts.total_slots,
                        sizeof(struct gbt_hbin), 0, "histogram scratch");
@@ -69,6 +73,10 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
         if (s == GBT_OK) memcpy(c->group_ptr, plan->group_ptr, (plan->ngroups + 1) * sizeof(uint32_t));
         if (s == GBT_OK) s = gbt__alloc(&c->rank_idx, 3 * n, sizeof(uint32_t), 0, "ranking scratch");
         if (s == GBT_OK) s = gbt__alloc(&c->rank_stat, 2 * n, sizeof(double), 0, "ranking scratch");
+    }
+    if (s == GBT_OK && plan->monotone) {
+        s = gbt__alloc(&c->monotone, (size_t)c->nfeat + 1, 1, 0, "monotone constraints");
+        if (s == GBT_OK) memcpy(c->monotone, plan->monotone, c->nfeat);
     }
     if (s != GBT_OK) {
         cpu_close(c);

@@ -22,6 +22,7 @@
 
 struct cpu_ctx {
     const struct gbt_qmatrix *qm;
+    struct gbt_qcols cols; /* the column-major copy of qm's codes, for the partition */
     uint64_t nrow;
     uint32_t nfeat;
     int K; /* classes (1 unless multiclass) */
@@ -46,7 +47,22 @@ struct cpu_ctx {
     uint32_t max_slots;
     struct gbt_hbin **hist; /* max_slots histograms, allocated on first use */
     struct gbt_hbin *scratch; /* 2 * nthread partial histograms */
+    int8_t *monotone;         /* nfeat monotone constraints, or NULL */
 };
+
+/* The bytes a training on the CPU holds at its peak (memory.c). */
+struct gbt_cpu_estimate {
+    uint64_t total; /* everything, the binned matrix and the full histogram pool included */
+    uint64_t pool;  /* max_slots histograms */
+};
+void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimate *e);
+/*
+ * GBT_E_NO_MEMORY, with the numbers, when the estimate exceeds the
+ * smallest of physical memory and the address-space and data limits.
+ * Test hook: GBT_CPU_FAKE_MEMORY_BYTES=N takes N bytes as that limit.
+ */
+#define GBT_CPU_FAKE_MEMORY_ENV "GBT_CPU_FAKE_MEMORY_BYTES"
+gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan);
 
 gbt_status gbt__cpu_gradients(void *ctx, const struct gbt_grad_request *req,
                               struct gbt_class_sums *out);
@@ -69,7 +85,7 @@ struct gbt_cat_entry {
  * (gbt_cat_words(nbins[f]) words); order: scratch of nbins[f] entries.
  */
 void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
-                          struct gbt_hbin total, double parent_gain, const struct gbt_split_params *p,
+                          const struct gbt_split_job *job, double parent_gain, const struct gbt_split_params *p,
                           struct gbt_cat_entry *order, struct gbt_split *best, uint32_t *bits);
 gbt_status gbt__cpu_partition(void *ctx, const struct gbt_partition_job *jobs, int n);
 

@@ -109,8 +109,8 @@ static uint64_t split_sparse(const struct cpu_ctx *c, const uint16_t *col, const
 static uint64_t split_cat(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
                           uint64_t end, uint32_t *rights)
 {
-    const struct gbt_qmatrix *q = c->qm;
-    const uint32_t f = (uint32_t)jb->feature, miss = q->cuts.nbins[f];
+    const struct gbt_qcols *q = &c->cols;
+    const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f];
     const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
     const uint32_t *restrict rows = c->rows, *set = jb->cat_set;
     uint32_t *lefts = c->rows_tmp + begin;
@@ -140,8 +140,8 @@ static uint64_t split_cat(const struct cpu_ctx *c, const struct gbt_partition_jo
 static uint64_t split_rows(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
                            uint64_t end, uint32_t *rights)
 {
-    const struct gbt_qmatrix *q = c->qm;
-    const uint32_t f = (uint32_t)jb->feature, miss = q->cuts.nbins[f], bin = (uint32_t)jb->bin;
+    const struct gbt_qcols *q = &c->cols;
+    const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f], bin = (uint32_t)jb->bin;
     const uint64_t off = q->col_off[f];
     if (jb->is_cat) return split_cat(c, jb, begin, end, rights);
     if (q->col_code8) return split_dense8(c, q->col_code8 + off, miss, bin, jb->default_left, begin, end, rights);

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "common/constraint_math.h"
 #include "common/split_math.h"
 #include "util/error.h"
 #include "util/util.h"
@@ -47,11 +48,15 @@ static struct gbt_hbin missing_sums(const struct gbt_hbin *fh, int nb, struct gb
     return miss;
 }
 
-/* The best candidate of feature f in a node's histogram h. */
+/*
+ * The best candidate of feature f in a node's histogram h; with
+ * p->monotone, under the job's bounds and f's constraint c.
+ */
 static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
-                            struct gbt_hbin total, double parent_gain, const struct gbt_split_params *p,
-                            struct gbt_split *best)
+                            const struct gbt_split_job *job, double parent_gain,
+                            const struct gbt_split_params *p, int c, struct gbt_split *best)
 {
+    const struct gbt_hbin total = job->total;
     const int nb = (int)cuts->nbins[f];
     const struct gbt_hbin *fh = h + cuts->offset[f];
     struct gbt_hbin miss, cum = {0, 0};
@@ -76,7 +81,9 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
             }
             s.right.g = total.g - s.left.g;
             s.right.h = total.h - s.left.h;
-            s.gain = gbt_split_gain(s.left, s.right, parent_gain, p);
+            s.gain = p->monotone ? gbt_bounded_split_gain(s.left, s.right, parent_gain, p, job->lower,
+                                                          job->upper, gbt_candidate_constraint(c, t, dl, nb))
+                                 : gbt_split_gain(s.left, s.right, parent_gain, p);
             if (s.gain == -(double)INFINITY) continue;
             s.feature = (int32_t)f;
             s.bin = t;
@@ -224,7 +231,9 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
         return s;
     }
     for (size_t i = 0; i < (size_t)nt * n; i++) no_split(&per[i]);
-    for (int j = 0; j < n; j++) parent[j] = gbt_node_gain(jobs[j].total, sp);
+    for (int j = 0; j < n; j++)
+        parent[j] = sp->monotone ? gbt_bounded_node_gain(jobs[j].total, sp, jobs[j].lower, jobs[j].upper)
+                                 : gbt_node_gain(jobs[j].total, sp);
     /* items handed out at a time: 64 (dispatch costs), fewer when there are few items */
     chunk = (uint64_t)n * nf / (4 * (uint64_t)nt);
     chunk = chunk < 1 ? 1 : chunk > 64 ? 64 : chunk;
@@ -244,7 +253,7 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
             if ((masks && !masks[(size_t)j * nf + f]) || !gbt__feature_usable(cuts, f)) continue;
             if (gbt__cuts_is_cat(cuts, f)) {
                 uint32_t *bits = cand_bits + t * words;
-                gbt__cpu_best_of_cat(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp,
+                gbt__cpu_best_of_cat(cuts, c->hist[jobs[j].slot], f, &jobs[j], parent[j], sp,
                                      order + t * words * 32, &cand, bits);
                 if (cand.feature >= 0 && before(&cand, &mine[j])) {
                     mine[j] = cand;
@@ -252,10 +261,11 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
                 }
                 continue;
             }
-            if (sp->alpha == 0.0 && sp->max_delta_step == 0.0)
+            if (sp->alpha == 0.0 && sp->max_delta_step == 0.0 && !sp->monotone)
                 best_of_feature_plain(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &cand);
             else
-                best_of_feature(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &cand);
+                best_of_feature(cuts, c->hist[jobs[j].slot], f, &jobs[j], parent[j], sp,
+                                c->monotone ? c->monotone[f] : 0, &cand);
             if (cand.feature >= 0 && before(&cand, &mine[j])) mine[j] = cand;
         }
     }

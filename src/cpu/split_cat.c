@@ -1,13 +1,16 @@
 /*
  * split_cat.c - the best split of a categorical feature in a node's
  * histogram on the CPU: the candidates of common/cat_math.h, one-hot or
- * partition, scored by gbt_split_gain and ordered by gbt_split_before.
+ * partition, scored by gbt_split_gain (with monotone constraints on other
+ * features, gbt_bounded_split_gain under the node's bounds: a categorical
+ * feature itself is never constrained) and ordered by gbt_split_before.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/cat_math.h"
+#include "common/constraint_math.h"
 #include "cpu/cpu.h"
 
 static int cmp_entry(const void *a, const void *b)
@@ -19,10 +22,11 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 /* Scores the set of right sums r (without missing rows) as candidate `cand`, missing left then right. */
-static void consider(struct gbt_hbin r, struct gbt_hbin miss, int has_miss, struct gbt_hbin total,
+static void consider(struct gbt_hbin r, struct gbt_hbin miss, int has_miss, const struct gbt_split_job *job,
                      double parent_gain, const struct gbt_split_params *p, uint32_t f, int32_t cand,
                      struct gbt_split *best)
 {
+    const struct gbt_hbin total = job->total;
     for (int dl = 1; dl >= !has_miss; dl--) {
         struct gbt_split s;
         s.right = r;
@@ -32,7 +36,8 @@ static void consider(struct gbt_hbin r, struct gbt_hbin miss, int has_miss, stru
         }
         s.left.g = total.g - s.right.g;
         s.left.h = total.h - s.right.h;
-        s.gain = gbt_split_gain(s.left, s.right, parent_gain, p);
+        s.gain = p->monotone ? gbt_bounded_split_gain(s.left, s.right, parent_gain, p, job->lower, job->upper, 0)
+                             : gbt_split_gain(s.left, s.right, parent_gain, p);
         if (s.gain == -(double)INFINITY) continue;
         s.feature = (int32_t)f;
         s.bin = cand;
@@ -45,9 +50,10 @@ static void consider(struct gbt_hbin r, struct gbt_hbin miss, int has_miss, stru
 }
 
 void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
-                          struct gbt_hbin total, double parent_gain, const struct gbt_split_params *p,
+                          const struct gbt_split_job *job, double parent_gain, const struct gbt_split_params *p,
                           struct gbt_cat_entry *order, struct gbt_split *best, uint32_t *bits)
 {
+    const struct gbt_hbin total = job->total;
     const uint32_t n = cuts->nbins[f];
     const struct gbt_hbin *fh = h + cuts->offset[f];
     struct gbt_hbin miss = total;
@@ -60,7 +66,7 @@ void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h,
     }
     has_miss = !(miss.g == 0 && miss.h == 0);
     if (gbt_cat_onehot(n, p)) {
-        for (uint32_t b = 0; b < n; b++) consider(fh[b], miss, has_miss, total, parent_gain, p, f, (int32_t)b, best);
+        for (uint32_t b = 0; b < n; b++) consider(fh[b], miss, has_miss, job, parent_gain, p, f, (int32_t)b, best);
     } else {
         const uint32_t K = gbt_cat_max_k(n, p);
         struct gbt_hbin pre = {0, 0}, suf = {0, 0};
@@ -75,8 +81,8 @@ void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h,
             pre.h += a.h;
             suf.g += z.g;
             suf.h += z.h;
-            consider(pre, miss, has_miss, total, parent_gain, p, f, gbt_cat_candidate(n, 0, k), best);
-            consider(suf, miss, has_miss, total, parent_gain, p, f, gbt_cat_candidate(n, 1, k), best);
+            consider(pre, miss, has_miss, job, parent_gain, p, f, gbt_cat_candidate(n, 0, k), best);
+            consider(suf, miss, has_miss, job, parent_gain, p, f, gbt_cat_candidate(n, 1, k), best);
         }
     }
     if (best->feature < 0) return;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/binned.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -16,6 +17,14 @@ static atomic_uint_fast64_t next_generation = 1;
 void gbt__dataset_touch(gbt_dataset *d)
 {
     d->generation = atomic_fetch_add(&next_generation, 1);
+    gbt__binned_release(gbt__dataset_binned_detach(d));
+}
+
+void gbt__dataset_touch_keep(gbt_dataset *d)
+{
+    const int keep = d->binned_generation == d->generation;
+    d->generation = atomic_fetch_add(&next_generation, 1);
+    if (keep) d->binned_generation = d->generation;
 }
 
 gbt_status gbt__dataset_alloc(gbt_dataset **out)
@@ -30,12 +39,14 @@ gbt_status gbt__dataset_alloc(gbt_dataset **out)
 void gbt_dataset_free(gbt_dataset *d)
 {
     if (d == NULL) return;
+    gbt__binned_release(gbt__dataset_binned_detach(d));
     free(d->dense);
     free(d->indptr);
     free(d->indices);
     free(d->values);
     free(d->label);
     free(d->weight);
+    free(d->feature_weights);
     free(d->base_margin);
     free(d->label_lower);
     free(d->label_upper);
@@ -70,22 +81,57 @@ static gbt_status check_shape(uint64_t nrow, uint64_t ncol)
     return GBT_OK;
 }
 
-gbt_status gbt__dataset_finish_dense(gbt_dataset *d)
+/* Below this many cells (or entries) a dataset is built on one thread: a parallel region costs more. */
+#define PARALLEL_CELLS 65536
+
+/* Threads for building a dataset of n cells. */
+static int build_threads(uint64_t n)
 {
-    uint64_t n = d->nrow * d->ncol, nnz = 0;
+    return n < PARALLEL_CELLS ? 1 : gbt__threads(0);
+}
+
+/*
+ * Copies n values of src into dst (dst may be src), those equal to
+ * `missing` (when not NaN) as NaN, and counts the values that are not NaN
+ * into *nnz; the first infinite value's index, or n, into *inf.  In
+ * parallel: the count and the first index are the same for any thread
+ * count.
+ */
+static void copy_cells(float *dst, const float *src, uint64_t n, float missing, uint64_t *nnz, uint64_t *inf)
+{
+    const int nt = build_threads(n), miss_nan = isnan(missing);
+    uint64_t count = 0, first = n;
+    (void)nt; /* (a build without OpenMP) */
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : count) reduction(min : first)
     for (uint64_t i = 0; i < n; i++) {
-        float v = d->dense[i];
-        if (isnan(v)) continue;
-        if (isinf(v)) {
-            char where[512];
-            gbt__dataset_where(d, i / d->ncol, where, sizeof where);
-            return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %llu", where,
-                             (unsigned long long)(i % d->ncol));
-        }
-        nnz++;
+        const float v = src[i];
+        const int gone = !miss_nan && v == missing;
+        dst[i] = gone ? NAN : v;
+        count += (uint64_t)(!gone && !isnan(v));
+        if (isinf(v) && !gone && i < first) first = i;
+    }
+    *nnz = count;
+    *inf = first;
+}
+
+/* d->nnz, or the error of the infinite value at cell inf. */
+static gbt_status finish_cells(gbt_dataset *d, uint64_t nnz, uint64_t inf)
+{
+    if (inf < d->nrow * d->ncol) {
+        char where[512];
+        gbt__dataset_where(d, inf / d->ncol, where, sizeof where);
+        return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %llu", where,
+                         (unsigned long long)(inf % d->ncol));
     }
     d->nnz = nnz;
     return GBT_OK;
+}
+
+gbt_status gbt__dataset_finish_dense(gbt_dataset *d)
+{
+    uint64_t nnz, inf;
+    copy_cells(d->dense, d->dense, d->nrow * d->ncol, NAN, &nnz, &inf);
+    return finish_cells(d, nnz, inf);
 }
 
 gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol, float missing,
@@ -101,13 +147,10 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     d->ncol = ncol;
     s = gbt__alloc(&d->dense, nrow * ncol, sizeof(float), 0, "dense data");
     if (s == GBT_OK) {
-        uint64_t n = nrow * ncol;
-        int miss_nan = isnan(missing);
-        for (uint64_t i = 0; i < n; i++) {
-            float v = data[i];
-            d->dense[i] = (!miss_nan && v == missing) ? NAN : v;
-        }
-        s = gbt__dataset_finish_dense(d);
+        uint64_t nnz, inf;
+        /* one pass: the copy, the missing values and the checks together */
+        copy_cells(d->dense, data, nrow * ncol, missing, &nnz, &inf);
+        s = finish_cells(d, nnz, inf);
     }
     if (s != GBT_OK) {
         gbt_dataset_free(d);
@@ -143,34 +186,73 @@ static gbt_status sort_row(uint32_t *idx, float *val, uint64_t n)
     return GBT_OK;
 }
 
+/* Row r's first column out of range or infinite value, as an error; GBT_OK if none. */
+static gbt_status check_row(const gbt_dataset *d, uint64_t r)
+{
+    char where[512];
+    for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
+        if (d->indices[i] >= d->ncol) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT, "%s: column %u is outside the %llu columns", where,
+                             d->indices[i], (unsigned long long)d->ncol);
+        }
+        if (isinf(d->values[i])) {
+            gbt__dataset_where(d, r, where, sizeof where);
+            return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %u", where, d->indices[i]);
+        }
+    }
+    return GBT_OK;
+}
+
+/*
+ * Three passes, so that the usual input (rows sorted, no NaN) costs one
+ * parallel pass: (1) in parallel, the first row with a column out of range
+ * or an infinite value, whether any row is unsorted, and the NaN count;
+ * (2) only when some row is unsorted, the rows before the first bad one
+ * sorted and checked for repeated columns, in row order; (3) only when
+ * there are NaN values, the entries compacted.  Errors name the same row
+ * as one pass in row order would: the first row with any fault.
+ */
 gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
 {
-    uint64_t w = 0;
-    char where[512];
-    for (uint64_t r = 0; r < d->nrow; r++) {
-        uint64_t b = d->indptr[r], e = d->indptr[r + 1], start = w;
+    const uint64_t nrow = d->nrow, nent = d->indptr[nrow];
+    const int nt = build_threads(nent);
+    uint64_t bad = nrow, nnan = 0, unsorted = 0, w = 0;
+    (void)nt; /* (a build without OpenMP) */
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(min : bad) reduction(+ : nnan, unsorted)
+    for (uint64_t r = 0; r < nrow; r++) {
+        const uint64_t b = d->indptr[r], e = d->indptr[r + 1];
+        int fault = 0;
+        for (uint64_t i = b; i < e; i++) {
+            const uint32_t f = d->indices[i];
+            const float v = d->values[i];
+            unsorted += (uint64_t)(i > b && f <= d->indices[i - 1]);
+            nnan += (uint64_t)isnan(v);
+            fault |= (f >= d->ncol) | isinf(v);
+        }
+        if (fault && r < bad) bad = r;
+    }
+    for (uint64_t r = 0; r < bad && unsorted; r++) {
+        const uint64_t b = d->indptr[r], e = d->indptr[r + 1];
         int sorted = 1;
-        for (uint64_t i = b; i < e; i++) {
-            if (i > b && d->indices[i] <= d->indices[i - 1]) sorted = 0;
-            if (d->indices[i] >= d->ncol) {
+        for (uint64_t i = b + 1; i < e; i++) sorted &= d->indices[i] > d->indices[i - 1];
+        if (sorted) continue;
+        FORWARD_IF_ERROR(sort_row(d->indices + b, d->values + b, e - b));
+        for (uint64_t i = b + 1; i < e; i++) {
+            if (d->indices[i] == d->indices[i - 1]) {
+                char where[512];
                 gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: column %u is outside the %llu columns", where,
-                                 d->indices[i], (unsigned long long)d->ncol);
-            }
-            if (isinf(d->values[i])) {
-                gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: infinite value in column %u", where,
-                                 d->indices[i]);
+                return gbt__fail(GBT_E_FORMAT, "%s: column %u appears twice", where, d->indices[i]);
             }
         }
-        if (!sorted) FORWARD_IF_ERROR(sort_row(d->indices + b, d->values + b, e - b));
-        for (uint64_t i = b; i < e; i++) {
-            if (i > b && d->indices[i] == d->indices[i - 1]) {
-                gbt__dataset_where(d, r, where, sizeof where);
-                return gbt__fail(GBT_E_FORMAT, "%s: column %u appears twice", where,
-                                 d->indices[i]);
-            }
-        }
+    }
+    if (bad < nrow) return check_row(d, bad);
+    if (nnan == 0) {
+        d->nnz = nent;
+        return GBT_OK;
+    }
+    for (uint64_t r = 0; r < nrow; r++) {
+        uint64_t b = d->indptr[r], e = d->indptr[r + 1], start = w;
         for (uint64_t i = b; i < e; i++) {
             if (isnan(d->values[i])) continue;
             d->indices[w] = d->indices[i];
@@ -179,9 +261,21 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d)
         }
         d->indptr[r] = start;
     }
-    d->indptr[d->nrow] = w;
+    d->indptr[nrow] = w;
     d->nnz = w;
     return GBT_OK;
+}
+
+/* memcpy of n bytes in parallel slices. */
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    const int nt = build_threads(n / 4);
+    const size_t slice = (n + (size_t)nt - 1) / (size_t)nt;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (int t = 0; t < nt; t++) {
+        const size_t a = (size_t)t * slice, b = a + slice < n ? a + slice : n;
+        if (a < b) memcpy((char *)dst + a, (const char *)src + a, b - a);
+    }
 }
 
 gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
@@ -210,10 +304,10 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     if (s == GBT_OK) s = gbt__alloc(&d->indices, nnz, sizeof(uint32_t), 0, "CSR indices");
     if (s == GBT_OK) s = gbt__alloc(&d->values, nnz, sizeof(float), 0, "CSR values");
     if (s == GBT_OK) {
-        memcpy(d->indptr, indptr, (nrow + 1) * sizeof(uint64_t));
+        copy_bytes(d->indptr, indptr, (nrow + 1) * sizeof(uint64_t));
         if (nnz) {
-            memcpy(d->indices, indices, nnz * sizeof(uint32_t));
-            memcpy(d->values, values, nnz * sizeof(float));
+            copy_bytes(d->indices, indices, nnz * sizeof(uint32_t));
+            copy_bytes(d->values, values, nnz * sizeof(float));
         }
         s = gbt__dataset_finish_csr(d);
     }
@@ -260,6 +354,18 @@ gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *nco
     return GBT_OK;
 }
 
+gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense, const uint64_t **indptr,
+                                const uint32_t **indices, const float **values, uint64_t *nnz)
+{
+    CHECK_NOT_NULL(d);
+    if (dense) *dense = d->dense;
+    if (indptr) *indptr = d->dense ? NULL : d->indptr;
+    if (indices) *indices = d->dense ? NULL : d->indices;
+    if (values) *values = d->dense ? NULL : d->values;
+    if (nnz) *nnz = d->dense ? 0 : d->nnz;
+    return GBT_OK;
+}
+
 /* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound). */
 static gbt_status check_field_values(const gbt_dataset *d, const char *field, const float *v,
                                      uint64_t n, int nonneg)
@@ -275,6 +381,34 @@ static gbt_status check_field_values(const gbt_dataset *d, const char *field, co
         }
     }
     return GBT_OK;
+}
+
+/* feature_weights: one per column, each finite and >= 0, not all 0. */
+static gbt_status check_feature_weights(const gbt_dataset *d, const float *v, uint64_t n)
+{
+    int any = 0;
+    RETURN_ERROR_IF(n != d->ncol, GBT_E_INVALID_ARG,
+                    "feature_weights has %llu values but the dataset has %llu features",
+                    (unsigned long long)n, (unsigned long long)d->ncol);
+    for (uint64_t f = 0; f < n; f++) {
+        RETURN_ERROR_IF(!isfinite(v[f]) || v[f] < 0, GBT_E_INVALID_ARG,
+                        "feature_weights: the weight %g of feature %llu is %s", (double)v[f],
+                        (unsigned long long)f,
+                        isnan(v[f]) ? "NaN" : isinf(v[f]) ? "infinite" : "negative");
+        any |= v[f] > 0;
+    }
+    RETURN_ERROR_IF(!any, GBT_E_INVALID_ARG,
+                    "feature_weights: every weight is 0 (at least one must be positive)");
+    return GBT_OK;
+}
+
+/* Binning reads the weights of the per-row fields, and no other. */
+static void touch_field(gbt_dataset *d, float **slot)
+{
+    if (slot == &d->weight)
+        gbt__dataset_touch(d);
+    else
+        gbt__dataset_touch_keep(d);
 }
 
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
@@ -294,19 +428,23 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         slot = &d->label_lower;
     else if (strcmp(field, "label_upper_bound") == 0)
         slot = &d->label_upper;
+    else if (strcmp(field, "feature_weights") == 0)
+        slot = &d->feature_weights;
     else
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown field '%s' (expected label, weight, base_margin, "
-                         "label_lower_bound or label_upper_bound)", field);
+                         "label_lower_bound, label_upper_bound or feature_weights)", field);
     if (n == 0 && values == NULL) {
         free(*slot);
         *slot = NULL;
         if (slot == &d->base_margin) d->nbase_margin = 0;
-        gbt__dataset_touch(d);
+        touch_field(d, slot);
         return GBT_OK;
     }
     CHECK_NOT_NULL(values);
-    if (slot == &d->base_margin) {
+    if (slot == &d->feature_weights) {
+        FORWARD_IF_ERROR(check_feature_weights(d, values, n));
+    } else if (slot == &d->base_margin) {
         RETURN_ERROR_IF(n == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
                         "base_margin has %llu values; expected a multiple of the %llu rows",
                         (unsigned long long)n, (unsigned long long)d->nrow);
@@ -315,7 +453,8 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
                         "%s has %llu values but the dataset has %llu rows", field,
                         (unsigned long long)n, (unsigned long long)d->nrow);
     }
-    FORWARD_IF_ERROR(check_field_values(d, field, values, n,
+    if (slot != &d->feature_weights)
+        FORWARD_IF_ERROR(check_field_values(d, field, values, n,
                                         slot == &d->label_upper ? 2
                                         : slot == &d->weight || slot == &d->label_lower));
     FORWARD_IF_ERROR(gbt__alloc(&copy, n, sizeof(float), 0, field));
@@ -323,7 +462,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;
-    gbt__dataset_touch(d);
+    touch_field(d, slot);
     return GBT_OK;
 }
 
@@ -351,10 +490,13 @@ gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field, const 
     } else if (strcmp(field, "label_upper_bound") == 0) {
         v = d->label_upper;
         len = d->nrow;
+    } else if (strcmp(field, "feature_weights") == 0) {
+        v = d->feature_weights;
+        len = d->ncol;
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown field '%s' (expected label, weight, base_margin, "
-                         "label_lower_bound or label_upper_bound)", field);
+                         "label_lower_bound, label_upper_bound or feature_weights)", field);
     }
     *values = v;
     *n = v ? len : 0;
@@ -381,7 +523,7 @@ gbt_status gbt_dataset_set_groups(gbt_dataset *d, const uint32_t *sizes, uint64_
     free(d->groups);
     d->groups = copy;
     d->ngroups = ngroups;
-    gbt__dataset_touch(d);
+    gbt__dataset_touch_keep(d);
     return GBT_OK;
 }
 

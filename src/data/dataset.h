@@ -23,7 +23,23 @@ enum gbt_index_base {
     GBT_BASE_ONE,         /* index i is column i - 1 */
     GBT_BASE_ONE_GUESSED  /* one-based only because no index 0 appears */
 };
-#define GBT_MAX_ROWS 0xFFFFFFFFull /* rows must be fewer than this */
+#define GBT_MAX_ROWS 0xFFFFFFFFull
+
+/*
+ * How the file a dataset was read from (gbt_dataset_from_file) was laid
+ * out.  The model records its training file's, so that prediction can read
+ * a file of the same layout the same way.
+ */
+enum gbt_file_format { GBT_FILE_NONE = 0, GBT_FILE_LIBSVM, GBT_FILE_DELIMITED };
+struct gbt_file_layout {
+    int format;           /* enum gbt_file_format; NONE: not read from a file */
+    char delim;           /* GBT_FILE_DELIMITED: ',' (CSV), '\t' (TSV) or the delimiter option's */
+    int header;           /* a line of column names came first */
+    int64_t label_column; /* the label's column, -1: none */
+};
+
+/* The layout as gbt_dataset_from_file's options ("format=csv,header=1,label_column=3"). */
+void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len); /* rows must be fewer than this */
 
 /* Feature types (gbt_dataset_set_feature_types). */
 enum gbt_feature_type { GBT_FT_NUMERIC = 0, GBT_FT_CATEGORICAL = 1 };
@@ -53,8 +69,11 @@ struct gbt_dataset {
     float *label_lower, *label_upper;
     uint32_t *groups;
     uint64_t ngroups;
+    /* colsample_*: each feature's weight of being drawn (ncol values), or NULL: all equal */
+    float *feature_weights;
 
     int index_base;     /* enum gbt_index_base */
+    struct gbt_file_layout layout; /* of the file the data came from */
     char *source;       /* file the data came from, or NULL */
     uint32_t *row_line; /* line of each row in `source`, or NULL */
     char **feature_names;    /* ncol names (a CSV header, gbt_dataset_set_feature_names), or NULL */
@@ -64,6 +83,15 @@ struct gbt_dataset {
 
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;
+
+    /*
+     * binned.h: the binned matrix kept with the dataset (or NULL), valid
+     * while binned_generation == generation; binnings counts the binnings
+     * of this dataset (tests read it).
+     */
+    struct gbt_binned *binned;
+    uint64_t binned_generation;
+    uint64_t binnings;
 };
 
 /*
@@ -86,8 +114,11 @@ void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v);
 /* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
 gbt_status gbt__dataset_alloc(gbt_dataset **out);
 
-/* Marks the dataset as changed. */
+/* Marks the dataset as changed, and drops its binned matrix (binned.h). */
 void gbt__dataset_touch(gbt_dataset *d);
+
+/* Marks the dataset as changed in what binning does not read (labels, groups, names): its binned matrix stays. */
+void gbt__dataset_touch_keep(gbt_dataset *d);
 
 /* Validates dense data already in d->dense: infinities, nnz; NaN stays missing. */
 gbt_status gbt__dataset_finish_dense(gbt_dataset *d);

@@ -18,7 +18,7 @@ gbt_status gbt_dataset_set_feature_names(gbt_dataset *d, const char *const *name
     gbt__names_free(d->feature_names, d->nfeature_names);
     d->feature_names = copy;
     d->nfeature_names = n;
-    gbt__dataset_touch(d);
+    gbt__dataset_touch_keep(d);
     return GBT_OK;
 }
 

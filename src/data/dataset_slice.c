@@ -62,6 +62,7 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
     s->nrow = n;
     s->ncol = d->ncol;
     s->index_base = d->index_base;
+    s->layout = d->layout;
     if (d->dense) {
         FORWARD_IF_ERROR(gbt__alloc(&s->dense, n * d->ncol, sizeof(float), 0, "dense data"));
         if (n) memcpy(s->dense, d->dense + begin * d->ncol, n * d->ncol * sizeof(float));
@@ -91,6 +92,9 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
         s->ngroups = ng;
     }
     FORWARD_IF_ERROR(copy_part(&s->feature_types, d->feature_types, 0, d->ncol, 1, "feature types"));
+    if (d->feature_weights)
+        FORWARD_IF_ERROR(copy_part(&s->feature_weights, d->feature_weights, 0, d->ncol, sizeof(float),
+                                   "feature_weights"));
     if (d->source) FORWARD_IF_ERROR(gbt__strdup(&s->source, d->source));
     if (d->nfeature_names) {
         FORWARD_IF_ERROR(gbt__names_copy(&s->feature_names, (const char *const *)d->feature_names,

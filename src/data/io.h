@@ -20,6 +20,7 @@ struct gbt_line_reader {
     char *buf;              /* cap + 1 bytes; buf[end] is always '\0' */
     size_t cap, start, end; /* unconsumed bytes are buf[start, end) */
     int eof;
+    int bom_checked; /* the start was looked at for a UTF-8 byte-order mark (dropped) */
     uint64_t line;   /* number of the line last consumed, from 1 */
     uint64_t offset; /* bytes consumed */
     uint64_t size;   /* the file's size when it is a regular file, else 0 */
@@ -119,7 +120,7 @@ int gbt__split_block(const char *text, size_t len, int threads, struct gbt_chunk
 gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out);
 
 /* Options of CSV and TSV reading. */
-/* label_column=auto: the first data line has `features` fields (no label) or one more (label first). */
+/* label_column=auto[:K]: the first data line has `features` fields (no label) or one more (label in column K, default 0). */
 #define GBT_LABEL_AUTO (-2)
 
 struct gbt_csv_options {
@@ -129,6 +130,7 @@ struct gbt_csv_options {
     int header;
     int has_missing;
     float missing;
+    int64_t auto_label;   /* with GBT_LABEL_AUTO: the label's column when there is one */
 };
 
 /* Reads the lines of a CSV or TSV file into a dense dataset. */

@@ -58,6 +58,13 @@ static int64_t count_fields(const char *s, size_t n, char delim)
     return k;
 }
 
+/* A line of one field holding ';' or '|': the delimiter those fields are separated by, else NULL. */
+static const char *other_delimiter(const char *line, size_t n, int64_t nfields)
+{
+    if (nfields != 1) return NULL;
+    return memchr(line, ';', n) ? ";" : memchr(line, '|', n) ? "|" : NULL;
+}
+
 /*
  * Parses one line (n bytes, no LF or CR) into row[0, ncol) and *label.
  * Text is never written; the line is followed by a LF, CR or NUL.
@@ -67,8 +74,14 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
 {
     const struct gbt_csv_options *opt = c->opt;
     const char *s = line, *lend = line + n;
-    const char *hint = lineno == 1 && !opt->header ? " (if line 1 names the columns, use header=1)" : "";
     const int64_t nf = c->nfields;
+    /* a line without the delimiter but with another one: the delimiter, not a header, is wrong */
+    const char *other = other_delimiter(line, n, nf);
+    char hint[80] = "";
+    if (other)
+        snprintf(hint, sizeof hint, " (fields separated by '%s'? delimiter=%s reads them)", other, other);
+    else if (lineno == 1 && !opt->header)
+        snprintf(hint, sizeof hint, " (if line 1 names the columns, use header=1)");
     int counted = 0;
     if (memchr(line, '\0', n) != NULL)
         LINE_FAIL(c->path, lineno, "NUL byte in the line; is this a text file?");
@@ -130,13 +143,23 @@ static gbt_status set_format(struct csv_format *c, const char *line, size_t n, u
         if ((uint64_t)nf == opt->features)
             c->label = -1;
         else if ((uint64_t)nf == opt->features + 1)
-            c->label = 0;
-        else
+            c->label = opt->auto_label;
+        else if (other_delimiter(line, n, nf))
+            LINE_FAIL(c->path, lineno, "1 field, but the model has %llu features (fields separated by '%s'? "
+                      "delimiter=%s reads them)", (unsigned long long)opt->features,
+                      other_delimiter(line, n, nf), other_delimiter(line, n, nf));
+        else if (opt->auto_label == 0)
             LINE_FAIL(c->path, lineno,
                       "%lld fields, but the model has %llu features: expected %llu (features only) "
                       "or %llu (label first); label_column=N says where the label is",
                       (long long)nf, (unsigned long long)opt->features, (unsigned long long)opt->features,
                       (unsigned long long)opt->features + 1);
+        else
+            LINE_FAIL(c->path, lineno,
+                      "%lld fields, but the model has %llu features: expected %llu (features only) "
+                      "or %llu (the label in column %lld); label_column=N says where the label is",
+                      (long long)nf, (unsigned long long)opt->features, (unsigned long long)opt->features,
+                      (unsigned long long)opt->features + 1, (long long)opt->auto_label);
     }
     if (c->label >= nf)
         LINE_FAIL(c->path, lineno, "label column %lld does not exist: the line has %lld fields",
@@ -361,6 +384,10 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
     }
     free(header);
     d->ncol = c.ncol;
+    d->layout.format = GBT_FILE_DELIMITED;
+    d->layout.delim = opt->delim;
+    d->layout.header = opt->header;
+    d->layout.label_column = c.label;
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no feature columns besides the label", lr->path);

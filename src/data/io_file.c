@@ -1,6 +1,6 @@
 /*
  * io_file.c - gbt_dataset_from_file: options, format guessing and the side
- * files (.weight, .base_margin, .lower/.upper, .group/.query) read next to
+ * files (.weight, .base_margin, .lower/.upper, .group/.query, .feature_weights) read next to
  * a data file.
  */
 #include <errno.h>
@@ -16,6 +16,7 @@ enum { FMT_GUESS, FMT_LIBSVM, FMT_CSV, FMT_TSV };
 
 struct file_options {
     int format;
+    char delimiter; /* the delimiter option, or 0 */
     struct gbt_csv_options csv;
     int side_files;
     int indexing_mode; /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
@@ -54,8 +55,13 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     if (strcmp(key, "label_column") == 0) {
         long long c;
-        if (strcmp(v, "auto") == 0) {
+        if (strncmp(v, "auto", 4) == 0 && (v[4] == '\0' || v[4] == ':')) {
+            /* auto:K: a label, when there is one, in column K */
+            c = v[4] ? strtoll(v + 5, &e, 10) : 0;
+            RETURN_ERROR_IF(v[4] && (v[5] < '0' || v[5] > '9' || *e != '\0' || c >= (long long)GBT_MAX_FEATURES),
+                            GBT_E_INVALID_ARG, "option 'label_column' expects auto:K, K a column, got '%s'", v);
             o->csv.label_column = GBT_LABEL_AUTO;
+            o->csv.auto_label = c;
             return GBT_OK;
         }
         c = strtoll(v, &e, 10);
@@ -85,6 +91,14 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         o->progress = t;
         return GBT_OK;
     }
+    if (strcmp(key, "delimiter") == 0) {
+        /* a comma or tab cannot be written in the option list: format=csv and format=tsv are those */
+        RETURN_ERROR_IF(v[0] == '\0' || v[1] != '\0' || strchr(";|:", v[0]) == NULL, GBT_E_INVALID_ARG,
+                        "option 'delimiter' expects ; | or : (format=csv: commas, format=tsv: tabs), got '%s'",
+                        v);
+        o->delimiter = v[0];
+        return GBT_OK;
+    }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
     if (strcmp(key, "indexing_mode") == 0) {
@@ -106,7 +120,7 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     return gbt__fail(GBT_E_INVALID_ARG,
                      "unknown option '%s' (expected format, label_column, features, header, "
-                     "missing, side_files, indexing_mode, nthread or progress)",
+                     "delimiter, missing, side_files, indexing_mode, nthread or progress)",
                      key);
 }
 
@@ -129,6 +143,61 @@ static gbt_status parse_options(const char *text, struct file_options *o)
     }
     RETURN_ERROR_IF(o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0, GBT_E_INVALID_ARG,
                     "option 'label_column=auto' needs 'features=N', the number of feature columns");
+    RETURN_ERROR_IF(o->delimiter && (o->format == FMT_LIBSVM || o->format == FMT_TSV), GBT_E_INVALID_ARG,
+                    "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
+                    o->format == FMT_LIBSVM ? "libsvm" : "tsv");
+    if (o->delimiter) o->format = FMT_CSV;
+    return GBT_OK;
+}
+
+void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len)
+{
+    if (l->format == GBT_FILE_LIBSVM) {
+        snprintf(buf, len, "format=libsvm");
+        return;
+    }
+    if (l->format != GBT_FILE_DELIMITED) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    {
+        char delim[16] = "";
+        if (l->delim != ',' && l->delim != '\t') snprintf(delim, sizeof delim, ",delimiter=%c", l->delim);
+        snprintf(buf, len, "format=%s%s,header=%d,label_column=%lld", l->delim == '\t' ? "tsv" : "csv", delim,
+                 l->header, (long long)l->label_column);
+    }
+}
+
+/*
+ * XGBoost's data URIs: "PATH?format=libsvm&indexing_mode=1" (its options
+ * are this reader's, '&'-separated) and "PATH#CACHE" (XGBoost's external
+ * memory cache, which gbt has no use for: it reads the file into memory).
+ * A path that names an existing file is that file, '?' and '#' included.
+ * *file (free it) is the file's path; *uri (free it, or NULL) the options.
+ */
+static gbt_status split_uri(const char *path, char **file, char **uri)
+{
+    char *q, *hash;
+    *uri = NULL;
+    FORWARD_IF_ERROR(gbt__strdup(file, path));
+    if (access(path, F_OK) == 0) return GBT_OK;
+    q = strchr(*file, '?');
+    hash = strchr(q ? q : *file, '#');
+    if (hash) {
+        gbt__log(GBT_LOG_WARNING, GBT_LOG_WARNING,
+                 "%s: '%s' (XGBoost's external-memory cache) ignored: gbt reads the data into memory", path,
+                 hash);
+        *hash = '\0';
+    }
+    if (q) {
+        *q = '\0';
+        if (gbt__strdup(uri, q + 1) != GBT_OK) {
+            free(*file);
+            return GBT_E_NO_MEMORY;
+        }
+        for (char *c = *uri; *c; c++)
+            if (*c == '&') *c = ',';
+    }
     return GBT_OK;
 }
 
@@ -145,7 +214,15 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
         *format = FMT_TSV;
     else if (strchr(line, ',') && !strchr(line, ':'))
         *format = FMT_CSV;
-    else
+    else if (strchr(line, ';') && !strchr(line, ':')) {
+        /* a spreadsheet's CSV where the decimal mark is a comma: not guessed, but named */
+        gbt_status s = gbt__fail(GBT_E_FORMAT,
+                                 "%s: fields separated by ';' (a CSV file with another delimiter?): "
+                                 "delimiter=; reads them",
+                                 lr->path);
+        free(line);
+        return s;
+    } else
         *format = FMT_LIBSVM;
     free(line);
     return GBT_OK;
@@ -250,7 +327,11 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         return s;
     }
     v = raw;
-    if (strcmp(field, "weight") == 0 && n != d->nrow)
+    if (strcmp(field, "feature_weights") == 0) {
+        /* one per feature, not per row */
+        s = gbt_dataset_set_field(d, field, v, n);
+        if (s != GBT_OK) s = gbt__fail_context(GBT_E_FORMAT, "%s", side);
+    } else if (strcmp(field, "weight") == 0 && n != d->nrow)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
                       (unsigned long long)d->nrow);
     else if (strcmp(field, "weight") == 0 && n > 0) {
@@ -305,18 +386,61 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
     FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
+    FORWARD_IF_ERROR(side_field(d, path, "feature_weights", "feature_weights"));
     return side_groups(d, path);
 }
 
+/*
+ * XGBoost's defaults for a URI, then the options argument, then the URI's
+ * options: those of the URI win.  As in XGBoost, a URI's LIBSVM indices are
+ * zero-based unless it gives indexing_mode, and its CSV or TSV file has no
+ * label column unless it gives label_column (a plain path keeps this
+ * reader's defaults: indices guessed, the label first).
+ */
+static gbt_status file_options(const char *path, const char *options, const char *uri, struct file_options *o)
+{
+    static const char *const table_formats[] = {"format=csv", "format=tsv"};
+    const char *defaults = "indexing_mode=0";
+    char *all;
+    gbt_status s;
+    if (uri == NULL || uri[0] == '\0') return parse_options(options, o);
+    for (int i = 0; i < 2; i++) {
+        const size_t n = strlen(table_formats[i]);
+        for (const char *p = uri; (p = strstr(p, table_formats[i])) != NULL; p += n)
+            if ((p == uri || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+                defaults = "indexing_mode=0,label_column=-1";
+    }
+    FORWARD_IF_ERROR(gbt__alloc(&all, strlen(defaults) + (options ? strlen(options) : 0) + strlen(uri) + 3, 1, 0,
+                                "options"));
+    sprintf(all, "%s,%s%s%s", defaults, options ? options : "", options && options[0] ? "," : "", uri);
+    s = parse_options(all, o);
+    free(all);
+    if (s != GBT_OK) gbt__fail_context(s, "%s", path);
+    return s;
+}
+
+static gbt_status read_file(const char *path, const char *options, const char *uri, gbt_dataset **out);
+
 gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+{
+    char *file, *uri;
+    gbt_status s;
+    CHECK_NOT_NULL(out);
+    CHECK_NOT_NULL(path);
+    FORWARD_IF_ERROR(split_uri(path, &file, &uri));
+    s = read_file(file, options, uri, out);
+    free(file);
+    free(uri);
+    return s;
+}
+
+static gbt_status read_file(const char *path, const char *options, const char *uri, gbt_dataset **out)
 {
     struct file_options o;
     struct gbt_line_reader lr;
     gbt_dataset *d = NULL;
     gbt_status s;
-    CHECK_NOT_NULL(out);
-    CHECK_NOT_NULL(path);
-    FORWARD_IF_ERROR(parse_options(options, &o));
+    FORWARD_IF_ERROR(file_options(path, options, uri, &o));
     /* one reader for the guess and the data: a pipe can be read only once */
     FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
     lr.threads = gbt__threads(o.nthread);
@@ -325,9 +449,10 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
     if (s == GBT_OK && o.format == FMT_LIBSVM) {
         s = gbt__read_libsvm(&lr, &d);
         if (s == GBT_OK) s = gbt__dataset_set_index_base(d, o.indexing_mode);
+        if (s == GBT_OK) d->layout.format = GBT_FILE_LIBSVM;
     } else if (s == GBT_OK) {
-        o.csv.delim = o.format == FMT_TSV ? '\t' : ',';
-        s = gbt__read_delimited(&lr, &o.csv, &d);
+        o.csv.delim = o.format == FMT_TSV ? '\t' : o.delimiter ? o.delimiter : ',';
+        s = gbt__read_delimited(&lr, &o.csv, &d); /* sets d->layout */
     }
     if (s == GBT_OK && gbt__lines_progress(&lr))
         gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "read %s: %llu rows x %llu columns, %.0f MB in %.1fs", path,

@@ -36,6 +36,21 @@ gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path)
     return GBT_OK;
 }
 
+/*
+ * Drops a UTF-8 byte-order mark (EF BB BF, which spreadsheet programs write
+ * at the start of a CSV file) before the first line: a field or feature
+ * name would otherwise hold it, invisibly.
+ */
+static void skip_bom(struct gbt_line_reader *lr)
+{
+    static const char bom[3] = {'\xEF', '\xBB', '\xBF'};
+    lr->bom_checked = 1;
+    if (lr->end - lr->start >= 3 && memcmp(lr->buf + lr->start, bom, 3) == 0) {
+        lr->start += 3;
+        lr->offset += 3;
+    }
+}
+
 void gbt__lines_close(struct gbt_line_reader *lr)
 {
     if (lr->f) fclose(lr->f);
@@ -81,6 +96,8 @@ static gbt_status refill(struct gbt_line_reader *lr)
     }
     lr->end += got;
     lr->buf[lr->end] = '\0';
+    /* fread fills the window but at the end of the file: the first read holds the mark, if any */
+    if (!lr->bom_checked && (lr->end - lr->start >= 3 || lr->eof)) skip_bom(lr);
     return GBT_OK;
 }
 

@@ -5,16 +5,17 @@
  * weights carried along).  With no more distinct values than the feature's
  * bin budget B, every distinct value gets a bin.  Otherwise the cuts are
  * those XGBoost's hist method makes with max_bin = B, computed on exact
- * weighted ranks: its quantile summary pruned in the same steps
- * (distinct_cuts), so that they are XGBoost's cuts wherever XGBoost's
- * sketch is exact.  All sums run in one fixed order, so the cuts never
- * depend on the thread count.
+ * weighted ranks (src/common/cuts.h, one definition for every backend):
+ * they are XGBoost's cuts wherever XGBoost's sketch is exact.  Weights are
+ * summed as fixed-point integers, so the cuts never depend on the order of
+ * any sum or on the thread count.
  */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cuts.h"
 #include "data/quantize.h"
 #include "util/sort.h"
 #include "util/util.h"
@@ -31,12 +32,17 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q)
     free(q->codes16);
     free(q->row_ptr);
     free(q->slots);
-    free(q->col_off);
-    free(q->col_dense);
-    free(q->col_code8);
-    free(q->col_code);
-    free(q->col_row);
     memset(q, 0, sizeof *q);
+}
+
+void gbt__qcols_free(struct gbt_qcols *c)
+{
+    free(c->col_off);
+    free(c->col_dense);
+    free(c->col_code8);
+    free(c->col_code);
+    free(c->col_row);
+    memset(c, 0, sizeof *c);
 }
 
 uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f)
@@ -75,32 +81,29 @@ static void free_columns(struct columns *col)
     free(col->weight);
 }
 
-static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
+/*
+ * The transpose's blocks: 32768 rows each, fewer blocks when there are so
+ * many columns that their counts would take more than 2^22 entries.  The
+ * blocks, not the threads, fix where each value goes.
+ */
+#define COLUMN_BLOCK 32768
+#define COLUMN_COUNTS (1u << 22)
+
+/*
+ * The present values of rows [r0, r1) into their columns from the
+ * positions in fill (advanced), or with value NULL, only counted into fill.
+ */
+static void column_block(const gbt_dataset *d, uint64_t r0, uint64_t r1, uint64_t *fill, struct columns *col)
 {
-    uint64_t nf = d->ncol, *fill = NULL;
-    gbt_status s;
-    memset(col, 0, sizeof *col);
-    s = gbt__alloc(&col->start, nf + 1, sizeof(uint64_t), 1, "column offsets");
-    if (s == GBT_OK) s = gbt__alloc(&col->value, d->nnz, sizeof(float), 0, "column values");
-    if (s == GBT_OK && d->weight)
-        s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
-    if (s == GBT_OK) s = gbt__alloc(&fill, nf, sizeof(uint64_t), 0, "column fill");
-    if (s != GBT_OK) {
-        free_columns(col);
-        return s;
-    }
-    if (d->dense) {
-        for (uint64_t r = 0; r < d->nrow; r++)
-            for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += !isnan(d->dense[r * nf + f]);
-    } else {
-        for (uint64_t i = 0; i < d->nnz; i++) col->start[d->indices[i] + 1]++;
-    }
-    for (uint64_t f = 0; f < nf; f++) col->start[f + 1] += col->start[f];
-    memcpy(fill, col->start, nf * sizeof(uint64_t));
-    for (uint64_t r = 0; r < d->nrow; r++) {
-        float w = d->weight ? d->weight[r] : 1.0f;
+    const uint64_t nf = d->ncol;
+    for (uint64_t r = r0; r < r1; r++) {
+        const float w = d->weight ? d->weight[r] : 1.0f;
         if (d->dense) {
             const float *row = d->dense + r * nf;
+            if (col == NULL) {
+                for (uint64_t f = 0; f < nf; f++) fill[f] += !isnan(row[f]);
+                continue;
+            }
             for (uint64_t f = 0; f < nf; f++) {
                 if (isnan(row[f])) continue;
                 col->value[fill[f]] = row[f] == 0.0f ? 0.0f : row[f];
@@ -109,197 +112,72 @@ static gbt_status make_columns(const gbt_dataset *d, struct columns *col)
             }
         } else {
             for (uint64_t i = d->indptr[r]; i < d->indptr[r + 1]; i++) {
-                uint32_t f = d->indices[i];
-                col->value[fill[f]] = d->values[i] == 0.0f ? 0.0f : d->values[i];
-                if (col->weight) col->weight[fill[f]] = w;
+                const uint32_t f = d->indices[i];
+                if (col) {
+                    col->value[fill[f]] = d->values[i] == 0.0f ? 0.0f : d->values[i];
+                    if (col->weight) col->weight[fill[f]] = w;
+                }
                 fill[f]++;
             }
         }
     }
+}
+
+/*
+ * The transpose, in parallel over blocks of COLUMN_BLOCK rows: each block
+ * counts its values per column, the counts give each block its start in
+ * every column, and each block writes its rows there, so every column
+ * holds its rows in ascending order whatever the thread count.
+ */
+static gbt_status make_columns(const gbt_dataset *d, int nthread, struct columns *col)
+{
+    const uint64_t nf = d->ncol, most = nf < COLUMN_COUNTS ? COLUMN_COUNTS / nf : 1;
+    uint64_t nb = (d->nrow + COLUMN_BLOCK - 1) / COLUMN_BLOCK, rows, *fill = NULL;
+    gbt_status s;
+    memset(col, 0, sizeof *col);
+    s = gbt__alloc(&col->start, nf + 1, sizeof(uint64_t), 1, "column offsets");
+    if (s == GBT_OK) s = gbt__alloc(&col->value, d->nnz, sizeof(float), 0, "column values");
+    if (s == GBT_OK && d->weight)
+        s = gbt__alloc(&col->weight, d->nnz, sizeof(float), 0, "column weights");
+    if (s == GBT_OK) s = gbt__alloc(&fill, (nb ? nb : 1) * nf, sizeof(uint64_t), 1, "column fill");
+    if (s != GBT_OK) {
+        free(fill);
+        free_columns(col);
+        return s;
+    }
+    if (nb > most) nb = most;
+    rows = nb ? (d->nrow + nb - 1) / nb : 0;
+    if (nb < 2) nthread = 1;
+    (void)nthread; /* (a build without OpenMP) */
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nb; b++)
+        column_block(d, b * rows, b + 1 < nb ? (b + 1) * rows : d->nrow, fill + b * nf, NULL);
+    /* each block's count becomes its start: columns in order, blocks in order within each */
+    for (uint64_t f = 0, at = 0; f < nf; f++) {
+        col->start[f] = at;
+        for (uint64_t b = 0; b < nb; b++) {
+            const uint64_t n = fill[b * nf + f];
+            fill[b * nf + f] = at;
+            at += n;
+        }
+        col->start[f + 1] = at;
+    }
+#pragma omp parallel for schedule(static) num_threads(nthread)
+    for (uint64_t b = 0; b < nb; b++)
+        column_block(d, b * rows, b + 1 < nb ? (b + 1) * rows : d->nrow, fill + b * nf, col);
     free(fill);
     return GBT_OK;
-}
-
-/*
- * The distinct keys of n sorted keys (written over ukeys, which may be
- * keys) and their weights' sums (w NULL: all 1) into dw; returns how many.
- */
-static size_t distinct_keys(const uint32_t *keys, const float *w, size_t n, uint32_t *ukeys, double *dw)
-{
-    size_t nd = 0;
-    for (size_t i = 0; i < n; i++) {
-        double wi = w ? (double)w[i] : 1.0;
-        if (i > 0 && keys[i - 1] == keys[i]) {
-            dw[nd - 1] += wi;
-        } else {
-            ukeys[nd] = keys[i];
-            dw[nd++] = wi;
-        }
-    }
-    return nd;
-}
-
-/*
- * One entry of a weighted quantile summary (the XGBoost paper's): a value
- * and the bounds of its rank, rmin = weight of the values below it and
- * rmax = rmin + its weight in an exact summary, and its own weight wmin.
- */
-struct qentry {
-    double rmin, rmax, wmin;
-    uint32_t key;
-};
-
-/*
- * A summary to prune: the entries e[0, n), or, with e NULL, the exact
- * summary of n distinct keys and their weights.  Its ranks are running
- * sums kept by a cursor (at, rmin_at) that only moves forward: the pruning
- * reads the last entry first (last_entry: its rank rmin_last, which the
- * caller summed in the cursor's order), then entries i and i + 1 with i
- * never decreasing.
- */
-struct qsummary {
-    const struct qentry *e;
-    const uint32_t *keys;
-    const double *w;
-    size_t n, at;
-    double rmin_at, rmin_last;
-};
-
-static struct qentry exact_entry(const struct qsummary *s, size_t i, double rmin)
-{
-    return (struct qentry){rmin, rmin + s->w[i], s->w[i], s->keys[i]};
-}
-
-static struct qentry entry_at(struct qsummary *s, size_t i)
-{
-    if (s->e) return s->e[i];
-    while (s->at + 1 < i) s->rmin_at += s->w[s->at++];
-    return exact_entry(s, i, s->at == i ? s->rmin_at : s->rmin_at + s->w[s->at]);
-}
-
-static struct qentry last_entry(const struct qsummary *s)
-{
-    return s->e ? s->e[s->n - 1] : exact_entry(s, s->n - 1, s->rmin_last);
-}
-
-/*
- * At most maxsize (>= 2) entries of src into out: the first, the last, and
- * for each of the maxsize - 2 ranks evenly spaced between them the entry
- * whose rank interval is nearest, as XGBoost's summaries prune (in doubles
- * where XGBoost computes in floats: the same with unit weights).  Returns
- * how many.
- */
-static size_t prune(struct qsummary *src, size_t maxsize, struct qentry *out)
-{
-    const size_t n = src->n, m = maxsize - 1;
-    struct qentry first, last;
-    double begin, range;
-    size_t size = 0, i = 1, lastidx = 0;
-    if (n <= maxsize) {
-        for (size_t k = 0; k < n; k++) out[k] = entry_at(src, k);
-        return n;
-    }
-    last = last_entry(src);
-    first = entry_at(src, 0);
-    begin = first.rmax;
-    range = last.rmin - first.rmax;
-    out[size++] = first;
-    for (size_t k = 1; k < m; k++) {
-        const double dx2 = 2.0 * ((double)k * range / (double)m + begin);
-        struct qentry lo, hi = last;
-        /* the first i whose next entry's mid-rank is above the target */
-        while (i < n - 1) {
-            hi = entry_at(src, i + 1);
-            if (dx2 < hi.rmax + hi.rmin) break;
-            i++;
-        }
-        if (i == n - 1) break;
-        lo = entry_at(src, i);
-        if (dx2 < (lo.rmin + lo.wmin) + (hi.rmax - hi.wmin)) {
-            if (i != lastidx) out[size++] = lo;
-            lastidx = i;
-        } else {
-            if (i + 1 != lastidx) out[size++] = hi;
-            lastidx = i + 1;
-        }
-    }
-    if (lastidx != n - 1) out[size++] = last;
-    return size;
-}
-
-/*
- * Cuts of one feature from its nd distinct present values (ukeys
- * ascending, dw their weights; dw may be rewritten) in count rows.  Writes
- * at most `budget` cuts to out, the last FLT_MAX, into *ncut.
- *
- * With no more distinct values than the budget, each distinct value has a
- * bin.  Otherwise the cuts are XGBoost's (hist, max_bin = budget) computed
- * on exact ranks: the exact summary is pruned to the size of XGBoost's
- * sketch for count rows (eps = 1 / (8 min(budget, count))), then to 8
- * entries per bin, then to budget + 1 entries, whose values but the first
- * and the last are the cuts.  Where XGBoost's sketch is exact (up to about
- * 4,000 values per feature) the cuts are the same values; above, XGBoost's
- * streaming sketch is an approximation of these ranks.
- */
-static gbt_status distinct_cuts(const uint32_t *ukeys, double *dw, size_t nd, uint64_t count, uint32_t budget,
-                                float *out, uint32_t *ncut)
-{
-    struct qsummary src = {.keys = ukeys, .w = dw, .n = nd};
-    struct qentry *a = NULL, *b = NULL;
-    double eps;
-    uint64_t nb = count < budget ? count : budget, inter = (uint64_t)budget * 8, limit;
-    uint32_t mb;
-    size_t n;
-    *ncut = 0;
-    if (nd == 0) return GBT_OK;
-    if (nd <= budget) {
-        for (size_t k = 1; k < nd; k++) out[k - 1] = gbt__key_float(ukeys[k]);
-        out[nd - 1] = FLT_MAX;
-        *ncut = (uint32_t)nd;
-        return GBT_OK;
-    }
-    /* the weight below the last value, summed in the cursor's order */
-    for (size_t i = 0; i + 1 < nd; i++) src.rmin_last += dw[i];
-    if (!(src.rmin_last + dw[nd - 1] > 0.0)) {
-        for (size_t i = 0; i < nd; i++) dw[i] = 1.0;
-        src.rmin_last = (double)(nd - 1);
-    }
-    /* the sketch's summary size: the first of (2^l) x size >= count, l = 1, 2, ... */
-    eps = 1.0 / ((float)nb * 8.0f);
-    for (int level = 1;; level++) {
-        limit = (uint64_t)ceil((double)level / eps) + 1;
-        if (limit > count) limit = count;
-        if ((limit << level) >= count) break;
-    }
-    if (inter > count) inter = count;
-    mb = inter < budget ? (uint32_t)inter : budget;
-    FORWARD_IF_ERROR(gbt__alloc(&a, nd < limit ? nd : limit, sizeof *a, 0, "quantile summary"));
-    gbt_status s = gbt__alloc(&b, inter + 1, sizeof *b, 0, "quantile summary");
-    if (s == GBT_OK) {
-        n = nd > limit ? prune(&src, limit, a) : nd;
-        if (nd > limit) src = (struct qsummary){.e = a, .n = n};
-        n = prune(&src, inter, b);
-        src = (struct qsummary){.e = b, .n = n};
-        n = prune(&src, (size_t)mb + 1, a);
-        for (size_t i = 1; i < n && i < mb; i++) {
-            float v = gbt__key_float(a[i].key);
-            if (i == 1 || v > out[*ncut - 1]) out[(*ncut)++] = v;
-        }
-        out[(*ncut)++] = FLT_MAX;
-    }
-    free(a);
-    free(b);
-    return s;
 }
 
 #define TMP_AT(f) ((size_t)tmp_at[f])
 
 /*
  * Cuts of a categorical feature from its nd distinct present values
- * (ukeys ascending, all categories: gbt__dataset_check_categories): one bin
- * per category, cuts as distinct_cuts makes them for few values, and each
- * bin's category in cat.  More than GBT_CAT_MAX_DISTINCT categories is an
- * error naming the feature.
+ * (ukeys ascending, gbt_cut_key; all categories:
+ * gbt__dataset_check_categories): one bin per category whatever the
+ * budget, cuts as common/cuts.h makes them for few values (each the next
+ * bin's category, the last FLT_MAX), and each bin's category in cat.  More
+ * than GBT_CAT_MAX_DISTINCT categories is an error naming the feature.
  */
 static gbt_status cat_cuts(const uint32_t *ukeys, size_t nd, uint32_t f, float *out, uint32_t *cat,
                            uint32_t *ncut)
@@ -310,8 +188,8 @@ static gbt_status cat_cuts(const uint32_t *ukeys, size_t nd, uint32_t f, float *
                     "supports at most %u",
                     f, (unsigned long long)nd, GBT_CAT_MAX_DISTINCT);
     for (size_t k = 0; k < nd; k++) {
-        cat[k] = (uint32_t)gbt__key_float(ukeys[k]);
-        out[k] = k + 1 < nd ? gbt__key_float(ukeys[k + 1]) : FLT_MAX;
+        cat[k] = (uint32_t)gbt_cut_value(ukeys[k]);
+        out[k] = k + 1 < nd ? gbt_cut_value(ukeys[k + 1]) : FLT_MAX;
     }
     *ncut = (uint32_t)nd;
     return GBT_OK;
@@ -319,27 +197,87 @@ static gbt_status cat_cuts(const uint32_t *ukeys, size_t nd, uint32_t f, float *
 
 /*
  * Distributed training: feature f's cuts from the distinct values of every
- * process (keys, ktmp, w, wtmp, dw: scratch of the column's length).
+ * process (keys, ktmp, w, wtmp, uw: scratch of the column's length).
  */
 static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct columns *col, uint32_t f,
-                              uint64_t count, uint32_t budget, uint32_t *keys, uint32_t *ktmp, float *w, float *wtmp,
-                              double *dw, float *out, uint32_t *cat, uint32_t *nbins)
+                              uint64_t count, uint32_t budget, int shift, uint32_t *keys, uint32_t *ktmp, float *w,
+                              float *wtmp, uint64_t *uw, float *out, uint32_t *cat, uint32_t *nbins)
 {
-    uint64_t b = col->start[f], n = col->start[f + 1] - b;
+    uint64_t b = col->start[f], n = col->start[f + 1] - b, na = 0, nb = 0;
     uint32_t *mk = NULL;
-    double *mw = NULL;
+    uint64_t *mw = NULL;
+    struct gbt_qentry *ea = NULL, *eb = NULL;
     size_t nd, mn = 0;
     gbt_status s;
-    for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
+    for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
     if (w) memcpy(w, col->weight + b, n * sizeof *w);
     gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-    nd = distinct_keys(keys, w, n, keys, dw);
-    s = dist->merge(dist->user, keys, dw, nd, &mk, &mw, &mn);
-    if (s == GBT_OK && cat) s = cat_cuts(mk, mn, f, out, cat, nbins);
-    else if (s == GBT_OK) s = distinct_cuts(mk, mw, mn, count, budget, out, nbins);
+    nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+    s = dist->merge(dist->user, keys, uw, nd, &mk, &mw, &mn);
+    if (s == GBT_OK && cat) {
+        s = cat_cuts(mk, mn, f, out, cat, nbins);
+        free(mk);
+        free(mw);
+        return s;
+    }
+    if (s == GBT_OK) gbt_cuts_scratch(mn, count, budget, &na, &nb);
+    if (s == GBT_OK) s = gbt__alloc(&ea, na + 1, sizeof *ea, 0, "quantile summary");
+    if (s == GBT_OK) s = gbt__alloc(&eb, nb + 1, sizeof *eb, 0, "quantile summary");
+    if (s == GBT_OK) {
+        gbt_cuts_prefix(mw, mn); /* dist's merge leaves room for mn + 1 */
+        *nbins = gbt_cuts_of_feature(mk, mw, mn, count, budget, ldexp(1.0, -shift), ea, eb, NULL, out);
+    }
     free(mk);
     free(mw);
+    free(ea);
+    free(eb);
     return s;
+}
+
+gbt_status gbt__cuts_assemble(struct gbt_cuts *c, int layout, const float *tmp_cuts, const uint64_t *at, size_t stride)
+{
+    const uint32_t nf = c->nfeat;
+    uint64_t total = 0;
+    gbt_status s = GBT_OK;
+    for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
+        /*
+         * A feature's bins and one slot for its missing rows, but sparse
+         * codes hold present values only: there a feature without any
+         * (a gap in LIBSVM indices) takes no slot, and the histograms follow
+         * the features present, not the index range (R3).  Feature 0 keeps
+         * its slot, so that no histogram is empty.
+         */
+        total += c->nbins[f] + (layout == GBT_QM_CSR && c->nbins[f] == 0 && f > 0 ? 0 : 1);
+        if (total >= UINT32_MAX) s = gbt__fail(GBT_E_INVALID_ARG, "too many bins in total (%llu)",
+                                               (unsigned long long)total);
+        c->offset[f + 1] = (uint32_t)total;
+    }
+    if (s == GBT_OK) s = gbt__alloc(&c->cut, total ? total : 1, sizeof(float), 0, "bin cuts");
+    if (s == GBT_OK) {
+        c->total_slots = (uint32_t)total;
+        for (uint32_t f = 0; f < nf; f++) {
+            memcpy(c->cut + c->offset[f], tmp_cuts + (at ? at[f] : (size_t)f * stride), c->nbins[f] * sizeof(float));
+            if (c->offset[f + 1] > c->offset[f] + c->nbins[f]) c->cut[c->offset[f] + c->nbins[f]] = NAN;
+        }
+    }
+    return s;
+}
+
+int gbt__qm_layout(uint64_t nrow, uint64_t ncol, uint64_t nnz, int max_bin)
+{
+    const double cells = (double)nrow * (double)ncol;
+    if (cells > 0 && (double)nnz < GBT_SPARSE_DENSITY * cells) return GBT_QM_CSR;
+    return max_bin <= 256 ? GBT_QM_DENSE8 : GBT_QM_DENSE16;
+}
+
+double gbt__max_weight(const float *w, uint64_t n, int nthread)
+{
+    float m = 0.0f;
+    if (w == NULL) return 1.0;
+#pragma omp parallel for reduction(max : m) schedule(static) num_threads(nthread)
+    for (uint64_t r = 0; r < n; r++)
+        if (w[r] > m) m = w[r];
+    return m;
 }
 
 static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, int max_bin,
@@ -349,8 +287,9 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
     uint32_t nf = (uint32_t)d->ncol;
     float *tmp_cuts = NULL;
     uint32_t *tmp_cat = NULL;
-    uint64_t maxcol = 0, total = 0, *tmp_at = NULL;
-    int by_values, any_cat = 0;
+    uint64_t maxcol = 0, maxa = 0, maxb = 0, *tmp_at = NULL;
+    double maxw = gbt__max_weight(d->weight, d->nrow, nthread);
+    int by_values, shift, any_cat = 0;
     gbt_status s = GBT_OK;
     c->nfeat = nf;
     FORWARD_IF_ERROR(gbt__alloc(&c->offset, nf + 1, sizeof(uint32_t), 1, "bin offsets"));
@@ -391,42 +330,53 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
     }
     if (dist) {
         /* every process's counts decide the missing slots; the merges run in feature order */
-        uint64_t *count = NULL;
+        uint64_t *count = NULL, *uw = NULL;
         uint32_t *keys = NULL, *ktmp = NULL;
         float *w = NULL, *wtmp = NULL;
-        double *dw = NULL;
-        s = gbt__alloc(&count, nf ? nf : 1, sizeof *count, 0, "value counts");
+        s = dist->max_weight(dist->user, &maxw);
+        shift = gbt_weight_shift(maxw, dist->nrow);
+        if (s == GBT_OK) s = gbt__alloc(&count, nf ? nf : 1, sizeof *count, 0, "value counts");
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++) count[f] = col->start[f + 1] - col->start[f];
         if (s == GBT_OK) s = dist->sum_counts(dist->user, count, nf);
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++) c->has_missing[f] = count[f] < dist->nrow;
         if (s == GBT_OK) s = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
-        if (s == GBT_OK) s = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
+        if (s == GBT_OK) s = gbt__alloc(&uw, maxcol + 1, sizeof *uw, 0, "value weights");
         if (s == GBT_OK) s = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
         if (s == GBT_OK && col->weight) s = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
         if (s == GBT_OK && col->weight) s = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
-        for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
-            uint32_t budget = (uint32_t)max_bin;
-            if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
-            s = merged_cuts(dist, col, f, count[f], budget, keys, ktmp, w, wtmp, dw, tmp_cuts + TMP_AT(f),
+        for (uint32_t f = 0; f < nf && s == GBT_OK; f++)
+            s = merged_cuts(dist, col, f, count[f], gbt__feature_budget(max_bin, layout, c->has_missing[f]), shift, keys,
+                            ktmp, w, wtmp, uw, tmp_cuts + TMP_AT(f),
                             gbt__cuts_is_cat(c, f) ? tmp_cat + TMP_AT(f) : NULL, &c->nbins[f]);
-        }
         free(count);
         free(keys);
         free(ktmp);
         free(w);
         free(wtmp);
-        free(dw);
+        free(uw);
     } else {
+        const double unit = ldexp(1.0, -(shift = gbt_weight_shift(maxw, d->nrow)));
+        /* the summaries' scratch: the most any feature needs (its present values bound its distinct ones) */
+        for (uint32_t f = 0; f < nf; f++) {
+            const uint64_t n = col->start[f + 1] - col->start[f];
+            uint64_t na, nb;
+            gbt_cuts_scratch(n, n, gbt__feature_budget(max_bin, layout, c->has_missing[f]), &na, &nb);
+            if (na > maxa) maxa = na;
+            if (nb > maxb) maxb = nb;
+        }
 #pragma omp parallel num_threads(nthread)
         {
             uint32_t *keys = NULL, *ktmp = NULL;
             float *w = NULL, *wtmp = NULL;
-            double *dw = NULL;
+            uint64_t *uw = NULL;
+            struct gbt_qentry *ea = NULL, *eb = NULL;
             gbt_status ts = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
-            if (ts == GBT_OK) ts = gbt__alloc(&dw, maxcol + 1, sizeof *dw, 0, "value weights");
+            if (ts == GBT_OK) ts = gbt__alloc(&uw, maxcol + 1, sizeof *uw, 0, "value weights");
             if (ts == GBT_OK) ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
             if (ts == GBT_OK && col->weight) ts = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
             if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+            if (ts == GBT_OK) ts = gbt__alloc(&ea, maxa + 1, sizeof *ea, 0, "quantile summary");
+            if (ts == GBT_OK) ts = gbt__alloc(&eb, maxb + 1, sizeof *eb, 0, "quantile summary");
             if (ts != GBT_OK) {
 #pragma omp critical
                 s = ts;
@@ -434,54 +384,41 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t f = 0; f < nf; f++) {
                 uint64_t b = col->start[f], n = col->start[f + 1] - b;
-                uint32_t budget = (uint32_t)max_bin;
+                size_t nd;
                 if (ts != GBT_OK) continue;
-                if (layout == GBT_QM_DENSE8 && c->has_missing[f] && budget > 255) budget = 255;
-                for (uint64_t i = 0; i < n; i++) keys[i] = gbt__float_key(col->value[b + i]);
+                for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
                 if (w) memcpy(w, col->weight + b, n * sizeof *w);
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-                if (gbt__cuts_is_cat(c, f))
-                    ts = cat_cuts(keys, distinct_keys(keys, w, n, keys, dw), f, tmp_cuts + TMP_AT(f),
-                                  tmp_cat + TMP_AT(f), &c->nbins[f]);
-                else
-                    ts = distinct_cuts(keys, dw, distinct_keys(keys, w, n, keys, dw), n, budget,
-                                       tmp_cuts + TMP_AT(f), &c->nbins[f]);
-                if (ts != GBT_OK) {
+                nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+                if (gbt__cuts_is_cat(c, f)) {
+                    const gbt_status fs = cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
+                                                   &c->nbins[f]);
+                    if (fs != GBT_OK) {
 #pragma omp critical
-                    s = ts;
+                        s = fs;
+                    }
+                    continue;
                 }
+                gbt_cuts_prefix(uw, nd);
+                c->nbins[f] = gbt_cuts_of_feature(keys, uw, nd, n,
+                                                  gbt__feature_budget(max_bin, layout, c->has_missing[f]), unit, ea, eb,
+                                                  NULL, tmp_cuts + TMP_AT(f));
             }
             free(keys);
             free(ktmp);
             free(w);
             free(wtmp);
-            free(dw);
+            free(uw);
+            free(ea);
+            free(eb);
         }
     }
-    for (uint32_t f = 0; f < nf && s == GBT_OK; f++) {
-        /*
-         * A feature's bins and one slot for its missing rows, but sparse
-         * codes hold present values only: there a feature without any
-         * (a gap in LIBSVM indices) takes no slot, and the histograms follow
-         * the features present, not the index range (R3).  Feature 0 keeps
-         * its slot, so that no histogram is empty.
-         */
-        total += c->nbins[f] + (layout == GBT_QM_CSR && c->nbins[f] == 0 && f > 0 ? 0 : 1);
-        if (total >= UINT32_MAX) s = gbt__fail(GBT_E_INVALID_ARG, "too many bins in total (%llu)",
-                                               (unsigned long long)total);
-        c->offset[f + 1] = (uint32_t)total;
-    }
-    if (s == GBT_OK) s = gbt__alloc(&c->cut, total ? total : 1, sizeof(float), 0, "bin cuts");
-    if (s == GBT_OK && any_cat) s = gbt__alloc(&c->category, total ? total : 1, sizeof(uint32_t), 1, "bin categories");
-    if (s == GBT_OK) {
-        c->total_slots = (uint32_t)total;
-        for (uint32_t f = 0; f < nf; f++) {
-            memcpy(c->cut + c->offset[f], tmp_cuts + TMP_AT(f), c->nbins[f] * sizeof(float));
-            if (gbt__cuts_is_cat(c, f))
-                memcpy(c->category + c->offset[f], tmp_cat + TMP_AT(f), c->nbins[f] * sizeof(uint32_t));
-            if (c->offset[f + 1] > c->offset[f] + c->nbins[f]) c->cut[c->offset[f] + c->nbins[f]] = NAN;
-        }
-    }
+    if (s == GBT_OK) s = gbt__cuts_assemble(c, layout, tmp_cuts, tmp_at, 0);
+    if (s == GBT_OK && any_cat)
+        s = gbt__alloc(&c->category, c->total_slots ? c->total_slots : 1, sizeof(uint32_t), 1, "bin categories");
+    for (uint32_t f = 0; f < nf && s == GBT_OK && any_cat; f++)
+        if (gbt__cuts_is_cat(c, f))
+            memcpy(c->category + c->offset[f], tmp_cat + TMP_AT(f), c->nbins[f] * sizeof(uint32_t));
     free(tmp_cuts);
     free(tmp_cat);
     free(tmp_at);
@@ -614,34 +551,34 @@ static gbt_status bin_csr(const gbt_dataset *d, struct gbt_qmatrix *q, int nthre
 }
 
 /* The column-major copy of dense codes: every column dense; a blocked transpose. */
-static gbt_status columns_of_dense(struct gbt_qmatrix *q, int nthread)
+static gbt_status columns_of_dense(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *o)
 {
     const uint64_t n = q->nrow, nf = q->cuts.nfeat;
     const uint64_t block = 2048, nblocks = (n + block - 1) / block;
     if (q->codes8)
-        FORWARD_IF_ERROR(gbt__alloc(&q->col_code8, n * nf + 1, 1, 0, "binned columns"));
+        FORWARD_IF_ERROR(gbt__alloc(&o->col_code8, n * nf + 1, 1, 0, "binned columns"));
     else
-        FORWARD_IF_ERROR(gbt__alloc(&q->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
+        FORWARD_IF_ERROR(gbt__alloc(&o->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
     for (uint64_t f = 0; f < nf; f++) {
-        q->col_off[f] = f * n;
-        q->col_dense[f] = 1;
+        o->col_off[f] = f * n;
+        o->col_dense[f] = 1;
     }
-    q->col_off[nf] = nf * n;
+    o->col_off[nf] = nf * n;
 #pragma omp parallel for schedule(static) num_threads(nthread)
     for (uint64_t b = 0; b < nblocks; b++) {
         const uint64_t r0 = b * block, r1 = r0 + block < n ? r0 + block : n;
         for (uint64_t f = 0; f < nf; f++) {
             if (q->codes8)
-                for (uint64_t r = r0; r < r1; r++) q->col_code8[f * n + r] = q->codes8[r * nf + f];
+                for (uint64_t r = r0; r < r1; r++) o->col_code8[f * n + r] = q->codes8[r * nf + f];
             else
-                for (uint64_t r = r0; r < r1; r++) q->col_code[f * n + r] = q->codes16[r * nf + f];
+                for (uint64_t r = r0; r < r1; r++) o->col_code[f * n + r] = q->codes16[r * nf + f];
         }
     }
     return GBT_OK;
 }
 
 /* The column-major copy of CSR codes: dense columns for common features, sparse ones for the rest. */
-static gbt_status columns_of_csr(struct gbt_qmatrix *q)
+static gbt_status columns_of_csr(const struct gbt_qmatrix *q, struct gbt_qcols *o)
 {
     const struct gbt_cuts *c = &q->cuts;
     const uint64_t n = q->nrow, nf = c->nfeat, nnz = q->row_ptr[n];
@@ -655,28 +592,28 @@ static gbt_status columns_of_csr(struct gbt_qmatrix *q)
         for (uint32_t k = c->offset[f]; k < c->offset[f + 1]; k++) slot_feature[k] = (uint32_t)f;
     for (uint64_t i = 0; i < nnz; i++) count[slot_feature[q->slots[i]]]++;
     for (uint64_t f = 0; f < nf; f++) {
-        q->col_dense[f] = count[f] * 4 >= n;
-        q->col_off[f] = total;
-        total += q->col_dense[f] ? n : count[f];
+        o->col_dense[f] = count[f] * 4 >= n;
+        o->col_off[f] = total;
+        total += o->col_dense[f] ? n : count[f];
     }
-    q->col_off[nf] = total;
-    s = gbt__alloc(&q->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
-    if (s == GBT_OK) s = gbt__alloc(&q->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
+    o->col_off[nf] = total;
+    s = gbt__alloc(&o->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
+    if (s == GBT_OK) s = gbt__alloc(&o->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
     if (s != GBT_OK) goto done;
     for (uint64_t f = 0; f < nf; f++) {
-        fill[f] = q->col_off[f];
-        if (q->col_dense[f])
-            for (uint64_t r = 0; r < n; r++) q->col_code[q->col_off[f] + r] = (uint16_t)c->nbins[f];
+        fill[f] = o->col_off[f];
+        if (o->col_dense[f])
+            for (uint64_t r = 0; r < n; r++) o->col_code[o->col_off[f] + r] = (uint16_t)c->nbins[f];
     }
     for (uint64_t r = 0; r < n; r++)
         for (uint64_t i = q->row_ptr[r]; i < q->row_ptr[r + 1]; i++) {
             const uint32_t f = slot_feature[q->slots[i]];
             const uint16_t code = (uint16_t)(q->slots[i] - c->offset[f]);
-            if (q->col_dense[f]) {
-                q->col_code[q->col_off[f] + r] = code;
+            if (o->col_dense[f]) {
+                o->col_code[o->col_off[f] + r] = code;
             } else {
-                q->col_code[fill[f]] = code;
-                q->col_row[fill[f]++] = (uint32_t)r;
+                o->col_code[fill[f]] = code;
+                o->col_row[fill[f]++] = (uint32_t)r;
             }
         }
 done:
@@ -686,12 +623,16 @@ done:
     return s;
 }
 
-static gbt_status make_col_copy(struct gbt_qmatrix *q, int nthread)
+gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *out)
 {
     const uint64_t nf = q->cuts.nfeat;
-    FORWARD_IF_ERROR(gbt__alloc(&q->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns"));
-    FORWARD_IF_ERROR(gbt__alloc(&q->col_dense, nf + 1, 1, 0, "binned columns"));
-    return q->layout == GBT_QM_CSR ? columns_of_csr(q) : columns_of_dense(q, nthread);
+    gbt_status s;
+    memset(out, 0, sizeof *out);
+    s = gbt__alloc(&out->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns");
+    if (s == GBT_OK) s = gbt__alloc(&out->col_dense, nf + 1, 1, 0, "binned columns");
+    if (s == GBT_OK) s = q->layout == GBT_QM_CSR ? columns_of_csr(q, out) : columns_of_dense(q, nthread, out);
+    if (s != GBT_OK) gbt__qcols_free(out);
+    return s;
 }
 
 /*
@@ -715,17 +656,13 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
                               struct gbt_qmatrix *out)
 {
     struct columns col;
-    /* the layout follows the density of every process's rows together */
-    double cells = (double)(dist ? dist->nrow : d->nrow) * (double)d->ncol;
-    const uint64_t nnz = dist ? dist->nnz : d->nnz;
     gbt_status s;
     memset(out, 0, sizeof *out);
     out->nrow = d->nrow;
-    if (cells > 0 && (double)nnz < GBT_SPARSE_DENSITY * cells)
-        out->layout = GBT_QM_CSR;
-    else
-        out->layout = max_bin <= 256 ? GBT_QM_DENSE8 : GBT_QM_DENSE16;
-    FORWARD_IF_ERROR(make_columns(d, &col));
+    /* the layout follows the density of every process's rows together */
+    out->layout = dist ? gbt__qm_layout(dist->nrow, d->ncol, dist->nnz, max_bin)
+                       : gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
+    FORWARD_IF_ERROR(make_columns(d, nthread, &col));
     s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
     if (s == GBT_OK && out->layout == GBT_QM_DENSE8 && !fits_dense8(&out->cuts)) {
         /* categories beyond one byte's codes: the same cuts again for two-byte codes */
@@ -736,7 +673,6 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
     }
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
-    if (s == GBT_OK) s = make_col_copy(out, nthread);
     if (s != GBT_OK) gbt__qmatrix_free(out);
     return s;
 }

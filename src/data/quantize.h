@@ -7,7 +7,7 @@
  * FLT_MAX.  A split after bin t sends v < cut[t] left; after the last bin
  * (every present value left, FLT_MAX too) the tree stores it mirrored,
  * threshold -FLT_MAX (grow.c).  Cuts are computed
- * once, on the host, by one function for every backend.
+ * once, by one rule for every backend (src/common/cuts.h).
  *
  * Histograms have one slot per value bin plus one slot for missing values
  * per feature: feature f owns slots [offset[f], offset[f+1]), the last of
@@ -17,11 +17,15 @@
  * uint8 when max_bin <= 256, else uint16) or, for sparse data, CSR (each
  * row's present values as global slot numbers, ascending).
  *
- * A column-major copy serves the CPU's row partition, which reads one
- * feature of many rows: per feature either a dense column of codes (nrow
- * of them, nbins[f] = missing; one byte each for GBT_QM_DENSE8, else two)
- * or, for a feature present in fewer than a quarter of the rows (CSR
- * layout only), its present rows ascending with their codes.
+ * A column-major copy (struct gbt_qcols) serves the CPU's row partition,
+ * which reads one feature of many rows: per feature either a dense column
+ * of codes (nrow of them, nbins[f] = missing; one byte each for
+ * GBT_QM_DENSE8, else two) or, for a feature present in fewer than a
+ * quarter of the rows (CSR layout only), its present rows ascending with
+ * their codes.  The CPU backend builds it when a training opens and frees
+ * it when it closes; the binned matrix (kept with the dataset, binned.h)
+ * does not hold it, so the CUDA backend, which reads the row-major codes,
+ * never pays for it.
  */
 #ifndef GBT_QUANTIZE_H
 #define GBT_QUANTIZE_H
@@ -29,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/cuts.h"
 #include "data/dataset.h"
 
 enum gbt_qlayout { GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR };
@@ -69,14 +74,36 @@ struct gbt_qmatrix {
     uint16_t *codes16; /* GBT_QM_DENSE16: nrow * nfeat */
     uint64_t *row_ptr; /* GBT_QM_CSR: nrow + 1 */
     uint32_t *slots;   /* GBT_QM_CSR: row_ptr[nrow] global slots */
+};
 
-    /* column-major copy: feature f's entries are [col_off[f], col_off[f+1]) */
+/* The column-major copy: feature f's entries are [col_off[f], col_off[f+1]). */
+struct gbt_qcols {
     uint64_t *col_off;  /* nfeat + 1 */
     uint8_t *col_dense; /* nfeat: 1 when the column holds every row */
     uint8_t *col_code8; /* codes, GBT_QM_DENSE8 */
     uint16_t *col_code; /* codes, the other layouts */
     uint32_t *col_row;  /* the row of each entry (sparse columns; unused in dense ones) */
 };
+
+/* The layout of nrow x ncol data with nnz present values binned with max_bin. */
+int gbt__qm_layout(uint64_t nrow, uint64_t ncol, uint64_t nnz, int max_bin);
+
+/* A feature's cut budget: in the dense uint8 layout a feature with missing values keeps one code for them. */
+static inline uint32_t gbt__feature_budget(int max_bin, int layout, int has_missing)
+{
+    return layout == GBT_QM_DENSE8 && has_missing && max_bin > 255 ? 255u : (uint32_t)max_bin;
+}
+
+/* The largest of n row weights (w NULL: 1): a maximum, so the same on any thread count. */
+double gbt__max_weight(const float *w, uint64_t n, int nthread);
+
+/*
+ * Fills c's offset, total_slots and cut (allocated here) from c->nbins
+ * (nfeat set, offset allocated): feature f's cuts are read at tmp_cuts +
+ * at[f], or with at NULL at tmp_cuts + f * stride.  One missing slot per
+ * feature, none for an empty feature f > 0 in the CSR layout (R3).
+ */
+gbt_status gbt__cuts_assemble(struct gbt_cuts *c, int layout, const float *tmp_cuts, const uint64_t *at, size_t stride);
 
 /*
  * Computes weighted-quantile cuts for d (weights from d's "weight" field)
@@ -92,16 +119,20 @@ gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct 
  * Distributed training (dist.c): the cuts of every process's rows.  The
  * layout follows nrow and nnz, the counts over every process; sum_counts
  * sums each feature's present values over the processes (in place),
- * merge merges one feature's distinct values (keys ascending, gbt__float_key)
- * and their weights over the processes into new buffers (free()), keys
- * ascending, the weights of a value present in several processes summed
- * in process order.  Collective: every process calls them in feature order.
+ * max_weight replaces *w by its maximum over the processes, merge merges
+ * one feature's distinct values (keys ascending, gbt_cut_key) and their
+ * fixed-point weights (common/cuts.h) over the processes into new buffers
+ * (free(); the weights' buffer has room for one more), keys ascending,
+ * the weights of a value present in several
+ * processes summed (exact integers).  Collective: every process calls them,
+ * the merges in feature order.
  */
 struct gbt_quant_dist {
     uint64_t nrow, nnz;
     gbt_status (*sum_counts)(void *user, uint64_t *count, uint32_t nfeat);
-    gbt_status (*merge)(void *user, const uint32_t *keys, const double *w, size_t n, uint32_t **mkeys,
-                        double **mw, size_t *mn);
+    gbt_status (*max_weight)(void *user, double *w);
+    gbt_status (*merge)(void *user, const uint32_t *keys, const uint64_t *w, size_t n, uint32_t **mkeys,
+                        uint64_t **mw, size_t *mn);
     void *user;
 };
 
@@ -111,23 +142,15 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
 
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
 
-/*
- * The value bin of v (not NaN) among n cuts: the first b with v < cut[b],
- * at most n - 1.  Branch-free: the search narrows by halves with
- * conditional moves, which mispredicted branches would otherwise dominate.
- */
+/* The column-major copy of q's codes (nthread threads for dense layouts). */
+gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *out);
+
+void gbt__qcols_free(struct gbt_qcols *c);
+
+/* The value bin of v (not NaN) among n cuts (common/cuts.h: the same search on the device). */
 static inline uint32_t gbt__bin_search(const float *cut, uint32_t n, float v)
 {
-    uint32_t base = 0, len = n, i;
-    if (n == 0) return 0;
-    /* invariant: every cut before base is <= v; the step is arithmetic, not a jump */
-    while (len > 1) {
-        const uint32_t half = len / 2;
-        base += half & (0u - (uint32_t)(cut[base + half - 1] <= v));
-        len -= half;
-    }
-    i = base + (uint32_t)(cut[base] <= v);
-    return i < n ? i : n - 1;
+    return gbt_cut_bin(cut, n, v);
 }
 
 /* The value bin of v (not NaN) in feature f. */

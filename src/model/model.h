@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "data/dataset.h"
 #include "model/predict.h"
 #include "model/tree.h"
 #include "objective/params.h"
@@ -21,6 +22,7 @@ struct gbt_model {
     int num_class;
     uint64_t num_feature;
     int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
+    struct gbt_file_layout layout; /* of the training file (format NONE: not from a file) */
     double *base;         /* K starting raw scores */
     struct gbt_tree *trees;
     uint32_t ntrees;

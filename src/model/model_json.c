@@ -22,6 +22,8 @@
 
 #define FORMAT_NAME "gbt-model"
 #define FORMAT_VERSION 1
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 /* ---- writing -------------------------------------------------------------- */
 
@@ -45,7 +47,9 @@ static void put_training(const char *name, const char *value, void *user)
     struct gbt_strbuf *sb = user;
     /* after a failed allocation the buffer may be empty (and s NULL) */
     const int first = sb->len > 0 && sb->s[sb->len - 1] == '{';
-    gbt__sb_printf(sb, "%s\n    \"%s\": \"%s\"", first ? "" : ",", name, value);
+    /* values are JSON strings: constraint texts may hold quotes (names) */
+    gbt__sb_printf(sb, "%s\n    \"%s\": ", first ? "" : ",", name);
+    gbt__sb_json_string(sb, value);
 }
 
 #define PUT_ARRAY(sb, key, n, PUT)                        \
@@ -129,6 +133,16 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     }
     if (m->index_base != GBT_BASE_NONE)
         gbt__sb_printf(sb, "  \"libsvm_index_base\": %d,\n", m->index_base == GBT_BASE_ONE);
+    if (m->layout.format == GBT_FILE_LIBSVM)
+        gbt__sb_printf(sb, "  \"training_file\": {\"format\": \"libsvm\"},\n");
+    if (m->layout.format == GBT_FILE_DELIMITED) {
+        const char d[2] = {m->layout.delim, '\0'};
+        gbt__sb_printf(sb, "  \"training_file\": {\"format\": \"%s\", \"delimiter\": ",
+                       m->layout.delim == '\t' ? "tsv" : "csv");
+        gbt__sb_json_string(sb, d);
+        gbt__sb_printf(sb, ", \"header\": %d, \"label_column\": %lld},\n", m->layout.header,
+                       (long long)m->layout.label_column);
+    }
     gbt__sb_printf(sb, "  \"base_margin\": [");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ", ", 2);
@@ -388,6 +402,38 @@ static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_mo
     return s;
 }
 
+/* "training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 0} */
+static gbt_status read_layout(const struct reader *rd, int32_t obj, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    struct gbt_file_layout *l = &m->layout;
+    char text[16];
+    int32_t e;
+    long long v;
+    if (d->n[obj].type != GBT_J_OBJECT) return bad(rd, obj, "\"%s\" has the wrong type", "training_file");
+    FORWARD_IF_ERROR(member(rd, obj, "format", GBT_J_STRING, &e));
+    gbt__json_string(&d->n[e], text, sizeof text);
+    if (strcmp(text, "libsvm") == 0) {
+        l->format = GBT_FILE_LIBSVM;
+        return GBT_OK;
+    }
+    if (strcmp(text, "csv") != 0 && strcmp(text, "tsv") != 0)
+        return bad(rd, e, "training_file format \"%s\" is not libsvm, csv or tsv", text);
+    l->format = GBT_FILE_DELIMITED;
+    FORWARD_IF_ERROR(member(rd, obj, "delimiter", GBT_J_STRING, &e));
+    gbt__json_string(&d->n[e], text, sizeof text);
+    if (strlen(text) != 1 || strchr(",\t;|:", text[0]) == NULL)
+        return bad(rd, e, "training_file delimiter \"%s\" is not one of , tab ; | :", text);
+    l->delim = text[0];
+    FORWARD_IF_ERROR(member(rd, obj, "header", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1, &v));
+    l->header = (int)v;
+    FORWARD_IF_ERROR(member(rd, obj, "label_column", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], -1, GBT_MAX_FEATURES, &v));
+    l->label_column = v;
+    return GBT_OK;
+}
+
 static gbt_status read_header(const struct reader *rd, struct gbt_model *m, struct gbt_params *p,
                               int32_t root)
 {
@@ -404,11 +450,14 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
     FORWARD_IF_ERROR(member(rd, root, "format_version", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1 << 30, &v));
-    if (v > FORMAT_VERSION) return bad(rd, e, "format version %s is newer than this gbt reads", "");
+    if (v > FORMAT_VERSION) {
+        snprintf(text, sizeof text, "%lld", v);
+        return bad(rd, e, "format version %s is newer than this gbt reads (" STR(FORMAT_VERSION) ")", text);
+    }
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
-        char key[64], val[GBT_MAX_QUANTILES * 32];
+        char key[64], val[GBT_CONSTRAINT_TEXT_MAX];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);
@@ -441,6 +490,8 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
         FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1, &v));
         m->index_base = v ? GBT_BASE_ONE : GBT_BASE_ZERO;
     }
+    e = gbt__json_member(d, root, "training_file");
+    if (e >= 0) FORWARD_IF_ERROR(read_layout(rd, e, m));
     e = gbt__json_member(d, root, "best_iteration");
     if (e >= 0) {
         int32_t s;

@@ -235,6 +235,19 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
             gbt__sb_append(sb, "\"", 1);
         }
     }
+    /* the constraints the model was trained with, as XGBoost's string attributes */
+    {
+        int first = m->best_iteration < 0;
+        const char *const cons[2][2] = {
+            {"monotone_constraints", p && p->monotone_constraints ? p->monotone_constraints : ""},
+            {"interaction_constraints", p && p->interaction_constraints ? p->interaction_constraints : ""}};
+        for (int i = 0; i < 2; i++) {
+            if (!cons[i][1][0]) continue;
+            gbt__sb_printf(sb, "%s\"%s\":", first ? "" : ",", cons[i][0]);
+            gbt__sb_json_string(sb, cons[i][1]);
+            first = 0;
+        }
+    }
     /* names for every feature or none, as XGBoost keeps them; types likewise ("q" or "c") */
     gbt__sb_printf(sb, "},\"feature_names\":[");
     for (uint64_t i = 0; m->nfeature_names > 0 && !shift && i < m->num_feature; i++) {

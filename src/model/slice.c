@@ -34,6 +34,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     m->num_class = src->num_class;
     m->num_feature = src->num_feature;
     m->index_base = src->index_base;
+    m->layout = src->layout;
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)K, sizeof *m->base, 0, "starting scores"));
     memcpy(m->base, src->base, K * sizeof *m->base);
     FORWARD_IF_ERROR(gbt__names_copy(&m->feature_names, (const char *const *)src->feature_names,

@@ -18,9 +18,10 @@
 #include "common/types.h"
 #include "objective/metric.h"
 #include "objective/params.h"
+#include "objective/constraints.h"
 #include "util/util.h"
 
-enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL };
+enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL, PT_TEXT };
 
 struct pdef {
     const char *name;
@@ -66,6 +67,11 @@ static const struct pdef table[] = {
      "depthwise: split every node of a level; lossguide: split the leaf of highest gain"},
     {"max_bin", "max_bins", PT_INT, NULL, "256", 2, 65535, 0, 0, OFF(max_bin), GBT_PF_REBUILD, 1,
      "maximum number of histogram bins per feature"},
+    {"histogram_pool_size", "", PT_DOUBLE, NULL, "1024", -1, INF, 0, 1, OFF(histogram_pool_size),
+     GBT_PF_REBUILD, 0,
+     "MB for the node histograms kept between splits: at most max(2, floor(MB * 2^20 / (16 * "
+     "bins))) of them, the others rebuilt from their rows when needed; 0 or -1: no limit; the "
+     "model does not depend on it"},
     {"lambda", "reg_lambda", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(lambda), 0, 1,
      "L2 regularisation of leaf weights"},
     {"alpha", "reg_alpha", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(alpha), 0, 1,
@@ -123,6 +129,14 @@ static const struct pdef table[] = {
      "rank:*: divide each pair's metric change by |score difference| + 0.01"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
+    {"monotone_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(monotone_constraints),
+     GBT_PF_REBUILD, 1,
+     "one of -1, 0, 1 per feature, (1,0,-1) or [1,0,-1], or by name {age:1,income:-1}: predictions "
+     "never decrease (1) or increase (-1) with the feature; empty: none"},
+    {"interaction_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(interaction_constraints),
+     GBT_PF_REBUILD, 1,
+     "sets of features (indices or names) that may interact, [[0,1],[2,3,4]]: a branch uses only "
+     "features sharing a set with every feature above it; empty: none"},
     {"seed", "random_state", PT_INT, NULL, "0", 0, 9007199254740991.0, 0, 0, OFF(seed), 0, 1,
      "seed of row and feature sampling"},
     {"nthread", "n_jobs,num_threads", PT_INT, NULL, "0", 0, 4096, 0, 0, OFF(nthread),
@@ -249,6 +263,7 @@ static const char *type_text(const struct pdef *d)
     case PT_DEVICE: return "auto|cpu|cuda|cuda:N";
     case PT_METRICS: return gbt__metric_names();
     case PT_BOOL: return "bool";
+    case PT_TEXT: return "text";
     default: pthread_once(&text_once, make_texts); return type_texts[d - table];
     }
 }
@@ -424,6 +439,17 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
         return set_doubles(d, p, value);
     case PT_METRICS:
         return add_metrics(d, p, value);
+    case PT_TEXT: {
+        /* the old text is released only once the new one is in place */
+        char **text = (char **)field, *copy = NULL;
+        RETURN_ERROR_IF(strlen(value) >= GBT_CONSTRAINT_TEXT_MAX, GBT_E_PARAM,
+                        "parameter '%s': longer than %d bytes", d->name, GBT_CONSTRAINT_TEXT_MAX - 1);
+        FORWARD_IF_ERROR(gbt__constraint_text_check(d->name, value));
+        if (value[0]) FORWARD_IF_ERROR(gbt__strdup(&copy, value));
+        free(*text);
+        *text = copy;
+        return GBT_OK;
+    }
     case PT_BOOL:
         if (strcmp(value, "true") == 0 || strcmp(value, "True") == 0 || strcmp(value, "1") == 0)
             *(int64_t *)field = 1;
@@ -440,6 +466,29 @@ void gbt__params_init(struct gbt_params *p)
 {
     memset(p, 0, sizeof *p);
     for (int i = 0; i < NPARAMS; i++) set_one(&table[i], p, table[i].deflt);
+}
+
+void gbt__params_free(struct gbt_params *p)
+{
+    free(p->monotone_constraints);
+    free(p->interaction_constraints);
+    p->monotone_constraints = p->interaction_constraints = NULL;
+}
+
+gbt_status gbt__params_copy(struct gbt_params *dst, const struct gbt_params *src)
+{
+    char *m = NULL, *in = NULL;
+    gbt_status s = GBT_OK;
+    if (src->monotone_constraints) s = gbt__strdup(&m, src->monotone_constraints);
+    if (s == GBT_OK && src->interaction_constraints) s = gbt__strdup(&in, src->interaction_constraints);
+    if (s != GBT_OK) {
+        free(m);
+        return s;
+    }
+    *dst = *src;
+    dst->monotone_constraints = m;
+    dst->interaction_constraints = in;
+    return GBT_OK;
 }
 
 /* Names of the number of rounds in XGBoost's and LightGBM's interfaces. */
@@ -504,6 +553,14 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
     const char *field = (const char *)p + d->offset;
     char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64 + GBT_MAX_QUANTILES * 32];
     tmp[0] = '\0';
+    if (d->type == PT_TEXT) {
+        const char *text = *(char *const *)field ? *(char *const *)field : "";
+        RETURN_ERROR_IF(strlen(text) + 1 > len, GBT_E_INVALID_ARG,
+                        "buffer of %zu bytes is too small for the value of '%s' (%zu bytes)", len,
+                        d->name, strlen(text) + 1);
+        memcpy(buf, text, strlen(text) + 1);
+        return GBT_OK;
+    }
     switch (d->type) {
     case PT_INT:
         snprintf(tmp, sizeof tmp, "%lld", (long long)*(const int64_t *)field);
@@ -538,6 +595,8 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
             if (i) strcat(tmp, ",");
             strcat(tmp, p->eval_metric[i]);
         }
+        break;
+    case PT_TEXT:
         break;
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > len, GBT_E_INVALID_ARG,
@@ -591,7 +650,7 @@ void gbt__params_each_training(const struct gbt_params *p,
                                void *user)
 {
     for (int i = 0; i < NPARAMS; i++) {
-        char buf[GBT_MAX_QUANTILES * 32];
+        char buf[GBT_CONSTRAINT_TEXT_MAX];
         if (!table[i].in_model) continue;
         if (value_text(&table[i], p, buf, sizeof buf) == GBT_OK) fn(table[i].name, buf, user);
     }

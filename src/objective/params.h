@@ -15,6 +15,7 @@
 #define GBT_METRIC_NAME_MAX 32
 #define GBT_DEVICE_NAME_MAX 32
 #define GBT_MAX_CLASSES 4096
+#define GBT_CONSTRAINT_TEXT_MAX 16384 /* bytes of monotone_ and interaction_constraints' text */
 
 enum gbt_grow_policy { GBT_GROW_DEPTHWISE = 0, GBT_GROW_LOSSGUIDE = 1 };
 
@@ -26,6 +27,7 @@ struct gbt_params {
     int64_t max_leaves;
     int64_t grow_policy;
     int64_t max_bin;
+    double histogram_pool_size; /* MB of cached node histograms; <= 0: no limit */
     double lambda;
     double alpha;
     double gamma;
@@ -50,6 +52,14 @@ struct gbt_params {
     int64_t lambdarank_normalization;
     int64_t lambdarank_score_normalization;
     double base_score; /* NaN: estimated from the labels */
+    /*
+     * As given (objective/constraints.h), resolved against the training
+     * data's features: owned heap text, NULL for none (so that a booster
+     * without constraints costs nothing).  A struct holding them is copied
+     * with gbt__params_copy and released with gbt__params_free.
+     */
+    char *monotone_constraints;
+    char *interaction_constraints;
     int64_t seed;
     int64_t nthread;
     char device[GBT_DEVICE_NAME_MAX];
@@ -71,6 +81,12 @@ enum {
 
 /* Sets every parameter to its default. */
 void gbt__params_init(struct gbt_params *p);
+
+/* dst := a deep copy of src (dst holds nothing to release). */
+gbt_status gbt__params_copy(struct gbt_params *dst, const struct gbt_params *src);
+
+/* Releases the texts of p (the constraints); p is then at their default. */
+void gbt__params_free(struct gbt_params *p);
 
 /*
  * Parses and stores one parameter.  *flags receives the parameter's GBT_PF_

@@ -36,8 +36,9 @@ static void drop_state(gbt_booster *b)
     struct gbt_train_state *ts = b->ts;
     if (ts == NULL) return;
     if (ts->ops && ts->ctx) ts->ops->close(ts->ctx);
-    gbt__qmatrix_free(&ts->qm);
+    gbt__binned_release(ts->binned);
     free(ts->usable);
+    gbt__constraints_free(&ts->cons);
     free(ts->hg);
     free(ts->hh);
     free(ts->hmargin);
@@ -70,6 +71,7 @@ void gbt_booster_free(gbt_booster *b)
     drop_state(b);
     gbt__booster_eval_caches_free(b);
     gbt__model_free(&b->model);
+    gbt__params_free(&b->params);
     gbt__comm_free(b->comm);
     free(b);
 }
@@ -140,10 +142,15 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else if (strcmp(key, "num_trees") == 0) {
         RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
         snprintf(tmp, sizeof tmp, "%u", b->model.ntrees);
+    } else if (strcmp(key, "training_file") == 0) {
+        RETURN_ERROR_IF(b->model.layout.format == GBT_FILE_NONE, GBT_E_STATE,
+                        "the model does not record a training file (trained on data from memory, or saved "
+                        "before models recorded it)");
+        gbt__layout_options(&b->model.layout, tmp, sizeof tmp);
     } else {
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown attribute '%s' (device, best_iteration, best_score, num_feature, "
-                         "num_trees)", key);
+                         "num_trees, training_file)", key);
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
                     buflen);
@@ -259,6 +266,8 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
             m->feature_names = names;
             m->nfeature_names = train->nfeature_names;
         }
+        /* continued training: the file it continues on (data from memory leaves the record as it is) */
+        if (train->layout.format != GBT_FILE_NONE) m->layout = train->layout;
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
@@ -283,6 +292,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     m->num_class = (int)p->num_class;
     m->num_feature = train->ncol;
     m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
+    m->layout = train->layout;
     m->base = base;
     return GBT_OK;
 }
@@ -306,11 +316,29 @@ static gbt_status dist_refused(const gbt_booster *b)
 static uint64_t params_digest(const struct gbt_params *p)
 {
     uint64_t h = 1469598103934665603ull;
-    const unsigned char *a = (const unsigned char *)p;
+    struct gbt_params q = *p;
+    const unsigned char *a = (const unsigned char *)&q;
     const size_t n1 = offsetof(struct gbt_params, nthread);
     const size_t b2 = offsetof(struct gbt_params, eval_metric), n2 = offsetof(struct gbt_params, verbosity);
+    const char *texts[2] = {p->monotone_constraints, p->interaction_constraints};
+    /* the constraint texts by their contents, not their addresses */
+    q.monotone_constraints = q.interaction_constraints = NULL;
     for (size_t i = 0; i < n1; i++) h = (h ^ a[i]) * 1099511628211ull;
     for (size_t i = b2; i < n2; i++) h = (h ^ a[i]) * 1099511628211ull;
+    for (int t = 0; t < 2; t++)
+        for (const char *c = texts[t] ? texts[t] : ""; ; c++) {
+            h = (h ^ (unsigned char)*c) * 1099511628211ull;
+            if (!*c) break;
+        }
+    return h;
+}
+
+/* params_digest with the data's feature weights: every process must draw features alike. */
+static uint64_t training_digest(const struct gbt_params *p, const gbt_dataset *train)
+{
+    uint64_t h = params_digest(p);
+    const unsigned char *a = (const unsigned char *)train->feature_weights;
+    for (size_t i = 0; a && i < train->ncol * sizeof(float); i++) h = (h ^ a[i]) * 1099511628211ull;
     return h;
 }
 
@@ -349,7 +377,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
             ts->dist = dd;
             s = gbt__dist_agree(dd, dist_refused(b));
         }
-        if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, params_digest(p));
+        if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, training_digest(p, train));
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
@@ -363,16 +391,57 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         const int n = ts->ops->device_count();
         if (n > 0) ts->ordinal = b->comm->local_rank % n;
     }
+    /* distributed: the cuts depend on every process's rows, so the data is binned for this training only */
+    if (s == GBT_OK && ts->dist) s = gbt__binned_alloc(&ts->binned);
     if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
+    if (s == GBT_OK && ts->dist) {
+        s = gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->binned->qm);
+    } else if (s == GBT_OK) {
+        /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
+        /* GBT_HOST_BINNING=1, a test hook: bin on the host even for a device that
+           bins (CI's ThreadSanitizer run of test_backend, whose cost grows with
+           every CUDA thread a device binning starts; test_cuda_quantize tests it) */
+        const char *host_binning = getenv("GBT_HOST_BINNING");
+        struct gbt_binner by = {host_binning && strcmp(host_binning, "1") == 0 ? NULL : ts->ops->quantize,
+                                ts->ordinal, ts->ops->name};
+        s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
+        if (s != GBT_OK && by.quantize && gbt__booster_device_auto(p->device)) {
+            /* as when opening fails below: device=auto goes on with the CPU, whose binning is the same */
+            gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                     "device=auto: cannot bin on %s:%d (%s); training on the CPU", by.name, ts->ordinal,
+                     gbt_last_error());
+            ts->ops = gbt__backend_cpu();
+            ts->ordinal = -1;
+            s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, NULL, &ts->binned);
+        }
+    }
+    if (s == GBT_OK) ts->qm = &ts->binned->qm;
     if (s == GBT_OK)
-        s = ts->dist ? gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->qm)
-                     : gbt__quantize(train, (int)p->max_bin, nt, &ts->qm);
-    if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm.cuts.nfeat + 1, 1, 0, "feature flags");
+        s = gbt__constraints_resolve(p->monotone_constraints ? p->monotone_constraints : "",
+                                     p->interaction_constraints ? p->interaction_constraints : "",
+                                     ts->qm->cuts.nfeat,
+                                     train->feature_names, train->nfeature_names, train->feature_weights,
+                                     train->feature_weights ? train->ncol : 0, &ts->cons);
+    for (uint32_t f = 0; s == GBT_OK && ts->cons.monotone && f < ts->qm->cuts.nfeat; f++) {
+        /* categories have no order: a constraint on one would order the two sides of a split (docs/decisions.md) */
+        char buf[32];
+        if (ts->cons.monotone[f] != 0 && gbt__cuts_is_cat(&ts->qm->cuts, f))
+            s = gbt__fail(GBT_E_PARAM,
+                          "monotone_constraints: feature %u (%s) is categorical; monotone constraints apply to "
+                          "numeric features only (give it 0)",
+                          f, gbt__name_of(train->feature_names, train->nfeature_names, f, buf, sizeof buf));
+    }
+    if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm->cuts.nfeat + 1, 1, 0, "feature flags");
     if (s == GBT_OK) {
-        for (uint32_t f = 0; f < ts->qm.cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm.cuts, f);
+        for (uint32_t f = 0; f < ts->qm->cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm->cuts, f);
         gbt__grow_limits((int)p->grow_policy, (int)p->max_depth, (int)p->max_leaves,
                          ts->dist ? ts->dist->nrow_total : train->nrow,
                          &ts->max_nodes, &ts->max_slots);
+        {
+            /* histogram_pool_size bounds the slots (and so the nodes of one batch) */
+            const uint32_t pool = gbt__hist_pool_slots(p->histogram_pool_size, ts->qm->cuts.total_slots);
+            if (pool < ts->max_slots) ts->max_slots = pool;
+        }
         s = gbt__alloc(&margin, train->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins");
     }
     if (s == GBT_OK && gbt_objective_is_ranking(m->objective))
@@ -383,7 +452,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         gbt__dataset_view(train, &view);
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
         memset(&plan, 0, sizeof plan);
-        plan.qm = &ts->qm;
+        plan.qm = ts->qm;
         plan.label = train->label;
         plan.weight = train->weight;
         plan.margin = margin;
@@ -395,8 +464,10 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         plan.max_nodes = ts->max_nodes;
         plan.max_slots = ts->max_slots;
         plan.nthread = nt;
+        /* interaction constraints come to the backends as feature masks */
         plan.no_column_sampling = !(p->colsample_bytree < 1.0 || p->colsample_bylevel < 1.0 ||
-                                    p->colsample_bynode < 1.0);
+                                    p->colsample_bynode < 1.0) && ts->cons.sets == NULL;
+        plan.monotone = ts->cons.monotone;
         s = ts->ops->open(ts->ordinal, &plan, &ts->ctx);
         if (s != GBT_OK && ts->ordinal >= 0 && gbt__booster_device_auto(p->device)) {
             /* the same model on the CPU: unsupported architecture, busy or too small a GPU */
@@ -414,7 +485,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__dist_agree(ts->dist, s);
         if (s == GBT_OK) {
             ts->dist->K = m->K;
-            ts->dist->total_slots = ts->qm.cuts.total_slots;
+            ts->dist->total_slots = ts->qm->cuts.total_slots;
             gbt__dist_wrap(ts->dist, &ts->ops, &ts->ctx);
         }
     }
@@ -430,12 +501,14 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         snprintf(b->device_used, sizeof b->device_used, "cpu");
     gbt__log((int)p->verbosity, GBT_LOG_INFO,
              "training on %s: %llu rows, %u features, %u bins (%s layout), set-up %.3f s",
-             b->device_used, (unsigned long long)train->nrow, ts->qm.cuts.nfeat,
-             ts->qm.cuts.total_slots,
-             ts->qm.layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
+             b->device_used, (unsigned long long)train->nrow, ts->qm->cuts.nfeat,
+             ts->qm->cuts.total_slots,
+             ts->qm->layout == GBT_QM_CSR ? "sparse" : "dense", gbt__now() - t0);
     gbt__log((int)p->verbosity, GBT_LOG_DEBUG,
              "set-up: bin cuts and binned matrix %.3f s, starting scores and backend %.3f s; %d thread%s, "
-             "at most %u nodes per tree", t_open - t0, gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes);
+             "at most %u nodes per tree, a histogram pool of %u slots (%.1f MB)", t_open - t0,
+             gbt__now() - t_open, nt, nt == 1 ? "" : "s", ts->max_nodes, ts->max_slots,
+             (double)ts->max_slots * ts->qm->cuts.total_slots * sizeof(struct gbt_hbin) / 1048576.0);
     return GBT_OK;
 }
 
@@ -458,10 +531,13 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;
     cfg->seed = (uint64_t)p->seed;
-    cfg->cuts = &b->ts->qm.cuts;
+    cfg->cuts = &b->ts->qm->cuts;
     cfg->usable = b->ts->usable;
+    cfg->cons = &b->ts->cons;
+    cfg->sp.monotone = b->ts->cons.monotone != NULL;
     cfg->max_nodes = b->ts->max_nodes;
     cfg->max_slots = b->ts->max_slots;
+    cfg->stats = &b->ts->hist_stats;
 }
 
 /* ---- gradients computed on the host: survival and custom objectives ---- */
@@ -561,6 +637,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     int K;
     K = b->model.K;
     grow_config(b, &cfg);
+    memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
     req.round = (int)(b->model.ntrees / (uint32_t)K);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;

@@ -6,10 +6,14 @@
 #ifndef GBT_BOOSTER_H
 #define GBT_BOOSTER_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
+#include "objective/constraints.h"
 #include "backend.h"
+#include "data/binned.h"
 #include "model/model.h"
+#include "train/grow.h"
 #include "objective/params.h"
 #include "util/util.h"
 
@@ -18,9 +22,13 @@ struct gbt_train_state {
     const struct gbt_backend_ops *ops;
     void *ctx;
     int ordinal;
-    struct gbt_qmatrix qm;
+    /* the binned training data: the dataset's kept matrix (binned.h), or a private one (distributed) */
+    struct gbt_binned *binned;
+    const struct gbt_qmatrix *qm;
     uint8_t *usable;
-    uint32_t max_nodes, max_slots;
+    struct gbt_constraints cons; /* monotone, interaction, feature weights (constraints.h) */
+    uint32_t max_nodes, max_slots; /* max_slots: the histogram pool (histogram_pool_size) */
+    struct gbt_grow_stats hist_stats; /* the last round's histogram work */
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
@@ -44,6 +52,11 @@ struct gbt_booster {
     void *eval_user;
     int eval_maximize;
     char eval_name[64];
+    /* gbt_booster_set_round_callback */
+    gbt_round_fn round_fn;
+    void *round_user;
+    /* gbt_booster_request_stop: set from a signal handler or another thread, taken by gbt_booster_train */
+    atomic_int stop_requested;
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
     struct gbt_comm *comm;
     /* gbt_booster_eval_round: evaluation sets' raw scores between rounds (rounds.c) */

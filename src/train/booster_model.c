@@ -105,8 +105,9 @@ gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_boost
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(out);
     FORWARD_IF_ERROR(gbt_booster_create(&s));
-    s->params = b->params;
-    st = gbt__model_slice(&b->model, begin, end, &s->model);
+    gbt__params_free(&s->params);
+    st = gbt__params_copy(&s->params, &b->params);
+    if (st == GBT_OK) st = gbt__model_slice(&b->model, begin, end, &s->model);
     if (st != GBT_OK) {
         gbt_booster_free(s);
         return st;

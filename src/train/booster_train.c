@@ -35,10 +35,14 @@ static void log_round(const gbt_booster *b, int round, uint32_t first_tree, doub
         leaves += (b->model.trees[t].n_nodes + 1) / 2;
         if (gbt__tree_depth(&b->model.trees[t], &dt) == GBT_OK && dt > depth) depth = dt;
     }
+    const struct gbt_grow_stats *h = &b->ts->hist_stats;
     gbt__log((int)b->params.verbosity, GBT_LOG_DEBUG,
-             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s", round,
+             "[%d] %u tree%s, %d leaves, depth %d; gradients and trees %.3f s, metrics %.3f s; "
+             "histograms: %llu built, %llu subtracted, %llu dropped from the pool of %u, %llu "
+             "parents rebuilt", round,
              b->model.ntrees - first_tree, b->model.ntrees - first_tree == 1 ? "" : "s", (int)leaves, depth,
-             t_trees, t_eval);
+             t_trees, t_eval, (unsigned long long)h->built, (unsigned long long)h->subtracted,
+             (unsigned long long)h->dropped, b->ts->max_slots, (unsigned long long)h->rebuilt);
 }
 
 double gbt__eta(double t_setup, double t_first, double now, int done, int total)
@@ -48,6 +52,31 @@ double gbt__eta(double t_setup, double t_first, double now, int done, int total)
     return (now - t_first) / (done - 1) * (total - done);
 }
 
+gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn fn, void *user)
+{
+    CHECK_NOT_NULL(b);
+    b->round_fn = fn;
+    b->round_user = user;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_request_stop(gbt_booster *b)
+{
+    /* no error message here: the thread-local message is not for signal handlers */
+    if (b == NULL) return GBT_E_INVALID_ARG;
+    atomic_store(&b->stop_requested, 1);
+    return GBT_OK;
+}
+
+/* Takes a stop request (gbt_booster_request_stop): this rank's, or under a communicator any rank's. */
+static gbt_status take_stop(gbt_booster *b, int *stop)
+{
+    int64_t any = atomic_exchange(&b->stop_requested, 0);
+    if (b->comm) FORWARD_IF_ERROR(b->comm->ops->allreduce_i64(b->comm->impl, &any, 1, GBT_COMM_MAX));
+    *stop = any != 0;
+    return GBT_OK;
+}
+
 gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
@@ -55,7 +84,7 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     struct gbt_metric_list ml;
     struct gbt_eval_cache *sets = NULL;
     double vals[GBT_MAX_METRICS + 1];
-    int best_round = -1, last_round = -1, verb, last_maximize = 0;
+    int best_round = -1, last_round = -1, verb, last_maximize = 0, stopped = 0, ndone = 0;
     const char *last_name = "";
     double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
     uint64_t bytes_setup;
@@ -95,11 +124,15 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     bytes_setup = b->comm ? b->comm->bytes : 0;
     for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
         const uint32_t t0 = b->model.ntrees;
-        const int round = (int)(t0 / (uint32_t)b->model.K);
+        const int round = b->model.K ? (int)(t0 / (uint32_t)b->model.K) : 0;
         struct gbt_strbuf line = {0};
         double last = NAN, t_round = gbt__now(), t_eval;
+        /* a stop request (a signal handler's) ends the training between rounds */
+        s = take_stop(b, &stopped);
+        if (s != GBT_OK || stopped) break;
         s = gbt_booster_update(b, train);
         if (s != GBT_OK) break;
+        ndone++;
         last_round = round;
         t_eval = gbt__now();
         gbt__sb_printf(&line, "[%d]", round);
@@ -122,6 +155,10 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
             if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
         }
         free(line.s);
+        if (s == GBT_OK && b->round_fn && b->round_fn(b, round + 1, b->round_user) != 0) {
+            stopped = -1; /* the callback's stop */
+            break;
+        }
         if (s != GBT_OK || num_valid == 0 || ml.total == 0) continue;
         if (best_round < 0 || (last_maximize ? last > best : last < best)) {
             best = last;
@@ -139,11 +176,16 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     if (s == GBT_OK) {
         char e1[32];
         format_seconds(e1, sizeof e1, gbt__now() - start);
-        if (best_round >= 0)
+        if (stopped > 0)
+            gbt__log(verb, GBT_LOG_INFO, "stopped on request after %d rounds (%d of %d asked for) in %s",
+                     (int)(b->model.K ? b->model.ntrees / (uint32_t)b->model.K : 0), ndone,
+                     num_rounds, e1);
+        else if (best_round >= 0)
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f",
                      last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
         else
-            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", num_rounds, e1);
+            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", stopped ? ndone : num_rounds,
+                     e1);
         if (b->comm && last_round >= 0)
             gbt__log(verb, GBT_LOG_INFO,
                      "rank %d of %d: %.3f MB exchanged in set-up, %.3f MB per round (this process's part of "

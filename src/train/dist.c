@@ -226,15 +226,22 @@ static gbt_status sum_counts(void *user, uint64_t *count, uint32_t nfeat)
     return d->comm->ops->allreduce_i64(d->comm->impl, (int64_t *)count, nfeat, GBT_COMM_SUM);
 }
 
-/* one distinct value and its weight, as it travels */
+static gbt_status max_weight(void *user, double *w)
+{
+    struct gbt_dist *d = user;
+    FORWARD_IF_ERROR(gbt__dist_agree(d, GBT_OK));
+    return d->comm->ops->allreduce_f64(d->comm->impl, w, 1, GBT_COMM_MAX);
+}
+
+/* one distinct value and its fixed-point weight, as it travels */
 struct keyed {
     uint32_t key;
     uint32_t pad;
-    double w;
+    uint64_t w;
 };
 
-static gbt_status merge(void *user, const uint32_t *keys, const double *w, size_t n, uint32_t **mkeys,
-                        double **mw, size_t *mn)
+static gbt_status merge(void *user, const uint32_t *keys, const uint64_t *w, size_t n, uint32_t **mkeys,
+                        uint64_t **mw, size_t *mn)
 {
     struct gbt_dist *d = user;
     const int P = d->comm->size;
@@ -256,10 +263,10 @@ static gbt_status merge(void *user, const uint32_t *keys, const double *w, size_
         end[r] = total;
     }
     if (s == GBT_OK) s = gbt__alloc(mkeys, total ? total : 1, sizeof **mkeys, 0, "merged values");
-    if (s == GBT_OK) s = gbt__alloc(mw, total ? total : 1, sizeof **mw, 0, "merged weights");
+    if (s == GBT_OK) s = gbt__alloc(mw, total + 1, sizeof **mw, 0, "merged weights");
     /*
      * Each process's list ascends: take the smallest head; a value several
-     * processes hold gets their weights summed in process order.
+     * processes hold gets their weights summed (integers: exact).
      */
     while (s == GBT_OK) {
         uint32_t key = 0;
@@ -271,11 +278,10 @@ static gbt_status merge(void *user, const uint32_t *keys, const double *w, size_
             }
         if (!found) break;
         (*mkeys)[k] = key;
-        (*mw)[k] = 0.0;
-        for (int r = 0, first = 1; r < P; r++)
+        (*mw)[k] = 0;
+        for (int r = 0; r < P; r++)
             if (at[r] < end[r] && all[at[r]].key == key) {
-                (*mw)[k] = first ? all[at[r]].w : (*mw)[k] + all[at[r]].w;
-                first = 0;
+                (*mw)[k] += all[at[r]].w;
                 at[r]++;
             }
         k++;
@@ -306,6 +312,7 @@ gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int m
     q.nrow = d->nrow_total;
     q.nnz = (uint64_t)nnz;
     q.sum_counts = sum_counts;
+    q.max_weight = max_weight;
     q.merge = merge;
     q.user = d;
     return gbt__dist_agree(d, gbt__quantize_dist(part, max_bin, nthread, &q, out));

@@ -7,8 +7,18 @@
  *   the next level's histograms are built in one batch: the child with the
  *   smaller hessian sum is built from its rows, its sibling is the parent's
  *   histogram minus it (exact: the sums are integers).
- * lossguide: the leaf of highest gain (lowest node id on ties) splits
- *   next; its two children form the batch.
+ * lossguide: the leaf of highest gain (lowest node id on ties), taken from
+ *   a binary heap, splits next; its two children form the batch.
+ * Histograms live in a pool of cfg->max_slots slots (histogram_pool_size).
+ * A node keeps its histogram after its split is found, so that its
+ * children can be had by one build and one subtraction.  When the pool is
+ * full, a node's histogram is dropped (depthwise: the newest first, which
+ * keeps the next parents of the level; lossguide: the oldest first, as
+ * LightGBM's pool) and the children of a node without one are both built
+ * from their rows.  The sums are exact integers, so a rebuilt histogram
+ * equals the subtracted one bit for bit and the pool size never changes
+ * the model.  Batches hold at most max_slots nodes (max_slots / 2 parents
+ * for the children's histograms).
  * Then, as in XGBoost, splits whose gain is below gamma are pruned from the
  * bottom up, and every leaf gets eta * weight(G, H), or, for the objectives
  * that refit leaves, eta * the quantile of its rows' residuals
@@ -17,7 +27,15 @@
  * Sampling of features: colsample_bytree picks round(rate * n) of the
  * usable features (at least one) by the smallest counter-based draws keyed
  * by (seed, tree); colsample_bylevel picks from those per depth, and
- * colsample_bynode per node.
+ * colsample_bynode per node.  With feature weights (constraints.h) the
+ * draws are weighted, without replacement, as XGBoost draws them: each
+ * feature's key is log(u) / max(w, 1e-6), u the draw in (0, 1), and the
+ * largest keys are taken.
+ *
+ * Constraints: interaction constraints mask, per node, the features its
+ * path does not allow (gbt__interaction_allowed); monotone constraints give
+ * each node bounds on its weight (common/constraint_math.h), which the
+ * split search and the leaf values keep.
  */
 #include <float.h>
 #include <math.h>
@@ -25,6 +43,7 @@
 #include <string.h>
 
 #include "common/cat_math.h"
+#include "common/constraint_math.h"
 #include "common/rng.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
@@ -32,8 +51,11 @@
 #include "util/util.h"
 
 struct gnode {
-    int32_t depth, slot;
+    int32_t depth, slot; /* slot: its histogram's, or -1 */
     int32_t left, right; /* -1 for leaves */
+    int32_t parent;      /* -1 for the root */
+    double lower, upper; /* bounds of the weight (monotone constraints) */
+    int32_t pinned;      /* 1 while a batch uses its slot: never dropped then */
     struct gbt_hbin sum;
     struct gbt_split split;
 };
@@ -49,7 +71,15 @@ struct grower {
     size_t nodes_cap;
     int32_t *free_slots;
     int32_t nfree;
+    /* the nodes that took a slot, in that order (entries of nodes without one are stale) */
+    int32_t *held;
+    size_t held_cap, held_head, nheld;
+    struct gbt_grow_stats stats;
+    int32_t *heap; /* lossguide: the candidate leaves, best first */
+    size_t heap_cap, nheap;
     int sampling;        /* any colsample rate below 1 */
+    int masked;          /* sampling or interaction constraints: best_splits gets masks */
+    uint8_t *used, *allowed; /* nfeat each: interaction constraints of one node */
     uint8_t *tree_mask;  /* nfeat */
     uint8_t *level_mask; /* nfeat */
     int32_t level_depth; /* depth level_mask was drawn for */
@@ -64,7 +94,7 @@ struct grower {
     struct gbt_hist_job *hjobs;
     struct gbt_partition_job *pjobs;
     size_t sjobs_cap, splits_cap, hjobs_cap, pjobs_cap;
-    struct sample { uint64_t draw; uint32_t f; } *draws;
+    struct sample { uint64_t draw; double key; uint32_t f; } *draws;
 };
 
 void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
@@ -89,6 +119,23 @@ void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
     *max_slots = (uint32_t)slots;
 }
 
+/* Weighted draws: the largest key first, then the lower feature. */
+static int cmp_key(const void *a, const void *b)
+{
+    const struct sample *x = a, *y = b;
+    if (x->key != y->key) return x->key > y->key ? -1 : 1;
+    return (x->f > y->f) - (x->f < y->f);
+}
+
+uint32_t gbt__hist_pool_slots(double pool_mb, uint32_t total_bins)
+{
+    double n;
+    if (!(pool_mb > 0)) return UINT32_MAX;
+    n = floor(pool_mb * 1048576.0 / (16.0 * (total_bins ? total_bins : 1)));
+    if (n < 2) return 2;
+    return n >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+}
+
 static int cmp_sample(const void *a, const void *b)
 {
     const struct sample *x = a, *y = b;
@@ -110,26 +157,77 @@ static void sample_features(struct grower *g, const uint8_t *in, uint8_t *out, d
         if (!in[f]) continue;
         g->draws[m].draw = gbt_draw(g->cfg->seed, stream, key, f);
         g->draws[m].f = f;
+        if (g->cfg->cons && g->cfg->cons->weights) {
+            const double w = g->cfg->cons->weights[f], u = gbt_unit(g->draws[m].draw) + 0x1p-54;
+            g->draws[m].key = log(u) / (w > 1e-6 ? w : 1e-6);
+        }
         m++;
     }
     if (m == 0) return;
     k = (uint32_t)floor(rate * (double)m + 0.5);
     if (k < 1) k = 1;
-    qsort(g->draws, m, sizeof *g->draws, cmp_sample);
+    qsort(g->draws, m, sizeof *g->draws, g->cfg->cons && g->cfg->cons->weights ? cmp_key : cmp_sample);
     for (uint32_t i = 0; i < k; i++) out[g->draws[i].f] = 1;
-}
-
-static gbt_status alloc_slot(struct grower *g, int32_t *slot)
-{
-    RETURN_ERROR_IF(g->nfree == 0, GBT_E_INTERNAL, "out of histogram slots");
-    *slot = g->free_slots[--g->nfree];
-    return GBT_OK;
 }
 
 static void release_slot(struct grower *g, int32_t node)
 {
     if (g->nodes[node].slot >= 0) g->free_slots[g->nfree++] = g->nodes[node].slot;
     g->nodes[node].slot = -1;
+}
+
+static int droppable(const struct grower *g, int32_t node)
+{
+    return g->nodes[node].slot >= 0 && !g->nodes[node].pinned;
+}
+
+/*
+ * Frees a slot by dropping a histogram that no batch is using: the newest
+ * (depthwise) or the oldest (lossguide) of the held ones.
+ */
+static gbt_status drop_one(struct grower *g)
+{
+    if (g->cfg->policy == GBT_GROW_LOSSGUIDE) {
+        while (g->held_head < g->nheld && g->nodes[g->held[g->held_head]].slot < 0) g->held_head++;
+        for (size_t i = g->held_head; i < g->nheld; i++)
+            if (droppable(g, g->held[i])) {
+                release_slot(g, g->held[i]);
+                g->stats.dropped++;
+                return GBT_OK;
+            }
+    } else {
+        while (g->nheld > g->held_head && g->nodes[g->held[g->nheld - 1]].slot < 0) g->nheld--;
+        for (size_t i = g->nheld; i-- > g->held_head;)
+            if (droppable(g, g->held[i])) {
+                release_slot(g, g->held[i]);
+                g->stats.dropped++;
+                return GBT_OK;
+            }
+    }
+    return gbt__fail(GBT_E_INTERNAL, "the histogram pool of %u slots is too small for a batch",
+                     g->cfg->max_slots);
+}
+
+/* Gives node a slot (taking one from another node when the pool is full), pinned. */
+static gbt_status take_slot(struct grower *g, int32_t node)
+{
+    if (g->nfree == 0) FORWARD_IF_ERROR(drop_one(g));
+    FORWARD_IF_ERROR(gbt__reserve(&g->held, &g->held_cap, g->nheld + 1, sizeof *g->held, "histogram pool"));
+    g->nodes[node].slot = g->free_slots[--g->nfree];
+    g->nodes[node].pinned = 1;
+    g->held[g->nheld++] = node;
+    return GBT_OK;
+}
+
+/* node takes over the slot of `from` (pinned). */
+static gbt_status inherit_slot(struct grower *g, int32_t node, int32_t from)
+{
+    FORWARD_IF_ERROR(gbt__reserve(&g->held, &g->held_cap, g->nheld + 1, sizeof *g->held, "histogram pool"));
+    g->nodes[node].slot = g->nodes[from].slot;
+    g->nodes[node].pinned = 1;
+    g->nodes[from].slot = -1;
+    g->held[g->nheld++] = node;
+    return GBT_OK;
 }
 
 static gbt_status new_node(struct grower *g, int32_t depth, struct gbt_hbin sum, int32_t *id)
@@ -141,7 +239,11 @@ static gbt_status new_node(struct grower *g, int32_t depth, struct gbt_hbin sum,
     *id = g->n_nodes++;
     g->nodes[*id].depth = depth;
     g->nodes[*id].slot = -1;
+    g->nodes[*id].pinned = 0;
     g->nodes[*id].left = g->nodes[*id].right = -1;
+    g->nodes[*id].parent = -1;
+    g->nodes[*id].lower = -(double)INFINITY;
+    g->nodes[*id].upper = (double)INFINITY;
     g->nodes[*id].sum = sum;
     g->nodes[*id].split.feature = -1;
     return GBT_OK;
@@ -153,22 +255,31 @@ static gbt_status evaluate(struct grower *g, const int32_t *ids, int n)
     const struct gbt_grow_config *cfg = g->cfg;
     FORWARD_IF_ERROR(gbt__reserve(&g->sjobs, &g->sjobs_cap, (size_t)n, sizeof *g->sjobs, "split jobs"));
     FORWARD_IF_ERROR(gbt__reserve(&g->splits, &g->splits_cap, (size_t)n, sizeof *g->splits, "splits"));
-    if (g->sampling)
+    if (g->masked)
         FORWARD_IF_ERROR(gbt__reserve(&g->masks, &g->masks_cap, (size_t)n * g->nfeat, 1, "feature masks"));
     for (int i = 0; i < n; i++) {
         const struct gnode *nd = &g->nodes[ids[i]];
+        uint8_t *mask = g->masked ? g->masks + (size_t)i * g->nfeat : NULL;
         g->sjobs[i].node = ids[i];
         g->sjobs[i].slot = nd->slot;
         g->sjobs[i].total = nd->sum;
+        g->sjobs[i].lower = nd->lower;
+        g->sjobs[i].upper = nd->upper;
+        if (g->masked && !g->sampling) memcpy(mask, cfg->usable, g->nfeat);
         if (g->sampling) {
             if (nd->depth != g->level_depth) {
                 sample_features(g, g->tree_mask, g->level_mask, cfg->colsample_bylevel,
                                 GBT_RNG_LEVEL_COLS, cfg->tree_index * 64 + (uint64_t)nd->depth);
                 g->level_depth = nd->depth;
             }
-            sample_features(g, g->level_mask, g->masks + (size_t)i * g->nfeat,
-                            cfg->colsample_bynode, GBT_RNG_NODE_COLS,
+            sample_features(g, g->level_mask, mask, cfg->colsample_bynode, GBT_RNG_NODE_COLS,
                             (cfg->tree_index << 32) | (uint64_t)ids[i]);
+        }
+        if (cfg->cons && cfg->cons->sets) {
+            memset(g->used, 0, g->nfeat);
+            for (int32_t a = nd->parent; a >= 0; a = g->nodes[a].parent) g->used[g->nodes[a].split.feature] = 1;
+            gbt__interaction_allowed(cfg->cons, g->used, g->allowed);
+            for (uint32_t f = 0; f < g->nfeat; f++) mask[f] &= g->allowed[f];
         }
     }
     if (g->cat_words) {
@@ -177,7 +288,7 @@ static gbt_status evaluate(struct grower *g, const int32_t *ids, int n)
         FORWARD_IF_ERROR(gbt__reserve(&g->node_cats, &g->node_cats_cap, (size_t)g->n_nodes * g->cat_words,
                                       sizeof *g->node_cats, "category sets"));
     }
-    FORWARD_IF_ERROR(g->ops->best_splits(g->ctx, g->sjobs, n, g->sampling ? g->masks : NULL,
+    FORWARD_IF_ERROR(g->ops->best_splits(g->ctx, g->sjobs, n, g->masked ? g->masks : NULL,
                                          &g->sp, g->splits, g->cat_words ? g->cat_batch : NULL));
     for (int i = 0; i < n; i++) {
         g->nodes[ids[i]].split = g->splits[i];
@@ -205,6 +316,21 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
         nd = &g->nodes[ids[i]];
         nd->left = l;
         nd->right = r;
+        g->nodes[l].parent = g->nodes[r].parent = ids[i];
+        g->nodes[l].lower = g->nodes[r].lower = nd->lower;
+        g->nodes[l].upper = g->nodes[r].upper = nd->upper;
+        if (g->sp.monotone) {
+            double b[4];
+            const int32_t f = nd->split.feature;
+            gbt_child_bounds(nd->split.left, nd->split.right, &g->sp, nd->lower, nd->upper,
+                             gbt_candidate_constraint(g->cfg->cons->monotone[f], nd->split.bin,
+                                                      nd->split.default_left, (int)g->cfg->cuts->nbins[f]),
+                             b);
+            g->nodes[l].lower = b[0];
+            g->nodes[l].upper = b[1];
+            g->nodes[r].lower = b[2];
+            g->nodes[r].upper = b[3];
+        }
         g->pjobs[i].node = ids[i];
         g->pjobs[i].left = l;
         g->pjobs[i].right = r;
@@ -218,38 +344,65 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
 }
 
 /*
- * Histograms of the children of the listed (split) nodes: the lighter child
- * is built into a new slot, the heavier one takes the parent's slot.
+ * Histograms of the children of the listed (split) nodes, at most half the
+ * pool's slots of them: the lighter child is built into a new slot and the
+ * heavier one takes the parent's slot, the parent's histogram minus the
+ * lighter one; a parent whose histogram was dropped has both built.
  */
 static gbt_status child_histograms(struct grower *g, const int32_t *ids, int n)
 {
     int nj = 0;
+    gbt_status s = GBT_OK;
+    int need = 0;
     FORWARD_IF_ERROR(gbt__reserve(&g->hjobs, &g->hjobs_cap, (size_t)2 * n, sizeof *g->hjobs, "histogram jobs"));
     for (int i = 0; i < n; i++) {
-        struct gnode *p = &g->nodes[ids[i]];
-        int32_t small = p->left, big = p->right, slot = -1;
+        g->nodes[ids[i]].pinned = 1;
+        need += g->nodes[ids[i]].slot >= 0 ? 1 : 2;
+    }
+    /* the slots first, so that no drop has to look past this batch's children */
+    while (g->nfree < need && s == GBT_OK) s = drop_one(g);
+    for (int i = 0; i < n && s == GBT_OK; i++) {
+        const struct gnode *p = &g->nodes[ids[i]];
+        const int32_t id = ids[i];
+        int32_t small = p->left, big = p->right;
         if (g->nodes[p->right].sum.h < g->nodes[p->left].sum.h) {
             small = p->right;
             big = p->left;
         }
-        FORWARD_IF_ERROR(alloc_slot(g, &slot));
-        g->nodes[small].slot = slot;
-        g->nodes[big].slot = p->slot;
-        p->slot = -1;
-        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, small, slot, -1};
-        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_SUBTRACT, big, g->nodes[big].slot, slot};
+        s = take_slot(g, small);
+        if (s != GBT_OK) break;
+        g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, small, g->nodes[small].slot, -1};
+        if (g->nodes[id].slot >= 0) {
+            s = inherit_slot(g, big, id);
+            g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_SUBTRACT, big, g->nodes[big].slot,
+                                                   g->nodes[small].slot};
+            g->stats.subtracted++;
+        } else {
+            s = take_slot(g, big);
+            g->hjobs[nj++] = (struct gbt_hist_job){GBT_HIST_BUILD, big, g->nodes[big].slot, -1};
+            g->stats.rebuilt++;
+            g->stats.built++;
+        }
+        g->stats.built++;
     }
-    return g->ops->histograms(g->ctx, g->hjobs, nj);
+    if (s == GBT_OK) s = g->ops->histograms(g->ctx, g->hjobs, nj);
+    for (int i = 0; i < n; i++) {
+        g->nodes[ids[i]].pinned = 0;
+        if (g->nodes[ids[i]].left >= 0)
+            g->nodes[g->nodes[ids[i]].left].pinned = g->nodes[g->nodes[ids[i]].right].pinned = 0;
+    }
+    return s;
 }
 
 static gbt_status root(struct grower *g, const struct gbt_class_sums *sums)
 {
-    int32_t id = 0, slot = -1;
+    int32_t id = 0;
     struct gbt_hist_job job;
     FORWARD_IF_ERROR(new_node(g, 0, sums->total, &id));
-    FORWARD_IF_ERROR(alloc_slot(g, &slot));
-    g->nodes[id].slot = slot;
-    job = (struct gbt_hist_job){GBT_HIST_BUILD, id, slot, -1};
+    FORWARD_IF_ERROR(take_slot(g, id));
+    g->nodes[id].pinned = 0;
+    g->stats.built++;
+    job = (struct gbt_hist_job){GBT_HIST_BUILD, id, g->nodes[id].slot, -1};
     return g->ops->histograms(g->ctx, &job, 1);
 }
 
@@ -258,16 +411,26 @@ static int depth_allows_split(const struct gbt_grow_config *cfg, int depth)
     return cfg->max_depth == 0 || depth < cfg->max_depth;
 }
 
+/* Partitions the rows of the listed nodes, in batches of at most max_slots. */
+static gbt_status split_all(struct grower *g, const int32_t *ids, int n)
+{
+    const int cap = (int)g->cfg->max_slots;
+    for (int k = 0; k < n; k += cap) FORWARD_IF_ERROR(split_nodes(g, ids + k, n - k < cap ? n - k : cap));
+    return GBT_OK;
+}
+
 static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *level_cap,
                                  int32_t **next_p, size_t *next_cap)
 {
     const struct gbt_grow_config *cfg = g->cfg;
+    const int half = cfg->max_slots > 1 ? (int)(cfg->max_slots / 2) : 1;
     int32_t *level = *level_p, *next = *next_p;
     int nlevel = 1, nleaves = 1;
     level[0] = 0;
+    FORWARD_IF_ERROR(evaluate(g, level, 1));
     for (int depth = 0; nlevel > 0 && depth_allows_split(cfg, depth); depth++) {
         int nsplit = 0, nnext = 0;
-        FORWARD_IF_ERROR(evaluate(g, level, nlevel));
+        /* the level's nodes hold their best splits (and histograms, unless dropped) */
         for (int i = 0; i < nlevel; i++) {
             if (splittable(&g->nodes[level[i]]) && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
                 level[nsplit++] = level[i];
@@ -279,15 +442,19 @@ static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *le
         if (nsplit == 0) break;
         FORWARD_IF_ERROR(gbt__reserve(next_p, next_cap, (size_t)2 * nsplit, sizeof *next, "node lists"));
         next = *next_p;
-        FORWARD_IF_ERROR(split_nodes(g, level, nsplit));
-        if (depth_allows_split(cfg, depth + 1)) {
-            FORWARD_IF_ERROR(child_histograms(g, level, nsplit));
-        } else {
-            for (int i = 0; i < nsplit; i++) release_slot(g, level[i]);
-        }
+        FORWARD_IF_ERROR(split_all(g, level, nsplit));
         for (int i = 0; i < nsplit; i++) {
             next[nnext++] = g->nodes[level[i]].left;
             next[nnext++] = g->nodes[level[i]].right;
+        }
+        if (depth_allows_split(cfg, depth + 1)) {
+            for (int k = 0; k < nsplit; k += half) {
+                const int c = nsplit - k < half ? nsplit - k : half;
+                FORWARD_IF_ERROR(child_histograms(g, level + k, c));
+                FORWARD_IF_ERROR(evaluate(g, next + 2 * k, 2 * c));
+            }
+        } else {
+            for (int i = 0; i < nsplit; i++) release_slot(g, level[i]);
         }
         {
             int32_t *t = *level_p;
@@ -305,25 +472,54 @@ static gbt_status grow_depthwise(struct grower *g, int32_t **level_p, size_t *le
     return GBT_OK;
 }
 
-static gbt_status grow_lossguide(struct grower *g, int32_t **cand_p, size_t *cand_cap)
+/* Lossguide's order: higher gain first, then the lower node id. */
+static int before(const struct grower *g, int32_t a, int32_t b)
 {
-    int32_t *cand = *cand_p;
+    const double ga = g->nodes[a].split.gain, gb = g->nodes[b].split.gain;
+    return ga > gb || (ga == gb && a < b);
+}
+
+static gbt_status heap_push(struct grower *g, int32_t id)
+{
+    size_t i;
+    FORWARD_IF_ERROR(gbt__reserve(&g->heap, &g->heap_cap, g->nheap + 1, sizeof *g->heap, "candidates"));
+    i = g->nheap++;
+    while (i > 0 && before(g, id, g->heap[(i - 1) / 2])) {
+        g->heap[i] = g->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    g->heap[i] = id;
+    return GBT_OK;
+}
+
+static int32_t heap_pop(struct grower *g)
+{
+    const int32_t top = g->heap[0], last = g->heap[--g->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= g->nheap) break;
+        if (c + 1 < g->nheap && before(g, g->heap[c + 1], g->heap[c])) c++;
+        if (!before(g, g->heap[c], last)) break;
+        g->heap[i] = g->heap[c];
+        i = c;
+    }
+    if (g->nheap > 0) g->heap[i] = last;
+    return top;
+}
+
+static gbt_status grow_lossguide(struct grower *g)
+{
     const struct gbt_grow_config *cfg = g->cfg;
-    int ncand = 0, nleaves = 1;
+    int nleaves = 1;
     int32_t zero = 0;
     if (depth_allows_split(cfg, 0)) {
         FORWARD_IF_ERROR(evaluate(g, &zero, 1));
-        if (splittable(&g->nodes[0])) cand[ncand++] = 0;
+        if (splittable(&g->nodes[0])) FORWARD_IF_ERROR(heap_push(g, 0));
     }
-    while (ncand > 0 && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
-        int best = 0;
-        int32_t id, kids[2];
-        for (int i = 1; i < ncand; i++) {
-            const struct gbt_split *a = &g->nodes[cand[i]].split, *b = &g->nodes[cand[best]].split;
-            if (a->gain > b->gain || (a->gain == b->gain && cand[i] < cand[best])) best = i;
-        }
-        id = cand[best];
-        cand[best] = cand[--ncand];
+    while (g->nheap > 0 && (cfg->max_leaves == 0 || nleaves < cfg->max_leaves)) {
+        const int32_t id = heap_pop(g);
+        int32_t kids[2];
         FORWARD_IF_ERROR(split_nodes(g, &id, 1));
         nleaves++;
         kids[0] = g->nodes[id].left;
@@ -334,16 +530,14 @@ static gbt_status grow_lossguide(struct grower *g, int32_t **cand_p, size_t *can
         }
         FORWARD_IF_ERROR(child_histograms(g, &id, 1));
         FORWARD_IF_ERROR(evaluate(g, kids, 2));
-        FORWARD_IF_ERROR(gbt__reserve(cand_p, cand_cap, (size_t)ncand + 2, sizeof *cand, "candidates"));
-        cand = *cand_p;
         for (int k = 0; k < 2; k++) {
             if (splittable(&g->nodes[kids[k]]))
-                cand[ncand++] = kids[k];
+                FORWARD_IF_ERROR(heap_push(g, kids[k]));
             else
                 release_slot(g, kids[k]);
         }
     }
-    for (int i = 0; i < ncand; i++) release_slot(g, cand[i]);
+    for (size_t i = 0; i < g->nheap; i++) release_slot(g, g->heap[i]);
     release_slot(g, 0);
     return GBT_OK;
 }
@@ -383,6 +577,18 @@ static gbt_status cat_node(const struct grower *g, int32_t i, int32_t id, struct
 }
 
 /*
+ * A node's value before eta: its refitted value q (NaN: none) or its
+ * weight; with monotone constraints, clamped to its bounds.
+ */
+static double leaf_weight(const struct grower *g, const struct gnode *nd, double q)
+{
+    double w;
+    if (!g->sp.monotone) return nd->left < 0 && !isnan(q) ? q : gbt_node_weight(nd->sum, &g->sp);
+    w = nd->left < 0 && !isnan(q) ? q : gbt_bounded_node_weight(nd->sum, &g->sp, nd->lower, nd->upper);
+    return w < nd->lower ? nd->lower : w > nd->upper ? nd->upper : w;
+}
+
+/*
  * Writes the reachable nodes, in id order, into the tree; sends leaf values
  * to the backend.  refit (NULL: none) holds, per node id, the quantile that
  * replaces the leaf's weight, NaN to keep the weight.
@@ -411,9 +617,7 @@ static gbt_status emit(struct grower *g, const double *refit, struct gbt_tree *o
         if (newid[i] >= 0) newid[i] = k++;
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
-        const double v = cfg->eta * (refit && nd->left < 0 && !isnan(refit[i])
-                                         ? refit[i]
-                                         : gbt_node_weight(nd->sum, &g->sp));
+        const double v = cfg->eta * leaf_weight(g, nd, refit ? refit[i] : NAN);
         float value;
         int32_t id;
         if (newid[i] < 0) continue;
@@ -525,6 +729,10 @@ static void grower_free(struct grower *g)
     free(g->draws);
     free(g->cat_batch);
     free(g->node_cats);
+    free(g->used);
+    free(g->allowed);
+    free(g->held);
+    free(g->heap);
 }
 
 gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
@@ -546,9 +754,14 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     g.level_depth = -1;
     g.sampling = cfg->colsample_bytree < 1.0 || cfg->colsample_bylevel < 1.0 ||
                  cfg->colsample_bynode < 1.0;
+    g.masked = g.sampling || (cfg->cons && cfg->cons->sets);
     s = gbt__alloc(&g.free_slots, cfg->max_slots, sizeof *g.free_slots, 0, "slots");
     if (s == GBT_OK) s = gbt__reserve(&a, &acap, 16, sizeof *a, "node lists");
     if (s == GBT_OK) s = gbt__reserve(&b, &bcap, 16, sizeof *b, "node lists");
+    if (s == GBT_OK && cfg->cons && cfg->cons->sets) {
+        s = gbt__alloc(&g.used, g.nfeat + 1, 1, 0, "interaction constraints");
+        if (s == GBT_OK) s = gbt__alloc(&g.allowed, g.nfeat + 1, 1, 0, "interaction constraints");
+    }
     if (s == GBT_OK && g.sampling) {
         s = gbt__alloc(&g.tree_mask, g.nfeat + 1, 1, 0, "feature masks");
         if (s == GBT_OK) s = gbt__alloc(&g.level_mask, g.nfeat + 1, 1, 0, "feature masks");
@@ -565,8 +778,14 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     }
     if (s == GBT_OK) s = root(&g, sums);
     if (s == GBT_OK)
-        s = cfg->policy == GBT_GROW_LOSSGUIDE ? grow_lossguide(&g, &a, &acap)
+        s = cfg->policy == GBT_GROW_LOSSGUIDE ? grow_lossguide(&g)
                                               : grow_depthwise(&g, &a, &acap, &b, &bcap);
+    if (cfg->stats) {
+        cfg->stats->built += g.stats.built;
+        cfg->stats->subtracted += g.stats.subtracted;
+        cfg->stats->rebuilt += g.stats.rebuilt;
+        cfg->stats->dropped += g.stats.dropped;
+    }
     if (s == GBT_OK) {
         double *refit = NULL;
         prune(&g);

@@ -9,9 +9,18 @@
 
 #include "backend.h"
 #include "model/tree.h"
+#include "objective/constraints.h"
 
 /* A split must reduce the loss by more than this (XGBoost's kRtEps). */
 #define GBT_MIN_SPLIT_GAIN 1e-6
+
+/* What happened to histograms while growing (added to by gbt__grow_tree). */
+struct gbt_grow_stats {
+    uint64_t built;      /* BUILD jobs: histograms summed from rows */
+    uint64_t subtracted; /* SUBTRACT jobs: a parent's minus its lighter child's */
+    uint64_t rebuilt;    /* parents without a histogram: both children built */
+    uint64_t dropped;    /* histograms dropped because the pool was full */
+};
 
 struct gbt_grow_config {
     int policy; /* enum gbt_grow_policy */
@@ -23,7 +32,11 @@ struct gbt_grow_config {
     uint64_t tree_index; /* round * num_class + class: keys the feature sampling */
     const struct gbt_cuts *cuts;
     const uint8_t *usable; /* nfeat: features that can split */
-    uint32_t max_nodes, max_slots;
+    /* monotone and interaction constraints, feature weights (sp.monotone set with monotone) */
+    const struct gbt_constraints *cons;
+    uint32_t max_nodes;
+    uint32_t max_slots; /* the histogram pool: slots, and the most nodes in one batch */
+    struct gbt_grow_stats *stats; /* NULL, or counters to add to */
     /* NULL: leaves take eta * weight(G, H); else the quantiles of leaf_refit.h */
     const struct gbt_leaf_refit *refit;
 };
@@ -31,6 +44,13 @@ struct gbt_grow_config {
 /* The node and histogram-slot counts a configuration may need for n rows. */
 void gbt__grow_limits(int policy, int max_depth, int max_leaves, uint64_t nrow,
                       uint32_t *max_nodes, uint32_t *max_slots);
+
+/*
+ * The histogram slots that histogram_pool_size (MB; <= 0: no limit) allows
+ * for histograms of total_bins bins (16 bytes each): max(2, floor(MB *
+ * 2^20 / (16 * total_bins))), UINT32_MAX without a limit.
+ */
+uint32_t gbt__hist_pool_slots(double pool_mb, uint32_t total_bins);
 
 struct gbt_leaf_refit;
 

@@ -10,24 +10,28 @@ from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError
                    InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError)
 from ._lib import LIB as _LIB
 from . import callback
-from .core import Booster, Dataset, build_info, device_count, params_info
+from .core import Booster, Dataset, QuantileDMatrix, build_info, device_count, params_info
 
 #: XGBoost's name for a dataset, so that scripts written for XGBoost's train() run
 DMatrix = Dataset
 from .training import train
+from .cross_validation import cv
+from .config import config_context, get_config, set_config
 from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
-__all__ = ["Dataset", "DMatrix", "Booster", "train", "callback", "build_info", "device_count", "params_info",
-           "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTError", "InvalidArgumentError",
+__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "Booster", "train", "cv", "callback", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
+           "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
+           "XGBRanker", "XGBModel", "GBTError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
            "NoDeviceError", "DeviceError", "InternalError", "__version__"]
 
 
 def __getattr__(name: str):
     # scikit-learn is optional: the estimators load it on first use.
-    if name in ("GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel"):
+    if name in ("GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel",
+                "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBModel"):
         from . import sklearn as _sk
         return getattr(_sk, name)
     raise AttributeError(f"module 'gbt' has no attribute {name!r}")

@@ -200,6 +200,9 @@ _SIGNATURES = {
     "gbt_booster_save_xgboost": (c_int, [_booster_p, c_char_p]),
     "gbt_dataset_get_groups": (c_int, [_dataset_p, POINTER(POINTER(ctypes.c_uint32)),
                                        POINTER(c_uint64)]),
+    "gbt_dataset_get_data": (c_int, [_dataset_p, POINTER(POINTER(c_float)), POINTER(POINTER(c_uint64)),
+                                     POINTER(POINTER(ctypes.c_uint32)), POINTER(POINTER(c_float)),
+                                     POINTER(c_uint64)]),
     "gbt_dataset_slice_rows": (c_int, [_dataset_p, c_uint64, c_uint64, POINTER(_dataset_p)]),
     "gbt_booster_train": (c_int, [_booster_p, _dataset_p, c_int, c_void_p, c_void_p, c_int]),
     "gbt_booster_boost": (c_int, [_booster_p, _dataset_p, c_void_p, c_void_p, c_uint64]),
@@ -214,6 +217,7 @@ _SIGNATURES = {
     "gbt_booster_eval_forget": (c_int, [_booster_p, _dataset_p]),
     "gbt_booster_set_best": (c_int, [_booster_p, c_int, c_double]),
     "gbt_booster_keep_rounds": (c_int, [_booster_p, c_int]),
+    "gbt_booster_request_stop": (c_int, [_booster_p]),
     "gbt_booster_transform": (c_int, [_booster_p, c_void_p, c_uint64, c_void_p, c_uint64]),
 }
 for _name, (_res, _args) in _SIGNATURES.items():

@@ -11,12 +11,16 @@ order of ``evals`` and of the booster's metrics.
 """
 from __future__ import annotations
 
+import collections.abc
+import os
+import pickle
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from .core import Booster, metric_maximize
 
-__all__ = ["TrainingCallback", "EarlyStopping", "EvaluationMonitor", "ProgressBar", "CallbackContainer"]
+__all__ = ["TrainingCallback", "EarlyStopping", "EvaluationMonitor", "LearningRateScheduler",
+           "TrainingCheckPoint", "ProgressBar", "CallbackContainer"]
 
 EvalsLog = Dict[str, Dict[str, List[float]]]
 
@@ -139,6 +143,8 @@ class EarlyStopping(TrainingCallback):
             raise ValueError(f"early stopping: no metric {metric!r} on {data!r} (there are "
                              f"{', '.join(map(repr, metrics))})")
         score = metrics[metric][-1]
+        if isinstance(score, tuple):  # gbt.cv's (mean, std)
+            score = score[0]
         maximize = metric_maximize(metric) if self.maximize is None else self.maximize
         if self.best_score is None or (score - self.best_score > self.min_delta if maximize
                                        else self.best_score - score > self.min_delta):
@@ -163,15 +169,23 @@ class EvaluationMonitor(TrainingCallback):
 
     Parameters
     ----------
+    rank : int, default 0
+        XGBoost's worker that prints; gbt prints from every process.
     period : int, default 1
         Print every ``period`` rounds (and the last round).
-    show_stdv : bool
-        Accepted for XGBoost compatibility; ignored.
+    show_stdv : bool, default False
+        In :func:`gbt.cv`, print each mean with its standard deviation
+        (``test-auc:0.98+0.01``).
+    logger : callable, optional
+        Called with each line (default: print to ``file``).
     file : file object, default sys.stdout
     """
 
-    def __init__(self, period: int = 1, show_stdv: bool = False, file: Any = None):
+    def __init__(self, rank: int = 0, period: int = 1, show_stdv: bool = False, logger: Any = None,
+                 *, file: Any = None):
         self.period = max(1, int(period))
+        self.show_stdv = bool(show_stdv)
+        self.logger = logger
         self.file = file
         self._last: Optional[str] = None
         self._last_epoch = -1
@@ -180,15 +194,26 @@ class EvaluationMonitor(TrainingCallback):
         parts = [f"[{epoch}]"]
         for data, metrics in evals_log.items():
             for metric, values in metrics.items():
-                parts.append(f"{data}-{metric}:{values[-1]:.6f}")
+                v = values[-1]
+                if isinstance(v, tuple):
+                    text = f"{v[0]:.6f}+{v[1]:.6f}" if self.show_stdv else f"{v[0]:.6f}"
+                else:
+                    text = f"{v:.6f}"
+                parts.append(f"{data}-{metric}:{text}")
         return "\t".join(parts)
+
+    def _emit(self, line: str) -> None:
+        if self.logger is not None:
+            self.logger(line + "\n")
+        else:
+            print(line, file=self.file or sys.stdout)
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
         if not evals_log:
             return False
         line = self._line(epoch, evals_log)
         if epoch % self.period == 0:
-            print(line, file=self.file or sys.stdout)
+            self._emit(line)
             self._last = None
         else:
             self._last = line
@@ -196,9 +221,70 @@ class EvaluationMonitor(TrainingCallback):
 
     def after_training(self, model: Booster) -> Booster:
         if self._last is not None:
-            print(self._last, file=self.file or sys.stdout)
+            self._emit(self._last)
             self._last = None
         return model
+
+
+class LearningRateScheduler(TrainingCallback):
+    """Change the learning rate as training goes, as XGBoost's callback does:
+    after round ``epoch`` the booster's ``learning_rate`` becomes
+    ``learning_rates(epoch)`` (a function of the round) or
+    ``learning_rates[epoch]`` (a sequence), so round ``epoch + 1`` uses it."""
+
+    def __init__(self, learning_rates: Any):
+        if callable(learning_rates):
+            self.learning_rates = learning_rates
+        elif isinstance(learning_rates, collections.abc.Sequence):
+            rates = list(learning_rates)
+            self.learning_rates = lambda epoch: rates[epoch]
+        else:
+            raise TypeError(f"learning_rates must be a function of the round or a sequence; got "
+                            f"{type(learning_rates).__name__}")
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        model.set_param("learning_rate", float(self.learning_rates(epoch)))
+        return False
+
+
+class TrainingCheckPoint(TrainingCallback):
+    """Save the model every ``interval`` rounds, as XGBoost's callback does:
+    ``directory/name_R.json`` (gbt's JSON model; XGBoost writes ``.ubj``) or,
+    with ``as_pickle``, ``name_R.pkl``, R the round just finished counted
+    from the start of the model; the first after round ``interval``.  Each
+    save is atomic (:meth:`Booster.save_model` and a renamed temporary file
+    for pickles)."""
+
+    def __init__(self, directory: Any, name: str = "model", as_pickle: bool = False, interval: int = 100):
+        if int(interval) < 1:
+            raise ValueError(f"interval must be at least 1; got {interval}")
+        self.directory = os.fspath(directory)
+        self.name = name
+        self.as_pickle = bool(as_pickle)
+        self.interval = int(interval)
+        self._count = 0
+        self._start = 0
+
+    def before_training(self, model: Booster) -> Booster:
+        self._start = model.num_boosted_rounds()
+        self._count = 0
+        return model
+
+    def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        if self._count == self.interval:
+            # XGBoost's epoch is counted from the start of this training; gbt.train's from the model's
+            r = epoch if epoch >= self._start else epoch + self._start
+            path = os.path.join(self.directory, f"{self.name}_{r}" + (".pkl" if self.as_pickle else ".json"))
+            if self.as_pickle:
+                tmp = f"{path}.tmp{os.getpid()}"
+                with open(tmp, "wb") as f:
+                    pickle.dump(model, f)
+                os.replace(tmp, path)
+            else:
+                model.save_model(path)
+            self._count = 0
+        self._count += 1
+        return False
 
 
 class ProgressBar(TrainingCallback):

@@ -13,7 +13,7 @@ import numpy as np
 from . import _lib
 from ._lib import LIB, check, cstr
 
-__all__ = ["Dataset", "Booster", "build_info", "device_count", "params_info"]
+__all__ = ["Dataset", "QuantileDMatrix", "Booster", "build_info", "device_count", "params_info"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -51,6 +51,18 @@ def params_info() -> List[Dict[str, str]]:
         vals = [(x.value or b"").decode() for x in f]
         out.append(dict(zip(("name", "aliases", "type", "default", "range", "help"), vals)))
     return out
+
+
+_KNOWN_PARAMS: List[str] = []
+
+
+def _has_param(name: str) -> bool:
+    """Whether the library knows parameter ``name`` or has it as an alias."""
+    if not _KNOWN_PARAMS:
+        for p in params_info():
+            _KNOWN_PARAMS.append(p["name"])
+            _KNOWN_PARAMS.extend(a.strip() for a in p["aliases"].replace(";", ",").split(",") if a.strip())
+    return name in _KNOWN_PARAMS or name.replace("-", "_") in _KNOWN_PARAMS
 
 
 # ---------------------------------------------------------------- conversions
@@ -135,6 +147,51 @@ def _ptr(arr: np.ndarray) -> c_void_p:
 
 # ---------------------------------------------------------------- Dataset
 
+_FLOAT_FIELDS = ("label", "weight", "base_margin", "label_lower_bound", "label_upper_bound")
+_BINARY_MAGIC = b"GBTDMAT1\n"
+
+
+def _is_binary_dataset(path: str) -> bool:
+    """Whether ``path`` is a file written by :meth:`Dataset.save_binary`."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(_BINARY_MAGIC)) == _BINARY_MAGIC
+    except OSError:
+        return False
+
+
+def _with_option(options: Union[None, str, Mapping[str, Any]], key: str, value: Any) -> Dict[str, Any]:
+    out = _options_dict(options)
+    out.setdefault(key, value)
+    return out
+
+
+def _options_dict(options: Union[None, str, Mapping[str, Any]]) -> Dict[str, Any]:
+    if options is None:
+        return {}
+    if isinstance(options, Mapping):
+        return dict(options)
+    out: Dict[str, Any] = {}
+    for item in str(options).split(","):
+        if item.strip():
+            k, _, v = item.partition("=")
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _check_feature_types(types: Any) -> None:
+    """XGBoost's feature_types: a list of "q" (also "float", "int", "i") and
+    "c"; libgbt checks each type (gbt_dataset_set_feature_types)."""
+    if types is None:
+        return
+    if isinstance(types, (str, bytes)):
+        raise ValueError(f"feature_types must be a list of types, one per column; got {types!r}")
+    bad = [t for t in types if t not in ("q", "float", "int", "i", "c")]
+    if bad:
+        raise ValueError(f"feature_types {bad[:5]}: each type is \"q\" (numeric; also \"float\", "
+                         "\"int\", \"i\") or \"c\" (categorical)")
+
+
 class Dataset:
     """Training or prediction data for gbt: a ``gbt_dataset`` handle.
 
@@ -145,7 +202,10 @@ class Dataset:
         other numeric dtypes are converted), a DataFrame of numeric or boolean
         columns, a sparse matrix (CSR and CSC; other formats are converted to
         CSR), a list of rows, or the path of a LIBSVM, CSV or TSV file read by
-        the C reader (``gbt_dataset_from_file``).  libgbt copies what it is
+        the C reader (``gbt_dataset_from_file``; XGBoost's URI suffixes such as
+        ``train.txt?format=libsvm`` or ``?format=csv&label_column=0`` become
+        its options, and a file written by :meth:`save_binary` is read back).
+        libgbt copies what it is
         given; a C-ordered float32 array (or a CSR matrix with float32 values,
         uint32 indices and uint64 row pointers) is handed over without a
         conversion in Python, anything else is converted once first.
@@ -160,9 +220,18 @@ class Dataset:
     qid : array-like of int, optional
         A query id per row; rows of one query must be consecutive.  Another
         way of giving ``group``.
-    missing : float, default nan
-        Values equal to this are missing (NaN is always missing).  In sparse
-        data absent entries are missing too.
+    missing : float, optional
+        Values equal to this are missing (NaN is always missing; None: NaN
+        only).  In sparse data absent entries are missing too.
+    silent : bool
+        XGBoost's; accepted (gbt's reader logs through ``logging``).
+    nthread : int, optional
+        For a file: the reader's threads (its ``nthread`` option).
+    feature_weights : array-like, optional
+        Each feature's weight in the column sampling draws (XGBoost's
+        ``feature_weights``); see :meth:`set_feature_weights`.
+    enable_categorical : bool
+        XGBoost's; accepted (categorical data is refused as before).
     feature_names : list of str, optional
         Names of the columns (a DataFrame's column names by default; a CSV
         file read with ``header=1`` names them from its header).  They are
@@ -184,17 +253,26 @@ class Dataset:
     """
 
     def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
-                 group: Any = None, qid: Any = None, label_lower_bound: Any = None,
-                 label_upper_bound: Any = None, missing: float = np.nan,
-                 feature_names: Optional[Sequence[str]] = None,
-                 feature_types: Optional[Sequence[str]] = None,
+                 missing: Optional[float] = None, silent: bool = False,
+                 feature_names: Optional[Sequence[str]] = None, feature_types: Any = None,
+                 nthread: Optional[int] = None, group: Any = None, qid: Any = None,
+                 label_lower_bound: Any = None, label_upper_bound: Any = None,
+                 feature_weights: Any = None, enable_categorical: bool = False,
                  file_options: Union[None, str, Mapping[str, Any]] = None):
         self._handle = c_void_p()
         self.missing = float(missing) if missing is not None else math.nan
+        _check_feature_types(feature_types)
         handle = c_void_p()
         df_names = None
         if isinstance(data, (str, bytes, os.PathLike)):
-            self._from_file(os.fsdecode(data), file_options, handle)
+            path = os.fsdecode(data)
+            if _is_binary_dataset(path):
+                self._from_binary(path, handle)
+            else:
+                # (XGBoost's URIs, "train.txt?format=libsvm", are the C reader's)
+                if nthread is not None:
+                    file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
+                self._from_file(path, file_options, handle)
         elif _is_pandas_df(data):
             arr, df_names = _pandas_to_numpy(data)
             self._from_dense(_as_dense_f32(arr), handle)
@@ -209,26 +287,10 @@ class Dataset:
         self._handle = handle
         if feature_names is None:
             feature_names = df_names
-        if feature_names is not None:
-            self.feature_names = feature_names
-        if feature_types is not None:
-            self.feature_types = feature_types
-        if label is not None:
-            self.set_label(label)
-        if weight is not None:
-            self.set_weight(weight)
-        if label_lower_bound is not None:
-            self.set_float_info("label_lower_bound", label_lower_bound)
-        if label_upper_bound is not None:
-            self.set_float_info("label_upper_bound", label_upper_bound)
-        if base_margin is not None:
-            self.set_base_margin(base_margin)
-        if group is not None and qid is not None:
-            raise ValueError("give group or qid, not both")
-        if group is not None:
-            self.set_group(group)
-        if qid is not None:
-            self.set_qid(qid)
+        self.set_info(label=label, weight=weight, base_margin=base_margin, group=group, qid=qid,
+                      label_lower_bound=label_lower_bound, label_upper_bound=label_upper_bound,
+                      feature_names=feature_names, feature_types=feature_types,
+                      feature_weights=feature_weights)
 
     # -- feature names
     @property
@@ -340,15 +402,31 @@ class Dataset:
         """Set a per-row field by name (``gbt_dataset_set_field``): ``label``,
         ``weight``, ``base_margin``, ``label_lower_bound``, ``label_upper_bound``
         (survival:aft's intervals; ``inf`` for an open end)."""
+        if field == "feature_weights":
+            self.set_feature_weights(data)
+            return
         if field in ("label_lower_bound", "label_upper_bound") and data is not None:
             arr = _as_vector(data, self.num_row(), field)
             check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
             return
         self._set_field(field, data)
 
-    def get_float_info(self, field: str) -> Optional[np.ndarray]:
-        """A per-row field by name (a copy), or None when it is not set."""
-        return self._get_field(field)
+    def get_float_info(self, field: str) -> np.ndarray:
+        """A per-row field by name (a float32 copy); an empty array when it is not
+        set (XGBoost's behaviour)."""
+        v = self._get_field(field)
+        return np.empty(0, dtype=np.float32) if v is None else v
+
+    def set_feature_weights(self, weights: Any) -> None:
+        """Set each feature's weight in the draws of ``colsample_bytree``,
+        ``colsample_bylevel`` and ``colsample_bynode`` (XGBoost's
+        ``feature_weights``): one finite value >= 0 per feature, not all 0;
+        None removes them."""
+        if weights is None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
+            return
+        arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float32).reshape(-1))
+        check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:
         """Set the labels (one finite value per row; None removes them)."""
@@ -405,17 +483,149 @@ class Dataset:
         d._handle, d.missing = handle, self.missing
         return d
 
-    def get_label(self) -> Optional[np.ndarray]:
-        """The labels (a copy), or None."""
-        return self._get_field("label")
+    def get_label(self) -> np.ndarray:
+        """The labels (a float32 copy); an empty array when there are none (as XGBoost's)."""
+        return self.get_float_info("label")
 
-    def get_weight(self) -> Optional[np.ndarray]:
-        """The weights (a copy), or None."""
-        return self._get_field("weight")
+    def get_weight(self) -> np.ndarray:
+        """The weights (a float32 copy); an empty array when there are none (as XGBoost's)."""
+        return self.get_float_info("weight")
 
-    def get_base_margin(self) -> Optional[np.ndarray]:
-        """The base margin (a copy, flat), or None."""
-        return self._get_field("base_margin")
+    def get_base_margin(self) -> np.ndarray:
+        """The base margin (a float32 copy, flat); an empty array when there is none."""
+        return self.get_float_info("base_margin")
+
+    def set_info(self, *, label: Any = None, weight: Any = None, base_margin: Any = None,
+                 group: Any = None, qid: Any = None, label_lower_bound: Any = None,
+                 label_upper_bound: Any = None, feature_names: Optional[Sequence[str]] = None,
+                 feature_types: Any = None, feature_weights: Any = None) -> None:
+        """Set several fields at once (XGBoost's ``DMatrix.set_info``); None leaves one unchanged."""
+        _check_feature_types(feature_types)
+        if feature_weights is not None:
+            self.set_feature_weights(feature_weights)
+        if label is not None:
+            self.set_label(label)
+        if weight is not None:
+            self.set_weight(weight)
+        if base_margin is not None:
+            self.set_base_margin(base_margin)
+        if label_lower_bound is not None:
+            self.set_float_info("label_lower_bound", label_lower_bound)
+        if label_upper_bound is not None:
+            self.set_float_info("label_upper_bound", label_upper_bound)
+        if group is not None and qid is not None:
+            raise ValueError("give group or qid, not both")
+        if group is not None:
+            self.set_group(group)
+        if qid is not None:
+            self.set_qid(qid)
+        if feature_names is not None:
+            self.feature_names = feature_names
+        if feature_types is not None:
+            self.feature_types = feature_types
+
+    def get_uint_info(self, field: str) -> np.ndarray:
+        """XGBoost's ``get_uint_info``: ``group_ptr`` (the offsets of the query
+        groups, ``[0, s0, s0 + s1, ...]``, uint32; empty without groups)."""
+        if field != "group_ptr":
+            raise ValueError(f"unknown uint field {field!r}: gbt has 'group_ptr'")
+        sizes = self.get_group()
+        if sizes is None:
+            return np.empty(0, dtype=np.uint32)
+        return np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32)
+
+    def set_uint_info(self, field: str, data: Any) -> None:
+        """XGBoost's ``set_uint_info``: ``group`` (query group sizes)."""
+        if field != "group":
+            raise ValueError(f"unknown uint field {field!r}: gbt has 'group'")
+        self.set_group(data)
+
+    def num_nonmissing(self) -> int:
+        """The number of values that are not missing."""
+        dense = ctypes.POINTER(c_float)()
+        nnz = c_uint64()
+        check(LIB.gbt_dataset_get_data(self._handle, byref(dense), None, None, None, byref(nnz)))
+        if dense:
+            n = self.num_row() * self.num_col()
+            arr = np.ctypeslib.as_array(dense, shape=(n,)) if n else np.empty(0, np.float32)
+            return int(np.count_nonzero(~np.isnan(arr)))
+        return int(nnz.value)
+
+    def save_binary(self, fname: PathLike, silent: bool = True) -> None:
+        """Save the dataset whole (feature values, fields, query groups, names)
+        to a file that ``gbt.Dataset(fname)`` loads back: gbt's own binary
+        format (a NumPy ``.npz`` archive behind a ``GBTDMAT1`` line; XGBoost's
+        binary DMatrix files are not read).  Written atomically."""
+        nrow, ncol = self.num_row(), self.num_col()
+        dense = ctypes.POINTER(c_float)()
+        indptr = ctypes.POINTER(c_uint64)()
+        indices = ctypes.POINTER(ctypes.c_uint32)()
+        values = ctypes.POINTER(c_float)()
+        nnz = c_uint64()
+        check(LIB.gbt_dataset_get_data(self._handle, byref(dense), byref(indptr), byref(indices),
+                                       byref(values), byref(nnz)))
+        arrays: Dict[str, np.ndarray] = {"shape": np.array([nrow, ncol], dtype=np.uint64)}
+        if dense:
+            arrays["dense"] = (np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).copy() if nrow * ncol
+                               else np.empty(0, np.float32))
+        else:
+            n = int(nnz.value)
+            arrays["indptr"] = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).copy()
+            arrays["indices"] = (np.ctypeslib.as_array(indices, shape=(n,)).copy() if n
+                                 else np.empty(0, np.uint32))
+            arrays["values"] = (np.ctypeslib.as_array(values, shape=(n,)).copy() if n
+                                else np.empty(0, np.float32))
+        for field in _FLOAT_FIELDS:
+            v = self._get_field(field)
+            if v is not None:
+                arrays[field] = v
+        groups = self.get_group()
+        if groups is not None:
+            arrays["group"] = groups
+        names = self.feature_names
+        if names is not None:
+            arrays["feature_names"] = np.array(names, dtype=object).astype(str)
+        path = os.fspath(fname)
+        tmp = f"{path}.tmp{os.getpid()}"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(_BINARY_MAGIC)
+                np.savez(f, **arrays)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
+
+    def _from_binary(self, path: str, handle: c_void_p) -> None:
+        with open(path, "rb") as f:
+            f.read(len(_BINARY_MAGIC))
+            try:
+                z = np.load(f, allow_pickle=False)
+                arrays = {k: z[k] for k in z.files}
+            except Exception as e:  # a damaged file: say which
+                raise _lib.FormatError(f"{path}: not a readable gbt binary dataset ({e})",
+                                       4) from None
+        nrow, ncol = (int(v) for v in arrays["shape"])
+        if "dense" in arrays:
+            arr = np.ascontiguousarray(arrays["dense"], dtype=np.float32).reshape(nrow, ncol)
+            check(LIB.gbt_dataset_from_dense(_ptr(arr), nrow, ncol, c_float(math.nan), byref(handle)))
+        else:
+            ip = np.ascontiguousarray(arrays["indptr"], dtype=np.uint64)
+            ix = np.ascontiguousarray(arrays["indices"], dtype=np.uint32)
+            vals = np.ascontiguousarray(arrays["values"], dtype=np.float32)
+            check(LIB.gbt_dataset_from_csr(_ptr(ip), _ptr(ix), _ptr(vals), nrow, ncol, byref(handle)))
+        for field in _FLOAT_FIELDS:
+            if field in arrays:
+                v = np.ascontiguousarray(arrays[field], dtype=np.float32)
+                check(LIB.gbt_dataset_set_field(handle, cstr(field), _ptr(v), v.size), field)
+        if "group" in arrays:
+            g = np.ascontiguousarray(arrays["group"], dtype=np.uint32)
+            check(LIB.gbt_dataset_set_groups(handle, _ptr(g), g.size))
+        if "feature_names" in arrays:
+            names = [str(n) for n in arrays["feature_names"]]
+            arr = (c_char_p * len(names))(*[cstr(n) for n in names])
+            check(LIB.gbt_dataset_set_feature_names(handle, arr, len(names)), "feature_names")
 
     def num_row(self) -> int:
         """The number of rows."""
@@ -446,6 +656,21 @@ class Dataset:
             self._handle = None
 
 
+class QuantileDMatrix(Dataset):
+    """XGBoost's ``QuantileDMatrix``: a :class:`Dataset` (gbt bins every
+    dataset for training itself, from the booster's ``max_bin``).
+
+    ``max_bin`` given here becomes the booster's ``max_bin`` in
+    :func:`gbt.train` unless params set it; ``ref`` (the training data whose
+    bins a validation set should use) and ``max_quantile_batches`` are
+    accepted: gbt always bins with the training data's cuts."""
+
+    def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
+                 max_quantile_batches: Optional[int] = None, **kwargs: Any):
+        super().__init__(data, label, **kwargs)
+        self.max_bin = None if max_bin is None else int(max_bin)
+
+
 # ---------------------------------------------------------------- parameters
 
 def _param_text(value: Any) -> str:
@@ -458,6 +683,25 @@ def _param_text(value: Any) -> str:
         return repr(int(v)) if v.is_integer() and abs(v) < 2**53 else repr(v)
     return str(value)
 
+
+def _constraint_text(name: str, value: Any) -> str:
+    """monotone_constraints and interaction_constraints in XGBoost's Python
+    forms as the library's text: a tuple or list of -1/0/1 as "(1,0,-1)", a
+    dict by feature name as '{"age":1}', nested lists of indices or names as
+    '[[0,1],["a","b"]]'; text passes unchanged."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return "{" + ",".join(json.dumps(str(k)) + ":" + str(int(v)) for k, v in value.items()) + "}"
+    if name == "monotone_constraints":
+        return "(" + ",".join(str(int(v)) for v in value) + ")"
+
+    def item(v: Any) -> Any:
+        return str(v) if isinstance(v, str) else int(v)
+    return json.dumps([[item(v) for v in group] for group in value])
+
+
+_CONSTRAINT_PARAMS = ("monotone_constraints", "interaction_constraints")
 
 _MAXIMIZE_CACHE: Dict[str, bool] = {}
 
@@ -489,14 +733,90 @@ def metric_maximize(name: str) -> bool:
 DataLike = Any
 
 
+def _merge_params(params: Union[None, Mapping[str, Any], Iterable[Tuple[str, Any]]]) -> Dict[str, Any]:
+    """Parameters as a dict: a dict as it is, or XGBoost's list of pairs, where
+    ``eval_metric`` may come several times (each one a metric to compute: all
+    are kept, in order) and any other name's last value wins."""
+    if params is None:
+        return {}
+    if isinstance(params, Mapping):
+        return dict(params)
+    out: Dict[str, Any] = {}
+    for pair in params:
+        try:
+            k, v = pair
+        except (TypeError, ValueError):
+            raise TypeError(f"params must be a dict or a list of (name, value) pairs; got {pair!r}") from None
+        if k in ("eval_metric", "metric") and k in out:
+            prev = out[k]
+            prev = [prev] if isinstance(prev, str) else list(prev)
+            out[k] = prev + ([v] if isinstance(v, str) else list(v))
+        else:
+            out[k] = v
+    return out
+
+
+# XGBoost parameters that gbt has no counterpart for: name -> the values that
+# mean what gbt does anyway (accepted silently; None: any value).  Any other
+# value is ignored with a warning.  Names the library knows are passed to it.
+_XGB_ONLY: Dict[str, Any] = {
+    "num_parallel_tree": {1, "1"},
+    "validate_parameters": None, "silent": None, "predictor": None, "max_cached_hist_node": None,
+    "sampling_method": {"uniform"},
+    "multi_strategy": {"one_output_per_tree"},
+    "process_type": {"default"},
+    "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
+}
+
+
+def _xgb_only_param(name: str, value: Any) -> None:
+    ok = _XGB_ONLY[name]
+    if ok is None or value is None:
+        return
+    text = _param_text(value) if not isinstance(value, (list, tuple, dict)) else str(value)
+    if isinstance(value, (list, tuple, dict)) and not value:
+        return
+    if value in ok or text in ok:
+        return
+    import warnings
+    warnings.warn(f"gbt has no parameter {name}: {name}={value!r} is ignored", UserWarning, stacklevel=4)
+
+
+def _fmap_renamer(fmap: PathLike, names: List[str]) -> Callable[[str], str]:
+    """A function replacing the model's feature names in a dump with those of
+    XGBoost's feature map file ``fmap`` (``index<TAB>name<TAB>type`` lines)."""
+    import re
+
+    mapping: Dict[str, str] = {}
+    with open(os.fspath(fmap), encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            parts = line.split()
+            if len(parts) < 2 or not parts[0].isdigit():
+                raise ValueError(f"{os.fspath(fmap)}:{lineno}: a feature map line is 'index name type'; "
+                                 f"got {line.strip()!r}")
+            i = int(parts[0])
+            if i < len(names):
+                mapping[names[i]] = parts[1]
+    if not mapping:
+        return lambda text: text
+    pattern = re.compile(r'(?<=[\[" ])(' + "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True))
+                         + r')(?=[<"\]])')
+    return lambda text: pattern.sub(lambda m: mapping[m.group(1)], text)
+
+
 class Booster:
     """A gbt model: a ``gbt_booster`` handle.
 
     Parameters
     ----------
-    params : dict, optional
+    params : dict or list of (name, value) pairs, optional
         Booster parameters by XGBoost's names and aliases (``gbt.params_info()``
-        lists them).  ``eval_metric`` may be a list.
+        lists them).  ``eval_metric`` may be a list, or repeated in pairs.
+    cache : list of Dataset, optional
+        XGBoost's; accepted and unused (gbt keeps each evaluated dataset's
+        scores between rounds itself).
     model_file : str, os.PathLike, bytes or bytearray, optional
         A saved model to load: a path, or the model's JSON bytes.
 
@@ -507,7 +827,13 @@ class Booster:
     another thread uses the booster is not allowed.
     """
 
-    def __init__(self, params: Optional[Mapping[str, Any]] = None, model_file: Any = None):
+    def __init__(self, params: Optional[Mapping[str, Any]] = None, cache: Optional[Sequence[Dataset]] = None,
+                 model_file: Any = None):
+        # cache: XGBoost's list of DMatrix to keep predictions for; gbt keeps
+        # evaluation scores per dataset itself, so it is accepted and unused.
+        if isinstance(cache, (str, bytes, bytearray, os.PathLike)):
+            raise TypeError("Booster's second argument is cache (a list of DMatrix), as in XGBoost; "
+                            "give a saved model as model_file=")
         self._handle = c_void_p()
         self._py_best: Optional[Tuple[int, float]] = None
         self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
@@ -576,6 +902,9 @@ class Booster:
         return out
 
     def _set_one(self, name: str, value: Any, quiet: bool = False) -> None:
+        if name.replace("-", "_") in _XGB_ONLY and not _has_param(name):
+            _xgb_only_param(name.replace("-", "_"), value)
+            return
         if name in ("eval_metric", "metric"):
             check(LIB.gbt_booster_set_param(self._handle, cstr(name), b""))
             metrics = [value] if isinstance(value, str) else list(value)
@@ -583,7 +912,8 @@ class Booster:
                 if m:
                     check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
             return
-        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(_param_text(value)))
+        text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
+        st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
         if not quiet:
             check(st)
 
@@ -598,10 +928,8 @@ class Booster:
         """
         if isinstance(params, str):
             items = [(params, value)]
-        elif isinstance(params, Mapping):
-            items = list(params.items())
         else:
-            items = list(params)
+            items = list(_merge_params(params).items())
         for k, v in items:
             if v is None:
                 continue
@@ -609,7 +937,7 @@ class Booster:
 
     def get_param(self, name: str) -> str:
         """The current value of parameter ``name``, as text."""
-        buf = ctypes.create_string_buffer(4096)
+        buf = ctypes.create_string_buffer(40000)  # constraint texts may be long
         check(LIB.gbt_booster_get_param(self._handle, cstr(name), buf, len(buf)))
         return buf.value.decode()
 
@@ -995,10 +1323,9 @@ class Booster:
             XGBoost's text dump (without the ``booster[T]:`` line, as
             XGBoost's ``get_dump``), one JSON object per tree, or Graphviz dot.
         """
-        if fmap:
-            raise ValueError("fmap is not supported: train on named data (feature_names) instead")
         if dump_format not in ("text", "json", "dot"):
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
+        rename = _fmap_renamer(fmap, self._c_feature_names()) if fmap else None
         out = []
         for t in range(self.num_trees()):
             text = self._dump_one(dump_format, t, with_stats)
@@ -1008,19 +1335,69 @@ class Booster:
                 text = text.strip()
                 if text.startswith("[") and text.endswith("]"):
                     text = text[1:-1].strip()  # the tree's object, not an array of one
-            out.append(text)
+            out.append(rename(text) if rename else text)
         return out
 
     def dump_model(self, fout: PathLike, fmap: str = "", with_stats: bool = False,
                    dump_format: str = "text") -> None:
-        """Write :meth:`get_dump` to a file (for ``json``, one JSON array)."""
-        if fmap:
-            raise ValueError("fmap is not supported")
+        """Write the dump to a file (XGBoost's ``dump_model``): for ``text``,
+        each tree after a ``booster[T]:`` line; for ``json``, one JSON array.
+
+        ``fmap`` is XGBoost's feature map file (lines ``index name type``):
+        its names replace the features' names in the dump (the type column
+        is read and not used: splits print as ``[name<value]`` whatever it
+        says).  ``fout`` may be a path or an open text file."""
         if dump_format not in ("text", "json", "dot"):
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
         text = self._dump_one(dump_format, -1, with_stats)
+        if fmap:
+            text = _fmap_renamer(fmap, self._c_feature_names())(text)
+        if hasattr(fout, "write"):
+            fout.write(text)
+            return
         with open(os.fspath(fout), "w", encoding="utf-8") as f:
             f.write(text)
+
+    def save_config(self) -> str:
+        """The booster's parameters as JSON, in the shape of XGBoost's
+        ``save_config`` where gbt has the same facts (``learner``:
+        ``learner_model_param`` with ``base_score``, ``num_class``,
+        ``num_feature``; ``objective``; ``generic_param``; ``train_param``);
+        for reading, not for :meth:`load_config` (gbt's parameters are set with
+        :meth:`set_param`)."""
+        def get(name: str) -> str:
+            try:
+                return self.get_param(name)
+            except _lib.GBTError:
+                return ""
+        train = {}
+        for p in params_info():
+            if p["name"] not in ("objective", "eval_metric", "device", "nthread", "seed", "verbosity"):
+                train[p["name"]] = get(p["name"])
+        base = get("base_score")
+        if self.num_boosted_rounds():
+            # the model's starting raw score, through the objective's transform
+            # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic)
+            margin = json.loads(bytes(self.save_raw())).get("base_margin") or []
+            if len(margin) == 1 and self.num_trees() == self.num_boosted_rounds():
+                m = np.array([float(margin[0])], dtype=np.float64)
+                out = np.empty(1, dtype=np.float32)
+                if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), 1) == 0:
+                    base = repr(float(out[0]))
+        cfg = {"learner": {
+            "learner_model_param": {"base_score": base, "num_class": get("num_class"),
+                                    "num_feature": str(self.num_features()), "num_target": "1"},
+            "objective": {"name": get("objective")},
+            "metrics": [{"name": m} for m in self.eval_metric_names()],
+            "generic_param": {"device": get("device"), "nthread": get("nthread"), "seed": get("seed")},
+            "gradient_booster": {"name": "gbtree", "train_param": train}},
+            "version": [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]}
+        return json.dumps(cfg)
+
+    def __iter__(self):
+        """Each round as a Booster of one round (XGBoost's ``for tree in booster``)."""
+        for i in range(self.num_boosted_rounds()):
+            yield self[i]
 
     # -- prediction
     def predict(self, data: DataLike, output_margin: bool = False, pred_leaf: bool = False,
@@ -1049,8 +1426,16 @@ class Booster:
         pred_interactions : bool
             SHAP interaction values (``GBT_PREDICT_INTERACTIONS``):
             ``(rows, F + 1, F + 1)`` or ``(rows, K, F + 1, F + 1)``.
-        approx_contribs, training, strict_shape
-            XGBoost's; only their defaults are supported.
+        strict_shape : bool, default False
+            XGBoost's fixed shapes: ``(rows, groups)`` for predictions and
+            margins (groups: classes or quantiles, 1 otherwise),
+            ``(rows, rounds, groups, 1)`` for ``pred_leaf``,
+            ``(rows, groups, F + 1)`` for ``pred_contribs`` and
+            ``(rows, groups, F + 1, F + 1)`` for ``pred_interactions``.
+        training : bool
+            Accepted; gbt's trees predict the same in and out of training.
+        approx_contribs
+            Not supported (gbt gives exact SHAP values).
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
@@ -1069,8 +1454,10 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
-        if approx_contribs or training or strict_shape:
-            raise ValueError("approx_contribs, training and strict_shape are not supported")
+        if approx_contribs:
+            raise ValueError("approx_contribs is not supported: gbt computes exact SHAP values "
+                             "(pred_contribs=True)")
+        # training=True: XGBoost's dropout (dart) would differ; gbtree predicts the same either way.
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
         flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
@@ -1110,6 +1497,8 @@ class Booster:
             check(LIB.gbt_booster_predict_dense_rounds(self._handle, _ptr(arr), nrow, ncol,
                                                        c_float(missing), flags, begin, end,
                                                        _ptr(out), size))
+        if strict_shape:
+            return self._strict(out, nrow, pred_leaf, pred_contribs, pred_interactions, begin, end)
         if pred_contribs or pred_interactions:
             f1 = self.num_features() + 1
             per = f1 if pred_contribs else f1 * f1
@@ -1120,6 +1509,42 @@ class Booster:
         if pred_leaf or width != 1:
             return out.reshape(nrow, width)
         return out
+
+    def inplace_predict(self, data: Any, iteration_range: Tuple[int, int] = (0, 0),
+                        predict_type: str = "value", missing: float = np.nan,
+                        validate_features: bool = True, base_margin: Any = None,
+                        strict_shape: bool = False) -> np.ndarray:
+        """XGBoost's ``inplace_predict``: :meth:`predict` on an array, a
+        DataFrame or a sparse matrix (arrays go straight to the library
+        without a Dataset); ``predict_type`` ``"value"`` or ``"margin"``."""
+        if predict_type not in ("value", "margin"):
+            raise ValueError(f"predict_type must be 'value' or 'margin'; got {predict_type!r}")
+        if base_margin is not None:
+            data = Dataset(data, base_margin=base_margin, missing=missing)
+        return self.predict(data, output_margin=predict_type == "margin", iteration_range=iteration_range,
+                            validate_features=validate_features, strict_shape=strict_shape, missing=missing)
+
+    @property
+    def feature_types(self) -> Optional[List[str]]:
+        """XGBoost's; gbt's features are all numeric: None."""
+        return None
+
+    def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
+                begin: int, end: int) -> np.ndarray:
+        """XGBoost's strict_shape: (rows, groups) for predictions and margins,
+        (rows, rounds, groups, 1) for leaves, (rows, groups, F + 1) for
+        contributions and (rows, groups, F + 1, F + 1) for interactions;
+        groups is the number of trees a round grows (classes, quantiles)."""
+        rounds = self.num_boosted_rounds()
+        groups = max(1, self.num_trees() // rounds) if rounds else 1
+        if leaf:
+            return out.reshape(nrow, -1, groups, 1)
+        f1 = self.num_features() + 1
+        if contribs:
+            return out.reshape(nrow, groups, f1)
+        if inter:
+            return out.reshape(nrow, groups, f1, f1)
+        return out.reshape(nrow, -1)
 
     def _width(self, flags: int, begin: int, end: int) -> int:
         key = ("width", flags, begin, end)

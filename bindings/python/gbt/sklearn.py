@@ -18,7 +18,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from .core import Booster, Dataset
 from .training import train
 
-__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker"]
+__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker",
+           "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker"]
 
 # scikit-learn name -> the library's name (the library takes most of these as
 # aliases already; the table keeps what is sent explicit).
@@ -32,14 +33,24 @@ _PARAM_NAMES = {
     "huber_slope": "huber_slope", "tweedie_variance_power": "tweedie_variance_power",
     "quantile_alpha": "quantile_alpha",
     "base_score": "base_score", "device": "device", "verbosity": "verbosity",
+    "histogram_pool_size": "histogram_pool_size",
+    # XGBoost's: the library takes tree_method (hist; others warn) and booster
+    # (gbtree); the rest are accepted by gbt.Booster with a warning when set
+    # to something gbt does not do (see core._XGB_ONLY)
+    "tree_method": "tree_method", "booster": "booster", "sampling_method": "sampling_method",
+    "num_parallel_tree": "num_parallel_tree", "monotone_constraints": "monotone_constraints",
+    "interaction_constraints": "interaction_constraints", "validate_parameters": "validate_parameters",
     "max_cat_to_onehot": "max_cat_to_onehot", "max_cat_threshold": "max_cat_threshold",
+    "multi_strategy": "multi_strategy",
 }
 
 _ACCEPT_SPARSE = ["csr", "csc"]
 
 
 class GBTModel(BaseEstimator):
-    """Shared implementation of the gbt estimators (not used directly).
+    """The base of the gbt estimators, and XGBoost's ``XGBModel``
+    (``gbt.XGBModel`` is this class): fitted directly, it trains with
+    ``objective`` as given (default ``reg:squarederror``) on numeric labels.
 
     Parameters
     ----------
@@ -48,7 +59,7 @@ class GBTModel(BaseEstimator):
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
     colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity, max_cat_to_onehot, max_cat_threshold : optional
+    base_score, device, verbosity, histogram_pool_size, max_cat_to_onehot, max_cat_threshold : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -87,6 +98,29 @@ class GBTModel(BaseEstimator):
         What ``feature_importances_`` measures: ``gain`` (the default, as
         XGBoost's estimators), ``weight``, ``cover``, ``total_gain`` or
         ``total_cover``; see :meth:`gbt.Booster.feature_importances`.
+    booster, tree_method : str, optional
+        The library's parameters (``gbtree``; ``hist``, others warn).
+    monotone_constraints : tuple, list, dict or str, optional
+        As XGBoost's: one of -1, 0, 1 per feature (``(1, 0, -1)``), or a dict
+        by feature name (``{"age": 1}``, names from a DataFrame's columns).
+    interaction_constraints : list of lists or str, optional
+        As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.
+    sampling_method, num_parallel_tree,
+    validate_parameters, multi_strategy : optional
+        XGBoost's; gbt has no such thing: accepted, and ignored with a
+        warning unless the value means what gbt does anyway.
+    enable_categorical : bool, optional
+        XGBoost's; accepted (pandas ``category`` columns are still refused:
+        give their codes and ``feature_types``).
+    feature_weights : array-like of shape (n_features,), optional
+        Each feature's weight in the column sampling draws (XGBoost's
+        ``feature_weights``; ``fit(feature_weights=)`` wins over it).
+    callbacks : list of gbt.callback.TrainingCallback, optional
+        Passed to :func:`gbt.train` on every ``fit``.
+    **kwargs
+        More booster parameters by the library's names or aliases
+        (``eta=0.1``, ``lambda=1``), as XGBoost's estimators take them;
+        ``get_params`` returns them and ``clone`` keeps them.
     """
 
     def __init__(self, *, n_estimators: int = 100, max_depth: Optional[int] = None,
@@ -102,8 +136,15 @@ class GBTModel(BaseEstimator):
                  eval_metric: Any = None, early_stopping_rounds: Optional[int] = None,
                  random_state: Any = None, n_jobs: Optional[int] = None, device: Optional[str] = None,
                  verbosity: Optional[int] = None, missing: float = np.nan,
-                 importance_type: Optional[str] = None, feature_types: Optional[Sequence[str]] = None,
-                 max_cat_to_onehot: Optional[int] = None, max_cat_threshold: Optional[int] = None):
+                 importance_type: Optional[str] = None, histogram_pool_size: Optional[float] = None,
+                 booster: Optional[str] = None,
+                 tree_method: Optional[str] = None, sampling_method: Optional[str] = None,
+                 num_parallel_tree: Optional[int] = None, monotone_constraints: Any = None,
+                 interaction_constraints: Any = None, validate_parameters: Optional[bool] = None,
+                 enable_categorical: bool = False, feature_types: Any = None, feature_weights: Any = None,
+                 max_cat_to_onehot: Optional[int] = None, max_cat_threshold: Optional[int] = None,
+                 multi_strategy: Optional[str] = None, callbacks: Optional[List[Any]] = None,
+                 **kwargs: Any):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.learning_rate = learning_rate
@@ -133,9 +174,85 @@ class GBTModel(BaseEstimator):
         self.verbosity = verbosity
         self.missing = missing
         self.importance_type = importance_type
+        self.histogram_pool_size = histogram_pool_size
+        self.booster = booster
+        self.tree_method = tree_method
+        self.sampling_method = sampling_method
+        self.num_parallel_tree = num_parallel_tree
+        self.monotone_constraints = monotone_constraints
+        self.interaction_constraints = interaction_constraints
+        self.validate_parameters = validate_parameters
+        self.enable_categorical = enable_categorical
         self.feature_types = feature_types
+        self.feature_weights = feature_weights
         self.max_cat_to_onehot = max_cat_to_onehot
         self.max_cat_threshold = max_cat_threshold
+        self.multi_strategy = multi_strategy
+        self.callbacks = callbacks
+        if kwargs:
+            # XGBoost's **kwargs: more booster parameters by the library's names
+            # (eta=, lambda=, ...), kept as given and returned by get_params
+            self.kwargs = kwargs
+
+    def get_params(self, deep: bool = True) -> Dict[str, Any]:
+        params = super().get_params(deep)
+        kwargs = getattr(self, "kwargs", None)
+        if isinstance(kwargs, dict):
+            params.update(kwargs)
+        return params
+
+    def set_params(self, **params: Any) -> "GBTModel":
+        if not params:
+            return self
+        valid = set(super().get_params(deep=False))
+        for key, value in params.items():
+            if key in valid:
+                setattr(self, key, value)
+            else:  # a booster parameter by the library's name, as XGBoost takes it
+                if not hasattr(self, "kwargs"):
+                    self.kwargs = {}
+                self.kwargs[key] = value
+        return self
+
+    def evals_result(self) -> Dict[str, Dict[str, List[float]]]:
+        """The metric history of ``eval_set`` (XGBoost's method): ``{"validation_0": {metric: [...]}}``."""
+        check_is_fitted(self, "_Booster")
+        return self.evals_result_
+
+    @property
+    def best_iteration(self) -> Optional[int]:
+        """XGBoost's name for :attr:`best_iteration_`."""
+        return self.best_iteration_
+
+    @property
+    def best_score(self) -> Optional[float]:
+        """XGBoost's name for :attr:`best_score_`."""
+        return self.best_score_
+
+    def get_num_boosting_rounds(self) -> int:
+        """The rounds ``fit`` trains (``n_estimators``)."""
+        return self._rounds()
+
+    def save_model(self, fname: Any) -> None:
+        """Save the fitted model (:meth:`gbt.Booster.save_model`, gbt's JSON)."""
+        self.get_booster().save_model(fname)
+
+    def load_model(self, fname: Any) -> None:
+        """Load a model saved by :meth:`save_model` (or any gbt or XGBoost JSON
+        model) into this estimator.  ``n_features_in_`` comes from the model;
+        a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
+        does not store the original labels)."""
+        b = Booster(model_file=fname)
+        self._Booster = b
+        self.n_features_in_ = b.num_features()
+        names = b.feature_names
+        if names is not None:
+            self.feature_names_in_ = np.array(names, dtype=object)
+        self.evals_result_ = {}
+        self._loaded_hook(b)
+
+    def _loaded_hook(self, b: Booster) -> None:
+        pass
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -161,6 +278,11 @@ class GBTModel(BaseEstimator):
             params["seed"] = int(seed)
         if self.n_jobs is not None:
             params["nthread"] = max(0, int(self.n_jobs))
+        kwargs = getattr(self, "kwargs", None)
+        if isinstance(kwargs, dict):
+            for k, v in kwargs.items():
+                if v is not None:
+                    params[k] = v
         if self.eval_metric is not None and not callable(self.eval_metric):
             names = [self.eval_metric] if isinstance(self.eval_metric, str) else list(self.eval_metric)
             builtin = [m for m in names if not callable(m)]
@@ -182,6 +304,7 @@ class GBTModel(BaseEstimator):
 
             def obj(preds: np.ndarray, data: Dataset) -> Any:
                 w = data.get_weight()
+                w = w if w.size else None
                 if w is not None and not takes_weight:
                     raise ValueError("the objective has no sample_weight parameter but the fit has "
                                      "sample weights")
@@ -194,7 +317,7 @@ class GBTModel(BaseEstimator):
         if mfunc is not None:
             def metric(preds: np.ndarray, data: Dataset) -> Tuple[str, float]:
                 w = data.get_weight()
-                if w is None:
+                if not w.size:
                     return mfunc.__name__, mfunc(data.get_label(), preds)
                 return mfunc.__name__, mfunc(data.get_label(), preds, sample_weight=w)
         return obj, metric
@@ -216,7 +339,8 @@ class GBTModel(BaseEstimator):
 
     def _fit(self, X: Any, y: np.ndarray, sample_weight: Any, eval_set: Any,
              sample_weight_eval_set: Any, base_margin: Any, verbose: Any, params: Dict[str, Any],
-             encode) -> "GBTModel":
+             encode, xgb_model: Any = None, base_margin_eval_set: Any = None,
+             feature_weights: Any = None) -> "GBTModel":
         rounds = self._rounds()
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
@@ -231,6 +355,7 @@ class GBTModel(BaseEstimator):
                 if base_margin is not None:
                     base_margin = np.asarray(base_margin)[keep]
         dtrain = self._dataset(X, y, sample_weight, base_margin)
+        self._set_feature_weights(dtrain, feature_weights)
         names = getattr(self, "feature_names_in_", None)
         if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
             dtrain.feature_names = [str(c) for c in names]
@@ -253,7 +378,8 @@ class GBTModel(BaseEstimator):
                 if sample_weight_eval_set is not None and sample_weight_eval_set[i] is not None:
                     wv = _check_sample_weight(sample_weight_eval_set[i], Xv, dtype=np.float64,
                                               ensure_non_negative=True)
-                evals.append((self._dataset(Xv, yv, wv), f"validation_{i}"))
+                bmv = base_margin_eval_set[i] if base_margin_eval_set is not None else None
+                evals.append((self._dataset(Xv, yv, wv, bmv), f"validation_{i}"))
         if self.early_stopping_rounds and not evals:
             raise ValueError("early_stopping_rounds needs eval_set")
         history: Dict[str, Dict[str, List[float]]] = {}
@@ -261,7 +387,8 @@ class GBTModel(BaseEstimator):
         self._Booster = train(params, dtrain, rounds, evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
                               evals_result=history, verbose_eval=verbose, obj=obj,
-                              custom_metric=metric)
+                              custom_metric=metric, xgb_model=_booster_of(xgb_model),
+                              callbacks=self.callbacks)
         self.evals_result_ = history
         return self
 
@@ -300,10 +427,12 @@ class GBTModel(BaseEstimator):
         return iteration_range
 
     def _predict_raw(self, X: Any, output_margin: bool = False,
-                     iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+                     iteration_range: Optional[Tuple[int, int]] = None, base_margin: Any = None) -> np.ndarray:
         check_is_fitted(self, "_Booster")
         X = self._validate_X(X, reset=False)
         missing = np.nan if self.missing is None else float(self.missing)
+        if base_margin is not None:
+            X = self._dataset(X, base_margin=base_margin)
         return self._Booster.predict(X, output_margin=output_margin, missing=missing,
                                      validate_features=False,
                                      iteration_range=self._iteration_range(iteration_range))
@@ -318,6 +447,43 @@ class GBTModel(BaseEstimator):
 
     def __sklearn_is_fitted__(self) -> bool:
         return hasattr(self, "_Booster")
+
+    def _set_feature_weights(self, dtrain: Dataset, feature_weights: Any) -> None:
+        """fit's feature_weights, else the constructor's, on the training set."""
+        w = feature_weights if feature_weights is not None else self.feature_weights
+        if w is not None:
+            dtrain.set_feature_weights(w)
+
+    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
+            eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
+            sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
+            feature_weights: Any = None) -> "GBTModel":
+        """Fit with ``objective`` as given (default ``reg:squarederror``) and
+        labels as numbers: XGBoost's ``XGBModel.fit``.  The parameters are
+        :meth:`GBTRegressor.fit`'s."""
+        _refuse_non_numeric_columns(X)
+        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
+                             ensure_all_finite="allow-nan", y_numeric=True)
+        params = self._booster_params()
+        params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
+        return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
+                         sample_weight_eval_set, base_margin, verbose, params,
+                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1), xgb_model,
+                         base_margin_eval_set, feature_weights)
+
+    def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
+                base_margin: Any = None, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+        """The booster's predictions (float32), or raw scores with ``output_margin``.
+        ``iteration_range``: rounds ``[begin, end)``; default up to
+        ``best_iteration_`` when there is one, else every round."""
+        return self._predict_raw(X, output_margin, iteration_range, base_margin)
+
+
+def _booster_of(model: Any) -> Any:
+    """fit's ``xgb_model``: a Booster, a fitted estimator, a path or None."""
+    if isinstance(model, GBTModel):
+        return model.get_booster()
+    return model
 
 
 def _refuse_non_numeric_columns(X: Any) -> None:
@@ -355,9 +521,10 @@ class GBTRegressor(RegressorMixin, GBTModel):
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
-    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
-            sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
-            verbose: Any = False) -> "GBTRegressor":
+    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
+            eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
+            sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
+            feature_weights: Any = None) -> "GBTRegressor":
         """Fit the model.
 
         Parameters
@@ -370,28 +537,24 @@ class GBTRegressor(RegressorMixin, GBTModel):
         sample_weight_eval_set : list of array-like, optional
         base_margin : array-like, optional
             Starting raw scores per row.
-        verbose : bool or int, default False
-            Print the eval_set metrics every round (or every N rounds).
+        verbose : bool or int, default True
+            Print the eval_set metrics every round (or every N rounds), as
+            XGBoost's estimators do (nothing is printed without eval_set).
+        xgb_model : Booster, fitted estimator or path, optional
+            Continue training from this model (``n_estimators`` more rounds).
+        base_margin_eval_set : list of array-like, optional
+            Starting raw scores of each ``eval_set`` entry.
+        feature_weights : array-like of shape (n_features,), optional
+            Each feature's weight in the column sampling draws (XGBoost's
+            ``feature_weights``): finite, >= 0, not all 0.
 
         Returns
         -------
         self
         """
-        _refuse_non_numeric_columns(X)
-        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan", y_numeric=True)
-        params = self._booster_params()
-        params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
-        return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
-                         sample_weight_eval_set, base_margin, verbose, params,
-                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1))
-
-    def predict(self, X: Any, output_margin: bool = False,
-                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
-        """Predicted values (float32), or raw scores with ``output_margin``.
-        ``iteration_range``: rounds ``[begin, end)``; default up to
-        ``best_iteration_`` when there is one, else every round."""
-        return self._predict_raw(X, output_margin, iteration_range)
+        return super().fit(X, y, sample_weight=sample_weight, base_margin=base_margin, eval_set=eval_set,
+                           verbose=verbose, xgb_model=xgb_model, sample_weight_eval_set=sample_weight_eval_set,
+                           base_margin_eval_set=base_margin_eval_set, feature_weights=feature_weights)
 
 
 class GBTClassifier(ClassifierMixin, GBTModel):
@@ -417,9 +580,10 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
-    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, eval_set: Optional[Sequence] = None,
-            sample_weight_eval_set: Optional[Sequence] = None, base_margin: Any = None,
-            verbose: Any = False) -> "GBTClassifier":
+    def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
+            eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
+            sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
+            feature_weights: Any = None) -> "GBTClassifier":
         """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
@@ -453,12 +617,19 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             return idx.astype(np.float32)
 
         return self._fit(X, y_enc.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
-                         base_margin, verbose, params, encode)
+                         base_margin, verbose, params, encode, xgb_model, base_margin_eval_set,
+                         feature_weights)
 
-    def predict_proba(self, X: Any, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+    def _loaded_hook(self, b: Booster) -> None:
+        k = int(b.get_param("num_class") or 0)
+        self.n_classes_ = k if k > 1 else 2
+        self.classes_ = np.arange(self.n_classes_)
+
+    def predict_proba(self, X: Any, validate_features: bool = True, base_margin: Any = None,
+                      iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """Class probabilities, shape (n_samples, n_classes), columns in ``classes_`` order."""
         obj = self._Booster.get_param("objective") if hasattr(self, "_Booster") else None
-        raw = self._predict_raw(X, iteration_range=iteration_range)
+        raw = self._predict_raw(X, iteration_range=iteration_range, base_margin=base_margin)
         if obj in ("binary:logistic", "reg:logistic"):
             p = raw.astype(np.float64)
             return np.column_stack([1.0 - p, p])
@@ -467,14 +638,14 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         raise ValueError(f"predict_proba needs a probabilistic objective (binary:logistic, "
                          f"multi:softprob); this model's objective is {obj}")
 
-    def predict(self, X: Any, output_margin: bool = False,
-                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+    def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
+                base_margin: Any = None, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """Predicted class labels (from ``classes_``), or raw scores with ``output_margin``."""
         if output_margin:
-            return self._predict_raw(X, True, iteration_range)
+            return self._predict_raw(X, True, iteration_range, base_margin)
         check_is_fitted(self, "_Booster")
         obj = self._Booster.get_param("objective")
-        raw = self._predict_raw(X, iteration_range=iteration_range)
+        raw = self._predict_raw(X, iteration_range=iteration_range, base_margin=base_margin)
         if obj in ("binary:logistic", "reg:logistic"):
             idx = (raw > 0.5).astype(np.intp)
         elif obj == "multi:softprob":
@@ -531,7 +702,8 @@ class GBTRanker(GBTModel):
     def fit(self, X: Any, y: Any, *, group: Any = None, qid: Any = None, sample_weight: Any = None,
             eval_set: Optional[Sequence] = None, eval_group: Optional[Sequence] = None,
             eval_qid: Optional[Sequence] = None, sample_weight_eval_set: Optional[Sequence] = None,
-            base_margin: Any = None, verbose: Any = False) -> "GBTRanker":
+            base_margin: Any = None, verbose: Any = True, xgb_model: Any = None,
+            base_margin_eval_set: Optional[Sequence] = None, feature_weights: Any = None) -> "GBTRanker":
         """Fit the model.
 
         Parameters
@@ -561,6 +733,7 @@ class GBTRanker(GBTModel):
         params["objective"] = self.objective or "rank:ndcg"
         dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
         dtrain.set_group(sizes)
+        self._set_feature_weights(dtrain, feature_weights)
         if sample_weight is not None:
             w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
             if w.shape[0] != len(sizes):
@@ -582,7 +755,8 @@ class GBTRanker(GBTModel):
                 raise ValueError(f"eval_set[{i}]: X has {Xv.shape[0]} rows but y {yv.shape[0]}")
             gv = eval_group[i] if eval_group is not None else None
             qv = eval_qid[i] if eval_qid is not None else None
-            dv = self._dataset(Xv, yv)
+            dv = self._dataset(Xv, yv, None,
+                               base_margin_eval_set[i] if base_margin_eval_set is not None else None)
             dv.set_group(_group_sizes(Xv.shape[0], gv, qv, f"eval_set[{i}]"))
             if sample_weight_eval_set is not None and sample_weight_eval_set[i] is not None:
                 dv.set_weight(np.asarray(sample_weight_eval_set[i], dtype=np.float64).reshape(-1))
@@ -592,11 +766,19 @@ class GBTRanker(GBTModel):
         history: Dict[str, Dict[str, List[float]]] = {}
         self._Booster = train(params, dtrain, self._rounds(), evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
-                              evals_result=history, verbose_eval=verbose)
+                              evals_result=history, verbose_eval=verbose, xgb_model=_booster_of(xgb_model),
+                              callbacks=self.callbacks)
         self.evals_result_ = history
         return self
 
-    def predict(self, X: Any, output_margin: bool = False,
-                iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+    def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
+                base_margin: Any = None, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
         """One ranking score per row (float32); higher ranks first within a query."""
-        return self._predict_raw(X, output_margin, iteration_range)
+        return self._predict_raw(X, output_margin, iteration_range, base_margin)
+
+
+#: XGBoost's names for the same classes (``import gbt as xgb`` runs XGBoost's scikit-learn code)
+XGBModel = GBTModel
+XGBRegressor = GBTRegressor
+XGBClassifier = GBTClassifier
+XGBRanker = GBTRanker

@@ -7,12 +7,34 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
                        TrainingCallback)
-from .core import Booster, Dataset
+from .core import Booster, Dataset, _merge_params
 
 __all__ = ["train"]
 
 
-def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10, *,
+def _num_class(params: Mapping[str, Any]) -> int:
+    try:
+        return int(params.get("num_class", 0) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _keep_finished_rounds(booster: Booster, container: CallbackContainer, start: int) -> None:
+    """After Ctrl-C: the booster keeps its finished rounds (an interrupted
+    gbt_booster_update adds no tree), the history is cut to them, and a
+    warning says how many rounds were done."""
+    import warnings
+
+    done = booster.num_boosted_rounds() - start
+    for metrics in container.history.values():
+        for values in metrics.values():
+            del values[done:]
+    warnings.warn(f"training interrupted (KeyboardInterrupt): keeping the {done} round"
+                  f"{'' if done == 1 else 's'} finished ({booster.num_boosted_rounds()} in the model)",
+                  RuntimeWarning, stacklevel=3)
+
+
+def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
           evals: Optional[Sequence[Tuple[Dataset, str]]] = None,
           obj: Optional[Callable[..., Any]] = None,
           maximize: Optional[bool] = None,
@@ -35,8 +57,9 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
 
     Parameters
     ----------
-    params : dict
-        Booster parameters (XGBoost's names).  ``eval_metric`` may be a list.
+    params : dict or list of (name, value) pairs
+        Booster parameters (XGBoost's names).  ``eval_metric`` may be a list,
+        or come several times in a list of pairs (every one is kept).
     dtrain : Dataset
         The training data, with labels.
     num_boost_round : int, default 10
@@ -79,6 +102,13 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     Returns
     -------
     Booster
+
+    The arguments may be given by position in this order, as XGBoost's
+    ``train(params, dtrain, num_boost_round, evals, ...)``.  A
+    KeyboardInterrupt (Ctrl-C) during training stops it after the round in
+    progress is finished or dropped: the booster of the finished rounds is
+    returned, with a warning saying how many (callbacks' ``after_training``
+    still runs); a second Ctrl-C raises as usual.
     """
     if not isinstance(dtrain, Dataset):
         raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
@@ -101,6 +131,14 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         if isinstance(c, ProgressBar) and c.total is None:
             c.total = int(num_boost_round)
 
+    params = _merge_params(params)
+    if getattr(dtrain, "max_bin", None) is not None and not any(
+            k in params for k in ("max_bin", "max-bin")):
+        params["max_bin"] = dtrain.max_bin  # a QuantileDMatrix's bins are the booster's
+    if obj is not None and _num_class(params) > 1 and "objective" not in params and xgb_model is None:
+        # XGBoost 3.2 takes multi:softmax then: predict gives the class of the
+        # largest raw score, and output_margin the raw scores
+        params["objective"] = "multi:softmax"
     if isinstance(xgb_model, Booster):
         booster = xgb_model.copy()
         booster.set_param(params)
@@ -112,21 +150,24 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
 
     if obj is not None and not callable(obj):
         raise TypeError(f"obj must be callable; got {type(obj).__name__}")
-    if obj is not None and "base_score" not in params and not booster.num_boosted_rounds():
+    if (obj is not None and "base_score" not in params and not booster.num_boosted_rounds()
+            and not str(params.get("objective", "")).startswith("multi:")):
         # XGBoost estimates no starting score for a custom objective: it starts at 0.5
         booster.set_param("base_score", 0.5)
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)
     if custom_metric is not None:
         booster._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize)
+    start = booster.num_boosted_rounds() if xgb_model is not None else 0
     try:
-        start = booster.num_boosted_rounds() if xgb_model is not None else 0
         for epoch in range(start, start + int(num_boost_round)):
             if container.before_iteration(booster, epoch):
                 break
             booster.update(dtrain, epoch, fobj=obj)
             if container.after_iteration(booster, epoch, evals):
                 break
+    except KeyboardInterrupt:
+        _keep_finished_rounds(booster, container, start)
     finally:
         booster._clear_custom_metric()
         booster._eval_forget()

@@ -51,6 +51,15 @@ def gbmodel():
     pytest.skip("no gbmodel CLI to compare with (build it, or set GBT_GBMODEL)")
 
 
+def read_model(path):
+    """A model file's bytes without its "training_file" line: gbtrain
+    records the layout of the file it trained on, which a model trained
+    from arrays has no file for (every other byte is the same)."""
+    with open(path, "rb") as f:
+        return b"".join(l for l in f.read().splitlines(keepends=True)
+                        if not l.lstrip().startswith(b'"training_file"'))
+
+
 def run_gbtrain(gbtrain, args, cwd):
     r = subprocess.run([gbtrain, "-q", *args], cwd=cwd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

@@ -172,7 +172,9 @@ def test_sklearn_classifier_callable_metric_gets_probabilities():
 def _run_demo(source, tmp_path, name):
     path = tmp_path / name
     path.write_text(source)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(HERE, ".."),
+    # the gbt this test imported (an installed package, or the source tree
+    # with GBT_LIBRARY_PATH), not necessarily the source tree beside it
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(os.path.dirname(gbt.__file__)),
                                                        os.environ.get("PYTHONPATH", "")]))
     r = subprocess.run([sys.executable, str(path), "--rounds", "12"], capture_output=True, text=True,
                        env=env, timeout=120)

@@ -208,12 +208,11 @@ def test_plot_importance(binary):
 
 @pytest.mark.parametrize("objective", ["survival:aft", "survival:cox"])
 def test_survival_through_python_is_gbtrains_model(objective, gbtrain, tmp_path):
-    from conftest import load_csv, run_gbtrain
+    from conftest import load_csv, read_model, run_gbtrain
     X, y, path = load_csv("survival.train.csv")
     run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--num_round=5", path, "m.json"],
                 tmp_path)
-    with open(tmp_path / "m.json", "rb") as f:
-        cli = f.read()
+    cli = read_model(tmp_path / "m.json")
     d = gbt.Dataset(X, label=y)
     if objective == "survival:aft":
         bounds = [np.array([line.strip() for line in open(path + ext) if line.strip()], dtype=np.float32)

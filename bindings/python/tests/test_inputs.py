@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 import gbt
-from conftest import DATASETS, load_csv, run_gbtrain
+from conftest import DATASETS, load_csv, read_model, run_gbtrain
 
 PARAMS = {"objective": "binary:logistic", "max_depth": 4, "eta": 0.3}
 CLI = ["--objective=binary:logistic", "--max_depth=4", "--eta=0.3", "--num_round=15"]
@@ -22,7 +22,7 @@ def read(path):
 def cli_model(gbtrain, tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
     run_gbtrain(gbtrain, CLI + [os.path.join(DATASETS, "breast_cancer.train.csv"), "m.json"], d)
-    return read(d / "m.json")
+    return read_model(d / "m.json")
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def cli_model_named(gbtrain, tmp_path_factory):
     with open(d / "named.csv", "w") as f:
         f.write(",".join(["label"] + [f"f{i}" for i in range(ncol - 1)]) + "\n" + body)
     run_gbtrain(gbtrain, CLI + ["--header", "named.csv", "m.json"], d)
-    return read(d / "m.json")
+    return read_model(d / "m.json")
 
 
 def full_csr(X):
@@ -66,7 +66,7 @@ def test_input_kind_gives_the_cli_model(kind, breast_cancer, cli_model, cli_mode
     b = gbt.train(PARAMS, gbt.Dataset(data, label=y), 15, verbose_eval=False)
     b.save_model(tmp_path / "py.json")
     # A DataFrame's column names are stored in the model, as gbtrain --header stores a CSV's.
-    assert read(tmp_path / "py.json") == (cli_model_named if kind == "pandas" else cli_model)
+    assert read_model(tmp_path / "py.json") == (cli_model_named if kind == "pandas" else cli_model)
     if kind == "pandas":
         assert b.feature_names is None  # f0, f1...: the library's own names for unnamed ones
         assert b'"feature_names"' in cli_model_named and b'"feature_names"' not in cli_model
@@ -75,7 +75,9 @@ def test_input_kind_gives_the_cli_model(kind, breast_cancer, cli_model, cli_mode
 def test_file_through_the_c_reader_gives_the_cli_model(cli_model, tmp_path):
     d = gbt.Dataset(os.path.join(DATASETS, "breast_cancer.train.csv"))
     b = gbt.train(PARAMS, d, 15)
-    assert bytes(b.save_raw()) == cli_model
+    raw = bytes(b.save_raw())
+    assert b'"training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 0}' in raw
+    assert b"".join(l for l in raw.splitlines(keepends=True) if b'"training_file"' not in l) == cli_model
     assert d.shape == (427, 30)
 
 
@@ -105,7 +107,7 @@ def test_weights_match_the_cli_side_file(gbtrain, breast_cancer, tmp_path):
     (tmp_path / "train.csv.weight").write_text("".join(f"{v!r}\n" for v in w.tolist()))
     run_gbtrain(gbtrain, CLI + ["train.csv", "m.json"], tmp_path)
     b = gbt.train(PARAMS, gbt.Dataset(X, label=y, weight=w), 15)
-    assert bytes(b.save_raw()) == read(tmp_path / "m.json")
+    assert bytes(b.save_raw()) == read_model(tmp_path / "m.json")
 
 
 def test_multiclass_matches_the_cli(gbtrain, tmp_path):
@@ -114,7 +116,7 @@ def test_multiclass_matches_the_cli(gbtrain, tmp_path):
                           "--max_depth=3", path, "m.json"], tmp_path)
     b = gbt.train({"objective": "multi:softprob", "num_class": 10, "max_depth": 3},
                   gbt.Dataset(X, label=y), 5)
-    assert bytes(b.save_raw()) == read(tmp_path / "m.json")
+    assert bytes(b.save_raw()) == read_model(tmp_path / "m.json")
     p = b.predict(X[:7])
     assert p.shape == (7, 10)
     np.testing.assert_allclose(p.sum(axis=1), 1, rtol=1e-5)
@@ -130,7 +132,7 @@ def test_early_stopping_matches_the_cli(gbtrain, tmp_path):
     b = gbt.train({"eta": 0.3, "max_depth": 4, "eval_metric": ["mae", "rmse"]},
                   gbt.Dataset(X, label=y), 200, evals=[(gbt.Dataset(Xv, label=yv), "valid")],
                   early_stopping_rounds=5, evals_result=res, verbose_eval=False)
-    cli = read(tmp_path / "m.json")
+    cli = read_model(tmp_path / "m.json")
     assert b"best_iteration" in cli
     assert bytes(b.save_raw()) == cli
     # independent of the library: the best round is the argmin of the recorded rmse
@@ -157,7 +159,7 @@ def test_sparse_with_absent_entries_matches_a_libsvm_file(gbtrain, tmp_path):
     run_gbtrain(gbtrain, ["--objective=binary:logistic", "--num_round=8", "--indexing_mode=0",
                           "t.libsvm", "m.json"], tmp_path)
     b = gbt.train({"objective": "binary:logistic"}, gbt.Dataset(csr, label=y), 8)
-    cli = read(tmp_path / "m.json").decode().splitlines()
+    cli = read_model(tmp_path / "m.json").decode().splitlines()
     # the CLI's model records the base of its LIBSVM file; nothing else differs
     cli = [l for l in cli if '"libsvm_index_base"' not in l]
     assert bytes(b.save_raw()).decode().splitlines() == cli
@@ -190,7 +192,7 @@ def test_quantiles_with_early_stopping_match_the_cli(gbtrain, tmp_path):
     b = gbt.train({"objective": "reg:quantileerror", "quantile_alpha": [0.1, 0.9], "max_depth": 3},
                   gbt.Dataset(X, label=y), 100, evals=[(gbt.Dataset(Xv, label=yv), "valid")],
                   early_stopping_rounds=3, verbose_eval=False)
-    cli = read(tmp_path / "m.json")
+    cli = read_model(tmp_path / "m.json")
     assert b"best_iteration" in cli
     assert bytes(b.save_raw()) == cli
     p = b.predict(Xv)

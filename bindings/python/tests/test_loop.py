@@ -1,15 +1,14 @@
 """gbt.train on the library's loop: every objective gives gbtrain's model
 byte for byte (with a validation set and early stopping), the default
-metrics are the library's, and evaluation each round costs the new trees
-only."""
+metrics are the library's (that a round's evaluation costs only its new
+trees is timed by bench/eval_cost.py)."""
 import json
-import time
 
 import numpy as np
 import pytest
 
 import gbt
-from conftest import run_gbtrain
+from conftest import read_model, run_gbtrain
 
 
 def _objectives():
@@ -90,7 +89,7 @@ def test_every_objective_matches_gbtrain(gbtrain, tmp_path, objective):
     esr = pyparams.pop("early_stopping_rounds")
     b = gbt.train(pyparams, _dataset(X, y, side), 40, evals=[(_dataset(Xv, yv, sidev), "valid")],
                   early_stopping_rounds=esr, evals_result=history, verbose_eval=False)
-    cli = (tmp_path / "cli.json").read_bytes()
+    cli = read_model(tmp_path / "cli.json")
     assert bytes(b.save_raw()) == cli
     # the metric is the library's default for the objective, the one the model file names
     names = list(history["valid"])
@@ -117,29 +116,6 @@ def test_default_metrics(objective, metric):
     b = gbt.Booster({"objective": objective, "num_class": 3} if objective.startswith("multi")
                     else {"objective": objective})
     assert b.eval_metric_names() == [metric]
-
-
-def _time_train(rounds, dtrain, dvalid):
-    t0 = time.perf_counter()
-    gbt.train({"max_depth": 2, "nthread": 1, "eta": 0.05}, dtrain, rounds, evals=[(dvalid, "v")],
-              verbose_eval=False)
-    return time.perf_counter() - t0
-
-
-def test_evaluation_cost_grows_linearly():
-    # Each round evaluates only its new tree on the cached raw scores: 1000
-    # rounds cost 3.3x 300 rounds; re-predicting every tree would cost 11x.
-    # Best of 5, the two sizes alternating, against a busy machine's noise.
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(300, 4)).astype(np.float32)
-    y = X[:, 0] - X[:, 1] + rng.normal(size=300)
-    Xv = rng.normal(size=(40000, 4)).astype(np.float32)
-    dtrain, dvalid = gbt.Dataset(X, label=y), gbt.Dataset(Xv, label=Xv[:, 0] - Xv[:, 1])
-    t300 = t1000 = float("inf")
-    for _ in range(5):
-        t300 = min(t300, _time_train(300, dtrain, dvalid))
-        t1000 = min(t1000, _time_train(1000, dtrain, dvalid))
-    assert t1000 < 4 * t300, f"300 rounds {t300:.3f} s, 1000 rounds {t1000:.3f} s"
 
 
 def test_train_equals_the_c_loop_with_two_sets(breast_cancer, breast_cancer_test):

@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import gbt
 from gbt import GBTClassifier, GBTRanker, GBTRegressor
-from conftest import run_gbtrain
+from conftest import read_model, run_gbtrain
 
 
 # No check is marked expected-to-fail.  (check_sample_weight_equivalence
@@ -133,8 +133,7 @@ def test_ranker_is_gbtrains_model_with_a_group_file(objective, gbtrain, tmp_path
         f.write("".join(f"{s}\n" for s in sizes))
     run_gbtrain(gbtrain, [f"--objective={objective}", "--max_depth=3", "--eta=0.3", "--num_round=8",
                           "rank.csv", "m.json"], tmp_path)
-    with open(tmp_path / "m.json", "rb") as f:
-        cli = f.read()
+    cli = read_model(tmp_path / "m.json")
     Xcsv = np.loadtxt(tmp_path / "rank.csv", delimiter=",", dtype=np.float32)[:, 1:]
     np.testing.assert_array_equal(Xcsv, X)
     rk = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3)
@@ -169,3 +168,15 @@ def test_ranker_conventions_and_eval_set():
         GBTRanker(n_estimators=2).fit(X, y, group=sizes[:-1])
     with pytest.raises(ValueError, match="consecutive"):
         GBTRanker(n_estimators=2).fit(X[:4], y[:4], qid=[1, 2, 1, 2])
+
+
+def test_histogram_pool_size_bounds_memory_not_the_model():
+    # a pool of 2 histograms (0.0001 MB) drops them and rebuilds children from
+    # their rows; the sums are integers, so the model is the unbounded pool's
+    X, y = load_diabetes(return_X_y=True)
+    kw = dict(n_estimators=3, grow_policy="lossguide", max_depth=63, max_leaves=0,
+              min_child_weight=0)
+    small = GBTRegressor(histogram_pool_size=0.0001, **kw).fit(X, y)
+    unbounded = GBTRegressor(histogram_pool_size=0, **kw).fit(X, y)
+    assert small.get_booster().save_raw() == unbounded.get_booster().save_raw()
+    assert small.get_params()["histogram_pool_size"] == 0.0001

@@ -1,0 +1,175 @@
+"""gbt.cv: k-fold cross validation with XGBoost's signature and result."""
+from __future__ import annotations
+
+import copy
+import ctypes
+from ctypes import byref, c_uint64
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from ._lib import LIB, check
+from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
+from .core import Booster, Dataset, _merge_params
+
+__all__ = ["cv"]
+
+
+def _take_rows(d: Dataset, idx: np.ndarray) -> Dataset:
+    """A new Dataset of rows ``idx`` of ``d`` (any order), with their labels,
+    weights, base margins, survival bounds and the feature names."""
+    nrow, ncol = d.num_row(), d.num_col()
+    dense = ctypes.POINTER(ctypes.c_float)()
+    indptr = ctypes.POINTER(c_uint64)()
+    indices = ctypes.POINTER(ctypes.c_uint32)()
+    values = ctypes.POINTER(ctypes.c_float)()
+    nnz = c_uint64()
+    check(LIB.gbt_dataset_get_data(d._handle, byref(dense), byref(indptr), byref(indices), byref(values),
+                                   byref(nnz)))
+    if dense:
+        arr = np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).reshape(nrow, ncol)[idx]
+        out = Dataset(np.ascontiguousarray(arr), missing=np.nan)
+    else:
+        import scipy.sparse as sp
+
+        n = int(nnz.value)
+        ip = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).astype(np.int64)
+        ix = np.ctypeslib.as_array(indices, shape=(n,)).copy() if n else np.empty(0, np.uint32)
+        vals = np.ctypeslib.as_array(values, shape=(n,)).copy() if n else np.empty(0, np.float32)
+        out = Dataset(sp.csr_matrix((vals, ix, ip), shape=(nrow, ncol))[idx])
+    for field in ("label", "weight", "label_lower_bound", "label_upper_bound"):
+        v = d._get_field(field)
+        if v is not None:
+            out.set_float_info(field, v[idx])
+    bm = d._get_field("base_margin")
+    if bm is not None:
+        out.set_base_margin(bm.reshape(nrow, -1)[idx])
+    names = d.feature_names
+    if names is not None:
+        out.feature_names = names
+    return out
+
+
+def _folds(dtrain: Dataset, nfold: int, stratified: bool, folds: Any, seed: int,
+           shuffle: bool) -> List[Tuple[np.ndarray, np.ndarray]]:
+    n = dtrain.num_row()
+    if folds is not None:
+        if hasattr(folds, "split"):
+            return [(np.asarray(a), np.asarray(b))
+                    for a, b in folds.split(np.zeros((n, 1)), dtrain.get_label())]
+        return [(np.asarray(a), np.asarray(b)) for a, b in folds]
+    if int(nfold) < 2:
+        raise ValueError(f"nfold must be at least 2; got {nfold}")
+    if stratified:
+        from sklearn.model_selection import StratifiedKFold
+
+        skf = StratifiedKFold(n_splits=nfold, shuffle=shuffle, random_state=seed if shuffle else None)
+        return [(a, b) for a, b in skf.split(np.zeros((n, 1)), dtrain.get_label())]
+    # XGBoost's split: a permutation from RandomState(seed), cut into nfold parts
+    idx = np.random.RandomState(seed).permutation(n) if shuffle else np.arange(n)
+    parts = np.array_split(idx, nfold)
+    return [(np.concatenate([parts[j] for j in range(nfold) if j != i]), parts[i]) for i in range(nfold)]
+
+
+def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, stratified: bool = False,
+       folds: Any = None, metrics: Sequence[str] = (), obj: Optional[Callable[..., Any]] = None,
+       maximize: Optional[bool] = None, early_stopping_rounds: Optional[int] = None,
+       fpreproc: Optional[Callable[..., Any]] = None, as_pandas: bool = True,
+       verbose_eval: Union[None, bool, int] = None, show_stdv: bool = True, seed: int = 0,
+       callbacks: Optional[Sequence[TrainingCallback]] = None, shuffle: bool = True,
+       custom_metric: Optional[Callable[..., Any]] = None) -> Any:
+    """Cross validation, as XGBoost's ``xgb.cv``.
+
+    The rows of ``dtrain`` are split into ``nfold`` folds (as XGBoost splits
+    them: a permutation from ``numpy.random.RandomState(seed)`` cut into
+    equal parts, or scikit-learn's ``StratifiedKFold`` with ``stratified``, or
+    the caller's ``folds``: a splitter with ``split(X, y)`` or a list of
+    (train indices, test indices)); one booster per fold trains
+    ``num_boost_round`` rounds on the other folds and is evaluated each round
+    on its training rows (``train``) and on its fold (``test``).
+
+    Parameters follow :func:`gbt.train`; ``metrics`` (a name or a list)
+    replaces ``eval_metric``; ``fpreproc(dtrain, dtest, params) -> (dtrain,
+    dtest, params)`` runs on each fold first.  With ``early_stopping_rounds``
+    training stops when the mean of the last metric on ``test`` has not
+    improved for that many rounds, and the result ends at the best round.
+    Callbacks see ``{"train": {metric: [(mean, std), ...]}, "test": ...}``
+    and a :class:`gbt.Booster` of the first fold.
+
+    Returns
+    -------
+    pandas.DataFrame or dict
+        Columns ``train-{metric}-mean``, ``train-{metric}-std``,
+        ``test-{metric}-mean``, ``test-{metric}-std`` (standard deviations of
+        the population, as numpy's), one row per round; a dict of lists
+        without pandas or with ``as_pandas=False``.
+    """
+    if not isinstance(dtrain, Dataset):
+        raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
+    if dtrain.get_group() is not None and folds is None:
+        raise ValueError("gbt.cv on data with query groups needs folds= (whole groups per fold)")
+    params = _merge_params(params)
+    if metrics:
+        params["eval_metric"] = [metrics] if isinstance(metrics, str) else list(metrics)
+    if obj is not None and int(params.get("num_class", 0) or 0) > 1 and "objective" not in params:
+        params["objective"] = "multi:softprob"
+    if obj is not None and "base_score" not in params and not str(params.get("objective", "")).startswith("multi:"):
+        params["base_score"] = 0.5  # as gbt.train does for a custom objective
+    cbs = list(callbacks or [])
+    if verbose_eval:
+        period = 1 if verbose_eval is True else int(verbose_eval)
+        cbs.append(EvaluationMonitor(period=period, show_stdv=show_stdv))
+    if early_stopping_rounds:
+        cbs.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize, save_best=False))
+
+    packs = []
+    for train_idx, test_idx in _folds(dtrain, nfold, stratified, folds, seed, shuffle):
+        dtr, dte = _take_rows(dtrain, np.sort(train_idx)), _take_rows(dtrain, np.sort(test_idx))
+        p = copy.deepcopy(params)
+        if fpreproc is not None:
+            dtr, dte, p = fpreproc(dtr, dte, p)
+        b = Booster(p)
+        if custom_metric is not None:
+            b._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize)
+        packs.append((b, dtr, dte))
+
+    container = CallbackContainer(cbs)
+    container.before_training(packs[0][0])
+    history: Dict[str, Dict[str, List[Tuple[float, float]]]] = {}
+    try:
+        for epoch in range(int(num_boost_round)):
+            if container.before_iteration(packs[0][0], epoch):
+                break
+            per: Dict[Tuple[str, str], List[float]] = {}
+            for b, dtr, dte in packs:
+                b.update(dtr, epoch, fobj=obj)
+                for data, name in ((dtr, "train"), (dte, "test")):
+                    for metric, value in b._eval_round(data).items():
+                        per.setdefault((name, metric), []).append(value)
+            for (name, metric), vals in per.items():
+                history.setdefault(name, {}).setdefault(metric, []).append(
+                    (float(np.mean(vals)), float(np.std(vals))))
+            container.history = history
+            if any([c.after_iteration(packs[0][0], epoch, history) for c in container.callbacks]):
+                break
+    finally:
+        for b, dtr, dte in packs:
+            b._clear_custom_metric()
+            b._eval_forget()
+    container.after_training(packs[0][0])
+    stop = next((c for c in cbs if isinstance(c, EarlyStopping)), None)
+    rows = len(next(iter(next(iter(history.values())).values()))) if history else 0
+    if stop is not None and stop.stopped and stop.best_iteration is not None:
+        rows = stop.best_iteration + 1
+    result: Dict[str, List[float]] = {}
+    for name in ("train", "test"):
+        for metric, pairs in history.get(name, {}).items():
+            result[f"{name}-{metric}-mean"] = [m for m, _ in pairs[:rows]]
+            result[f"{name}-{metric}-std"] = [s for _, s in pairs[:rows]]
+    if as_pandas:
+        try:
+            import pandas as pd
+        except ImportError:
+            return result
+        return pd.DataFrame.from_dict(result)
+    return result

@@ -1,0 +1,374 @@
+"""XGBoost's Python API on gbt, call by call: what `import gbt as xgb` relies on.
+Expected values come from XGBoost itself (where installed) or by hand."""
+import os
+import pickle
+import signal
+import warnings
+
+import numpy as np
+import pytest
+
+import gbt
+
+
+def _binary(n=300, f=5, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, f)).astype(np.float32)
+    y = (X[:, 0] + 0.5 * X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(np.float32)
+    return X, y
+
+
+# -- names
+def test_xgboost_names_are_the_same_objects():
+    assert gbt.DMatrix is gbt.Dataset
+    assert issubclass(gbt.QuantileDMatrix, gbt.Dataset)
+    assert gbt.XGBClassifier is gbt.GBTClassifier and gbt.XGBRegressor is gbt.GBTRegressor
+    assert gbt.XGBRanker is gbt.GBTRanker and gbt.XGBModel is gbt.GBTModel
+    assert issubclass(gbt.XGBClassifier, gbt.XGBModel)
+    for name in ("TrainingCallback", "EarlyStopping", "EvaluationMonitor", "LearningRateScheduler",
+                 "TrainingCheckPoint"):
+        assert hasattr(gbt.callback, name), name
+    assert callable(gbt.cv)
+
+
+# -- defect 2: repeated eval_metric pairs
+def test_params_as_pairs_keep_every_eval_metric():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    params = [("objective", "binary:logistic"), ("eval_metric", "logloss"), ("eval_metric", "error"),
+              ("eval_metric", "auc"), ("max_depth", 2)]
+    hist = {}
+    gbt.train(params, d, 3, [(d, "train")], evals_result=hist, verbose_eval=False)
+    assert list(hist["train"]) == ["logloss", "error", "auc"]
+    # the error by hand from the same model's predictions
+    b = gbt.train(params, d, 3, verbose_eval=False)
+    assert hist["train"]["error"][-1] == pytest.approx(float(np.mean((b.predict(d) > 0.5) != y)))
+    assert gbt.Booster(params).eval_metric_names() == ["logloss", "error", "auc"]
+
+
+# -- positional arguments as XGBoost takes them
+def test_train_takes_evals_by_position():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    hist = {}
+    b = gbt.train({"objective": "binary:logistic"}, d, 4, [(d, "train")], None, None, None, hist, False)
+    assert b.num_boosted_rounds() == 4 and len(hist["train"]["logloss"]) == 4
+
+
+# -- KeyboardInterrupt keeps the rounds done
+def test_keyboard_interrupt_in_a_callback_keeps_the_finished_rounds():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+
+    class Interrupt(gbt.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            if epoch == 4:
+                raise KeyboardInterrupt
+            return False
+
+    hist = {}
+    with pytest.warns(RuntimeWarning, match="keeping the 5 rounds finished"):
+        b = gbt.train({"objective": "binary:logistic"}, d, 100, evals=[(d, "t")], evals_result=hist,
+                      callbacks=[Interrupt()], verbose_eval=False)
+    assert b.num_boosted_rounds() == 5 and len(hist["t"]["logloss"]) == 5
+    whole = gbt.train({"objective": "binary:logistic"}, d, 5, verbose_eval=False)
+    assert bytes(b.save_raw()) == bytes(whole.save_raw())
+
+
+def test_sigint_inside_a_round_drops_that_round_only():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    calls = []
+
+    def logistic(preds, data):  # binary:logistic's gradients; SIGINT arrives in round 3
+        calls.append(1)
+        if len(calls) == 4:
+            os.kill(os.getpid(), signal.SIGINT)
+        p = 1 / (1 + np.exp(-preds))
+        return p - data.get_label(), p * (1 - p)
+
+    with pytest.warns(RuntimeWarning, match="keeping the 3 rounds finished"):
+        b = gbt.train({"objective": "binary:logistic"}, d, 50, obj=logistic, verbose_eval=False)
+    assert b.num_boosted_rounds() == 3
+
+
+def test_keyboard_interrupt_in_fit_keeps_the_model():
+    X, y = _binary()
+
+    class Interrupt(gbt.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            if epoch == 2:
+                raise KeyboardInterrupt
+            return False
+
+    clf = gbt.XGBClassifier(n_estimators=50, callbacks=[Interrupt()])
+    with pytest.warns(RuntimeWarning, match="keeping the 3 rounds"):
+        clf.fit(X, y, verbose=False)
+    assert clf.get_booster().num_boosted_rounds() == 3
+    assert clf.predict(X).shape == (len(y),)
+
+
+# -- ?format= URIs
+@pytest.mark.filterwarnings("ignore:.*Text file input has been deprecated")
+def test_uri_suffixes_map_to_the_reader_options(tmp_path):
+    X, y = _binary(20, 3)
+    svm = tmp_path / "d.svm"
+    with open(svm, "w") as f:  # one-based indices, as agaricus.txt.train
+        for row, lab in zip(X, y):
+            f.write(f"{lab:g} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(row)) + "\n")
+    d = gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=1")
+    assert d.shape == (20, 3)
+    np.testing.assert_array_equal(d.get_label(), y)
+    # XGBoost reads indices as zero-based unless indexing_mode > 0 (column 0
+    # empty); a negative indexing_mode guesses (one-based: no index 0 here)
+    assert gbt.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").shape == (20, 3)
+    assert gbt.DMatrix(f"{svm}?format=libsvm").shape == (20, 4)
+    assert gbt.DMatrix(f"{svm}?format=libsvm#d.cache").shape == (20, 4)
+    xgb = pytest.importorskip("xgboost")
+    assert xgb.DMatrix(f"{svm}?format=libsvm").num_col() == 4
+    assert xgb.DMatrix(f"{svm}?format=libsvm&indexing_mode=-1").num_col() == 3
+    csv = tmp_path / "d.csv"
+    np.savetxt(csv, np.column_stack([y, X]), delimiter=",", fmt="%.9g")
+    # XGBoost's CSV has no label column unless label_column says so
+    assert gbt.DMatrix(f"{csv}?format=csv").shape == (20, 4)
+    dl = gbt.DMatrix(f"{csv}?format=csv&label_column=0")
+    assert dl.shape == (20, 3)
+    np.testing.assert_array_equal(dl.get_label(), y)
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
+        gbt.DMatrix(f"{csv}?format=csv&colour=red")
+    with pytest.raises(ValueError, match="expects libsvm, csv or tsv, got 'parquet'"):
+        gbt.DMatrix(f"{csv}?format=parquet")
+
+
+# -- save_binary
+@pytest.mark.parametrize("sparse", [False, True])
+def test_save_binary_round_trip(tmp_path, sparse):
+    X, y = _binary(40, 4)
+    X[3, 1] = np.nan
+    data = X
+    if sparse:
+        sp = pytest.importorskip("scipy.sparse")
+        Z = X.copy()
+        Z[Z < 0] = 0
+        data = sp.csr_matrix(np.nan_to_num(Z))
+    d = gbt.DMatrix(data, y, weight=np.repeat([0.5, 2.0], [10, 30]), base_margin=np.arange(40) / 40,
+                    group=[10, 30], feature_names=["a", "b", "c", "d"])
+    path = tmp_path / "d.buffer"
+    d.save_binary(path)
+    e = gbt.DMatrix(str(path))
+    assert e.shape == d.shape and e.feature_names == ["a", "b", "c", "d"]
+    for field in ("label", "weight", "base_margin"):
+        np.testing.assert_array_equal(e.get_float_info(field), d.get_float_info(field))
+    np.testing.assert_array_equal(e.get_uint_info("group_ptr"), [0, 10, 40])
+    assert e.num_nonmissing() == d.num_nonmissing()
+    b = gbt.train({"objective": "rank:pairwise"}, d, 3, verbose_eval=False)
+    np.testing.assert_array_equal(b.predict(e), b.predict(d))
+    assert not [p for p in os.listdir(tmp_path) if ".tmp" in p]
+
+
+def test_save_binary_into_a_missing_directory_leaves_nothing(tmp_path):
+    d = gbt.DMatrix(np.ones((3, 2), np.float32))
+    with pytest.raises(OSError):
+        d.save_binary(tmp_path / "no" / "such.buffer")
+    assert os.listdir(tmp_path) == []
+
+
+# -- set_info and the uint fields
+def test_set_info_and_empty_fields():
+    X, y = _binary(30, 2)
+    d = gbt.DMatrix(X)
+    assert d.get_label().size == 0 and d.get_weight().size == 0  # XGBoost gives empty arrays
+    d.set_info(label=y, weight=np.full(30, 2.0), qid=np.repeat([1, 2, 3], 10), feature_names=["u", "v"])
+    np.testing.assert_array_equal(d.get_label(), y)
+    np.testing.assert_array_equal(d.get_uint_info("group_ptr"), [0, 10, 20, 30])
+    assert d.feature_names == ["u", "v"]
+    d.set_uint_info("group", [15, 15])
+    np.testing.assert_array_equal(d.get_group(), [15, 15])
+    d.set_info(feature_weights=[1.0, 3.0])
+    np.testing.assert_array_equal(d.get_float_info("feature_weights"), [1.0, 3.0])
+    with pytest.raises(ValueError, match="feature_weights"):
+        d.set_info(feature_weights=np.ones(3))  # one per feature
+    with pytest.raises(ValueError, match="categorical"):
+        gbt.DMatrix(X, feature_types=["q", "c"])
+
+
+# -- XGBoost-only parameters
+def test_xgboost_only_parameters_are_accepted_with_a_warning():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the values that mean what gbt does: no warning
+        a = gbt.train({"tree_method": "hist", "booster": "gbtree", "num_parallel_tree": 1,
+                       "validate_parameters": True, "sampling_method": "uniform"}, d, 3, verbose_eval=False)
+    with pytest.warns(UserWarning, match="num_parallel_tree=4 is ignored"):
+        b = gbt.train({"num_parallel_tree": 4}, d, 3, verbose_eval=False)
+    assert bytes(a.save_raw()) == bytes(b.save_raw())
+    with pytest.raises(gbt.ParamError, match="max_dpeth"):
+        gbt.train({"max_dpeth": 3}, d, 1)
+
+
+def test_estimators_take_xgboost_arguments():
+    X, y = _binary()
+    clf = gbt.XGBClassifier(n_estimators=5, eta=0.5, tree_method="hist", enable_categorical=False,
+                            booster="gbtree")
+    assert clf.get_params()["eta"] == 0.5
+    from sklearn.base import clone
+
+    assert clone(clf).get_params()["eta"] == 0.5
+    clf.fit(X, y, eval_set=[(X, y)], verbose=False)
+    ref = gbt.XGBClassifier(n_estimators=5, learning_rate=0.5).fit(X, y, verbose=False)
+    assert bytes(clf.get_booster().save_raw()) == bytes(ref.get_booster().save_raw())
+    assert list(clf.evals_result()["validation_0"]) == ["logloss"]
+    clf.set_params(reg_lambda=2.0, gamma=0.1)
+    assert clf.get_params()["reg_lambda"] == 2.0
+    more = gbt.XGBClassifier(n_estimators=3).fit(X, y, xgb_model=ref, verbose=False)
+    assert more.get_booster().num_boosted_rounds() == 8
+
+
+# -- predict(strict_shape=), against XGBoost's shapes
+def test_strict_shape_matches_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _binary(60, 3)
+    y3 = (np.arange(60) % 3).astype(np.float32)
+    for params, label in (({"objective": "binary:logistic"}, y), ({"objective": "multi:softprob", "num_class": 3}, y3),
+                          ({"objective": "reg:squarederror"}, y)):
+        a = gbt.train(params, gbt.DMatrix(X, label), 4, verbose_eval=False)
+        b = xgb.train(params, xgb.DMatrix(X, label), 4)
+        for kw in ({}, {"output_margin": True}, {"pred_leaf": True}, {"pred_contribs": True},
+                   {"pred_interactions": True}, {"pred_leaf": True, "iteration_range": (0, 3)}):
+            got = a.predict(gbt.DMatrix(X), strict_shape=True, **kw).shape
+            want = b.predict(xgb.DMatrix(X), strict_shape=True, **kw).shape
+            assert got == want, (params, kw)
+
+
+# -- dump_model with a feature map
+def test_dump_model_with_fmap(tmp_path):
+    X, y = _binary(100, 3)
+    b = gbt.train({"objective": "binary:logistic", "max_depth": 2}, gbt.DMatrix(X, y), 2, verbose_eval=False)
+    fmap = tmp_path / "fmap.txt"
+    fmap.write_text("0\tage\tq\n1\theight\tq\n2\tf2x\tq\n")
+    out = tmp_path / "dump.txt"
+    b.dump_model(out, fmap)
+    text = out.read_text()
+    plain = b.get_dump()
+    assert "booster[0]:" in text and "[age<" in text and "[f0<" not in text
+    assert text.count("leaf=") == sum(t.count("leaf=") for t in plain)
+    assert all("f0" not in t for t in b.get_dump(fmap=str(fmap), dump_format="json"))
+    fmap.write_text("zero age q\n")
+    with pytest.raises(ValueError, match="fmap.txt:1"):
+        b.dump_model(out, fmap)
+
+
+# -- gbt.cv against xgboost.cv: the same folds, close metrics
+def test_cv_matches_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    pd = pytest.importorskip("pandas")
+    X, y = _binary(400, 4)
+    params = {"objective": "binary:logistic", "max_depth": 3}
+    a = gbt.cv(params, gbt.DMatrix(X, y), 5, nfold=4, metrics=["logloss", "error"], seed=3)
+    b = xgb.cv(params, xgb.DMatrix(X, y), 5, nfold=4, metrics=["logloss", "error"], seed=3)
+    assert isinstance(a, pd.DataFrame) and list(a.columns) == list(b.columns) and len(a) == len(b)
+    np.testing.assert_allclose(a["test-logloss-mean"], b["test-logloss-mean"], rtol=0.03)
+    np.testing.assert_allclose(a["train-logloss-std"], b["train-logloss-std"], atol=0.01)
+    d = gbt.cv(params, gbt.DMatrix(X, y), 5, nfold=4, seed=3, as_pandas=False, stratified=True,
+               early_stopping_rounds=2)
+    assert isinstance(d, dict) and set(d) == {"train-logloss-mean", "train-logloss-std",
+                                              "test-logloss-mean", "test-logloss-std"}
+    # a fold by hand: the same booster trained on the other rows
+    folds = [(np.arange(100, 400), np.arange(100)), (np.arange(100), np.arange(100, 400))]
+    r = gbt.cv(params, gbt.DMatrix(X, y), 2, folds=folds, as_pandas=False)
+    hand = []
+    for tr, te in folds:
+        bst = gbt.train(params, gbt.DMatrix(X[tr], y[tr]), 2, verbose_eval=False)
+        hand.append(bst.eval_metrics(gbt.DMatrix(X[te], y[te]))["logloss"])
+    assert r["test-logloss-mean"][-1] == pytest.approx(np.mean(hand), rel=1e-6)
+    assert r["test-logloss-std"][-1] == pytest.approx(np.std(hand), rel=1e-5)
+
+
+# -- callbacks
+def test_learning_rate_scheduler_and_checkpoints(tmp_path):
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    rates = [0.3, 0.1, 0.05, 0.05]
+    a = gbt.train({"objective": "binary:logistic"}, d, 4, verbose_eval=False,
+                  callbacks=[gbt.callback.LearningRateScheduler(rates)])
+    # by hand: round r + 1 uses rates[r] (XGBoost's callback sets it after round r)
+    b = gbt.train({"objective": "binary:logistic", "eta": 0.3}, d, 1, verbose_eval=False)
+    for r in range(3):
+        b = gbt.train({"eta": rates[r]}, d, 1, xgb_model=b, verbose_eval=False)
+    np.testing.assert_array_equal(a.predict(d), b.predict(d))
+    gbt.train({"objective": "binary:logistic"}, d, 7, verbose_eval=False,
+              callbacks=[gbt.callback.TrainingCheckPoint(tmp_path, name="ck", interval=3)])
+    assert sorted(os.listdir(tmp_path)) == ["ck_3.json", "ck_6.json"]
+    assert gbt.Booster(model_file=str(tmp_path / "ck_3.json")).num_boosted_rounds() == 4
+
+
+def test_booster_takes_cache_and_iterates():
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    b = gbt.Booster({"objective": "binary:logistic"}, [d])
+    for i in range(3):
+        b.update(d, i)
+    rounds = [t for t in b]
+    assert len(rounds) == 3 and all(t.num_boosted_rounds() == 1 for t in rounds)
+    cfg = __import__("json").loads(b.save_config())
+    assert cfg["learner"]["objective"]["name"] == "binary:logistic"
+    # base_score as XGBoost reports it: a probability, here the label mean's
+    assert float(cfg["learner"]["learner_model_param"]["base_score"]) == pytest.approx(y.mean(), rel=1e-5)
+    assert pickle.loads(pickle.dumps(b)).num_boosted_rounds() == 3
+
+
+def test_inplace_predict_and_config():
+    X, y = _binary()
+    b = gbt.train({"objective": "binary:logistic"}, gbt.DMatrix(X, y), 3, verbose_eval=False)
+    np.testing.assert_array_equal(b.inplace_predict(X), b.predict(gbt.DMatrix(X)))
+    np.testing.assert_array_equal(b.inplace_predict(X, predict_type="margin"),
+                                  b.predict(gbt.DMatrix(X), output_margin=True))
+    m = np.full(len(y), 0.5, np.float32)
+    np.testing.assert_allclose(b.inplace_predict(X, predict_type="margin", base_margin=m),
+                               b.predict(gbt.DMatrix(X, base_margin=m), output_margin=True))
+    import logging
+
+    with gbt.config_context(verbosity=0):
+        assert gbt.get_config()["verbosity"] == 0
+        assert logging.getLogger("gbt").getEffectiveLevel() > logging.CRITICAL
+    assert gbt.get_config()["verbosity"] == 1
+    with pytest.raises(ValueError, match="verbosity"):
+        gbt.set_config(verbosity=7)
+
+
+def test_cv_on_sparse_data_is_cv_on_the_dense_copy():
+    sp = pytest.importorskip("scipy.sparse")
+    X, y = _binary(200, 4)
+    X[X < -0.5] = 0
+    dense = X.copy()
+    dense[dense == 0] = np.nan  # absent entries of the CSR matrix are missing
+    params = {"objective": "binary:logistic", "max_depth": 3}
+    a = gbt.cv(params, gbt.DMatrix(sp.csr_matrix(X), y), 3, nfold=3, seed=1, as_pandas=False)
+    b = gbt.cv(params, gbt.DMatrix(dense, y), 3, nfold=3, seed=1, as_pandas=False)
+    assert a == b
+
+
+# -- a custom objective with num_class: XGBoost 3.2 trains multi:softmax
+def test_custom_multiclass_objective_predicts_classes_as_xgboost():
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(200, 4), rng.randint(0, 3, 200)
+
+    def softprob(predt, d):
+        predt = predt.reshape(-1, 3)
+        lab = d.get_label().astype(int)
+        p = np.exp(predt - predt.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        g = p.copy()
+        g[np.arange(len(lab)), lab] -= 1
+        return g, np.maximum(2 * p * (1 - p), 1e-6)
+
+    params = {"num_class": 3, "disable_default_eval_metric": 1, "max_depth": 3}
+    d = gbt.DMatrix(X, y)
+    b = gbt.train(params, d, 5, obj=softprob)
+    margin = b.predict(d, output_margin=True)
+    assert margin.shape == (200, 3)
+    np.testing.assert_array_equal(b.predict(d), margin.argmax(1))  # the class, not probabilities
+    xgb = pytest.importorskip("xgboost")
+    xb = xgb.train(params, xgb.DMatrix(X, y), 5, obj=softprob)
+    assert xb.predict(xgb.DMatrix(X)).shape == b.predict(d).shape == (200,)

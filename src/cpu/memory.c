@@ -1,0 +1,83 @@
+/*
+ * memory.c - the CPU backend's memory estimate: what a training holds at
+ * its peak (the binned matrix, per-row arrays, node arrays, the histogram
+ * pool full, the per-thread scratch), checked against what the process may
+ * use before anything is allocated.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "cpu/cpu.h"
+
+/* The binned matrix's bytes (allocated before the backend opens, but part of the training). */
+static uint64_t qmatrix_bytes(const struct gbt_qmatrix *qm, uint64_t n)
+{
+    const uint64_t nf = qm->cuts.nfeat;
+    switch (qm->layout) {
+    case GBT_QM_DENSE8: return n * nf;
+    case GBT_QM_DENSE16: return 2 * n * nf;
+    default: return (n + 1) * 8 + (qm->row_ptr ? qm->row_ptr[n] : 0) * 4;
+    }
+}
+
+void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimate *e)
+{
+    const uint64_t n = plan->nrow, nk = n * (uint64_t)plan->num_class;
+    const uint64_t bins = plan->qm->cuts.total_slots, T = (uint64_t)plan->nthread;
+    const uint64_t hist = bins * sizeof(struct gbt_hbin);
+    e->pool = (uint64_t)plan->max_slots * hist;
+    e->total = qmatrix_bytes(plan->qm, n);
+    e->total += nk * (sizeof(double) * 3 + sizeof(struct gbt_gpair)); /* margins, gradients */
+    e->total += n * 2 * sizeof(uint32_t);                              /* row partition */
+    e->total += T * GBT_CPU_CHUNK * sizeof(uint32_t);
+    e->total += (uint64_t)plan->max_nodes * 2 * sizeof(uint64_t);
+    e->total += (uint64_t)plan->max_slots * sizeof(struct gbt_hbin *);
+    e->total += e->pool;
+    e->total += 2 * T * hist; /* scratch */
+    if (plan->group_ptr) e->total += (plan->ngroups + 1) * 4 + 3 * n * 4 + 2 * n * 8;
+}
+
+/* The smaller of an rlimit's soft value and *limit. */
+static void lower_to_rlimit(int resource, uint64_t *limit, const char **why, const char *name)
+{
+    struct rlimit rl;
+    if (getrlimit(resource, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (uint64_t)rl.rlim_cur < *limit) {
+        *limit = (uint64_t)rl.rlim_cur;
+        *why = name;
+    }
+}
+
+gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
+{
+    struct gbt_cpu_estimate e;
+    uint64_t limit = UINT64_MAX;
+    const char *why = NULL;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) {
+        limit = (uint64_t)pages * (uint64_t)page;
+        why = "the machine's physical memory";
+    }
+    lower_to_rlimit(RLIMIT_AS, &limit, &why, "the address-space limit (ulimit -v)");
+    lower_to_rlimit(RLIMIT_DATA, &limit, &why, "the data-segment limit (ulimit -d)");
+    {
+        const char *fake = getenv(GBT_CPU_FAKE_MEMORY_ENV);
+        char *end;
+        unsigned long long v;
+        if (fake && *fake && (v = strtoull(fake, &end, 10), *end == '\0')) {
+            limit = v;
+            why = "the memory (" GBT_CPU_FAKE_MEMORY_ENV ")";
+        }
+    }
+    gbt__cpu_estimate(plan, &e);
+    RETURN_ERROR_IF(why != NULL && e.total > limit, GBT_E_NO_MEMORY,
+                    "training needs about %llu bytes on the CPU but %s is %llu bytes (%llu rows, "
+                    "%u features, a histogram pool of %u slots of %u bins: %llu bytes); lower "
+                    "histogram_pool_size",
+                    (unsigned long long)e.total, why, (unsigned long long)limit,
+                    (unsigned long long)plan->nrow, plan->qm->cuts.nfeat, plan->max_slots,
+                    plan->qm->cuts.total_slots, (unsigned long long)e.pool);
+    return GBT_OK;
+}

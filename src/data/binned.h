@@ -1,0 +1,60 @@
+/*
+ * binned.h - binned data kept with a dataset, so that a second training on
+ * the same dataset with the same max_bin does not bin again (grid search,
+ * cross-validation folds trained on one dataset, refits).
+ *
+ * A dataset keeps at most one binned matrix: the cuts and the row-major
+ * codes of its last binning (the CPU backend's column-major copy is not
+ * part of it: each CPU training builds its own).  It stays valid while the
+ * dataset's feature values and weights stay as they were: the calls that
+ * change only labels, base margins, label bounds, groups or feature names
+ * keep it (gbt__dataset_touch_keep); every other change drops it
+ * (gbt__dataset_touch).  Binning again with another max_bin replaces it.
+ *
+ * Training states hold references: a matrix is freed when the dataset has
+ * dropped it and no booster's training state uses it any more.  The cuts
+ * and codes do not depend on the thread count, so it is not in the key.
+ * Distributed training bins privately (its cuts depend on every process).
+ */
+#ifndef GBT_BINNED_H
+#define GBT_BINNED_H
+
+#include "data/quantize.h"
+
+struct gbt_binned {
+    struct gbt_qmatrix qm;
+    int max_bin;
+    int refs; /* changed under binned.c's lock */
+};
+
+/*
+ * Who bins: a device (a backend's quantize, backend.h, on device
+ * `ordinal`), or with quantize NULL the host (gbt__quantize).  Both give
+ * the same bytes, so a kept matrix serves either.
+ */
+struct gbt_binner {
+    gbt_status (*quantize)(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out);
+    int ordinal;
+    const char *name; /* for the log: "cuda" */
+};
+
+/*
+ * A reference to d's binned matrix for max_bin: the kept one when it is
+ * still valid, else a new one binned now (by `by`, NULL: the host with
+ * nthread threads) and kept with d in place of the old.  Logs at
+ * GBT_LOG_DEBUG whether it binned (and where) or reused.  Release it with
+ * gbt__binned_release.
+ */
+gbt_status gbt__binned_get(const gbt_dataset *d, int max_bin, int nthread, int verbosity,
+                           const struct gbt_binner *by, struct gbt_binned **out);
+
+/* A new empty matrix with one reference, kept with no dataset (distributed training). */
+gbt_status gbt__binned_alloc(struct gbt_binned **out);
+
+/* Drops a reference (NULL: nothing); the last one frees the matrix. */
+void gbt__binned_release(struct gbt_binned *b);
+
+/* Takes d's kept matrix away from it (NULL: none); the caller releases it. */
+struct gbt_binned *gbt__dataset_binned_detach(gbt_dataset *d);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * test_cuda_quantize.c - bin cuts and codes computed on the (emulated) CUDA
+ * device equal the host's (gbt__quantize) byte for byte: dense and CSR
+ * input, every layout (dense uint8 and uint16, CSR; dense data binned as
+ * CSR and CSR data binned densely), missing values, weighted rows,
+ * max_bin 65535, features without values, and the same data in several
+ * batches (GBT_CUDA_QUANT_ROWS).  And trainings with device=cuda, which
+ * bin on the device, give the model bytes of device=cpu (dense, weighted,
+ * sparse).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "data/dataset.h"
+#include "data/quantize.h"
+#include "gbt_cuda.h"
+#include "gbt_emu.h"
+#include "testutil.h"
+
+extern const struct gbt_backend_ops gbt__cuda_ops;
+
+/* Where the two matrices differ first, or NULL when they are the same bytes. */
+static const char *differ(const struct gbt_qmatrix *a, const struct gbt_qmatrix *b)
+{
+    const struct gbt_cuts *x = &a->cuts, *y = &b->cuts;
+    const uint32_t nf = x->nfeat;
+    if (x->nfeat != y->nfeat || a->nrow != b->nrow || a->layout != b->layout) return "shape or layout";
+    if (memcmp(x->nbins, y->nbins, nf * sizeof(uint32_t)) != 0) return "bin counts";
+    if (memcmp(x->has_missing, y->has_missing, nf) != 0) return "missing flags";
+    if (x->total_slots != y->total_slots || memcmp(x->offset, y->offset, (nf + 1) * sizeof(uint32_t)) != 0)
+        return "slot offsets";
+    if (memcmp(x->cut, y->cut, x->total_slots * sizeof(float)) != 0) return "cuts";
+    switch (a->layout) {
+    case GBT_QM_DENSE8:
+        return memcmp(a->codes8, b->codes8, a->nrow * nf) != 0 ? "codes" : NULL;
+    case GBT_QM_DENSE16:
+        return memcmp(a->codes16, b->codes16, a->nrow * nf * 2) != 0 ? "codes" : NULL;
+    default:
+        if (memcmp(a->row_ptr, b->row_ptr, (a->nrow + 1) * sizeof(uint64_t)) != 0) return "row offsets";
+        return memcmp(a->slots, b->slots, a->row_ptr[a->nrow] * sizeof(uint32_t)) != 0 ? "slots" : NULL;
+    }
+}
+
+/* d binned by the host and by the device (batch rows per batch, 0: as many as fit). */
+static void same(const gbt_dataset *d, int max_bin, uint64_t batch, int want_layout, const char *what)
+{
+    struct gbt_qmatrix h, g;
+    const char *diff = "the device failed";
+    char rows[32];
+    if (batch) {
+        snprintf(rows, sizeof rows, "%llu", (unsigned long long)batch);
+        setenv(GBT_CUDA_QUANT_ROWS_ENV, rows, 1);
+    } else {
+        unsetenv(GBT_CUDA_QUANT_ROWS_ENV);
+    }
+    if (gbt__quantize(d, max_bin, 2, &h) != GBT_OK) {
+        ok(0, "%s: the host bins it (%s)", what, gbt_last_error());
+        return;
+    }
+    if (gbt__cuda_ops.quantize(0, d, max_bin, &g) == GBT_OK) {
+        diff = differ(&h, &g);
+        gbt__qmatrix_free(&g);
+    } else {
+        diag("%s", gbt_last_error());
+    }
+    ok(diff == NULL && h.layout == want_layout, "%s: device cuts and codes = host's (%s; %u slots, layout %d)", what,
+       diff ? diff : "same bytes", h.cuts.total_slots, h.layout);
+    gbt__qmatrix_free(&h);
+    unsetenv(GBT_CUDA_QUANT_ROWS_ENV);
+}
+
+static void set_weights(gbt_dataset *d, uint64_t n, int heavy)
+{
+    float *w = malloc(n * sizeof *w);
+    for (uint64_t r = 0; r < n; r++) w[r] = (float)(0.1 + 4.9 * tu_unit());
+    /* a few rows far heavier: their bits and the light ones' must all count */
+    if (heavy)
+        for (uint64_t r = 0; r < n; r += 97) w[r] = 3000.0f;
+    if (gbt_dataset_set_field(d, "weight", w, n) != GBT_OK) exit(2);
+    free(w);
+}
+
+static int device_binned, fell_back;
+
+static void watch_log(int level, const char *msg, void *user)
+{
+    (void)level;
+    (void)user;
+    if (strstr(msg, "binned on cuda:0")) device_binned++;
+    if (strstr(msg, "device=auto: cannot bin on cuda:0")) fell_back++;
+}
+
+/*
+ * A device allocation failing while binning: device=cuda fails with
+ * GBT_E_DEVICE naming what it could not allocate; device=auto warns and
+ * trains on the CPU, the CPU's model.
+ */
+static void failures(void)
+{
+    const char *cpu[] = {"objective=binary:logistic", "max_depth=3", "device=cpu", NULL};
+    const char *cuda[] = {"objective=binary:logistic", "max_depth=3", "device=cuda", NULL};
+    const char *autod[] = {"objective=binary:logistic", "max_depth=3", "device=auto", "verbosity=1", NULL};
+    gbt_dataset *a, *b, *c;
+    gbt_booster *x, *y, *z = NULL;
+    gbt_status s = GBT_OK;
+    tu_seed(13);
+    a = tu_dataset(500, 5, 0.1, 1);
+    tu_seed(13);
+    b = tu_dataset(500, 5, 0.1, 1);
+    tu_seed(13);
+    c = tu_dataset(500, 5, 0.1, 1);
+    x = tu_train(a, 3, cpu);
+    y = tu_booster(cuda);
+    gbt_emu_fail_nth("malloc", 1);
+    if (y) s = gbt_booster_update(y, b);
+    ok(s == GBT_E_DEVICE && strstr(gbt_last_error(), "binning on cuda:0: cannot allocate") && b->binnings == 0,
+       "device=cuda: a failed allocation while binning is GBT_E_DEVICE (%s)", gbt_last_error());
+    fell_back = 0;
+    gbt_set_log_callback(watch_log, NULL);
+    gbt_emu_fail_nth("malloc", 1);
+    z = tu_train(c, 3, autod);
+    gbt_set_log_callback(NULL, NULL);
+    ok(z && x && fell_back == 1 && c->binnings == 1 && tu_same_model(x, z),
+       "device=auto: binning fails on the device, the CPU bins and trains the CPU's model (%d warning)", fell_back);
+    gbt_booster_free(x);
+    gbt_booster_free(y);
+    gbt_booster_free(z);
+    gbt_dataset_free(a);
+    gbt_dataset_free(b);
+    gbt_dataset_free(c);
+}
+
+/*
+ * A training with device=cuda bins on the device; its model is device=cpu's
+ * (each on a dataset of its own, so neither reuses the other's binning).
+ */
+static void training(const char *max_bin, int csr, int weighted)
+{
+    const char *cpu[] = {"objective=binary:logistic", "max_depth=4", "device=cpu", max_bin, NULL};
+    const char *cuda[] = {"objective=binary:logistic", "max_depth=4", "device=cuda", "verbosity=3", max_bin, NULL};
+    gbt_dataset *a, *b;
+    gbt_booster *x, *y;
+    tu_seed(11);
+    a = tu_dataset(900, 9, csr ? 0.8 : 0.1, 1);
+    tu_seed(11);
+    b = tu_dataset(900, 9, csr ? 0.8 : 0.1, 1);
+    if (weighted) {
+        tu_seed(12);
+        set_weights(a, 900, 1);
+        tu_seed(12);
+        set_weights(b, 900, 1);
+    }
+    device_binned = 0;
+    gbt_set_log_callback(watch_log, NULL);
+    y = tu_train(b, 4, cuda);
+    gbt_set_log_callback(NULL, NULL);
+    x = tu_train(a, 4, cpu);
+    ok(x && y && device_binned == 1 && a->binnings == 1 && b->binnings == 1 && tu_same_model(x, y),
+       "training with device=cuda bins on the device (%d log line) and trains device=cpu's model bytes "
+       "(%s, %s%s)",
+       device_binned, max_bin, csr ? "sparse" : "dense", weighted ? ", weighted" : "");
+    gbt_booster_free(x);
+    gbt_booster_free(y);
+    gbt_dataset_free(a);
+    gbt_dataset_free(b);
+}
+
+int main(void)
+{
+    enum { N = 2400, C = 7 };
+    float *x = malloc((size_t)N * 40 * sizeof *x), *y = calloc(N, sizeof *y);
+    gbt_dataset *d;
+
+    /* dense, 10% missing, a feature of few values (tu_data's column 1 is integer-valued in classification) */
+    tu_seed(3);
+    d = tu_dataset(N, C, 0.1, 1);
+    same(d, 16, 0, GBT_QM_DENSE8, "dense, missing values, max_bin 16 (pruned quantiles)");
+    same(d, 256, 0, GBT_QM_DENSE8, "dense, max_bin 256 (255 bins where values are missing)");
+    same(d, 300, 0, GBT_QM_DENSE16, "dense, max_bin 300 (two-byte codes)");
+    same(d, 16, 700, GBT_QM_DENSE8, "dense, max_bin 16, 4 batches of 700 rows");
+    set_weights(d, N, 1);
+    same(d, 8, 0, GBT_QM_DENSE8, "dense, weighted rows, max_bin 8");
+    same(d, 64, 500, GBT_QM_DENSE8, "dense, weighted rows, max_bin 64, 5 batches");
+    gbt_dataset_free(d);
+
+    /* many distinct values and max_bin 65535: every value its bin; then fewer bins than values */
+    {
+        const uint64_t n = 70000;
+        float *v = malloc(n * 2 * sizeof *v);
+        tu_seed(5);
+        for (uint64_t r = 0; r < n; r++) {
+            v[2 * r] = (float)r * 0.5f - 1000.0f;
+            v[2 * r + 1] = tu_unit() < 0.2 ? NAN : (float)tu_unit();
+        }
+        if (gbt_dataset_from_dense(v, n, 2, NAN, &d) != GBT_OK) return 2;
+        same(d, 65535, 0, GBT_QM_DENSE16, "70,000 rows, max_bin 65535");
+        same(d, 1000, 30000, GBT_QM_DENSE16, "70,000 rows, max_bin 1000, 3 batches");
+        gbt_dataset_free(d);
+        free(v);
+    }
+
+    /* sparse: 5% present, some features never present, -0 and 0 */
+    tu_seed(7);
+    for (uint64_t r = 0; r < N; r++)
+        for (int c = 0; c < 40; c++) {
+            const double u = tu_unit();
+            x[r * 40 + c] = (c % 9 == 4 || u > 0.05) ? NAN : (float)(c == 1 ? (r % 2 ? -0.0 : 0.0) : tu_unit() * 10.0);
+        }
+    d = tu_to_csr(x, y, N, 40);
+    same(d, 32, 0, GBT_QM_CSR, "CSR input, 5% present, empty features, CSR layout");
+    same(d, 32, 333, GBT_QM_CSR, "CSR input, CSR layout, 8 batches of 333 rows");
+    set_weights(d, N, 0);
+    same(d, 4, 0, GBT_QM_CSR, "CSR input, weighted rows, max_bin 4");
+    gbt_dataset_free(d);
+    /* the same sparse values as a dense array: binned as CSR from dense input */
+    if (gbt_dataset_from_dense(x, N, 40, NAN, &d) != GBT_OK) return 2;
+    same(d, 32, 0, GBT_QM_CSR, "dense input, 5% present: CSR layout");
+    same(d, 32, 1000, GBT_QM_CSR, "dense input, CSR layout, 3 batches");
+    gbt_dataset_free(d);
+
+    /* CSR input 60% present: binned densely */
+    tu_seed(9);
+    for (uint64_t r = 0; r < N; r++)
+        for (int c = 0; c < C; c++) x[r * C + c] = tu_unit() < 0.4 ? NAN : (float)(int)(tu_unit() * 50.0);
+    d = tu_to_csr(x, y, N, C);
+    same(d, 20, 0, GBT_QM_DENSE8, "CSR input, 60% present: dense layout");
+    same(d, 300, 900, GBT_QM_DENSE16, "CSR input, dense uint16 layout, 3 batches");
+    gbt_dataset_free(d);
+
+    training("max_bin=16", 0, 0);
+    training("max_bin=300", 0, 1);
+    training("max_bin=32", 1, 0);
+    failures();
+
+    ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
+       gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");
+    free(x);
+    free(y);
+    return done_testing();
+}
