@@ -451,10 +451,28 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *                     this way unless its flags say otherwise
  * GBT_E_STATE when the fact is not known (no training yet, no early stop,
  * no training file: data from memory, or a model saved before gbt
- * recorded it).
+ * recorded it).  Any other key reads a user attribute set by
+ * gbt_booster_set_attr (GBT_E_STATE when there is none of that name).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
                                         size_t buflen);
+
+/*
+ * Sets the model's user attribute `key` to `value` (XGBoost's
+ * Booster.set_attr): UTF-8 text kept with the model, saved in its model
+ * file ("attributes") and in the XGBoost JSON export (learner attributes),
+ * copied by slicing; value NULL removes it.  The fact names of
+ * gbt_booster_get_attr cannot be set (GBT_E_INVALID_ARG).  The Python
+ * package keeps pandas category names in "feature_categories".
+ */
+GBT_API gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const char *value);
+
+/*
+ * The user attributes as a JSON object of strings, {"key": "value", ...}
+ * in the order each key was first set ({} when there are none); free
+ * *json with gbt_free.
+ */
+GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
 
 /*
  * Trains one more boosting round on `train`, which must have labels.  The

@@ -53,6 +53,7 @@ void gbt__model_free(struct gbt_model *m)
     free(m->base);
     gbt__names_free(m->feature_names, m->nfeature_names);
     free(m->feature_types);
+    gbt__model_free_attrs(m);
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;

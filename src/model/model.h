@@ -35,6 +35,9 @@ struct gbt_model {
     uint64_t nfeature_types;
     int best_iteration;   /* -1: no early stop recorded */
     double best_score;
+    /* user attributes (model_attr.c): nattr keys and values, in the order first set */
+    char **attr_keys, **attr_values;
+    uint64_t nattr;
     uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
 };
 
@@ -57,6 +60,16 @@ static inline int gbt__model_is_cat(const struct gbt_model *m, uint64_t f)
  */
 gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *types, uint64_t ntypes,
                                   const char *what);
+
+/* The value of user attribute key, or NULL (model_attr.c). */
+const char *gbt__model_attr(const struct gbt_model *m, const char *key);
+/* Sets user attribute key to a copy of value (NULL removes it). */
+gbt_status gbt__model_set_attr(struct gbt_model *m, const char *key, const char *value);
+/* Sets src's user attributes in dst. */
+gbt_status gbt__model_copy_attrs(struct gbt_model *dst, const struct gbt_model *src);
+void gbt__model_free_attrs(struct gbt_model *m);
+/* The attributes as JSON members, "key": "value", separated by ", " (no braces). */
+void gbt__model_write_attrs(const struct gbt_model *m, struct gbt_strbuf *sb);
 
 /* Frees the model's memory and leaves it empty (best_iteration -1, epoch moved on). */
 void gbt__model_free(struct gbt_model *m);

@@ -149,6 +149,11 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
         put_double(sb, m->base[k]);
     }
     gbt__sb_printf(sb, "],\n");
+    if (m->nattr > 0) {
+        gbt__sb_printf(sb, "  \"attributes\": {");
+        gbt__model_write_attrs(m, sb);
+        gbt__sb_printf(sb, "},\n");
+    }
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "  \"best_iteration\": %d,\n  \"best_score\": ", m->best_iteration);
         if (isfinite(m->best_score))
@@ -402,6 +407,31 @@ static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_mo
     return s;
 }
 
+/* The optional "attributes": an object of strings (gbt_booster_set_attr). */
+static gbt_status read_attrs(const struct reader *rd, int32_t obj, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    gbt_status s = GBT_OK;
+    if (d->n[obj].type != GBT_J_OBJECT) return bad(rd, obj, "\"%s\" has the wrong type", "attributes");
+    for (int32_t c = d->n[obj].child; c >= 0 && s == GBT_OK; c = d->n[c].next) {
+        struct gbt_jnode key = d->n[c];
+        char *k = NULL, *v = NULL;
+        if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "an attribute's value is a string%s", "");
+        key.text = d->n[c].key;
+        key.len = d->n[c].key_len;
+        s = gbt__alloc(&k, key.len + 1, 1, 0, "attributes");
+        if (s == GBT_OK) s = gbt__alloc(&v, d->n[c].len + 1, 1, 0, "attributes");
+        if (s == GBT_OK) {
+            gbt__json_string(&key, k, key.len + 1);
+            gbt__json_string(&d->n[c], v, d->n[c].len + 1);
+            s = gbt__model_set_attr(m, k, v);
+        }
+        free(k);
+        free(v);
+    }
+    return s;
+}
+
 /* "training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 0} */
 static gbt_status read_layout(const struct reader *rd, int32_t obj, struct gbt_model *m)
 {
@@ -492,6 +522,8 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     }
     e = gbt__json_member(d, root, "training_file");
     if (e >= 0) FORWARD_IF_ERROR(read_layout(rd, e, m));
+    e = gbt__json_member(d, root, "attributes");
+    if (e >= 0) FORWARD_IF_ERROR(read_attrs(rd, e, m));
     e = gbt__json_member(d, root, "best_iteration");
     if (e >= 0) {
         int32_t s;

@@ -247,6 +247,18 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
             gbt__sb_json_string(sb, cons[i][1]);
             first = 0;
         }
+        /* the user attributes (gbt_booster_set_attr), but for names the lines above wrote */
+        for (uint64_t i = 0; i < m->nattr; i++) {
+            const char *k = m->attr_keys[i];
+            if (strcmp(k, "best_iteration") == 0 || strcmp(k, "best_score") == 0 ||
+                (strcmp(k, cons[0][0]) == 0 && cons[0][1][0]) || (strcmp(k, cons[1][0]) == 0 && cons[1][1][0]))
+                continue;
+            gbt__sb_printf(sb, "%s", first ? "" : ",");
+            gbt__sb_json_string(sb, k);
+            gbt__sb_append(sb, ":", 1);
+            gbt__sb_json_string(sb, m->attr_values[i]);
+            first = 0;
+        }
     }
     /* names for every feature or none, as XGBoost keeps them; types likewise ("q" or "c") */
     gbt__sb_printf(sb, "},\"feature_names\":[");

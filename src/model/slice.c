@@ -45,6 +45,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
         memcpy(m->feature_types, src->feature_types, src->nfeature_types);
         m->nfeature_types = src->nfeature_types;
     }
+    FORWARD_IF_ERROR(gbt__model_copy_attrs(m, src));
     for (uint32_t t = (uint32_t)begin * K; t < (uint32_t)end * K; t++) {
         struct gbt_tree tree;
         gbt_status s = copy_tree(&src->trees[t], &tree);

@@ -121,6 +121,44 @@ gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name, char *b
     return gbt__params_get(&b->params, name, buf, buflen);
 }
 
+/* The facts gbt_booster_get_attr reports, which gbt_booster_set_attr cannot set. */
+static int is_fact(const char *key)
+{
+    static const char *const facts[] = {"device", "best_iteration", "best_score", "num_feature", "num_trees",
+                                        "training_file"};
+    for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+        if (strcmp(key, facts[i]) == 0) return 1;
+    return 0;
+}
+
+gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const char *value)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(key);
+    RETURN_ERROR_IF(key[0] == '\0', GBT_E_INVALID_ARG, "an attribute's name is not empty");
+    RETURN_ERROR_IF(is_fact(key), GBT_E_INVALID_ARG,
+                    "attribute '%s' is a fact the booster keeps itself; it cannot be set (%s)", key,
+                    strcmp(key, "best_iteration") == 0 || strcmp(key, "best_score") == 0 ? "gbt_booster_set_best sets it"
+                                                                                          : "read-only");
+    return gbt__model_set_attr(&b->model, key, value);
+}
+
+gbt_status gbt_booster_attributes(const gbt_booster *b, char **json)
+{
+    struct gbt_strbuf sb = {0};
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(json);
+    gbt__sb_append(&sb, "{", 1);
+    gbt__model_write_attrs(&b->model, &sb);
+    gbt__sb_append(&sb, "}", 1);
+    if (sb.failed) {
+        free(sb.s);
+        return gbt__fail(GBT_E_NO_MEMORY, "out of memory for the attributes");
+    }
+    *json = sb.s;
+    return GBT_OK;
+}
+
 gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf, size_t buflen)
 {
     char tmp[64];
@@ -148,9 +186,16 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
                         "before models recorded it)");
         gbt__layout_options(&b->model.layout, tmp, sizeof tmp);
     } else {
-        return gbt__fail(GBT_E_INVALID_ARG,
-                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature, "
-                         "num_trees, training_file)", key);
+        /* a user attribute (gbt_booster_set_attr) */
+        const char *v = gbt__model_attr(&b->model, key);
+        RETURN_ERROR_IF(v == NULL, GBT_E_STATE,
+                        "no attribute '%s' (the facts device, best_iteration, best_score, num_feature, "
+                        "num_trees and training_file, or one set by gbt_booster_set_attr)", key);
+        RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
+                        "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
+                        strlen(v) + 1);
+        memcpy(buf, v, strlen(v) + 1);
+        return GBT_OK;
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
                     buflen);
