@@ -591,6 +591,8 @@ class Dataset:
         check(LIB.gbt_dataset_slice_rows(self._handle, int(begin), int(end), byref(handle)))
         d = Dataset.__new__(Dataset)
         d._handle, d.missing = handle, self.missing
+        d.enable_categorical, d._categories = self.enable_categorical, self._categories
+        d._frame = self._frame.iloc[int(begin):int(end)] if self._frame is not None else None
         return d
 
     def get_label(self) -> np.ndarray:

@@ -176,3 +176,13 @@ def test_sklearn_reordered(tmp_path):
     back.load_model(path)
     np.testing.assert_array_equal(back.predict(df2), reg.predict(df))
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(reg)).predict(df2), reg.predict(df))
+
+
+def test_slices_keep_the_categories():
+    df, y = frame(600, seed=4)
+    part = gbt.Dataset(df, y, enable_categorical=True).slice_rows(100, 400)
+    bst = gbt.train(PARAMS, part, 3)
+    assert bst.attr("feature_categories") is not None
+    df2 = df.copy()
+    df2["city"] = df2["city"].cat.reorder_categories(CITIES[::-1])
+    np.testing.assert_array_equal(bst.predict(df2), bst.predict(codes_by_hand(df, TRAIN_CATS)))
