@@ -452,7 +452,8 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  * GBT_E_STATE when the fact is not known (no training yet, no early stop,
  * no training file: data from memory, or a model saved before gbt
  * recorded it).  Any other key reads a user attribute set by
- * gbt_booster_set_attr (GBT_E_STATE when there is none of that name).
+ * gbt_booster_set_attr (GBT_E_INVALID_ARG, an unknown attribute, when
+ * there is none of that name).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
                                         size_t buflen);

@@ -41,8 +41,8 @@ int main(void)
     ok_call(gbt_booster_attributes(b, &json), "attributes of a fresh model");
     ok(json && strcmp(json, "{}") == 0, "are {} (%s)", json ? json : "NULL");
     gbt_free(json);
-    ok(gbt_booster_get_attr(b, "feature_categories", buf, sizeof buf) == GBT_E_STATE,
-       "an attribute never set is GBT_E_STATE: %s", gbt_last_error());
+    ok(gbt_booster_get_attr(b, "feature_categories", buf, sizeof buf) == GBT_E_INVALID_ARG,
+       "an attribute never set is unknown: %s", gbt_last_error());
     ok_call(gbt_booster_set_attr(b, "feature_categories", odd), "set an attribute");
     ok_call(gbt_booster_set_attr(b, "note", "first"), "set another");
     ok_call(gbt_booster_set_attr(b, "note", "second"), "replace it");
@@ -105,7 +105,7 @@ int main(void)
 
     /* removed */
     ok_call(gbt_booster_set_attr(b, "note", NULL), "remove one");
-    ok(gbt_booster_get_attr(b, "note", buf, sizeof buf) == GBT_E_STATE, "it is gone");
+    ok(gbt_booster_get_attr(b, "note", buf, sizeof buf) == GBT_E_INVALID_ARG, "it is gone");
     ok_call(gbt_booster_set_attr(b, "never_set", NULL), "removing one never set is no error");
 
     free(x);

@@ -188,9 +188,9 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else {
         /* a user attribute (gbt_booster_set_attr) */
         const char *v = gbt__model_attr(&b->model, key);
-        RETURN_ERROR_IF(v == NULL, GBT_E_STATE,
-                        "no attribute '%s' (the facts device, best_iteration, best_score, num_feature, "
-                        "num_trees and training_file, or one set by gbt_booster_set_attr)", key);
+        RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG,
+                        "unknown attribute '%s' (device, best_iteration, best_score, num_feature, num_trees, "
+                        "training_file, or one set by gbt_booster_set_attr)", key);
         RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
                         "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
                         strlen(v) + 1);
