@@ -580,6 +580,20 @@ static void test_constraints_and_kept_bins(void)
         gbt_booster_free(b);
     }
     ok_call(gbt_dataset_set_field(d, "feature_weights", NULL, 0), "feature_weights removed");
+    /* the histogram pool: 2 histograms (the others rebuilt from their rows) give the unbounded pool's model */
+    for (int pol = 0; pol < 2; pol++) {
+        const char *const big[] = {pol ? "grow_policy=lossguide" : "grow_policy=depthwise", "max_depth=8",
+                                   "histogram_pool_size=-1", NULL};
+        const char *const small[] = {big[0], "max_depth=8", "histogram_pool_size=0.00001", NULL};
+        gbt_booster *u = tu_train(d, T, big), *p2 = tu_train(d, T, small);
+        any_cat = 0;
+        for (int t = 0; u && t < T; t++) tree_features(u, t, &any_cat);
+        ok(u && p2 && any_cat && tu_same_model(u, p2),
+           "%s: a pool of 2 histograms gives the unbounded pool's categorical model",
+           pol ? "lossguide" : "depthwise");
+        gbt_booster_free(u);
+        gbt_booster_free(p2);
+    }
     /*
      * The binned data kept with the dataset: training, then other types on
      * the same dataset, trains as a fresh dataset of those types does
