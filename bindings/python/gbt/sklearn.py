@@ -246,6 +246,7 @@ class GBTModel(BaseEstimator):
         does not store the original labels)."""
         b = Booster(model_file=fname)
         self._Booster = b
+        self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names
         if names is not None:

@@ -36,8 +36,9 @@ AGREE = {
     "continuation": {"p_booster": (0, 0.05)},
     "sklearn_evals_result": {"v0": (0.03, 0), "v1": (0.03, 0)},
     "callbacks": {"valid_rmse": (0, 0.05)},
-    # the same one-category-against-the-rest splits (max_cat_to_onehot=1: partitions) as XGBoost
-    "categorical": {"rmse": (0.02, 0)},
+    # 1000 rows, 1000 distinct numeric values and 4 categories: the same cuts, the same
+    # partition splits (max_cat_to_onehot=1), the same model (0.041484 both)
+    "categorical": {"rmse": (1e-5, 0)},
 }
 
 SCRIPTS = sorted(f[:-3] for f in os.listdir(DEMOS) if f.endswith(".py"))
