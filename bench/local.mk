@@ -19,6 +19,8 @@ TESTS += tests/bench_smoke.sh
 
 EXTRA_DIST += \
 	bench/accuracy.py \
+	bench/accuracy_cat.py \
+	bench/speed_cat.py \
 	bench/constraints.py \
 	bench/construct.py \
 	bench/construct_time.c \

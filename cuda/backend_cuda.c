@@ -56,6 +56,8 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     char msg[GBT_CU_MSG];
     double math[GBT_MATH_CHECKS];
     int st;
+    RETURN_ERROR_IF(cuts->is_cat != NULL, GBT_E_INVALID_ARG,
+                    "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
     for (uint32_t f = 0; f < cuts->nfeat; f++) {
         usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
@@ -100,8 +102,9 @@ static gbt_status cuda_histograms(void *ctx, const struct gbt_hist_job *jobs, in
 
 static gbt_status cuda_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
                                    const uint8_t *masks, const struct gbt_split_params *p,
-                                   struct gbt_split *out)
+                                   struct gbt_split *out, uint32_t *cat_sets)
 {
+    (void)cat_sets; /* cuda_open refuses categorical features */
     CU_CALL(gbt_cu_best_splits(ctx, jobs, n, masks, p, out, msg_));
 }
 
@@ -144,18 +147,28 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
                                        uint32_t t1, int K, const double *base,
                                        const struct gbt_dview *v, double *margin_out)
 {
+    RETURN_ERROR_IF(f->cat_len > 0, GBT_E_INVALID_ARG,
+                    "device=cuda: prediction of categorical splits is not supported on CUDA yet; predict "
+                    "with device=cpu");
     CU_CALL(gbt_cu_predict_margins(ordinal, f, t0, t1, K, base, v, margin_out, msg_));
 }
 
 static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind,
                                        const float *x, const double *base, uint64_t nrow, float *out)
 {
+    RETURN_ERROR_IF(f->cat_bits != NULL, GBT_E_INVALID_ARG,
+                    "device=cuda: leaf indices and SHAP values of categorical splits are not supported on "
+                    "CUDA yet; use device=cpu");
     CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 
 static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out)
 {
     struct gbt_cu_qinput in;
+    /* refused before any device work: the device binning knows numeric cuts only */
+    for (uint64_t f = 0; f < d->ncol; f++)
+        RETURN_ERROR_IF(gbt__dataset_is_cat(d, f), GBT_E_INVALID_ARG,
+                        "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
     in.nrow = d->nrow;
     in.ncol = d->ncol;
     in.nnz = d->nnz;

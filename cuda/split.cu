@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
             s.default_left = 0;
             s.left.g = s.left.h = s.right.g = s.right.h = 0;
         }
-        s.reserved = 0;
+        s.is_cat = 0;
         out[j] = s;
     }
 }

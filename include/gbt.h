@@ -328,14 +328,38 @@ GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const cha
                                                  uint64_t *n);
 
 /*
+ * Sets the type of each feature, XGBoost's feature_types: n == ncol
+ * strings, "q" for a numeric feature ("float", "int" and "i" are accepted
+ * too) and "c" for a categorical one; n == 0 with types NULL makes every
+ * feature numeric again (the default).  Every present value of a
+ * categorical feature must be a category: a whole number from 0 to
+ * 16777215 (2^24 - 1, XGBoost's limit; pandas category codes and
+ * LightGBM's categorical_feature codes are such numbers).  A fraction, a
+ * negative or a larger number is GBT_E_INVALID_ARG naming the file and
+ * line (or the row) and the column, and the types stay as they were.
+ * Missing values stay missing.  Training splits a categorical feature on
+ * sets of categories, never on thresholds; the training data may hold at
+ * most 65535 distinct categories per categorical feature.
+ */
+GBT_API gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *types,
+                                                 uint64_t n);
+
+/*
+ * The type of each feature into types (n == ncol entries): pointers to
+ * the static strings "q" (numeric) and "c" (categorical).
+ */
+GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n,
+                                                 const char **types);
+
+/*
  * A new dataset holding rows [begin, end) of d (0 <= begin <= end <= nrow;
  * begin == end gives a dataset of no rows): their features (dense or CSR
  * as in d), label, weight, base_margin (all of a row's values),
- * label_lower_bound and label_upper_bound, with d's columns, feature names
- * and LIBSVM index base, and the file and line each row came from, so that
- * messages about a row still name its place in the original file.  When d
- * has query groups the range must start and end on group boundaries
- * (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
+ * label_lower_bound and label_upper_bound, with d's columns, feature names,
+ * feature types and LIBSVM index base, and the file and line each row came
+ * from, so that messages about a row still name its place in the original
+ * file.  When d has query groups the range must start and end on group
+ * boundaries (GBT_E_INVALID_ARG naming the group cut otherwise) and the slice keeps
  * the groups inside it.  d is not changed; free the slice with
  * gbt_dataset_free.  This is how each rank of a distributed training
  * (gbt_booster_set_mpi_comm) takes its part of one dataset.
@@ -427,10 +451,29 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *                     this way unless its flags say otherwise
  * GBT_E_STATE when the fact is not known (no training yet, no early stop,
  * no training file: data from memory, or a model saved before gbt
- * recorded it).
+ * recorded it).  Any other key reads a user attribute set by
+ * gbt_booster_set_attr (GBT_E_INVALID_ARG, an unknown attribute, when
+ * there is none of that name).
  */
 GBT_API gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf,
                                         size_t buflen);
+
+/*
+ * Sets the model's user attribute `key` to `value` (XGBoost's
+ * Booster.set_attr): UTF-8 text kept with the model, saved in its model
+ * file ("attributes") and in the XGBoost JSON export (learner attributes),
+ * copied by slicing; value NULL removes it.  The fact names of
+ * gbt_booster_get_attr cannot be set (GBT_E_INVALID_ARG).  The Python
+ * package keeps pandas category names in "feature_categories".
+ */
+GBT_API gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const char *value);
+
+/*
+ * The user attributes as a JSON object of strings, {"key": "value", ...}
+ * in the order each key was first set ({} when there are none); free
+ * *json with gbt_free.
+ */
+GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
 
 /*
  * Trains one more boosting round on `train`, which must have labels.  The

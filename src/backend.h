@@ -40,7 +40,8 @@
  *   with the job's bounds and the feature's constraint, the parent's gain
  *   gbt_bounded_node_gain), skips -inf, and returns the first by
  *   gbt_split_before; feature = -1, gain = -inf, bin = -1, default_left = 0,
- *   zero sums when none is valid.  The result is a pure function of the
+ *   zero sums when none is valid.  Categorical features take the
+ *   candidates of common/cat_math.h instead, and their sets of bins.  The result is a pure function of the
  *   histogram and the job, so every backend returns the same bits.
  * - partition is stable: within each child, rows keep their order.
  * - Margins are doubles; finish_tree adds the given double values.
@@ -135,6 +136,9 @@ struct gbt_split_job {
 struct gbt_partition_job {
     int32_t node, left, right;
     int32_t feature, bin, default_left;
+    /* a categorical split: the bins of cat_set (a bitset) go right, the others left */
+    int32_t is_cat;
+    const uint32_t *cat_set;
 };
 
 struct gbt_leaf {
@@ -176,10 +180,13 @@ struct gbt_backend_ops {
     /*
      * The best split of each job's node over the features whose mask byte
      * is set (masks: n rows of nfeat bytes, or NULL for every feature).
+     * With categorical features, cat_sets holds n sets of
+     * gbt__cuts_cat_words words: job j's is the bitset of the bins that go
+     * right when out[j].is_cat (else anything); NULL without them.
      */
     gbt_status (*best_splits)(void *ctx, const struct gbt_split_job *jobs, int n,
                               const uint8_t *masks, const struct gbt_split_params *p,
-                              struct gbt_split *out);
+                              struct gbt_split *out, uint32_t *cat_sets);
     /* Splits each job's node: its rows go stably to the left or right child. */
     gbt_status (*partition)(void *ctx, const struct gbt_partition_job *jobs, int n);
     /* Adds each leaf's value to its rows' margins of the tree's class. */

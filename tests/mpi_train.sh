@@ -2,7 +2,8 @@
 # mpi_train.sh - gbtrain under mpirun on 1 to 4 ranks writes the model file
 # of the single-process gbtrain, byte for byte (gbt_booster_set_mpi_comm's
 # promise): on the bundled data sets and generated ones, dense and sparse,
-# with missing values, weights, groups, sampling, early stopping, and
+# with missing values, weights, groups, sampling, early stopping,
+# categorical features, and
 # shards of one file (row ranges) or one file per rank (FILE%d), uneven
 # ones and ranks without rows included.  Run only in a build with MPI.
 . "${top_srcdir:-.}/tests/tap.sh"
@@ -136,6 +137,15 @@ for n in 1 2 3 4; do
         'shard%d.csv' mpi.model 2> mpi.model.err
     same "one file per rank (shard%d.csv), rank 0 with 1 row, mpirun -np $n: the single-process model" ref.model mpi.model
 done
+
+# categorical features: the categories of every rank's rows make the bins (a rank may miss some);
+# 30 categories (partitions) with missing values, and 300 (two-byte codes)
+awk 'BEGIN { srand(11); for (i = 0; i < 600; i++) { c = int(rand() * 30); x = rand();
+        printf "%.4f,%.4f,%s,%d\n", sin(c * 1.3) + x, x, (i % 7 == 0 ? "" : c), int(rand() * 300) } }' > cat.csv
+REF_TRAIN=cat.csv
+run "categorical features (30 and 300 categories)" cat.csv $opts --categorical_feature=1,2 --max_depth=4
+run "categorical features, lossguide, max_cat_threshold 4" cat.csv $opts --categorical_feature=1,2 \
+    --grow_policy=lossguide --max_leaves=12 --max_depth=0 --max_cat_threshold=4
 
 # ranks without rows: 3 rows shared among up to 4 ranks (row ranges of one file)
 # (a file of no rows is refused by the reader: 'no data rows')

@@ -423,9 +423,10 @@ static gbt_status brute_histograms(void *p, const struct gbt_hist_job *jobs, int
 /* Splits from the node's rows (not from the histograms), candidates in scan order. */
 static gbt_status brute_best_splits(void *p, const struct gbt_split_job *jobs, int n,
                                     const uint8_t *masks, const struct gbt_split_params *sp,
-                                    struct gbt_split *out)
+                                    struct gbt_split *out, uint32_t *cat_sets)
 {
     struct brute *b = p;
+    (void)cat_sets; /* numeric features only */
     const struct gbt_cuts *c = &b->qm->cuts;
     const struct gbt_gpair *gp = b->grad + (uint64_t)b->cls * b->n;
     struct gbt_hbin *bins = malloc((c->total_slots + 1) * sizeof *bins);
@@ -709,11 +710,12 @@ static gbt_status tee_histograms(void *p, const struct gbt_hist_job *jobs, int n
 
 static gbt_status tee_best_splits(void *p, const struct gbt_split_job *jobs, int n,
                                   const uint8_t *masks, const struct gbt_split_params *sp,
-                                  struct gbt_split *out)
+                                  struct gbt_split *out, uint32_t *cat_sets)
 {
     struct tee *t = p;
-    gbt_status s = both(t, t->ops[0]->best_splits(t->ctx[0], jobs, n, masks, sp, out),
-                        t->ops[1]->best_splits(t->ctx[1], jobs, n, masks, sp, t->s1), "best_splits");
+    /* numeric features only (categorical ones are test_cat_train's) */
+    gbt_status s = both(t, t->ops[0]->best_splits(t->ctx[0], jobs, n, masks, sp, out, cat_sets),
+                        t->ops[1]->best_splits(t->ctx[1], jobs, n, masks, sp, t->s1, cat_sets), "best_splits");
     t->calls[3]++;
     t->calls[4] += n;
     if (s != GBT_OK) return s;

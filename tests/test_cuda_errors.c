@@ -418,6 +418,67 @@ static void test_faults(const gbt_dataset *d)
 }
 #endif
 
+/*
+ * Categorical features (issue 23; the CUDA backend does not take them
+ * yet): device=cuda refuses them before any device work, binning
+ * included (a fresh dataset, and one whose CPU binning is kept with it);
+ * device=auto trains on the CPU, the CPU's model bytes.
+ */
+static void test_categorical(void)
+{
+    enum { N = 300, M = 3 };
+    static float x[N * M], y[N];
+    const char *const types[M] = {"q", "c", "q"};
+    gbt_dataset *d = NULL;
+    gbt_booster *cpu = booster("cpu"), *cu = booster("cuda"), *au = booster("auto");
+    char *ref = NULL, *m = NULL, dev[32] = "";
+    size_t ref_len = 0, len = 0;
+    gbt_status s;
+#ifdef GBT_CUDA_EMU
+    long launches, mallocs;
+#endif
+    for (int r = 0; r < N; r++) {
+        x[r * M] = (float)(r % 13) / 4.0f;
+        x[r * M + 1] = (float)((r * 7) % 11);
+        x[r * M + 2] = (float)((r * 5) % 17);
+        y[r] = (((r * 7) % 11) % 3 == 0) != (x[r * M] > 1.5f) ? 1.0f : 0.0f;
+    }
+    s = gbt_dataset_from_dense(x, N, M, NAN, &d);
+    if (s == GBT_OK) s = gbt_dataset_set_field(d, "label", y, N);
+    if (s == GBT_OK) s = gbt_dataset_set_feature_types(d, types, M);
+    ok(s == GBT_OK && cpu && cu && au, "a dataset with a categorical feature");
+#ifdef GBT_CUDA_EMU
+    launches = gbt_emu_calls("launch");
+    mallocs = gbt_emu_calls("malloc");
+#endif
+    s = cu && d ? gbt_booster_train(cu, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    ok(s == GBT_E_INVALID_ARG && contains(gbt_last_error(), "categorical features are not supported on CUDA"),
+       "device=cuda refuses categorical features: %s", gbt_last_error());
+#ifdef GBT_CUDA_EMU
+    ok(gbt_emu_calls("launch") == launches && gbt_emu_calls("malloc") == mallocs,
+       "before any device allocation or kernel, binning included");
+#endif
+    s = au && d ? gbt_booster_train(au, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    if (s == GBT_OK) s = gbt_booster_get_attr(au, "device", dev, sizeof dev);
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(au, &m, &len);
+    if (s == GBT_OK) s = gbt_booster_train(cpu, d, 2, NULL, NULL, 0);
+    if (s == GBT_OK) s = gbt_booster_save_to_buffer(cpu, &ref, &ref_len);
+    ok(s == GBT_OK && strcmp(dev, "cpu") == 0 && len == ref_len && memcmp(m, ref, len) == 0,
+       "device=auto trains on the CPU (%s), the CPU's %zu bytes", s == GBT_OK ? dev : gbt_last_error(), len);
+    /* the dataset now keeps the CPU's binning with its categorical bins: still refused */
+    gbt_booster_free(cu);
+    cu = booster("cuda");
+    s = cu && d ? gbt_booster_train(cu, d, 2, NULL, NULL, 0) : GBT_E_INTERNAL;
+    ok(s == GBT_E_INVALID_ARG && contains(gbt_last_error(), "categorical features are not supported on CUDA"),
+       "and with the CPU's binning kept with the dataset: %s", gbt_last_error());
+    gbt_free(ref);
+    gbt_free(m);
+    gbt_booster_free(cpu);
+    gbt_booster_free(cu);
+    gbt_booster_free(au);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     const int compiled = gbt__backend_cuda() != NULL;
@@ -544,6 +605,7 @@ int main(void)
         ok(s == GBT_OK && strcmp(buf, "cuda:0") == 0,
            "and on the GPU once the memory is there (%s)", s == GBT_OK ? buf : gbt_last_error());
         gbt_booster_free(b);
+        test_categorical();
 #ifdef GBT_CUDA_EMU
         test_histogram_failure(d);
         if (n >= 2) test_keeps_device(d);

@@ -225,7 +225,7 @@ static int same_split(const struct gbt_split *a, const struct gbt_split *b)
 
 static void check_tree_level(struct fixture *fx, int cls, const char *what)
 {
-    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 0, 0};
+    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 4, 64, 0, 0};
     struct gbt_hist_job hj = {GBT_HIST_BUILD, 0, 0, -1};
     struct gbt_split_job sj = {0, 0, fx->sums[cls].total, 0.0, 0.0};
     struct gbt_split got, want;
@@ -236,7 +236,7 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
     fx->ops->begin_tree(fx->ctx, cls);
     fx->ops->histograms(fx->ctx, &hj, 1);
     ok(histogram_matches(fx, cls, 0, path, 0), "%s: root histogram equals direct sums", what);
-    fx->ops->best_splits(fx->ctx, &sj, 1, NULL, &sp, &got);
+    fx->ops->best_splits(fx->ctx, &sj, 1, NULL, &sp, &got, NULL);
     want = brute_split(fx, cls, path, 0, NULL, &sp);
     ok(got.feature >= 0 && same_split(&got, &want), "%s: root split equals brute force (feature %d bin %d dl %d)",
        what, got.feature, got.bin, got.default_left);
@@ -246,7 +246,7 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
         struct gbt_split gg, wg;
         sg.alpha = 0.05;
         sg.max_delta_step = 0.7;
-        fx->ops->best_splits(fx->ctx, &sj, 1, NULL, &sg, &gg);
+        fx->ops->best_splits(fx->ctx, &sj, 1, NULL, &sg, &gg, NULL);
         wg = brute_split(fx, cls, path, 0, NULL, &sg);
         ok(same_split(&gg, &wg), "%s: root split with alpha and max_delta_step equals brute force", what);
     }
@@ -258,13 +258,13 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
         }
     {
         struct gbt_split gm, wm;
-        fx->ops->best_splits(fx->ctx, &sj, 1, mask, &sp, &gm);
+        fx->ops->best_splits(fx->ctx, &sj, 1, mask, &sp, &gm, NULL);
         wm = brute_split(fx, cls, path, 0, mask, &sp);
         ok(same_split(&gm, &wm) && (gm.feature < 0 || mask[gm.feature]), "%s: a feature mask restricts the search", what);
     }
     /* split the root, then build the lighter child and subtract */
     if (got.feature >= 0) {
-        struct gbt_partition_job pj = {0, 1, 2, got.feature, got.bin, got.default_left};
+        struct gbt_partition_job pj = {0, 1, 2, got.feature, got.bin, got.default_left, 0, NULL};
         int small = got.left.h <= got.right.h ? 1 : 2, big = 3 - small;
         struct gbt_hist_job jobs[2] = {{GBT_HIST_BUILD, small, 1, -1}, {GBT_HIST_SUBTRACT, big, 0, 1}};
         float thr = fx->q.cuts.cut[fx->q.cuts.offset[got.feature] + (uint32_t)got.bin];
@@ -278,7 +278,7 @@ static void check_tree_level(struct fixture *fx, int cls, const char *what)
         path[0].left = 0;
         ok_all &= histogram_matches(fx, cls, small == 2 ? 1 : 0, path, 1);
         ok(ok_all, "%s: children histograms (one built, one by subtraction) equal direct sums", what);
-        fx->ops->best_splits(fx->ctx, kids, 2, NULL, &sp, ks);
+        fx->ops->best_splits(fx->ctx, kids, 2, NULL, &sp, ks, NULL);
         path[0].left = 1;
         want = brute_split(fx, cls, path, 1, NULL, &sp);
         ok_all = same_split(&ks[0], &want);

@@ -233,6 +233,91 @@ const char *cli_get(const struct cli_opts *o, const char *name)
     return NULL;
 }
 
+static const struct cli_opt *last_opt(const struct cli_opts *o, const char *name)
+{
+    for (size_t i = o->n; i-- > 0;)
+        if (strcmp(o->v[i].name, name) == 0) return &o->v[i];
+    return NULL;
+}
+
+/* Marks the features of the list `list` ("0,3" or "name:a,b") categorical in types. */
+static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, uint64_t ncol, const char **types)
+{
+    const char *const *names = NULL;
+    uint64_t nnames = 0;
+    const int by_name = strncmp(opt->value, "name:", 5) == 0;
+    const char *p = opt->value + (by_name ? 5 : 0);
+    char msg[1400];
+    if (by_name) gbt_dataset_get_feature_names(d, &names, &nnames);
+    while (*p) {
+        const char *end = strchr(p, ',');
+        const size_t len = end ? (size_t)(end - p) : strlen(p);
+        uint64_t f = ncol;
+        if (by_name) {
+            for (uint64_t i = 0; i < nnames; i++)
+                if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0) f = i;
+            if (f == ncol) {
+                snprintf(msg, sizeof msg, "--categorical_feature: no feature is named '%.*s'%s", (int)len, p,
+                         nnames ? "" : " (the data has no feature names: give a CSV header with --header=1)");
+                cli_die_option(opt, msg);
+            }
+        } else {
+            char *stop;
+            unsigned long long v;
+            errno = 0;
+            v = strtoull(p, &stop, 10);
+            if (len == 0 || stop != p + len || errno != 0 || *p == '-' || *p == '+' || v >= ncol) {
+                snprintf(msg, sizeof msg,
+                         "--categorical_feature: '%.*s' is not a feature column from 0 to %llu (give column "
+                         "numbers, or names as name:a,b)",
+                         (int)len, p, (unsigned long long)(ncol - 1));
+                cli_die_option(opt, msg);
+            }
+            f = v;
+        }
+        types[f] = "c";
+        p += len + (end != NULL);
+    }
+}
+
+void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const char *path)
+{
+    const struct cli_opt *cat = last_opt(o, "categorical_feature"), *ft = last_opt(o, "feature_types");
+    uint64_t nrow, ncol;
+    const char **types;
+    gbt_status s;
+    char msg[1400];
+    if (cat == NULL && ft == NULL) return;
+    if (cat && ft) cli_die_option(cat, "--categorical_feature and --feature_types both mark features: give one");
+    gbt_dataset_shape(d, &nrow, &ncol);
+    types = malloc((size_t)ncol * sizeof *types + 1);
+    if (types == NULL) cli_die("out of memory");
+    for (uint64_t f = 0; f < ncol; f++) types[f] = "q";
+    if (cat) {
+        categorical_list(cat, d, ncol, types);
+    } else {
+        /* XGBoost's list: one type a feature, comma-separated, brackets and quotes allowed */
+        static char buf[sizeof ft->value];
+        uint64_t n = 0;
+        char *tok, *save = NULL;
+        snprintf(buf, sizeof buf, "%s", ft->value);
+        for (char *c = buf; *c; c++)
+            if (*c == '[' || *c == ']' || *c == '"' || *c == '\'' || *c == ' ') *c = ',';
+        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (n >= ncol) break;
+            types[n++] = tok;
+        }
+        if (n != ncol || tok != NULL) {
+            snprintf(msg, sizeof msg, "--feature_types: %s types for %s's %llu features", tok ? "more" : "fewer",
+                     path, (unsigned long long)ncol);
+            cli_die_option(ft, msg);
+        }
+    }
+    s = gbt_dataset_set_feature_types(d, types, ncol);
+    free(types);
+    if (s != GBT_OK) cli_die_status(s, cat ? "--categorical_feature" : "--feature_types");
+}
+
 static void log_to_stderr(int level, const char *msg, void *user)
 {
     int quiet = *(int *)user;

@@ -93,6 +93,15 @@ void cli_data_file(const char *path, char *buf, size_t len);
 const char *cli_get(const struct cli_opts *o, const char *name);
 
 /*
+ * Marks d's categorical features from --categorical_feature (LightGBM's:
+ * column numbers "0,3,7" or names "name:country,store") or --feature_types
+ * (XGBoost's: "q,c,q", one per feature); nothing when neither is given.
+ * Dies naming the option for a bad list, or with the library's message
+ * (file, line and column) for a value that is not a category.
+ */
+void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const char *path);
+
+/*
  * --help (-h) or --version among o's options: prints usage(stdout), or
  * "TOOL VERSION" and the build, frees o's values and returns 1 (the tool
  * then exits 0, and the exit checks that standard output took it);

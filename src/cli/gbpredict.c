@@ -53,6 +53,9 @@ static void usage(FILE *f)
             "  --delimiter=C            CSV fields separated by C (; | or :; default: the\n"
             "                           model's training file's delimiter)\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --categorical_feature=LIST, --feature_types=LIST  as gbtrain's: the file's\n"
+            "                           category codes are checked (an error names the\n"
+            "                           line and column); predictions do not change\n"
             "  --validate_features=0|1  1: refuse data whose feature names (a CSV/TSV\n"
             "                           header) differ from the model's (default 1)\n"
             "  --indexing_mode=0|1|auto LIBSVM: feature indices start at 0 or 1 (default\n"
@@ -219,7 +222,8 @@ int main(int argc, char **argv)
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
                                             "progress", "validate_features", "pred_leaf",
-                                            "pred_contribs", "pred_interactions", "rounds", NULL};
+                                            "pred_contribs", "pred_interactions", "rounds",
+                                            "categorical_feature", "feature_types", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
         if (!ok) cli_die("unknown option '--%s' (try --help)", o.v[i].name);
@@ -272,6 +276,7 @@ int main(int argc, char **argv)
     /* past the reading, a header taken from the model still explains names that differ */
     if (!strstr(note_text, "--header=1")) cli_set_note(NULL);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */
+    cli_apply_feature_types(&o, d, shown); /* checks the category codes; prediction reads values alike */
     cli_mpi_agree();
     gbt_dataset_shape(d, &nrow, NULL);
     s = gbt_booster_predict_size_rounds(b, nrow, flags, round_begin, round_end, &len);

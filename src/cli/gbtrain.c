@@ -27,7 +27,7 @@ static const char *const tool_options[] = {"config", "valid", "format", "label_c
                                            "version", "force", "save_period", "progress", "eval_train",
                                            "task", "data", "model_out", "model_in", "model_dir",
                                            "test:data", "name_pred", "pred_margin", "name_dump",
-                                           "dump_stats", "fmap", NULL};
+                                           "dump_stats", "fmap", "categorical_feature", "feature_types", NULL};
 
 /* A data file: its path, its own reading options (from an XGBoost URI) and its name in metrics. */
 struct data_file {
@@ -88,6 +88,13 @@ static void usage(FILE *f)
             "  --header                 CSV/TSV files start with a line of column names\n"
             "  --delimiter=C            CSV fields separated by C (; | or :), not commas\n"
             "  --missing=V              CSV/TSV: V also means missing\n"
+            "  --categorical_feature=LIST  categorical features (LightGBM's option): column\n"
+            "                           numbers counted without the label, 0,3,7, or\n"
+            "                           names from the header, name:country,store; their\n"
+            "                           values are category codes, whole numbers from 0\n"
+            "                           to 16777215 (default: none)\n"
+            "  --feature_types=LIST     XGBoost's feature_types instead: one type a\n"
+            "                           feature, q (numeric) or c (categorical), q,c,q\n"
             "  --progress=S             report reading progress every S seconds (default:\n"
             "                           1 when standard error is a terminal, else 0: never)\n"
             "  --force                  replace an existing MODEL_FILE that is not a gbt\n"
@@ -314,13 +321,14 @@ static int on_round(const gbt_booster *b, int rounds, void *user)
  * Reads a data file (under mpirun, this rank's share of it: cli_mpi.h) and
  * says what was read, side files included.
  */
-static gbt_dataset *load(const struct data_file *f, const char *data_opts)
+static gbt_dataset *load(const struct data_file *f, const char *data_opts, const struct cli_opts *o)
 {
     gbt_dataset *d;
     char options[1100], path[4096];
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
     d = cli_mpi_read_share(f->path, options, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
+    cli_apply_feature_types(o, d, path);
     return d;
 }
 
@@ -465,14 +473,14 @@ int main(int argc, char **argv)
         cli_die("--save_period replaces MODEL_FILE at each checkpoint; '%s' is written in place (standard "
                 "output, a device, FIFO or socket), which cannot hold more than one model", model_path);
     cli_data_options(&o, b, data_opts, sizeof data_opts);
-    train = load(&files[0], data_opts);
+    train = load(&files[0], data_opts, &o);
     if (eval_train) {
         /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
         evals[neval] = train;
         eval_names[neval++] = "train";
     }
     for (int i = 1; i <= nvalid; i++, neval++) {
-        evals[neval] = load(&files[i], data_opts);
+        evals[neval] = load(&files[i], data_opts, &o);
         eval_names[neval] = files[i].name;
     }
     /* under mpirun: every rank has read its rows, or all exit with the first failure */

@@ -35,6 +35,7 @@
 #define GBT_COMMON_SHAP_MATH_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "common/hostdev.h"
 
@@ -45,6 +46,11 @@ enum gbt_explain_kind { GBT_EXPLAIN_LEAF = 1, GBT_EXPLAIN_CONTRIBS = 2, GBT_EXPL
 struct gbt_shap_node {
     int32_t left, right; /* -1 at leaves */
     int32_t feature;     /* -1 at leaves */
+    /*
+     * Bit 0: missing goes left.  Bit 1 (GBT_SHAP_CAT): a categorical split
+     * (model/tree.h), whose threshold holds, as bits, where its set starts
+     * in the forest's cat_bits: a word count W, then a bitset of W words.
+     */
     int32_t default_left;
     float threshold; /* values below it go left; missing (NaN) to the default side */
     float value;     /* the leaf value */
@@ -68,17 +74,34 @@ GBT_SHARED uint64_t gbt_shap_scratch_elems(int depth)
     return ((uint64_t)depth + 2) * ((uint64_t)depth + 3) / 2;
 }
 
-/* Whether a row whose value of n's feature is x (NaN: missing) goes to the left child. */
-GBT_SHARED int gbt_shap_goes_left(const struct gbt_shap_node *n, float x)
+#define GBT_SHAP_CAT 2
+
+/*
+ * Whether a row whose value of n's feature is x (NaN: missing) goes to the
+ * left child; bits: the forest's category sets.  At a categorical node a
+ * category of the set goes right; any other value, a negative or one of
+ * 2^24 and above too, left (model/tree.h).
+ */
+GBT_SHARED int gbt_shap_goes_left(const struct gbt_shap_node *n, float x, const uint32_t *bits)
 {
-    return x != x ? n->default_left != 0 : x < n->threshold;
+    if (x != x) return (n->default_left & 1) != 0;
+    if (n->default_left & GBT_SHAP_CAT) {
+        uint32_t at, code;
+        if (!(x >= 0.0f && x < 16777216.0f)) return 1;
+        memcpy(&at, &n->threshold, sizeof at);
+        code = (uint32_t)x;
+        if (code / 32u >= bits[at]) return 1;
+        return !((bits[at + 1 + code / 32u] >> (code % 32u)) & 1u);
+    }
+    return x < n->threshold;
 }
 
 /* The id of the leaf that the row x (nfeat values, NaN: missing) reaches. */
-GBT_SHARED int32_t gbt_shap_leaf(const struct gbt_shap_node *nodes, const float *x)
+GBT_SHARED int32_t gbt_shap_leaf(const struct gbt_shap_node *nodes, const float *x, const uint32_t *bits)
 {
     int32_t i = 0;
-    while (nodes[i].left >= 0) i = gbt_shap_goes_left(&nodes[i], x[nodes[i].feature]) ? nodes[i].left : nodes[i].right;
+    while (nodes[i].left >= 0)
+        i = gbt_shap_goes_left(&nodes[i], x[nodes[i].feature], bits) ? nodes[i].left : nodes[i].right;
     return i;
 }
 
@@ -157,7 +180,7 @@ GBT_SHARED double gbt_shap_unwound_sum(const struct gbt_shap_path *p, int depth,
  * depth + 2 frames.
  * The expected value (the bias term) is not added: see gbt_shap_expected.
  */
-GBT_SHARED void gbt_shap_tree(const struct gbt_shap_node *nodes, const float *x,
+GBT_SHARED void gbt_shap_tree(const struct gbt_shap_node *nodes, const uint32_t *bits, const float *x,
                               int condition, int32_t cond_feature, double *phi,
                               struct gbt_shap_path *path, struct gbt_shap_frame *stack)
 {
@@ -192,7 +215,7 @@ GBT_SHARED void gbt_shap_tree(const struct gbt_shap_node *nodes, const float *x,
             continue;
         }
         {
-            const int left = gbt_shap_goes_left(n, x[n->feature]);
+            const int left = gbt_shap_goes_left(n, x[n->feature], bits);
             double zl, zr, hot_zero, cold_zero, in_zero = 1.0, in_one = 1.0;
             struct gbt_shap_frame c;
             int k;
@@ -263,12 +286,13 @@ struct gbt_shap_forest {
     int K;            /* raw scores per row */
     uint32_t nfeat;   /* the model's features; a row has nfeat values */
     int max_depth;    /* of the deepest tree: the scratch of gbt_shap_tree */
+    const uint32_t *cat_bits; /* the categorical nodes' sets (NULL: none) */
 };
 
 /* Leaf ids of every tree for the row x, as floats: out[u] for tree u. */
 GBT_SHARED void gbt_shap_row_leaves(const struct gbt_shap_forest *f, const float *x, float *out)
 {
-    for (uint32_t u = 0; u < f->ntrees; u++) out[u] = (float)gbt_shap_leaf(f->nodes + f->offset[u], x);
+    for (uint32_t u = 0; u < f->ntrees; u++) out[u] = (float)gbt_shap_leaf(f->nodes + f->offset[u], x, f->cat_bits);
 }
 
 /*
@@ -284,7 +308,7 @@ GBT_SHARED void gbt_shap_row_contribs(const struct gbt_shap_forest *f, const flo
     for (int k = 0; k < f->K; k++) phi[(uint64_t)k * w + f->nfeat] = base[k];
     for (uint32_t u = 0; u < f->ntrees; u++) {
         double *ph = phi + (uint64_t)f->cls[u] * w;
-        gbt_shap_tree(f->nodes + f->offset[u], x, 0, -1, ph, path, stack);
+        gbt_shap_tree(f->nodes + f->offset[u], f->cat_bits, x, 0, -1, ph, path, stack);
         ph[f->nfeat] = ph[f->nfeat] + f->expected[u];
     }
 }
@@ -312,8 +336,8 @@ GBT_SHARED void gbt_shap_row_interactions(const struct gbt_shap_forest *f, const
         for (uint64_t a = f->feat_off[u]; a < f->feat_off[u + 1]; a++) {
             const uint32_t i = f->feats[a];
             double *row = block + (uint64_t)i * w;
-            gbt_shap_tree(nodes, x, 1, (int32_t)i, on, path, stack);
-            gbt_shap_tree(nodes, x, -1, (int32_t)i, off, path, stack);
+            gbt_shap_tree(nodes, f->cat_bits, x, 1, (int32_t)i, on, path, stack);
+            gbt_shap_tree(nodes, f->cat_bits, x, -1, (int32_t)i, off, path, stack);
             for (uint64_t b = f->feat_off[u]; b < f->feat_off[u + 1]; b++) {
                 const uint32_t j = f->feats[b];
                 if (j != i) {

@@ -21,6 +21,8 @@ struct gbt_split_params {
     double lambda, alpha, max_delta_step, min_child_weight;
     int g_exp, h_exp;      /* fixed-point exponents of this tree's gradients */
     double g_unit, h_unit; /* 2^-g_exp and 2^-h_exp: see gbt_split_params_scale */
+    /* categorical features (common/cat_math.h): XGBoost's parameters */
+    int32_t max_cat_to_onehot, max_cat_threshold;
     int monotone;          /* 1: some feature is constrained (common/constraint_math.h) */
     int reserved;
 };

@@ -20,13 +20,16 @@ struct gbt_hbin {
  * The best split of a node.  feature < 0: no valid split.  Rows whose bin
  * of `feature` is <= `bin` go left; rows missing the feature go left when
  * default_left is set.  left and right are the children's exact sums.
+ * is_cat: a split of a categorical feature (common/cat_math.h): the rows
+ * whose bin is in the split's set of bins go right, the others left, and
+ * `bin` numbers the candidate (gbt_cat_candidate) for the order of ties.
  */
 struct gbt_split {
     double gain;
     int32_t feature;
     int32_t bin;
     int32_t default_left;
-    int32_t reserved;
+    int32_t is_cat;
     struct gbt_hbin left, right;
 };
 

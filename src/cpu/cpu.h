@@ -71,7 +71,22 @@ gbt_status gbt__cpu_set_gradients(void *ctx, const double *g, const double *h,
 gbt_status gbt__cpu_histograms(void *ctx, const struct gbt_hist_job *jobs, int n);
 gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
                                 const uint8_t *masks, const struct gbt_split_params *p,
-                                struct gbt_split *out);
+                                struct gbt_split *out, uint32_t *cat_sets);
+
+/* split_cat.c: a bin and its sort key (common/cat_math.h). */
+struct gbt_cat_entry {
+    double key;
+    uint32_t bin;
+};
+
+/*
+ * The best candidate of categorical feature f in a node's histogram h
+ * (best->feature -1 when none is valid), its set of bins in bits
+ * (gbt_cat_words(nbins[f]) words); order: scratch of nbins[f] entries.
+ */
+void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h, uint32_t f,
+                          const struct gbt_split_job *job, double parent_gain, const struct gbt_split_params *p,
+                          struct gbt_cat_entry *order, struct gbt_split *best, uint32_t *bits);
 gbt_status gbt__cpu_partition(void *ctx, const struct gbt_partition_job *jobs, int n);
 
 #endif

@@ -101,12 +101,49 @@ static uint64_t split_sparse(const struct cpu_ctx *c, const uint16_t *col, const
     return nl;
 }
 
+/*
+ * A categorical split: the rows whose code is in the set go right, the
+ * others left, missing rows to the default side.  One loop for every
+ * layout: code_at reads a dense column of either width, or walks a sparse one.
+ */
+static uint64_t split_cat(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
+                          uint64_t end, uint32_t *rights)
+{
+    const struct gbt_qcols *q = &c->cols;
+    const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f];
+    const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
+    const uint32_t *restrict rows = c->rows, *set = jb->cat_set;
+    uint32_t *lefts = c->rows_tmp + begin;
+    uint64_t nl = 0, nr = 0, pos = 0;
+    for (uint64_t k = begin; k < end; k++) {
+        const uint32_t r = rows[k];
+        uint32_t code;
+        int l;
+        if (q->col_code8) {
+            code = q->col_code8[off + r];
+        } else if (q->col_dense[f]) {
+            code = q->col_code[off + r];
+        } else {
+            pos = gallop(q->col_row + off, cn, pos, r);
+            code = (pos < cn && q->col_row[off + pos] == r) ? q->col_code[off + pos] : miss;
+        }
+        l = code == miss ? jb->default_left : !((set[code / 32] >> (code % 32)) & 1u);
+        lefts[nl] = r;
+        rights[nr] = r;
+        nl += (uint64_t)l;
+        nr += (uint64_t)!l;
+    }
+    memcpy(lefts + nl, rights, nr * sizeof *rights);
+    return nl;
+}
+
 static uint64_t split_rows(const struct cpu_ctx *c, const struct gbt_partition_job *jb, uint64_t begin,
                            uint64_t end, uint32_t *rights)
 {
     const struct gbt_qcols *q = &c->cols;
     const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f], bin = (uint32_t)jb->bin;
     const uint64_t off = q->col_off[f];
+    if (jb->is_cat) return split_cat(c, jb, begin, end, rights);
     if (q->col_code8) return split_dense8(c, q->col_code8 + off, miss, bin, jb->default_left, begin, end, rights);
     if (q->col_dense[f])
         return split_dense16(c, q->col_code + off, miss, bin, jb->default_left, begin, end, rights);
@@ -132,7 +169,7 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
                             (uint32_t)jb->node >= c->max_nodes ||
                             (uint32_t)jb->left >= c->max_nodes ||
                             (uint32_t)jb->right >= c->max_nodes || jb->feature < 0 ||
-                            (uint32_t)jb->feature >= c->nfeat,
+                            (uint32_t)jb->feature >= c->nfeat || (jb->is_cat && jb->cat_set == NULL),
                         GBT_E_INTERNAL, "bad partition job for node %d", jb->node);
         b = c->node_begin[jb->node];
         e = b + c->node_count[jb->node];

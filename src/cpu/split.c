@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -23,7 +24,7 @@ static void no_split(struct gbt_split *s)
     s->feature = -1;
     s->bin = -1;
     s->default_left = 0;
-    s->reserved = 0;
+    s->is_cat = 0;
     s->left.g = s->left.h = s->right.g = s->right.h = 0;
 }
 
@@ -87,7 +88,7 @@ static void best_of_feature(const struct gbt_cuts *cuts, const struct gbt_hbin *
             s.feature = (int32_t)f;
             s.bin = t;
             s.default_left = dl;
-            s.reserved = 0;
+            s.is_cat = 0;
             if (before(&s, best)) *best = s;
         }
     }
@@ -191,14 +192,17 @@ static void best_of_feature_plain(const struct gbt_cuts *cuts, const struct gbt_
 
 gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int n,
                                 const uint8_t *masks, const struct gbt_split_params *sp,
-                                struct gbt_split *out)
+                                struct gbt_split *out, uint32_t *cat_sets)
 {
     struct cpu_ctx *c = ctx;
     const struct gbt_cuts *cuts = &c->qm->cuts;
-    const uint32_t nf = c->nfeat;
+    const uint32_t nf = c->nfeat, words = gbt__cuts_cat_words(cuts);
     const int nt = c->nthread;
     struct gbt_split *per = NULL;
     double *parent = NULL;
+    /* categorical features: each thread's sets of its best per node, a candidate's set, sort scratch */
+    uint32_t *per_bits = NULL, *cand_bits = NULL;
+    struct gbt_cat_entry *order = NULL;
     uint64_t chunk;
     gbt_status s;
     for (int j = 0; j < n; j++)
@@ -210,10 +214,20 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
      * threads x nodes, not nodes x features: R3); the order is total, so
      * merging them gives the same winner for any thread count.
      */
+    RETURN_ERROR_IF(words > 0 && cat_sets == NULL, GBT_E_INTERNAL, "categorical splits without room for their sets");
     s = gbt__alloc(&per, (size_t)nt * n, sizeof *per, 0, "split candidates");
     if (s == GBT_OK) s = gbt__alloc(&parent, (size_t)n, sizeof *parent, 0, "node gains");
+    if (s == GBT_OK && words > 0) {
+        s = gbt__alloc(&per_bits, (size_t)nt * n * words, sizeof *per_bits, 0, "category sets");
+        if (s == GBT_OK) s = gbt__alloc(&cand_bits, (size_t)nt * words, sizeof *cand_bits, 0, "category sets");
+        if (s == GBT_OK) s = gbt__alloc(&order, (size_t)nt * words * 32, sizeof *order, 0, "category order");
+    }
     if (s != GBT_OK) {
         free(per);
+        free(parent);
+        free(per_bits);
+        free(cand_bits);
+        free(order);
         return s;
     }
     for (size_t i = 0; i < (size_t)nt * n; i++) no_split(&per[i]);
@@ -226,8 +240,10 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
 #pragma omp parallel num_threads(nt) if ((uint64_t)n * nf > 8)
     {
         struct gbt_split *mine = per;
+        size_t t = 0;
 #ifdef _OPENMP
-        mine += (size_t)omp_get_thread_num() * n;
+        t = (size_t)omp_get_thread_num();
+        mine += t * n;
 #endif
 #pragma omp for schedule(dynamic, chunk)
         for (uint64_t i = 0; i < (uint64_t)n * nf; i++) {
@@ -235,6 +251,16 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
             const uint32_t f = (uint32_t)(i % nf);
             struct gbt_split cand;
             if ((masks && !masks[(size_t)j * nf + f]) || !gbt__feature_usable(cuts, f)) continue;
+            if (gbt__cuts_is_cat(cuts, f)) {
+                uint32_t *bits = cand_bits + t * words;
+                gbt__cpu_best_of_cat(cuts, c->hist[jobs[j].slot], f, &jobs[j], parent[j], sp,
+                                     order + t * words * 32, &cand, bits);
+                if (cand.feature >= 0 && before(&cand, &mine[j])) {
+                    mine[j] = cand;
+                    memcpy(per_bits + (t * n + (size_t)j) * words, bits, words * sizeof *bits);
+                }
+                continue;
+            }
             if (sp->alpha == 0.0 && sp->max_delta_step == 0.0 && !sp->monotone)
                 best_of_feature_plain(cuts, c->hist[jobs[j].slot], f, jobs[j].total, parent[j], sp, &cand);
             else
@@ -247,10 +273,18 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
         no_split(&out[j]);
         for (int t = 0; t < nt; t++) {
             const struct gbt_split *cand = &per[(size_t)t * n + j];
-            if (cand->feature >= 0 && before(cand, &out[j])) out[j] = *cand;
+            if (cand->feature >= 0 && before(cand, &out[j])) {
+                out[j] = *cand;
+                if (cand->is_cat)
+                    memcpy(cat_sets + (size_t)j * words, per_bits + ((size_t)t * n + (size_t)j) * words,
+                           words * sizeof *cat_sets);
+            }
         }
     }
     free(per);
     free(parent);
+    free(per_bits);
+    free(cand_bits);
+    free(order);
     return GBT_OK;
 }

@@ -54,6 +54,7 @@ void gbt_dataset_free(gbt_dataset *d)
     free(d->source);
     free(d->row_line);
     gbt__names_free(d->feature_names, d->nfeature_names);
+    free(d->feature_types);
     free(d);
 }
 

@@ -41,6 +41,16 @@ struct gbt_file_layout {
 /* The layout as gbt_dataset_from_file's options ("format=csv,header=1,label_column=3"). */
 void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len); /* rows must be fewer than this */
 
+/* Feature types (gbt_dataset_set_feature_types). */
+enum gbt_feature_type { GBT_FT_NUMERIC = 0, GBT_FT_CATEGORICAL = 1 };
+/*
+ * A category is a whole number in [0, GBT_CAT_LIMIT): 2^24, the range in
+ * which every whole number is a float (XGBoost's limit too).
+ */
+#define GBT_CAT_LIMIT 16777216u
+/* The most distinct categories one feature may have in training data (16-bit bin codes). */
+#define GBT_CAT_MAX_DISTINCT 65535u
+
 struct gbt_dataset {
     uint64_t nrow, ncol;
     /* dense: nrow * ncol row-major floats, NaN = missing (NULL for CSR) */
@@ -68,6 +78,8 @@ struct gbt_dataset {
     uint32_t *row_line; /* line of each row in `source`, or NULL */
     char **feature_names;    /* ncol names (a CSV header, gbt_dataset_set_feature_names), or NULL */
     uint64_t nfeature_names; /* 0 or ncol */
+    /* ncol entries, GBT_FT_NUMERIC or GBT_FT_CATEGORICAL (gbt_dataset_set_feature_types), or NULL */
+    uint8_t *feature_types;
 
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;
@@ -124,6 +136,19 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d);
  * index 0 is then an error), -1 subtracts one unless an index 0 appears.
  */
 gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode);
+
+/* Whether feature f of d is categorical. */
+static inline int gbt__dataset_is_cat(const gbt_dataset *d, uint64_t f)
+{
+    return d->feature_types != NULL && d->feature_types[f] == GBT_FT_CATEGORICAL;
+}
+
+/*
+ * dataset_types.c: checks that every present value of d's categorical
+ * features is a category (a whole number in [0, GBT_CAT_LIMIT)); the
+ * error names the file and line (or row) and the column.
+ */
+gbt_status gbt__dataset_check_categories(const gbt_dataset *d);
 
 /* "FILE:LINE" or "row N" for messages about row r. */
 void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len);

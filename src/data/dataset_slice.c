@@ -91,6 +91,7 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
         FORWARD_IF_ERROR(copy_part(&s->groups, d->groups, g0, ng, sizeof(uint32_t), "groups"));
         s->ngroups = ng;
     }
+    FORWARD_IF_ERROR(copy_part(&s->feature_types, d->feature_types, 0, d->ncol, 1, "feature types"));
     if (d->feature_weights)
         FORWARD_IF_ERROR(copy_part(&s->feature_weights, d->feature_weights, 0, d->ncol, sizeof(float),
                                    "feature_weights"));

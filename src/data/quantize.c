@@ -26,6 +26,8 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q)
     free(q->cuts.nbins);
     free(q->cuts.cut);
     free(q->cuts.has_missing);
+    free(q->cuts.is_cat);
+    free(q->cuts.category);
     free(q->codes8);
     free(q->codes16);
     free(q->row_ptr);
@@ -167,7 +169,31 @@ static gbt_status make_columns(const gbt_dataset *d, int nthread, struct columns
     return GBT_OK;
 }
 
-#define TMP_AT(f) (by_values ? (size_t)col->start[f] : (size_t)(f) * (size_t)max_bin)
+#define TMP_AT(f) ((size_t)tmp_at[f])
+
+/*
+ * Cuts of a categorical feature from its nd distinct present values
+ * (ukeys ascending, gbt_cut_key; all categories:
+ * gbt__dataset_check_categories): one bin per category whatever the
+ * budget, cuts as common/cuts.h makes them for few values (each the next
+ * bin's category, the last FLT_MAX), and each bin's category in cat.  More
+ * than GBT_CAT_MAX_DISTINCT categories is an error naming the feature.
+ */
+static gbt_status cat_cuts(const uint32_t *ukeys, size_t nd, uint32_t f, float *out, uint32_t *cat,
+                           uint32_t *ncut)
+{
+    *ncut = 0;
+    RETURN_ERROR_IF(nd > GBT_CAT_MAX_DISTINCT, GBT_E_INVALID_ARG,
+                    "categorical feature %u has %llu distinct categories in the training data; gbt "
+                    "supports at most %u",
+                    f, (unsigned long long)nd, GBT_CAT_MAX_DISTINCT);
+    for (size_t k = 0; k < nd; k++) {
+        cat[k] = (uint32_t)gbt_cut_value(ukeys[k]);
+        out[k] = k + 1 < nd ? gbt_cut_value(ukeys[k + 1]) : FLT_MAX;
+    }
+    *ncut = (uint32_t)nd;
+    return GBT_OK;
+}
 
 /*
  * Distributed training: feature f's cuts from the distinct values of every
@@ -175,7 +201,7 @@ static gbt_status make_columns(const gbt_dataset *d, int nthread, struct columns
  */
 static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct columns *col, uint32_t f,
                               uint64_t count, uint32_t budget, int shift, uint32_t *keys, uint32_t *ktmp, float *w,
-                              float *wtmp, uint64_t *uw, float *out, uint32_t *nbins)
+                              float *wtmp, uint64_t *uw, float *out, uint32_t *cat, uint32_t *nbins)
 {
     uint64_t b = col->start[f], n = col->start[f + 1] - b, na = 0, nb = 0;
     uint32_t *mk = NULL;
@@ -188,6 +214,12 @@ static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct co
     gbt__radix_sort32(keys, w, n, ktmp, wtmp);
     nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
     s = dist->merge(dist->user, keys, uw, nd, &mk, &mw, &mn);
+    if (s == GBT_OK && cat) {
+        s = cat_cuts(mk, mn, f, out, cat, nbins);
+        free(mk);
+        free(mw);
+        return s;
+    }
     if (s == GBT_OK) gbt_cuts_scratch(mn, count, budget, &na, &nb);
     if (s == GBT_OK) s = gbt__alloc(&ea, na + 1, sizeof *ea, 0, "quantile summary");
     if (s == GBT_OK) s = gbt__alloc(&eb, nb + 1, sizeof *eb, 0, "quantile summary");
@@ -254,23 +286,43 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
 {
     uint32_t nf = (uint32_t)d->ncol;
     float *tmp_cuts = NULL;
-    uint64_t maxcol = 0, maxa = 0, maxb = 0;
+    uint32_t *tmp_cat = NULL;
+    uint64_t maxcol = 0, maxa = 0, maxb = 0, *tmp_at = NULL;
     double maxw = gbt__max_weight(d->weight, d->nrow, nthread);
-    int by_values, shift;
+    int by_values, shift, any_cat = 0;
     gbt_status s = GBT_OK;
     c->nfeat = nf;
     FORWARD_IF_ERROR(gbt__alloc(&c->offset, nf + 1, sizeof(uint32_t), 1, "bin offsets"));
     FORWARD_IF_ERROR(gbt__alloc(&c->nbins, nf ? nf : 1, sizeof(uint32_t), 1, "bin counts"));
     FORWARD_IF_ERROR(gbt__alloc(&c->has_missing, nf ? nf : 1, 1, 1, "missing flags"));
+    for (uint32_t f = 0; f < nf; f++) any_cat |= gbt__dataset_is_cat(d, f);
+    if (any_cat) {
+        FORWARD_IF_ERROR(gbt__alloc(&c->is_cat, nf, 1, 0, "categorical flags"));
+        for (uint32_t f = 0; f < nf; f++) c->is_cat[f] = (uint8_t)gbt__dataset_is_cat(d, f);
+    }
     /*
-     * A feature has at most min(its present values, max_bin) cuts: its
-     * cuts wait at its column's start (sparse data: memory follows the
-     * values present, not the index range) or at f * max_bin, whichever
+     * A numeric feature has at most min(its present values, max_bin) cuts,
+     * a categorical one at most its present values (and, over every
+     * process, GBT_CAT_MAX_DISTINCT): its cuts wait at its column's start
+     * (sparse data: memory follows the values present, not the index
+     * range) or after the room of the features before it, whichever
      * layout is smaller.
      */
     by_values = dist == NULL && d->nnz < (uint64_t)nf * (uint64_t)max_bin;
-    FORWARD_IF_ERROR(gbt__alloc(&tmp_cuts, by_values ? d->nnz + 1 : (size_t)nf * (size_t)max_bin + 1, sizeof(float),
-                                0, "bin cuts"));
+    FORWARD_IF_ERROR(gbt__alloc(&tmp_at, (size_t)nf + 1, sizeof *tmp_at, 1, "bin cut offsets"));
+    for (uint32_t f = 0; f < nf; f++) {
+        const uint64_t n = col->start[f + 1] - col->start[f];
+        const uint64_t room = by_values ? n : !gbt__cuts_is_cat(c, f) ? (uint64_t)max_bin
+                                          : dist ? GBT_CAT_MAX_DISTINCT : n;
+        tmp_at[f + 1] = tmp_at[f] + room;
+    }
+    s = gbt__alloc(&tmp_cuts, tmp_at[nf] + 1, sizeof(float), 0, "bin cuts");
+    if (s == GBT_OK && any_cat) s = gbt__alloc(&tmp_cat, tmp_at[nf] + 1, sizeof(uint32_t), 0, "bin categories");
+    if (s != GBT_OK) {
+        free(tmp_at);
+        free(tmp_cuts);
+        return s;
+    }
     for (uint32_t f = 0; f < nf; f++) {
         uint64_t n = col->start[f + 1] - col->start[f];
         if (n > maxcol) maxcol = n;
@@ -294,7 +346,8 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         if (s == GBT_OK && col->weight) s = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++)
             s = merged_cuts(dist, col, f, count[f], gbt__feature_budget(max_bin, layout, c->has_missing[f]), shift, keys,
-                            ktmp, w, wtmp, uw, tmp_cuts + TMP_AT(f), &c->nbins[f]);
+                            ktmp, w, wtmp, uw, tmp_cuts + TMP_AT(f),
+                            gbt__cuts_is_cat(c, f) ? tmp_cat + TMP_AT(f) : NULL, &c->nbins[f]);
         free(count);
         free(keys);
         free(ktmp);
@@ -337,6 +390,15 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
                 if (w) memcpy(w, col->weight + b, n * sizeof *w);
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
                 nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+                if (gbt__cuts_is_cat(c, f)) {
+                    const gbt_status fs = cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
+                                                   &c->nbins[f]);
+                    if (fs != GBT_OK) {
+#pragma omp critical
+                        s = fs;
+                    }
+                    continue;
+                }
                 gbt_cuts_prefix(uw, nd);
                 c->nbins[f] = gbt_cuts_of_feature(keys, uw, nd, n,
                                                   gbt__feature_budget(max_bin, layout, c->has_missing[f]), unit, ea, eb,
@@ -351,8 +413,15 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             free(eb);
         }
     }
-    if (s == GBT_OK) s = gbt__cuts_assemble(c, layout, tmp_cuts, by_values ? col->start : NULL, (size_t)max_bin);
+    if (s == GBT_OK) s = gbt__cuts_assemble(c, layout, tmp_cuts, tmp_at, 0);
+    if (s == GBT_OK && any_cat)
+        s = gbt__alloc(&c->category, c->total_slots ? c->total_slots : 1, sizeof(uint32_t), 1, "bin categories");
+    for (uint32_t f = 0; f < nf && s == GBT_OK && any_cat; f++)
+        if (gbt__cuts_is_cat(c, f))
+            memcpy(c->category + c->offset[f], tmp_cat + TMP_AT(f), c->nbins[f] * sizeof(uint32_t));
     free(tmp_cuts);
+    free(tmp_cat);
+    free(tmp_at);
     return s;
 }
 #undef TMP_AT
@@ -566,6 +635,18 @@ gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt
     return s;
 }
 
+/*
+ * Whether every feature's codes fit one byte: value bins and the missing
+ * code (categorical features are not held to max_bin).  The counts are
+ * every process's, so every process decides alike.
+ */
+static int fits_dense8(const struct gbt_cuts *c)
+{
+    for (uint32_t f = 0; f < c->nfeat; f++)
+        if (c->nbins[f] + (c->has_missing[f] ? 1u : 0u) > 256u) return 0;
+    return 1;
+}
+
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
 {
     return gbt__quantize_dist(d, max_bin, nthread, NULL, out);
@@ -583,6 +664,13 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
                        : gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
     FORWARD_IF_ERROR(make_columns(d, nthread, &col));
     s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
+    if (s == GBT_OK && out->layout == GBT_QM_DENSE8 && !fits_dense8(&out->cuts)) {
+        /* categories beyond one byte's codes: the same cuts again for two-byte codes */
+        gbt__qmatrix_free(out);
+        out->nrow = d->nrow;
+        out->layout = GBT_QM_DENSE16;
+        s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
+    }
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
     if (s != GBT_OK) gbt__qmatrix_free(out);

@@ -53,6 +53,17 @@ struct gbt_cuts {
      */
     float *cut;
     uint8_t *has_missing; /* the binned data has missing values of the feature */
+    /*
+     * Categorical features (gbt_dataset_set_feature_types): is_cat[f] is 1
+     * for them (NULL when there are none).  Such a feature has one bin per
+     * distinct category of the training data, ascending, whatever max_bin
+     * (at most GBT_CAT_MAX_DISTINCT); its cuts are the numeric ones of
+     * those values (each the next bin's category, the last FLT_MAX), so
+     * every category finds its bin by the same search, and category[k] is
+     * the category of slot k (total_slots entries; 0 in numeric features).
+     */
+    uint8_t *is_cat;
+    uint32_t *category;
 };
 
 struct gbt_qmatrix {
@@ -96,9 +107,11 @@ gbt_status gbt__cuts_assemble(struct gbt_cuts *c, int layout, const float *tmp_c
 
 /*
  * Computes weighted-quantile cuts for d (weights from d's "weight" field)
- * and bins it.  At most max_bin value bins per feature; in the dense uint8
- * layout a feature with missing values keeps one code for them, so it gets
- * at most 255 value bins at max_bin = 256.
+ * and bins it.  At most max_bin value bins per numeric feature; in the
+ * dense uint8 layout a feature with missing values keeps one code for
+ * them, so it gets at most 255 value bins at max_bin = 256.  A categorical
+ * feature with more categories than the uint8 layout holds makes the
+ * dense layout uint16.
  */
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out);
 
@@ -148,6 +161,24 @@ static inline uint32_t gbt__bin_of(const struct gbt_cuts *c, uint32_t f, float v
 
 /* Row r's code for feature f: its value bin, or nbins[f] when missing. */
 uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f);
+
+/* Whether feature f is categorical. */
+static inline int gbt__cuts_is_cat(const struct gbt_cuts *c, uint32_t f)
+{
+    return c->is_cat != NULL && c->is_cat[f];
+}
+
+/*
+ * The words of one split's set of bins (a bitset over the bins of the
+ * categorical feature with the most): 0 without categorical features.
+ */
+static inline uint32_t gbt__cuts_cat_words(const struct gbt_cuts *c)
+{
+    uint32_t most = 0;
+    for (uint32_t f = 0; c->is_cat != NULL && f < c->nfeat; f++)
+        if (c->is_cat[f] && c->nbins[f] > most) most = c->nbins[f];
+    return (most + 31u) / 32u;
+}
 
 /* Whether feature f can split at all (two value bins, or one and missing values). */
 static inline int gbt__feature_usable(const struct gbt_cuts *c, uint32_t f)

@@ -46,7 +46,18 @@ static const char *fname(const struct gbt_model *m, int32_t f, char *buf, size_t
     return gbt__name_of(m->feature_names, m->nfeature_names, (uint64_t)f, buf, len);
 }
 
-/* "yes=1,no=2,missing=1" and the stats of node n in the text format. */
+/* The categories of categorical node n, comma-separated. */
+static void put_cats(struct gbt_strbuf *sb, const struct gbt_tree *t, int32_t n)
+{
+    for (int32_t k = 0; k < t->cat_count[n]; k++)
+        gbt__sb_printf(sb, k ? ",%u" : "%u", t->cats[t->cat_begin[n] + k]);
+}
+
+/*
+ * "yes=1,no=2,missing=1" and the stats of node n in the text format.  A
+ * categorical node reads "[f:{1,5}]" (as XGBoost's dumps): yes, the rows
+ * of those categories, is its right child.
+ */
 static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int depth)
 {
     struct gbt_strbuf *sb = d->sb;
@@ -56,6 +67,17 @@ static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
         gbt__sb_printf(sb, "%d:leaf=", n);
         put_float(sb, t->value[n]);
         if (d->with_stats) {
+            gbt__sb_printf(sb, ",cover=");
+            put_float(sb, t->cover[n]);
+        }
+    } else if (gbt__tree_is_cat(t, n)) {
+        gbt__sb_printf(sb, "%d:[%s:{", n, fname(d->m, t->feature[n], buf, sizeof buf));
+        put_cats(sb, t, n);
+        gbt__sb_printf(sb, "}] yes=%d,no=%d,missing=%d", t->right[n], t->left[n],
+                       t->default_left[n] ? t->left[n] : t->right[n]);
+        if (d->with_stats) {
+            gbt__sb_printf(sb, ",gain=");
+            put_float(sb, t->gain[n]);
             gbt__sb_printf(sb, ",cover=");
             put_float(sb, t->cover[n]);
         }
@@ -93,9 +115,17 @@ static void json_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
     gbt__sb_printf(sb, "\"depth\": %d, \"split\": \"", depth);
     put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
     gbt__sb_printf(sb, "\", \"split_condition\": ");
-    put_float(sb, t->threshold[n]);
-    gbt__sb_printf(sb, ", \"yes\": %d, \"no\": %d, \"missing\": %d", t->left[n], t->right[n],
-                   t->default_left[n] ? t->left[n] : t->right[n]);
+    if (gbt__tree_is_cat(t, n)) {
+        /* the categories that go right, the "yes" child */
+        gbt__sb_append(sb, "[", 1);
+        put_cats(sb, t, n);
+        gbt__sb_printf(sb, "], \"yes\": %d, \"no\": %d, \"missing\": %d", t->right[n], t->left[n],
+                       t->default_left[n] ? t->left[n] : t->right[n]);
+    } else {
+        put_float(sb, t->threshold[n]);
+        gbt__sb_printf(sb, ", \"yes\": %d, \"no\": %d, \"missing\": %d", t->left[n], t->right[n],
+                       t->default_left[n] ? t->left[n] : t->right[n]);
+    }
     if (d->with_stats) {
         gbt__sb_printf(sb, ", \"gain\": ");
         put_float(sb, t->gain[n]);
@@ -114,6 +144,11 @@ static void dot_node(struct dumper *d, const struct gbt_tree *t, uint32_t ti, in
     if (t->left[n] < 0) {
         gbt__sb_printf(sb, "leaf=");
         put_float(sb, t->value[n]);
+    } else if (gbt__tree_is_cat(t, n)) {
+        put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, " in {");
+        put_cats(sb, t, n);
+        gbt__sb_printf(sb, "}");
     } else {
         put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
         gbt__sb_printf(sb, "<");
@@ -128,7 +163,13 @@ static void dot_node(struct dumper *d, const struct gbt_tree *t, uint32_t ti, in
         put_float(sb, t->cover[n]);
     }
     gbt__sb_printf(sb, "\" shape=%s]\n", t->left[n] < 0 ? "ellipse" : "box");
-    if (t->left[n] >= 0) {
+    if (t->left[n] >= 0 && gbt__tree_is_cat(t, n)) {
+        /* "yes": in the set, the right child */
+        gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"yes%s\" color=\"#0000FF\"]\n", pad, ti, n, ti,
+                       t->right[n], t->default_left[n] ? "" : ", missing");
+        gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"no%s\" color=\"#FF0000\"]\n", pad, ti, n, ti,
+                       t->left[n], t->default_left[n] ? ", missing" : "");
+    } else if (t->left[n] >= 0) {
         gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"yes%s\" color=\"#0000FF\"]\n", pad, ti, n, ti,
                        t->left[n], t->default_left[n] ? ", missing" : "");
         gbt__sb_printf(sb, "%st%un%d -> t%un%d [label=\"no%s\" color=\"#FF0000\"]\n", pad, ti, n, ti,

@@ -20,6 +20,24 @@ gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
     return GBT_OK;
 }
 
+gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *types, uint64_t ntypes,
+                                  const char *what)
+{
+    const uint64_t n = m->nfeature_types > ntypes ? m->nfeature_types : ntypes;
+    for (uint64_t f = 0; f < n; f++) {
+        const int mc = gbt__model_is_cat(m, f), dc = f < ntypes && types[f] == 1;
+        char buf[32];
+        if (mc != dc)
+            return gbt__fail(GBT_E_INVALID_ARG,
+                             "%s: feature %llu (%s) is %s, but the model treats it as %s (feature types must "
+                             "match the model's)",
+                             what, (unsigned long long)f,
+                             gbt__name_of(m->feature_names, m->nfeature_names, f, buf, sizeof buf),
+                             dc ? "categorical" : "numeric", mc ? "categorical" : "numeric");
+    }
+    return GBT_OK;
+}
+
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
 {
     if (m->ntrees > ntrees) m->epoch++;
@@ -34,6 +52,8 @@ void gbt__model_free(struct gbt_model *m)
     free(m->trees);
     free(m->base);
     gbt__names_free(m->feature_names, m->nfeature_names);
+    free(m->feature_types);
+    gbt__model_free_attrs(m);
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;

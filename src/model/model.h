@@ -30,8 +30,14 @@ struct gbt_model {
     struct gbt_forest forest;
     char **feature_names;    /* nfeature_names <= num_feature names, or NULL: "f0", "f1", ... */
     uint64_t nfeature_names;
+    /* nfeature_types <= num_feature types (enum gbt_feature_type), or NULL: every feature numeric */
+    uint8_t *feature_types;
+    uint64_t nfeature_types;
     int best_iteration;   /* -1: no early stop recorded */
     double best_score;
+    /* user attributes (model_attr.c): nattr keys and values, in the order first set */
+    char **attr_keys, **attr_values;
+    uint64_t nattr;
     uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
 };
 
@@ -40,6 +46,30 @@ gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
 
 /* Drops trees from index ntrees on. */
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
+
+/* Whether feature f is categorical in the model. */
+static inline int gbt__model_is_cat(const struct gbt_model *m, uint64_t f)
+{
+    return f < m->nfeature_types && m->feature_types[f] == 1;
+}
+
+/*
+ * The data's feature types against the model's (features missing from
+ * either are numeric): GBT_E_INVALID_ARG naming the first feature that
+ * differs; `what` names the data.
+ */
+gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *types, uint64_t ntypes,
+                                  const char *what);
+
+/* The value of user attribute key, or NULL (model_attr.c). */
+const char *gbt__model_attr(const struct gbt_model *m, const char *key);
+/* Sets user attribute key to a copy of value (NULL removes it). */
+gbt_status gbt__model_set_attr(struct gbt_model *m, const char *key, const char *value);
+/* Sets src's user attributes in dst. */
+gbt_status gbt__model_copy_attrs(struct gbt_model *dst, const struct gbt_model *src);
+void gbt__model_free_attrs(struct gbt_model *m);
+/* The attributes as JSON members, "key": "value", separated by ", " (no braces). */
+void gbt__model_write_attrs(const struct gbt_model *m, struct gbt_strbuf *sb);
 
 /* Frees the model's memory and leaves it empty (best_iteration -1, epoch moved on). */
 void gbt__model_free(struct gbt_model *m);

@@ -62,6 +62,37 @@ static void put_training(const char *name, const char *value, void *user)
         gbt__sb_append(sb, "]", 1);                       \
     } while (0)
 
+/*
+ * A tree's categorical splits (docs/model-format.md): the categorical
+ * nodes ascending, the size of each one's set, and the sets one after
+ * another.
+ */
+static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
+{
+    int first = 1;
+    gbt__sb_printf(sb, ",\n      \"categories_nodes\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", i);
+            first = 0;
+        }
+    first = 1;
+    gbt__sb_printf(sb, "],\n      \"categories_sizes\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", t->cat_count[i]);
+            first = 0;
+        }
+    first = 1;
+    gbt__sb_printf(sb, "],\n      \"categories\": [");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        for (int32_t k = 0; t->left[i] >= 0 && gbt__tree_is_cat(t, i) && k < t->cat_count[i]; k++) {
+            gbt__sb_printf(sb, first ? "%u" : ",%u", t->cats[t->cat_begin[i] + k]);
+            first = 0;
+        }
+    gbt__sb_append(sb, "]", 1);
+}
+
 static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
 {
     gbt__sb_printf(sb, "    {\n      \"class\": %d,\n      \"num_nodes\": %d", cls, t->n_nodes);
@@ -73,6 +104,7 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
     PUT_ARRAY(sb, "value", t->n_nodes, put_float(sb, t->value[i_]));
     PUT_ARRAY(sb, "gain", t->n_nodes, put_float(sb, t->gain[i_]));
     PUT_ARRAY(sb, "cover", t->n_nodes, put_float(sb, t->cover[i_]));
+    if (t->split_type != NULL) put_categories(sb, t);
     gbt__sb_append(sb, "\n    }", 6);
 }
 
@@ -90,6 +122,13 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
             if (i) gbt__sb_append(sb, ", ", 2);
             gbt__sb_json_string(sb, m->feature_names[i]);
         }
+        gbt__sb_printf(sb, "],\n");
+    }
+    if (m->nfeature_types > 0) {
+        /* XGBoost's feature_types: "q" numeric, "c" categorical */
+        gbt__sb_printf(sb, "  \"feature_types\": [");
+        for (uint64_t i = 0; i < m->nfeature_types; i++)
+            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "", m->feature_types[i] ? "c" : "q");
         gbt__sb_printf(sb, "],\n");
     }
     if (m->index_base != GBT_BASE_NONE)
@@ -110,6 +149,11 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
         put_double(sb, m->base[k]);
     }
     gbt__sb_printf(sb, "],\n");
+    if (m->nattr > 0) {
+        gbt__sb_printf(sb, "  \"attributes\": {");
+        gbt__model_write_attrs(m, sb);
+        gbt__sb_printf(sb, "},\n");
+    }
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "  \"best_iteration\": %d,\n  \"best_score\": ", m->best_iteration);
         if (isfinite(m->best_score))
@@ -210,6 +254,50 @@ static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key
     return GBT_OK;
 }
 
+/* The optional categorical splits of a tree (put_categories); tree.c checks the sets. */
+static gbt_status read_categories(const struct reader *rd, int32_t obj, struct gbt_tree *t)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    const int32_t nodes = gbt__json_member(d, obj, "categories_nodes");
+    int32_t sizes, cats, nc;
+    struct gbt_jiter in, is, ic;
+    struct gbt_jnode en, es, ec;
+    uint32_t *buf = NULL;
+    long long prev = -1;
+    gbt_status s = GBT_OK;
+    if (nodes < 0) return GBT_OK;
+    if (d->n[nodes].type != GBT_J_ARRAY) return bad(rd, nodes, "\"%s\" has the wrong type", "categories_nodes");
+    nc = d->n[nodes].count;
+    FORWARD_IF_ERROR(array_of(rd, obj, "categories_sizes", nc, &sizes));
+    FORWARD_IF_ERROR(member(rd, obj, "categories", GBT_J_ARRAY, &cats));
+    FORWARD_IF_ERROR(gbt__alloc(&buf, (size_t)d->n[cats].count + 1, sizeof *buf, 0, "tree categories"));
+    memset(&in, 0, sizeof in);
+    memset(&is, 0, sizeof is);
+    memset(&ic, 0, sizeof ic);
+    for (int32_t k = 0; k < nc && s == GBT_OK && gbt__json_next(d, nodes, &in, &en) &&
+                        gbt__json_next(d, sizes, &is, &es);
+         k++) {
+        long long node, size;
+        s = get_int(rd, &en, prev + 1, (long long)t->n_nodes - 1, &node);
+        if (s == GBT_OK) s = get_int(rd, &es, 0, d->n[cats].count, &size);
+        for (long long c = 0; s == GBT_OK && c < size; c++) {
+            long long v;
+            if (!gbt__json_next(d, cats, &ic, &ec)) {
+                s = bad(rd, cats, "\"%s\" is shorter than categories_sizes says", "categories");
+                break;
+            }
+            s = get_int(rd, &ec, 0, (long long)GBT_TREE_CAT_LIMIT - 1, &v);
+            buf[c] = (uint32_t)v;
+        }
+        if (s == GBT_OK) s = gbt__tree_set_cats(t, (int32_t)node, buf, (int32_t)size);
+        prev = node;
+    }
+    if (s == GBT_OK && gbt__json_next(d, cats, &ic, &ec))
+        s = bad(rd, cats, "\"%s\" is longer than categories_sizes says", "categories");
+    free(buf);
+    return s;
+}
+
 static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
                                           "threshold", "value", "gain", "cover"};
 
@@ -261,8 +349,28 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     READ_FLOATS("cover", t->cover);
 #undef READ_INTS
 #undef READ_FLOATS
+    FORWARD_IF_ERROR(read_categories(rd, obj, t));
     snprintf(what, sizeof what, "%s: tree %u", rd->what, index);
     return gbt__tree_validate(t, nfeat, what);
+}
+
+/* The optional "feature_types": at most num_feature of "q" and "c". */
+static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    char buf[8];
+    uint64_t n = 0;
+    if (d->n[arr].type != GBT_J_ARRAY) return bad(rd, arr, "\"%s\" has the wrong type", "feature_types");
+    if ((uint64_t)d->n[arr].count > m->num_feature) return bad(rd, arr, "more feature types than features%s", "");
+    FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count + 1, 1, 1, "feature types"));
+    for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
+        if (d->n[c].type == GBT_J_STRING) gbt__json_string(&d->n[c], buf, sizeof buf);
+        if (d->n[c].type != GBT_J_STRING || (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0))
+            return bad(rd, c, "a feature type is \"q\" or \"c\"%s", "");
+        m->feature_types[n++] = buf[0] == 'c';
+    }
+    m->nfeature_types = n;
+    return GBT_OK;
 }
 
 /* The optional "feature_names": at most num_feature strings, checked as gbt_dataset_set_feature_names does. */
@@ -295,6 +403,31 @@ static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_mo
             snprintf(msg, sizeof msg, "%s", gbt_last_error());
             s = gbt__fail(GBT_E_FORMAT, "%s", msg);
         }
+    }
+    return s;
+}
+
+/* The optional "attributes": an object of strings (gbt_booster_set_attr). */
+static gbt_status read_attrs(const struct reader *rd, int32_t obj, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    gbt_status s = GBT_OK;
+    if (d->n[obj].type != GBT_J_OBJECT) return bad(rd, obj, "\"%s\" has the wrong type", "attributes");
+    for (int32_t c = d->n[obj].child; c >= 0 && s == GBT_OK; c = d->n[c].next) {
+        struct gbt_jnode key = d->n[c];
+        char *k = NULL, *v = NULL;
+        if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "an attribute's value is a string%s", "");
+        key.text = d->n[c].key;
+        key.len = d->n[c].key_len;
+        s = gbt__alloc(&k, key.len + 1, 1, 0, "attributes");
+        if (s == GBT_OK) s = gbt__alloc(&v, d->n[c].len + 1, 1, 0, "attributes");
+        if (s == GBT_OK) {
+            gbt__json_string(&key, k, key.len + 1);
+            gbt__json_string(&d->n[c], v, d->n[c].len + 1);
+            s = gbt__model_set_attr(m, k, v);
+        }
+        free(k);
+        free(v);
     }
     return s;
 }
@@ -377,6 +510,8 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     m->num_feature = (uint64_t)v;
     e = gbt__json_member(d, root, "feature_names");
     if (e >= 0) FORWARD_IF_ERROR(read_names(rd, e, m));
+    e = gbt__json_member(d, root, "feature_types");
+    if (e >= 0) FORWARD_IF_ERROR(read_types(rd, e, m));
     FORWARD_IF_ERROR(array_of(rd, root, "base_margin", m->K, &e));
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     for (int k = 0; k < m->K && gbt__json_next(d, e, &it, &el); k++) FORWARD_IF_ERROR(get_double(rd, &el, &m->base[k]));
@@ -387,6 +522,8 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     }
     e = gbt__json_member(d, root, "training_file");
     if (e >= 0) FORWARD_IF_ERROR(read_layout(rd, e, m));
+    e = gbt__json_member(d, root, "attributes");
+    if (e >= 0) FORWARD_IF_ERROR(read_attrs(rd, e, m));
     e = gbt__json_member(d, root, "best_iteration");
     if (e >= 0) {
         int32_t s;

@@ -151,6 +151,45 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
         gbt__sb_append(sb, "]", 1);                      \
     } while (0)
 
+/*
+ * XGBoost's categorical splits of a tree: the categorical nodes
+ * ascending, each one's offset and count in "categories", which holds
+ * each set ascending: the categories that go right, as in gbt.
+ */
+static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
+{
+    int32_t at = 0, first = 1;
+    gbt__sb_printf(sb, ",\"categories\":[");
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        for (int32_t k = 0; t->left[i] >= 0 && gbt__tree_is_cat(t, i) && k < t->cat_count[i]; k++) {
+            gbt__sb_printf(sb, first ? "%u" : ",%u", t->cats[t->cat_begin[i] + k]);
+            first = 0;
+        }
+    gbt__sb_printf(sb, "],\"categories_nodes\":[");
+    first = 1;
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", i);
+            first = 0;
+        }
+    gbt__sb_printf(sb, "],\"categories_segments\":[");
+    first = 1;
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", at);
+            at += t->cat_count[i];
+            first = 0;
+        }
+    gbt__sb_printf(sb, "],\"categories_sizes\":[");
+    first = 1;
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+            gbt__sb_printf(sb, first ? "%d" : ",%d", t->cat_count[i]);
+            first = 0;
+        }
+    gbt__sb_append(sb, "]", 1);
+}
+
 static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint32_t id, uint64_t nfeat,
                            int shift)
 {
@@ -162,10 +201,7 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
         if (t->left[i] >= 0) parent[t->left[i]] = parent[t->right[i]] = i;
     gbt__sb_printf(sb, "{\"id\":%u", id);
     PUT_ARRAY(sb, "base_weights", n, put_float(sb, t->value[i_]));
-    PUT_ARRAY(sb, "categories", 0, (void)0);
-    PUT_ARRAY(sb, "categories_nodes", 0, (void)0);
-    PUT_ARRAY(sb, "categories_segments", 0, (void)0);
-    PUT_ARRAY(sb, "categories_sizes", 0, (void)0);
+    put_categories(sb, t);
     PUT_ARRAY(sb, "default_left", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 && t->default_left[i_]));
     PUT_ARRAY(sb, "left_children", n, gbt__sb_printf(sb, "%d", t->left[i_]));
     PUT_ARRAY(sb, "loss_changes", n, put_float(sb, t->gain[i_]));
@@ -174,7 +210,7 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
     /* a leaf's value takes the place of the threshold, as in XGBoost */
     PUT_ARRAY(sb, "split_conditions", n, put_float(sb, t->left[i_] >= 0 ? t->threshold[i_] : t->value[i_]));
     PUT_ARRAY(sb, "split_indices", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 ? t->feature[i_] + shift : 0));
-    PUT_ARRAY(sb, "split_type", n, gbt__sb_append(sb, "0", 1));
+    PUT_ARRAY(sb, "split_type", n, gbt__sb_append(sb, t->left[i_] >= 0 && gbt__tree_is_cat(t, i_) ? "1" : "0", 1));
     PUT_ARRAY(sb, "sum_hessian", n, put_float(sb, t->cover[i_]));
     gbt__sb_printf(sb, ",\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"%llu\",\"num_nodes\":\"%d\","
                        "\"size_leaf_vector\":\"1\"}}",
@@ -211,15 +247,30 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
             gbt__sb_json_string(sb, cons[i][1]);
             first = 0;
         }
+        /* the user attributes (gbt_booster_set_attr), but for names the lines above wrote */
+        for (uint64_t i = 0; i < m->nattr; i++) {
+            const char *k = m->attr_keys[i];
+            if (strcmp(k, "best_iteration") == 0 || strcmp(k, "best_score") == 0 ||
+                (strcmp(k, cons[0][0]) == 0 && cons[0][1][0]) || (strcmp(k, cons[1][0]) == 0 && cons[1][1][0]))
+                continue;
+            gbt__sb_printf(sb, "%s", first ? "" : ",");
+            gbt__sb_json_string(sb, k);
+            gbt__sb_append(sb, ":", 1);
+            gbt__sb_json_string(sb, m->attr_values[i]);
+            first = 0;
+        }
     }
-    /* names for every feature or none, as XGBoost keeps them; types stay unset (numeric) */
+    /* names for every feature or none, as XGBoost keeps them; types likewise ("q" or "c") */
     gbt__sb_printf(sb, "},\"feature_names\":[");
     for (uint64_t i = 0; m->nfeature_names > 0 && !shift && i < m->num_feature; i++) {
         char buf[32];
         if (i) gbt__sb_append(sb, ",", 1);
         gbt__sb_json_string(sb, gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf));
     }
-    gbt__sb_printf(sb, "],\"feature_types\":[],");
+    gbt__sb_printf(sb, "],\"feature_types\":[");
+    for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
+        gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
+    gbt__sb_printf(sb, "],");
     gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{\"cats\":{\"enc\":[],\"feature_segments\":[],"
                        "\"sorted_idx\":[]},\"gbtree_model_param\":{\"num_parallel_tree\":\"1\","
                        "\"num_trees\":\"%u\"}",
@@ -326,6 +377,64 @@ static gbt_status xnumbers(const struct xreader *rd, int32_t obj, const char *ke
     return GBT_OK;
 }
 
+/* The numbers of array member `key` of obj: a new array (free()) of *n. */
+static gbt_status xarray(const struct xreader *rd, int32_t obj, const char *key, double **out, int32_t *n)
+{
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int32_t e, i = 0;
+    *out = NULL;
+    *n = 0;
+    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_ARRAY, &e));
+    FORWARD_IF_ERROR(gbt__alloc(out, (size_t)rd->doc->n[e].count + 1, sizeof **out, 0, "XGBoost categories"));
+    while (i < rd->doc->n[e].count && gbt__json_next(rd->doc, e, &it, &el)) {
+        gbt_status s = xnumber(rd, e, &el, &(*out)[i++]);
+        if (s != GBT_OK) {
+            free(*out);
+            *out = NULL;
+            return s;
+        }
+    }
+    *n = i;
+    return GBT_OK;
+}
+
+/*
+ * XGBoost node i (gbt node id) of a tree is categorical: its set from
+ * categories_nodes, _segments, _sizes and categories (the categories that
+ * go right, as in gbt).
+ */
+static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, int32_t i, int32_t id, struct gbt_tree *t)
+{
+    double *nodes = NULL, *seg = NULL, *size = NULL, *cats = NULL;
+    int32_t nn = 0, ns = 0, nz = 0, nc = 0, k;
+    uint32_t *set = NULL;
+    gbt_status s = xarray(rd, obj, "categories_nodes", &nodes, &nn);
+    if (s == GBT_OK) s = xarray(rd, obj, "categories_segments", &seg, &ns);
+    if (s == GBT_OK) s = xarray(rd, obj, "categories_sizes", &size, &nz);
+    if (s == GBT_OK) s = xarray(rd, obj, "categories", &cats, &nc);
+    if (s == GBT_OK && (ns != nn || nz != nn)) s = xbad(rd, obj, "categories_nodes, _segments and _sizes differ in length");
+    for (k = 0; s == GBT_OK && k < nn && nodes[k] != (double)i; k++) continue;
+    if (s == GBT_OK && k == nn) s = xbad(rd, obj, "a categorical split without categories");
+    if (s == GBT_OK && !(seg[k] >= 0 && size[k] >= 0 && seg[k] + size[k] <= (double)nc))
+        s = xbad(rd, obj, "a categorical split's categories are out of range");
+    if (s == GBT_OK) s = gbt__alloc(&set, (size_t)size[k] + 1, sizeof *set, 0, "XGBoost categories");
+    for (int32_t c = 0; s == GBT_OK && c < (int32_t)size[k]; c++) {
+        const double v = cats[(int32_t)seg[k] + c];
+        if (!(v >= 0 && v < (double)GBT_TREE_CAT_LIMIT && v == floor(v)) || (c > 0 && v <= (double)set[c - 1]))
+            s = xbad(rd, obj, "a categorical split's categories are not ascending whole numbers below 2^24");
+        else
+            set[c] = (uint32_t)v;
+    }
+    if (s == GBT_OK) s = gbt__tree_set_cats(t, id, set, (int32_t)size[k]);
+    free(nodes);
+    free(seg);
+    free(size);
+    free(cats);
+    free(set);
+    return s;
+}
+
 static const char *const node_arrays[] = {"left_children", "right_children", "split_indices",
                                           "split_conditions", "default_left", "base_weights",
                                           "loss_changes",  "sum_hessian",    "split_type"};
@@ -371,8 +480,8 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfea
             const int32_t i = order[head++];
             const double l = a[NA_LEFT][i], r = a[NA_RIGHT][i];
             if (l == -1) continue;
-            if (a[NA_TYPE][i] != 0)
-                s = xbad(rd, obj, "a categorical split: gbt splits numeric features only");
+            if (a[NA_TYPE][i] != 0 && a[NA_TYPE][i] != 1)
+                s = xbad(rd, obj, "a split_type other than 0 (numeric) or 1 (categorical)");
             else if (!(l >= 0 && l < nn && r >= 0 && r < nn) || l == r || newid[(int32_t)l] >= 0 ||
                      newid[(int32_t)r] >= 0)
                 s = xbad(rd, obj, "the children of a node do not form a tree");
@@ -398,6 +507,10 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfea
             t->threshold[id] = (float)a[NA_COND][i];
             t->default_left[id] = a[NA_DEFLEFT][i] != 0;
             t->gain[id] = (float)a[NA_GAIN][i];
+            if (a[NA_TYPE][i] == 1) {
+                t->threshold[id] = 0.0f;
+                s = read_cat_node(rd, obj, i, id, t);
+            }
         }
     }
     for (int k = 0; k < NA_COUNT; k++) free(a[k]);
@@ -540,6 +653,50 @@ static gbt_status read_names(const struct xreader *rd, int32_t learner, struct g
     return s;
 }
 
+/* learner.feature_types, when present and not empty: one per feature, "c" categorical, anything else numeric. */
+static gbt_status read_types(const struct xreader *rd, int32_t learner, struct gbt_model *m)
+{
+    const struct gbt_jdoc *d = rd->doc;
+    int32_t arr = gbt__json_member(d, learner, "feature_types");
+    uint64_t n = 0;
+    int any = 0;
+    char buf[16];
+    if (arr < 0 || d->n[arr].type != GBT_J_ARRAY || d->n[arr].count == 0) return GBT_OK;
+    if ((uint64_t)d->n[arr].count != m->num_feature) return xbad(rd, arr, "feature_types is not one type per feature");
+    FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count, 1, 1, "feature types"));
+    for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
+        if (d->n[c].type != GBT_J_STRING) return xbad(rd, c, "a feature type is not a string");
+        gbt__json_string(&d->n[c], buf, sizeof buf);
+        m->feature_types[n] = strcmp(buf, "c") == 0;
+        any |= m->feature_types[n++];
+    }
+    m->nfeature_types = n;
+    if (!any) {
+        free(m->feature_types);
+        m->feature_types = NULL;
+        m->nfeature_types = 0;
+    }
+    return GBT_OK;
+}
+
+/*
+ * XGBoost 3.1+ keeps, for categories it encoded itself (pandas string
+ * categories), their names under model.cats; its trees then name the
+ * encoded codes.  gbt reads numeric category codes only.
+ */
+static gbt_status check_cats(const struct xreader *rd, int32_t model)
+{
+    const int32_t cats = gbt__json_member(rd->doc, model, "cats");
+    int32_t enc;
+    if (cats < 0 || rd->doc->n[cats].type != GBT_J_OBJECT) return GBT_OK;
+    enc = gbt__json_member(rd->doc, cats, "enc");
+    if (enc >= 0 && rd->doc->n[enc].type == GBT_J_ARRAY && rd->doc->n[enc].count > 0)
+        return xbad(rd, enc,
+                    "the model holds XGBoost's own category encoding (cats.enc: trained on pandas categories "
+                    "it re-encoded); gbt reads models whose categories are numeric codes");
+    return GBT_OK;
+}
+
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p)
 {
@@ -580,7 +737,9 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
     }
     FORWARD_IF_ERROR(read_names(&rd, learner, m));
+    FORWARD_IF_ERROR(read_types(&rd, learner, m));
     FORWARD_IF_ERROR(xmember(&rd, gb, "model", GBT_J_OBJECT, &model));
+    FORWARD_IF_ERROR(check_cats(&rd, model));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));

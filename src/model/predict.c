@@ -29,6 +29,8 @@ void gbt__forest_free(struct gbt_forest *f)
     free(f->full);
     free(f->leaf);
     free(f->full_off);
+    free(f->full_ok);
+    free(f->cat_bits);
     memset(f, 0, sizeof *f);
 }
 
@@ -81,6 +83,16 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
     return GBT_OK;
 }
 
+/* Room in f->cat_bits for every categorical node of t. */
+static gbt_status reserve_cat_bits(struct gbt_forest *f, const struct gbt_tree *t)
+{
+    size_t need = f->cat_len;
+    for (int32_t i = 0; i < t->n_nodes; i++)
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) need += gbt__tree_cat_bitset(t, i, NULL);
+    if (need == f->cat_len) return GBT_OK;
+    return gbt__reserve(&f->cat_bits, &f->cat_cap, need, sizeof *f->cat_bits, "forest categories");
+}
+
 gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
 {
     int depth = 0, full;
@@ -90,7 +102,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
     full = depth <= GBT_FULL_DEPTH;
     RETURN_ERROR_IF(depth > 255, GBT_E_INVALID_ARG, "tree of depth %d is too deep to predict with", depth);
     for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && t->feature[i] >= GBT_KEY_MAX_FEATURES) full = 0;
+        if (t->left[i] >= 0 && (t->feature[i] >= GBT_KEY_MAX_FEATURES || gbt__tree_is_cat(t, i))) full = 0;
     FORWARD_IF_ERROR(gbt__reserve(&f->nodes, &f->nodes_cap, f->nodes_len + (size_t)t->n_nodes,
                                   sizeof *f->nodes, "forest"));
     FORWARD_IF_ERROR(gbt__reserve(&f->offset, &f->trees_cap, (size_t)f->ntrees + 1,
@@ -105,7 +117,11 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
         fo = realloc(f->full_off, cap * sizeof *fo);
         RETURN_ERROR_IF(fo == NULL, GBT_E_NO_MEMORY, "out of memory growing the forest");
         f->full_off = fo;
+        d = realloc(f->full_ok, cap);
+        RETURN_ERROR_IF(d == NULL, GBT_E_NO_MEMORY, "out of memory growing the forest");
+        f->full_ok = d;
     }
+    FORWARD_IF_ERROR(reserve_cat_bits(f, t));
     if (full) FORWARD_IF_ERROR(append_full(f, t, depth));
     FORWARD_IF_ERROR(gbt__alloc(&order, (size_t)t->n_nodes, sizeof *order, 0, "forest order"));
     if (gbt__alloc(&pos, (size_t)t->n_nodes, sizeof *pos, 0, "forest order") != GBT_OK) {
@@ -132,6 +148,14 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
             nodes[p].feature = GBT_PNODE_DL;
             nodes[p].threshold = NAN;
             nodes[p].value = t->value[i];
+        } else if (gbt__tree_is_cat(t, i)) {
+            const uint32_t at = (uint32_t)f->cat_len;
+            nodes[p].left = pos[t->left[i]];
+            nodes[p].feature = (uint32_t)t->feature[i] | GBT_PNODE_CAT | (t->default_left[i] ? GBT_PNODE_DL : 0u);
+            nodes[p].threshold = NAN;
+            memcpy(&nodes[p].value, &at, sizeof at);
+            f->cat_len += gbt__tree_cat_bitset(t, i, f->cat_bits + at);
+            if ((uint32_t)t->feature[i] + 1 > f->feature_end) f->feature_end = (uint32_t)t->feature[i] + 1;
         } else {
             nodes[p].left = pos[t->left[i]];
             nodes[p].feature = (uint32_t)t->feature[i] | (t->default_left[i] ? GBT_PNODE_DL : 0u);
@@ -144,6 +168,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
     free(pos);
     f->offset[f->ntrees] = f->nodes_len;
     f->depth[f->ntrees] = (uint8_t)depth;
+    f->full_ok[f->ntrees] = (uint8_t)full;
     f->full_off[f->ntrees] = f->full_len;
     if (full) f->full_len += (size_t)1 << depth;
     f->ntrees++;
@@ -256,7 +281,7 @@ static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth
         for (uint32_t t = t0; t < t1; t++) {                                                \
             const struct gbt_pnode *nodes = fo->nodes + fo->offset[t];                      \
             const int depth = fo->depth[t], k = (int)(t % (uint32_t)K);                     \
-            if (keys != NULL && depth <= GBT_FULL_DEPTH) {                                  \
+            if (keys != NULL && fo->full_ok[t]) {                                           \
                 walk_full(fo->full + fo->full_off[t], fo->leaf + fo->full_off[t], depth, keys, nb, K, \
                           acc + k);                                                         \
                 continue;                                                                   \
@@ -265,7 +290,8 @@ static void walk_full(const struct gbt_fnode *full, const float *leaf, int depth
             for (int d = 0; d < depth; d++) {                                               \
                 for (int j = 0; j < nb; j++) {                                              \
                     const struct gbt_pnode *n = nodes + idx[j];                             \
-                    idx[j] = gbt_pnode_next(n, GET(v, r0 + (uint64_t)j, n->feature & ~GBT_PNODE_DL)); \
+                    idx[j] = gbt_pnode_step(n, GET(v, r0 + (uint64_t)j, n->feature & GBT_PNODE_FEATURE), \
+                                            fo->cat_bits);                                  \
                 }                                                                           \
             }                                                                               \
             for (int j = 0; j < nb; j++) acc[j * K + k] += (double)nodes[idx[j]].value;     \
@@ -302,7 +328,7 @@ DEFINE_BLOCK(block_csr, csr_value)
             for (int d = 0; d < depth; d++)                                                    \
                 for (uint32_t u = 0; u < nt; u++) {                                            \
                     const struct gbt_pnode *n = nodes[u] + idx[u];                             \
-                    idx[u] = gbt_pnode_next(n, GET(v, r0, n->feature & ~GBT_PNODE_DL));        \
+                    idx[u] = gbt_pnode_step(n, GET(v, r0, n->feature & GBT_PNODE_FEATURE), fo->cat_bits); \
                 }                                                                              \
             for (uint32_t u = 0; u < nt; u++) acc[(t + u) % (uint32_t)K] += (double)nodes[u][idx[u]].value; \
         }                                                                                      \
@@ -340,7 +366,7 @@ static int use_keys(const struct gbt_forest *f, uint32_t t0, uint32_t t1, const 
     uint64_t steps = 0;
     if (v->nrow < 2 || f->feature_end == 0 || f->feature_end >= GBT_KEY_MAX_FEATURES) return 0;
     for (uint32_t t = t0; t < t1 && steps < f->feature_end; t++)
-        if (f->depth[t] <= GBT_FULL_DEPTH) steps += f->depth[t];
+        if (f->full_ok[t]) steps += f->depth[t];
     return steps >= f->feature_end;
 }
 

@@ -14,6 +14,7 @@
 #define GBT_PREDICT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "common/hostdev.h"
 #include "data/dataset.h"
@@ -27,11 +28,39 @@ struct gbt_pnode {
 };
 
 #define GBT_PNODE_DL 0x80000000u
+/*
+ * Bit 30 of feature: a categorical node (model/tree.h).  Its threshold is
+ * NaN and its value field holds, as bits, where its set starts in the
+ * forest's cat_bits: a word count W, then W words of a bitset over the
+ * categories (category c is bit c % 32 of word c / 32).
+ */
+#define GBT_PNODE_CAT 0x40000000u
+#define GBT_PNODE_FEATURE 0x3fffffffu
 
 /* Where a row at node n goes when its value of n's feature is x (NaN: missing). */
 GBT_SHARED int32_t gbt_pnode_next(const struct gbt_pnode *n, float x)
 {
     return n->left + ((x >= n->threshold) | ((x != x) & !(n->feature & GBT_PNODE_DL)));
+}
+
+/* gbt_pnode_next at a categorical node, whose sets are in bits. */
+GBT_SHARED int32_t gbt_pnode_cat_next(const struct gbt_pnode *n, float x, const uint32_t *bits)
+{
+    uint32_t at, code;
+    const uint32_t *set;
+    if (x != x) return n->left + !(n->feature & GBT_PNODE_DL);
+    if (!(x >= 0.0f && x < 16777216.0f)) return n->left;
+    memcpy(&at, &n->value, sizeof at);
+    set = bits + at;
+    code = (uint32_t)x;
+    if (code / 32u >= set[0]) return n->left;
+    return n->left + (int32_t)((set[1 + code / 32u] >> (code % 32u)) & 1u);
+}
+
+/* Either step. */
+GBT_SHARED int32_t gbt_pnode_step(const struct gbt_pnode *n, float x, const uint32_t *bits)
+{
+    return (n->feature & GBT_PNODE_CAT) ? gbt_pnode_cat_next(n, x, bits) : gbt_pnode_next(n, x);
 }
 
 /*
@@ -75,6 +104,9 @@ struct gbt_forest {
     uint64_t *full_off;
     uint32_t ntrees;
     size_t trees_cap;
+    uint8_t *full_ok; /* per tree: laid out complete (no categorical node, shallow, few features) */
+    uint32_t *cat_bits; /* the categorical nodes' sets (GBT_PNODE_CAT) */
+    size_t cat_len, cat_cap;
     uint32_t feature_end; /* 1 + the largest feature any tree splits on */
 };
 

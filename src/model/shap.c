@@ -20,6 +20,7 @@ struct shap_host {
     int32_t *cls;
     double *expected;
     uint32_t *feats;
+    uint32_t *cat_bits;
 };
 
 static void host_free(struct shap_host *h)
@@ -30,6 +31,7 @@ static void host_free(struct shap_host *h)
     free(h->cls);
     free(h->expected);
     free(h->feats);
+    free(h->cat_bits);
     memset(h, 0, sizeof *h);
 }
 
@@ -54,6 +56,11 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     uint8_t *seen = NULL;
     gbt_status s;
     memset(h, 0, sizeof *h);
+    size_t ncat = 0;
+    for (uint32_t t = t0; t < t1; t++)
+        for (int32_t i = 0; i < m->trees[t].n_nodes; i++)
+            if (m->trees[t].left[i] >= 0 && gbt__tree_is_cat(&m->trees[t], i))
+                ncat += gbt__tree_cat_bitset(&m->trees[t], i, NULL);
     for (uint32_t t = t0; t < t1; t++) {
         nn += (uint64_t)m->trees[t].n_nodes;
         if (m->trees[t].n_nodes > maxn) maxn = m->trees[t].n_nodes;
@@ -67,6 +74,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     if (s == GBT_OK) s = gbt__alloc(&e, (size_t)maxn, sizeof *e, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&depth, (size_t)maxn, sizeof *depth, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&seen, (size_t)m->num_feature + 1, 1, 1, "SHAP trees");
+    if (s == GBT_OK && ncat > 0) s = gbt__alloc(&h->cat_bits, ncat, sizeof *h->cat_bits, 0, "SHAP categories");
     if (s != GBT_OK) {
         free(e);
         free(depth);
@@ -75,6 +83,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
         return s;
     }
     nn = 0;
+    ncat = 0;
     for (uint32_t u = 0; u < nt; u++) {
         const struct gbt_tree *t = &m->trees[t0 + u];
         struct gbt_shap_node *nodes = h->nodes + nn;
@@ -87,6 +96,12 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
             nodes[i].feature = t->left[i] >= 0 ? t->feature[i] : -1;
             nodes[i].default_left = t->default_left[i];
             nodes[i].threshold = t->threshold[i];
+            if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
+                const uint32_t at = (uint32_t)ncat;
+                nodes[i].default_left |= GBT_SHAP_CAT;
+                memcpy(&nodes[i].threshold, &at, sizeof at);
+                ncat += gbt__tree_cat_bitset(t, i, h->cat_bits + at);
+            }
             nodes[i].value = t->value[i];
             nodes[i].cover = (double)t->cover[i];
             if (t->left[i] >= 0 && !seen[t->feature[i]]) {
@@ -118,6 +133,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     h->f.expected = h->expected;
     h->f.feats = h->feats;
     h->f.feat_off = h->feat_off;
+    h->f.cat_bits = h->cat_bits;
     h->f.ntrees = nt;
     h->f.K = m->K;
     h->f.nfeat = (uint32_t)m->num_feature;

@@ -23,7 +23,7 @@ static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
     memcpy(dst->gain, src->gain, n * sizeof *dst->gain);
     memcpy(dst->cover, src->cover, n * sizeof *dst->cover);
     dst->n_nodes = src->n_nodes;
-    return GBT_OK;
+    return gbt__tree_copy_cats(src, dst);
 }
 
 static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, struct gbt_model *m)
@@ -40,6 +40,12 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     FORWARD_IF_ERROR(gbt__names_copy(&m->feature_names, (const char *const *)src->feature_names,
                                      src->nfeature_names));
     m->nfeature_names = src->nfeature_names;
+    if (src->nfeature_types) {
+        FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, src->nfeature_types, 1, 0, "feature types"));
+        memcpy(m->feature_types, src->feature_types, src->nfeature_types);
+        m->nfeature_types = src->nfeature_types;
+    }
+    FORWARD_IF_ERROR(gbt__model_copy_attrs(m, src));
     for (uint32_t t = (uint32_t)begin * K; t < (uint32_t)end * K; t++) {
         struct gbt_tree tree;
         gbt_status s = copy_tree(&src->trees[t], &tree);

@@ -18,6 +18,10 @@ void gbt__tree_free(struct gbt_tree *t)
     free(t->value);
     free(t->gain);
     free(t->cover);
+    free(t->split_type);
+    free(t->cat_begin);
+    free(t->cat_count);
+    free(t->cats);
     memset(t, 0, sizeof *t);
 }
 
@@ -52,8 +56,70 @@ gbt_status gbt__tree_add(struct gbt_tree *t, float value, float cover, int32_t *
     t->value[i] = value;
     t->gain[i] = 0.0f;
     t->cover[i] = cover;
+    if (t->split_type) {
+        t->split_type[i] = 0;
+        t->cat_begin[i] = t->cat_count[i] = 0;
+    }
     t->n_nodes++;
     *id = i;
+    return GBT_OK;
+}
+
+gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *cats, int32_t n)
+{
+    RETURN_ERROR_IF(id < 0 || id >= t->n_nodes || n < 0, GBT_E_INTERNAL, "categories of node %d", id);
+    if (t->split_type == NULL) {
+        /* all three or none: split_type set means the others are there */
+        uint8_t *type = NULL;
+        int32_t *begin = NULL, *count = NULL;
+        gbt_status s = gbt__alloc(&type, (size_t)t->cap, 1, 1, "tree categories");
+        if (s == GBT_OK) s = gbt__alloc(&begin, (size_t)t->cap, sizeof(int32_t), 1, "tree categories");
+        if (s == GBT_OK) s = gbt__alloc(&count, (size_t)t->cap, sizeof(int32_t), 1, "tree categories");
+        if (s != GBT_OK) {
+            free(type);
+            free(begin);
+            free(count);
+            return s;
+        }
+        t->split_type = type;
+        t->cat_begin = begin;
+        t->cat_count = count;
+    }
+    RETURN_ERROR_IF(n > INT32_MAX - t->ncats, GBT_E_INVALID_ARG, "too many categories in one tree");
+    {
+        size_t cap = (size_t)t->cats_cap;
+        FORWARD_IF_ERROR(gbt__reserve(&t->cats, &cap, (size_t)t->ncats + (size_t)n + 1, sizeof *t->cats,
+                                      "tree categories"));
+        t->cats_cap = (int32_t)(cap > INT32_MAX ? INT32_MAX : cap);
+    }
+    if (n) memcpy(t->cats + t->ncats, cats, (size_t)n * sizeof *cats);
+    t->split_type[id] = 1;
+    t->cat_begin[id] = t->ncats;
+    t->cat_count[id] = n;
+    t->threshold[id] = 0.0f;
+    t->ncats += n;
+    return GBT_OK;
+}
+
+size_t gbt__tree_cat_bitset(const struct gbt_tree *t, int32_t i, uint32_t *out)
+{
+    const int32_t n = t->cat_count[i];
+    const size_t w = n > 0 ? (size_t)t->cats[t->cat_begin[i] + n - 1] / 32 + 1 : 0;
+    if (out == NULL) return 1 + w;
+    memset(out, 0, (1 + w) * sizeof *out);
+    out[0] = (uint32_t)w;
+    for (int32_t k = 0; k < n; k++) {
+        const uint32_t c = t->cats[t->cat_begin[i] + k];
+        out[1 + c / 32] |= 1u << (c % 32);
+    }
+    return 1 + w;
+}
+
+gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst)
+{
+    for (int32_t i = 0; i < src->n_nodes; i++)
+        if (gbt__tree_is_cat(src, i))
+            FORWARD_IF_ERROR(gbt__tree_set_cats(dst, i, src->cats + src->cat_begin[i], src->cat_count[i]));
     return GBT_OK;
 }
 
@@ -70,6 +136,16 @@ gbt_status gbt__tree_depth(const struct gbt_tree *t, int *depth)
     *depth = d[0];
     free(d);
     return GBT_OK;
+}
+
+/* Categorical node i's categories: in range of cats, ascending, below the limit. */
+static int cats_ok(const struct gbt_tree *t, int32_t i)
+{
+    const int32_t b = t->cat_begin[i], n = t->cat_count[i];
+    if (b < 0 || n < 0 || b > t->ncats || n > t->ncats - b) return 0;
+    for (int32_t k = 0; k < n; k++)
+        if (t->cats[b + k] >= GBT_TREE_CAT_LIMIT || (k > 0 && t->cats[b + k] <= t->cats[b + k - 1])) return 0;
+    return 1;
 }
 
 gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const char *what)
@@ -101,6 +177,10 @@ gbt_status gbt__tree_validate(const struct gbt_tree *t, uint64_t nfeat, const ch
         else if (t->feature[i] < 0 || (uint64_t)t->feature[i] >= nfeat)
             s = gbt__fail(GBT_E_FORMAT, "%s: node %d splits on feature %d of %llu", what, i,
                           t->feature[i], (unsigned long long)nfeat);
+        else if (gbt__tree_is_cat(t, i) && !cats_ok(t, i))
+            s = gbt__fail(GBT_E_FORMAT,
+                          "%s: node %d has categories that are not ascending whole numbers below %u", what, i,
+                          GBT_TREE_CAT_LIMIT);
         else
             seen[l] = seen[r] = 1;
     }

@@ -2,10 +2,18 @@
  * tree.h - one regression tree: nodes by index, 0 the root.  A row goes to
  * left[i] when its value of feature[i] is < threshold[i], to right[i]
  * when it is not, and to the default side when it is missing.
+ *
+ * A categorical node (split_type[i] == 1; common/cat_math.h) holds a set
+ * of categories, cats[cat_begin[i] .. cat_begin[i] + cat_count[i]),
+ * ascending: a row whose value, truncated to a whole number, is one of
+ * them goes right; any other value, a category never seen in training, a
+ * negative or one of 2^24 and above too, goes left (XGBoost's rule);
+ * missing goes to the default side.  Its threshold is 0 and unused.
  */
 #ifndef GBT_TREE_H
 #define GBT_TREE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "gbt.h"
@@ -19,7 +27,51 @@ struct gbt_tree {
     float *value; /* leaf output (eta applied); at internal nodes the weight it would have */
     float *gain;  /* loss reduction of the split; 0 at leaves */
     float *cover; /* hessian sum of the training rows that reached the node */
+    /* categorical splits: all NULL (and ncats 0) in a tree without any */
+    uint8_t *split_type; /* 0 numeric, 1 categorical */
+    int32_t *cat_begin, *cat_count;
+    uint32_t *cats;
+    int32_t ncats, cats_cap;
 };
+
+/* Categories in splits are below this: 2^24 (GBT_CAT_LIMIT, XGBoost's limit). */
+#define GBT_TREE_CAT_LIMIT 16777216u
+
+static inline int gbt__tree_is_cat(const struct gbt_tree *t, int32_t i)
+{
+    return t->split_type != NULL && t->split_type[i] == 1;
+}
+
+/* Whether a present value x goes right at categorical node i. */
+static inline int gbt__tree_cat_right(const struct gbt_tree *t, int32_t i, float x)
+{
+    const uint32_t *c = t->cats + t->cat_begin[i];
+    uint32_t code;
+    int32_t lo = 0, hi = t->cat_count[i];
+    if (!(x >= 0.0f && x < (float)GBT_TREE_CAT_LIMIT)) return 0;
+    code = (uint32_t)x;
+    while (lo < hi) {
+        const int32_t mid = (lo + hi) / 2;
+        if (c[mid] < code)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < t->cat_count[i] && c[lo] == code;
+}
+
+/* Makes node id categorical with the n categories of cats (ascending; copied). */
+gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *cats, int32_t n);
+
+/*
+ * Categorical node i's set as a bitset (for prediction): writes, when out
+ * is not NULL, a word count W then W words (category c is bit c % 32 of
+ * word c / 32, up to the largest category); returns 1 + W.
+ */
+size_t gbt__tree_cat_bitset(const struct gbt_tree *t, int32_t i, uint32_t *out);
+
+/* A copy of src's categorical splits in dst (a tree of src's nodes, just initialised). */
+gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst);
 
 gbt_status gbt__tree_init(struct gbt_tree *t, int32_t cap);
 void gbt__tree_free(struct gbt_tree *t);

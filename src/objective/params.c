@@ -83,6 +83,11 @@ static const struct pdef table[] = {
     {"max_delta_step", "", PT_AUTO_DOUBLE, NULL, "auto", 0, INF, 0, 1, OFF(max_delta_step), 0, 1,
      "largest absolute leaf weight before eta (0: no limit; auto: 0.7 for count:poisson, where "
      "it also enters the hessian, as in XGBoost, else 0)"},
+    {"max_cat_to_onehot", "", PT_INT, NULL, "4", 1, INT32_MAX, 0, 0, OFF(max_cat_to_onehot), 0, 1,
+     "categorical features: a feature with fewer categories than this splits one category "
+     "against the rest (one-hot), a feature with more on a set of categories (a partition)"},
+    {"max_cat_threshold", "", PT_INT, NULL, "64", 1, INT32_MAX, 0, 0, OFF(max_cat_threshold), 0, 1,
+     "categorical features: the most categories a partition split sends right"},
     {"subsample", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(subsample), 0, 1,
      "fraction of rows sampled for each round"},
     {"colsample_bytree", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bytree), 0, 1,

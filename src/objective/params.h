@@ -33,6 +33,8 @@ struct gbt_params {
     double gamma;
     double min_child_weight;
     double max_delta_step; /* NaN: auto (0.7 for count:poisson, else 0) */
+    int64_t max_cat_to_onehot; /* categorical features: one-hot below this many categories */
+    int64_t max_cat_threshold; /* categorical features: the most categories of a partition's set */
     double subsample;
     double colsample_bytree;
     double colsample_bylevel;

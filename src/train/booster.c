@@ -137,6 +137,44 @@ gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name, char *b
     return gbt__params_get(&b->params, name, buf, buflen);
 }
 
+/* The facts gbt_booster_get_attr reports, which gbt_booster_set_attr cannot set. */
+static int is_fact(const char *key)
+{
+    static const char *const facts[] = {"device", "best_iteration", "best_score", "num_feature", "num_trees",
+                                        "training_file"};
+    for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+        if (strcmp(key, facts[i]) == 0) return 1;
+    return 0;
+}
+
+gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const char *value)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(key);
+    RETURN_ERROR_IF(key[0] == '\0', GBT_E_INVALID_ARG, "an attribute's name is not empty");
+    RETURN_ERROR_IF(is_fact(key), GBT_E_INVALID_ARG,
+                    "attribute '%s' is a fact the booster keeps itself; it cannot be set (%s)", key,
+                    strcmp(key, "best_iteration") == 0 || strcmp(key, "best_score") == 0 ? "gbt_booster_set_best sets it"
+                                                                                          : "read-only");
+    return gbt__model_set_attr(&b->model, key, value);
+}
+
+gbt_status gbt_booster_attributes(const gbt_booster *b, char **json)
+{
+    struct gbt_strbuf sb = {0};
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(json);
+    gbt__sb_append(&sb, "{", 1);
+    gbt__model_write_attrs(&b->model, &sb);
+    gbt__sb_append(&sb, "}", 1);
+    if (sb.failed) {
+        free(sb.s);
+        return gbt__fail(GBT_E_NO_MEMORY, "out of memory for the attributes");
+    }
+    *json = sb.s;
+    return GBT_OK;
+}
+
 gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf, size_t buflen)
 {
     char tmp[64];
@@ -164,9 +202,16 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
                         "before models recorded it)");
         gbt__layout_options(&b->model.layout, tmp, sizeof tmp);
     } else {
-        return gbt__fail(GBT_E_INVALID_ARG,
-                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature, "
-                         "num_trees, training_file)", key);
+        /* a user attribute (gbt_booster_set_attr) */
+        const char *v = gbt__model_attr(&b->model, key);
+        RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG,
+                        "unknown attribute '%s' (device, best_iteration, best_score, num_feature, num_trees, "
+                        "training_file, or one set by gbt_booster_set_attr)", key);
+        RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
+                        "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
+                        strlen(v) + 1);
+        memcpy(buf, v, strlen(v) + 1);
+        return GBT_OK;
     }
     RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
                     buflen);
@@ -264,6 +309,15 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
         FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
+        FORWARD_IF_ERROR(gbt__model_check_types(m, train->feature_types, train->feature_types ? train->ncol : 0,
+                                                train->source ? train->source : "the training data"));
+        if (train->feature_types && train->ncol > m->nfeature_types) {
+            uint8_t *t = realloc(m->feature_types, train->ncol);
+            RETURN_ERROR_IF(t == NULL, GBT_E_NO_MEMORY, "out of memory for feature types");
+            memcpy(t, train->feature_types, train->ncol);
+            m->feature_types = t;
+            m->nfeature_types = train->ncol;
+        }
         if (train->ncol > m->num_feature) m->num_feature = train->ncol;
         if (train->nfeature_names > m->nfeature_names) {
             char **names;
@@ -282,6 +336,13 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     if (s == GBT_OK)
         s = gbt__names_copy(&m->feature_names, (const char *const *)train->feature_names,
                             train->nfeature_names);
+    if (s == GBT_OK && train->feature_types) {
+        s = gbt__alloc(&m->feature_types, train->ncol, 1, 0, "feature types");
+        if (s == GBT_OK) {
+            memcpy(m->feature_types, train->feature_types, train->ncol);
+            m->nfeature_types = train->ncol;
+        }
+    }
     if (s != GBT_OK) {
         free(base);
         return s;
@@ -417,6 +478,15 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
                                      ts->qm->cuts.nfeat,
                                      train->feature_names, train->nfeature_names, train->feature_weights,
                                      train->feature_weights ? train->ncol : 0, &ts->cons);
+    for (uint32_t f = 0; s == GBT_OK && ts->cons.monotone && f < ts->qm->cuts.nfeat; f++) {
+        /* categories have no order: a constraint on one would order the two sides of a split (docs/decisions.md) */
+        char buf[32];
+        if (ts->cons.monotone[f] != 0 && gbt__cuts_is_cat(&ts->qm->cuts, f))
+            s = gbt__fail(GBT_E_PARAM,
+                          "monotone_constraints: feature %u (%s) is categorical; monotone constraints apply to "
+                          "numeric features only (give it 0)",
+                          f, gbt__name_of(train->feature_names, train->nfeature_names, f, buf, sizeof buf));
+    }
     if (s == GBT_OK) s = gbt__alloc(&ts->usable, ts->qm->cuts.nfeat + 1, 1, 0, "feature flags");
     if (s == GBT_OK) {
         for (uint32_t f = 0; f < ts->qm->cuts.nfeat; f++) ts->usable[f] = (uint8_t)gbt__feature_usable(&ts->qm->cuts, f);
@@ -511,6 +581,8 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->sp.alpha = p->alpha;
     cfg->sp.max_delta_step = max_delta_step(p);
     cfg->sp.min_child_weight = p->min_child_weight;
+    cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
+    cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
     cfg->colsample_bytree = p->colsample_bytree;
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;

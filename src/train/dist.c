@@ -403,10 +403,10 @@ static gbt_status w_histograms(void *ctx, const struct gbt_hist_job *jobs, int n
 }
 
 static gbt_status w_best_splits(void *ctx, const struct gbt_split_job *jobs, int n, const uint8_t *masks,
-                                const struct gbt_split_params *p, struct gbt_split *out)
+                                const struct gbt_split_params *p, struct gbt_split *out, uint32_t *cat_sets)
 {
     struct gbt_dist *d = ctx;
-    return d->inner->best_splits(d->inner_ctx, jobs, n, masks, p, out);
+    return d->inner->best_splits(d->inner_ctx, jobs, n, masks, p, out, cat_sets);
 }
 
 static gbt_status w_partition(void *ctx, const struct gbt_partition_job *jobs, int n)

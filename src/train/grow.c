@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cat_math.h"
 #include "common/constraint_math.h"
 #include "common/rng.h"
 #include "train/grow.h"
@@ -86,6 +87,10 @@ struct grower {
     size_t masks_cap;
     struct gbt_split_job *sjobs;
     struct gbt_split *splits;
+    /* categorical splits: words per set; the sets of a batch; each node's set, by node id */
+    uint32_t cat_words;
+    uint32_t *cat_batch, *node_cats;
+    size_t cat_batch_cap, node_cats_cap;
     struct gbt_hist_job *hjobs;
     struct gbt_partition_job *pjobs;
     size_t sjobs_cap, splits_cap, hjobs_cap, pjobs_cap;
@@ -277,9 +282,20 @@ static gbt_status evaluate(struct grower *g, const int32_t *ids, int n)
             for (uint32_t f = 0; f < g->nfeat; f++) mask[f] &= g->allowed[f];
         }
     }
+    if (g->cat_words) {
+        FORWARD_IF_ERROR(gbt__reserve(&g->cat_batch, &g->cat_batch_cap, (size_t)n * g->cat_words,
+                                      sizeof *g->cat_batch, "category sets"));
+        FORWARD_IF_ERROR(gbt__reserve(&g->node_cats, &g->node_cats_cap, (size_t)g->n_nodes * g->cat_words,
+                                      sizeof *g->node_cats, "category sets"));
+    }
     FORWARD_IF_ERROR(g->ops->best_splits(g->ctx, g->sjobs, n, g->masked ? g->masks : NULL,
-                                         &g->sp, g->splits));
-    for (int i = 0; i < n; i++) g->nodes[ids[i]].split = g->splits[i];
+                                         &g->sp, g->splits, g->cat_words ? g->cat_batch : NULL));
+    for (int i = 0; i < n; i++) {
+        g->nodes[ids[i]].split = g->splits[i];
+        if (g->splits[i].feature >= 0 && g->splits[i].is_cat)
+            memcpy(g->node_cats + (size_t)ids[i] * g->cat_words, g->cat_batch + (size_t)i * g->cat_words,
+                   g->cat_words * sizeof *g->node_cats);
+    }
     return GBT_OK;
 }
 
@@ -321,6 +337,8 @@ static gbt_status split_nodes(struct grower *g, const int32_t *ids, int n)
         g->pjobs[i].feature = nd->split.feature;
         g->pjobs[i].bin = nd->split.bin;
         g->pjobs[i].default_left = nd->split.default_left;
+        g->pjobs[i].is_cat = nd->split.is_cat;
+        g->pjobs[i].cat_set = nd->split.is_cat ? g->node_cats + (size_t)ids[i] * g->cat_words : NULL;
     }
     return g->ops->partition(g->ctx, g->pjobs, n);
 }
@@ -542,6 +560,22 @@ static float saturate(double v)
     return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : (float)v;
 }
 
+/* Tree node id holds grower node i's categorical split: the categories of its set of bins. */
+static gbt_status cat_node(const struct grower *g, int32_t i, int32_t id, struct gbt_tree *out)
+{
+    const struct gbt_cuts *c = g->cfg->cuts;
+    const int32_t f = g->nodes[i].split.feature;
+    const uint32_t *bits = g->node_cats + (size_t)i * g->cat_words;
+    uint32_t *cats = NULL, n = 0;
+    gbt_status s = gbt__alloc(&cats, c->nbins[f] + 1, sizeof *cats, 0, "split categories");
+    if (s != GBT_OK) return s;
+    for (uint32_t b = 0; b < c->nbins[f]; b++)
+        if (gbt_cat_bit(bits, b)) cats[n++] = c->category[c->offset[f] + b];
+    s = gbt__tree_set_cats(out, id, cats, n);
+    free(cats);
+    return s;
+}
+
 /*
  * A node's value before eta: its refitted value q (NaN: none) or its
  * weight; with monotone constraints, clamped to its bounds.
@@ -602,7 +636,13 @@ static gbt_status emit(struct grower *g, const double *refit, struct gbt_tree *o
             const int32_t f = nd->split.feature;
             out->feature[id] = f;
             out->gain[id] = saturate(nd->split.gain);
-            if ((uint32_t)nd->split.bin + 1 < c->nbins[f]) {
+            if (nd->split.is_cat) {
+                /* the set's categories go right (common/cat_math.h) */
+                out->left[id] = newid[nd->left];
+                out->right[id] = newid[nd->right];
+                out->default_left[id] = (uint8_t)nd->split.default_left;
+                s = cat_node(g, i, id, out);
+            } else if ((uint32_t)nd->split.bin + 1 < c->nbins[f]) {
                 out->left[id] = newid[nd->left];
                 out->right[id] = newid[nd->right];
                 out->threshold[id] = c->cut[c->offset[f] + (uint32_t)nd->split.bin];
@@ -687,6 +727,8 @@ static void grower_free(struct grower *g)
     free(g->hjobs);
     free(g->pjobs);
     free(g->draws);
+    free(g->cat_batch);
+    free(g->node_cats);
     free(g->used);
     free(g->allowed);
     free(g->held);
@@ -708,6 +750,7 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     g.sp = cfg->sp;
     gbt_split_params_scale(&g.sp, sums->g_exp, sums->h_exp);
     g.nfeat = cfg->cuts->nfeat;
+    g.cat_words = gbt__cuts_cat_words(cfg->cuts);
     g.level_depth = -1;
     g.sampling = cfg->colsample_bytree < 1.0 || cfg->colsample_bylevel < 1.0 ||
                  cfg->colsample_bynode < 1.0;

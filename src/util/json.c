@@ -350,6 +350,17 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
     return 1;
 }
 
+/* The 4 hex digits at p (the parser has checked them). */
+static unsigned hex4(const char *p)
+{
+    unsigned v = 0;
+    for (int k = 0; k < 4; k++) {
+        const char h = p[k];
+        v = v * 16 + (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)
 {
     size_t o = 0;
@@ -363,7 +374,45 @@ void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)
             case 'r': c = '\r'; break;
             case 'b': c = '\b'; break;
             case 'f': c = '\f'; break;
-            case 'u': c = '?'; i += 4; break;
+            case 'u': {
+                /* a code point as UTF-8 (a surrogate pair as one; a lone surrogate '?') */
+                unsigned cp = i + 4 < n->len ? hex4(n->text + i + 1) : 0xFFFDu;
+                char u[4];
+                int nu;
+                i += 4;
+                if (cp >= 0xD800 && cp < 0xDC00 && i + 6 < n->len && n->text[i + 1] == '\\' &&
+                    n->text[i + 2] == 'u') {
+                    const unsigned lo = hex4(n->text + i + 3);
+                    if (lo >= 0xDC00 && lo < 0xE000) {
+                        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                        i += 6;
+                    }
+                }
+                if (cp >= 0xD800 && cp < 0xE000) {
+                    u[0] = '?';
+                    nu = 1;
+                } else if (cp < 0x80) {
+                    u[0] = (char)cp;
+                    nu = 1;
+                } else if (cp < 0x800) {
+                    u[0] = (char)(0xC0 | (cp >> 6));
+                    u[1] = (char)(0x80 | (cp & 0x3F));
+                    nu = 2;
+                } else if (cp < 0x10000) {
+                    u[0] = (char)(0xE0 | (cp >> 12));
+                    u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                    u[2] = (char)(0x80 | (cp & 0x3F));
+                    nu = 3;
+                } else {
+                    u[0] = (char)(0xF0 | (cp >> 18));
+                    u[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                    u[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                    u[3] = (char)(0x80 | (cp & 0x3F));
+                    nu = 4;
+                }
+                for (int k = 0; k < nu && o + 1 < len; k++) buf[o++] = u[k];
+                continue;
+            }
             default: c = e; break;
             }
         }

@@ -81,6 +81,72 @@ def _is_sparse(x: Any) -> bool:
     return sp.issparse(x)
 
 
+# The model attribute (Booster.set_attr) holding the training frame's category names.
+CATEGORIES_ATTR = "feature_categories"
+# The facts gbt_booster_get_attr reports; other attribute names are the user's (set_attr).
+_FACTS = ("device", "best_iteration", "best_score", "num_feature", "num_trees", "training_file")
+
+
+def _cat_value(v: Any) -> Any:
+    """A category as JSON keeps it: str, int, float or bool (anything else as its str)."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        return float(v)
+    return v if isinstance(v, str) else str(v)
+
+
+def _is_category(dtype: Any) -> bool:
+    import pandas as pd
+
+    return isinstance(dtype, pd.CategoricalDtype)
+
+
+def _category_frame(df: Any, enable_categorical: bool,
+                    target: Optional[Mapping[int, Sequence[Any]]] = None
+                    ) -> Tuple[Any, Optional[List[str]], Dict[int, List[Any]]]:
+    """A DataFrame's ``category`` columns as category codes (XGBoost's
+    ``enable_categorical``): each becomes float32 codes, its categories'
+    positions (NaN missing), and "c" in the returned feature types (None when
+    the frame has no such column).  ``target`` (feature index -> categories,
+    a model's) recodes the columns it names: a category of the frame is given
+    its position in the target's list, one the target lacks the code
+    ``len(target)``, a category no training row had (it goes where XGBoost
+    sends an unseen category, docs/decisions.md).  Returns the new frame,
+    the types and each category column's categories (the target's where
+    recoded).  Without enable_categorical a category column is refused as
+    XGBoost refuses it."""
+    cols = [i for i, t in enumerate(df.dtypes) if _is_category(t)]
+    if not cols:
+        return df, None, {}
+    if not enable_categorical:
+        bad = ", ".join(f"{df.columns[i]}: {df.dtypes.iloc[i]}" for i in cols)
+        raise ValueError("DataFrame.dtypes for data must be int, float, bool or category. When categorical "
+                         "type is supplied, the DMatrix parameter `enable_categorical` must be set to `True`. "
+                         f"Invalid columns: {bad}")
+    out = df.copy(deep=False)
+    cats: Dict[int, List[Any]] = {}
+    for i in cols:
+        col = df.iloc[:, i]
+        own = [_cat_value(v) for v in col.cat.categories]
+        codes = col.cat.codes.to_numpy()
+        if target is not None and i in target:
+            want = [_cat_value(v) for v in target[i]]
+            if want != own:
+                pos = {v: k for k, v in enumerate(want)}
+                lut = np.array([pos.get(v, len(want)) for v in own] + [-1], dtype=np.int64)
+                codes = lut[codes]  # code -1 (missing) reads lut[-1] = -1
+            own = want
+        vals = codes.astype(np.float32)
+        vals[codes < 0] = np.nan
+        out.isetitem(i, vals)
+        cats[i] = own
+    types = ["c" if i in cats else "q" for i in range(df.shape[1])]
+    return out, types, cats
+
+
 def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
     """A float32 matrix of a DataFrame's numeric and boolean columns; others are refused."""
     import pandas as pd
@@ -95,9 +161,9 @@ def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
         bad.append(f"'{name}' ({dtype})")
     if bad:
         raise ValueError(
-            "gbt takes numeric and boolean DataFrame columns only; not numeric: " + ", ".join(bad) +
-            " (categorical features are not supported yet: encode them as numbers, e.g. with "
-            "pandas.get_dummies or an OrdinalEncoder)")
+            "gbt takes numeric, boolean and (with enable_categorical=True) category DataFrame columns "
+            "only; not numeric: " + ", ".join(bad) + " (encode them as numbers, or as a pandas "
+            "category column with enable_categorical=True)")
     names = [str(c) for c in df.columns]
     if len(df.columns) and all(pd.api.types.is_float_dtype(t) and not isinstance(t, pd.api.extensions.ExtensionDtype)
                                for t in df.dtypes):
@@ -180,14 +246,16 @@ def _options_dict(options: Union[None, str, Mapping[str, Any]]) -> Dict[str, Any
 
 
 def _check_feature_types(types: Any) -> None:
-    """XGBoost's feature_types: numeric ones ("q", "float", "int", "i") are
-    accepted; categorical ("c") is not supported yet."""
+    """XGBoost's feature_types: a list of "q" (also "float", "int", "i") and
+    "c"; libgbt checks each type (gbt_dataset_set_feature_types)."""
     if types is None:
         return
-    bad = [t for t in types if t not in ("q", "float", "int", "i")]
+    if isinstance(types, (str, bytes)):
+        raise ValueError(f"feature_types must be a list of types, one per column; got {types!r}")
+    bad = [t for t in types if t not in ("q", "float", "int", "i", "c")]
     if bad:
-        raise ValueError(f"feature_types {bad[:5]}: gbt takes numeric features only "
-                         "(categorical features are not supported yet)")
+        raise ValueError(f"feature_types {bad[:5]}: each type is \"q\" (numeric; also \"float\", "
+                         "\"int\", \"i\") or \"c\" (categorical)")
 
 
 class Dataset:
@@ -223,22 +291,35 @@ class Dataset:
         only).  In sparse data absent entries are missing too.
     silent : bool
         XGBoost's; accepted (gbt's reader logs through ``logging``).
-    feature_types : list of str, optional
-        XGBoost's; numeric types (``q``, ``float``, ``int``, ``i``) are
-        accepted, categorical ones (``c``) are not supported yet.
     nthread : int, optional
         For a file: the reader's threads (its ``nthread`` option).
     feature_weights : array-like, optional
         Each feature's weight in the column sampling draws (XGBoost's
         ``feature_weights``); see :meth:`set_feature_weights`.
     enable_categorical : bool
-        XGBoost's; accepted (categorical data is refused as before).
+        XGBoost's flag: a DataFrame's ``category`` columns become
+        categorical features (``feature_types`` "c"), each value its
+        category's code, the position of its category in the column's
+        ``categories`` (missing values missing).  The categories are kept
+        with the Dataset, and a model trained on it keeps them (its
+        ``feature_categories`` attribute): a frame whose categories come in
+        another order is recoded to the training codes when the model
+        predicts or evaluates it, and a category the training frame did not
+        have predicts as a category no training row had (docs/decisions.md).
+        Without it a ``category`` column is refused, as XGBoost refuses it.
     feature_names : list of str, optional
         Names of the columns (a DataFrame's column names by default; a CSV
         file read with ``header=1`` names them from its header).  They are
         given to libgbt (``gbt_dataset_set_feature_names``): a model trained
         on named data stores them, uses them in dumps and importances, and
         refuses named data whose names differ (see ``validate_features``).
+    feature_types : list of str, optional
+        XGBoost's ``feature_types``: one per column, ``"q"`` numeric or
+        ``"c"`` categorical (``gbt_dataset_set_feature_types``).  A
+        categorical column holds category codes, whole numbers from 0 to
+        2^24 - 1 (NaN missing); trees split it on sets of categories.
+        A DataFrame with ``category`` columns and ``enable_categorical``
+        gives its own types unless these are given.
     file_options : str or dict, optional
         For a file: the options of ``gbt_dataset_from_file`` (``format``,
         ``label_column``, ``header``, ``missing``, ``indexing_mode``,
@@ -252,12 +333,17 @@ class Dataset:
                  nthread: Optional[int] = None, group: Any = None, qid: Any = None,
                  label_lower_bound: Any = None, label_upper_bound: Any = None,
                  feature_weights: Any = None, enable_categorical: bool = False,
-                 file_options: Union[None, str, Mapping[str, Any]] = None):
+                 file_options: Union[None, str, Mapping[str, Any]] = None,
+                 _categories: Optional[Mapping[int, Sequence[Any]]] = None):
         self._handle = c_void_p()
         self.missing = float(missing) if missing is not None else math.nan
         _check_feature_types(feature_types)
         handle = c_void_p()
         df_names = None
+        # pandas category columns: feature index -> categories (code order), and the frame
+        self._categories: Dict[int, List[Any]] = {}
+        self._frame = None
+        self.enable_categorical = bool(enable_categorical)
         if isinstance(data, (str, bytes, os.PathLike)):
             path = os.fsdecode(data)
             if _is_binary_dataset(path):
@@ -268,7 +354,12 @@ class Dataset:
                     file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
                 self._from_file(path, file_options, handle)
         elif _is_pandas_df(data):
-            arr, df_names = _pandas_to_numpy(data)
+            coded, df_types, self._categories = _category_frame(data, enable_categorical, _categories)
+            if self._categories:
+                self._frame = data  # to recode for a model whose categories come in another order
+                if feature_types is None:
+                    feature_types = df_types
+            arr, df_names = _pandas_to_numpy(coded)
             self._from_dense(_as_dense_f32(arr), handle)
         elif _is_sparse(data):
             self._from_sparse(data, handle)
@@ -283,7 +374,8 @@ class Dataset:
             feature_names = df_names
         self.set_info(label=label, weight=weight, base_margin=base_margin, group=group, qid=qid,
                       label_lower_bound=label_lower_bound, label_upper_bound=label_upper_bound,
-                      feature_names=feature_names, feature_weights=feature_weights)
+                      feature_names=feature_names, feature_types=feature_types,
+                      feature_weights=feature_weights)
 
     # -- feature names
     @property
@@ -307,6 +399,51 @@ class Dataset:
                              f"{self.num_col()} columns")
         arr = (c_char_p * len(names))(*[cstr(n) for n in names])
         check(LIB.gbt_dataset_set_feature_names(self._handle, arr, len(names)), "feature_names")
+
+    # -- feature types
+    @property
+    def feature_types(self) -> List[str]:
+        """Each column's type, ``"q"`` (numeric) or ``"c"`` (categorical)."""
+        n = self.num_col()
+        arr = (c_char_p * max(n, 1))()
+        check(LIB.gbt_dataset_get_feature_types(self._handle, n, arr))
+        return [arr[i].decode("ascii") for i in range(n)]
+
+    @feature_types.setter
+    def feature_types(self, types: Optional[Sequence[str]]) -> None:
+        if types is None:
+            check(LIB.gbt_dataset_set_feature_types(self._handle, None, 0))
+            return
+        types = [str(t) for t in types]
+        if len(types) != self.num_col():
+            raise ValueError(f"feature_types has {len(types)} types but the data has {self.num_col()} columns")
+        arr = (c_char_p * len(types))(*[cstr(t) for t in types])
+        check(LIB.gbt_dataset_set_feature_types(self._handle, arr, len(types)), "feature_types")
+
+    # -- categories
+    def _needs_recoding(self, target: Optional[Mapping[int, Sequence[Any]]]) -> bool:
+        """Whether a category column's categories differ from target's (a model's)."""
+        if not target or not self._categories:
+            return False
+        return any(i in target and [_cat_value(v) for v in target[i]] != cats
+                   for i, cats in self._categories.items())
+
+    def _recoded(self, target: Optional[Mapping[int, Sequence[Any]]]) -> "Dataset":
+        """This Dataset, or a new one from the same frame whose category codes
+        are target's (with the same per-row fields), when the categories differ."""
+        if not self._needs_recoding(target):
+            return self
+        d = Dataset(self._frame, missing=None if math.isnan(self.missing) else self.missing,
+                    enable_categorical=True, feature_names=self.feature_names,
+                    feature_types=self.feature_types, _categories=target)
+        for field in ("label", "weight", "base_margin", "label_lower_bound", "label_upper_bound"):
+            v = self._get_field(field)
+            if v is not None and v.size:
+                d.set_float_info(field, v)
+        group = self.get_group()
+        if group is not None:
+            d.set_group(group)
+        return d
 
     # -- construction
     def _from_dense(self, arr: np.ndarray, handle: c_void_p) -> None:
@@ -454,6 +591,8 @@ class Dataset:
         check(LIB.gbt_dataset_slice_rows(self._handle, int(begin), int(end), byref(handle)))
         d = Dataset.__new__(Dataset)
         d._handle, d.missing = handle, self.missing
+        d.enable_categorical, d._categories = self.enable_categorical, self._categories
+        d._frame = self._frame.iloc[int(begin):int(end)] if self._frame is not None else None
         return d
 
     def get_label(self) -> np.ndarray:
@@ -494,6 +633,8 @@ class Dataset:
             self.set_qid(qid)
         if feature_names is not None:
             self.feature_names = feature_names
+        if feature_types is not None:
+            self.feature_types = feature_types
 
     def get_uint_info(self, field: str) -> np.ndarray:
         """XGBoost's ``get_uint_info``: ``group_ptr`` (the offsets of the query
@@ -737,7 +878,6 @@ _XGB_ONLY: Dict[str, Any] = {
     "multi_strategy": {"one_output_per_tree"},
     "process_type": {"default"},
     "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
-    "max_cat_to_onehot": set(), "max_cat_threshold": set(),
 }
 
 
@@ -915,7 +1055,10 @@ class Booster:
 
     def attr(self, key: str) -> Optional[str]:
         """A read-only fact (``device``, ``best_iteration``, ``best_score``,
-        ``num_feature``) as text, or None when it is not known yet."""
+        ``num_feature``) or an attribute set by :meth:`set_attr`, as text, or
+        None when it is not known."""
+        if key not in _FACTS:
+            return self._user_attrs().get(key)
         buf = ctypes.create_string_buffer(256)
         st = LIB.gbt_booster_get_attr(self._handle, cstr(key), buf, len(buf))
         if st == 6:  # GBT_E_STATE: not known
@@ -923,14 +1066,61 @@ class Booster:
         check(st)
         return buf.value.decode()
 
+    def _user_attrs(self) -> Dict[str, str]:
+        p = c_void_p()
+        check(LIB.gbt_booster_attributes(self._handle, byref(p)))
+        try:
+            return json.loads(ctypes.string_at(p).decode("utf-8"))
+        finally:
+            LIB.gbt_free(p)
+
+    def set_attr(self, **kwargs: Optional[str]) -> None:
+        """Set attributes kept with the model (XGBoost's ``set_attr``): string
+        values, saved in the model file; None removes one.  The facts of
+        :meth:`attr` cannot be set."""
+        for k, v in kwargs.items():
+            if v is not None and not isinstance(v, str):
+                raise ValueError(f"set_attr only accepts string values; {k}={v!r}")
+            check(LIB.gbt_booster_set_attr(self._handle, cstr(k), None if v is None else cstr(v)))
+        self._cache.pop("cats", None)
+
     def attributes(self) -> Dict[str, str]:
-        """Every attribute that is known, as a dict."""
+        """Every attribute that is known, as a dict: the facts, then those set by :meth:`set_attr`."""
         out = {}
         for k in ("device", "best_iteration", "best_score", "num_feature"):
             v = self.attr(k)
             if v is not None:
                 out[k] = v
+        out.update(self._user_attrs())
         return out
+
+    # -- pandas categories kept with the model
+    def _categories(self) -> Optional[Dict[int, List[Any]]]:
+        """The training frame's categories (feature index -> categories in code
+        order) from the model's ``feature_categories`` attribute, or None."""
+        if "cats" not in self._cache:
+            text = self._user_attrs().get(CATEGORIES_ATTR)
+            self._cache["cats"] = {int(k): v for k, v in json.loads(text).items()} if text else {}
+        return self._cache["cats"] or None
+
+    def _note_categories(self, dtrain: "Dataset") -> None:
+        """On training: keep dtrain's categories with the model (the first time),
+        or refuse data whose categories differ from the model's."""
+        if not dtrain._categories:
+            return
+        have = self._categories()
+        if have is None:
+            text = json.dumps({str(i): c for i, c in sorted(dtrain._categories.items())}, ensure_ascii=False)
+            check(LIB.gbt_booster_set_attr(self._handle, cstr(CATEGORIES_ATTR), cstr(text)))
+            self._cache.pop("cats", None)
+        elif dtrain._needs_recoding(have):
+            raise ValueError("the training data's categories differ from the model's (another order, or "
+                             "categories the model was not trained with): train on a Dataset recoded to the "
+                             "model's categories (gbt.train and fit do that for a DataFrame)")
+
+    def _aligned(self, data: "Dataset") -> "Dataset":
+        """data, or data recoded to the model's category codes."""
+        return data._recoded(self._categories())
 
     @property
     def best_iteration(self) -> Optional[int]:
@@ -1004,6 +1194,7 @@ class Booster:
         if not isinstance(dtrain, Dataset):
             raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
         self._cache = {}
+        self._note_categories(dtrain)
         if fobj is None:
             check(LIB.gbt_booster_update(self._handle, dtrain._handle))
             return
@@ -1054,6 +1245,7 @@ class Booster:
         if g.size != h.size:
             raise ValueError(f"grad has {g.size} values but hess {h.size}")
         self._cache = {}
+        self._note_categories(dtrain)
         check(LIB.gbt_booster_boost(self._handle, dtrain._handle, _ptr(g), _ptr(h), g.size))
 
     def _set_custom_metric(self, feval: Callable[..., Any], output_margin: bool,
@@ -1444,7 +1636,13 @@ class Booster:
         except (TypeError, ValueError):
             raise ValueError(f"iteration_range must be a pair of ints; got {iteration_range!r}") from None
         if isinstance(data, Dataset) or _is_sparse(data) or _is_pandas_df(data):
-            d = data if isinstance(data, Dataset) else Dataset(data, missing=missing)
+            if isinstance(data, Dataset):
+                d = self._aligned(data)
+            elif _is_pandas_df(data):
+                # a frame's category columns as the model's codes (XGBoost predicts them too)
+                d = Dataset(data, missing=missing, enable_categorical=True, _categories=self._categories())
+            else:
+                d = Dataset(data, missing=missing)
             names = d.feature_names
             if validate_features:
                 self._check_names(names)
@@ -1498,8 +1696,14 @@ class Booster:
 
     @property
     def feature_types(self) -> Optional[List[str]]:
-        """XGBoost's; gbt's features are all numeric: None."""
-        return None
+        """The model's feature types, ``"q"`` or ``"c"`` per feature, or None
+        when every feature is numeric (XGBoost's ``Booster.feature_types``)."""
+        if not self._has_model():
+            return None
+        types = json.loads(bytes(self.save_raw("json")).decode("utf-8")).get("feature_types")
+        if not types or "c" not in types:
+            return None
+        return list(types) + ["q"] * (self.num_features() - len(types))
 
     def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
                 begin: int, end: int) -> np.ndarray:

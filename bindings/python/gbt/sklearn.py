@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .core import Booster, Dataset
+from .core import Booster, Dataset, _category_frame, _is_pandas_df
 from .training import train
 
 __all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker",
@@ -59,7 +59,7 @@ class GBTModel(BaseEstimator):
     max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
     min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
     colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity, histogram_pool_size : optional
+    base_score, device, verbosity, histogram_pool_size, max_cat_to_onehot, max_cat_threshold : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -90,6 +90,10 @@ class GBTModel(BaseEstimator):
         depend on it.
     missing : float, default nan
         Values equal to this are missing, besides NaN.
+    feature_types : list of str, optional
+        XGBoost's ``feature_types``: ``"q"`` (numeric) or ``"c"``
+        (categorical) for each column of X; categorical columns hold
+        category codes (see :class:`gbt.Dataset`).
     importance_type : str, optional
         What ``feature_importances_`` measures: ``gain`` (the default, as
         XGBoost's estimators), ``weight``, ``cover``, ``total_gain`` or
@@ -102,11 +106,14 @@ class GBTModel(BaseEstimator):
     interaction_constraints : list of lists or str, optional
         As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.
     sampling_method, num_parallel_tree,
-    validate_parameters, max_cat_to_onehot, max_cat_threshold, multi_strategy : optional
+    validate_parameters, multi_strategy : optional
         XGBoost's; gbt has no such thing: accepted, and ignored with a
         warning unless the value means what gbt does anyway.
-    enable_categorical, feature_types : optional
-        XGBoost's; accepted (categorical columns are still refused).
+    enable_categorical : bool, default False
+        XGBoost's flag: a DataFrame's ``category`` columns are categorical
+        features (their codes, see :class:`gbt.Dataset`); their categories
+        are kept with the model, so frames whose categories come in another
+        order predict correctly.  Without it such columns are refused.
     feature_weights : array-like of shape (n_features,), optional
         Each feature's weight in the column sampling draws (XGBoost's
         ``feature_weights``; ``fit(feature_weights=)`` wins over it).
@@ -239,6 +246,7 @@ class GBTModel(BaseEstimator):
         does not store the original labels)."""
         b = Booster(model_file=fname)
         self._Booster = b
+        self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names
         if names is not None:
@@ -323,7 +331,28 @@ class GBTModel(BaseEstimator):
             raise ValueError(f"n_estimators must be a positive integer; got {n!r}")
         return int(n)
 
+    def _encode_categories(self, X: Any, fit: bool) -> Any:
+        """A DataFrame's ``category`` columns as category codes (float
+        columns of the same names), with ``enable_categorical``; refused
+        without it, as XGBoost refuses them.  On fit the categories are
+        kept (``_categories_``, and with the model); afterwards a frame is
+        recoded to them (categories in another order predict correctly)."""
+        if not _is_pandas_df(X):
+            if fit:
+                self._categories_, self._category_types_ = None, None
+            return X
+        target = None
+        if not fit:
+            target = getattr(self, "_categories_", None)
+            if target is None and hasattr(self, "_Booster"):
+                target = self._Booster._categories()
+        coded, types, cats = _category_frame(X, bool(self.enable_categorical), target)
+        if fit:
+            self._categories_, self._category_types_ = (cats or None), types
+        return coded
+
     def _validate_X(self, X: Any, reset: bool) -> Any:
+        X = self._encode_categories(X, fit=False)
         _refuse_non_numeric_columns(X)
         return validate_data(self, X, reset=reset, accept_sparse=_ACCEPT_SPARSE,
                              dtype=[np.float32, np.float64], ensure_all_finite="allow-nan")
@@ -354,6 +383,12 @@ class GBTModel(BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         if names is not None:  # stored in the model (gbt_dataset_set_feature_names)
             dtrain.feature_names = [str(c) for c in names]
+        if self.feature_types is not None:  # stored in the model too
+            dtrain.feature_types = self.feature_types
+        elif getattr(self, "_categories_", None):  # a DataFrame's category columns
+            dtrain.feature_types = self._category_types_
+        if getattr(self, "_categories_", None):  # kept with the model (Booster._note_categories)
+            dtrain._categories = dict(self._categories_)
         evals: List[Tuple[Dataset, str]] = []
         if eval_set is not None:
             if sample_weight_eval_set is not None and len(sample_weight_eval_set) != len(eval_set):
@@ -454,6 +489,7 @@ class GBTModel(BaseEstimator):
         """Fit with ``objective`` as given (default ``reg:squarederror``) and
         labels as numbers: XGBoost's ``XGBModel.fit``.  The parameters are
         :meth:`GBTRegressor.fit`'s."""
+        X = self._encode_categories(X, fit=True)
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan", y_numeric=True)
@@ -480,16 +516,17 @@ def _booster_of(model: Any) -> Any:
 
 
 def _refuse_non_numeric_columns(X: Any) -> None:
-    """A DataFrame with non-numeric columns is refused with the columns named."""
+    """A DataFrame with non-numeric columns is refused with the columns named
+    (category columns have become codes by now, or been refused)."""
     if type(X).__module__.startswith("pandas") and hasattr(X, "dtypes") and hasattr(X, "columns"):
         import pandas as pd
         bad = [f"'{c}' ({t})" for c, t in X.dtypes.items()
                if not (pd.api.types.is_bool_dtype(t) or (pd.api.types.is_numeric_dtype(t)
                                                          and not pd.api.types.is_complex_dtype(t)))]
         if bad:
-            raise ValueError("gbt takes numeric and boolean DataFrame columns only; not numeric: "
-                             + ", ".join(bad) + " (categorical features are not supported yet: "
-                             "encode them as numbers)")
+            raise ValueError("gbt takes numeric, boolean and (with enable_categorical=True) category "
+                             "DataFrame columns only; not numeric: " + ", ".join(bad) +
+                             " (encode them as numbers, or as a pandas category column)")
 
 
 class GBTRegressor(RegressorMixin, GBTModel):
@@ -578,6 +615,7 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
             feature_weights: Any = None) -> "GBTClassifier":
         """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
+        X = self._encode_categories(X, fit=True)
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan")
@@ -714,6 +752,7 @@ class GBTRanker(GBTModel):
         eval_group, eval_qid : list of array-like, optional
             The groups of each ``eval_set`` entry.
         """
+        X = self._encode_categories(X, fit=True)
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan", y_numeric=True)
@@ -736,6 +775,8 @@ class GBTRanker(GBTModel):
         names = getattr(self, "feature_names_in_", None)
         if names is not None:
             dtrain.feature_names = [str(c) for c in names]
+        if self.feature_types is not None:
+            dtrain.feature_types = self.feature_types
         evals: List[Tuple[Dataset, str]] = []
         for i, pair in enumerate(eval_set or []):
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:

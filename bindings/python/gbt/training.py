@@ -154,6 +154,10 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
             and not str(params.get("objective", "")).startswith("multi:")):
         # XGBoost estimates no starting score for a custom objective: it starts at 0.5
         booster.set_param("base_score", 0.5)
+    # pandas categories: the model's (continued training) or the training frame's codes for every set
+    target = booster._categories() or (dtrain._categories or None)
+    dtrain = dtrain._recoded(target)
+    evals = [(d._recoded(target), name) for d, name in evals]
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)
     if custom_metric is not None:

@@ -1,0 +1,68 @@
+"""Categorical features from Python: Dataset(feature_types=...) marks
+columns categorical (XGBoost's spelling); bad category values raise with the
+row and column; trained models split on sets of categories, save the types,
+and predict what XGBoost predicts from the exported model."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+import gbt
+
+
+def data(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 12, n).astype(np.float64)
+    x = rng.random(n)
+    c[::9] = np.nan
+    y = x + np.sin(np.nan_to_num(c, nan=5.0) * 1.7)
+    return np.column_stack([x, c]), y
+
+
+def test_feature_types_round_trip():
+    X, y = data()
+    d = gbt.Dataset(X, y, feature_types=["q", "c"])
+    assert d.feature_types == ["q", "c"]
+    d.feature_types = None
+    assert d.feature_types == ["q", "q"]
+
+
+def test_bad_category_names_row_and_column():
+    X, y = data()
+    X[3, 1] = 2.5
+    with pytest.raises(gbt.InvalidArgumentError, match=r"row 3: column 1 \(f1\) is categorical but holds 2.5"):
+        gbt.Dataset(X, y, feature_types=["q", "c"])
+    with pytest.raises(ValueError, match="feature_types has 1 types"):
+        gbt.Dataset(X, y, feature_types=["c"])
+
+
+def test_categorical_model(tmp_path):
+    X, y = data()
+    bst = gbt.train({"max_depth": 3, "nthread": 1}, gbt.Dataset(X, y, feature_types=["q", "c"]), 5)
+    assert any(":{" in t for t in bst.get_dump())
+    model = json.loads(bytes(bst.save_raw()).decode())
+    assert model["feature_types"] == ["q", "c"]
+    # unseen categories (20) and negative codes go left, as XGBoost sends them
+    Xt = np.array([[0.5, 20.0], [0.5, -1.0]])
+    p = bst.predict(gbt.Dataset(Xt))
+    assert p[0] == p[1]
+    xgb = pytest.importorskip("xgboost")
+    path = str(tmp_path / "m.json")
+    bst.save_model(path, format="xgboost")
+    theirs = xgb.Booster(model_file=path).predict(
+        xgb.DMatrix(X.astype(np.float32), feature_types=["q", "c"], enable_categorical=True), output_margin=True)
+    mine = bst.predict(gbt.Dataset(X), output_margin=True)
+    assert np.allclose(mine, theirs, rtol=1e-5, atol=1e-5)
+    assert not math.isnan(float(mine[0]))
+
+
+def test_sklearn_feature_types():
+    X, y = data()
+    reg = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"], max_cat_threshold=4)
+    reg.fit(X, y)
+    model = json.loads(bytes(reg.get_booster().save_raw()).decode())
+    assert model["feature_types"] == ["q", "c"]
+    assert model["training"]["max_cat_threshold"] == "4"
+    assert any(":{" in t for t in reg.get_booster().get_dump())
+    assert reg.get_params()["feature_types"] == ["q", "c"]
