@@ -48,8 +48,6 @@ enum gbt_feature_type { GBT_FT_NUMERIC = 0, GBT_FT_CATEGORICAL = 1 };
  * which every whole number is a float (XGBoost's limit too).
  */
 #define GBT_CAT_LIMIT 16777216u
-/* The most distinct categories one feature may have in training data (16-bit bin codes). */
-#define GBT_CAT_MAX_DISTINCT 65535u
 
 struct gbt_dataset {
     uint64_t nrow, ncol;

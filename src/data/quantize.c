@@ -90,6 +90,16 @@ static void free_columns(struct columns *col)
 #define COLUMN_COUNTS (1u << 22)
 
 /*
+ * Whether d marks feature f categorical.  Binning sits below dataset.c
+ * (whose free releases the kept binning, binned.c): it reads the dataset's
+ * struct, never dataset.c's functions.
+ */
+static int is_cat(const gbt_dataset *d, uint64_t f)
+{
+    return d->feature_types != NULL && d->feature_types[f] == GBT_FT_CATEGORICAL;
+}
+
+/*
  * The present values of rows [r0, r1) into their columns from the
  * positions in fill (advanced), or with value NULL, only counted into fill.
  */
@@ -295,10 +305,10 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
     FORWARD_IF_ERROR(gbt__alloc(&c->offset, nf + 1, sizeof(uint32_t), 1, "bin offsets"));
     FORWARD_IF_ERROR(gbt__alloc(&c->nbins, nf ? nf : 1, sizeof(uint32_t), 1, "bin counts"));
     FORWARD_IF_ERROR(gbt__alloc(&c->has_missing, nf ? nf : 1, 1, 1, "missing flags"));
-    for (uint32_t f = 0; f < nf; f++) any_cat |= gbt__dataset_is_cat(d, f);
+    for (uint32_t f = 0; f < nf; f++) any_cat |= is_cat(d, f);
     if (any_cat) {
         FORWARD_IF_ERROR(gbt__alloc(&c->is_cat, nf, 1, 0, "categorical flags"));
-        for (uint32_t f = 0; f < nf; f++) c->is_cat[f] = (uint8_t)gbt__dataset_is_cat(d, f);
+        for (uint32_t f = 0; f < nf; f++) c->is_cat[f] = (uint8_t)is_cat(d, f);
     }
     /*
      * A numeric feature has at most min(its present values, max_bin) cuts,

@@ -36,6 +36,9 @@
 #include "common/cuts.h"
 #include "data/dataset.h"
 
+/* The most distinct categories one feature may have in training data (16-bit bin codes). */
+#define GBT_CAT_MAX_DISTINCT 65535u
+
 enum gbt_qlayout { GBT_QM_DENSE8, GBT_QM_DENSE16, GBT_QM_CSR };
 
 /* Data sparser than this (present values / cells) is binned as CSR. */

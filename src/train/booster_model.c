@@ -1,10 +1,13 @@
 /*
  * booster_model.c - the C API's calls on a booster's model: saving and
  * loading (gbt and XGBoost JSON), dumps, feature importance and names,
- * slicing.  Each checks its arguments and hands the model (and, where the
- * format holds them, the parameters) to src/model/.
+ * slicing, attributes (the booster's facts and the user's).  Each checks
+ * its arguments and hands the model (and, where the format holds them, the
+ * parameters) to src/model/.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/model.h"
 #include "train/booster.h"
@@ -113,5 +116,87 @@ gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_boost
         return st;
     }
     *out = s;
+    return GBT_OK;
+}
+
+/* The facts gbt_booster_get_attr reports, which gbt_booster_set_attr cannot set. */
+static int is_fact(const char *key)
+{
+    static const char *const facts[] = {"device", "best_iteration", "best_score", "num_feature", "num_trees",
+                                        "training_file"};
+    for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
+        if (strcmp(key, facts[i]) == 0) return 1;
+    return 0;
+}
+
+gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const char *value)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(key);
+    RETURN_ERROR_IF(key[0] == '\0', GBT_E_INVALID_ARG, "an attribute's name is not empty");
+    RETURN_ERROR_IF(is_fact(key), GBT_E_INVALID_ARG,
+                    "attribute '%s' is a fact the booster keeps itself; it cannot be set (%s)", key,
+                    strcmp(key, "best_iteration") == 0 || strcmp(key, "best_score") == 0 ? "gbt_booster_set_best sets it"
+                                                                                          : "read-only");
+    return gbt__model_set_attr(&b->model, key, value);
+}
+
+gbt_status gbt_booster_attributes(const gbt_booster *b, char **json)
+{
+    struct gbt_strbuf sb = {0};
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(json);
+    gbt__sb_append(&sb, "{", 1);
+    gbt__model_write_attrs(&b->model, &sb);
+    gbt__sb_append(&sb, "}", 1);
+    if (sb.failed) {
+        free(sb.s);
+        return gbt__fail(GBT_E_NO_MEMORY, "out of memory for the attributes");
+    }
+    *json = sb.s;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf, size_t buflen)
+{
+    char tmp[64];
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(key);
+    CHECK_NOT_NULL(buf);
+    if (strcmp(key, "device") == 0) {
+        RETURN_ERROR_IF(b->device_used[0] == '\0', GBT_E_STATE, "the booster has not trained yet");
+        snprintf(tmp, sizeof tmp, "%s", b->device_used);
+    } else if (strcmp(key, "best_iteration") == 0 || strcmp(key, "best_score") == 0) {
+        RETURN_ERROR_IF(b->model.best_iteration < 0, GBT_E_STATE, "no early stop is recorded");
+        if (key[5] == 'i')
+            snprintf(tmp, sizeof tmp, "%d", b->model.best_iteration);
+        else
+            gbt__format_double(tmp, sizeof tmp, b->model.best_score);
+    } else if (strcmp(key, "num_feature") == 0) {
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)b->model.num_feature);
+    } else if (strcmp(key, "num_trees") == 0) {
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        snprintf(tmp, sizeof tmp, "%u", b->model.ntrees);
+    } else if (strcmp(key, "training_file") == 0) {
+        RETURN_ERROR_IF(b->model.layout.format == GBT_FILE_NONE, GBT_E_STATE,
+                        "the model does not record a training file (trained on data from memory, or saved "
+                        "before models recorded it)");
+        gbt__layout_options(&b->model.layout, tmp, sizeof tmp);
+    } else {
+        /* a user attribute (gbt_booster_set_attr) */
+        const char *v = gbt__model_attr(&b->model, key);
+        RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG,
+                        "unknown attribute '%s' (device, best_iteration, best_score, num_feature, num_trees, "
+                        "training_file, or one set by gbt_booster_set_attr)", key);
+        RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
+                        "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
+                        strlen(v) + 1);
+        memcpy(buf, v, strlen(v) + 1);
+        return GBT_OK;
+    }
+    RETURN_ERROR_IF(strlen(tmp) + 1 > buflen, GBT_E_INVALID_ARG, "buffer of %zu bytes is too small",
+                    buflen);
+    memcpy(buf, tmp, strlen(tmp) + 1);
     return GBT_OK;
 }
