@@ -13,14 +13,17 @@ using gbt_cu::TILE;
 using gbt_cu::TILE_ITEMS;
 using gbt_cu::TILE_THREADS;
 
-__global__ void tree_start(uint32_t *rows, uint64_t n, uint64_t *node_begin, uint64_t *node_count)
+/* Every row in node 0 (the first half of the row buffer); the other nodes empty. */
+__global__ void tree_start(uint32_t *rows, uint64_t n, uint64_t *node_begin, uint64_t *node_count,
+                           uint32_t max_nodes)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
          i += (uint64_t)gridDim.x * blockDim.x)
         rows[i] = (uint32_t)i;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        node_begin[0] = 0;
-        node_count[0] = n;
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < max_nodes;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        node_begin[i] = 0;
+        node_count[i] = i == 0 ? n : 0;
     }
 }
 
@@ -54,7 +57,7 @@ extern "C" int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg)
     CU_FORWARD(use_device(c, msg));
     c->cls = cls;
     tree_start<<<grid_for(c, c->n, 256), 256, 0, c->stream>>>(c->rows, c->n, c->node_begin,
-                                                              c->node_count);
+                                                              c->node_count, c->max_nodes);
     CU_LAUNCHED("tree_start");
     return 0;
 }

@@ -13,8 +13,15 @@
  *   part_scatter  a CUB block scan of the tile's flags gives each position
  *                 its rank among the left (or right) rows of its node; the
  *                 row goes to begin + rank (or begin + left count + rank)
- *                 of a scratch list
- *   part_copy     the scratch positions back into the row list
+ *                 of the other half of the row buffer
+ *
+ * The row buffer holds two lists of n row ids (ping-pong): a node's rows
+ * are rows[node_begin .. node_begin + node_count), node_begin in [0, 2n),
+ * and its children's rows are the same positions of the other half
+ * (begin + n or begin - n), so nothing is copied back.  Only the nodes of
+ * the tree being grown are valid (tree_start clears the others), and a
+ * node's children have larger ids, so gbt_cu_read_rows rebuilds the
+ * single list by taking each node's range from its half in id order.
  */
 #include <stddef.h>
 
@@ -34,23 +41,28 @@ struct part_args {
     int njobs;
     const uint64_t *seg_begin, *seg_count, *seg_prefix;
     uint32_t nfeat;
-    const uint8_t *codes8;
-    const uint16_t *codes16;
+    const uint8_t *col8;   /* dense layouts: the codes by column (feature f's at f * n) */
+    const uint16_t *col16;
     const uint64_t *row_ptr;
     const uint32_t *slots;
     const uint32_t *offset, *nbins;
-    uint32_t *rows, *rows_tmp;
+    uint32_t *rows; /* both halves: 2 n */
+    uint64_t n;
     uint8_t *flags;
     uint32_t *tile_count, *tile_offset;
     uint64_t *job_sbase, *job_nl;
     uint64_t *node_begin, *node_count;
 };
 
-/* Row r's code for feature f (nbins[f]: missing), as gbt__qm_code. */
+/*
+ * Row r's code for feature f (nbins[f]: missing), as gbt__qm_code; dense
+ * codes from the column copy, so that the rows of a warp that split on
+ * the same feature share sectors.
+ */
 __device__ __forceinline__ uint32_t code_of(const part_args &a, uint32_t r, uint32_t f)
 {
-    if (a.codes8) return a.codes8[(uint64_t)r * a.nfeat + f];
-    if (a.codes16) return a.codes16[(uint64_t)r * a.nfeat + f];
+    if (a.col8) return a.col8[(uint64_t)f * a.n + r];
+    if (a.col16) return a.col16[(uint64_t)f * a.n + r];
     uint64_t lo = a.row_ptr[r], hi = a.row_ptr[r + 1];
     const uint64_t end = hi;
     const uint32_t first = a.offset[f], last = a.offset[f] + a.nbins[f];
@@ -135,7 +147,13 @@ __device__ __forceinline__ uint64_t lefts_before(const part_args &a, uint64_t p)
     return s;
 }
 
-/* One thread per job: its children's ranges. */
+/* The same positions in the other half of the row buffer. */
+__device__ __forceinline__ uint64_t other_half(const part_args &a, uint64_t begin)
+{
+    return begin < a.n ? begin + a.n : begin - a.n;
+}
+
+/* One thread per job: its children's ranges, in the other half. */
 __global__ void part_nodes(part_args a)
 {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -143,7 +161,7 @@ __global__ void part_nodes(part_args a)
     const struct gbt_partition_job jb = a.jobs[j];
     const uint64_t sb = lefts_before(a, a.seg_prefix[j]);
     const uint64_t nl = lefts_before(a, a.seg_prefix[j + 1]) - sb;
-    const uint64_t b = a.seg_begin[j], cnt = a.seg_count[j];
+    const uint64_t b = other_half(a, a.seg_begin[j]), cnt = a.seg_count[j];
     a.job_sbase[j] = sb;
     a.job_nl[j] = nl;
     a.node_begin[jb.left] = b;
@@ -172,25 +190,10 @@ __global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
         const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
         if (i >= T) break;
         const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint64_t local = i - a.seg_prefix[j], b = a.seg_begin[j];
+        const uint64_t local = i - a.seg_prefix[j], b = a.seg_begin[j], o = other_half(a, b);
         const uint64_t rank_left = tile_lefts + excl[k] - a.job_sbase[j];
-        const uint64_t dest = f[k] ? b + rank_left : b + a.job_nl[j] + (local - rank_left);
-        a.rows_tmp[dest] = a.rows[b + local];
-    }
-}
-
-__global__ void __launch_bounds__(TILE_THREADS) part_copy(part_args a)
-{
-    const uint64_t T = a.seg_prefix[a.njobs], base = (uint64_t)blockIdx.x * TILE;
-    int jlo, jhi;
-    if (base >= T) return;
-    tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
-    for (int k = 0; k < TILE_ITEMS; k++) {
-        const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
-        if (i >= T) break;
-        const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint64_t p = a.seg_begin[j] + (i - a.seg_prefix[j]);
-        a.rows[p] = a.rows_tmp[p];
+        const uint64_t dest = f[k] ? o + rank_left : o + a.job_nl[j] + (local - rank_left);
+        a.rows[dest] = a.rows[b + local];
     }
 }
 
@@ -225,14 +228,14 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     a.seg_count = c->seg_count;
     a.seg_prefix = c->seg_prefix;
     a.nfeat = c->nfeat;
-    a.codes8 = c->layout == GBT_QM_DENSE8 ? c->codes8 : NULL;
-    a.codes16 = c->layout == GBT_QM_DENSE16 ? c->codes16 : NULL;
+    a.col8 = c->layout == GBT_QM_DENSE8 ? (const uint8_t *)c->codes_col : NULL;
+    a.col16 = c->layout == GBT_QM_DENSE16 ? (const uint16_t *)c->codes_col : NULL;
     a.row_ptr = c->row_ptr;
     a.slots = c->slots;
     a.offset = c->offset;
     a.nbins = c->nbins;
     a.rows = c->rows;
-    a.rows_tmp = c->rows_tmp;
+    a.n = c->n;
     a.flags = c->flags;
     a.tile_count = c->tile_count;
     a.tile_offset = c->tile_offset;
@@ -248,7 +251,5 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     CU_LAUNCHED("part_nodes");
     part_scatter<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
     CU_LAUNCHED("part_scatter");
-    part_copy<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
-    CU_LAUNCHED("part_copy");
     return 0;
 }
