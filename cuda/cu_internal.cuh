@@ -85,8 +85,9 @@ struct gbt_cu_ctx {
     int has_weight;
 
     /* device data */
-    uint8_t *codes8;
+    uint8_t *codes8;   /* row r's codes at r * code_stride (padding after nfeat) */
     uint16_t *codes16;
+    uint32_t code_stride;
     void *codes_col; /* dense layouts: the codes by column (feature f's at f * n), for the partition */
     uint64_t *row_ptr;
     uint32_t *slots;
@@ -95,8 +96,9 @@ struct gbt_cu_ctx {
     float *label, *weight;
     double *margin, *gtmp, *htmp;
     struct gbt_gpair *grad;
-    uint32_t *rows; /* 2 n: the row lists' two halves (partition.cu) */
-    uint8_t *flags;
+    uint32_t *rows;     /* 2 n: the row lists' two halves (partition.cu) */
+    uint8_t *row_half;  /* n: 1 when position p's current row is in the second half */
+    uint32_t *flags; /* partition: a bit per position (ntiles * TILE / 32 words) */
     uint64_t *node_begin, *node_count;
     struct gbt_hbin *hist;
     uint64_t *seg_begin, *seg_count, *seg_prefix;
@@ -182,6 +184,9 @@ private:
  * wait).
  */
 int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, char *msg);
+
+/* Waits, if it must (see upload), until staging buffer `which` may be written. */
+int stage_ready(gbt_cu_ctx *c, int which, char *msg);
 
 /*
  * Waits for everything enqueued on the context's stream (cudaStreamSynchronize)

@@ -6,7 +6,8 @@
  * The batch's rows are T flattened positions (segments, cu_internal.cuh),
  * cut into tiles of TILE positions; the grid covers the largest possible T
  * (all rows), and tiles past T return at once.
- *   part_flags    each position's side (1: left) and each tile's left count
+ *   part_flags    each position's side (bit i % 32 of word i / 32: 1 left,
+ *                 a warp's ballot) and each tile's left count
  *   tile_scan     exclusive prefix of the tile counts (one block, CUB)
  *   part_nodes    per job: the left rows before its first position, its
  *                 left count; the children's begin and count
@@ -18,10 +19,11 @@
  * The row buffer holds two lists of n row ids (ping-pong): a node's rows
  * are rows[node_begin .. node_begin + node_count), node_begin in [0, 2n),
  * and its children's rows are the same positions of the other half
- * (begin + n or begin - n), so nothing is copied back.  Only the nodes of
- * the tree being grown are valid (tree_start clears the others), and a
- * node's children have larger ids, so gbt_cu_read_rows rebuilds the
- * single list by taking each node's range from its half in id order.
+ * (begin + n or begin - n), so nothing is copied back.  A node that was
+ * split keeps a stale list (its grandchildren overwrite part of its half),
+ * so row_half[p] names the half holding position p's current row (the
+ * deepest partition's): leaf_apply and gbt_cu_read_rows read through it,
+ * since a leaf may be a split node that pruning collapsed.
  */
 #include <stddef.h>
 
@@ -47,8 +49,9 @@ struct part_args {
     const uint32_t *slots;
     const uint32_t *offset, *nbins;
     uint32_t *rows; /* both halves: 2 n */
+    uint8_t *row_half;
     uint64_t n;
-    uint8_t *flags;
+    uint32_t *flags; /* bit i % 32 of word i / 32: position i goes left */
     uint32_t *tile_count, *tile_offset;
     uint64_t *job_sbase, *job_nl;
     uint64_t *node_begin, *node_count;
@@ -106,12 +109,16 @@ __global__ void __launch_bounds__(TILE_THREADS) part_flags(part_args a)
     }
     tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
     for (int k = 0; k < TILE_ITEMS; k++) {
+        /* a warp's 32 positions are consecutive: its ballot is one word of flags */
         const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
-        if (i >= T) break;
-        const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
-        const int l = goes_left(a, a.jobs[j], r);
-        a.flags[i] = (uint8_t)l;
+        int l = 0;
+        if (i < T) {
+            const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
+            const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
+            l = goes_left(a, a.jobs[j], r);
+        }
+        const uint32_t word = __ballot_sync(0xffffffffu, l);
+        if (threadIdx.x % 32 == 0 && i < T) a.flags[i / 32] = word;
         left += (uint32_t)l;
     }
     left = Reduce(tmp).Sum(left);
@@ -143,7 +150,8 @@ __device__ __forceinline__ uint64_t lefts_before(const part_args &a, uint64_t p)
 {
     const uint64_t t = p / TILE;
     uint64_t s = a.tile_offset[t];
-    for (uint64_t i = t * TILE; i < p; i++) s += a.flags[i];
+    for (uint64_t w = t * TILE / 32; w < p / 32; w++) s += (uint64_t)__popc(a.flags[w]);
+    if (p % 32) s += (uint64_t)__popc(a.flags[p / 32] & ((1u << (p % 32)) - 1u));
     return s;
 }
 
@@ -182,7 +190,7 @@ __global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
     /* blocked: thread t holds positions base + t * TILE_ITEMS + k */
     for (int k = 0; k < TILE_ITEMS; k++) {
         const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
-        f[k] = i < T ? a.flags[i] : 0;
+        f[k] = i < T ? (a.flags[i / 32] >> (i % 32)) & 1u : 0;
     }
     Scan(tmp).ExclusiveSum(f, excl);
     const uint64_t tile_lefts = a.tile_offset[blockIdx.x];
@@ -194,6 +202,7 @@ __global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
         const uint64_t rank_left = tile_lefts + excl[k] - a.job_sbase[j];
         const uint64_t dest = f[k] ? o + rank_left : o + a.job_nl[j] + (local - rank_left);
         a.rows[dest] = a.rows[b + local];
+        a.row_half[b + local < a.n ? b + local : b + local - a.n] = (uint8_t)(o >= a.n);
     }
 }
 
@@ -235,6 +244,7 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     a.offset = c->offset;
     a.nbins = c->nbins;
     a.rows = c->rows;
+    a.row_half = c->row_half;
     a.n = c->n;
     a.flags = c->flags;
     a.tile_count = c->tile_count;
