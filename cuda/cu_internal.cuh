@@ -53,12 +53,19 @@ struct cand {
     long long lg, lh; /* left child's sums */
 };
 
-/* Pinned host staging for one kind of upload, reused once its last copy is done. */
+/*
+ * Pinned host staging for one kind of upload, reused once its last copy is
+ * done.  `drained`: the context's drain count when that copy was enqueued;
+ * once the stream has been drained since (gbt_cu::drain), the copy has run
+ * and reusing the buffer needs no wait.
+ */
 struct stage {
     void *host;
     void *dev;
     size_t cap;
     cudaEvent_t done;
+    uint64_t drained;
+    int pending; /* a copy was enqueued and no drain has been seen since */
 };
 
 enum { ST_HIST, ST_SPLIT, ST_MASK, ST_PART, ST_LEAF, ST_COUNT };
@@ -78,8 +85,10 @@ struct gbt_cu_ctx {
     int has_weight;
 
     /* device data */
-    uint8_t *codes8;
+    uint8_t *codes8;   /* row r's codes at r * code_stride (padding after nfeat) */
     uint16_t *codes16;
+    uint32_t code_stride;
+    void *codes_col; /* dense layouts: the codes by column (feature f's at f * n), for the partition */
     uint64_t *row_ptr;
     uint32_t *slots;
     uint32_t *offset, *nbins;
@@ -87,8 +96,9 @@ struct gbt_cu_ctx {
     float *label, *weight;
     double *margin, *gtmp, *htmp;
     struct gbt_gpair *grad;
-    uint32_t *rows, *rows_tmp;
-    uint8_t *flags;
+    uint32_t *rows;     /* 2 n: the row lists' two halves (partition.cu) */
+    uint8_t *row_half;  /* n: 1 when position p's current row is in the second half */
+    uint32_t *flags; /* partition: a bit per position (ntiles * TILE / 32 words) */
     uint64_t *node_begin, *node_count;
     struct gbt_hbin *hist;
     uint64_t *seg_begin, *seg_count, *seg_prefix;
@@ -114,6 +124,7 @@ struct gbt_cu_ctx {
 
     /* host side */
     gbt_cu::stage stage[gbt_cu::ST_COUNT];
+    uint64_t drains; /* cudaStreamSynchronize calls on `stream` through gbt_cu::drain */
     void *result_host; /* pinned: splits or gradient sums coming back */
     size_t result_cap;
     uint8_t *slot_built; /* max_slots: a BUILD has filled the slot */
@@ -228,10 +239,21 @@ struct call {
 /*
  * Copies `bytes` from host memory through the pinned staging buffer `which`
  * to its device buffer, asynchronously on the context's stream; the device
- * copy is returned in *dev.  Waits only if the buffer's previous copy has
- * not run yet.
+ * copy is returned in *dev.  Waits only if the buffer's previous copy may
+ * not have run yet: not when the stream was drained since it was enqueued
+ * (every level's split search drains it, so a training's uploads do not
+ * wait).
  */
 int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, char *msg);
+
+/* Waits, if it must (see upload), until staging buffer `which` may be written. */
+int stage_ready(gbt_cu_ctx *c, int which, char *msg);
+
+/*
+ * Waits for everything enqueued on the context's stream (cudaStreamSynchronize)
+ * and counts the drain, so that upload() knows its staging copies have run.
+ */
+int drain(gbt_cu_ctx *c, char *msg);
 
 /*
  * Fills the context's segment arrays for the n jobs whose node ids are

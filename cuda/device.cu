@@ -48,6 +48,15 @@ unsigned grid_for(const gbt_cu_ctx *c, uint64_t items, int threads)
     return want < 1 ? 1u : (unsigned)want;
 }
 
+int stage_ready(gbt_cu_ctx *c, int which, char *msg)
+{
+    stage *s = &c->stage[which];
+    /* the buffer's previous copy has run: a drain since it was enqueued, or wait for it */
+    if (s->pending && s->drained == c->drains) CU_CHECK(cudaEventSynchronize(s->done));
+    s->pending = 0;
+    return 0;
+}
+
 int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, char *msg)
 {
     stage *s = &c->stage[which];
@@ -56,10 +65,19 @@ int upload(gbt_cu_ctx *c, int which, const void *src, size_t bytes, void **dev, 
     if (bytes > s->cap)
         return failf(msg, GBT_E_INTERNAL, "an upload of %zu bytes exceeds its %zu-byte buffer",
                      bytes, s->cap);
-    CU_CHECK(cudaEventSynchronize(s->done)); /* the buffer's previous copy has run */
+    CU_FORWARD(stage_ready(c, which, msg));
     if (src != s->host) memcpy(s->host, src, bytes);
     CU_CHECK(cudaMemcpyAsync(s->dev, s->host, bytes, cudaMemcpyHostToDevice, c->stream));
     CU_CHECK(cudaEventRecord(s->done, c->stream));
+    s->drained = c->drains;
+    s->pending = 1;
+    return 0;
+}
+
+int drain(gbt_cu_ctx *c, char *msg)
+{
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    c->drains++;
     return 0;
 }
 
@@ -181,6 +199,45 @@ __global__ void math_check_kernel(double *out)
     for (int i = threadIdx.x; i < GBT_MATH_CHECKS; i += blockDim.x) out[i] = gbt_math_check_value(i);
 }
 
+/*
+ * The codes by column: out[f * n + r] = in[r * nf + f].  The partition
+ * reads one feature's code per row; in rows of nf codes each read takes a
+ * 32-byte sector for one code, by column neighbouring rows share sectors.
+ */
+template <typename Code>
+__global__ void transpose_codes(const Code *in, uint32_t stride, Code *out, uint64_t n, uint32_t nf)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n * nf;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t r = i / nf, f = i - r * nf;
+        out[f * n + r] = in[r * stride + f];
+    }
+}
+
+/* Rows of nf codes (in) into rows of `stride` codes (out), the padding 0. */
+template <typename Code>
+__global__ void pad_codes(const Code *in, Code *out, uint64_t n, uint32_t nf, uint32_t stride)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n * stride;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        const uint64_t r = i / stride, f = i - r * stride;
+        out[i] = f < nf ? in[r * nf + f] : 0;
+    }
+}
+
+/*
+ * Codes per row of the device's row-major matrix: rows padded to a whole
+ * number of 32-byte sectors when that adds at most a quarter to them, so
+ * that a histogram block reading one row reads one sector (28 one-byte
+ * codes: 32), not the two that most unaligned rows straddle.
+ */
+uint32_t code_stride(uint64_t nf, size_t code_bytes)
+{
+    const uint64_t row = nf * code_bytes, padded = (row + 31) / 32 * 32;
+    if (nf == 0 || 4 * (padded - row) > row) return (uint32_t)nf;
+    return (uint32_t)(padded / code_bytes);
+}
+
 /* The device's values of the shared math against the host's, bit for bit. */
 int math_check(gbt_cu_ctx *c, const double *want, char *msg)
 {
@@ -189,7 +246,7 @@ int math_check(gbt_cu_ctx *c, const double *want, char *msg)
     CU_LAUNCHED("math_check_kernel");
     CU_CHECK(cudaMemcpyAsync(c->result_host, c->math, GBT_MATH_CHECKS * sizeof(double),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     for (int i = 0; i < GBT_MATH_CHECKS; i++)
         if (memcmp(&got[i], &want[i], sizeof(double)) != 0)
             return failf(msg, GBT_E_DEVICE,
@@ -249,6 +306,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->max_slots = plan->max_slots;
     c->has_weight = plan->weight != NULL;
     c->ngroups = plan->group_ptr ? plan->ngroups : 0;
+    c->code_stride = code_stride(nf, qm->layout == GBT_QM_DENSE16 ? 2 : 1);
     c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
     if (c->ntiles == 0) c->ntiles = 1;
 
@@ -287,8 +345,13 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     st_bytes[ST_LEAF] = (size_t)c->seg_cap * sizeof(struct gbt_leaf);
 
     request req[] = {
-        {(void **)&c->codes8, qm->layout == GBT_QM_DENSE8 ? n * nf : 0, "the binned matrix"},
-        {(void **)&c->codes16, qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0, "the binned matrix"},
+        {(void **)&c->codes8, qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
+         "the binned matrix"},
+        {(void **)&c->codes16, qm->layout == GBT_QM_DENSE16 ? n * c->code_stride * 2 : 0,
+         "the binned matrix"},
+        {(void **)&c->codes_col,
+         qm->layout == GBT_QM_DENSE8 ? n * nf : qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0,
+         "the binned matrix by column"},
         {(void **)&c->row_ptr, qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
         {(void **)&c->slots, nnz * 4, "the binned values"},
         {(void **)&c->offset, (nf + 1) * 4, "bin offsets"},
@@ -300,9 +363,9 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->gtmp, n * K * 8, "gradients"},
         {(void **)&c->htmp, n * K * 8, "hessians"},
         {(void **)&c->grad, n * K * sizeof(struct gbt_gpair), "fixed-point gradients"},
-        {(void **)&c->rows, n * 4, "the row partition"},
-        {(void **)&c->rows_tmp, n * 4, "the row partition"},
-        {(void **)&c->flags, n, "partition flags"},
+        {(void **)&c->rows, 2 * n * 4, "the row partition"},
+        {(void **)&c->row_half, n, "the row partition"},
+        {(void **)&c->flags, (size_t)c->ntiles * (TILE / 32) * 4, "partition flags"},
         {(void **)&c->node_begin, (size_t)c->max_nodes * 8, "nodes"},
         {(void **)&c->node_count, (size_t)c->max_nodes * 8, "nodes"},
         {(void **)&c->hist, (size_t)c->max_slots * c->total_slots * sizeof(struct gbt_hbin),
@@ -358,8 +421,32 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     if (c->slot_built == NULL || c->slot_mark == NULL)
         return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %u histogram slots", c->max_slots);
 
-    CU_FORWARD(copy_in(c, c->codes8, qm->codes8, n * nf, msg));
-    CU_FORWARD(copy_in(c, c->codes16, qm->codes16, n * nf * 2, msg));
+    /* dense: rows padded to code_stride (through the column buffer), then the column copy */
+    if (c->codes8 && c->code_stride == nf) {
+        CU_FORWARD(copy_in(c, c->codes8, qm->codes8, n * nf, msg));
+    } else if (c->codes8) {
+        CU_FORWARD(copy_in(c, c->codes_col, qm->codes8, n * nf, msg));
+        pad_codes<uint8_t><<<grid_for(c, n * c->code_stride, 256), 256, 0, c->stream>>>(
+            (const uint8_t *)c->codes_col, c->codes8, n, (uint32_t)nf, c->code_stride);
+        CU_LAUNCHED("pad_codes");
+    }
+    if (c->codes16 && c->code_stride == nf) {
+        CU_FORWARD(copy_in(c, c->codes16, qm->codes16, n * nf * 2, msg));
+    } else if (c->codes16) {
+        CU_FORWARD(copy_in(c, c->codes_col, qm->codes16, n * nf * 2, msg));
+        pad_codes<uint16_t><<<grid_for(c, n * c->code_stride, 256), 256, 0, c->stream>>>(
+            (const uint16_t *)c->codes_col, c->codes16, n, (uint32_t)nf, c->code_stride);
+        CU_LAUNCHED("pad_codes");
+    }
+    if (c->codes8) {
+        transpose_codes<uint8_t><<<grid_for(c, n * nf, 256), 256, 0, c->stream>>>(
+            c->codes8, c->code_stride, (uint8_t *)c->codes_col, n, (uint32_t)nf);
+        CU_LAUNCHED("transpose_codes");
+    } else if (c->codes16) {
+        transpose_codes<uint16_t><<<grid_for(c, n * nf, 256), 256, 0, c->stream>>>(
+            c->codes16, c->code_stride, (uint16_t *)c->codes_col, n, (uint32_t)nf);
+        CU_LAUNCHED("transpose_codes");
+    }
     if (qm->layout == GBT_QM_CSR) {
         CU_FORWARD(copy_in(c, c->row_ptr, qm->row_ptr, (n + 1) * 8, msg));
         CU_FORWARD(copy_in(c, c->slots, qm->slots, nnz * 4, msg));
@@ -415,22 +502,52 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->margin, c->n * (uint64_t)c->K * sizeof(double),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
 }
 
-extern "C" int gbt_cu_read_rows(struct gbt_cu_ctx *c, uint32_t *rows, uint64_t *node_begin,
-                                uint64_t *node_count, char *msg)
+static int read_halves(struct gbt_cu_ctx *c, uint32_t *both, uint8_t *half, uint64_t *node_begin,
+                       uint64_t *node_count, char *msg)
 {
-    gbt_cu::device_scope keep;
     CU_FORWARD(use_device(c, msg));
-    CU_CHECK(cudaMemcpyAsync(rows, c->rows, c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaMemcpyAsync(both, c->rows, 2 * c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                             c->stream));
+    CU_CHECK(cudaMemcpyAsync(half, c->row_half, c->n, cudaMemcpyDeviceToHost, c->stream));
     CU_CHECK(cudaMemcpyAsync(node_begin, c->node_begin, (size_t)c->max_nodes * sizeof(uint64_t),
                              cudaMemcpyDeviceToHost, c->stream));
     CU_CHECK(cudaMemcpyAsync(node_count, c->node_count, (size_t)c->max_nodes * sizeof(uint64_t),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
+}
+
+/*
+ * The row buffer's two halves (partition.cu) made one list: position p's
+ * row from the half row_half[p] names; the ranges' begins in [0, n).
+ */
+extern "C" int gbt_cu_read_rows(struct gbt_cu_ctx *c, uint32_t *rows, uint64_t *node_begin,
+                                uint64_t *node_count, char *msg)
+{
+    gbt_cu::device_scope keep;
+    const uint64_t n = c->n;
+    uint32_t *both = (uint32_t *)malloc(2 * n * sizeof(uint32_t));
+    uint8_t *half = (uint8_t *)malloc(n);
+    int s;
+    if (both == NULL || half == NULL) {
+        free(both);
+        free(half);
+        return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %llu row ids",
+                     (unsigned long long)(2 * n));
+    }
+    s = read_halves(c, both, half, node_begin, node_count, msg);
+    if (s == 0) {
+        for (uint64_t p = 0; p < n; p++) rows[p] = both[half[p] ? n + p : p];
+        for (uint32_t i = 0; i < c->max_nodes; i++)
+            if (node_begin[i] >= n) node_begin[i] -= n;
+    }
+    free(both);
+    free(half);
+    return s;
 }
 
 extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg)
@@ -442,7 +559,7 @@ extern "C" int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_
     CU_CHECK(cudaMemcpyAsync(out, c->hist + (uint64_t)slot * c->total_slots,
                              (size_t)c->total_slots * sizeof(struct gbt_hbin),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
 }
 
@@ -455,7 +572,7 @@ extern "C" int gbt_cu_write_histogram(struct gbt_cu_ctx *c, int slot, const stru
     CU_CHECK(cudaMemcpyAsync(c->hist + (uint64_t)slot * c->total_slots, in,
                              (size_t)c->total_slots * sizeof(struct gbt_hbin),
                              cudaMemcpyHostToDevice, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
 }
 
@@ -466,6 +583,6 @@ extern "C" int gbt_cu_read_gradients(struct gbt_cu_ctx *c, int cls, struct gbt_g
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->grad + (uint64_t)cls * c->n, c->n * sizeof(struct gbt_gpair),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
 }

@@ -3,11 +3,13 @@
  * subsampling, and their fixed-point form.
  *
  *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
- *               gbt_row_gradients
+ *               gbt_row_gradients; with one output (K == 1) also the
+ *               maxima of grad_max, from the values in registers
  *   rank_groups (ranking objectives, instead of grad_rows) a thread per
  *               query group: gbt_rank_group_gradients, then 0 for the rows
  *               gbt_row_sampled rejects
- *   grad_max    per class the largest |g| and |h| (an exact max: the bit
+ *   grad_max    (K > 1, ranking, host gradients) per class the largest
+ *               |g| and |h| (an exact max: the bit
  *               patterns of non-negative doubles order as the values do,
  *               so a 64-bit atomicMax computes it in any order)
  *   grad_quant  gbt_quant_exponent of the maxima, gbt_quantize, and the
@@ -33,16 +35,63 @@ namespace {
 
 typedef unsigned long long ull;
 
+__device__ __forceinline__ ull bits_of(double v)
+{
+    return (ull)__double_as_longlong(v);
+}
+
+__device__ __forceinline__ double value_of(ull b)
+{
+    return __longlong_as_double((long long)b);
+}
+
+/* |v| into the running maximum m: exactly the CPU's (NaN never wins, -0 loses to 0). */
+__device__ __forceinline__ void max_abs(double v, double *m)
+{
+    if (v < 0) v = -v;
+    if (v > *m) *m = v;
+}
+
+/* The warp's largest gm and hm (+0 or positive: their bits order as their values) into maxima. */
+__device__ __forceinline__ void warp_max(double gm, double hm, ull *gmax, ull *hmax)
+{
+    ull gb = bits_of(gm), hb = bits_of(hm);
+    for (int off = 16; off > 0; off >>= 1) {
+        ull go = __shfl_xor_sync(0xffffffffu, gb, off), ho = __shfl_xor_sync(0xffffffffu, hb, off);
+        if (go > gb) gb = go;
+        if (ho > hb) hb = ho;
+    }
+    if (threadIdx.x % 32 == 0) {
+        if (gb) atomicMax(gmax, gb);
+        if (hb) atomicMax(hmax, hb);
+    }
+}
+
+/*
+ * maxima (K == 1 only, else NULL): grad_max's work done here, on the
+ * values in registers, so that g and h are not read again for it.
+ */
 __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
                           const float *label, const float *weight, uint64_t seed, int round,
-                          double subsample, uint64_t row_base, double *g, double *h)
+                          double subsample, uint64_t row_base, double *g, double *h, ull *maxima)
 {
+    double gm = 0.0, hm = 0.0;
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
         double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
         if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
-        gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
+        if (maxima) {
+            double gv, hv;
+            gbt_row_gradients(obj, &op, 1, margin + r, 1, label[r], w, &gv, &hv, 1);
+            g[r] = gv;
+            h[r] = hv;
+            max_abs(gv, &gm);
+            max_abs(hv, &hm);
+        } else {
+            gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
+        }
     }
+    if (maxima) warp_max(gm, hm, &maxima[0], &maxima[1]);
 }
 
 __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
@@ -71,16 +120,6 @@ __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64
     }
 }
 
-__device__ __forceinline__ ull bits_of(double v)
-{
-    return (ull)__double_as_longlong(v);
-}
-
-__device__ __forceinline__ double value_of(ull b)
-{
-    return __longlong_as_double((long long)b);
-}
-
 /* Blocks [k * per, (k+1) * per) work on class k.  maxima: K for g, then K for h. */
 __global__ void grad_max(const double *g, const double *h, uint64_t n, unsigned per, ull *maxima,
                          int K)
@@ -90,24 +129,10 @@ __global__ void grad_max(const double *g, const double *h, uint64_t n, unsigned 
     const double *gs = g + (uint64_t)k * n, *hs = h + (uint64_t)k * n;
     double gm = 0.0, hm = 0.0;
     for (uint64_t r = b * blockDim.x + threadIdx.x; r < n; r += (uint64_t)per * blockDim.x) {
-        double gv = gs[r], hv = hs[r];
-        /* exactly the CPU's: NaN never wins, -0 stays -0 and loses to 0 */
-        if (gv < 0) gv = -gv;
-        if (hv < 0) hv = -hv;
-        if (gv > gm) gm = gv;
-        if (hv > hm) hm = hv;
+        max_abs(gs[r], &gm);
+        max_abs(hs[r], &hm);
     }
-    /* gm, hm are +0 or positive (not NaN): their bits order as their values */
-    ull gb = bits_of(gm), hb = bits_of(hm);
-    for (int off = 16; off > 0; off >>= 1) {
-        ull go = __shfl_xor_sync(0xffffffffu, gb, off), ho = __shfl_xor_sync(0xffffffffu, hb, off);
-        if (go > gb) gb = go;
-        if (ho > hb) hb = ho;
-    }
-    if (threadIdx.x % 32 == 0) {
-        if (gb) atomicMax(&maxima[k], gb);
-        if (hb) atomicMax(&maxima[K + k], hb);
-    }
+    warp_max(gm, hm, &maxima[k], &maxima[K + k]);
 }
 
 /* Fixed-point pairs and their totals (sums: K for g, then K for h). */
@@ -154,17 +179,20 @@ static int reduce_maxima(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, 
     double *v = (double *)c->result_host;
     gbt_status s;
     CU_CHECK(cudaMemcpyAsync(v, maxima, bytes, cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     s = hook->reduce(hook->user, v, 2 * c->K);
     if (s != GBT_OK) return failf(msg, s, "%s", gbt_last_error());
     CU_CHECK(cudaMemcpyAsync(maxima, v, bytes, cudaMemcpyHostToDevice, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     return 0;
 }
 
-/* The maxima, fixed-point pairs and totals of the doubles in c->gtmp and c->htmp. */
-static int quantize_tmp(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, struct gbt_class_sums *out,
-                        char *msg)
+/*
+ * The maxima (unless `maxed`: grad_rows found them), fixed-point pairs and
+ * totals of the doubles in c->gtmp and c->htmp.
+ */
+static int quantize_tmp(struct gbt_cu_ctx *c, int maxed, const struct gbt_max_hook *hook,
+                        struct gbt_class_sums *out, char *msg)
 {
     const int K = c->K;
     const uint64_t n = c->n;
@@ -173,15 +201,17 @@ static int quantize_tmp(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, s
     unsigned per = grid_for(c, n, 256) / (unsigned)K;
     if (per < 1) per = 1;
     if ((uint64_t)per * (uint64_t)K > 0x7fffffffu) per = 0x7fffffffu / (unsigned)K;
-    grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
-    CU_LAUNCHED("grad_max");
+    if (!maxed) {
+        grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
+        CU_LAUNCHED("grad_max");
+    }
     if (hook) CU_FORWARD(reduce_maxima(c, hook, maxima, msg));
     grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
                                                          c->grad, totals);
     CU_LAUNCHED("grad_quant");
     CU_CHECK(cudaMemcpyAsync(c->result_host, c->sums, 4 * (size_t)K * sizeof(ull),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     for (int k = 0; k < K; k++) {
         double gm, hm;
         memcpy(&gm, &res[k], sizeof gm);
@@ -213,10 +243,12 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     } else {
         grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
             c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
-            req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp);
+            req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp,
+            K == 1 ? c->sums : NULL);
         CU_LAUNCHED("grad_rows");
+        return quantize_tmp(c, K == 1, req->max_hook, out, msg);
     }
-    return quantize_tmp(c, req->max_hook, out, msg);
+    return quantize_tmp(c, 0, req->max_hook, out, msg);
 }
 
 extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
@@ -229,5 +261,5 @@ extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)c->K * sizeof(ull), c->stream));
     CU_CHECK(cudaMemcpyAsync(c->gtmp, g, bytes, cudaMemcpyHostToDevice, c->stream));
     CU_CHECK(cudaMemcpyAsync(c->htmp, h, bytes, cudaMemcpyHostToDevice, c->stream));
-    return quantize_tmp(c, hook, out, msg);
+    return quantize_tmp(c, 0, hook, out, msg);
 }

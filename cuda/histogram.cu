@@ -38,7 +38,7 @@ struct hist_args {
     uint32_t total_slots;
     const hgroup *groups;
     const uint32_t *offset;
-    uint32_t nfeat;
+    uint32_t stride;       /* dense layouts: codes per row of `codes` (nfeat or more: padding) */
     const void *codes;     /* dense layouts */
     const uint64_t *row_ptr; /* CSR */
     const uint32_t *slots;   /* CSR */
@@ -88,7 +88,7 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const uint32_t r = rows[rl];
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
-            add_pair<SHARED>(acc, base + (uint32_t)codes[(uint64_t)r * a.nfeat + f], gp);
+            add_pair<SHARED>(acc, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
@@ -96,7 +96,7 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
-                add_pair<SHARED>(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.nfeat + f],
+                add_pair<SHARED>(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.stride + f],
                                  gp);
         }
     }
@@ -383,7 +383,7 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
     const int32_t *d;
     /* [build nodes | build slots | subtract destinations | subtract sources] */
     h = (int32_t *)c->stage[ST_HIST].host;
-    CU_CHECK(cudaEventSynchronize(c->stage[ST_HIST].done));
+    CU_FORWARD(stage_ready(c, ST_HIST, msg));
     for (int j = 0; j < n; j++) {
         if (jobs[j].op == GBT_HIST_BUILD) {
             h[bi] = jobs[j].node;
@@ -414,7 +414,7 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
         a.hist = (ull *)c->hist;
         a.total_slots = c->total_slots;
         a.offset = c->offset;
-        a.nfeat = c->nfeat;
+        a.stride = c->code_stride;
         a.codes = c->layout == GBT_QM_DENSE8 ? (const void *)c->codes8 : (const void *)c->codes16;
         a.row_ptr = c->row_ptr;
         a.slots = c->slots;

@@ -13,21 +13,31 @@ using gbt_cu::TILE;
 using gbt_cu::TILE_ITEMS;
 using gbt_cu::TILE_THREADS;
 
-__global__ void tree_start(uint32_t *rows, uint64_t n, uint64_t *node_begin, uint64_t *node_count)
+/* Every row in node 0 (the first half of the row buffer); the other nodes empty. */
+__global__ void tree_start(uint32_t *rows, uint8_t *row_half, uint64_t n, uint64_t *node_begin,
+                           uint64_t *node_count, uint32_t max_nodes)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-         i += (uint64_t)gridDim.x * blockDim.x)
+         i += (uint64_t)gridDim.x * blockDim.x) {
         rows[i] = (uint32_t)i;
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        node_begin[0] = 0;
-        node_count[0] = n;
+        row_half[i] = 0;
+    }
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < max_nodes;
+         i += (uint64_t)gridDim.x * blockDim.x) {
+        node_begin[i] = 0;
+        node_count[i] = i == 0 ? n : 0;
     }
 }
 
-/* margin[row * K + cls] += value of the row's leaf, for the flattened positions of the leaves. */
+/*
+ * margin[row * K + cls] += value of the row's leaf, for the flattened
+ * positions of the leaves; a position's row from the half row_half names
+ * (partition.cu: a leaf may be a split node whose own list is stale).
+ */
 __global__ void __launch_bounds__(TILE_THREADS)
     leaf_apply(const struct gbt_leaf *leaves, int n, const uint64_t *seg_begin,
-               const uint64_t *seg_prefix, const uint32_t *rows, double *margin, int K, int cls)
+               const uint64_t *seg_prefix, const uint32_t *rows, const uint8_t *row_half,
+               uint64_t nrow, double *margin, int K, int cls)
 {
     const uint64_t T = seg_prefix[n], base = (uint64_t)blockIdx.x * TILE;
     if (base >= T) return;
@@ -38,7 +48,9 @@ __global__ void __launch_bounds__(TILE_THREADS)
         const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
         if (i >= T) break;
         const int j = gbt_cu::seg_find(seg_prefix, jlo, jhi, i);
-        const uint32_t r = rows[seg_begin[j] + (i - seg_prefix[j])];
+        uint64_t p = seg_begin[j] + (i - seg_prefix[j]);
+        if (p >= nrow) p -= nrow;
+        const uint32_t r = rows[row_half[p] ? p + nrow : p];
         margin[(uint64_t)r * (uint64_t)K + (uint64_t)cls] += leaves[j].value;
     }
 }
@@ -53,8 +65,9 @@ extern "C" int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg)
     if (cls < 0 || cls >= c->K) return failf(msg, GBT_E_INTERNAL, "tree class %d out of range", cls);
     CU_FORWARD(use_device(c, msg));
     c->cls = cls;
-    tree_start<<<grid_for(c, c->n, 256), 256, 0, c->stream>>>(c->rows, c->n, c->node_begin,
-                                                              c->node_count);
+    tree_start<<<grid_for(c, c->n, 256), 256, 0, c->stream>>>(c->rows, c->row_half, c->n,
+                                                              c->node_begin, c->node_count,
+                                                              c->max_nodes);
     CU_LAUNCHED("tree_start");
     return 0;
 }
@@ -76,7 +89,7 @@ extern "C" int gbt_cu_finish_tree(struct gbt_cu_ctx *c, const struct gbt_leaf *l
     CU_FORWARD(segments(c, (const int32_t *)d_leaves, (int)(sizeof *leaves / sizeof(int32_t)), n, msg));
     leaf_apply<<<c->ntiles, TILE_THREADS, 0, c->stream>>>((const struct gbt_leaf *)d_leaves, n,
                                                          c->seg_begin, c->seg_prefix, c->rows,
-                                                         c->margin, c->K, c->cls);
+                                                         c->row_half, c->n, c->margin, c->K, c->cls);
     CU_LAUNCHED("leaf_apply");
     return 0;
 }

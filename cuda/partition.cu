@@ -6,15 +6,24 @@
  * The batch's rows are T flattened positions (segments, cu_internal.cuh),
  * cut into tiles of TILE positions; the grid covers the largest possible T
  * (all rows), and tiles past T return at once.
- *   part_flags    each position's side (1: left) and each tile's left count
+ *   part_flags    each position's side (bit i % 32 of word i / 32: 1 left,
+ *                 a warp's ballot) and each tile's left count
  *   tile_scan     exclusive prefix of the tile counts (one block, CUB)
  *   part_nodes    per job: the left rows before its first position, its
  *                 left count; the children's begin and count
  *   part_scatter  a CUB block scan of the tile's flags gives each position
  *                 its rank among the left (or right) rows of its node; the
  *                 row goes to begin + rank (or begin + left count + rank)
- *                 of a scratch list
- *   part_copy     the scratch positions back into the row list
+ *                 of the other half of the row buffer
+ *
+ * The row buffer holds two lists of n row ids (ping-pong): a node's rows
+ * are rows[node_begin .. node_begin + node_count), node_begin in [0, 2n),
+ * and its children's rows are the same positions of the other half
+ * (begin + n or begin - n), so nothing is copied back.  A node that was
+ * split keeps a stale list (its grandchildren overwrite part of its half),
+ * so row_half[p] names the half holding position p's current row (the
+ * deepest partition's): leaf_apply and gbt_cu_read_rows read through it,
+ * since a leaf may be a split node that pruning collapsed.
  */
 #include <stddef.h>
 #include <string.h>
@@ -35,23 +44,29 @@ struct part_args {
     int njobs;
     const uint64_t *seg_begin, *seg_count, *seg_prefix;
     uint32_t nfeat;
-    const uint8_t *codes8;
-    const uint16_t *codes16;
+    const uint8_t *col8;   /* dense layouts: the codes by column (feature f's at f * n) */
+    const uint16_t *col16;
     const uint64_t *row_ptr;
     const uint32_t *slots;
     const uint32_t *offset, *nbins;
-    uint32_t *rows, *rows_tmp;
-    uint8_t *flags;
+    uint32_t *rows; /* both halves: 2 n */
+    uint8_t *row_half;
+    uint64_t n;
+    uint32_t *flags; /* bit i % 32 of word i / 32: position i goes left */
     uint32_t *tile_count, *tile_offset;
     uint64_t *job_sbase, *job_nl;
     uint64_t *node_begin, *node_count;
 };
 
-/* Row r's code for feature f (nbins[f]: missing), as gbt__qm_code. */
+/*
+ * Row r's code for feature f (nbins[f]: missing), as gbt__qm_code; dense
+ * codes from the column copy, so that the rows of a warp that split on
+ * the same feature share sectors.
+ */
 __device__ __forceinline__ uint32_t code_of(const part_args &a, uint32_t r, uint32_t f)
 {
-    if (a.codes8) return a.codes8[(uint64_t)r * a.nfeat + f];
-    if (a.codes16) return a.codes16[(uint64_t)r * a.nfeat + f];
+    if (a.col8) return a.col8[(uint64_t)f * a.n + r];
+    if (a.col16) return a.col16[(uint64_t)f * a.n + r];
     uint64_t lo = a.row_ptr[r], hi = a.row_ptr[r + 1];
     const uint64_t end = hi;
     const uint32_t first = a.offset[f], last = a.offset[f] + a.nbins[f];
@@ -95,12 +110,16 @@ __global__ void __launch_bounds__(TILE_THREADS) part_flags(part_args a)
     }
     tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
     for (int k = 0; k < TILE_ITEMS; k++) {
+        /* a warp's 32 positions are consecutive: its ballot is one word of flags */
         const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
-        if (i >= T) break;
-        const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
-        const int l = goes_left(a, a.jobs[j], r);
-        a.flags[i] = (uint8_t)l;
+        int l = 0;
+        if (i < T) {
+            const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
+            const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
+            l = goes_left(a, a.jobs[j], r);
+        }
+        const uint32_t word = __ballot_sync(0xffffffffu, l);
+        if (threadIdx.x % 32 == 0 && i < T) a.flags[i / 32] = word;
         left += (uint32_t)l;
     }
     left = Reduce(tmp).Sum(left);
@@ -132,11 +151,18 @@ __device__ __forceinline__ uint64_t lefts_before(const part_args &a, uint64_t p)
 {
     const uint64_t t = p / TILE;
     uint64_t s = a.tile_offset[t];
-    for (uint64_t i = t * TILE; i < p; i++) s += a.flags[i];
+    for (uint64_t w = t * TILE / 32; w < p / 32; w++) s += (uint64_t)__popc(a.flags[w]);
+    if (p % 32) s += (uint64_t)__popc(a.flags[p / 32] & ((1u << (p % 32)) - 1u));
     return s;
 }
 
-/* One thread per job: its children's ranges. */
+/* The same positions in the other half of the row buffer. */
+__device__ __forceinline__ uint64_t other_half(const part_args &a, uint64_t begin)
+{
+    return begin < a.n ? begin + a.n : begin - a.n;
+}
+
+/* One thread per job: its children's ranges, in the other half. */
 __global__ void part_nodes(part_args a)
 {
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -144,7 +170,7 @@ __global__ void part_nodes(part_args a)
     const struct gbt_partition_job jb = a.jobs[j];
     const uint64_t sb = lefts_before(a, a.seg_prefix[j]);
     const uint64_t nl = lefts_before(a, a.seg_prefix[j + 1]) - sb;
-    const uint64_t b = a.seg_begin[j], cnt = a.seg_count[j];
+    const uint64_t b = other_half(a, a.seg_begin[j]), cnt = a.seg_count[j];
     a.job_sbase[j] = sb;
     a.job_nl[j] = nl;
     a.node_begin[jb.left] = b;
@@ -165,7 +191,7 @@ __global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
     /* blocked: thread t holds positions base + t * TILE_ITEMS + k */
     for (int k = 0; k < TILE_ITEMS; k++) {
         const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
-        f[k] = i < T ? a.flags[i] : 0;
+        f[k] = i < T ? (a.flags[i / 32] >> (i % 32)) & 1u : 0;
     }
     Scan(tmp).ExclusiveSum(f, excl);
     const uint64_t tile_lefts = a.tile_offset[blockIdx.x];
@@ -173,25 +199,11 @@ __global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
         const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
         if (i >= T) break;
         const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint64_t local = i - a.seg_prefix[j], b = a.seg_begin[j];
+        const uint64_t local = i - a.seg_prefix[j], b = a.seg_begin[j], o = other_half(a, b);
         const uint64_t rank_left = tile_lefts + excl[k] - a.job_sbase[j];
-        const uint64_t dest = f[k] ? b + rank_left : b + a.job_nl[j] + (local - rank_left);
-        a.rows_tmp[dest] = a.rows[b + local];
-    }
-}
-
-__global__ void __launch_bounds__(TILE_THREADS) part_copy(part_args a)
-{
-    const uint64_t T = a.seg_prefix[a.njobs], base = (uint64_t)blockIdx.x * TILE;
-    int jlo, jhi;
-    if (base >= T) return;
-    tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
-    for (int k = 0; k < TILE_ITEMS; k++) {
-        const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
-        if (i >= T) break;
-        const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint64_t p = a.seg_begin[j] + (i - a.seg_prefix[j]);
-        a.rows[p] = a.rows_tmp[p];
+        const uint64_t dest = f[k] ? o + rank_left : o + a.job_nl[j] + (local - rank_left);
+        a.rows[dest] = a.rows[b + local];
+        a.row_half[b + local < a.n ? b + local : b + local - a.n] = (uint8_t)(o >= a.n);
     }
 }
 
@@ -227,14 +239,15 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     a.seg_count = c->seg_count;
     a.seg_prefix = c->seg_prefix;
     a.nfeat = c->nfeat;
-    a.codes8 = c->layout == GBT_QM_DENSE8 ? c->codes8 : NULL;
-    a.codes16 = c->layout == GBT_QM_DENSE16 ? c->codes16 : NULL;
+    a.col8 = c->layout == GBT_QM_DENSE8 ? (const uint8_t *)c->codes_col : NULL;
+    a.col16 = c->layout == GBT_QM_DENSE16 ? (const uint16_t *)c->codes_col : NULL;
     a.row_ptr = c->row_ptr;
     a.slots = c->slots;
     a.offset = c->offset;
     a.nbins = c->nbins;
     a.rows = c->rows;
-    a.rows_tmp = c->rows_tmp;
+    a.row_half = c->row_half;
+    a.n = c->n;
     a.flags = c->flags;
     a.tile_count = c->tile_count;
     a.tile_offset = c->tile_offset;
@@ -250,7 +263,5 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     CU_LAUNCHED("part_nodes");
     part_scatter<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
     CU_LAUNCHED("part_scatter");
-    part_copy<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
-    CU_LAUNCHED("part_copy");
     return 0;
 }

@@ -252,7 +252,7 @@ extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_j
     CU_LAUNCHED("split_final");
     CU_CHECK(cudaMemcpyAsync(c->result_host, c->splits, (size_t)n * sizeof(struct gbt_split),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_FORWARD(drain(c, msg));
     memcpy(out, c->result_host, (size_t)n * sizeof(struct gbt_split));
     return 0;
 }

@@ -1005,7 +1005,7 @@ static void test_ops(void)
             s.K = outputs_of(obj);
             s.layout = l;
             s.rows = i % 5 == 2 ? 5000 : 700;
-            s.cols = i % 4 == 1 ? 40 : 9;
+            s.cols = i % 4 == 1 ? 40 : i % 8 == 3 ? 28 : 9; /* 28, 40: CUDA pads rows of codes */
             s.rounds = s.K > 1 ? 2 : 3;
             scale_case(&s);
             s.weights = i % 2;

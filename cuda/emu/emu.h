@@ -568,6 +568,8 @@ inline float __int_as_float(int v) { return ::gbt_emu::bits_as<float>(v); }
 inline int __float_as_int(float v) { return ::gbt_emu::bits_as<int>(v); }
 inline unsigned __float_as_uint(float v) { return ::gbt_emu::bits_as<unsigned>(v); }
 inline float __uint_as_float(unsigned v) { return ::gbt_emu::bits_as<float>(v); }
+/* the set bits of a word (the device's POPC) */
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
 
 /* floating-point adds: a compare-and-swap loop on the bits, as on the device */
 GBT_EMU_ATOMIC_FN float atomicAdd(float *p, float v)
