@@ -623,7 +623,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], kinds[i].name) == 0) k = &kinds[i];
     if (k == NULL) die("unknown workload kind '%s' (higgs, airline, multiclass)", argv[1]);
     dir = argv[2];
-    for (int i = 3; i < argc; i++) {
+    for (int i = 3; i < argc; i += 2) { /* --option value pairs */
         const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (val == NULL) usage();
         if (strcmp(opt, "--rows") == 0)
@@ -643,7 +643,6 @@ int main(int argc, char **argv)
         } else {
             usage();
         }
-        i++;
     }
     if (rows == 0) rows = (uint64_t)llround((double)k->train_rows * scale);
     if (test_rows == 0) test_rows = (uint64_t)llround((double)k->test_rows * scale);

@@ -165,6 +165,67 @@ private:
 };
 
 /*
+ * The device side of one call of an entry point that does not keep a
+ * context (prediction, explaining): its stream and buffers, released on
+ * every path.  `pools`: the buffers come from the stream's memory pool.
+ * A request of 0 bytes gives NULL unless min_bytes is set, which makes
+ * every buffer at least that large (for kernels that take no null pointer).
+ */
+struct call {
+    static constexpr int MAX_BUFS = 16;
+    cudaStream_t stream = NULL;
+    bool pools = false;
+    size_t min_bytes = 0;
+    void *bufs[MAX_BUFS];
+    int nbufs = 0;
+
+    call() = default;
+    call(const call &) = delete;
+    call &operator=(const call &) = delete;
+    ~call()
+    {
+        for (int i = 0; i < nbufs; i++) {
+            if (pools)
+                (void)cudaFreeAsync(bufs[i], stream);
+            else
+                (void)cudaFree(bufs[i]);
+        }
+        if (stream) {
+            (void)cudaStreamSynchronize(stream);
+            (void)cudaStreamDestroy(stream);
+        }
+        (void)cudaGetLastError();
+    }
+
+    int alloc(void **p, size_t bytes, const char *what, char *msg)
+    {
+        cudaError_t e;
+        *p = NULL;
+        if (bytes < min_bytes) bytes = min_bytes;
+        if (bytes == 0) return 0;
+        if (nbufs == MAX_BUFS) return failf(msg, GBT_E_INTERNAL, "more than %d buffers for one call", MAX_BUFS);
+        e = pools ? cudaMallocAsync(p, bytes, stream) : cudaMalloc(p, bytes);
+        if (e != cudaSuccess) {
+            char w[160];
+            snprintf(w, sizeof w, "allocating %zu bytes for %s", bytes, what);
+            *p = NULL;
+            return fail(msg, e, w, __FILE__, __LINE__);
+        }
+        bufs[nbufs++] = *p;
+        return 0;
+    }
+
+    /* An asynchronous copy from the host on the call's stream. */
+    int put(void *dst, const void *src, size_t bytes, char *msg)
+    {
+        cudaError_t e;
+        if (bytes == 0) return 0;
+        e = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
+        return e == cudaSuccess ? 0 : fail(msg, e, "cudaMemcpyAsync (to the device)", __FILE__, __LINE__);
+    }
+};
+
+/*
  * Copies `bytes` from host memory through the pinned staging buffer `which`
  * to its device buffer, asynchronously on the context's stream; the device
  * copy is returned in *dev.  Waits only if the buffer's previous copy has

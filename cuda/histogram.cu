@@ -400,6 +400,7 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
 
     if (nb > 0) {
         hist_args a;
+        memset(&a, 0, sizeof a); /* padding too: the emulator reads every word of a kernel's arguments */
         CU_FORWARD(segments(c, d, 1, nb, msg));
         hist_zero<<<grid_for(c, 2 * (uint64_t)c->total_slots * (uint64_t)nb, 256), 256, 0,
                     c->stream>>>((ull *)c->hist, d + nb, nb, c->total_slots);

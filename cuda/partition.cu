@@ -17,6 +17,7 @@
  *   part_copy     the scratch positions back into the row list
  */
 #include <stddef.h>
+#include <string.h>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
@@ -203,6 +204,7 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
 {
     gbt_cu::device_scope keep;
     part_args a;
+    memset(&a, 0, sizeof a); /* padding too: the emulator reads every word of a kernel's arguments */
     void *d_jobs;
     if (n <= 0) return 0;
     for (int j = 0; j < n; j++) {

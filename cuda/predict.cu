@@ -111,52 +111,6 @@ __global__ void predict_csr(forest_dev fo, const uint64_t *indptr, uint64_t e0,
     }
 }
 
-/* The device side of one call: its stream and buffers, released on every path. */
-struct call {
-    cudaStream_t stream = NULL;
-    bool pools = false;
-    void *bufs[12];
-    int nbufs = 0;
-
-    ~call()
-    {
-        for (int i = 0; i < nbufs; i++) {
-            if (pools)
-                (void)cudaFreeAsync(bufs[i], stream);
-            else
-                (void)cudaFree(bufs[i]);
-        }
-        if (stream) {
-            (void)cudaStreamSynchronize(stream);
-            (void)cudaStreamDestroy(stream);
-        }
-        (void)cudaGetLastError();
-    }
-
-    int alloc(void **p, size_t bytes, const char *what, char *msg)
-    {
-        cudaError_t e;
-        *p = NULL;
-        if (bytes == 0) return 0;
-        e = pools ? cudaMallocAsync(p, bytes, stream) : cudaMalloc(p, bytes);
-        if (e != cudaSuccess) {
-            char w[160];
-            snprintf(w, sizeof w, "allocating %zu bytes for %s", bytes, what);
-            *p = NULL;
-            return gbt_cu::fail(msg, e, w, __FILE__, __LINE__);
-        }
-        bufs[nbufs++] = *p;
-        return 0;
-    }
-
-    int put(void *dst, const void *src, size_t bytes, char *msg)
-    {
-        if (bytes == 0) return 0;
-        CU_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-        return 0;
-    }
-};
-
 /* The rows [r0, r1) of a CSR chunk starting at r0: at most max_rows rows and nnz_cap entries (at least one row). */
 uint64_t csr_chunk_end(const struct gbt_dview *v, uint64_t r0, uint64_t max_rows, uint64_t nnz_cap)
 {

@@ -57,52 +57,6 @@ __global__ void explain_rows(shap_args a)
     }
 }
 
-/* The device side of one call: its stream and buffers, released on every path. */
-struct call {
-    cudaStream_t stream = NULL;
-    bool pools = false;
-    void *bufs[16];
-    int nbufs = 0;
-
-    ~call()
-    {
-        for (int i = 0; i < nbufs; i++) {
-            if (pools)
-                (void)cudaFreeAsync(bufs[i], stream);
-            else
-                (void)cudaFree(bufs[i]);
-        }
-        if (stream) {
-            (void)cudaStreamSynchronize(stream);
-            (void)cudaStreamDestroy(stream);
-        }
-        (void)cudaGetLastError();
-    }
-
-    /* At least 16 bytes, so that no argument is a null pointer. */
-    int alloc(void **p, size_t bytes, const char *what, char *msg)
-    {
-        cudaError_t e;
-        if (bytes < 16) bytes = 16;
-        e = pools ? cudaMallocAsync(p, bytes, stream) : cudaMalloc(p, bytes);
-        if (e != cudaSuccess) {
-            char w[160];
-            snprintf(w, sizeof w, "allocating %zu bytes for %s", bytes, what);
-            *p = NULL;
-            return gbt_cu::fail(msg, e, w, __FILE__, __LINE__);
-        }
-        bufs[nbufs++] = *p;
-        return 0;
-    }
-
-    int put(void *dst, const void *src, size_t bytes, char *msg)
-    {
-        if (bytes == 0) return 0;
-        CU_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream));
-        return 0;
-    }
-};
-
 } // namespace
 
 using namespace gbt_cu;
@@ -114,6 +68,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     gbt_cu::device_scope keep;
     call cl;
     shap_args a;
+    memset(&a, 0, sizeof a); /* padding too: the emulator reads every word of a kernel's arguments */
     int pools = 0;
     const uint64_t w = (uint64_t)f->nfeat + 1, K = (uint64_t)f->K;
     uint64_t per_row, rows;
@@ -142,6 +97,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     (void)cudaGetLastError();
     CU_CHECK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, ordinal));
     cl.pools = pools != 0;
+    cl.min_bytes = 16; /* no kernel argument is a null pointer */
     CU_CHECK(cudaStreamCreateWithFlags(&cl.stream, cudaStreamNonBlocking));
 
     CU_FORWARD(cl.alloc(&d_nodes, f->nodes_len * sizeof(struct gbt_shap_node), "the trees", msg));

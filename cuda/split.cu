@@ -215,6 +215,7 @@ extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_j
 {
     gbt_cu::device_scope keep;
     split_args a;
+    memset(&a, 0, sizeof a); /* padding too: the emulator reads every word of a kernel's arguments */
     void *d_jobs, *d_masks = NULL;
     uint32_t chunks, fpc, max_chunks, want;
     if (n <= 0) return 0;

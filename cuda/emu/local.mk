@@ -134,7 +134,8 @@ tests_mpi_emu_LDFLAGS = $(OPENMP_CFLAGS)
 
 emu_asan_tests = tests/test_backend_asan tests/test_cuda_errors_asan tests/emu_planted_asan \
 	tests/test_cuda_quantize_asan
-emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan
+emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan \
+	tests/test_cuda_quantize_tsan
 EXTRA_PROGRAMS = cuda/emu/rewrite $(emu_asan_tests) $(emu_tsan_tests)
 tests_test_backend_asan_SOURCES = $(tests_test_backend_SOURCES)
 nodist_EXTRA_tests_test_backend_asan_SOURCES = force-cxx-linker.cc
@@ -171,6 +172,12 @@ tests_test_cuda_errors_tsan_CPPFLAGS = $(emu_test_cppflags)
 tests_test_cuda_errors_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
 tests_test_cuda_errors_tsan_LDADD = libgbt_emu_tsan.la
 tests_test_cuda_errors_tsan_LDFLAGS = $(EMU_TSAN)
+tests_test_cuda_quantize_tsan_SOURCES = $(tests_test_cuda_quantize_SOURCES)
+nodist_EXTRA_tests_test_cuda_quantize_tsan_SOURCES = force-cxx-linker.cc
+tests_test_cuda_quantize_tsan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_cuda_quantize_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
+tests_test_cuda_quantize_tsan_LDADD = libgbt_emu_tsan.la
+tests_test_cuda_quantize_tsan_LDFLAGS = $(EMU_TSAN)
 nodist_tests_emu_planted_tsan_SOURCES = tests/emu_planted.cc
 tests_emu_planted_tsan_CPPFLAGS = $(emu_test_cppflags)
 tests_emu_planted_tsan_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
@@ -191,20 +198,29 @@ check-cuda-emu:
 emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
 emu_asan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
 	tests/cuda_twodevices.sh tests/test_cuda_quantize
-# (test_backend is left out for now: since the merges of stop 22 its
-# ThreadSanitizer run slows to minutes per CPU training -- every
-# synchronisation's cost grows with the CUDA threads started before -- and
-# did not finish in 15 minutes; `make tests/test_backend_tsan` builds it to
-# run by hand, GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 GBT_HOST_BINNING=1)
-emu_tsan_run = tests/test_cuda_errors tests/emu_planted
+emu_tsan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize \
+	tests/cuda_nodevice.sh tests/cuda_twodevices.sh
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
 	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
+# Arguments of the ThreadSanitizer run's sub-make: check-TESTS builds only the
+# _tsan programs (not every test program, as it does by default) and
+# takes the plain programs, which its log rules name, as made (-o).
+emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT))
+# ThreadSanitizer's runtime must be clang's (LLVM 14 or later): GCC 12's
+# libtsan costs every synchronisation a walk over every thread the process
+# started, and each CUDA thread of the emulator is one (a block of 1,024
+# meeting at a warp shuffle: a million steps), so test_backend did not finish
+# in 15 minutes there; with clang's it takes about 4 (cuda/emu/README.md).
 check-cuda-emu-tsan:
-	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_run:=_tsan$(EXEEXT))
-	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 GBT_HOST_BINNING=1 $(emu_variant_run) \
-	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log
+	@for c in '$(CC)' '$(CXX)'; do case "`$$c --version 2>&1`" in *clang*) ;; *) \
+	  echo "make check-cuda-emu-tsan: $$c is not clang; configure a build with CC=clang CXX=clang++" \
+	    "(with GCC's ThreadSanitizer runtime test_backend did not finish in 15 minutes: cuda/emu/README.md)" >&2; \
+	  exit 1;; esac; done
+	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
+	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
+	  TESTS='$(emu_tsan_run)' TEST_SUITE_LOG=cuda-emu-tsan.log $(emu_only_these)
 
 # ---- the counting build (opt-in: make cuda-emu-cost; README.md "The counting build") ----
 # The library and the backend as in the plain build, the runtime with its

@@ -453,6 +453,18 @@ void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const c
     if (s != GBT_OK) cli_die_status(s, doing);
 }
 
+int cli_help_or_version(struct cli_opts *o, const char *tool, void (*usage)(FILE *f))
+{
+    if (cli_get(o, "help") || cli_get(o, "h"))
+        usage(stdout);
+    else if (cli_get(o, "version"))
+        printf("%s %s\n%s\n", tool, gbt_version(), gbt_build_info());
+    else
+        return 0;
+    free(o->v);
+    return 1;
+}
+
 static void close_stdout(void)
 {
     int bad, e;

@@ -101,6 +101,14 @@ const char *cli_get(const struct cli_opts *o, const char *name);
  */
 void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const char *path);
 
+/*
+ * --help (-h) or --version among o's options: prints usage(stdout), or
+ * "TOOL VERSION" and the build, frees o's values and returns 1 (the tool
+ * then exits 0, and the exit checks that standard output took it);
+ * otherwise returns 0.
+ */
+int cli_help_or_version(struct cli_opts *o, const char *tool, void (*usage)(FILE *f));
+
 /* Logs to standard error; quiet drops info messages, quiet 2 warnings too (errors only). */
 void cli_install_logger(int quiet);
 

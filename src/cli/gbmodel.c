@@ -361,16 +361,7 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv, "with_stats q quiet help h version force", &o);
-    if (cli_get(&o, "help") || cli_get(&o, "h")) {
-        usage(stdout);
-        free(o.v);
-        return 0;
-    }
-    if (cli_get(&o, "version")) {
-        free(o.v);
-        printf("gbmodel %s\n%s\n", gbt_version(), gbt_build_info());
-        return 0;
-    }
+    if (cli_help_or_version(&o, "gbmodel", usage)) return 0;
     if (o.npositional == 0) cli_die("no command given: info, importance, dump, slice or convert (try --help)");
     cmd = o.positional[0];
     nfiles = o.npositional - 1;

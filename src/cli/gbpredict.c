@@ -210,16 +210,7 @@ int main(int argc, char **argv)
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv,
                    "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force", &o);
-    if (cli_get(&o, "help") || cli_get(&o, "h")) {
-        usage(stdout);
-        free(o.v);
-        return 0;
-    }
-    if (cli_get(&o, "version")) {
-        free(o.v);
-        printf("gbpredict %s\n%s\n", gbt_version(), gbt_build_info());
-        return 0;
-    }
+    if (cli_help_or_version(&o, "gbpredict", usage)) return 0;
     if (o.npositional < 2)
         cli_die("%s given; usage: gbpredict [options] DATA_FILE MODEL_FILE [OUTPUT_FILE] (try --help)",
                 o.npositional ? "no MODEL_FILE" : "no DATA_FILE and MODEL_FILE");

@@ -350,16 +350,7 @@ int main(int argc, char **argv)
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv, "header q quiet help h version force", &o);
-    if (cli_get(&o, "help") || cli_get(&o, "h")) {
-        usage(stdout);
-        free(o.v);
-        return 0;
-    }
-    if (cli_get(&o, "version")) {
-        free(o.v);
-        printf("gbtrain %s\n%s\n", gbt_version(), gbt_build_info());
-        return 0;
-    }
+    if (cli_help_or_version(&o, "gbtrain", usage)) return 0;
     if ((v = cli_get(&o, "config")) != NULL) {
         struct cli_opts all;
         memset(&all, 0, sizeof all);

@@ -116,6 +116,34 @@ struct gbt_chunk {
  */
 int gbt__split_block(const char *text, size_t len, int threads, struct gbt_chunk *chunks);
 
+/*
+ * What a reader does with the chunks of each block (gbt__lines_read_chunks);
+ * i is the chunk's number in its block, an index into the reader's buffers.
+ *   parse    parses chunk i (on any thread), stopping at its first bad line
+ *   place    in file order, ch->first_line set: gives the chunk's rows their
+ *            place (ch->first_row) and room, and adds what is counted in order
+ *   explain  the chunk's bad line, numbered `line` in the file, parsed again
+ *            for its message: returns that error
+ *   ready    optional: after the block's chunks are placed, before copying
+ *   copy     copies chunk i's parsed rows to their place (on any thread)
+ */
+struct gbt_chunk_ops {
+    void *ctx;
+    gbt_status (*parse)(void *ctx, struct gbt_chunk *ch, int i);
+    gbt_status (*place)(void *ctx, struct gbt_chunk *ch, int i);
+    gbt_status (*explain)(void *ctx, const struct gbt_chunk *ch, int i, uint64_t line);
+    gbt_status (*ready)(void *ctx);
+    void (*copy)(void *ctx, const struct gbt_chunk *ch, int i);
+};
+
+/*
+ * Reads lr's remaining lines block by block: each block cut into chunks,
+ * parsed in parallel, placed in file order (the first failure in file order
+ * wins: an allocation failure, or a bad line with its own message; the
+ * chunks before it are whole) and copied in parallel.
+ */
+gbt_status gbt__lines_read_chunks(struct gbt_line_reader *lr, const struct gbt_chunk_ops *ops);
+
 /* Reads the lines of a LIBSVM file into a CSR dataset with labels (and groups from qid). */
 gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out);
 

@@ -230,68 +230,66 @@ static uint32_t clamp_line(uint64_t line)
     return line > UINT32_MAX ? UINT32_MAX : (uint32_t)line;
 }
 
+/* What reading the blocks after the first data line needs (gbt_chunk_ops's ctx). */
+struct csv_read {
+    const struct csv_format *c;
+    gbt_dataset *d;
+    size_t *caps; /* of d's values, labels and line numbers */
+    struct csv_rows rows[GBT_MAX_CHUNKS];
+};
+
+static gbt_status csv_parse(void *ctx, struct gbt_chunk *ch, int i)
+{
+    struct csv_read *cr = ctx;
+    return parse_chunk(cr->c, ch, &cr->rows[i]);
+}
+
+static gbt_status csv_place(void *ctx, struct gbt_chunk *ch, int i)
+{
+    struct csv_read *cr = ctx;
+    ch->first_row = cr->d->nrow;
+    FORWARD_IF_ERROR(reserve_rows(cr->d, cr->c, cr->caps, ch->rows));
+    cr->d->nrow += ch->rows;
+    cr->d->nnz += cr->rows[i].present;
+    return GBT_OK;
+}
+
+static gbt_status csv_explain(void *ctx, const struct gbt_chunk *ch, int i, uint64_t line)
+{
+    struct csv_read *cr = ctx;
+    float label;
+    return parse_row(cr->c, ch->bad_text, ch->bad_len, line, cr->rows[i].x + ch->rows * cr->c->ncol, &label);
+}
+
+static void csv_copy(void *ctx, const struct gbt_chunk *ch, int i)
+{
+    const struct csv_read *cr = ctx;
+    const struct csv_format *c = cr->c;
+    const struct csv_rows *rows = &cr->rows[i];
+    gbt_dataset *d = cr->d;
+    if (ch->rows == 0) return;
+    memcpy(d->dense + ch->first_row * c->ncol, rows->x, ch->rows * c->ncol * sizeof(float));
+    if (c->label >= 0) memcpy(d->label + ch->first_row, rows->y, ch->rows * sizeof(float));
+    for (uint64_t r = 0; r < ch->rows; r++)
+        d->row_line[ch->first_row + r] = clamp_line(ch->first_line + rows->line[r]);
+}
+
 /* Reads every block after the first data line. */
 static gbt_status read_blocks(struct gbt_line_reader *lr, const struct csv_format *c, gbt_dataset *d,
                               size_t caps[3])
 {
-    const int nt = lr->threads;
-    struct gbt_chunk chunks[GBT_MAX_CHUNKS];
-    struct csv_rows rows[GBT_MAX_CHUNKS];
-    gbt_status s = GBT_OK;
-    memset(rows, 0, sizeof rows);
-    for (;;) {
-        const char *text;
-        size_t len;
-        int nc;
-        s = gbt__lines_block(lr, gbt__block_bytes(lr), &text, &len);
-        if (s != GBT_OK || len == 0) break;
-        nc = gbt__split_block(text, len, nt, chunks);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-        for (int i = 0; i < nc; i++) chunks[i].status = parse_chunk(c, &chunks[i], &rows[i]);
-        /* the first failure in file order wins; the chunks before it are whole */
-        for (int i = 0; i < nc && s == GBT_OK; i++) {
-            struct gbt_chunk *ch = &chunks[i];
-            if (ch->status != GBT_OK) {
-                s = gbt__fail(ch->status, "%s: out of memory parsing lines %llu and after", c->path,
-                              (unsigned long long)lr->line + 1);
-                break;
-            }
-            ch->first_row = d->nrow;
-            ch->first_line = lr->line + 1;
-            if ((s = reserve_rows(d, c, caps, ch->rows)) != GBT_OK) break;
-            d->nrow += ch->rows;
-            d->nnz += rows[i].present;
-            if (ch->bad_line >= 0) {
-                /* parsed again on this thread, for the message */
-                const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
-                float label;
-                s = parse_row(c, ch->bad_text, ch->bad_len, at, rows[i].x + ch->rows * c->ncol, &label);
-                if (s == GBT_OK)
-                    s = gbt__fail(GBT_E_INTERNAL, "%s:%llu: the line parsed twice gave two answers", c->path,
-                                  (unsigned long long)at);
-                break;
-            }
-            lr->line += ch->lines;
-        }
-        /* copy in parallel: every chunk's rows have their place now */
-        if (s == GBT_OK) {
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-            for (int i = 0; i < nc; i++) {
-                const struct gbt_chunk *ch = &chunks[i];
-                if (ch->rows == 0) continue;
-                memcpy(d->dense + ch->first_row * c->ncol, rows[i].x, ch->rows * c->ncol * sizeof(float));
-                if (c->label >= 0) memcpy(d->label + ch->first_row, rows[i].y, ch->rows * sizeof(float));
-                for (uint64_t r = 0; r < ch->rows; r++)
-                    d->row_line[ch->first_row + r] = clamp_line(ch->first_line + rows[i].line[r]);
-            }
-        }
-        if (s != GBT_OK) break;
-        gbt__lines_progress(lr);
-    }
+    struct csv_read cr;
+    struct gbt_chunk_ops ops = {&cr, csv_parse, csv_place, csv_explain, NULL, csv_copy};
+    gbt_status s;
+    memset(&cr, 0, sizeof cr);
+    cr.c = c;
+    cr.d = d;
+    cr.caps = caps;
+    s = gbt__lines_read_chunks(lr, &ops);
     for (int i = 0; i < GBT_MAX_CHUNKS; i++) {
-        free(rows[i].x);
-        free(rows[i].y);
-        free(rows[i].line);
+        free(cr.rows[i].x);
+        free(cr.rows[i].y);
+        free(cr.rows[i].line);
     }
     return s;
 }

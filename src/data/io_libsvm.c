@@ -230,73 +230,77 @@ static void free_rows(struct svm_rows *r)
     free(r->val);
 }
 
-gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
-{
-    const int nt = lr->threads;
-    struct gbt_chunk chunks[GBT_MAX_CHUNKS];
+/* What reading the blocks needs (gbt_chunk_ops's ctx). */
+struct svm_read {
+    const char *path;
+    gbt_dataset *d;
+    struct csr_caps caps;
+    long long last_qid;
+    int qid_state; /* 0: no line yet, 1: every line has qid, 2: none has */
+    int unsorted;
     struct svm_rows rows[GBT_MAX_CHUNKS];
     uint64_t first_nnz[GBT_MAX_CHUNKS];
-    struct csr_caps caps;
-    long long last_qid = 0;
-    int qid_state = 0; /* 0: no line yet, 1: every line has qid, 2: none has */
-    int unsorted = 0;
+};
+
+static gbt_status svm_parse(void *ctx, struct gbt_chunk *ch, int i)
+{
+    struct svm_read *sr = ctx;
+    return parse_chunk(sr->path, ch, &sr->rows[i]);
+}
+
+static gbt_status svm_place(void *ctx, struct gbt_chunk *ch, int i)
+{
+    struct svm_read *sr = ctx;
+    ch->first_row = sr->d->nrow;
+    sr->first_nnz[i] = sr->d->nnz;
+    return append_rows(sr->path, sr->d, &sr->caps, &sr->qid_state, &sr->last_qid, &sr->unsorted, ch,
+                       &sr->rows[i]);
+}
+
+static gbt_status svm_explain(void *ctx, const struct gbt_chunk *ch, int i, uint64_t line)
+{
+    struct svm_read *sr = ctx;
+    return parse_line(sr->path, ch->bad_text, ch->bad_len, line, &sr->rows[i], ch->rows);
+}
+
+static gbt_status svm_ready(void *ctx)
+{
+    struct svm_read *sr = ctx;
+    FORWARD_IF_ERROR(
+        gbt__reserve(&sr->d->indices, &sr->caps.idx, sr->d->nnz, sizeof(uint32_t), "feature indices"));
+    return gbt__reserve(&sr->d->values, &sr->caps.val, sr->d->nnz, sizeof(float), "feature values");
+}
+
+static void svm_copy(void *ctx, const struct gbt_chunk *ch, int i)
+{
+    const struct svm_read *sr = ctx;
+    const struct svm_rows *rows = &sr->rows[i];
+    (void)ch;
+    if (rows->nnz == 0) return;
+    memcpy(sr->d->indices + sr->first_nnz[i], rows->idx, rows->nnz * sizeof(uint32_t));
+    memcpy(sr->d->values + sr->first_nnz[i], rows->val, rows->nnz * sizeof(float));
+}
+
+gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
+{
+    struct svm_read r;
+    struct gbt_chunk_ops ops = {&r, svm_parse, svm_place, svm_explain, svm_ready, svm_copy};
     gbt_dataset *d;
     gbt_status s;
-    memset(&caps, 0, sizeof caps);
-    memset(rows, 0, sizeof rows);
+    memset(&r, 0, sizeof r);
     FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
+    r.path = lr->path;
+    r.d = d;
     s = gbt__strdup(&d->source, lr->path);
-    if (s == GBT_OK) s = gbt__reserve(&d->indptr, &caps.indptr, 2, sizeof(uint64_t), "rows");
+    if (s == GBT_OK) s = gbt__reserve(&d->indptr, &r.caps.indptr, 2, sizeof(uint64_t), "rows");
     if (s == GBT_OK) d->indptr[0] = 0;
-    while (s == GBT_OK) {
-        const char *text;
-        size_t len;
-        int nc;
-        s = gbt__lines_block(lr, gbt__block_bytes(lr), &text, &len);
-        if (s != GBT_OK || len == 0) break;
-        nc = gbt__split_block(text, len, nt, chunks);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-        for (int i = 0; i < nc; i++) chunks[i].status = parse_chunk(lr->path, &chunks[i], &rows[i]);
-        /* in file order: the first failure wins; the chunks before it are whole */
-        for (int i = 0; i < nc && s == GBT_OK; i++) {
-            struct gbt_chunk *ch = &chunks[i];
-            if (ch->status != GBT_OK) {
-                s = gbt__fail(ch->status, "%s: out of memory parsing lines %llu and after", lr->path,
-                              (unsigned long long)lr->line + 1);
-                break;
-            }
-            ch->first_row = d->nrow;
-            ch->first_line = lr->line + 1;
-            first_nnz[i] = d->nnz;
-            if ((s = append_rows(lr->path, d, &caps, &qid_state, &last_qid, &unsorted, ch, &rows[i])) != GBT_OK) break;
-            if (ch->bad_line >= 0) {
-                /* parsed again on this thread, for the message */
-                const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
-                s = parse_line(lr->path, ch->bad_text, ch->bad_len, at, &rows[i], ch->rows);
-                if (s == GBT_OK)
-                    s = gbt__fail(GBT_E_INTERNAL, "%s:%llu: the line parsed twice gave two answers", lr->path,
-                                  (unsigned long long)at);
-                break;
-            }
-            lr->line += ch->lines;
-        }
-        if (s == GBT_OK) s = gbt__reserve(&d->indices, &caps.idx, d->nnz, sizeof(uint32_t), "feature indices");
-        if (s == GBT_OK) s = gbt__reserve(&d->values, &caps.val, d->nnz, sizeof(float), "feature values");
-        if (s != GBT_OK) break;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
-        for (int i = 0; i < nc; i++) {
-            if (rows[i].nnz == 0) continue;
-            memcpy(d->indices + first_nnz[i], rows[i].idx, rows[i].nnz * sizeof(uint32_t));
-            memcpy(d->values + first_nnz[i], rows[i].val, rows[i].nnz * sizeof(float));
-        }
-        gbt__lines_progress(lr);
-    }
-    for (int i = 0; i < GBT_MAX_CHUNKS; i++) free_rows(&rows[i]);
+    if (s == GBT_OK) s = gbt__lines_read_chunks(lr, &ops);
+    for (int i = 0; i < GBT_MAX_CHUNKS; i++) free_rows(&r.rows[i]);
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no features: every line has only a label", lr->path);
     /* rows in order without NaN (the usual file) are what finish_csr would make them: skip its pass */
-    if (s == GBT_OK && unsorted) s = gbt__dataset_finish_csr(d);
+    if (s == GBT_OK && r.unsorted) s = gbt__dataset_finish_csr(d);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
         return s;

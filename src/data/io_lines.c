@@ -202,6 +202,50 @@ int gbt__split_block(const char *text, size_t len, int threads, struct gbt_chunk
     return n;
 }
 
+gbt_status gbt__lines_read_chunks(struct gbt_line_reader *lr, const struct gbt_chunk_ops *ops)
+{
+    const int nt = lr->threads;
+    struct gbt_chunk chunks[GBT_MAX_CHUNKS];
+    gbt_status s = GBT_OK;
+    for (;;) {
+        const char *text;
+        size_t len;
+        int nc;
+        s = gbt__lines_block(lr, gbt__block_bytes(lr), &text, &len);
+        if (s != GBT_OK || len == 0) break;
+        nc = gbt__split_block(text, len, nt, chunks);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (int i = 0; i < nc; i++) chunks[i].status = ops->parse(ops->ctx, &chunks[i], i);
+        for (int i = 0; i < nc && s == GBT_OK; i++) {
+            struct gbt_chunk *ch = &chunks[i];
+            if (ch->status != GBT_OK) {
+                s = gbt__fail(ch->status, "%s: out of memory parsing lines %llu and after", lr->path,
+                              (unsigned long long)lr->line + 1);
+                break;
+            }
+            ch->first_line = lr->line + 1;
+            if ((s = ops->place(ops->ctx, ch, i)) != GBT_OK) break;
+            if (ch->bad_line >= 0) {
+                /* parsed again on this thread, for the message */
+                const uint64_t at = ch->first_line + (uint64_t)ch->bad_line;
+                s = ops->explain(ops->ctx, ch, i, at);
+                if (s == GBT_OK)
+                    s = gbt__fail(GBT_E_INTERNAL, "%s:%llu: the line parsed twice gave two answers", lr->path,
+                                  (unsigned long long)at);
+                break;
+            }
+            lr->line += ch->lines;
+        }
+        if (s == GBT_OK && ops->ready) s = ops->ready(ops->ctx);
+        if (s != GBT_OK) break;
+        /* every chunk's rows have their place now */
+#pragma omp parallel for schedule(dynamic, 1) num_threads(nt)
+        for (int i = 0; i < nc; i++) ops->copy(ops->ctx, &chunks[i], i);
+        gbt__lines_progress(lr);
+    }
+    return s;
+}
+
 int gbt__lines_progress(struct gbt_line_reader *lr)
 {
     const double now = gbt__now();

@@ -398,12 +398,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->binned->qm);
     } else if (s == GBT_OK) {
         /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
-        /* GBT_HOST_BINNING=1, a test hook: bin on the host even for a device that
-           bins (CI's ThreadSanitizer run of test_backend, whose cost grows with
-           every CUDA thread a device binning starts; test_cuda_quantize tests it) */
-        const char *host_binning = getenv("GBT_HOST_BINNING");
-        struct gbt_binner by = {host_binning && strcmp(host_binning, "1") == 0 ? NULL : ts->ops->quantize,
-                                ts->ordinal, ts->ops->name};
+        struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
         s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
         if (s != GBT_OK && by.quantize && gbt__booster_device_auto(p->device)) {
             /* as when opening fails below: device=auto goes on with the CPU, whose binning is the same */
