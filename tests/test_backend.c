@@ -1276,7 +1276,7 @@ static gbt_dataset *make_cat_data(const struct spec *s, uint32_t big)
             x[r * m + f] = v;
             if (isnan(v)) score += f == 2 ? 0.7 : 0.0;
             else if (f == 0 || f == 3) score += (f ? 0.2 : -0.15) * v;
-            else score += 2.0 * unit(24, (uint64_t)v, f) - 1.0;
+            else score += (f == 1 ? 3.0 : 1.0) * (2.0 * unit(24, (uint64_t)v, f) - 1.0);
         }
         {
             const double noise = unit(25, r, 0) - 0.5;
