@@ -110,6 +110,7 @@ struct spec {
     int verbosity;  /* trainings */
     uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
     int max_cat_to_onehot, max_cat_threshold; /* trainings: 0 for the default */
+    int categorical; /* categorical data (make_cat_data): max_bin 256 in every layout */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -254,7 +255,7 @@ static int outputs_of(int obj)
 
 static int max_bin_of(const struct spec *s)
 {
-    return s->layout == L_DENSE16 ? 300 : 256;
+    return s->layout == L_DENSE16 && !s->categorical ? 300 : 256;
 }
 
 /* ---- the brute-force backend ------------------------------------------------ */
@@ -1250,7 +1251,7 @@ static void test_constrained(void)
  * codes, f4 `big` categories (above 255: 16-bit codes), f5 7 categories
  * without missing values.  Each category adds its own effect to the label,
  * so partition splits pay.  Dense data has missing values in f1, f2, f4;
- * CSR data leaves 35% of the cells out.
+ * CSR data leaves 80% of the cells out (binned in the CSR layout).
  */
 static gbt_dataset *make_cat_data(const struct spec *s, uint32_t big)
 {
@@ -1267,12 +1268,12 @@ static gbt_dataset *make_cat_data(const struct spec *s, uint32_t big)
             switch (f) {
             case 1: v = (float)floor(u * 3.0); break;
             case 2: v = (float)(5.0 * floor(u * 40.0) + 1.0); break;
-            case 4: v = (float)floor(u * u * big); break;
+            case 4: v = (float)((r * 37 + 11) % big); break; /* every category once in `big` rows */
             case 5: v = (float)floor(u * 7.0); break;
             default: v = (float)(u * 10.0 - 3.0); break;
             }
             if ((f == 1 || f == 2 || f == 4) && unit(22, r, f) < 0.08) v = NAN;
-            if (s->layout == L_CSR && unit(23, r, f) < 0.35) v = NAN;
+            if (s->layout == L_CSR && unit(23, r, f) < 0.8) v = NAN;
             x[r * m + f] = v;
             if (isnan(v)) score += f == 2 ? 0.7 : 0.0;
             else if (f == 0 || f == 3) score += (f ? 0.2 : -0.15) * v;
@@ -1369,9 +1370,10 @@ static void test_categorical(void)
         s.obj = cases[i].obj;
         s.K = gbt_objective_is_multiclass(s.obj) ? 3 : 1;
         s.layout = cases[i].layout;
-        s.rows = quick >= 2 ? 400 : 1200;
+        /* the sanitizer runs (GBT_TEST_QUICK 1 and 2): fewer rows and rounds, the same cases */
+        s.rows = quick >= 2 ? 300 : quick ? 500 : 1200;
         s.cols = 6;
-        s.rounds = quick >= 2 ? 2 : 3;
+        s.rounds = quick ? 2 : 3;
         s.weights = (int)i % 2;
         s.policy = cases[i].policy;
         s.subsample = 1.0;
@@ -1388,7 +1390,19 @@ static void test_categorical(void)
                  s.max_cat_threshold ? s.max_cat_threshold : 64, s.monotone ? " monotone " : "",
                  s.monotone ? s.monotone : "");
         s.name = name;
+        s.categorical = 1;
         d = make_cat_data(&s, (uint32_t)cases[i].big);
+        {
+            /* max_bin 256: the uint16 layout comes from the categories alone */
+            struct gbt_qmatrix q;
+            const int want = s.layout == L_DENSE8 ? GBT_QM_DENSE8 : s.layout == L_DENSE16 ? GBT_QM_DENSE16 : GBT_QM_CSR;
+            int got = -1;
+            if (d && gbt__quantize(d, max_bin_of(&s), 1, &q) == GBT_OK) {
+                got = q.layout;
+                gbt__qmatrix_free(&q);
+            }
+            ok(got == want, "the data bins in the %s layout (%d): %s", layout_name(s.layout), got, name);
+        }
         st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;
         if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
         if (st == GBT_OK) st = gbt_booster_dump(b1, "text", -1, 0, &dump, &nj);
