@@ -1384,11 +1384,12 @@ static void test_categorical(void)
         s.monotone = cases[i].monotone;
         s.max_cat_to_onehot = cases[i].onehot;
         s.max_cat_threshold = cases[i].threshold;
+        s.pool_mb = i == 3 ? 0.0001 : 0; /* the last case: the smallest histogram pool (histograms dropped, built again) */
         snprintf(name, sizeof name, "categorical %s %s %s %dx6, %d categories, max_cat_to_onehot %d, "
-                 "max_cat_threshold %d%s%s", obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
+                 "max_cat_threshold %d%s%s%s", obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
                  layout_name(s.layout), s.rows, cases[i].big, s.max_cat_to_onehot ? s.max_cat_to_onehot : 4,
                  s.max_cat_threshold ? s.max_cat_threshold : 64, s.monotone ? " monotone " : "",
-                 s.monotone ? s.monotone : "");
+                 s.monotone ? s.monotone : "", s.pool_mb > 0 ? ", histogram_pool_size 0.0001" : "");
         s.name = name;
         s.categorical = 1;
         d = make_cat_data(&s, (uint32_t)cases[i].big);
