@@ -11,6 +11,7 @@
 
 #include "data/dataset.h"
 #include "util/util.h"
+#include "common/cat_math.h"
 #include "common/constraint_math.h"
 #include "gbt_cuda.h"
 #include "math_check.h"
@@ -56,13 +57,12 @@ static gbt_status cuda_open(int ordinal, const struct gbt_train_plan *plan, void
     char msg[GBT_CU_MSG];
     double math[GBT_MATH_CHECKS];
     int st;
-    RETURN_ERROR_IF(cuts->is_cat != NULL, GBT_E_INVALID_ARG,
-                    "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
     FORWARD_IF_ERROR(gbt__alloc(&usable, (size_t)cuts->nfeat + 1, 1, 1, "feature flags"));
     for (uint32_t f = 0; f < cuts->nfeat; f++) {
         usable[f] = (uint8_t)gbt__feature_usable(cuts, f);
         if (usable[f] && plan->monotone && plan->monotone[f])
             usable[f] |= plan->monotone[f] > 0 ? GBT_FEAT_INC : GBT_FEAT_DEC;
+        if (usable[f] && gbt__cuts_is_cat(cuts, f)) usable[f] |= GBT_FEAT_CAT;
     }
     for (int i = 0; i < GBT_MATH_CHECKS; i++) math[i] = gbt_math_check_value(i);
     msg[0] = '\0';
@@ -104,8 +104,7 @@ static gbt_status cuda_best_splits(void *ctx, const struct gbt_split_job *jobs, 
                                    const uint8_t *masks, const struct gbt_split_params *p,
                                    struct gbt_split *out, uint32_t *cat_sets)
 {
-    (void)cat_sets; /* cuda_open refuses categorical features */
-    CU_CALL(gbt_cu_best_splits(ctx, jobs, n, masks, p, out, msg_));
+    CU_CALL(gbt_cu_best_splits(ctx, jobs, n, masks, p, out, cat_sets, msg_));
 }
 
 static gbt_status cuda_partition(void *ctx, const struct gbt_partition_job *jobs, int n)
@@ -147,28 +146,26 @@ static gbt_status cuda_predict_margins(int ordinal, const struct gbt_forest *f, 
                                        uint32_t t1, int K, const double *base,
                                        const struct gbt_dview *v, double *margin_out)
 {
-    RETURN_ERROR_IF(f->cat_len > 0, GBT_E_INVALID_ARG,
-                    "device=cuda: prediction of categorical splits is not supported on CUDA yet; predict "
-                    "with device=cpu");
     CU_CALL(gbt_cu_predict_margins(ordinal, f, t0, t1, K, base, v, margin_out, msg_));
 }
 
 static gbt_status cuda_predict_explain(int ordinal, const struct gbt_shap_forest *f, int kind,
                                        const float *x, const double *base, uint64_t nrow, float *out)
 {
-    RETURN_ERROR_IF(f->cat_bits != NULL, GBT_E_INVALID_ARG,
-                    "device=cuda: leaf indices and SHAP values of categorical splits are not supported on "
-                    "CUDA yet; use device=cpu");
     CU_CALL(gbt_cu_predict_explain(ordinal, f, kind, x, base, nrow, out, msg_));
 }
 
 static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out)
 {
     struct gbt_cu_qinput in;
-    /* refused before any device work: the device binning knows numeric cuts only */
+    uint8_t *is_cat = NULL;
+    char msg[GBT_CU_MSG];
+    int st;
     for (uint64_t f = 0; f < d->ncol; f++)
-        RETURN_ERROR_IF(gbt__dataset_is_cat(d, f), GBT_E_INVALID_ARG,
-                        "device=cuda: categorical features are not supported on CUDA yet; train with device=cpu");
+        if (gbt__dataset_is_cat(d, f)) {
+            if (is_cat == NULL) FORWARD_IF_ERROR(gbt__alloc(&is_cat, (size_t)d->ncol, 1, 1, "categorical flags"));
+            is_cat[f] = 1;
+        }
     in.nrow = d->nrow;
     in.ncol = d->ncol;
     in.nnz = d->nnz;
@@ -180,7 +177,11 @@ static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, 
     in.max_bin = max_bin;
     in.layout = gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
     in.max_weight = gbt__max_weight(d->weight, d->nrow, 1);
-    CU_CALL(gbt_cu_quantize(ordinal, &in, out, msg_));
+    in.is_cat = is_cat;
+    msg[0] = '\0';
+    st = gbt_cu_quantize(ordinal, &in, out, msg);
+    free(is_cat);
+    return cu_result(st, msg);
 }
 
 const struct gbt_backend_ops gbt__cuda_ops = {

@@ -68,7 +68,7 @@ struct stage {
     int pending; /* a copy was enqueued and no drain has been seen since */
 };
 
-enum { ST_HIST, ST_SPLIT, ST_MASK, ST_PART, ST_LEAF, ST_COUNT };
+enum { ST_HIST, ST_SPLIT, ST_MASK, ST_PART, ST_LEAF, ST_CAT, ST_COUNT };
 
 } // namespace gbt_cu
 
@@ -109,6 +109,18 @@ struct gbt_cu_ctx {
     gbt_cu::cand *cands;
     uint32_t cand_cap;
     struct gbt_split *splits;
+    /*
+     * Categorical features (common/cat_math.h; none: ncat 0, NULL): their
+     * ids (ncat), each one's first entry in a job's sort scratch (ncat + 1,
+     * the last cat_total), the sort scratch (max_slots * cat_total), the
+     * best candidate of each (job, categorical feature) (max_slots * ncat),
+     * and the set of each job's split (max_slots * cat_words words).
+     */
+    uint32_t ncat, cat_total, cat_words;
+    uint32_t *cat_feat, *cat_off;
+    struct gbt_cat_entry *cat_order;
+    gbt_cu::cand *cat_cands;
+    uint32_t *cat_bits;
     gbt_cu::hgroup *groups;
     double *math; /* GBT_MATH_CHECKS: the device's values of cuda/math_check.h */
     uint32_t *group_ptr; /* ranking: ngroups + 1 query offsets */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cu_internal.cuh"
+#include "common/cat_math.h"
 #include "math_check.h"
 
 namespace gbt_cu {
@@ -337,12 +338,21 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         c->result_cap = 4 * K * sizeof(unsigned long long);
     if (c->result_cap < GBT_MATH_CHECKS * sizeof(double)) c->result_cap = GBT_MATH_CHECKS * sizeof(double);
 
+    const uint8_t *is_cat = qm->cuts.is_cat;
+    for (uint32_t f = 0; is_cat != NULL && f < nf; f++)
+        if (is_cat[f]) {
+            c->ncat++;
+            c->cat_total += qm->cuts.nbins[f];
+        }
+    c->cat_words = gbt__cuts_cat_words(&qm->cuts);
+
     size_t st_bytes[ST_COUNT];
     st_bytes[ST_HIST] = (size_t)c->seg_cap * 4 * sizeof(int32_t);
     st_bytes[ST_SPLIT] = (size_t)c->max_slots * sizeof(struct gbt_split_job);
     st_bytes[ST_MASK] = plan->no_column_sampling ? 0 : (size_t)c->max_slots * nf;
     st_bytes[ST_PART] = (size_t)c->max_slots * sizeof(struct gbt_partition_job);
     st_bytes[ST_LEAF] = (size_t)c->seg_cap * sizeof(struct gbt_leaf);
+    st_bytes[ST_CAT] = (size_t)c->max_slots * c->cat_words * 4;
 
     request req[] = {
         {(void **)&c->codes8, qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
@@ -381,6 +391,12 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->cands, (size_t)c->cand_cap * sizeof(cand), "split candidates"},
         {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
         {(void **)&c->groups, (nf + 1) * sizeof(hgroup), "feature groups"},
+        {(void **)&c->cat_feat, (size_t)c->ncat * 4, "categorical features"},
+        {(void **)&c->cat_off, c->ncat ? ((size_t)c->ncat + 1) * 4 : 0, "categorical features"},
+        {(void **)&c->cat_order, (size_t)c->max_slots * c->cat_total * sizeof(struct gbt_cat_entry),
+         "category sort scratch"},
+        {(void **)&c->cat_cands, (size_t)c->max_slots * c->ncat * sizeof(cand), "categorical candidates"},
+        {(void **)&c->cat_bits, (size_t)c->max_slots * c->cat_words * 4, "category sets"},
         {(void **)&c->math, GBT_MATH_CHECKS * sizeof(double), "the arithmetic check"},
         {(void **)&c->group_ptr, c->ngroups ? (c->ngroups + 1) * 4 : 0, "query groups"},
         {(void **)&c->rank_idx, c->ngroups ? 3 * n * 4 : 0, "ranking scratch"},
@@ -390,6 +406,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->stage[ST_MASK].dev, st_bytes[ST_MASK], "feature masks"},
         {(void **)&c->stage[ST_PART].dev, st_bytes[ST_PART], "partition jobs"},
         {(void **)&c->stage[ST_LEAF].dev, st_bytes[ST_LEAF], "leaves"},
+        {(void **)&c->stage[ST_CAT].dev, st_bytes[ST_CAT], "category sets"},
     };
     const int nreq = (int)(sizeof req / sizeof req[0]);
 
@@ -454,6 +471,24 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     CU_FORWARD(copy_in(c, c->offset, qm->cuts.offset, (nf + 1) * 4, msg));
     CU_FORWARD(copy_in(c, c->nbins, qm->cuts.nbins, nf * 4, msg));
     CU_FORWARD(copy_in(c, c->usable, usable, nf, msg));
+    if (c->ncat) {
+        uint32_t *list = (uint32_t *)malloc(((size_t)2 * c->ncat + 1) * 4);
+        uint32_t i = 0;
+        if (list == NULL) return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %u features", c->ncat);
+        list[c->ncat] = 0;
+        for (uint32_t f = 0; f < nf; f++)
+            if (is_cat[f]) {
+                list[i] = f;
+                list[c->ncat + i + 1] = list[c->ncat + i] + qm->cuts.nbins[f];
+                i++;
+            }
+        /* synchronous: list is freed at once */
+        cudaError_t e = cudaMemcpy(c->cat_feat, list, (size_t)c->ncat * 4, cudaMemcpyHostToDevice);
+        if (e == cudaSuccess)
+            e = cudaMemcpy(c->cat_off, list + c->ncat, ((size_t)c->ncat + 1) * 4, cudaMemcpyHostToDevice);
+        free(list);
+        if (e != cudaSuccess) return fail(msg, e, "cudaMemcpy of the categorical features", __FILE__, __LINE__);
+    }
     CU_FORWARD(copy_in(c, c->label, plan->label, n * 4, msg));
     if (plan->weight) CU_FORWARD(copy_in(c, c->weight, plan->weight, n * 4, msg));
     CU_FORWARD(copy_in(c, c->margin, plan->margin, n * K * 8, msg));

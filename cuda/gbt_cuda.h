@@ -95,9 +95,13 @@ int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
 int gbt_cu_write_histogram(struct gbt_cu_ctx *c, int slot, const struct gbt_hbin *in, char *msg);
 int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg);
 int gbt_cu_histograms(struct gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, char *msg);
+/*
+ * With categorical features, sets receives n sets of gbt__cuts_cat_words
+ * words (job j's: the bins that go right when out[j].is_cat, else zeros).
+ */
 int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,
                        const uint8_t *masks, const struct gbt_split_params *p,
-                       struct gbt_split *out, char *msg);
+                       struct gbt_split *out, uint32_t *sets, char *msg);
 int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition_job *jobs, int n, char *msg);
 int gbt_cu_finish_tree(struct gbt_cu_ctx *c, const struct gbt_leaf *leaves, int n, char *msg);
 int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg);
@@ -135,6 +139,7 @@ struct gbt_cu_qinput {
     const uint32_t *indices; /* nnz, ascending within a row */
     const float *values;     /* nnz, none NaN */
     const float *weight;     /* nrow, or NULL for all 1 */
+    const uint8_t *is_cat;   /* ncol: 1 for a categorical feature (one bin per category); NULL for none */
     int max_bin;
     int layout;              /* gbt__qm_layout's */
     double max_weight;       /* gbt__max_weight's */

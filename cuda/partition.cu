@@ -32,6 +32,7 @@
 #include <cub/block/block_scan.cuh>
 
 #include "cu_internal.cuh"
+#include "common/cat_math.h"
 
 namespace {
 
@@ -56,6 +57,8 @@ struct part_args {
     uint32_t *tile_count, *tile_offset;
     uint64_t *job_sbase, *job_nl;
     uint64_t *node_begin, *node_count;
+    const uint32_t *cat_sets; /* njobs sets of cat_words words: a categorical job's bins that go right */
+    uint32_t cat_words;
 };
 
 /*
@@ -81,11 +84,12 @@ __device__ __forceinline__ uint32_t code_of(const part_args &a, uint32_t r, uint
     return a.nbins[f];
 }
 
-__device__ __forceinline__ int goes_left(const part_args &a, const struct gbt_partition_job &jb,
+__device__ __forceinline__ int goes_left(const part_args &a, const struct gbt_partition_job &jb, int j,
                                          uint32_t r)
 {
     const uint32_t f = (uint32_t)jb.feature, code = code_of(a, r, f);
     if (code == a.nbins[f]) return jb.default_left != 0;
+    if (jb.is_cat) return !gbt_cat_bit(a.cat_sets + (uint64_t)j * a.cat_words, code);
     return code <= (uint32_t)jb.bin;
 }
 
@@ -116,7 +120,7 @@ __global__ void __launch_bounds__(TILE_THREADS) part_flags(part_args a)
         if (i < T) {
             const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
             const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
-            l = goes_left(a, a.jobs[j], r);
+            l = goes_left(a, a.jobs[j], j, r);
         }
         const uint32_t word = __ballot_sync(0xffffffffu, l);
         if (threadIdx.x % 32 == 0 && i < T) a.flags[i / 32] = word;
@@ -223,7 +227,8 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
         const struct gbt_partition_job *jb = &jobs[j];
         if (jb->node < 0 || jb->left < 0 || jb->right < 0 || (uint32_t)jb->node >= c->max_nodes ||
             (uint32_t)jb->left >= c->max_nodes || (uint32_t)jb->right >= c->max_nodes ||
-            jb->feature < 0 || (uint32_t)jb->feature >= c->nfeat)
+            jb->feature < 0 || (uint32_t)jb->feature >= c->nfeat ||
+            (jb->is_cat && (jb->cat_set == NULL || c->cat_words == 0)))
             return failf(msg, GBT_E_INTERNAL, "bad partition job for node %d", jb->node);
     }
     if ((uint32_t)n > c->max_slots)
@@ -231,6 +236,18 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
                      c->max_slots);
     CU_FORWARD(use_device(c, msg));
     CU_FORWARD(upload(c, ST_PART, jobs, (size_t)n * sizeof *jobs, &d_jobs, msg));
+    if (c->cat_words) { /* each job's set (zeros for a numeric split), gathered in the staging buffer */
+        stage *st = &c->stage[ST_CAT];
+        uint32_t *h = (uint32_t *)st->host;
+        void *d_sets;
+        CU_FORWARD(stage_ready(c, ST_CAT, msg));
+        for (int j = 0; j < n; j++)
+            for (uint32_t w = 0; w < c->cat_words; w++)
+                h[(size_t)j * c->cat_words + w] = jobs[j].is_cat ? jobs[j].cat_set[w] : 0u;
+        CU_FORWARD(upload(c, ST_CAT, h, (size_t)n * c->cat_words * 4, &d_sets, msg));
+        a.cat_sets = (const uint32_t *)d_sets;
+        a.cat_words = c->cat_words;
+    }
     a.jobs = (const struct gbt_partition_job *)d_jobs;
     static_assert(offsetof(struct gbt_partition_job, node) == 0, "node ids lead the jobs");
     CU_FORWARD(segments(c, (const int32_t *)d_jobs, (int)(sizeof *jobs / sizeof(int32_t)), n, msg));

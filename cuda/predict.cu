@@ -4,7 +4,8 @@
  *
  * A thread per row walks each tree `depth` steps with the step of
  * predict.h (children adjacent, leaves keeping the row), which sends a row
- * left when x < threshold in float and sends NaN,
+ * left when x < threshold in float (a categorical node: gbt_pnode_step
+ * with the forest's category sets, as the host) and sends NaN,
  * values equal to `missing` (dense) and features beyond the data's columns
  * to the default side, and adds the leaf values in double in tree order,
  * starting from the row's base margin or base[k]: the additions of
@@ -33,6 +34,7 @@ struct forest_dev {
     uint32_t ntrees;
     int K;
     const double *base;
+    const uint32_t *cat_bits; /* the forest's category sets (predict.h), or NULL without categorical nodes */
 };
 
 __device__ __forceinline__ float nan_f()
@@ -51,7 +53,7 @@ __device__ __forceinline__ void walk(const forest_dev &fo, Get get, double *out)
         int32_t idx = 0;
         for (int d = 0; d < depth; d++) {
             const struct gbt_pnode n = nodes[idx];
-            idx = gbt_pnode_next(&n, get(n.feature & ~GBT_PNODE_DL));
+            idx = gbt_pnode_step(&n, get(n.feature & GBT_PNODE_FEATURE), fo.cat_bits);
         }
         if (fo.K == 1)
             acc0 += (double)nodes[idx].value;
@@ -145,7 +147,7 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
     const int csr = v->dense == NULL;
     const float *bm_host = v->base_margin;
     uint64_t max_rows, nnz_cap = 0;
-    void *d_nodes, *d_off, *d_depth, *d_base, *d_x = NULL, *d_ptr = NULL, *d_idx = NULL,
+    void *d_nodes, *d_off, *d_depth, *d_base, *d_cats = NULL, *d_x = NULL, *d_ptr = NULL, *d_idx = NULL,
                                               *d_val = NULL, *d_bm = NULL, *d_out;
 
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
@@ -195,6 +197,10 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
     CU_FORWARD(cl.put(d_off, f->offset + t0, (size_t)ntrees * sizeof(uint64_t), msg));
     CU_FORWARD(cl.put(d_depth, f->depth + t0, (size_t)ntrees, msg));
     CU_FORWARD(cl.put(d_base, base, Ku * sizeof(double), msg));
+    if (f->cat_len) {
+        CU_FORWARD(cl.alloc(&d_cats, f->cat_len * sizeof(uint32_t), "the category sets", msg));
+        CU_FORWARD(cl.put(d_cats, f->cat_bits, f->cat_len * sizeof(uint32_t), msg));
+    }
 
     fo.nodes = (const struct gbt_pnode *)d_nodes;
     fo.offset = (const uint64_t *)d_off;
@@ -203,6 +209,7 @@ extern "C" int gbt_cu_predict_margins(int ordinal, const struct gbt_forest *f, u
     fo.ntrees = ntrees;
     fo.K = K;
     fo.base = (const double *)d_base;
+    fo.cat_bits = (const uint32_t *)d_cats;
 
     for (uint64_t r0 = 0; r0 < n;) {
         const uint64_t r1 = csr ? csr_chunk_end(v, r0, max_rows, nnz_cap)

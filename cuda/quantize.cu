@@ -29,6 +29,7 @@
 #include "cu_internal.cuh"
 
 extern "C" {
+#include "data/dataset.h"
 #include "util/util.h"
 }
 
@@ -428,7 +429,7 @@ int load_batch(qwork *w, const struct gbt_cu_qinput *in, uint64_t r0, uint64_t n
 int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, char *msg)
 {
     const uint32_t nf = (uint32_t)in->ncol;
-    const int layout = in->layout;
+    int layout = in->layout; /* dense8 becomes dense16 when a categorical feature needs it */
     const int shift = gbt_weight_shift(in->max_weight, in->nrow);
     const double unit = ldexp(1.0, -shift);
     size_t free_b = 0, total_b = 0;
@@ -635,11 +636,28 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
             st = failf(msg, GBT_E_NO_MEMORY, "binning: %s", gbt_last_error());
             goto cuts_done;
         }
+        for (uint32_t f = 0; in->is_cat && f < nf; f++) {
+            /* categorical: one bin per category, at most GBT_CAT_MAX_DISTINCT (the host's rule and message) */
+            const uint64_t nd = (uint64_t)(h_aoff[f + 1] - h_aoff[f]);
+            if (!in->is_cat[f]) continue;
+            if (nd > GBT_CAT_MAX_DISTINCT) {
+                st = failf(msg, GBT_E_INVALID_ARG,
+                           "categorical feature %u has %llu distinct categories in the training data; gbt "
+                           "supports at most %u",
+                           f, (unsigned long long)nd, GBT_CAT_MAX_DISTINCT);
+                goto cuts_done;
+            }
+            /* more codes than one byte holds: the dense layout is uint16, as the host's fits_dense8 */
+            if (layout == GBT_QM_DENSE8 && nd + (total_count[f] < in->nrow ? 1u : 0u) > 256u) layout = GBT_QM_DENSE16;
+        }
+        out->layout = layout;
         for (uint32_t f = 0; f < nf; f++) {
             const uint64_t nd = (uint64_t)(h_aoff[f + 1] - h_aoff[f]);
             uint64_t na, nb, ncut, limit;
             c->has_missing[f] = total_count[f] < in->nrow;
             h_budget[f] = gbt__feature_budget(in->max_bin, layout, c->has_missing[f]);
+            /* a categorical feature's budget is its categories: the cut rule's few-values case, every value a bin */
+            if (in->is_cat && in->is_cat[f]) h_budget[f] = (uint32_t)nd;
             h_po[f + 1] = h_po[f] + (gbt_cuts_first_pass(nd, total_count[f], h_budget[f], &limit) ? limit : 0);
             gbt_cuts_scratch(nd, total_count[f], h_budget[f], &na, &nb);
             ncut = nd < h_budget[f] ? nd : h_budget[f];
@@ -706,8 +724,28 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         Q_CHECK(cudaMemcpyAsync(c->nbins, d_nbins, (size_t)nf * sizeof(uint32_t), cudaMemcpyDeviceToHost, w->stream));
         Q_CHECK(cudaMemcpyAsync(h_cuts, d_cuts, (size_t)h_co[nf] * sizeof(float), cudaMemcpyDeviceToHost, w->stream));
         Q_CHECK(cudaStreamSynchronize(w->stream));
-        if (gbt__cuts_assemble(c, layout, h_cuts, at, 0) != GBT_OK)
+        if (gbt__cuts_assemble(c, layout, h_cuts, at, 0) != GBT_OK) {
             st = failf(msg, GBT_E_INVALID_ARG, "%s", gbt_last_error());
+            goto cuts_done;
+        }
+        if (in->is_cat) {
+            /* the category of each bin: the feature's first distinct value, then each cut but the last */
+            if (gbt__alloc(&c->is_cat, nf ? nf : 1, 1, 1, "categorical flags") != GBT_OK ||
+                gbt__alloc(&c->category, c->total_slots ? c->total_slots : 1, sizeof(uint32_t), 1, "bin categories") !=
+                    GBT_OK) {
+                st = failf(msg, GBT_E_NO_MEMORY, "binning: %s", gbt_last_error());
+                goto cuts_done;
+            }
+            for (uint32_t f = 0; f < nf; f++) {
+                uint32_t key = 0;
+                c->is_cat[f] = in->is_cat[f] ? 1 : 0;
+                if (!in->is_cat[f] || c->nbins[f] == 0) continue;
+                Q_CHECK(cudaMemcpy(&key, d_akey + h_aoff[f], sizeof key, cudaMemcpyDeviceToHost));
+                c->category[c->offset[f]] = (uint32_t)gbt_cut_value(key);
+                for (uint32_t k = 1; k < c->nbins[f]; k++)
+                    c->category[c->offset[f] + k] = (uint32_t)h_cuts[at[f] + k - 1];
+            }
+        }
     cuts_done:
         free(h_aoff);
         free(h_ea);

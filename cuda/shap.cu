@@ -3,6 +3,9 @@
  * device: a thread per row runs the functions of common/shap_math.h, the
  * ones the CPU runs (src/model/shap.c), so the bits are the CPU's.
  *
+ * Categorical nodes step with the forest's category sets (cat_bits, copied
+ * as they are: nodes name their set by its place in them).
+ *
  * The host gives the rows densified (nfeat floats, NaN: missing) with
  * their starting scores.  Each thread has its own slice of global memory
  * for the walk (path and stack) and the row's sums in double; rows go in
@@ -73,7 +76,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     const uint64_t w = (uint64_t)f->nfeat + 1, K = (uint64_t)f->K;
     uint64_t per_row, rows;
     void *d_nodes, *d_off, *d_cls, *d_exp, *d_feats, *d_foff, *d_x, *d_base, *d_out, *d_path,
-        *d_stack, *d_sums;
+        *d_stack, *d_sums, *d_cats = NULL;
 
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
         return failf(msg, GBT_E_NO_DEVICE, "no CUDA device %d (%d present)", ordinal,
@@ -118,6 +121,10 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     CU_FORWARD(cl.put(d_exp, f->expected, (size_t)f->ntrees * sizeof(double), msg));
     CU_FORWARD(cl.put(d_feats, f->feats, f->feats_len * sizeof(uint32_t), msg));
     CU_FORWARD(cl.put(d_foff, f->feat_off, ((size_t)f->ntrees + 1) * sizeof(uint64_t), msg));
+    if (f->cat_bits != NULL && f->cat_len > 0) {
+        CU_FORWARD(cl.alloc(&d_cats, f->cat_len * sizeof(uint32_t), "the category sets", msg));
+        CU_FORWARD(cl.put(d_cats, f->cat_bits, f->cat_len * sizeof(uint32_t), msg));
+    }
 
     a.f = *f;
     a.f.nodes = (const struct gbt_shap_node *)d_nodes;
@@ -126,6 +133,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     a.f.expected = (const double *)d_exp;
     a.f.feats = (const uint32_t *)d_feats;
     a.f.feat_off = (const uint64_t *)d_foff;
+    a.f.cat_bits = (const uint32_t *)d_cats;
     a.x = (const float *)d_x;
     a.base = (const double *)d_base;
     a.out = (float *)d_out;

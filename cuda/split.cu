@@ -9,8 +9,13 @@
  * (one block per job, over the chunks) keep the first candidate in the
  * total order of gbt_split_before.  Because that order is total and the
  * sums are exact integers, every reduction order gives the CPU's answer.
- * Only the chosen gbt_split of each job is copied back: the one host
- * synchronisation of a level.
+ * Categorical features: split_cat runs gbt_cat_best (common/cat_math.h,
+ * the CPU's definition) for each (job, categorical feature), one thread
+ * each, its sort scratch in the context; split_final takes those
+ * candidates in the same order, and cat_sets writes the set of each job
+ * whose winner is categorical (gbt_cat_best again, for that feature).
+ * Only the chosen gbt_split of each job (and its set) is copied back: the
+ * one host synchronisation of a level.
  */
 #include <math.h>
 #include <string.h>
@@ -18,6 +23,7 @@
 #include <cub/warp/warp_scan.cuh>
 
 #include "cu_internal.cuh"
+#include "common/cat_math.h"
 #include "common/constraint_math.h"
 
 namespace {
@@ -106,7 +112,8 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
     best.lg = best.lh = 0;
     for (uint32_t f = ch * fpc + warp; f < f_end; f += SPLIT_WARPS) {
         /* the same for the whole warp */
-        if ((a.masks && !a.masks[(uint64_t)j * a.nfeat + f]) || !a.usable[f]) continue;
+        if ((a.masks && !a.masks[(uint64_t)j * a.nfeat + f]) || !a.usable[f] || (a.usable[f] & GBT_FEAT_CAT))
+            continue;
         const int nb = (int)a.nbins[f];
         const int mono = gbt_feature_constraint(a.usable[f]);
         const struct gbt_hbin *fh = slot + a.offset[f];
@@ -165,9 +172,75 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
     if (threadIdx.x == 0) a.cands[blockIdx.x] = best;
 }
 
+/* The parent gain of a job, as split_features computes it. */
+__device__ __forceinline__ double parent_gain_of(const struct gbt_split_job &job, const struct gbt_split_params &p)
+{
+    return p.monotone ? gbt_bounded_node_gain(job.total, &p, job.lower, job.upper) : gbt_node_gain(job.total, &p);
+}
+
+struct cat_args {
+    const uint32_t *feat, *off; /* ncat categorical features, their scratch offsets */
+    uint32_t ncat, total;       /* categorical features, their bins */
+    struct gbt_cat_entry *order;
+    cand *cands;                /* njobs * ncat */
+    uint32_t *bits;             /* njobs * words */
+    uint32_t words;
+};
+
+/* One thread per (job, categorical feature): gbt_cat_best. */
+__global__ void split_cat(split_args a, cat_args ca, uint32_t njobs)
+{
+    const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (uint64_t)njobs * ca.ncat) return;
+    const uint32_t j = (uint32_t)(i / ca.ncat), k = (uint32_t)(i % ca.ncat), f = ca.feat[k];
+    const struct gbt_split_job job = a.jobs[j];
+    const struct gbt_split_params p = a.p;
+    cand x;
+    x.valid = 0;
+    x.gain = 0.0;
+    x.feature = x.bin = x.dl = 0;
+    x.lg = x.lh = 0;
+    if (!(a.masks && !a.masks[(uint64_t)j * a.nfeat + f]) && a.usable[f]) {
+        struct gbt_split s;
+        gbt_cat_best(a.hist + (uint64_t)job.slot * a.total_slots + a.offset[f], a.nbins[f], (int32_t)f, job.total,
+                     job.lower, job.upper, parent_gain_of(job, p), &p,
+                     ca.order + (uint64_t)j * ca.total + ca.off[k], &s, NULL);
+        if (s.feature >= 0) {
+            x.valid = 1;
+            x.gain = s.gain;
+            x.feature = s.feature;
+            x.bin = s.bin;
+            x.dl = s.default_left;
+            x.lg = s.left.g;
+            x.lh = s.left.h;
+        }
+    }
+    ca.cands[i] = x;
+}
+
+/* One thread per job: the set of a categorical winner (gbt_cat_best again, now with its bits). */
+__global__ void cat_sets(split_args a, cat_args ca, const struct gbt_split *out, uint32_t njobs)
+{
+    const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= njobs) return;
+    const struct gbt_split w = out[j];
+    uint32_t *bits = ca.bits + (uint64_t)j * ca.words;
+    for (uint32_t t = 0; t < ca.words; t++) bits[t] = 0;
+    if (!w.is_cat) return;
+    for (uint32_t k = 0; k < ca.ncat; k++) {
+        if (ca.feat[k] != (uint32_t)w.feature) continue;
+        const struct gbt_split_job job = a.jobs[j];
+        const struct gbt_split_params p = a.p;
+        struct gbt_split s;
+        gbt_cat_best(a.hist + (uint64_t)job.slot * a.total_slots + a.offset[w.feature], a.nbins[w.feature],
+                     w.feature, job.total, job.lower, job.upper, parent_gain_of(job, p), &p,
+                     ca.order + (uint64_t)j * ca.total + ca.off[k], &s, bits);
+    }
+}
+
 __global__ void __launch_bounds__(SPLIT_THREADS)
-    split_final(const struct gbt_split_job *jobs, const cand *cands, uint32_t chunks,
-                struct gbt_split *out)
+    split_final(const struct gbt_split_job *jobs, const cand *cands, uint32_t chunks, const cand *ccands,
+                uint32_t ncat, const uint8_t *usable, struct gbt_split *out)
 {
     __shared__ cand warp_best[SPLIT_WARPS];
     const uint32_t j = blockIdx.x;
@@ -178,6 +251,10 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
     best.lg = best.lh = 0;
     for (uint32_t c = threadIdx.x; c < chunks; c += blockDim.x) {
         const cand x = cands[(uint64_t)j * chunks + c];
+        if (before(x, best)) best = x;
+    }
+    for (uint32_t c = threadIdx.x; c < ncat; c += blockDim.x) {
+        const cand x = ccands[(uint64_t)j * ncat + c];
         if (before(x, best)) best = x;
     }
     best = block_first(best, warp_best);
@@ -193,14 +270,15 @@ __global__ void __launch_bounds__(SPLIT_THREADS)
             s.left.h = best.lh;
             s.right.g = total.g - best.lg;
             s.right.h = total.h - best.lh;
+            s.is_cat = (usable[best.feature] & GBT_FEAT_CAT) ? 1 : 0;
         } else {
             s.gain = -(double)INFINITY;
             s.feature = -1;
             s.bin = -1;
             s.default_left = 0;
             s.left.g = s.left.h = s.right.g = s.right.h = 0;
+            s.is_cat = 0;
         }
-        s.is_cat = 0;
         out[j] = s;
     }
 }
@@ -211,7 +289,7 @@ using namespace gbt_cu;
 
 extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, int n,
                                   const uint8_t *masks, const struct gbt_split_params *p,
-                                  struct gbt_split *out, char *msg)
+                                  struct gbt_split *out, uint32_t *sets, char *msg)
 {
     gbt_cu::device_scope keep;
     split_args a;
@@ -248,11 +326,34 @@ extern "C" int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_j
     a.cands = c->cands;
     split_features<<<(unsigned)((uint64_t)n * chunks), SPLIT_THREADS, 0, c->stream>>>(a, chunks, fpc);
     CU_LAUNCHED("split_features");
-    split_final<<<(unsigned)n, SPLIT_THREADS, 0, c->stream>>>(a.jobs, c->cands, chunks, c->splits);
+    cat_args ca;
+    memset(&ca, 0, sizeof ca);
+    ca.feat = c->cat_feat;
+    ca.off = c->cat_off;
+    ca.ncat = c->ncat;
+    ca.total = c->cat_total;
+    ca.order = c->cat_order;
+    ca.cands = c->cat_cands;
+    ca.bits = c->cat_bits;
+    ca.words = c->cat_words;
+    if (c->ncat) {
+        const uint64_t items = (uint64_t)n * c->ncat;
+        split_cat<<<(unsigned)((items + 63) / 64), 64, 0, c->stream>>>(a, ca, (uint32_t)n);
+        CU_LAUNCHED("split_cat");
+    }
+    split_final<<<(unsigned)n, SPLIT_THREADS, 0, c->stream>>>(a.jobs, c->cands, chunks, c->cat_cands, c->ncat,
+                                                              c->usable, c->splits);
     CU_LAUNCHED("split_final");
+    if (c->ncat) {
+        if (sets == NULL) return failf(msg, GBT_E_INTERNAL, "categorical splits without room for their sets");
+        cat_sets<<<(unsigned)((n + 63) / 64), 64, 0, c->stream>>>(a, ca, c->splits, (uint32_t)n);
+        CU_LAUNCHED("cat_sets");
+    }
     CU_CHECK(cudaMemcpyAsync(c->result_host, c->splits, (size_t)n * sizeof(struct gbt_split),
                              cudaMemcpyDeviceToHost, c->stream));
     CU_FORWARD(drain(c, msg));
     memcpy(out, c->result_host, (size_t)n * sizeof(struct gbt_split));
+    if (c->ncat) /* synchronous, after the stream: the sets of the jobs whose split is categorical */
+        CU_CHECK(cudaMemcpy(sets, c->cat_bits, (size_t)n * c->cat_words * 4, cudaMemcpyDeviceToHost));
     return 0;
 }

@@ -4,7 +4,9 @@
  * share of the rows of a bundled data set, and rank 0 compares the model
  * with the one a single process trains with device=cpu on all the rows.
  * The expected model comes from the CPU backend in one process, not from
- * the code under test in the same arrangement.  TAP from rank 0.
+ * the code under test in the same arrangement.  TAP from rank 0.  One
+ * case marks columns categorical (digits' pixel values 0 .. 16: one-hot
+ * and partition splits).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -54,7 +56,8 @@ static gbt_status train(const gbt_dataset *d, const char *const *params, const c
     return s;
 }
 
-static void check(const char *dir, const char *file, const char *const *params, const char *what)
+/* cat: 0, or the columns f with f % cat == 1 categorical */
+static void check(const char *dir, const char *file, const char *const *params, int cat, const char *what)
 {
     char path[4096], *mine = NULL, *ref = NULL;
     size_t lm = 0, lr = 0;
@@ -62,6 +65,15 @@ static void check(const char *dir, const char *file, const char *const *params, 
     gbt_status s;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     s = gbt_dataset_from_file(path, NULL, &d);
+    if (s == GBT_OK && cat) {
+        uint64_t m = 0;
+        const char **types = NULL;
+        s = gbt_dataset_shape(d, NULL, &m);
+        types = s == GBT_OK ? calloc(m ? m : 1, sizeof *types) : NULL;
+        for (uint64_t f = 0; types && f < m; f++) types[f] = f % (uint64_t)cat == 1 ? "c" : "q";
+        s = types ? gbt_dataset_set_feature_types(d, types, m) : GBT_E_NO_MEMORY;
+        free(types);
+    }
     if (s == GBT_OK) s = train(d, params, "cuda", 1, &mine, &lm);
     if (s != GBT_OK) fprintf(stderr, "rank %d: %s: %s\n", rank, what, gbt_last_error());
     if (rank == 0) {
@@ -81,15 +93,18 @@ int main(int argc, char **argv)
     static const char *const multi[] = {"objective", "multi:softprob", "num_class", "10", "grow_policy",
                                         "lossguide", "max_leaves", "8", "max_depth", "0", NULL};
     static const char *const quantile[] = {"objective", "reg:quantileerror", "quantile_alpha", "0.2,0.8", NULL};
+    static const char *const cat[] = {"objective", "multi:softprob", "num_class", "10", "max_depth", "3",
+                                      "max_cat_threshold", "8", NULL};
     static const char *const ranking[] = {"objective", "rank:ndcg", "colsample_bynode", "0.7", NULL};
     const char *dir = argc > 1 ? argv[1] : "datasets";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    check(dir, "breast_cancer.train.csv", binary, "binary:logistic, subsample 0.8");
-    check(dir, "digits.train.csv", multi, "multi:softprob, lossguide");
-    check(dir, "diabetes.train.csv", quantile, "reg:quantileerror, two quantiles");
-    check(dir, "rank.train.libsvm", ranking, "rank:ndcg, colsample_bynode 0.7");
+    check(dir, "breast_cancer.train.csv", binary, 0, "binary:logistic, subsample 0.8");
+    check(dir, "digits.train.csv", multi, 0, "multi:softprob, lossguide");
+    check(dir, "digits.train.csv", cat, 2, "categorical columns (every other one), multi:softprob");
+    check(dir, "diabetes.train.csv", quantile, 0, "reg:quantileerror, two quantiles");
+    check(dir, "rank.train.libsvm", ranking, 0, "rank:ndcg, colsample_bynode 0.7");
     MPI_Finalize();
     return rank == 0 ? done_testing() : 0;
 }

@@ -109,6 +109,8 @@ struct spec {
     double pool_mb; /* trainings: histogram_pool_size (0: the default, -1: no limit) */
     int verbosity;  /* trainings */
     uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
+    int max_cat_to_onehot, max_cat_threshold; /* trainings: 0 for the default */
+    int categorical; /* categorical data (make_cat_data): max_bin 256 in every layout */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -253,7 +255,7 @@ static int outputs_of(int obj)
 
 static int max_bin_of(const struct spec *s)
 {
-    return s->layout == L_DENSE16 ? 300 : 256;
+    return s->layout == L_DENSE16 && !s->categorical ? 300 : 256;
 }
 
 /* ---- the brute-force backend ------------------------------------------------ */
@@ -1099,6 +1101,8 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
     if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
+    if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
+    if (st == GBT_OK && s->max_cat_threshold) st = set(b, "max_cat_threshold", "%d", s->max_cat_threshold);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", s->verbosity);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1236,6 +1240,202 @@ static void test_constrained(void)
         gbt_free(mc);
         gbt_booster_free(b1);
         gbt_booster_free(b2);
+        gbt_booster_free(bc);
+        gbt_dataset_free(d);
+    }
+}
+
+/*
+ * Data with categorical features (6 columns): f0, f3 numeric; f1 3
+ * categories (one-hot at the default max_cat_to_onehot), f2 40 scattered
+ * codes, f4 `big` categories (above 255: 16-bit codes), f5 7 categories
+ * without missing values.  Each category adds its own effect to the label,
+ * so partition splits pay.  Dense data has missing values in f1, f2, f4;
+ * CSR data leaves 80% of the cells out (binned in the CSR layout).
+ */
+static gbt_dataset *make_cat_data(const struct spec *s, uint32_t big)
+{
+    static const char *const types[6] = {"q", "c", "c", "q", "c", "c"};
+    const uint64_t n = (uint64_t)s->rows, m = 6;
+    float *x = calloc(n * m, sizeof *x), *label = calloc(n, sizeof *label), *w = calloc(n, sizeof *w);
+    gbt_dataset *d = NULL;
+    gbt_status st = x && label && w ? GBT_OK : GBT_E_NO_MEMORY;
+    for (uint64_t r = 0; st == GBT_OK && r < n; r++) {
+        double score = 0;
+        for (uint32_t f = 0; f < m; f++) {
+            const double u = unit(21, r, f);
+            float v;
+            switch (f) {
+            case 1: v = (float)floor(u * 3.0); break;
+            case 2: v = (float)(5.0 * floor(u * 40.0) + 1.0); break;
+            case 4: v = (float)((r * 37 + 11) % big); break; /* every category once in `big` rows */
+            case 5: v = (float)floor(u * 7.0); break;
+            default: v = (float)(u * 10.0 - 3.0); break;
+            }
+            if ((f == 1 || f == 2 || f == 4) && unit(22, r, f) < 0.08) v = NAN;
+            if (s->layout == L_CSR && unit(23, r, f) < 0.8) v = NAN;
+            x[r * m + f] = v;
+            if (isnan(v)) score += f == 2 ? 0.7 : 0.0;
+            else if (f == 0 || f == 3) score += (f ? 0.2 : -0.15) * v;
+            else score += (f == 1 ? 3.0 : 1.0) * (2.0 * unit(24, (uint64_t)v, f) - 1.0);
+        }
+        {
+            const double noise = unit(25, r, 0) - 0.5;
+            switch (s->obj) {
+            case GBT_OBJ_BINARY_LOGISTIC: label[r] = unit(26, r, 0) < 1.0 / (1.0 + exp(-2.0 * score)) ? 1.0f : 0.0f; break;
+            case GBT_OBJ_MULTI_SOFTPROB: label[r] = (float)(((int)floor(fabs(score) * 2.0) + (noise > 0.3)) % s->K); break;
+            default: label[r] = (float)(score + noise); break;
+            }
+        }
+        w[r] = (float)(0.25 + 2.0 * unit(27, r, 0));
+    }
+    if (st == GBT_OK && s->layout == L_CSR) {
+        uint64_t *ptr = calloc(n + 1, sizeof *ptr), k = 0;
+        uint32_t *idx = calloc(n * m, sizeof *idx);
+        float *val = calloc(n * m, sizeof *val);
+        st = ptr && idx && val ? GBT_OK : GBT_E_NO_MEMORY;
+        for (uint64_t r = 0; st == GBT_OK && r < n; r++) {
+            for (uint32_t f = 0; f < m; f++)
+                if (!isnan(x[r * m + f])) {
+                    idx[k] = f;
+                    val[k++] = x[r * m + f];
+                }
+            ptr[r + 1] = k;
+        }
+        if (st == GBT_OK) st = gbt_dataset_from_csr(ptr, idx, val, n, m, &d);
+        free(ptr);
+        free(idx);
+        free(val);
+    } else if (st == GBT_OK) {
+        st = gbt_dataset_from_dense(x, n, m, NAN, &d);
+    }
+    if (st == GBT_OK) st = gbt_dataset_set_feature_types(d, types, m);
+    if (st == GBT_OK) st = gbt_dataset_set_field(d, "label", label, n);
+    if (st == GBT_OK && s->weights) st = gbt_dataset_set_field(d, "weight", w, n);
+    if (st != GBT_OK) {
+        diag("make_cat_data: %s", gbt_last_error());
+        gbt_dataset_free(d);
+        d = NULL;
+    }
+    free(x);
+    free(label);
+    free(w);
+    return d;
+}
+
+/*
+ * Categorical splits in a text dump ("[f2:{1,6}]"): those on f1 (3
+ * categories, below every max_cat_to_onehot here: one-hot), and those whose
+ * set holds several categories (partitions).
+ */
+static void count_cat_splits(const char *dump, int *onehot, int *several)
+{
+    *onehot = *several = 0;
+    for (const char *p = strstr(dump, ":{"); p; p = strstr(p + 2, ":{")) {
+        const char *end = strchr(p, '}'), *comma = strchr(p, ',');
+        if (p - dump >= 3 && memcmp(p - 3, "[f1", 3) == 0) (*onehot)++;
+        if (end && comma && comma < end) (*several)++;
+    }
+}
+
+/*
+ * Categorical features (issue 23): training on the emulated device (its
+ * binning, split search, partition) gives the CPU's model byte for byte;
+ * the CPU's model predicts, gives leaf ids, SHAP values and interactions
+ * on the device as on the CPU.
+ */
+static void test_categorical(void)
+{
+    static const struct {
+        int obj, policy, layout, big, onehot, threshold;
+        const char *monotone;
+        double colsample, alpha, max_delta_step;
+    } cases[] = {
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_DEPTHWISE, L_DENSE8, 200, 0, 0, NULL, 1, 0, 0},
+        {GBT_OBJ_BINARY_LOGISTIC, GBT_GROW_LOSSGUIDE, L_DENSE16, 300, 0, 6, NULL, 1, 0, 0},
+        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_CSR, 300, 8, 0, NULL, 0.7, 0, 0},
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_LOSSGUIDE, L_DENSE8, 120, 0, 3, "(1,0,0,-1,0,0)", 1, 0.1, 0.5},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct spec s;
+        char name[200];
+        gbt_dataset *d;
+        gbt_booster *b1 = NULL, *bc = NULL;
+        char *m1 = NULL, *mc = NULL, *dump = NULL;
+        size_t n1 = 0, nc = 0, nj = 0;
+        int ncat = 0, nset = 0;
+        gbt_status st;
+        if (!objective_selected(cases[i].obj)) continue;
+        memset(&s, 0, sizeof s);
+        s.obj = cases[i].obj;
+        s.K = gbt_objective_is_multiclass(s.obj) ? 3 : 1;
+        s.layout = cases[i].layout;
+        /* the sanitizer runs (GBT_TEST_QUICK 1 and 2): fewer rows and rounds, the same cases */
+        s.rows = quick >= 2 ? 300 : quick ? 500 : 1200;
+        s.cols = 6;
+        s.rounds = quick ? 2 : 3;
+        s.weights = (int)i % 2;
+        s.policy = cases[i].policy;
+        s.subsample = 1.0;
+        s.colsample = cases[i].colsample;
+        s.alpha = cases[i].alpha;
+        s.max_delta_step = cases[i].max_delta_step;
+        s.scale_pos = 1.0;
+        s.monotone = cases[i].monotone;
+        s.max_cat_to_onehot = cases[i].onehot;
+        s.max_cat_threshold = cases[i].threshold;
+        s.pool_mb = i == 3 ? 0.0001 : 0; /* the last case: the smallest histogram pool (histograms dropped, built again) */
+        snprintf(name, sizeof name, "categorical %s %s %s %dx6, %d categories, max_cat_to_onehot %d, "
+                 "max_cat_threshold %d%s%s%s", obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
+                 layout_name(s.layout), s.rows, cases[i].big, s.max_cat_to_onehot ? s.max_cat_to_onehot : 4,
+                 s.max_cat_threshold ? s.max_cat_threshold : 64, s.monotone ? " monotone " : "",
+                 s.monotone ? s.monotone : "", s.pool_mb > 0 ? ", histogram_pool_size 0.0001" : "");
+        s.name = name;
+        s.categorical = 1;
+        d = make_cat_data(&s, (uint32_t)cases[i].big);
+        {
+            /* max_bin 256: the uint16 layout comes from the categories alone */
+            struct gbt_qmatrix q;
+            const int want = s.layout == L_DENSE8 ? GBT_QM_DENSE8 : s.layout == L_DENSE16 ? GBT_QM_DENSE16 : GBT_QM_CSR;
+            int got = -1;
+            if (d && gbt__quantize(d, max_bin_of(&s), 1, &q) == GBT_OK) {
+                got = q.layout;
+                gbt__qmatrix_free(&q);
+            }
+            ok(got == want, "the data bins in the %s layout (%d): %s", layout_name(s.layout), got, name);
+        }
+        st = d ? train(&s, d, "cpu", 1, &b1, &m1, &n1) : GBT_E_INTERNAL;
+        if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
+        if (st == GBT_OK) st = gbt_booster_dump(b1, "text", -1, 0, &dump, &nj);
+        if (st == GBT_OK) count_cat_splits(dump, &ncat, &nset);
+        /* the case tests what it says: one-category and several-category splits */
+        ok(st == GBT_OK && ncat >= 1 && nset >= 2,
+           "the CPU model has %d one-hot splits (f1) and %d partition splits of several categories: %s", ncat, nset,
+           name);
+        if (!have_cuda) {
+            skip(SKIP_NO_DEVICE);
+            skip(SKIP_NO_DEVICE);
+        } else {
+            float *pc = NULL, *pg = NULL;
+            uint64_t lc = 0, lg = 0;
+            gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
+            if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
+            ok(st == GBT_OK && sc == GBT_OK && nc == n1 && memcmp(mc, m1, n1) == 0,
+               "train device=cuda = device=cpu (%zu bytes): %s", nc, name);
+            sc = b1 ? predict_all(b1, d, &pc, &lc) : GBT_E_INTERNAL;
+            if (sc == GBT_OK) sc = gbt_booster_set_param(b1, "device", "cuda");
+            if (sc == GBT_OK) sc = predict_all(b1, d, &pg, &lg);
+            if (sc != GBT_OK) diag("%s predictions: %s", name, gbt_last_error());
+            ok(sc == GBT_OK && lc == lg && memcmp(pc, pg, lc * sizeof *pc) == 0,
+               "predict, leaf ids, SHAP%s on cuda = on cpu (%llu values): %s",
+               d->dense && quick < 2 ? " and interactions" : "", (unsigned long long)lc, name);
+            free(pc);
+            free(pg);
+        }
+        gbt_free(m1);
+        gbt_free(mc);
+        gbt_free(dump);
+        gbt_booster_free(b1);
         gbt_booster_free(bc);
         gbt_dataset_free(d);
     }
@@ -1931,6 +2131,7 @@ int main(void)
     test_set_gradients();
     test_trainings();
     test_constrained();
+    test_categorical();
     test_continued();
     test_explain();
     test_custom_training();

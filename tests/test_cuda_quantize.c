@@ -3,8 +3,9 @@
  * device equal the host's (gbt__quantize) byte for byte: dense and CSR
  * input, every layout (dense uint8 and uint16, CSR; dense data binned as
  * CSR and CSR data binned densely), missing values, weighted rows,
- * max_bin 65535, features without values, and the same data in several
- * batches (GBT_CUDA_QUANT_ROWS).  And trainings with device=cuda, which
+ * max_bin 65535, features without values, categorical features (their
+ * bins, categories and the uint16 layout they may need), and the same data
+ * in several batches (GBT_CUDA_QUANT_ROWS).  And trainings with device=cuda, which
  * bin on the device, give the model bytes of device=cpu (dense, weighted,
  * sparse).
  */
@@ -32,6 +33,11 @@ static const char *differ(const struct gbt_qmatrix *a, const struct gbt_qmatrix 
     if (x->total_slots != y->total_slots || memcmp(x->offset, y->offset, (nf + 1) * sizeof(uint32_t)) != 0)
         return "slot offsets";
     if (memcmp(x->cut, y->cut, x->total_slots * sizeof(float)) != 0) return "cuts";
+    if ((x->is_cat == NULL) != (y->is_cat == NULL) || (x->is_cat && memcmp(x->is_cat, y->is_cat, nf) != 0))
+        return "categorical flags";
+    if ((x->category == NULL) != (y->category == NULL) ||
+        (x->category && memcmp(x->category, y->category, x->total_slots * sizeof(uint32_t)) != 0))
+        return "bin categories";
     switch (a->layout) {
     case GBT_QM_DENSE8:
         return memcmp(a->codes8, b->codes8, a->nrow * nf) != 0 ? "codes" : NULL;
@@ -228,6 +234,46 @@ int main(void)
     same(d, 20, 0, GBT_QM_DENSE8, "CSR input, 60% present: dense layout");
     same(d, 300, 900, GBT_QM_DENSE16, "CSR input, dense uint16 layout, 3 batches");
     gbt_dataset_free(d);
+
+    /*
+     * categorical features (every other column): one bin per category
+     * whatever max_bin; codes up to `most` (scattered), a fraction of the
+     * cells missing.  256 categories and missing values need 257 codes:
+     * the dense layout becomes uint16, as on the host; 255 fit one byte.
+     */
+    {
+        static const char *const types[C] = {"q", "c", "q", "c", "q", "c", "q"};
+        static const struct {
+            uint32_t most;
+            double missing;
+            int csr, layout;
+            uint64_t batch;
+            const char *what;
+        } cat[] = {
+            {40, 0.1, 0, GBT_QM_DENSE8, 0, "categorical, dense, 40 categories, missing values, max_bin 16"},
+            {255, 0.1, 0, GBT_QM_DENSE8, 700, "categorical, dense, 255 categories and missing: uint8, 4 batches"},
+            {256, 0.1, 0, GBT_QM_DENSE16, 0, "categorical, dense, 256 categories and missing: uint16 codes"},
+            {1000, 0.0, 0, GBT_QM_DENSE16, 900, "categorical, dense, 1000 categories, 3 batches"},
+            {300, 0.4, 1, GBT_QM_DENSE16, 0, "categorical, CSR input 60% present, 300 categories: dense uint16"},
+            {300, 0.95, 1, GBT_QM_CSR, 500, "categorical, CSR input 5% present: CSR layout, 5 batches"},
+        };
+        for (size_t i = 0; i < sizeof cat / sizeof cat[0]; i++) {
+            tu_seed(11 + (int)i);
+            for (uint64_t r = 0; r < N; r++)
+                for (int c = 0; c < C; c++) {
+                    const double u = tu_unit(), v = tu_unit();
+                    /* categories: every one of 0 .. most-1 appears (N > most), scattered as 3k + 2 */
+                    const float cv = (float)(3 * ((r * 7 + (uint64_t)c) % cat[i].most) + 2);
+                    x[r * C + c] = u < cat[i].missing ? NAN : c % 2 ? cv : (float)(v * 10.0);
+                }
+            d = cat[i].csr ? tu_to_csr(x, y, N, C) : NULL;
+            if (!cat[i].csr && gbt_dataset_from_dense(x, N, C, NAN, &d) != GBT_OK) return 2;
+            if (d == NULL || gbt_dataset_set_feature_types(d, types, C) != GBT_OK) return 2;
+            if (i == 1) set_weights(d, N, 1);
+            same(d, 16, cat[i].batch, cat[i].layout, cat[i].what);
+            gbt_dataset_free(d);
+        }
+    }
 
     training("max_bin=16", 0, 0);
     training("max_bin=300", 0, 1);

@@ -21,11 +21,30 @@
  * The candidates are numbered (the `bin` of struct gbt_split) for the
  * total order of gbt_split_before: one-hot candidate c is c; the prefix of
  * k is k - 1, the suffix of k is n + k - 1.
+ *
+ * gbt_cat_best is the whole search of one feature in one node, a single
+ * thread's work: the CPU backend calls it per (node, feature) task
+ * (cpu/split.c), the CUDA backend per device thread (cuda/split.cu).  Its
+ * sort is a heapsort of the strict total order of gbt_cat_sorts_before, so
+ * the order, and the chosen set, is the same whatever the sort's method.
  */
 #ifndef GBT_COMMON_CAT_MATH_H
 #define GBT_COMMON_CAT_MATH_H
 
+#include <math.h>
+
+#include "common/constraint_math.h"
 #include "common/split_math.h"
+
+/* The CUDA backend's feature flag (beside constraint_math.h's): the feature is categorical. */
+#define GBT_FEAT_CAT 8u
+
+/* A bin and its sort key: the scratch of gbt_cat_best's sort. */
+struct gbt_cat_entry {
+    double key;
+    uint32_t bin;
+    uint32_t reserved;
+};
 
 /* Whether a categorical feature of n bins splits one-hot. */
 GBT_SHARED int gbt_cat_onehot(uint32_t n, const struct gbt_split_params *p)
@@ -70,6 +89,135 @@ GBT_SHARED uint32_t gbt_cat_words(uint32_t n)
 GBT_SHARED int gbt_cat_bit(const uint32_t *bits, uint32_t b)
 {
     return (int)((bits[b / 32u] >> (b % 32u)) & 1u);
+}
+
+GBT_SHARED int gbt_cat_entry_before(const struct gbt_cat_entry *a, const struct gbt_cat_entry *b)
+{
+    return gbt_cat_sorts_before(a->key, a->bin, b->key, b->bin);
+}
+
+/* Sifts e[i] down the max-heap e[0 .. n-1] (the heap's order: gbt_cat_entry_before). */
+GBT_SHARED void gbt_cat_sift(struct gbt_cat_entry *e, uint32_t i, uint32_t n)
+{
+    for (;;) {
+        uint32_t c = 2u * i + 1u, m = i;
+        struct gbt_cat_entry t;
+        if (c < n && gbt_cat_entry_before(&e[m], &e[c])) m = c;
+        if (c + 1u < n && gbt_cat_entry_before(&e[m], &e[c + 1u])) m = c + 1u;
+        if (m == i) return;
+        t = e[i];
+        e[i] = e[m];
+        e[m] = t;
+        i = m;
+    }
+}
+
+/* Sorts e[0 .. n-1] ascending by gbt_cat_entry_before (a heapsort: no recursion, no scratch). */
+GBT_SHARED void gbt_cat_sort(struct gbt_cat_entry *e, uint32_t n)
+{
+    if (n < 2) return;
+    for (uint32_t i = n / 2u; i-- > 0;) gbt_cat_sift(e, i, n);
+    for (uint32_t end = n - 1u; end > 0; end--) {
+        const struct gbt_cat_entry t = e[0];
+        e[0] = e[end];
+        e[end] = t;
+        gbt_cat_sift(e, 0, end);
+    }
+}
+
+/*
+ * Scores the set of right sums r (missing rows not counted) as candidate
+ * `cand` of feature f, missing rows left then right (only left without
+ * any), and keeps it in *best when it comes first by gbt_split_before.
+ * With p->monotone the gain is gbt_bounded_split_gain under the node's
+ * bounds with constraint 0 (a categorical feature is never constrained).
+ */
+GBT_SHARED void gbt_cat_consider(struct gbt_hbin r, struct gbt_hbin miss, int has_miss, struct gbt_hbin total,
+                                 double lower, double upper, double parent_gain,
+                                 const struct gbt_split_params *p, int32_t f, int32_t cand, struct gbt_split *best)
+{
+    for (int dl = 1; dl >= !has_miss; dl--) {
+        struct gbt_split s;
+        s.right = r;
+        if (!dl) {
+            s.right.g += miss.g;
+            s.right.h += miss.h;
+        }
+        s.left.g = total.g - s.right.g;
+        s.left.h = total.h - s.right.h;
+        s.gain = p->monotone ? gbt_bounded_split_gain(s.left, s.right, parent_gain, p, lower, upper, 0)
+                             : gbt_split_gain(s.left, s.right, parent_gain, p);
+        if (s.gain == -(double)INFINITY) continue;
+        s.feature = f;
+        s.bin = cand;
+        s.default_left = dl;
+        s.is_cat = 1;
+        if (best->feature < 0 || gbt_split_before(s.gain, s.feature, s.bin, s.default_left, best->gain,
+                                                  best->feature, best->bin, best->default_left))
+            *best = s;
+    }
+}
+
+/*
+ * The best candidate of categorical feature f, whose n bins' sums are
+ * fh[0 .. n-1], in a node of sums `total` (bounds lower, upper with
+ * p->monotone; parent_gain its gain): best->feature is -1 when none is
+ * valid.  order: scratch of n entries.  bits (gbt_cat_words(n) words), when
+ * not NULL, receives the set of bins the best candidate sends right.
+ */
+GBT_SHARED void gbt_cat_best(const struct gbt_hbin *fh, uint32_t n, int32_t f, struct gbt_hbin total, double lower,
+                             double upper, double parent_gain, const struct gbt_split_params *p,
+                             struct gbt_cat_entry *order, struct gbt_split *best, uint32_t *bits)
+{
+    struct gbt_hbin miss = total;
+    int has_miss;
+    best->feature = -1;
+    best->bin = -1;
+    best->default_left = 0;
+    best->is_cat = 0;
+    best->gain = -(double)INFINITY;
+    best->left.g = best->left.h = best->right.g = best->right.h = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        miss.g -= fh[b].g;
+        miss.h -= fh[b].h;
+    }
+    has_miss = !(miss.g == 0 && miss.h == 0);
+    if (gbt_cat_onehot(n, p)) {
+        for (uint32_t b = 0; b < n; b++)
+            gbt_cat_consider(fh[b], miss, has_miss, total, lower, upper, parent_gain, p, f, (int32_t)b, best);
+    } else {
+        const uint32_t K = gbt_cat_max_k(n, p);
+        struct gbt_hbin pre = {0, 0}, suf = {0, 0};
+        for (uint32_t b = 0; b < n; b++) {
+            order[b].key = gbt_cat_key(fh[b], p);
+            order[b].bin = b;
+            order[b].reserved = 0;
+        }
+        gbt_cat_sort(order, n);
+        for (uint32_t k = 1; k <= K; k++) {
+            const struct gbt_hbin a = fh[order[k - 1].bin], z = fh[order[n - k].bin];
+            pre.g += a.g;
+            pre.h += a.h;
+            suf.g += z.g;
+            suf.h += z.h;
+            gbt_cat_consider(pre, miss, has_miss, total, lower, upper, parent_gain, p, f,
+                             gbt_cat_candidate(n, 0, k), best);
+            gbt_cat_consider(suf, miss, has_miss, total, lower, upper, parent_gain, p, f,
+                             gbt_cat_candidate(n, 1, k), best);
+        }
+    }
+    if (best->feature < 0 || bits == NULL) return;
+    for (uint32_t w = 0; w < gbt_cat_words(n); w++) bits[w] = 0;
+    if (gbt_cat_onehot(n, p)) {
+        bits[(uint32_t)best->bin / 32u] |= 1u << ((uint32_t)best->bin % 32u);
+    } else {
+        const int suffix = (uint32_t)best->bin >= n;
+        const uint32_t k = suffix ? (uint32_t)best->bin - n + 1u : (uint32_t)best->bin + 1u;
+        for (uint32_t i = 0; i < k; i++) {
+            const uint32_t b = order[suffix ? n - 1u - i : i].bin;
+            bits[b / 32u] |= 1u << (b % 32u);
+        }
+    }
 }
 
 #endif

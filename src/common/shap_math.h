@@ -287,6 +287,7 @@ struct gbt_shap_forest {
     uint32_t nfeat;   /* the model's features; a row has nfeat values */
     int max_depth;    /* of the deepest tree: the scratch of gbt_shap_tree */
     const uint32_t *cat_bits; /* the categorical nodes' sets (NULL: none) */
+    uint64_t cat_len;         /* words of cat_bits (0: none) */
 };
 
 /* Leaf ids of every tree for the row x, as floats: out[u] for tree u. */

@@ -73,11 +73,7 @@ gbt_status gbt__cpu_best_splits(void *ctx, const struct gbt_split_job *jobs, int
                                 const uint8_t *masks, const struct gbt_split_params *p,
                                 struct gbt_split *out, uint32_t *cat_sets);
 
-/* split_cat.c: a bin and its sort key (common/cat_math.h). */
-struct gbt_cat_entry {
-    double key;
-    uint32_t bin;
-};
+struct gbt_cat_entry; /* common/cat_math.h: a bin and its sort key */
 
 /*
  * The best candidate of categorical feature f in a node's histogram h

@@ -12,6 +12,7 @@
 #include <omp.h>
 #endif
 
+#include "common/cat_math.h"
 #include "common/constraint_math.h"
 #include "common/split_math.h"
 #include "util/error.h"

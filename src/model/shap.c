@@ -134,6 +134,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     h->f.feats = h->feats;
     h->f.feat_off = h->feat_off;
     h->f.cat_bits = h->cat_bits;
+    h->f.cat_len = ncat;
     h->f.ntrees = nt;
     h->f.K = m->K;
     h->f.nfeat = (uint32_t)m->num_feature;
