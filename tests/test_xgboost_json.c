@@ -305,6 +305,9 @@ static void test_xgboost_cats(void)
     ok(load_edited(buf2, sizeof buf2, m, "[0,1,3,5]", "[0,1,3,9]", &b) == GBT_E_FORMAT &&
            strstr(gbt_last_error(), "cats.enc"),
        "offsets past the values are refused: %s", gbt_last_error());
+    ok(load_edited(buf2, sizeof buf2, m, "[0,1,3,5]", "[0,9,3,5]", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "cats.enc"),
+       "offsets that fall back are refused: %s", gbt_last_error());
     ok(load_edited(buf2, sizeof buf2, m, "99,-61,-87", "99,-61,-1", &b) == GBT_E_FORMAT &&
            strstr(gbt_last_error(), "UTF-8"),
        "a category that is not UTF-8 is refused: %s", gbt_last_error());

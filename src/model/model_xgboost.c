@@ -699,8 +699,8 @@ static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbu
         if (s == GBT_OK) s = gbt__alloc(&text, (size_t)nval + 1, 1, 0, "XGBoost category names");
         for (int32_t k = 0; s == GBT_OK && k + 1 < noff; k++) {
             size_t len = 0;
-            if (!(off[k] <= off[k + 1])) {
-                s = xbad(rd, el, "cats.enc: offsets decrease");
+            if (!(off[k] >= 0 && off[k] <= off[k + 1] && off[k + 1] <= nval && off[k + 1] == floor(off[k + 1]))) {
+                s = xbad(rd, el, "cats.enc: offsets are not whole numbers rising to the values' count");
                 break;
             }
             for (int32_t i = (int32_t)off[k]; i < (int32_t)off[k + 1]; i++) {
