@@ -269,6 +269,54 @@ static void test_xgboost_strict(void)
        "a split condition 01.5 is refused: %s", gbt_last_error());
 }
 
+/*
+ * XGBoost's own category encoding (cats.enc, from pandas categories) becomes
+ * the feature_categories attribute; the expected texts are written by hand
+ * from the bytes and offsets.
+ */
+static void test_xgboost_cats(void)
+{
+    char buf[4096], buf2[4096], attr[256];
+    gbt_booster *b = NULL;
+    const char *m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    m = replaced(buf2, sizeof buf2, m, "\"feature_types\":[]", "\"feature_types\":[\"float\",\"c\"]");
+    /* feature 1's categories "a", "bc" and "\xc3\xa9" (e-acute, its bytes as XGBoost's signed chars) */
+    m = replaced(buf, sizeof buf, m, "\"model\":{",
+                 "\"model\":{\"cats\":{\"enc\":[{\"offsets\":[],\"values\":[]},{\"offsets\":[0,1,3,5],"
+                 "\"values\":[97,98,99,-61,-87]}],\"feature_segments\":[0,0,3],\"sorted_idx\":[0,1,2]},");
+    {
+        const int loaded = gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_OK &&
+                           gbt_booster_get_attr(b, "feature_categories", attr, sizeof attr) == GBT_OK;
+        ok(loaded && strcmp(attr, "{\"1\":[\"a\",\"bc\",\"\xc3\xa9\"]}") == 0,
+           "XGBoost's string categories become feature_categories: %s", loaded ? attr : gbt_last_error());
+    }
+    gbt_booster_free(b);
+    b = NULL;
+    {
+        const char *n = replaced(buf2, sizeof buf2, m, "{\"offsets\":[0,1,3,5],\"values\":[97,98,99,-61,-87]}",
+                                 "{\"type\":15,\"values\":[3,7,11]}");
+        const int loaded = gbt_booster_load_from_buffer(n, strlen(n), &b) == GBT_OK &&
+                           gbt_booster_get_attr(b, "feature_categories", attr, sizeof attr) == GBT_OK;
+        ok(loaded && strcmp(attr, "{\"1\":[3,7,11]}") == 0, "XGBoost's numeric categories too: %s",
+           loaded ? attr : gbt_last_error());
+        gbt_booster_free(b);
+        b = NULL;
+    }
+    ok(load_edited(buf2, sizeof buf2, m, "[0,1,3,5]", "[0,1,3,9]", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "cats.enc"),
+       "offsets past the values are refused: %s", gbt_last_error());
+    ok(load_edited(buf2, sizeof buf2, m, "[0,1,3,5]", "[0,9,3,5]", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "cats.enc"),
+       "offsets that fall back are refused: %s", gbt_last_error());
+    ok(load_edited(buf2, sizeof buf2, m, "99,-61,-87", "99,-61,-1", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "UTF-8"),
+       "a category that is not UTF-8 is refused: %s", gbt_last_error());
+    ok(load_edited(buf2, sizeof buf2, m, "[\"float\",\"c\"]", "[\"float\",\"float\"]", &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "not \"c\""),
+       "categories for a numeric feature are refused: %s", gbt_last_error());
+    ok(b == NULL, "nothing is returned on a refusal");
+}
+
 int main(void)
 {
     {
@@ -294,6 +342,7 @@ int main(void)
     }
     test_xgboost_written();
     test_xgboost_strict();
+    test_xgboost_cats();
     tu_cleanup();
     return done_testing();
 }

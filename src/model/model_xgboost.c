@@ -680,21 +680,103 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
 }
 
 /*
- * XGBoost 3.1+ keeps, for categories it encoded itself (pandas string
- * categories), their names under model.cats; its trees then name the
- * encoded codes.  gbt reads numeric category codes only.
+ * One feature's categories of XGBoost's cats.enc (el, an object) as a JSON
+ * list into sb: strings from {"offsets", "values"} (values the UTF-8 bytes
+ * of every category as signed chars, offsets[k] where category k starts, one more offset
+ * than categories), numbers from {"type", "values"}.  *n: the categories.
  */
-static gbt_status check_cats(const struct xreader *rd, int32_t model)
+static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbuf *sb, int32_t *n)
+{
+    double *off = NULL, *val = NULL;
+    int32_t noff = 0, nval = 0;
+    char *text = NULL;
+    gbt_status s = xarray(rd, el, "values", &val, &nval);
+    *n = 0;
+    if (s == GBT_OK && gbt__json_member(rd->doc, el, "offsets") >= 0) s = xarray(rd, el, "offsets", &off, &noff);
+    if (s == GBT_OK && nval > 0 && noff > 0) {
+        /* strings */
+        if (off[0] != 0 || off[noff - 1] != nval) s = xbad(rd, el, "cats.enc: offsets do not cover the values");
+        if (s == GBT_OK) s = gbt__alloc(&text, (size_t)nval + 1, 1, 0, "XGBoost category names");
+        for (int32_t k = 0; s == GBT_OK && k + 1 < noff; k++) {
+            size_t len = 0;
+            if (!(off[k] >= 0 && off[k] <= off[k + 1] && off[k + 1] <= nval && off[k + 1] == floor(off[k + 1]))) {
+                s = xbad(rd, el, "cats.enc: offsets are not whole numbers rising to the values' count");
+                break;
+            }
+            for (int32_t i = (int32_t)off[k]; i < (int32_t)off[k + 1]; i++) {
+                /* XGBoost writes the bytes as signed chars: -128 .. 127 */
+                if (!(val[i] >= -128 && val[i] <= 255 && val[i] != 0 && val[i] == floor(val[i]))) {
+                    s = xbad(rd, el, "cats.enc: a category's byte is not a byte (or is 0)");
+                    break;
+                }
+                text[len++] = (char)(unsigned char)(int)val[i];
+            }
+            text[len] = '\0';
+            if (s == GBT_OK && !gbt__json_utf8_valid(text, len)) s = xbad(rd, el, "cats.enc: a category is not UTF-8");
+            if (s != GBT_OK) break;
+            if (k) gbt__sb_append(sb, ",", 1);
+            gbt__sb_json_string(sb, text);
+        }
+        *n = noff - 1;
+    } else if (s == GBT_OK && nval > 0) {
+        /* numbers */
+        for (int32_t i = 0; i < nval; i++) {
+            char buf[40];
+            gbt__format_double(buf, sizeof buf, val[i]);
+            gbt__sb_printf(sb, i ? ",%s" : "%s", buf);
+        }
+        *n = nval;
+    }
+    free(off);
+    free(val);
+    free(text);
+    return s;
+}
+
+/*
+ * XGBoost 3.1+ keeps, for categories it encoded itself (pandas categories),
+ * their values under model.cats.enc, one entry per feature; its trees then
+ * name positions in those lists.  gbt keeps them as the model attribute
+ * "feature_categories" (feature index -> the categories in code order), the
+ * Python package's record of a training frame's categories, so that a
+ * frame is recoded as XGBoost recodes it.  The C library and the tools read
+ * the codes as they are, as XGBoost does for arrays.
+ */
+static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_model *m)
 {
     const int32_t cats = gbt__json_member(rd->doc, model, "cats");
-    int32_t enc;
+    struct gbt_strbuf sb = {0};
+    int32_t enc, e, f = 0, written = 0;
+    gbt_status s = GBT_OK;
     if (cats < 0 || rd->doc->n[cats].type != GBT_J_OBJECT) return GBT_OK;
     enc = gbt__json_member(rd->doc, cats, "enc");
-    if (enc >= 0 && rd->doc->n[enc].type == GBT_J_ARRAY && rd->doc->n[enc].count > 0)
-        return xbad(rd, enc,
-                    "the model holds XGBoost's own category encoding (cats.enc: trained on pandas categories "
-                    "it re-encoded); gbt reads models whose categories are numeric codes");
-    return GBT_OK;
+    if (enc < 0 || rd->doc->n[enc].type != GBT_J_ARRAY || rd->doc->n[enc].count == 0) return GBT_OK;
+    if ((uint64_t)rd->doc->n[enc].count != m->num_feature)
+        return xbad(rd, enc, "cats.enc does not have one entry per feature");
+    gbt__sb_append(&sb, "{", 1);
+    for (e = rd->doc->n[enc].child; e >= 0 && s == GBT_OK; e = rd->doc->n[e].next, f++) {
+        const size_t mark = sb.len;
+        int32_t n = 0;
+        if (rd->doc->n[e].type != GBT_J_OBJECT) {
+            s = xbad(rd, e, "cats.enc: an entry is not an object");
+            break;
+        }
+        gbt__sb_printf(&sb, "%s\"%d\":[", written ? "," : "", (int)f);
+        s = put_enc(rd, e, &sb, &n);
+        if (s == GBT_OK && n > 0 && !gbt__model_is_cat(m, (uint64_t)f))
+            s = xbad(rd, e, "cats.enc: categories for a feature whose type is not \"c\"");
+        if (n == 0)
+            sb.len = mark; /* a numeric feature */
+        else {
+            gbt__sb_append(&sb, "]", 1);
+            written++;
+        }
+    }
+    gbt__sb_append(&sb, "}", 1);
+    if (s == GBT_OK && sb.failed) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory reading XGBoost's categories");
+    if (s == GBT_OK && written > 0) s = gbt__model_set_attr(m, "feature_categories", sb.s);
+    free(sb.s);
+    return s;
 }
 
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
@@ -739,7 +821,7 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     FORWARD_IF_ERROR(read_names(&rd, learner, m));
     FORWARD_IF_ERROR(read_types(&rd, learner, m));
     FORWARD_IF_ERROR(xmember(&rd, gb, "model", GBT_J_OBJECT, &model));
-    FORWARD_IF_ERROR(check_cats(&rd, model));
+    FORWARD_IF_ERROR(read_cats(&rd, model, m));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));

@@ -66,3 +66,31 @@ def test_sklearn_feature_types():
     assert model["training"]["max_cat_threshold"] == "4"
     assert any(":{" in t for t in reg.get_booster().get_dump())
     assert reg.get_params()["feature_types"] == ["q", "c"]
+
+
+@pytest.mark.parametrize("reorder", [False, True])
+def test_load_xgboost_pandas_categories(tmp_path, reorder):
+    """A model XGBoost trained on pandas categories (string and integer ones:
+    XGBoost's cats.enc) predicts what XGBoost predicts, also for a frame whose
+    categories come in another order (recoded by hand here)."""
+    xgb = pytest.importorskip("xgboost")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(3)
+    n = 1500
+    c = rng.choice(["red", "green", "blue", "pink", "gray"], n)
+    k = rng.choice([3, 7, 11, 20], n)
+    x = rng.normal(size=n)
+    y = ((c == "red") | (x > 0.5) | (k == 7)).astype(float)
+    df = pd.DataFrame({"c": pd.Categorical(c), "x": x, "k": pd.Categorical(k)})
+    bx = xgb.train({"objective": "binary:logistic", "max_depth": 4, "max_cat_to_onehot": 1},
+                   xgb.DMatrix(df, y, enable_categorical=True), 10)
+    path = str(tmp_path / "xgb_cats.json")
+    bx.save_model(path)
+    want = bx.predict(xgb.DMatrix(df, enable_categorical=True), output_margin=True)
+    bg = gbt.Booster(model_file=path)
+    if reorder:
+        df = df.copy()
+        df["c"] = df["c"].cat.reorder_categories(["red", "pink", "green", "gray", "blue"])
+        df["k"] = df["k"].cat.reorder_categories([20, 11, 7, 3])
+    got = bg.predict(gbt.DMatrix(df, enable_categorical=True), output_margin=True)
+    assert np.abs(got - want).max() < 1e-5
