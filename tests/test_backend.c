@@ -1169,6 +1169,46 @@ static gbt_status predict_all(gbt_booster *b, const gbt_dataset *d, float **out,
 }
 
 /*
+ * The device half of a case: s trained on d with device=cuda gives the CPU
+ * model's bytes (m_cpu, n_cpu; st_cpu the CPU training's status), on
+ * cuda:0; with `predict`, the CPU booster b_cpu predicts d (predict_all)
+ * the same on the CPU and on the device.  Skips its checks without a device.
+ */
+static void cuda_equals_cpu(const struct spec *s, const gbt_dataset *d, gbt_status st_cpu, gbt_booster *b_cpu,
+                            const char *m_cpu, size_t n_cpu, int predict)
+{
+    gbt_booster *bc = NULL;
+    char *mc = NULL, dev[32] = "";
+    size_t nc = 0;
+    float *pc = NULL, *pg = NULL;
+    uint64_t lc = 0, lg = 0;
+    gbt_status sc;
+    if (!have_cuda) {
+        skip(SKIP_NO_DEVICE);
+        if (predict) skip(SKIP_NO_DEVICE);
+        return;
+    }
+    sc = train(s, d, "cuda", 2, &bc, &mc, &nc);
+    if (sc != GBT_OK) diag("%s on cuda: %s", s->name, gbt_last_error());
+    if (sc == GBT_OK) gbt_booster_get_attr(bc, "device", dev, sizeof dev);
+    ok(st_cpu == GBT_OK && sc == GBT_OK && strcmp(dev, "cuda:0") == 0 && nc == n_cpu && memcmp(mc, m_cpu, n_cpu) == 0,
+       "train device=cuda = device=cpu (%zu bytes, on %s): %s", nc, dev, s->name);
+    gbt_free(mc);
+    gbt_booster_free(bc);
+    if (!predict) return;
+    /* the CPU booster predicting on the CPU, then on the device */
+    sc = b_cpu ? predict_all(b_cpu, d, &pc, &lc) : GBT_E_INTERNAL;
+    if (sc == GBT_OK) sc = gbt_booster_set_param(b_cpu, "device", "cuda");
+    if (sc == GBT_OK) sc = predict_all(b_cpu, d, &pg, &lg);
+    if (sc != GBT_OK) diag("%s predictions: %s", s->name, gbt_last_error());
+    ok(sc == GBT_OK && lc == lg && memcmp(pc, pg, lc * sizeof *pc) == 0,
+       "predict, leaf ids, SHAP%s on cuda = on cpu (%llu values): %s",
+       d->dense && quick < 2 ? " and interactions" : "", (unsigned long long)lc, s->name);
+    free(pc);
+    free(pg);
+}
+
+/*
  * Constrained trainings (monotone, interaction, feature weights with
  * column sampling): the same bits on 1 and 2 threads and on the device.
  */
@@ -1190,9 +1230,9 @@ static void test_constrained(void)
         struct spec s;
         char name[200];
         gbt_dataset *d;
-        gbt_booster *b1 = NULL, *b2 = NULL, *bc = NULL;
-        char *m1 = NULL, *m2 = NULL, *mc = NULL;
-        size_t n1 = 0, n2 = 0, nc = 0;
+        gbt_booster *b1 = NULL, *b2 = NULL;
+        char *m1 = NULL, *m2 = NULL;
+        size_t n1 = 0, n2 = 0;
         gbt_status st;
         if (!objective_selected(cases[i].obj)) continue;
         memset(&s, 0, sizeof s);
@@ -1227,20 +1267,11 @@ static void test_constrained(void)
         if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
         ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0, "train nthread=1 = nthread=2 (%zu bytes): %s",
            n1, name);
-        if (!have_cuda) {
-            skip(SKIP_NO_DEVICE);
-        } else {
-            gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
-            if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
-            ok(st == GBT_OK && sc == GBT_OK && nc == n2 && memcmp(mc, m2, n2) == 0,
-               "train device=cuda = device=cpu (%zu bytes): %s", nc, name);
-        }
+        cuda_equals_cpu(&s, d, st, b2, m2, n2, 0);
         gbt_free(m1);
         gbt_free(m2);
-        gbt_free(mc);
         gbt_booster_free(b1);
         gbt_booster_free(b2);
-        gbt_booster_free(bc);
         gbt_dataset_free(d);
     }
 }
@@ -1360,9 +1391,9 @@ static void test_categorical(void)
         struct spec s;
         char name[200];
         gbt_dataset *d;
-        gbt_booster *b1 = NULL, *bc = NULL;
-        char *m1 = NULL, *mc = NULL, *dump = NULL;
-        size_t n1 = 0, nc = 0, nj = 0;
+        gbt_booster *b1 = NULL;
+        char *m1 = NULL, *dump = NULL;
+        size_t n1 = 0, nj = 0;
         int ncat = 0, nset = 0;
         gbt_status st;
         if (!objective_selected(cases[i].obj)) continue;
@@ -1412,31 +1443,10 @@ static void test_categorical(void)
         ok(st == GBT_OK && ncat >= 1 && nset >= 2,
            "the CPU model has %d one-hot splits (f1) and %d partition splits of several categories: %s", ncat, nset,
            name);
-        if (!have_cuda) {
-            skip(SKIP_NO_DEVICE);
-            skip(SKIP_NO_DEVICE);
-        } else {
-            float *pc = NULL, *pg = NULL;
-            uint64_t lc = 0, lg = 0;
-            gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
-            if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
-            ok(st == GBT_OK && sc == GBT_OK && nc == n1 && memcmp(mc, m1, n1) == 0,
-               "train device=cuda = device=cpu (%zu bytes): %s", nc, name);
-            sc = b1 ? predict_all(b1, d, &pc, &lc) : GBT_E_INTERNAL;
-            if (sc == GBT_OK) sc = gbt_booster_set_param(b1, "device", "cuda");
-            if (sc == GBT_OK) sc = predict_all(b1, d, &pg, &lg);
-            if (sc != GBT_OK) diag("%s predictions: %s", name, gbt_last_error());
-            ok(sc == GBT_OK && lc == lg && memcmp(pc, pg, lc * sizeof *pc) == 0,
-               "predict, leaf ids, SHAP%s on cuda = on cpu (%llu values): %s",
-               d->dense && quick < 2 ? " and interactions" : "", (unsigned long long)lc, name);
-            free(pc);
-            free(pg);
-        }
+        cuda_equals_cpu(&s, d, st, b1, m1, n1, 1);
         gbt_free(m1);
-        gbt_free(mc);
         gbt_free(dump);
         gbt_booster_free(b1);
-        gbt_booster_free(bc);
         gbt_dataset_free(d);
     }
 }
@@ -1450,9 +1460,9 @@ static void test_trainings(void)
                 struct spec s;
                 char name[160];
                 gbt_dataset *d;
-                gbt_booster *b1 = NULL, *b2 = NULL, *bc = NULL;
-                char *m1 = NULL, *m2 = NULL, *mc = NULL;
-                size_t n1 = 0, n2 = 0, nc = 0;
+                gbt_booster *b1 = NULL, *b2 = NULL;
+                char *m1 = NULL, *m2 = NULL;
+                size_t n1 = 0, n2 = 0;
                 gbt_status st;
                 if (l == L_DENSE16 && obj % 2 == 1) continue; /* dense16 for half the objectives */
                 /* the objectives after the first six only change the gradients: one policy per layout */
@@ -1493,35 +1503,11 @@ static void test_trainings(void)
                 if (st != GBT_OK) diag("%s: %s", name, gbt_last_error());
                 ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0,
                    "train nthread=1 = nthread=2 (%zu bytes): %s", n1, name);
-                if (!have_cuda) {
-                    skip(SKIP_NO_DEVICE);
-                    skip(SKIP_NO_DEVICE);
-                } else {
-                    float *pc = NULL, *pg = NULL;
-                    uint64_t lc = 0, lg = 0;
-                    gbt_status sc = train(&s, d, "cuda", 2, &bc, &mc, &nc);
-                    char dev[32] = "";
-                    if (sc != GBT_OK) diag("%s on cuda: %s", name, gbt_last_error());
-                    if (sc == GBT_OK) gbt_booster_get_attr(bc, "device", dev, sizeof dev);
-                    ok(st == GBT_OK && sc == GBT_OK && strcmp(dev, "cuda:0") == 0 && nc == n2 &&
-                           memcmp(mc, m2, n2) == 0,
-                       "train device=cuda = device=cpu (%zu bytes, on %s): %s", nc, dev, name);
-                    /* the CPU booster predicting on the CPU, then on the device */
-                    sc = b2 ? predict_all(b2, d, &pc, &lc) : GBT_E_INTERNAL;
-                    if (sc == GBT_OK) sc = gbt_booster_set_param(b2, "device", "cuda");
-                    if (sc == GBT_OK) sc = predict_all(b2, d, &pg, &lg);
-                    if (sc != GBT_OK) diag("%s predictions: %s", name, gbt_last_error());
-                    ok(sc == GBT_OK && lc == lg && memcmp(pc, pg, lc * sizeof *pc) == 0,
-                       "predict on cuda = on cpu (%llu values): %s", (unsigned long long)lc, name);
-                    free(pc);
-                    free(pg);
-                }
+                cuda_equals_cpu(&s, d, st, b2, m2, n2, 1);
                 gbt_free(m1);
                 gbt_free(m2);
-                gbt_free(mc);
                 gbt_booster_free(b1);
                 gbt_booster_free(b2);
-                gbt_booster_free(bc);
                 gbt_dataset_free(d);
             }
 }
