@@ -681,9 +681,13 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
 
 /*
  * One feature's categories of XGBoost's cats.enc (el, an object) as a JSON
- * list into sb: strings from {"offsets", "values"} (values the UTF-8 bytes
- * of every category as signed chars, offsets[k] where category k starts, one more offset
- * than categories), numbers from {"type", "values"}.  *n: the categories.
+ * list into sb: strings from {"offsets", "values"} (values the bytes of
+ * every category, offsets[k] where category k starts, one more offset than
+ * categories), numbers from {"type", "values"}.  *n: the categories.
+ * Names must be ASCII: XGBoost 3.2 writes the offsets of other names in
+ * characters but their values in bytes (and cuts the values short), so
+ * they cannot be read back; recoding frames by wrong names would give
+ * wrong predictions without a word, so such a model is refused.
  */
 static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbuf *sb, int32_t *n)
 {
@@ -704,15 +708,17 @@ static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbu
                 break;
             }
             for (int32_t i = (int32_t)off[k]; i < (int32_t)off[k + 1]; i++) {
-                /* XGBoost writes the bytes as signed chars: -128 .. 127 */
-                if (!(val[i] >= -128 && val[i] <= 255 && val[i] != 0 && val[i] == floor(val[i]))) {
-                    s = xbad(rd, el, "cats.enc: a category's byte is not a byte (or is 0)");
+                if (!(val[i] >= 1 && val[i] <= 127 && val[i] == floor(val[i]))) {
+                    s = xbad(rd, el,
+                             val[i] < 0 || val[i] > 127
+                                 ? "cats.enc: a category name that is not ASCII (XGBoost writes such names' offsets "
+                                   "in characters and their bytes in bytes: they cannot be read back)"
+                                 : "cats.enc: a category's byte is not 1 to 127");
                     break;
                 }
-                text[len++] = (char)(unsigned char)(int)val[i];
+                text[len++] = (char)val[i];
             }
             text[len] = '\0';
-            if (s == GBT_OK && !gbt__json_utf8_valid(text, len)) s = xbad(rd, el, "cats.enc: a category is not UTF-8");
             if (s != GBT_OK) break;
             if (k) gbt__sb_append(sb, ",", 1);
             gbt__sb_json_string(sb, text);

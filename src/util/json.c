@@ -49,14 +49,6 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return len;
 }
 
-int gbt__json_utf8_valid(const char *s, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0, k; i < n; i += k)
-        if ((k = utf8_len(p + i, n - i)) == 0) return 0;
-    return 1;
-}
-
 static void skip_ws(struct parser *ps)
 {
     while (ps->p < ps->end) {

@@ -69,9 +69,6 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
 /* The length of the JSON number (RFC 8259) at the start of p[0..n), or 0 when none starts there. */
 size_t gbt__json_number_len(const char *p, size_t n);
 
-/* Whether s[0..n) is valid UTF-8 (RFC 3629: no overlong forms, no surrogates). */
-int gbt__json_utf8_valid(const char *s, size_t n);
-
 /* Copies a string node, unescaped (\\uXXXX as UTF-8, a lone surrogate as '?'), into buf (truncated to len - 1). */
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len);
 
