@@ -89,10 +89,12 @@ gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p
 /* Reads the model file at path into the empty model m and the default parameters p. */
 gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_params *p);
 
-/* XGBoost's JSON model format (model_xgboost.c). */
+/* XGBoost's JSON model format (model_xgboost_write.c, model_xgboost.c). */
 struct gbt_jdoc;
 gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
                                     struct gbt_strbuf *sb);
+/* 1 when XGBoost keeps base_score as a probability: the logit-link objectives but binary:logitraw. */
+int gbt__xgboost_base_is_probability(int obj);
 /* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p);

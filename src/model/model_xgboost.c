@@ -1,11 +1,11 @@
 /*
  * model_xgboost.c - XGBoost's JSON model format, the schema XGBoost 2.x and
- * 3.x write with Booster.save_model("model.json"): a gbt model written in
- * it, and one read from it (docs/model-format.md, "XGBoost JSON").
+ * 3.x write with Booster.save_model("model.json"): a model read from it
+ * (model_xgboost_write.c writes it; docs/model-format.md, "XGBoost JSON").
  *
  * Both formats hold the same trees: a row goes left when its value is
  * below the threshold, to the default side when missing, and the raw score
- * is the starting score plus the leaves.  What differs is written here: the
+ * is the starting score plus the leaves.  What differs is read here: the
  * starting score (XGBoost keeps base_score as a mean or probability, gbt a
  * raw score), the objective's parameters, and the one-based LIBSVM columns
  * of gbt (XGBoost takes LIBSVM indices as they are).
@@ -21,289 +21,6 @@
 #include "util/json.h"
 #include "objective/objective.h"
 #include "util/util.h"
-
-/* XGBoost's node id of "no parent". */
-#define XGB_NO_PARENT 2147483647
-
-/* ---- writing -------------------------------------------------------------- */
-
-/*
- * 1 when XGBoost keeps base_score as a probability: the logit-link
- * objectives but binary:logitraw, whose base_score is the raw score.
- */
-static int base_is_probability(int obj)
-{
-    return gbt__objective_logit_link(obj) && obj != GBT_OBJ_BINARY_LOGITRAW;
-}
-
-/* base_score as XGBoost keeps it: a probability or, for the log link, a mean; else the raw score. */
-static double to_base_score(int obj, double margin)
-{
-    if (base_is_probability(obj)) return 1.0 / (1.0 + exp(-margin));
-    if (gbt__objective_log_link(obj)) return exp(margin);
-    return margin;
-}
-
-static void put_num(struct gbt_strbuf *sb, double v)
-{
-    char buf[40];
-    gbt__sb_append(sb, buf, (size_t)gbt__format_double(buf, sizeof buf, v));
-}
-
-/* A float, always with a point or an exponent: XGBoost's reader tells integers from reals. */
-static void put_float(struct gbt_strbuf *sb, float v)
-{
-    char buf[40];
-    int n = gbt__format_float(buf, sizeof buf - 2, v);
-    if (!strpbrk(buf, ".eE")) buf[n++] = '.', buf[n++] = '0', buf[n] = '\0';
-    gbt__sb_append(sb, buf, (size_t)n);
-}
-
-/* The objective object: its name and XGBoost's parameter block for it. */
-static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p)
-{
-    const int obj = m->objective;
-    const char *name = gbt__objective_name(obj);
-    gbt__sb_printf(sb, "\"objective\":{\"name\":\"%s\"", name);
-    switch (obj) {
-    case GBT_OBJ_REG_SQUAREDERROR:
-    case GBT_OBJ_REG_LOGISTIC:
-    case GBT_OBJ_BINARY_LOGISTIC:
-    case GBT_OBJ_BINARY_LOGITRAW:
-    case GBT_OBJ_REG_GAMMA:
-        gbt__sb_printf(sb, ",\"reg_loss_param\":{\"scale_pos_weight\":\"");
-        put_num(sb, p->scale_pos_weight);
-        gbt__sb_printf(sb, "\"}");
-        break;
-    case GBT_OBJ_MULTI_SOFTMAX:
-    case GBT_OBJ_MULTI_SOFTPROB:
-        gbt__sb_printf(sb, ",\"softmax_multiclass_param\":{\"num_class\":\"%d\"}", m->num_class);
-        break;
-    case GBT_OBJ_COUNT_POISSON:
-        gbt__sb_printf(sb, ",\"poisson_regression_param\":{\"max_delta_step\":\"");
-        put_num(sb, isnan(p->max_delta_step) ? 0.7 : p->max_delta_step);
-        gbt__sb_printf(sb, "\"}");
-        break;
-    case GBT_OBJ_REG_TWEEDIE:
-        gbt__sb_printf(sb, ",\"tweedie_regression_param\":{\"tweedie_variance_power\":\"");
-        put_num(sb, p->tweedie_variance_power);
-        gbt__sb_printf(sb, "\"}");
-        break;
-    case GBT_OBJ_REG_PSEUDOHUBERERROR:
-        gbt__sb_printf(sb, ",\"pseudo_huber_param\":{\"huber_slope\":\"");
-        put_num(sb, p->huber_slope);
-        gbt__sb_printf(sb, "\"}");
-        break;
-    case GBT_OBJ_REG_QUANTILEERROR:
-        gbt__sb_printf(sb, ",\"quantile_loss_param\":{\"quantile_alpha\":\"[");
-        for (int64_t i = 0; i < p->num_quantile_alpha; i++) {
-            if (i) gbt__sb_append(sb, ",", 1);
-            put_num(sb, p->quantile_alpha[i]);
-        }
-        gbt__sb_printf(sb, "]\"}");
-        break;
-    case GBT_OBJ_SURVIVAL_AFT: {
-        static const char *const dist[] = {"normal", "logistic", "extreme"};
-        gbt__sb_printf(sb, ",\"aft_loss_param\":{\"aft_loss_distribution\":\"%s\","
-                           "\"aft_loss_distribution_scale\":\"",
-                       dist[p->aft_loss_distribution]);
-        put_num(sb, p->aft_loss_distribution_scale);
-        gbt__sb_printf(sb, "\"}");
-        break;
-    }
-    case GBT_OBJ_RANK_PAIRWISE:
-    case GBT_OBJ_RANK_NDCG:
-    case GBT_OBJ_RANK_MAP:
-        /* XGBoost writes 4294967295 for an unset (automatic) number of pairs */
-        gbt__sb_printf(sb, ",\"lambdarank_param\":{\"lambdarank_bias_norm\":\"1\","
-                           "\"lambdarank_normalization\":\"%d\",\"lambdarank_num_pair_per_sample\":\"",
-                       (int)p->lambdarank_normalization);
-        if (isnan(p->lambdarank_num_pair_per_sample))
-            gbt__sb_printf(sb, "4294967295");
-        else
-            put_num(sb, p->lambdarank_num_pair_per_sample);
-        gbt__sb_printf(sb, "\",\"lambdarank_pair_method\":\"%s\",\"lambdarank_score_normalization\":\"%d\","
-                           "\"lambdarank_unbiased\":\"0\",\"ndcg_exp_gain\":\"%d\"}",
-                       p->lambdarank_pair_method ? "mean" : "topk", (int)p->lambdarank_score_normalization,
-                       (int)p->ndcg_exp_gain);
-        break;
-    case GBT_OBJ_BINARY_HINGE:
-    case GBT_OBJ_REG_SQUAREDLOGERROR:
-    case GBT_OBJ_REG_ABSOLUTEERROR:
-    case GBT_OBJ_SURVIVAL_COX:
-        break;
-    default:
-        return gbt__fail(GBT_E_INVALID_ARG,
-                         "objective %s has no XGBoost JSON form that gbt writes; the model is not exported",
-                         name);
-    }
-    gbt__sb_append(sb, "}", 1);
-    return GBT_OK;
-}
-
-#define PUT_ARRAY(sb, key, n, PUT)                       \
-    do {                                                 \
-        gbt__sb_printf(sb, ",\"%s\":[", key);            \
-        for (int32_t i_ = 0; i_ < (n); i_++) {           \
-            if (i_) gbt__sb_append(sb, ",", 1);          \
-            PUT;                                         \
-        }                                                \
-        gbt__sb_append(sb, "]", 1);                      \
-    } while (0)
-
-/*
- * XGBoost's categorical splits of a tree: the categorical nodes
- * ascending, each one's offset and count in "categories", which holds
- * each set ascending: the categories that go right, as in gbt.
- */
-static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
-{
-    int32_t at = 0, first = 1;
-    gbt__sb_printf(sb, ",\"categories\":[");
-    for (int32_t i = 0; i < t->n_nodes; i++)
-        for (int32_t k = 0; t->left[i] >= 0 && gbt__tree_is_cat(t, i) && k < t->cat_count[i]; k++) {
-            gbt__sb_printf(sb, first ? "%u" : ",%u", t->cats[t->cat_begin[i] + k]);
-            first = 0;
-        }
-    gbt__sb_printf(sb, "],\"categories_nodes\":[");
-    first = 1;
-    for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
-            gbt__sb_printf(sb, first ? "%d" : ",%d", i);
-            first = 0;
-        }
-    gbt__sb_printf(sb, "],\"categories_segments\":[");
-    first = 1;
-    for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
-            gbt__sb_printf(sb, first ? "%d" : ",%d", at);
-            at += t->cat_count[i];
-            first = 0;
-        }
-    gbt__sb_printf(sb, "],\"categories_sizes\":[");
-    first = 1;
-    for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) {
-            gbt__sb_printf(sb, first ? "%d" : ",%d", t->cat_count[i]);
-            first = 0;
-        }
-    gbt__sb_append(sb, "]", 1);
-}
-
-static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint32_t id, uint64_t nfeat,
-                           int shift)
-{
-    int32_t *parent;
-    const int32_t n = t->n_nodes;
-    FORWARD_IF_ERROR(gbt__alloc(&parent, (size_t)n, sizeof *parent, 0, "tree parents"));
-    for (int32_t i = 0; i < n; i++) parent[i] = XGB_NO_PARENT;
-    for (int32_t i = 0; i < n; i++)
-        if (t->left[i] >= 0) parent[t->left[i]] = parent[t->right[i]] = i;
-    gbt__sb_printf(sb, "{\"id\":%u", id);
-    PUT_ARRAY(sb, "base_weights", n, put_float(sb, t->value[i_]));
-    put_categories(sb, t);
-    PUT_ARRAY(sb, "default_left", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 && t->default_left[i_]));
-    PUT_ARRAY(sb, "left_children", n, gbt__sb_printf(sb, "%d", t->left[i_]));
-    PUT_ARRAY(sb, "loss_changes", n, put_float(sb, t->gain[i_]));
-    PUT_ARRAY(sb, "parents", n, gbt__sb_printf(sb, "%d", parent[i_]));
-    PUT_ARRAY(sb, "right_children", n, gbt__sb_printf(sb, "%d", t->right[i_]));
-    /* a leaf's value takes the place of the threshold, as in XGBoost */
-    PUT_ARRAY(sb, "split_conditions", n, put_float(sb, t->left[i_] >= 0 ? t->threshold[i_] : t->value[i_]));
-    PUT_ARRAY(sb, "split_indices", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 ? t->feature[i_] + shift : 0));
-    PUT_ARRAY(sb, "split_type", n, gbt__sb_append(sb, t->left[i_] >= 0 && gbt__tree_is_cat(t, i_) ? "1" : "0", 1));
-    PUT_ARRAY(sb, "sum_hessian", n, put_float(sb, t->cover[i_]));
-    gbt__sb_printf(sb, ",\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"%llu\",\"num_nodes\":\"%d\","
-                       "\"size_leaf_vector\":\"1\"}}",
-                   (unsigned long long)nfeat, n);
-    free(parent);
-    return GBT_OK;
-}
-
-gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
-                                    struct gbt_strbuf *sb)
-{
-    const int shift = m->index_base == GBT_BASE_ONE; /* column c was LIBSVM index c + 1 */
-    const uint64_t nfeat = m->num_feature + (uint64_t)shift;
-    const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
-    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
-    gbt__sb_printf(sb, "{\"learner\":{\"attributes\":{");
-    if (m->best_iteration >= 0) {
-        gbt__sb_printf(sb, "\"best_iteration\":\"%d\"", m->best_iteration);
-        if (isfinite(m->best_score)) {
-            gbt__sb_printf(sb, ",\"best_score\":\"");
-            put_num(sb, m->best_score);
-            gbt__sb_append(sb, "\"", 1);
-        }
-    }
-    /* the constraints the model was trained with, as XGBoost's string attributes */
-    {
-        int first = m->best_iteration < 0;
-        const char *const cons[2][2] = {
-            {"monotone_constraints", p && p->monotone_constraints ? p->monotone_constraints : ""},
-            {"interaction_constraints", p && p->interaction_constraints ? p->interaction_constraints : ""}};
-        for (int i = 0; i < 2; i++) {
-            if (!cons[i][1][0]) continue;
-            gbt__sb_printf(sb, "%s\"%s\":", first ? "" : ",", cons[i][0]);
-            gbt__sb_json_string(sb, cons[i][1]);
-            first = 0;
-        }
-        /* the user attributes (gbt_booster_set_attr), but for names the lines above wrote */
-        for (uint64_t i = 0; i < m->nattr; i++) {
-            const char *k = m->attr_keys[i];
-            if (strcmp(k, "best_iteration") == 0 || strcmp(k, "best_score") == 0 ||
-                (strcmp(k, cons[0][0]) == 0 && cons[0][1][0]) || (strcmp(k, cons[1][0]) == 0 && cons[1][1][0]))
-                continue;
-            gbt__sb_printf(sb, "%s", first ? "" : ",");
-            gbt__sb_json_string(sb, k);
-            gbt__sb_append(sb, ":", 1);
-            gbt__sb_json_string(sb, m->attr_values[i]);
-            first = 0;
-        }
-    }
-    /* names for every feature or none, as XGBoost keeps them; types likewise ("q" or "c") */
-    gbt__sb_printf(sb, "},\"feature_names\":[");
-    for (uint64_t i = 0; m->nfeature_names > 0 && !shift && i < m->num_feature; i++) {
-        char buf[32];
-        if (i) gbt__sb_append(sb, ",", 1);
-        gbt__sb_json_string(sb, gbt__name_of(m->feature_names, m->nfeature_names, i, buf, sizeof buf));
-    }
-    gbt__sb_printf(sb, "],\"feature_types\":[");
-    for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
-        gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
-    gbt__sb_printf(sb, "],");
-    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{\"cats\":{\"enc\":[],\"feature_segments\":[],"
-                       "\"sorted_idx\":[]},\"gbtree_model_param\":{\"num_parallel_tree\":\"1\","
-                       "\"num_trees\":\"%u\"}",
-                   m->ntrees);
-    gbt__sb_printf(sb, ",\"iteration_indptr\":[");
-    for (uint32_t r = 0; r <= rounds; r++) gbt__sb_printf(sb, r ? ",%u" : "%u", r * (uint32_t)m->K);
-    gbt__sb_printf(sb, "],\"tree_info\":[");
-    for (uint32_t t = 0; t < m->ntrees; t++) gbt__sb_printf(sb, t ? ",%u" : "%u", t % (uint32_t)m->K);
-    gbt__sb_printf(sb, "],\"trees\":[");
-    for (uint32_t t = 0; t < m->ntrees; t++) {
-        char what[64];
-        snprintf(what, sizeof what, "cannot export tree %u", t);
-        FORWARD_IF_ERROR(gbt__tree_validate(&m->trees[t], m->num_feature, what));
-        if (t) gbt__sb_append(sb, ",", 1);
-        FORWARD_IF_ERROR(put_tree(sb, &m->trees[t], t, nfeat, shift));
-    }
-    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
-    for (int k = 0; k < m->K; k++) {
-        if (k) gbt__sb_append(sb, ",", 1);
-        put_float(sb, (float)to_base_score(m->objective, m->base[k]));
-    }
-    /* several outputs are classes for multi:*, targets (one per quantile) otherwise */
-    gbt__sb_printf(sb, "]\",\"boost_from_average\":\"1\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","
-                       "\"num_target\":\"%d\"},",
-                   gbt_objective_is_multiclass(m->objective) ? m->num_class : 0, (unsigned long long)nfeat,
-                   gbt_objective_is_multiclass(m->objective) ? 1 : m->K);
-    FORWARD_IF_ERROR(put_objective(sb, m, p));
-    gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");
-    RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
-    return GBT_OK;
-}
-
-/* ---- reading -------------------------------------------------------------- */
 
 struct xreader {
     const struct gbt_jdoc *doc;
@@ -597,7 +314,7 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
             s = xbad(rd, e, "base_score is not a finite number");
             break;
         }
-        if (base_is_probability(obj) && !(v > 0 && v < 1)) {
+        if (gbt__xgboost_base_is_probability(obj) && !(v > 0 && v < 1)) {
             s = xbad(rd, e, "base_score of a logistic objective is not in (0, 1)");
             break;
         }
@@ -605,7 +322,7 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
             s = xbad(rd, e, "base_score of a log-link objective is not positive");
             break;
         }
-        base[n++] = base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
+        base[n++] = gbt__xgboost_base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
         p += len;
         while (list && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
         if (list && *p == ',') {
