@@ -97,14 +97,11 @@ struct gbt_cu_ctx {
     double *margin, *gtmp, *htmp;
     struct gbt_gpair *grad;
     uint32_t *rows;     /* 2 n: the row lists' two halves (partition.cu) */
-    uint8_t *row_half;  /* n: 1 when position p's current row is in the second half */
-    uint32_t *flags; /* partition: a bit per position (ntiles * TILE / 32 words) */
     uint64_t *node_begin, *node_count;
     struct gbt_hbin *hist;
     uint64_t *seg_begin, *seg_count, *seg_prefix;
     uint32_t seg_cap;
-    uint32_t *tile_count, *tile_offset; /* ntiles, ntiles + 1 */
-    uint64_t *job_sbase, *job_nl;       /* partition: max_slots each */
+    uint32_t *part_fill;                /* partition: 2 max_slots counters */
     unsigned long long *sums;           /* gradients: 4 K */
     gbt_cu::cand *cands;
     uint32_t cand_cap;
@@ -141,6 +138,13 @@ struct gbt_cu_ctx {
     size_t result_cap;
     uint8_t *slot_built; /* max_slots: a BUILD has filled the slot */
     uint8_t *slot_mark;  /* max_slots: scratch of gbt_cu_histograms, clear between calls */
+    /*
+     * The tree being grown: each node's children once it is partitioned
+     * (2 max_nodes, -1 before), a walk's stack (max_nodes), and whether the
+     * root's list is still implicit (partition.cu).
+     */
+    int32_t *kids, *walk;
+    int root_fresh;
     void *allocs[48];
     int nallocs;
 };

@@ -192,6 +192,8 @@ void release(gbt_cu_ctx *c)
     (void)cudaGetLastError();
     free(c->slot_built);
     free(c->slot_mark);
+    free(c->kids);
+    free(c->walk);
     free(c);
 }
 
@@ -374,8 +376,6 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->htmp, n * K * 8, "hessians"},
         {(void **)&c->grad, n * K * sizeof(struct gbt_gpair), "fixed-point gradients"},
         {(void **)&c->rows, 2 * n * 4, "the row partition"},
-        {(void **)&c->row_half, n, "the row partition"},
-        {(void **)&c->flags, (size_t)c->ntiles * (TILE / 32) * 4, "partition flags"},
         {(void **)&c->node_begin, (size_t)c->max_nodes * 8, "nodes"},
         {(void **)&c->node_count, (size_t)c->max_nodes * 8, "nodes"},
         {(void **)&c->hist, (size_t)c->max_slots * c->total_slots * sizeof(struct gbt_hbin),
@@ -383,10 +383,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->seg_begin, (size_t)c->seg_cap * 8, "segments"},
         {(void **)&c->seg_count, (size_t)c->seg_cap * 8, "segments"},
         {(void **)&c->seg_prefix, ((size_t)c->seg_cap + 1) * 8, "segments"},
-        {(void **)&c->tile_count, (size_t)c->ntiles * 4, "partition scan"},
-        {(void **)&c->tile_offset, ((size_t)c->ntiles + 1) * 4, "partition scan"},
-        {(void **)&c->job_sbase, (size_t)c->max_slots * 8, "partition jobs"},
-        {(void **)&c->job_nl, (size_t)c->max_slots * 8, "partition jobs"},
+        {(void **)&c->part_fill, (size_t)c->max_slots * 8, "partition counters"},
         {(void **)&c->sums, 4 * K * 8, "gradient sums"},
         {(void **)&c->cands, (size_t)c->cand_cap * sizeof(cand), "split candidates"},
         {(void **)&c->splits, (size_t)c->max_slots * sizeof(struct gbt_split), "splits"},
@@ -437,6 +434,12 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->slot_mark = (uint8_t *)calloc(c->max_slots, 1);
     if (c->slot_built == NULL || c->slot_mark == NULL)
         return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %u histogram slots", c->max_slots);
+    c->kids = (int32_t *)malloc(2 * (size_t)c->max_nodes * sizeof(int32_t));
+    c->walk = (int32_t *)malloc((size_t)c->max_nodes * sizeof(int32_t));
+    if (c->kids == NULL || c->walk == NULL)
+        return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %u tree nodes", c->max_nodes);
+    for (uint64_t i = 0; i < 2 * (uint64_t)c->max_nodes; i++) c->kids[i] = -1;
+    c->root_fresh = 1;
 
     /* dense: rows padded to code_stride (through the column buffer), then the column copy */
     if (c->codes8 && c->code_stride == nf) {
@@ -541,47 +544,50 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
     return 0;
 }
 
-static int read_halves(struct gbt_cu_ctx *c, uint32_t *both, uint8_t *half, uint64_t *node_begin,
-                       uint64_t *node_count, char *msg)
+/*
+ * The row buffer's two halves (partition.cu) made one list, the ranges'
+ * begins in [0, n): each position's row from the node over it that was
+ * never split (those nodes' ranges cover every position once); the root's
+ * implicit list before it is partitioned.
+ */
+static int read_lists(struct gbt_cu_ctx *c, uint32_t *both, uint64_t *node_begin, uint64_t *node_count,
+                      char *msg)
 {
-    CU_FORWARD(use_device(c, msg));
-    CU_CHECK(cudaMemcpyAsync(both, c->rows, 2 * c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost,
-                             c->stream));
-    CU_CHECK(cudaMemcpyAsync(half, c->row_half, c->n, cudaMemcpyDeviceToHost, c->stream));
+    if (!c->root_fresh)
+        CU_CHECK(cudaMemcpyAsync(both, c->rows, 2 * c->n * sizeof(uint32_t), cudaMemcpyDeviceToHost,
+                                 c->stream));
     CU_CHECK(cudaMemcpyAsync(node_begin, c->node_begin, (size_t)c->max_nodes * sizeof(uint64_t),
                              cudaMemcpyDeviceToHost, c->stream));
     CU_CHECK(cudaMemcpyAsync(node_count, c->node_count, (size_t)c->max_nodes * sizeof(uint64_t),
                              cudaMemcpyDeviceToHost, c->stream));
-    CU_FORWARD(drain(c, msg));
-    return 0;
+    return drain(c, msg);
 }
 
-/*
- * The row buffer's two halves (partition.cu) made one list: position p's
- * row from the half row_half[p] names; the ranges' begins in [0, n).
- */
 extern "C" int gbt_cu_read_rows(struct gbt_cu_ctx *c, uint32_t *rows, uint64_t *node_begin,
                                 uint64_t *node_count, char *msg)
 {
     gbt_cu::device_scope keep;
     const uint64_t n = c->n;
-    uint32_t *both = (uint32_t *)malloc(2 * n * sizeof(uint32_t));
-    uint8_t *half = (uint8_t *)malloc(n);
+    uint32_t *both;
     int s;
-    if (both == NULL || half == NULL) {
-        free(both);
-        free(half);
+    CU_FORWARD(use_device(c, msg));
+    both = (uint32_t *)malloc(2 * n * sizeof(uint32_t));
+    if (both == NULL)
         return failf(msg, GBT_E_NO_MEMORY, "out of host memory for %llu row ids",
                      (unsigned long long)(2 * n));
-    }
-    s = read_halves(c, both, half, node_begin, node_count, msg);
+    s = read_lists(c, both, node_begin, node_count, msg);
     if (s == 0) {
-        for (uint64_t p = 0; p < n; p++) rows[p] = both[half[p] ? n + p : p];
+        if (c->root_fresh)
+            for (uint64_t p = 0; p < n; p++) rows[p] = (uint32_t)p;
+        for (uint32_t i = 0; i < c->max_nodes && !c->root_fresh; i++)
+            if (c->kids[2 * (size_t)i] < 0 && node_count[i] > 0) {
+                const uint64_t b = node_begin[i];
+                memcpy(rows + (b >= n ? b - n : b), both + b, node_count[i] * sizeof(uint32_t));
+            }
         for (uint32_t i = 0; i < c->max_nodes; i++)
             if (node_begin[i] >= n) node_begin[i] -= n;
     }
     free(both);
-    free(half);
     return s;
 }
 

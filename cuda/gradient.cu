@@ -3,8 +3,14 @@
  * subsampling, and their fixed-point form.
  *
  *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
- *               gbt_row_gradients; with one output (K == 1) also the
- *               maxima of grad_max, from the values in registers
+ *               gbt_row_gradients into g and h (K > 1)
+ *   grad_max1   (K == 1) the same per row, keeping only the maxima of
+ *               |g| and |h| (nothing stored)
+ *   grad_quant1 (K == 1) the same per row again, straight into the
+ *               fixed-point pairs and their totals: computing g and h
+ *               twice costs less than writing them and reading them back
+ *               (16 bytes a row each way), and the same function of the
+ *               same inputs gives the same bits
  *   rank_groups (ranking objectives, instead of grad_rows) a thread per
  *               query group: gbt_rank_group_gradients, then 0 for the rows
  *               gbt_row_sampled rejects
@@ -67,31 +73,57 @@ __device__ __forceinline__ void warp_max(double gm, double hm, ull *gmax, ull *h
     }
 }
 
-/*
- * maxima (K == 1 only, else NULL): grad_max's work done here, on the
- * values in registers, so that g and h are not read again for it.
- */
+/* The warp's sums of sg and sh added to *gs and *hs (64-bit integers: exact in any order). */
+__device__ __forceinline__ void warp_sums(long long sg, long long sh, ull *gs, ull *hs)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        sg += __shfl_xor_sync(0xffffffffu, sg, off);
+        sh += __shfl_xor_sync(0xffffffffu, sh, off);
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomicAdd(gs, (ull)sg);
+        atomicAdd(hs, (ull)sh);
+    }
+}
+
+/* Row r's weighted (0: not sampled) gradient and hessian of the one output (K == 1). */
+__device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, const double *margin,
+                                       const float *label, const float *weight, uint64_t seed, int round,
+                                       double subsample, uint64_t row_base, uint64_t r, double *gv,
+                                       double *hv)
+{
+    double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
+    if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
+    gbt_row_gradients(obj, &op, 1, margin + r, 1, label[r], w, gv, hv, 1);
+}
+
+/* K outputs: g and h of every row and class (class k's at k * n). */
 __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
                           const float *label, const float *weight, uint64_t seed, int round,
-                          double subsample, uint64_t row_base, double *g, double *h, ull *maxima)
+                          double subsample, uint64_t row_base, double *g, double *h)
 {
-    double gm = 0.0, hm = 0.0;
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
         double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
         if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
-        if (maxima) {
-            double gv, hv;
-            gbt_row_gradients(obj, &op, 1, margin + r, 1, label[r], w, &gv, &hv, 1);
-            g[r] = gv;
-            h[r] = hv;
-            max_abs(gv, &gm);
-            max_abs(hv, &hm);
-        } else {
-            gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
-        }
+        gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
     }
-    if (maxima) warp_max(gm, hm, &maxima[0], &maxima[1]);
+}
+
+/* One output: the largest |g| and |h| into maxima[0] and maxima[1]. */
+__global__ void grad_max1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
+                          const float *label, const float *weight, uint64_t seed, int round,
+                          double subsample, uint64_t row_base, ull *maxima)
+{
+    double gm = 0.0, hm = 0.0;
+    for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
+         r += (uint64_t)gridDim.x * blockDim.x) {
+        double gv, hv;
+        row_gh(obj, op, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv);
+        max_abs(gv, &gm);
+        max_abs(hv, &hm);
+    }
+    warp_max(gm, hm, &maxima[0], &maxima[1]);
 }
 
 __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
@@ -154,14 +186,30 @@ __global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigne
         sg += p.g;
         sh += p.h;
     }
-    for (int off = 16; off > 0; off >>= 1) {
-        sg += __shfl_xor_sync(0xffffffffu, sg, off);
-        sh += __shfl_xor_sync(0xffffffffu, sh, off);
+    warp_sums(sg, sh, &sums[k], &sums[K + k]);
+}
+
+/* One output: the pairs of grad_quant from the gradients computed again (row_gh). */
+__global__ void grad_quant1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
+                            const float *label, const float *weight, uint64_t seed, int round,
+                            double subsample, uint64_t row_base, const ull *maxima,
+                            struct gbt_gpair *q, ull *sums)
+{
+    const double gsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[0])));
+    const double hsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[1])));
+    long long sg = 0, sh = 0;
+    for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
+         r += (uint64_t)gridDim.x * blockDim.x) {
+        double gv, hv;
+        struct gbt_gpair p;
+        row_gh(obj, op, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv);
+        p.g = gbt_quantize_scaled(gv, gsc);
+        p.h = gbt_quantize_scaled(hv, hsc);
+        q[r] = p;
+        sg += p.g;
+        sh += p.h;
     }
-    if (threadIdx.x % 32 == 0) {
-        atomicAdd(&sums[k], (ull)sg);
-        atomicAdd(&sums[K + k], (ull)sh);
-    }
+    warp_sums(sg, sh, &sums[0], &sums[1]);
 }
 
 } // namespace
@@ -188,27 +236,41 @@ static int reduce_maxima(struct gbt_cu_ctx *c, const struct gbt_max_hook *hook, 
 }
 
 /*
- * The maxima (unless `maxed`: grad_rows found them), fixed-point pairs and
- * totals of the doubles in c->gtmp and c->htmp.
+ * The maxima, fixed-point pairs and totals: of the doubles in c->gtmp and
+ * c->htmp, or (one: K == 1, gradients from the margins) of the gradients
+ * that grad_max1 and grad_quant1 compute themselves.
  */
-static int quantize_tmp(struct gbt_cu_ctx *c, int maxed, const struct gbt_max_hook *hook,
-                        struct gbt_class_sums *out, char *msg)
+static int quantize(struct gbt_cu_ctx *c, const struct gbt_grad_request *one,
+                    const struct gbt_max_hook *hook, struct gbt_class_sums *out, char *msg)
 {
     const int K = c->K;
     const uint64_t n = c->n;
     ull *maxima = c->sums, *totals = c->sums + 2 * K;
     const ull *res = (const ull *)c->result_host;
+    const float *weight = c->has_weight ? c->weight : NULL;
     unsigned per = grid_for(c, n, 256) / (unsigned)K;
     if (per < 1) per = 1;
     if ((uint64_t)per * (uint64_t)K > 0x7fffffffu) per = 0x7fffffffu / (unsigned)K;
-    if (!maxed) {
+    if (one) {
+        grad_max1<<<grid_for(c, n, 256), 256, 0, c->stream>>>(c->objective, one->obj, n, c->margin,
+                                                               c->label, weight, one->seed, one->round,
+                                                               one->subsample, one->row_base, maxima);
+        CU_LAUNCHED("grad_max1");
+    } else {
         grad_max<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K);
         CU_LAUNCHED("grad_max");
     }
     if (hook) CU_FORWARD(reduce_maxima(c, hook, maxima, msg));
-    grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
-                                                         c->grad, totals);
-    CU_LAUNCHED("grad_quant");
+    if (one) {
+        grad_quant1<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
+            c->objective, one->obj, n, c->margin, c->label, weight, one->seed, one->round,
+            one->subsample, one->row_base, maxima, c->grad, totals);
+        CU_LAUNCHED("grad_quant1");
+    } else {
+        grad_quant<<<per * (unsigned)K, 256, 0, c->stream>>>(c->gtmp, c->htmp, n, per, maxima, K,
+                                                             c->grad, totals);
+        CU_LAUNCHED("grad_quant");
+    }
     CU_CHECK(cudaMemcpyAsync(c->result_host, c->sums, 4 * (size_t)K * sizeof(ull),
                              cudaMemcpyDeviceToHost, c->stream));
     CU_FORWARD(drain(c, msg));
@@ -240,15 +302,15 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
             c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, req->row_base,
             req->group_base, c->rank_idx, c->rank_stat, c->gtmp, c->htmp);
         CU_LAUNCHED("rank_groups");
+    } else if (K == 1) {
+        return quantize(c, req, req->max_hook, out, msg);
     } else {
         grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
             c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
-            req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp,
-            K == 1 ? c->sums : NULL);
+            req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp);
         CU_LAUNCHED("grad_rows");
-        return quantize_tmp(c, K == 1, req->max_hook, out, msg);
     }
-    return quantize_tmp(c, 0, req->max_hook, out, msg);
+    return quantize(c, NULL, req->max_hook, out, msg);
 }
 
 extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const double *h,
@@ -261,5 +323,5 @@ extern "C" int gbt_cu_set_gradients(struct gbt_cu_ctx *c, const double *g, const
     CU_CHECK(cudaMemsetAsync(c->sums, 0, 4 * (size_t)c->K * sizeof(ull), c->stream));
     CU_CHECK(cudaMemcpyAsync(c->gtmp, g, bytes, cudaMemcpyHostToDevice, c->stream));
     CU_CHECK(cudaMemcpyAsync(c->htmp, h, bytes, cudaMemcpyHostToDevice, c->stream));
-    return quantize_tmp(c, 0, hook, out, msg);
+    return quantize(c, NULL, hook, out, msg);
 }

@@ -30,6 +30,7 @@ typedef unsigned long long ull;
 
 struct hist_args {
     const uint32_t *rows;
+    int ident; /* the root's list is implicit: position p holds row p (partition.cu) */
     const struct gbt_gpair *grad; /* this class's pairs */
     const uint64_t *seg_begin, *seg_prefix;
     int njobs;
@@ -73,10 +74,16 @@ __device__ __forceinline__ void add_pair(ull *acc, uint32_t bin, struct gbt_gpai
     }
 }
 
-/* Rows [0, nr) of `rows` into acc (bins relative to grp.slot_lo), dense codes. */
+/* The row at position `first` + rl: rows[rl], or first + rl from an implicit list (rows NULL). */
+__device__ __forceinline__ uint32_t row_at(const uint32_t *rows, uint64_t first, uint64_t rl)
+{
+    return rows ? rows[rl] : (uint32_t)(first + rl);
+}
+
+/* Rows [0, nr) of the list at `first` into acc (bins relative to grp.slot_lo), dense codes. */
 template <typename Code, bool SHARED>
 __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp, const uint32_t *rows,
-                                          uint64_t nr, ull *acc)
+                                          uint64_t first, uint64_t nr, ull *acc)
 {
     const Code *codes = (const Code *)a.codes;
     const uint32_t gnf = grp.f1 - grp.f0;
@@ -85,14 +92,14 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
         if (rs >= rpi) return;
         const uint32_t f = grp.f0 + fl, base = a.offset[f] - grp.slot_lo;
         for (uint64_t rl = rs; rl < nr; rl += rpi) {
-            const uint32_t r = rows[rl];
+            const uint32_t r = row_at(rows, first, rl);
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             add_pair<SHARED>(acc, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
-            const uint32_t r = rows[rl];
+            const uint32_t r = row_at(rows, first, rl);
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
@@ -105,10 +112,10 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
 /* The same for CSR rows of global slots (ascending within a row). */
 template <bool SHARED>
 __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, const uint32_t *rows,
-                                        uint64_t nr, ull *acc)
+                                        uint64_t first, uint64_t nr, ull *acc)
 {
     for (uint64_t rl = threadIdx.x; rl < nr; rl += blockDim.x) {
-        const uint32_t r = rows[rl];
+        const uint32_t r = row_at(rows, first, rl);
         const struct gbt_gpair gp = a.grad[r];
         if ((gp.g | gp.h) == 0) continue;
         for (uint64_t e = a.row_ptr[r], end = a.row_ptr[r + 1]; e < end; e++) {
@@ -137,18 +144,19 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
         const uint64_t s = lo > pj ? lo : pj, e = hi < ej ? hi : ej;
         ull *dst = a.hist + 2 * ((uint64_t)a.job_slot[j] * a.total_slots + grp.slot_lo);
         ull *acc = SHARED ? sh : dst;
-        const uint32_t *rows = a.rows + a.seg_begin[j] + (s - pj);
+        const uint64_t first = a.seg_begin[j] + (s - pj);
+        const uint32_t *rows = a.ident ? NULL : a.rows + first;
         if (s >= e) continue; /* the same for every thread of the block */
         if (SHARED) {
             for (uint32_t i = threadIdx.x; i < 2 * nbins; i += blockDim.x) sh[i] = 0;
             __syncthreads();
         }
         if (LAYOUT == 0)
-            add_dense<uint8_t, SHARED>(a, grp, rows, e - s, acc);
+            add_dense<uint8_t, SHARED>(a, grp, rows, first, e - s, acc);
         else if (LAYOUT == 1)
-            add_dense<uint16_t, SHARED>(a, grp, rows, e - s, acc);
+            add_dense<uint16_t, SHARED>(a, grp, rows, first, e - s, acc);
         else
-            add_csr<SHARED>(a, grp, rows, e - s, acc);
+            add_csr<SHARED>(a, grp, rows, first, e - s, acc);
         if (SHARED) {
             __syncthreads();
             for (uint32_t i = threadIdx.x; i < nbins; i += blockDim.x) {
@@ -406,6 +414,7 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
                     c->stream>>>((ull *)c->hist, d + nb, nb, c->total_slots);
         CU_LAUNCHED("hist_zero");
         a.rows = c->rows;
+        a.ident = c->root_fresh;
         a.grad = c->grad + (uint64_t)c->cls * c->n;
         a.seg_begin = c->seg_begin;
         a.seg_prefix = c->seg_prefix;

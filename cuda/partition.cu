@@ -1,35 +1,42 @@
 /*
- * partition.cu - moving the rows of a batch of split nodes, stably, to
- * their children, with no host synchronisation (the host never learns the
- * counts).
+ * partition.cu - moving the rows of a batch of split nodes to their
+ * children in one pass, with no host synchronisation (the host never
+ * learns the counts).
  *
  * The batch's rows are T flattened positions (segments, cu_internal.cuh),
  * cut into tiles of TILE positions; the grid covers the largest possible T
  * (all rows), and tiles past T return at once.
- *   part_flags    each position's side (bit i % 32 of word i / 32: 1 left,
- *                 a warp's ballot) and each tile's left count
- *   tile_scan     exclusive prefix of the tile counts (one block, CUB)
- *   part_nodes    per job: the left rows before its first position, its
- *                 left count; the children's begin and count
- *   part_scatter  a CUB block scan of the tile's flags gives each position
- *                 its rank among the left (or right) rows of its node; the
- *                 row goes to begin + rank (or begin + left count + rank)
- *                 of the other half of the row buffer
+ *   part_move   each position's side (a warp's ballot: bit i % 32 of the
+ *               tile's word i / 32, 1 left) and, from the tile's words, its
+ *               rank among the left (or right) rows of its node in the
+ *               tile; per (tile, node) one atomic add on the node's left
+ *               and right counters reserves the tile's places; left rows
+ *               go to begin + place, right rows to the end of the node's
+ *               range counting down (begin + count - 1 - place), in the
+ *               other half of the row buffer
+ *   part_nodes  per job: the children's begin and count from the final
+ *               left counter
+ * A node's rows are therefore in no particular order (the tiles reserve in
+ * the order they run): every sum over a node's rows is an integer sum
+ * (histograms) or one row's own (leaf values), and the leaf refit sorts
+ * them, so the model does not depend on it (docs/determinism.md).  One pass
+ * reads each row id once; a stable partition needs a second pass over the
+ * row ids or a device-wide scan with look-back.
  *
  * The row buffer holds two lists of n row ids (ping-pong): a node's rows
  * are rows[node_begin .. node_begin + node_count), node_begin in [0, 2n),
  * and its children's rows are the same positions of the other half
  * (begin + n or begin - n), so nothing is copied back.  A node that was
- * split keeps a stale list (its grandchildren overwrite part of its half),
- * so row_half[p] names the half holding position p's current row (the
- * deepest partition's): leaf_apply and gbt_cu_read_rows read through it,
- * since a leaf may be a split node that pruning collapsed.
+ * split keeps a stale list (its grandchildren overwrite part of its half);
+ * the host keeps each split node's children (gbt_cu_ctx.kids), so a leaf
+ * that pruning made of a split node is read through the nodes below it
+ * that were never split (leaf.cu, gbt_cu_read_rows).
+ *
+ * Until the root is partitioned its list is implicit (`ident`): position p
+ * holds row p, and nothing writes or reads the row buffer for it.
  */
 #include <stddef.h>
 #include <string.h>
-
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
 
 #include "cu_internal.cuh"
 #include "common/cat_math.h"
@@ -43,6 +50,7 @@ using gbt_cu::TILE_THREADS;
 struct part_args {
     const struct gbt_partition_job *jobs;
     int njobs;
+    int ident; /* the root's list is implicit: position p holds row p */
     const uint64_t *seg_begin, *seg_count, *seg_prefix;
     uint32_t nfeat;
     const uint8_t *col8;   /* dense layouts: the codes by column (feature f's at f * n) */
@@ -51,11 +59,8 @@ struct part_args {
     const uint32_t *slots;
     const uint32_t *offset, *nbins;
     uint32_t *rows; /* both halves: 2 n */
-    uint8_t *row_half;
     uint64_t n;
-    uint32_t *flags; /* bit i % 32 of word i / 32: position i goes left */
-    uint32_t *tile_count, *tile_offset;
-    uint64_t *job_sbase, *job_nl;
+    uint32_t *fill; /* per job: left rows placed, right rows placed (zeroed before part_move) */
     uint64_t *node_begin, *node_count;
     const uint32_t *cat_sets; /* njobs sets of cat_words words: a categorical job's bins that go right */
     uint32_t cat_words;
@@ -101,69 +106,90 @@ __device__ __forceinline__ void tile_jobs(const part_args &a, uint64_t first, ui
     *jhi = gbt_cu::seg_find(a.seg_prefix, *jlo, a.njobs - 1, last);
 }
 
-__global__ void __launch_bounds__(TILE_THREADS) part_flags(part_args a)
-{
-    typedef cub::BlockReduce<uint32_t, TILE_THREADS> Reduce;
-    __shared__ typename Reduce::TempStorage tmp;
-    const uint64_t T = a.seg_prefix[a.njobs], base = (uint64_t)blockIdx.x * TILE;
-    uint32_t left = 0;
-    int jlo, jhi;
-    if (base >= T) {
-        if (threadIdx.x == 0) a.tile_count[blockIdx.x] = 0;
-        return;
-    }
-    tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
-    for (int k = 0; k < TILE_ITEMS; k++) {
-        /* a warp's 32 positions are consecutive: its ballot is one word of flags */
-        const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
-        int l = 0;
-        if (i < T) {
-            const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-            const uint32_t r = a.rows[a.seg_begin[j] + (i - a.seg_prefix[j])];
-            l = goes_left(a, a.jobs[j], j, r);
-        }
-        const uint32_t word = __ballot_sync(0xffffffffu, l);
-        if (threadIdx.x % 32 == 0 && i < T) a.flags[i / 32] = word;
-        left += (uint32_t)l;
-    }
-    left = Reduce(tmp).Sum(left);
-    if (threadIdx.x == 0) a.tile_count[blockIdx.x] = left;
-}
-
-constexpr int SCAN_THREADS = 1024;
-
-/* tile_offset[t] = sum of tile_count[0 .. t-1], for t in [0, ntiles]. */
-__global__ void __launch_bounds__(SCAN_THREADS) tile_scan(const uint32_t *count, uint32_t *offset,
-                                                          uint32_t ntiles)
-{
-    typedef cub::BlockScan<uint32_t, SCAN_THREADS> Scan;
-    __shared__ typename Scan::TempStorage tmp;
-    uint32_t run = 0;
-    for (uint32_t b = 0; b < ntiles; b += SCAN_THREADS) {
-        const uint32_t t = b + threadIdx.x;
-        uint32_t v = t < ntiles ? count[t] : 0, excl, total;
-        Scan(tmp).ExclusiveSum(v, excl, total);
-        if (t < ntiles) offset[t] = run + excl;
-        run += total;
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) offset[ntiles] = run;
-}
-
-/* Left rows before flattened position p (p <= T). */
-__device__ __forceinline__ uint64_t lefts_before(const part_args &a, uint64_t p)
-{
-    const uint64_t t = p / TILE;
-    uint64_t s = a.tile_offset[t];
-    for (uint64_t w = t * TILE / 32; w < p / 32; w++) s += (uint64_t)__popc(a.flags[w]);
-    if (p % 32) s += (uint64_t)__popc(a.flags[p / 32] & ((1u << (p % 32)) - 1u));
-    return s;
-}
-
 /* The same positions in the other half of the row buffer. */
 __device__ __forceinline__ uint64_t other_half(const part_args &a, uint64_t begin)
 {
     return begin < a.n ? begin + a.n : begin - a.n;
+}
+
+/* Left positions of the tile before tile position q (0 <= q <= TILE). */
+__device__ __forceinline__ uint32_t lefts_before(const uint32_t *word, const uint32_t *before, uint32_t q)
+{
+    const uint32_t w = q / 32, b = q % 32;
+    return before[w] + (b ? (uint32_t)__popc(word[w] & ((1u << b) - 1u)) : 0u);
+}
+
+__global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
+{
+    __shared__ uint32_t word[TILE / 32];       /* the tile's sides, a bit per position */
+    __shared__ uint32_t before[TILE / 32 + 1]; /* left positions before each word */
+    __shared__ uint32_t lplace[TILE]; /* at a node's first tile position: its first left place */
+    __shared__ uint32_t rplace[TILE]; /* and its first right place */
+    const uint64_t T = a.seg_prefix[a.njobs], base = (uint64_t)blockIdx.x * TILE;
+    uint32_t row[TILE_ITEMS];
+    int job[TILE_ITEMS];
+    int jlo, jhi;
+    if (base >= T) return;
+    const uint64_t end = base + TILE < T ? base + TILE : T;
+    tile_jobs(a, base, end - 1, &jlo, &jhi);
+    /* striped: thread t holds positions base + k * TILE_THREADS + t, a warp 32 consecutive ones */
+    for (int k = 0; k < TILE_ITEMS; k++) {
+        const uint32_t q = (uint32_t)k * TILE_THREADS + threadIdx.x;
+        const uint64_t i = base + q;
+        int l = 0;
+        row[k] = 0;
+        job[k] = -1;
+        if (i < end) {
+            const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
+            const uint64_t local = i - a.seg_prefix[j];
+            const uint32_t r = a.ident ? (uint32_t)(a.seg_begin[j] + local) : a.rows[a.seg_begin[j] + local];
+            l = goes_left(a, a.jobs[j], j, r);
+            row[k] = r;
+            job[k] = j;
+        }
+        const uint32_t w = __ballot_sync(0xffffffffu, l);
+        if (threadIdx.x % 32 == 0) word[q / 32] = w;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t run = 0;
+        for (uint32_t w = 0; w < TILE / 32; w++) {
+            before[w] = run;
+            run += (uint32_t)__popc(word[w]);
+        }
+        before[TILE / 32] = run;
+    }
+    __syncthreads();
+    /* the thread of a node's first position in the tile reserves the tile's places for it */
+    for (int k = 0; k < TILE_ITEMS; k++) {
+        const int j = job[k];
+        const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
+        if (j < 0) continue;
+        const uint64_t fp = a.seg_prefix[j] > base ? a.seg_prefix[j] : base;
+        if (i != fp) continue;
+        const uint64_t ep = a.seg_prefix[j + 1] < end ? a.seg_prefix[j + 1] : end;
+        const uint32_t nl = lefts_before(word, before, (uint32_t)(ep - base)) -
+                            lefts_before(word, before, (uint32_t)(fp - base));
+        const uint32_t nr = (uint32_t)(ep - fp) - nl;
+        lplace[fp - base] = nl ? atomicAdd(&a.fill[2 * j], nl) : 0u;
+        rplace[fp - base] = nr ? atomicAdd(&a.fill[2 * j + 1], nr) : 0u;
+    }
+    __syncthreads();
+    for (int k = 0; k < TILE_ITEMS; k++) {
+        const int j = job[k];
+        const uint32_t q = (uint32_t)k * TILE_THREADS + threadIdx.x;
+        if (j < 0) continue;
+        const uint64_t fp = a.seg_prefix[j] > base ? a.seg_prefix[j] : base;
+        const uint32_t fq = (uint32_t)(fp - base);
+        const uint32_t ll = lefts_before(word, before, q) - lefts_before(word, before, fq);
+        const uint64_t o = other_half(a, a.seg_begin[j]);
+        uint64_t dest;
+        if ((word[q / 32] >> (q % 32)) & 1u)
+            dest = o + lplace[fq] + ll;
+        else
+            dest = o + a.seg_count[j] - 1 - (rplace[fq] + (q - fq - ll));
+        a.rows[dest] = row[k];
+    }
 }
 
 /* One thread per job: its children's ranges, in the other half. */
@@ -172,43 +198,12 @@ __global__ void part_nodes(part_args a)
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= a.njobs) return;
     const struct gbt_partition_job jb = a.jobs[j];
-    const uint64_t sb = lefts_before(a, a.seg_prefix[j]);
-    const uint64_t nl = lefts_before(a, a.seg_prefix[j + 1]) - sb;
+    const uint64_t nl = a.fill[2 * j];
     const uint64_t b = other_half(a, a.seg_begin[j]), cnt = a.seg_count[j];
-    a.job_sbase[j] = sb;
-    a.job_nl[j] = nl;
     a.node_begin[jb.left] = b;
     a.node_count[jb.left] = nl;
     a.node_begin[jb.right] = b + nl;
     a.node_count[jb.right] = cnt - nl;
-}
-
-__global__ void __launch_bounds__(TILE_THREADS) part_scatter(part_args a)
-{
-    typedef cub::BlockScan<uint32_t, TILE_THREADS> Scan;
-    __shared__ typename Scan::TempStorage tmp;
-    const uint64_t T = a.seg_prefix[a.njobs], base = (uint64_t)blockIdx.x * TILE;
-    uint32_t f[TILE_ITEMS], excl[TILE_ITEMS];
-    int jlo, jhi;
-    if (base >= T) return;
-    tile_jobs(a, base, (base + TILE < T ? base + TILE : T) - 1, &jlo, &jhi);
-    /* blocked: thread t holds positions base + t * TILE_ITEMS + k */
-    for (int k = 0; k < TILE_ITEMS; k++) {
-        const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
-        f[k] = i < T ? (a.flags[i / 32] >> (i % 32)) & 1u : 0;
-    }
-    Scan(tmp).ExclusiveSum(f, excl);
-    const uint64_t tile_lefts = a.tile_offset[blockIdx.x];
-    for (int k = 0; k < TILE_ITEMS; k++) {
-        const uint64_t i = base + (uint64_t)threadIdx.x * TILE_ITEMS + k;
-        if (i >= T) break;
-        const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-        const uint64_t local = i - a.seg_prefix[j], b = a.seg_begin[j], o = other_half(a, b);
-        const uint64_t rank_left = tile_lefts + excl[k] - a.job_sbase[j];
-        const uint64_t dest = f[k] ? o + rank_left : o + a.job_nl[j] + (local - rank_left);
-        a.rows[dest] = a.rows[b + local];
-        a.row_half[b + local < a.n ? b + local : b + local - a.n] = (uint8_t)(o >= a.n);
-    }
 }
 
 } // namespace
@@ -263,22 +258,21 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     a.offset = c->offset;
     a.nbins = c->nbins;
     a.rows = c->rows;
-    a.row_half = c->row_half;
     a.n = c->n;
-    a.flags = c->flags;
-    a.tile_count = c->tile_count;
-    a.tile_offset = c->tile_offset;
-    a.job_sbase = c->job_sbase;
-    a.job_nl = c->job_nl;
+    a.fill = c->part_fill;
     a.node_begin = c->node_begin;
     a.node_count = c->node_count;
-    part_flags<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
-    CU_LAUNCHED("part_flags");
-    tile_scan<<<1, SCAN_THREADS, 0, c->stream>>>(c->tile_count, c->tile_offset, c->ntiles);
-    CU_LAUNCHED("tile_scan");
+    a.ident = c->root_fresh;
+    CU_CHECK(cudaMemsetAsync(c->part_fill, 0, (size_t)n * 2 * sizeof(uint32_t), c->stream));
+    part_move<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
+    CU_LAUNCHED("part_move");
     part_nodes<<<(unsigned)((n + 127) / 128), 128, 0, c->stream>>>(a);
     CU_LAUNCHED("part_nodes");
-    part_scatter<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
-    CU_LAUNCHED("part_scatter");
+    /* the children are known to the host, for leaves made of split nodes (leaf.cu) */
+    for (int j = 0; j < n; j++) {
+        c->kids[2 * (size_t)jobs[j].node] = jobs[j].left;
+        c->kids[2 * (size_t)jobs[j].node + 1] = jobs[j].right;
+    }
+    c->root_fresh = 0;
     return 0;
 }

@@ -43,7 +43,10 @@
  *   zero sums when none is valid.  Categorical features take the
  *   candidates of common/cat_math.h instead, and their sets of bins.  The result is a pure function of the
  *   histogram and the job, so every backend returns the same bits.
- * - partition is stable: within each child, rows keep their order.
+ * - partition gives each child the rows that go to it, in any order (the
+ *   CPU keeps their order; CUDA's one-pass partition does not): nothing
+ *   computed from a node's rows depends on their order (integer sums, a
+ *   row's own margin, the leaf refit's sort), so the model is the same.
  * - Margins are doubles; finish_tree adds the given double values.
  */
 #ifndef GBT_BACKEND_H
@@ -187,7 +190,7 @@ struct gbt_backend_ops {
     gbt_status (*best_splits)(void *ctx, const struct gbt_split_job *jobs, int n,
                               const uint8_t *masks, const struct gbt_split_params *p,
                               struct gbt_split *out, uint32_t *cat_sets);
-    /* Splits each job's node: its rows go stably to the left or right child. */
+    /* Splits each job's node: its rows go to the left or right child (in any order). */
     gbt_status (*partition)(void *ctx, const struct gbt_partition_job *jobs, int n);
     /* Adds each leaf's value to its rows' margins of the tree's class. */
     gbt_status (*finish_tree)(void *ctx, const struct gbt_leaf *leaves, int n);

@@ -627,6 +627,7 @@ struct tee {
     struct gbt_split *s1;
     struct gbt_class_sums *c1;
     uint32_t max_nodes;
+    int32_t *kids; /* 2 max_nodes: each node's children once partitioned in this tree, -1 before */
 };
 
 static void mismatch(struct tee *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -677,6 +678,7 @@ static gbt_status tee_gradients(void *p, const struct gbt_grad_request *req,
 static gbt_status tee_begin_tree(void *p, int cls)
 {
     struct tee *t = p;
+    for (uint64_t i = 0; i < 2 * (uint64_t)t->max_nodes; i++) t->kids[i] = -1;
     return both(t, t->ops[0]->begin_tree(t->ctx[0], cls), t->ops[1]->begin_tree(t->ctx[1], cls),
                 "begin_tree");
 }
@@ -734,6 +736,10 @@ static gbt_status tee_best_splits(void *p, const struct gbt_split_job *jobs, int
 static gbt_status tee_partition(void *p, const struct gbt_partition_job *jobs, int n)
 {
     struct tee *t = p;
+    for (int j = 0; j < n; j++) {
+        t->kids[2 * (size_t)jobs[j].node] = jobs[j].left;
+        t->kids[2 * (size_t)jobs[j].node + 1] = jobs[j].right;
+    }
     return both(t, t->ops[0]->partition(t->ctx[0], jobs, n), t->ops[1]->partition(t->ctx[1], jobs, n),
                 "partition");
 }
@@ -767,21 +773,51 @@ static gbt_status tee_read_margins(void *p, double *out)
     return s;
 }
 
-/* The row lists must agree position by position; each node's range is checked on its rows. */
+static int by_row(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * Every node of the tree has the same range on both, and the same rows in
+ * it, in any order (a partition need not be stable: backend.h); compared
+ * on the nodes never split, whose ranges cover every position.
+ */
 static gbt_status tee_read_rows(void *p, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
 {
     struct tee *t = p;
-    uint32_t *r1 = malloc(t->n * sizeof *r1 + 1);
+    uint32_t *r0 = malloc(t->n * sizeof *r0 + 1), *r1 = malloc(t->n * sizeof *r1 + 1);
     uint64_t *b1 = malloc(t->max_nodes * sizeof *b1), *c1 = malloc(t->max_nodes * sizeof *c1);
-    gbt_status s = r1 && b1 && c1 ? GBT_OK : GBT_E_NO_MEMORY;
+    uint8_t *in_tree = calloc(t->max_nodes, 1);
+    gbt_status s = r0 && r1 && b1 && c1 && in_tree ? GBT_OK : GBT_E_NO_MEMORY;
     if (s == GBT_OK)
         s = both(t, t->ops[0]->read_rows(t->ctx[0], rows, node_begin, node_count),
                  t->ops[1]->read_rows(t->ctx[1], r1, b1, c1), "read_rows");
-    if (s == GBT_OK && memcmp(rows, r1, t->n * sizeof *rows) != 0)
-        mismatch(t, "read_rows: the row lists differ in tree %ld", t->calls[5] + 1);
+    if (s == GBT_OK) {
+        memcpy(r0, rows, t->n * sizeof *r0);
+        in_tree[0] = 1;
+        for (uint32_t i = 0; i < t->max_nodes && t->mismatches == 0; i++) {
+            if (!in_tree[i]) continue;
+            if (node_begin[i] != b1[i] || node_count[i] != c1[i] || node_begin[i] + node_count[i] > t->n) {
+                mismatch(t, "read_rows: node %u has rows [%llu, +%llu) vs [%llu, +%llu) in tree %ld", i,
+                         (unsigned long long)node_begin[i], (unsigned long long)node_count[i],
+                         (unsigned long long)b1[i], (unsigned long long)c1[i], t->calls[5] + 1);
+            } else if (t->kids[2 * (size_t)i] >= 0) {
+                in_tree[t->kids[2 * (size_t)i]] = in_tree[t->kids[2 * (size_t)i + 1]] = 1;
+            } else {
+                qsort(r0 + node_begin[i], node_count[i], sizeof *r0, by_row);
+                qsort(r1 + node_begin[i], node_count[i], sizeof *r1, by_row);
+                if (memcmp(r0 + node_begin[i], r1 + node_begin[i], node_count[i] * sizeof *r0) != 0)
+                    mismatch(t, "read_rows: node %u holds other rows in tree %ld", i, t->calls[5] + 1);
+            }
+        }
+    }
+    free(r0);
     free(r1);
     free(b1);
     free(c1);
+    free(in_tree);
     return s;
 }
 
@@ -906,6 +942,8 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     t.g1 = malloc(n * sizeof *t.g1);
     t.s1 = malloc(cfg.max_slots * sizeof *t.s1);
     t.c1 = malloc((size_t)s->K * sizeof *t.c1);
+    t.kids = malloc(2 * (size_t)cfg.max_nodes * sizeof *t.kids);
+    if (st == GBT_OK && t.kids == NULL) st = GBT_E_NO_MEMORY;
     if (st == GBT_OK) st = a->open(ordinal_a, &plan, &t.ctx[0]);
     if (st == GBT_OK) {
         if (s->small_smem) setenv("GBT_CUDA_HIST_SMEM_BYTES", "4000", 1);
@@ -943,6 +981,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     free(t.g1);
     free(t.s1);
     free(t.c1);
+    free(t.kids);
     free(sums);
     free(usable);
     free(margin);
