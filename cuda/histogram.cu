@@ -88,8 +88,17 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
     const Code *codes = (const Code *)a.codes;
     const uint32_t gnf = grp.f1 - grp.f0;
     if (gnf <= blockDim.x) {
-        const uint32_t rpi = blockDim.x / gnf, fl = threadIdx.x % gnf, rs = threadIdx.x / gnf;
-        if (rs >= rpi) return;
+        /*
+         * A thread per (row, feature).  Fewer than 32 features: each warp
+         * takes floor(32 / gnf) whole rows, so that its lanes ask for one
+         * row id, one pair and one row of codes (a sector each) rather
+         * than parts of two rows; the lanes left over sit idle.
+         */
+        const uint32_t lane = threadIdx.x % 32, rpw = gnf < 32 ? 32 / gnf : 0;
+        const uint32_t rpi = rpw ? (blockDim.x / 32) * rpw : blockDim.x / gnf;
+        const uint32_t fl = rpw ? lane % gnf : threadIdx.x % gnf;
+        const uint32_t rs = rpw ? (threadIdx.x / 32) * rpw + lane / gnf : threadIdx.x / gnf;
+        if (rpw ? lane >= rpw * gnf : rs >= rpi) return;
         const uint32_t f = grp.f0 + fl, base = a.offset[f] - grp.slot_lo;
         for (uint64_t rl = rs; rl < nr; rl += rpi) {
             const uint32_t r = row_at(rows, first, rl);

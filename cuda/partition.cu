@@ -119,6 +119,26 @@ __device__ __forceinline__ uint32_t lefts_before(const uint32_t *word, const uin
     return before[w] + (b ? (uint32_t)__popc(word[w] & ((1u << b) - 1u)) : 0u);
 }
 
+/*
+ * A thread's last job and its segment, loaded once: its positions rise with
+ * k, so their jobs do too, and a tile meets few jobs.
+ */
+struct job_cache {
+    int j = -1;
+    uint64_t first = 0, next = 0, begin = 0, count = 0; /* seg_prefix[j], seg_prefix[j + 1], seg_begin[j], seg_count[j] */
+    struct gbt_partition_job jb = {};
+    __device__ __forceinline__ void load(const part_args &a, int job)
+    {
+        if (job == j) return;
+        j = job;
+        first = a.seg_prefix[job];
+        next = a.seg_prefix[job + 1];
+        begin = a.seg_begin[job];
+        count = a.seg_count[job];
+        jb = a.jobs[job];
+    }
+};
+
 __global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
 {
     __shared__ uint32_t word[TILE / 32];       /* the tile's sides, a bit per position */
@@ -132,6 +152,7 @@ __global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
     if (base >= T) return;
     const uint64_t end = base + TILE < T ? base + TILE : T;
     tile_jobs(a, base, end - 1, &jlo, &jhi);
+    job_cache jc;
     /* striped: thread t holds positions base + k * TILE_THREADS + t, a warp 32 consecutive ones */
     for (int k = 0; k < TILE_ITEMS; k++) {
         const uint32_t q = (uint32_t)k * TILE_THREADS + threadIdx.x;
@@ -140,10 +161,11 @@ __global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
         row[k] = 0;
         job[k] = -1;
         if (i < end) {
-            const int j = gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
-            const uint64_t local = i - a.seg_prefix[j];
-            const uint32_t r = a.ident ? (uint32_t)(a.seg_begin[j] + local) : a.rows[a.seg_begin[j] + local];
-            l = goes_left(a, a.jobs[j], j, r);
+            const int j = jc.j >= 0 && i < jc.next ? jc.j : gbt_cu::seg_find(a.seg_prefix, jlo, jhi, i);
+            jc.load(a, j);
+            const uint64_t p = jc.begin + (i - jc.first);
+            const uint32_t r = a.ident ? (uint32_t)p : a.rows[p];
+            l = goes_left(a, jc.jb, j, r);
             row[k] = r;
             job[k] = j;
         }
@@ -165,9 +187,10 @@ __global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
         const int j = job[k];
         const uint64_t i = base + (uint64_t)k * TILE_THREADS + threadIdx.x;
         if (j < 0) continue;
-        const uint64_t fp = a.seg_prefix[j] > base ? a.seg_prefix[j] : base;
+        jc.load(a, j);
+        const uint64_t fp = jc.first > base ? jc.first : base;
         if (i != fp) continue;
-        const uint64_t ep = a.seg_prefix[j + 1] < end ? a.seg_prefix[j + 1] : end;
+        const uint64_t ep = jc.next < end ? jc.next : end;
         const uint32_t nl = lefts_before(word, before, (uint32_t)(ep - base)) -
                             lefts_before(word, before, (uint32_t)(fp - base));
         const uint32_t nr = (uint32_t)(ep - fp) - nl;
@@ -179,15 +202,15 @@ __global__ void __launch_bounds__(TILE_THREADS) part_move(part_args a)
         const int j = job[k];
         const uint32_t q = (uint32_t)k * TILE_THREADS + threadIdx.x;
         if (j < 0) continue;
-        const uint64_t fp = a.seg_prefix[j] > base ? a.seg_prefix[j] : base;
-        const uint32_t fq = (uint32_t)(fp - base);
+        jc.load(a, j);
+        const uint32_t fq = (uint32_t)((jc.first > base ? jc.first : base) - base);
         const uint32_t ll = lefts_before(word, before, q) - lefts_before(word, before, fq);
-        const uint64_t o = other_half(a, a.seg_begin[j]);
+        const uint64_t o = other_half(a, jc.begin);
         uint64_t dest;
         if ((word[q / 32] >> (q % 32)) & 1u)
             dest = o + lplace[fq] + ll;
         else
-            dest = o + a.seg_count[j] - 1 - (rplace[fq] + (q - fq - ll));
+            dest = o + jc.count - 1 - (rplace[fq] + (q - fq - ll));
         a.rows[dest] = row[k];
     }
 }
