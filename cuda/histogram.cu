@@ -11,7 +11,8 @@
  *   blocks; block b of a group takes the positions [T b / G, T (b+1) / G)
  *   and, for each node its range meets, sums the rows' pairs into a
  *   block-private shared-memory histogram (64-bit sums made of two 32-bit
- *   atomics, shared_add64), then adds the non-zero bins to the node's slot
+ *   atomics, shared_add64, in four planes of words: shared_add_pair), then
+ *   adds the non-zero bins to the node's slot
  *   with 64-bit global atomics.  Integer sums wrap exactly, so the result is
  *   independent of the order.
  * - Groups too wide for shared memory add straight into the slot.
@@ -46,31 +47,46 @@ struct hist_args {
 };
 
 /*
- * v added to the 64-bit word *p of shared memory with two 32-bit atomics
- * (a 64-bit shared atomicAdd compiles to a compare-and-swap loop,
- * ATOMS.CAST.SPIN.64 on sm_90; 32-bit ones to ATOMS.ADD): the low word's add
- * returns its old value, which says whether it carried, and the high word
- * gets v's high half plus the carry.  Exact modulo 2^64 in any order, as
- * the 64-bit add; the word is read only after a barrier.
+ * v added to a 64-bit sum of shared memory kept as two 32-bit words, lo
+ * and hi, with two 32-bit atomics (a 64-bit shared atomicAdd compiles to
+ * a compare-and-swap loop, ATOMS.CAST.SPIN.64 on sm_90; 32-bit ones to
+ * ATOMS.ADD): the low word's add returns its old value, which says whether
+ * it carried, and the high word gets v's high half plus the carry.  Exact
+ * modulo 2^64 in any order, as the 64-bit add; the words are read only
+ * after a barrier.
  */
-__device__ __forceinline__ void shared_add64(ull *p, ull v)
+__device__ __forceinline__ void shared_add64(unsigned *lo_word, unsigned *hi_word, ull v)
 {
-    unsigned *w = reinterpret_cast<unsigned *>(p); /* little-endian: low word first */
     const unsigned lo = (unsigned)v, hi = (unsigned)(v >> 32);
-    const unsigned old = atomicAdd(w, lo);
+    const unsigned old = atomicAdd(lo_word, lo);
     const unsigned up = hi + (old + lo < old ? 1u : 0u);
-    if (up != 0) atomicAdd(w + 1, up);
+    if (up != 0) atomicAdd(hi_word, up);
 }
 
+/*
+ * A block's shared histogram of nbins bins as four planes of 32-bit words
+ * (g low, g high, h low, h high: word plane * nbins + bin), so that the
+ * lanes of a warp adding to different bins spread over all 32 banks; bins
+ * of two 64-bit words side by side put every low word on a bank that is a
+ * multiple of 4, 8 banks for 32 lanes.
+ */
+__device__ __forceinline__ void shared_add_pair(unsigned *w, uint32_t nbins, uint32_t bin,
+                                                struct gbt_gpair gp)
+{
+    shared_add64(w + bin, w + nbins + bin, (ull)(long long)gp.g);
+    shared_add64(w + 2 * (size_t)nbins + bin, w + 3 * (size_t)nbins + bin, (ull)(long long)gp.h);
+}
+
+/* Into the shared planes (SHARED: acc is the block's words) or a slot of global (g, h) bins. */
 template <bool SHARED>
-__device__ __forceinline__ void add_pair(ull *acc, uint32_t bin, struct gbt_gpair gp)
+__device__ __forceinline__ void add_pair(void *acc, uint32_t nbins, uint32_t bin, struct gbt_gpair gp)
 {
     if (SHARED) {
-        shared_add64(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
-        shared_add64(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+        shared_add_pair((unsigned *)acc, nbins, bin, gp);
     } else {
-        atomicAdd(acc + 2 * (size_t)bin, (ull)(long long)gp.g);
-        atomicAdd(acc + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
+        ull *a = (ull *)acc;
+        atomicAdd(a + 2 * (size_t)bin, (ull)(long long)gp.g);
+        atomicAdd(a + 2 * (size_t)bin + 1, (ull)(long long)gp.h);
     }
 }
 
@@ -83,8 +99,9 @@ __device__ __forceinline__ uint32_t row_at(const uint32_t *rows, uint64_t first,
 /* Rows [0, nr) of the list at `first` into acc (bins relative to grp.slot_lo), dense codes. */
 template <typename Code, bool SHARED>
 __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp, const uint32_t *rows,
-                                          uint64_t first, uint64_t nr, ull *acc)
+                                          uint64_t first, uint64_t nr, void *acc)
 {
+    const uint32_t nbins = grp.slot_hi - grp.slot_lo;
     const Code *codes = (const Code *)a.codes;
     const uint32_t gnf = grp.f1 - grp.f0;
     if (gnf <= blockDim.x) {
@@ -104,7 +121,7 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const uint32_t r = row_at(rows, first, rl);
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
-            add_pair<SHARED>(acc, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
+            add_pair<SHARED>(acc, nbins, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
@@ -112,7 +129,7 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
-                add_pair<SHARED>(acc, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.stride + f],
+                add_pair<SHARED>(acc, nbins, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.stride + f],
                                  gp);
         }
     }
@@ -121,8 +138,9 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
 /* The same for CSR rows of global slots (ascending within a row). */
 template <bool SHARED>
 __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, const uint32_t *rows,
-                                        uint64_t first, uint64_t nr, ull *acc)
+                                        uint64_t first, uint64_t nr, void *acc)
 {
+    const uint32_t nbins = grp.slot_hi - grp.slot_lo;
     for (uint64_t rl = threadIdx.x; rl < nr; rl += blockDim.x) {
         const uint32_t r = row_at(rows, first, rl);
         const struct gbt_gpair gp = a.grad[r];
@@ -131,7 +149,7 @@ __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, c
             const uint32_t s = a.slots[e];
             if (s < grp.slot_lo) continue;
             if (s >= grp.slot_hi) break;
-            add_pair<SHARED>(acc, s - grp.slot_lo, gp);
+            add_pair<SHARED>(acc, nbins, s - grp.slot_lo, gp);
         }
     }
 }
@@ -152,7 +170,7 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
         const uint64_t pj = a.seg_prefix[j], ej = a.seg_prefix[j + 1];
         const uint64_t s = lo > pj ? lo : pj, e = hi < ej ? hi : ej;
         ull *dst = a.hist + 2 * ((uint64_t)a.job_slot[j] * a.total_slots + grp.slot_lo);
-        ull *acc = SHARED ? sh : dst;
+        void *acc = SHARED ? (void *)sh : (void *)dst;
         const uint64_t first = a.seg_begin[j] + (s - pj);
         const uint32_t *rows = a.ident ? NULL : a.rows + first;
         if (s >= e) continue; /* the same for every thread of the block */
@@ -168,8 +186,10 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
             add_csr<SHARED>(a, grp, rows, first, e - s, acc);
         if (SHARED) {
             __syncthreads();
+            const unsigned *w = (const unsigned *)sh;
             for (uint32_t i = threadIdx.x; i < nbins; i += blockDim.x) {
-                const ull g = sh[2 * i], h = sh[2 * i + 1];
+                const ull g = (ull)w[i] | (ull)w[nbins + i] << 32;
+                const ull h = (ull)w[2 * (size_t)nbins + i] | (ull)w[3 * (size_t)nbins + i] << 32;
                 if ((g | h) != 0) {
                     atomicAdd(dst + 2 * (size_t)i, g);
                     atomicAdd(dst + 2 * (size_t)i + 1, h);
