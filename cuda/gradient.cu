@@ -86,15 +86,18 @@ __device__ __forceinline__ void warp_sums(long long sg, long long sh, ull *gs, u
     }
 }
 
-/* Row r's weighted (0: not sampled) gradient and hessian of the one output (K == 1). */
-__device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, const double *margin,
+/*
+ * Row r's weighted (0: not sampled) gradients and hessians of its K outputs
+ * into g[k * stride] and h[k * stride] (gbt_row_gradients).
+ */
+__device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, int K, const double *margin,
                                        const float *label, const float *weight, uint64_t seed, int round,
-                                       double subsample, uint64_t row_base, uint64_t r, double *gv,
-                                       double *hv)
+                                       double subsample, uint64_t row_base, uint64_t r, double *g,
+                                       double *h, uint64_t stride)
 {
     double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
     if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
-    gbt_row_gradients(obj, &op, 1, margin + r, 1, label[r], w, gv, hv, 1);
+    gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g, h, stride);
 }
 
 /* K outputs: g and h of every row and class (class k's at k * n). */
@@ -103,11 +106,8 @@ __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, c
                           double subsample, uint64_t row_base, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
-         r += (uint64_t)gridDim.x * blockDim.x) {
-        double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
-        if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
-        gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g + r, h + r, n);
-    }
+         r += (uint64_t)gridDim.x * blockDim.x)
+        row_gh(obj, op, K, margin, label, weight, seed, round, subsample, row_base, r, g + r, h + r, n);
 }
 
 /* One output: the largest |g| and |h| into maxima[0] and maxima[1]. */
@@ -119,7 +119,7 @@ __global__ void grad_max1(int obj, struct gbt_obj_param op, uint64_t n, const do
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
         double gv, hv;
-        row_gh(obj, op, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv);
+        row_gh(obj, op, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
         max_abs(gv, &gm);
         max_abs(hv, &hm);
     }
@@ -202,7 +202,7 @@ __global__ void grad_quant1(int obj, struct gbt_obj_param op, uint64_t n, const 
          r += (uint64_t)gridDim.x * blockDim.x) {
         double gv, hv;
         struct gbt_gpair p;
-        row_gh(obj, op, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv);
+        row_gh(obj, op, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
         p.g = gbt_quantize_scaled(gv, gsc);
         p.h = gbt_quantize_scaled(hv, hsc);
         q[r] = p;
