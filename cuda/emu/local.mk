@@ -97,8 +97,11 @@ libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
 # kernels with one planted bug each, which the emulator must report.
 emu_test_cppflags = $(EMU_CPPFLAGS)
 check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize
-TESTS += tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
-	tests/cuda_interleave.sh tests/emu_planted tests/test_cuda_quantize
+# (test_backend and cuda_interleave.sh, the longest tests of all, run first:
+# Makefile.am's TESTS starts with emu_long_tests)
+emu_long_tests = tests/test_backend tests/cuda_interleave.sh
+TESTS += tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
+	tests/emu_planted tests/test_cuda_quantize
 tests_test_cuda_quantize_SOURCES = tests/test_cuda_quantize.c tests/tap.h tests/testutil.h
 nodist_EXTRA_tests_test_cuda_quantize_SOURCES = force-cxx-linker.cc
 tests_test_cuda_quantize_CPPFLAGS = $(emu_test_cppflags)
@@ -294,6 +297,7 @@ cuda-emu-cost check-cuda-emu-cost:
 endif
 
 else
+emu_long_tests =
 check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost:
 	@echo "The CUDA emulator needs a C++17 compiler; configure found none." >&2; exit 1
 endif
