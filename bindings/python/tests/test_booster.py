@@ -167,3 +167,12 @@ def test_a_model_of_0_rounds_has_empty_dumps(tmp_path):
     assert (tmp_path / "d.json").read_text().split() == ["[", "]"]
     assert b.get_score(importance_type="total_gain") == {}
     np.testing.assert_array_equal(b.predict(np.zeros((3, 2), dtype=np.float32)), [0.5, 0.5, 0.5])
+
+
+def test_training_0_rounds_gives_a_model_of_no_trees():
+    # as gbtrain --num_round=0 and xgboost.train(..., 0): the starting score
+    # (here the labels' mean, 0.25), empty dumps; before, "the booster has no model"
+    X = np.array([[0.5, 1], [0.2, 3], [0.9, 2], [0.1, 5]], dtype=np.float32)
+    b = gbt.train({}, gbt.Dataset(X, label=np.array([1.0, 0, 0, 0])), num_boost_round=0)
+    assert b.num_boosted_rounds() == 0 and b.get_dump() == []
+    np.testing.assert_allclose(b.predict(X), [0.25] * 4)
