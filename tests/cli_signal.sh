@@ -95,7 +95,7 @@ status=$?
 check "a second signal stops at once: exit status 130 (got $status)" test "$status" -eq 130
 check "saying so" grep -q "interrupted again: stopping at once" twice.err
 check "and the model file is left as it was" cmp -s twice.model twice.before
-check "(it says what the file holds: $(grep again twice.err))" \
+check "(it says what the file holds: $(grep "interrupted again" twice.err))" \
     grep -q "^gbtrain: interrupted again: stopping at once; the rounds since the last save are not saved (twice.model left as it was)\$" twice.err
 
 # issue 38, findings 3 and 7: an interrupted training writes nothing unless a

@@ -136,6 +136,13 @@ void interrupt_pause(const char *where)
     }
 }
 
+/* Dies with the save's message; standard output named as such (cli_save_model's words). */
+static void fail(const char *path, const char *p, const char *msg) __attribute__((noreturn));
+static void fail(const char *path, const char *p, const char *msg)
+{
+    cli_die("saving the model: %s%s", p != path ? "standard output: " : "", msg);
+}
+
 int interrupt_save(const gbt_booster *b, const char *path)
 {
     /* "-": the descriptor itself, written in place (outfile.h) */
@@ -157,7 +164,7 @@ int interrupt_save(const gbt_booster *b, const char *path)
     atomic_store(&phase, gbt__outfile_in_place(p) ? SAVE_IN_PLACE : SAVE_TMP);
     if (gbt__outfile_open(&o, p, msg, sizeof msg) != 0) {
         gbt_free(buf);
-        cli_die("saving the model: %s", msg);
+        fail(path, p, msg);
     }
     atomic_store(&phase, o.in_place ? SAVE_IN_PLACE : SAVE_TMP);
     /* in pieces, so that a second signal is seen within one piece's write */
@@ -179,13 +186,13 @@ int interrupt_save(const gbt_booster *b, const char *path)
     if (r != 0 || atomic_load(&cancelled)) {
         gbt__outfile_abort(&o);
         atomic_store(&phase, before);
-        if (r != 0) cli_die("saving the model: %s", msg);
+        if (r != 0) fail(path, p, msg);
         return 1;
     }
     /* a second signal from here on finds the model saved: commit's rename is the point of no return */
     if (gbt__outfile_commit(&o, p, msg, sizeof msg) != 0) {
         atomic_store(&phase, before);
-        cli_die("saving the model: %s", msg);
+        fail(path, p, msg);
     }
     atomic_store(&phase, before);
     return 0;
