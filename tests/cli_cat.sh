@@ -37,5 +37,24 @@ fails "gbpredict names a bad code's line and column" "tr.csv:2: column 0 \(x\) i
     $gbpredict -q --header --categorical_feature=0 "$work/tr.csv" "$work/a.model" "$work/p3.txt"
 $gbtrain --help > "$work/help.txt" 2>&1
 check "--help names --categorical_feature" grep -q -- --categorical_feature "$work/help.txt"
+# issue 38, finding 5: an error raised in an OpenMP worker (binning a feature)
+# reaches the caller with its message, the lowest feature's when several
+# fail, at any thread count: 65536 rows, features 3 and 6 categorical with
+# 65536 distinct codes each (one more than gbt supports), the others numeric.
+awk 'BEGIN { for (i = 0; i < 65536; i++) print i % 2 "," i % 3 "," i % 5 "," i % 7 "," i "," i % 11 "," i % 13 "," (i * 7) % 65536 "," i % 17 }' \
+    > "$work/many.csv"
+want="gbtrain: training: categorical feature 3 has 65536 distinct categories in the training data; gbt supports at most 65535"
+for t in 1 2 8; do
+    good=0
+    for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        "$builddir/gbtrain" -q --num_round=1 --nthread=$t --feature_types=q,q,q,c,q,q,c,q "$work/many.csv" \
+            "$work/many.model" 2> "$work/many.err"
+        [ $? -eq 1 ] && [ "$(cat "$work/many.err")" = "$want" ] && good=$((good + 1))
+    done
+    check "nthread=$t: the worker's message, feature 3's (not 6's), in $good of 20 runs: $(head -c 200 "$work/many.err")" \
+        test $good -eq 20
+done
+check "(and no model is written)" test ! -e "$work/many.model"
 rm -rf "$work"
+
 done_testing

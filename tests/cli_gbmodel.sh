@@ -177,4 +177,16 @@ check "info on a model of 16777215 features prints a count, not a list" \
 sed 's/"num_feature": 3,/"num_feature": 16777216,/' hand.model > wider.model
 fails "num_feature 16777216 is refused, naming the file and byte" "wider.model:2: integer out of range: 16777216 \(byte [0-9]+\)" \
     "$gbmodel" info wider.model
+# a model of 0 rounds: every output works, and is empty (issue 38, finding 6:
+# "out of memory writing the dump")
+"$builddir/gbtrain" -q --num_round=0 "$tr" zero.model
+check "info on a 0-round model: exit 0, rounds 0, trees 0" \
+    sh -c '"$0" info zero.model > zero.txt && grep -qx "rounds: 0" zero.txt && grep -qx "trees: 0" zero.txt' "$builddir/gbmodel"
+check "its text dump is empty" sh -c '"$0" dump zero.model > zero.dump && test ! -s zero.dump' "$builddir/gbmodel"
+check "its JSON dump is an empty array" \
+    sh -c '"$0" dump --format=json zero.model | tr -d " \n" | grep -qx "\[\]"' "$builddir/gbmodel"
+check "its DOT dump a graph of no edges" \
+    sh -c '"$0" dump --format=dot --with_stats zero.model > zero.dot && grep -q "^digraph" zero.dot && ! grep -q -- "->" zero.dot' "$builddir/gbmodel"
+check "its importance is empty (no feature is split on)" \
+    sh -c '"$0" importance --type=total_gain zero.model > zero.imp && test ! -s zero.imp' "$builddir/gbmodel"
 done_testing

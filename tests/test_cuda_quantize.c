@@ -173,6 +173,47 @@ static void training(const char *max_bin, int csr, int weighted)
     gbt_dataset_free(b);
 }
 
+/*
+ * Features 3 and 6 with 65536 categories each, one more than gbt bins: the
+ * CPU (binning a feature per OpenMP worker, 8 threads) and the device
+ * (features in order) both name feature 3, the lowest (issue 38, finding 5).
+ */
+static void too_many_categories(void)
+{
+    enum { N = 65536, C = 8 };
+    static const char *const types[C] = {"q", "q", "q", "c", "q", "q", "c", "q"};
+    const char *cpu[] = {"device=cpu", "nthread=8", NULL};
+    const char *cuda[] = {"device=cuda", NULL};
+    const char *want = "categorical feature 3 has 65536 distinct categories in the training data; gbt supports at "
+                       "most 65535";
+    float *x = malloc((size_t)N * C * sizeof *x), *y = malloc(N * sizeof *y);
+    gbt_dataset *d = NULL;
+    gbt_booster *a = tu_booster(cpu), *b = tu_booster(cuda);
+    gbt_status sa = GBT_OK, sb = GBT_OK;
+    char ma[1024] = "", mb[1024] = "";
+    if (x == NULL || y == NULL) exit(2);
+    for (int i = 0; i < N; i++) {
+        const float row[C] = {(float)(i % 3), (float)(i % 5), (float)(i % 7), (float)i,
+                              (float)(i % 11), (float)(i % 13), (float)((i * 7) % N), (float)(i % 17)};
+        memcpy(x + (size_t)i * C, row, sizeof row);
+        y[i] = (float)(i % 2);
+    }
+    if (gbt_dataset_from_dense(x, N, C, NAN, &d) != GBT_OK || gbt_dataset_set_field(d, "label", y, N) != GBT_OK ||
+        gbt_dataset_set_feature_types(d, types, C) != GBT_OK)
+        exit(2);
+    if (a) sa = gbt_booster_update(a, d);
+    snprintf(ma, sizeof ma, "%s", gbt_last_error());
+    if (b) sb = gbt_booster_update(b, d);
+    snprintf(mb, sizeof mb, "%s", gbt_last_error());
+    ok(sa == GBT_E_INVALID_ARG && strstr(ma, want), "device=cpu, 8 threads: feature 3's error (%s)", ma);
+    ok(sb == GBT_E_INVALID_ARG && strstr(mb, want), "device=cuda: the same (%s)", mb);
+    gbt_booster_free(a);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+    free(x);
+    free(y);
+}
+
 int main(void)
 {
     enum { N = 2400, C = 7 };
@@ -279,6 +320,7 @@ int main(void)
     training("max_bin=300", 0, 1);
     training("max_bin=32", 1, 0);
     failures();
+    too_many_categories();
 
     ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",
        gbt_emu_reports(), gbt_emu_reports() ? gbt_emu_last_report() : "none");

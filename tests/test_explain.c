@@ -171,6 +171,53 @@ static void test_hand_dumps(void)
     gbt_booster_free(old);
 }
 
+/*
+ * A model of 0 rounds (gbtrain --num_round=0, or an interrupted training's
+ * input): every output is empty, not an error (issue 38, finding 6: the
+ * dumps failed with "out of memory writing the dump").
+ */
+static void test_empty_model(void)
+{
+    static const char empty[] = HAND_HEAD " \"feature_names\": [\"a\", \"b\", \"c\"],\n"
+                                          " \"base_margin\": [0.5], \"training\": {},\n \"trees\": []}\n";
+    gbt_booster *b = load_text(empty);
+    static const char *const types[] = {"weight", "gain", "cover", "total_gain", "total_cover"};
+    double v[3];
+    char *out = NULL;
+    size_t len = 7;
+    int rounds = -1;
+    ok(b && gbt_booster_num_rounds(b, &rounds) == GBT_OK && rounds == 0, "a model of 0 trees loads (rounds %d)",
+       rounds);
+    if (b == NULL) return;
+    ok(gbt_booster_dump(b, "text", -1, 0, &out, &len) == GBT_OK && out && out[0] == '\0' && len == 0,
+       "its text dump is the empty string (%s)", out ? "" : gbt_last_error());
+    gbt_free(out);
+    out = NULL;
+    ok(gbt_booster_dump(b, "text", -1, 1, &out, &len) == GBT_OK && out && len == 0,
+       "with stats too (%s)", out ? "" : gbt_last_error());
+    gbt_free(out);
+    out = NULL;
+    /* an array of no trees: '[', white space, ']' */
+    ok(gbt_booster_dump(b, "json", -1, 0, &out, &len) == GBT_OK && out && out[0] == '[' &&
+           out[strspn(out + 1, " \n") + 1] == ']' && strlen(out) == len,
+       "its JSON dump is an empty array (%s)", out ? out : gbt_last_error());
+    gbt_free(out);
+    out = NULL;
+    ok(gbt_booster_dump(b, "dot", -1, 0, &out, &len) == GBT_OK && out && strncmp(out, "digraph", 7) == 0 &&
+           strstr(out, "->") == NULL && len > 2 && strcmp(out + len - 2, "}\n") == 0,
+       "its DOT dump is a graph of no nodes (%s)", out ? "" : gbt_last_error());
+    gbt_free(out);
+    out = NULL;
+    ok(gbt_booster_dump(b, "text", 0, 0, &out, &len) == GBT_E_INVALID_ARG, "tree 0 does not exist: %s",
+       gbt_last_error());
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        v[0] = v[1] = v[2] = -1;
+        ok(gbt_booster_feature_importance(b, types[i], v, 3) == GBT_OK && v[0] == 0 && v[1] == 0 && v[2] == 0,
+           "its importance (%s) is 0 for every feature", types[i]);
+    }
+    gbt_booster_free(b);
+}
+
 static void test_bad_model_names(void)
 {
     static const char *const bad[] = {"[\"a\", \"b\", \"a\"]", "[\"a\", \"b\", \"c\", \"d\"]",
@@ -388,6 +435,7 @@ int main(void)
 {
     test_hand_importance();
     test_hand_dumps();
+    test_empty_model();
     test_bad_model_names();
     test_hand_trained();
     test_dataset_names();

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
+#include "cli/interrupt.h"
 
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
@@ -112,8 +114,9 @@ static void usage(FILE *f)
             "is ignored with a warning.\n"
             "\n"
             "Ctrl-C (SIGINT) or SIGTERM finishes the round in progress, saves the model\n"
-            "of the finished rounds and exits with status 130; a second one stops at\n"
-            "once.\n"
+            "of the finished rounds and exits with status 130; before the first new\n"
+            "round it writes nothing (MODEL_FILE stays as it was).  A second one stops\n"
+            "at once (abandoning a save in progress, never leaving a partial file).\n"
             "\n"
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
@@ -243,64 +246,34 @@ static int count_option(const struct cli_opts *o, const char *name, int deflt)
     return (int)n;
 }
 
+static const char *shown(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "standard output" : path;
+}
+
 /*
- * SIGINT and SIGTERM during training: the first asks the library to stop
- * after the round in progress (gbt_booster_request_stop), and main saves
- * the finished rounds and exits 130; a second stops at once.
+ * Rank 0 saves (the only one under mpirun); then the ranks agree that it
+ * did.  A second signal may abandon the save (interrupt.h): then the run
+ * stops here, saying what the model file holds.
  */
-static gbt_booster *training;
-static volatile sig_atomic_t interrupted;
-
-static void say(const char *text)
-{
-    /* write(2) is what a signal handler may call; a short write loses only words */
-    ssize_t n = write(STDERR_FILENO, text, strlen(text));
-    (void)n;
-}
-
-static void on_signal(int sig)
-{
-    if (interrupted) {
-        say(cli_prog());
-        say(": interrupted again: stopping at once; the rounds of this run are not saved\n");
-        _exit(130);
-    }
-    interrupted = sig;
-    gbt_booster_request_stop(training);
-    say(cli_prog());
-    say(sig == SIGINT ? ": interrupted (SIGINT)" : ": terminated (SIGTERM)");
-    say(": finishing the round in progress, then saving the model (again: stop at once)\n");
-}
-
-static void catch_signals(gbt_booster *b)
-{
-    struct sigaction sa;
-    training = b;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    /* one handler at a time: the second signal's finds the first's request */
-    sigaddset(&sa.sa_mask, SIGINT);
-    sigaddset(&sa.sa_mask, SIGTERM);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-/* Rank 0 saves (the only one under mpirun); then the ranks agree that it did. */
 static void save(const gbt_booster *b, const char *path)
 {
+    char text[4200];
     int n = 0;
     if (cli_mpi_rank() != 0) {
         cli_mpi_agree();
         return;
     }
-    cli_save_model(b, path, 0, "saving the model");
-    cli_mpi_agree();
-    if (verbosity >= GBT_LOG_INFO) {
-        gbt_booster_num_rounds(b, &n);
-        fprintf(stderr, "saved %d rounds to %s\n", n, strcmp(path, "-") == 0 ? "standard output" : path);
+    gbt_booster_num_rounds(b, &n);
+    if (interrupt_save(b, path) != 0) {
+        fprintf(stderr, "%s: interrupted again while saving: stopped; the model of %d rounds was not saved (%s)\n",
+                cli_prog(), n, interrupt_held_text());
+        exit(130);
     }
+    snprintf(text, sizeof text, "%s holds the model of %d rounds saved earlier in this run", shown(path), n);
+    interrupt_held(text);
+    cli_mpi_agree();
+    if (verbosity >= GBT_LOG_INFO) fprintf(stderr, "saved %d rounds to %s\n", n, shown(path));
 }
 
 /* --save_period: the checkpoints, every `period` rounds of this run but the last. */
@@ -313,7 +286,7 @@ static int on_round(const gbt_booster *b, int rounds, void *user)
 {
     const struct checkpoint *c = user;
     const int done = rounds - c->start;
-    if (c->period > 0 && done % c->period == 0 && done < c->rounds && !interrupted) save(b, c->path);
+    if (c->period > 0 && done % c->period == 0 && done < c->rounds && !interrupt_signal()) save(b, c->path);
     return 0;
 }
 
@@ -341,12 +314,13 @@ int main(int argc, char **argv)
     static struct data_file files[65];
     gbt_dataset *train, *evals[65];
     const char *eval_names[65];
-    int neval = 0, nvalid = 0, eval_train, rounds, period, done, quiet, distributed;
+    int neval = 0, nvalid = 0, eval_train, rounds, period, done, start, quiet, distributed;
     gbt_booster *b;
     gbt_status s;
     char *config = NULL;
 
     cli_set_prog(argv[0]);
+    interrupt_init();
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
     cli_parse_args(argc, argv, "header q quiet help h version force", &o);
@@ -468,11 +442,22 @@ int main(int argc, char **argv)
         char dev[64];
         if (gbt_booster_get_param(b, "device", dev, sizeof dev) == GBT_OK) cli_check_device(dev);
     }
-    if (cli_mpi_rank() == 0) check_model_path(&o, files, 1 + nvalid, model_path);
+    if (cli_mpi_rank() == 0) {
+        char text[4200];
+        struct stat st;
+        /* the probe's temporary file is removed before a signal ends the run */
+        interrupt_phase(INTERRUPT_PROBE, NULL);
+        check_model_path(&o, files, 1 + nvalid, model_path);
+        interrupt_phase(INTERRUPT_SETUP, NULL);
+        snprintf(text, sizeof text, "%s %s", shown(model_path),
+                 strcmp(model_path, "-") == 0 ? "untouched" : stat(model_path, &st) == 0 ? "left as it was" : "not created");
+        interrupt_held(text);
+    }
     if (period > 0 && period < rounds && (strcmp(model_path, "-") == 0 || gbt__outfile_in_place(model_path)))
         cli_die("--save_period replaces MODEL_FILE at each checkpoint; '%s' is written in place (standard "
                 "output, a device, FIFO or socket), which cannot hold more than one model", model_path);
     cli_data_options(&o, b, data_opts, sizeof data_opts);
+    interrupt_pause("load");
     train = load(&files[0], data_opts, &o);
     if (eval_train) {
         /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
@@ -493,23 +478,34 @@ int main(int argc, char **argv)
         struct checkpoint cp = {model_path, period, 0, rounds};
         if ((s = gbt_booster_num_rounds(b, &cp.start)) != GBT_OK) cli_die_status(s, "counting rounds");
         if ((s = gbt_booster_set_round_callback(b, on_round, &cp)) != GBT_OK) cli_die_status(s, "training");
-        catch_signals(b);
+        interrupt_phase(INTERRUPT_TRAIN, b);
+        interrupt_pause("train");
         s = gbt_booster_train(b, train, rounds, (const gbt_dataset *const *)evals, eval_names, neval);
         if (s != GBT_OK) cli_die_status(s, "training");
         if ((s = gbt_booster_num_rounds(b, &done)) != GBT_OK) cli_die_status(s, "counting rounds");
-        done -= cp.start;
+        start = cp.start;
     }
-    if (interrupted) {
-        const int sig = interrupted;
-        verbosity = 0; /* the message below says it all */
-        save(b, model_path);
+    /* interrupted before a new round finished: nothing to save (the model file keeps what it held) */
+    if (interrupt_signal() && done == start) {
         if (cli_mpi_rank() == 0)
-            fprintf(stderr, "%s: %s: saved the model of the %d finished round%s (of %d asked for) to %s\n",
-                    cli_prog(), sig == SIGINT ? "interrupted" : "terminated", done, done == 1 ? "" : "s", rounds,
-                    strcmp(model_path, "-") == 0 ? "standard output" : model_path);
+            fprintf(stderr, "%s: %s before the first %sround finished: nothing written (%s)\n", cli_prog(),
+                    interrupt_signal() == SIGINT ? "interrupted" : "terminated", start ? "new " : "",
+                    interrupt_held_text());
         exit(130);
     }
+    /* interrupted during training, or during this save: exit 130 either way, saying what was saved */
+    if (interrupt_signal()) verbosity = 0; /* the message below says it all */
     save(b, model_path);
+    if (interrupt_signal() && cli_mpi_rank() == 0) {
+        const char *what = interrupt_signal() == SIGINT ? "interrupted" : "terminated";
+        if (start == 0)
+            fprintf(stderr, "%s: %s: saved the model of the %d finished round%s (of %d asked for) to %s\n",
+                    cli_prog(), what, done, done == 1 ? "" : "s", rounds, shown(model_path));
+        else
+            fprintf(stderr, "%s: %s: saved the model of %d rounds (%d from --model_in, %d finished now, of %d "
+                    "asked for) to %s\n", cli_prog(), what, done, start, done - start, rounds, shown(model_path));
+    }
+    if (interrupt_signal()) exit(130);
     for (int i = eval_train; i < neval; i++) gbt_dataset_free(evals[i]);
     gbt_dataset_free(train);
     gbt_booster_free(b);

@@ -366,6 +366,9 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         free(uw);
     } else {
         const double unit = ldexp(1.0, -(shift = gbt_weight_shift(maxw, d->nrow)));
+        /* the workers' failures: the lowest feature's message reaches the caller (error.h) */
+        struct gbt_par_error pe;
+        gbt__par_error_init(&pe);
         /* the summaries' scratch: the most any feature needs (its present values bound its distinct ones) */
         for (uint32_t f = 0; f < nf; f++) {
             const uint64_t n = col->start[f + 1] - col->start[f];
@@ -387,10 +390,8 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
             if (ts == GBT_OK) ts = gbt__alloc(&ea, maxa + 1, sizeof *ea, 0, "quantile summary");
             if (ts == GBT_OK) ts = gbt__alloc(&eb, maxb + 1, sizeof *eb, 0, "quantile summary");
-            if (ts != GBT_OK) {
-#pragma omp critical
-                s = ts;
-            }
+            /* a thread without scratch (out of memory) checks no feature: its failure goes first */
+            gbt__par_error_keep(&pe, 0, ts);
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t f = 0; f < nf; f++) {
                 uint64_t b = col->start[f], n = col->start[f + 1] - b;
@@ -401,12 +402,9 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
                 gbt__radix_sort32(keys, w, n, ktmp, wtmp);
                 nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
                 if (gbt__cuts_is_cat(c, f)) {
-                    const gbt_status fs = cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
-                                                   &c->nbins[f]);
-                    if (fs != GBT_OK) {
-#pragma omp critical
-                        s = fs;
-                    }
+                    /* its message is this worker's: kept for the caller, the lowest feature's winning */
+                    gbt__par_error_keep(&pe, f, cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
+                                                         &c->nbins[f]));
                     continue;
                 }
                 gbt_cuts_prefix(uw, nd);
@@ -422,6 +420,7 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             free(ea);
             free(eb);
         }
+        s = gbt__par_error_raise(&pe);
     }
     if (s == GBT_OK) s = gbt__cuts_assemble(c, layout, tmp_cuts, tmp_at, 0);
     if (s == GBT_OK && any_cat)

@@ -267,7 +267,9 @@ gbt_status gbt__model_dump(const struct gbt_model *m, const char *format, int tr
     }
     if (d.format == DUMP_JSON) gbt__sb_printf(&sb, "\n]\n");
     if (d.format == DUMP_DOT) gbt__sb_printf(&sb, "}\n");
-    if (s == GBT_OK && (sb.failed || sb.s == NULL)) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory writing the dump");
+    /* a model of 0 rounds has an empty text dump: an empty string, not a missing one */
+    if (sb.s == NULL) gbt__sb_append(&sb, "", 0);
+    if (s == GBT_OK && sb.failed) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory writing the dump");
     if (s != GBT_OK) {
         free(sb.s);
         return s;

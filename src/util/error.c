@@ -6,8 +6,6 @@
 
 #include "util/error.h"
 
-#define GBT_ERROR_MSG_MAX 1024
-
 static _Thread_local char last_error[GBT_ERROR_MSG_MAX];
 
 static gbt_log_fn log_fn;
@@ -50,6 +48,32 @@ gbt_status gbt__fail_context(gbt_status s, const char *fmt, ...)
     memcpy(old, last_error, sizeof old);
     if (snprintf(last_error, sizeof last_error, "%s: %s", prefix, old) < 0) last_error[0] = '\0';
     return s;
+}
+
+void gbt__par_error_init(struct gbt_par_error *e)
+{
+    e->status = GBT_OK;
+    e->index = UINT64_MAX;
+    e->msg[0] = '\0';
+}
+
+void gbt__par_error_keep(struct gbt_par_error *e, uint64_t index, gbt_status s)
+{
+    if (s == GBT_OK) return;
+#pragma omp critical(gbt_par_error)
+    {
+        if (e->status == GBT_OK || index < e->index) {
+            e->status = s;
+            e->index = index;
+            memcpy(e->msg, last_error, sizeof e->msg);
+        }
+    }
+}
+
+gbt_status gbt__par_error_raise(const struct gbt_par_error *e)
+{
+    if (e->status != GBT_OK) memcpy(last_error, e->msg, sizeof last_error);
+    return e->status;
 }
 
 void gbt_set_log_callback(gbt_log_fn fn, void *user)

@@ -9,6 +9,7 @@
 #define GBT_ERROR_H
 
 #include <stdarg.h>
+#include <stdint.h>
 
 #include "gbt.h"
 
@@ -23,6 +24,30 @@ gbt_status gbt__fail(gbt_status s, const char *fmt, ...) GBT_PRINTF(2, 3);
 
 /* Prefixes this thread's last message with "<prefix>: " and returns s. */
 gbt_status gbt__fail_context(gbt_status s, const char *fmt, ...) GBT_PRINTF(2, 3);
+
+/*
+ * The first error of a parallel loop (OpenMP): a worker's message lands in
+ * its own thread's last error, which the caller never sees.  So a worker
+ * whose call failed keeps the failure here with the loop index it was
+ * working on (gbt__par_error_keep, right after the call, while its message
+ * is its thread's last error), and the caller, after the loop, makes the
+ * failure of the lowest index its own (gbt__par_error_raise): the same
+ * message whatever the thread count and schedule, never a stale one.
+ */
+#define GBT_ERROR_MSG_MAX 1024
+struct gbt_par_error {
+    gbt_status status; /* GBT_OK while nothing failed */
+    uint64_t index;    /* the failed index kept */
+    char msg[GBT_ERROR_MSG_MAX];
+};
+
+void gbt__par_error_init(struct gbt_par_error *e);
+
+/* In a worker: keeps failure s at `index` (this thread's last error its message) if no lower index failed. */
+void gbt__par_error_keep(struct gbt_par_error *e, uint64_t index, gbt_status s);
+
+/* After the loop, on the calling thread: GBT_OK, or the failure kept, its message this thread's last error. */
+gbt_status gbt__par_error_raise(const struct gbt_par_error *e);
 
 /*
  * Logs a message at `level` if `verbosity` (a booster's parameter) admits

@@ -7,6 +7,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
                        TrainingCallback)
+from . import _lib
 from .core import Booster, Dataset, _merge_params
 
 __all__ = ["train"]
@@ -175,6 +176,10 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     finally:
         booster._clear_custom_metric()
         booster._eval_forget()
+    if int(num_boost_round) == 0 and xgb_model is None:
+        # as gbtrain --num_round=0 and XGBoost: a model of no trees (its starting
+        # score), which saves, predicts and dumps, set up by the C driver
+        _lib.check(_lib.LIB.gbt_booster_train(booster._handle, dtrain._handle, 0, None, None, 0))
     booster = container.after_training(booster)
     if evals_result is not None:
         evals_result.clear()

@@ -149,3 +149,30 @@ def test_continued_training_gives_the_uninterrupted_model(breast_cancer):
     assert again.save_raw() == whole.save_raw()
     from_bytes = gbt.train(PARAMS, d, 5, xgb_model=bytes(first.save_raw()))
     assert from_bytes.save_raw() == whole.save_raw()
+
+
+def test_a_model_of_0_rounds_has_empty_dumps(tmp_path):
+    # issue 38, finding 6: a 0-round model (gbtrain --num_round=0, written
+    # here by hand) dumped "out of memory writing the dump"
+    text = ('{"format": "gbt-model", "format_version": 1, "gbt_version": "0.1.0", '
+            '"objective": "reg:squarederror", "num_class": 0, "num_feature": 2, '
+            '"base_margin": [0.5], "training": {}, "trees": []}')
+    b = gbt.Booster()
+    b.load_model(bytearray(text.encode()))
+    assert b.num_boosted_rounds() == 0
+    assert b.get_dump() == [] and b.get_dump(dump_format="json") == []
+    b.dump_model(tmp_path / "d.txt")
+    assert (tmp_path / "d.txt").read_text() == ""
+    b.dump_model(tmp_path / "d.json", dump_format="json")
+    assert (tmp_path / "d.json").read_text().split() == ["[", "]"]
+    assert b.get_score(importance_type="total_gain") == {}
+    np.testing.assert_array_equal(b.predict(np.zeros((3, 2), dtype=np.float32)), [0.5, 0.5, 0.5])
+
+
+def test_training_0_rounds_gives_a_model_of_no_trees():
+    # as gbtrain --num_round=0 and xgboost.train(..., 0): the starting score
+    # (here the labels' mean, 0.25), empty dumps; before, "the booster has no model"
+    X = np.array([[0.5, 1], [0.2, 3], [0.9, 2], [0.1, 5]], dtype=np.float32)
+    b = gbt.train({}, gbt.Dataset(X, label=np.array([1.0, 0, 0, 0])), num_boost_round=0)
+    assert b.num_boosted_rounds() == 0 and b.get_dump() == []
+    np.testing.assert_allclose(b.predict(X), [0.25] * 4)

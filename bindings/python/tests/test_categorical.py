@@ -94,3 +94,24 @@ def test_load_xgboost_pandas_categories(tmp_path, reorder):
         df["k"] = df["k"].cat.reorder_categories([20, 11, 7, 3])
     got = bg.predict(gbt.DMatrix(df, enable_categorical=True), output_margin=True)
     assert np.abs(got - want).max() < 1e-5
+
+
+def test_a_worker_threads_error_reaches_python_with_its_message():
+    # issue 38, finding 5: binning runs a feature per OpenMP worker; its
+    # error ("more than 65535 categories") reached Python as "invalid
+    # argument", or as the message of an earlier error.  Features 3 and 6
+    # both have 65536 categories: feature 3's message, at every thread count.
+    i = np.arange(65536)
+    X = np.stack([i % 3, i % 5, i % 7, i, i % 11, i % 13, (i * 7) % 65536, i % 17], axis=1).astype(np.float32)
+    d = gbt.Dataset(X, (i % 2).astype(np.float32), feature_types=["q", "q", "q", "c", "q", "q", "c", "q"])
+    want = "categorical feature 3 has 65536 distinct categories in the training data; gbt supports at most 65535"
+    for nthread in (1, 2, 8):
+        got = []
+        for _ in range(20):
+            # an unrelated error first: its message must not come back
+            with pytest.raises(gbt.GBTError, match="max_depth"):
+                gbt.train({"max_depth": -5}, d, 1)
+            with pytest.raises(gbt.GBTError) as e:
+                gbt.train({"nthread": nthread}, d, 1)
+            got.append(str(e.value))
+        assert got == [want] * 20, (nthread, sorted(set(got)))
