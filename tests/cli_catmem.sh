@@ -114,4 +114,50 @@ awk -F, 'NR == FNR { p[FNR] = $1; next } { k = $2 - 16777208; s[k] += p[FNR]; n[
         for (k = 0; k < 8; k++) if ((m[k] - (k % 3) - 0.02)^2 > 0.01) bad = 1
         exit bad }' near.pred near.csv
 check "and predicts each category's mean label" test $? -eq 0
+
+# The load-time bound (docs/reliability.md): at most 64 bytes per byte of
+# model file plus 16 MB.  Its worst known shape: numeric trees that are
+# chains of depth 10 (21 nodes, laid out complete for prediction in 1,024
+# slots each); 2000 of them, as XGBoost JSON and as gbt's copy.
+awk 'BEGIN {
+  T = 2000; n = 21
+  printf "{\"learner\":{\"attributes\":{},\"feature_names\":[],\"feature_types\":[],\"gradient_booster\":{\"model\":{"
+  printf "\"gbtree_model_param\":{\"num_parallel_tree\":\"1\",\"num_trees\":\"%d\"},\"iteration_indptr\":[", T
+  for (t = 0; t <= T; t++) printf "%s%d", (t ? "," : ""), t
+  printf "],\"tree_info\":["
+  for (t = 0; t < T; t++) printf "%s0", (t ? "," : "")
+  printf "],\"trees\":["
+  for (t = 0; t < T; t++) {
+    printf "%s{\"categories\":[],\"categories_nodes\":[],\"categories_segments\":[],\"categories_sizes\":[],\"id\":%d", (t ? "," : ""), t
+    printf ",\"left_children\":["
+    for (i = 0; i < n; i++) printf "%s%d", (i ? "," : ""), (i % 2 == 0 && i < n - 1 ? i + 1 : -1)
+    printf "],\"right_children\":["
+    for (i = 0; i < n; i++) printf "%s%d", (i ? "," : ""), (i % 2 == 0 && i < n - 1 ? i + 2 : -1)
+    printf "]"
+    split("base_weights default_left loss_changes split_indices split_type", zero, " ")
+    for (k = 1; k <= 5; k++) { printf ",\"%s\":[", zero[k]; for (i = 0; i < n; i++) printf "%s0", (i ? "," : ""); printf "]" }
+    printf ",\"split_conditions\":["
+    for (i = 0; i < n; i++) printf "%s%d", (i ? "," : ""), i % 3
+    printf "],\"sum_hessian\":["
+    for (i = 0; i < n; i++) printf "%s1", (i ? "," : "")
+    printf "],\"parents\":[],\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"1\",\"num_nodes\":\"%d\",\"size_leaf_vector\":\"1\"}}", n
+  }
+  printf "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"5E-1\",\"boost_from_average\":\"1\",\"num_class\":\"0\","
+  printf "\"num_feature\":\"1\",\"num_target\":\"1\"},\"objective\":{\"name\":\"reg:squarederror\",\"reg_loss_param\":{\"scale_pos_weight\":\"1\"}}},"
+  printf "\"version\":[3,2,0]}\n"
+}' > chain.json
+gbmodel convert --to=gbt chain.json chain.gbt
+printf '0,1\n0,2\n' > chain.csv
+for f in chain.json chain.gbt; do
+    bytes=$(wc -c < $f)
+    bound=$((bytes * 64 / 1024 + 16384))
+    if [ "$measure" != yes ]; then
+        tap_n=$((tap_n + 1))
+        echo "ok $tap_n # SKIP gbpredict with $f: $measure"
+        continue
+    fi
+    kb=$(peak "$builddir/gbpredict" -q chain.csv $f chain.pred)
+    check "gbpredict with $f ($bytes bytes of depth-10 chains) within 64 bytes a byte plus 16 MB ($bound kB): ${kb:-?} kB" \
+        test -n "$kb" -a "${kb:-0}" -le $bound
+done
 done_testing

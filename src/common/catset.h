@@ -27,7 +27,6 @@
 
 #include "common/hostdev.h"
 
-#define GBT_CATSET_LIST 0x80000000u
 #define GBT_CATSET_SLACK 32u
 
 /* The bitmap's words for the n categories of cats (ascending), or 0 when they are kept as a list. */
