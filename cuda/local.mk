@@ -33,7 +33,7 @@ CUDA_DEPS = $(CUDA_HEADER_FILES) $(top_builddir)/config.h $(top_srcdir)/include/
 	$(top_srcdir)/src/data/dataset.h $(top_srcdir)/src/model/tree.h \
 	$(top_srcdir)/src/common/gmath.h $(top_srcdir)/src/common/grad_math.h \
 	$(top_srcdir)/src/common/hostdev.h $(top_srcdir)/src/common/rng.h \
-	$(top_srcdir)/src/common/shap_math.h \
+	$(top_srcdir)/src/common/shap_math.h $(top_srcdir)/src/common/catset.h \
 	$(top_srcdir)/src/common/split_math.h $(top_srcdir)/src/common/constraint_math.h \
 	$(top_srcdir)/src/common/types.h \
 	$(top_srcdir)/src/common/surv_math.h \

@@ -1490,6 +1490,75 @@ static void test_categorical(void)
     }
 }
 
+/*
+ * Category sets of every packed shape (common/catset.h): sorted lists
+ * ({3, 16777215}), bitmaps from 0 and bitmaps at their own offset near
+ * 2^24, in an XGBoost model of 2 trees; predictions, leaf ids and SHAP
+ * values on the device equal the CPU's, bit for bit, on codes around them.
+ */
+static void test_sparse_sets(void)
+{
+    static const char *tree =
+        "{\"base_weights\":[0,0,0,%d,%d,%d,%d],\"categories\":[%s],\"categories_nodes\":[0,1,2],"
+        "\"categories_segments\":[0,%d,%d],\"categories_sizes\":[%d,%d,%d],\"default_left\":[1,0,1,0,0,0,0],"
+        "\"id\":%d,\"left_children\":[1,3,5,-1,-1,-1,-1],\"loss_changes\":[3,2,1,0,0,0,0],"
+        "\"parents\":[2147483647,0,0,1,1,2,2],\"right_children\":[2,4,6,-1,-1,-1,-1],"
+        "\"split_conditions\":[0,0,0,%d,%d,%d,%d],\"split_indices\":[%d,%d,%d,0,0,0,0],\"split_type\":[1,1,1,0,0,0,0],"
+        "\"sum_hessian\":[8,4,4,2,2,2,2],\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"4\",\"num_nodes\":\"7\","
+        "\"size_leaf_vector\":\"1\"}}";
+    static const float codes[] = {0, 2, 3, 5, 31, 40, 41, 1000000, 1000001, 1000040, 9000000, 16777183, 16777184,
+                                  16777187, 16777200, 16777214, 16777215, 16777216, -1, NAN};
+    enum { NC = sizeof codes / sizeof codes[0], NR = NC * NC };
+    char t0[1024], t1[1024], js[4096], c1[400];
+    float *x = malloc(NR * 4 * sizeof *x), *pc = NULL, *pg = NULL;
+    uint64_t lc = 0, lg = 0;
+    gbt_booster *b = NULL;
+    gbt_dataset *d = NULL;
+    gbt_status st;
+    int at = 0;
+    if (!have_cuda) {
+        skip(SKIP_NO_DEVICE);
+        free(x);
+        return;
+    }
+    /* tree 1's sets: {1000000, 1000001, 1000040} (a bitmap at its offset), {5, 9000000, 16777200} (a list),
+       every third code from 16777184 (a bitmap of the last word) */
+    at = snprintf(c1, sizeof c1, "1000000,1000001,1000040,5,9000000,16777200");
+    for (int k = 16777184; k < 16777216; k += 3) at += snprintf(c1 + at, sizeof c1 - (size_t)at, ",%d", k);
+    snprintf(t0, sizeof t0, tree, 1, 2, 3, 4,
+             "3,16777215,0,2,4,6,8,10,12,14,16,18,20,22,24,26,28,30,32,34,36,38,40,16777215", 2, 23, 2, 21, 1, 0, 1, 2,
+             3, 4, 0, 1, 0);
+    snprintf(t1, sizeof t1, tree, 10, 20, 30, 40, c1, 3, 6, 3, 3, 11, 1, 10, 20, 30, 40, 1, 0, 1);
+    snprintf(js, sizeof js,
+             "{\"learner\":{\"attributes\":{},\"feature_names\":[],\"feature_types\":[\"c\",\"c\",\"q\",\"q\"],"
+             "\"gradient_booster\":{\"model\":{\"gbtree_model_param\":{\"num_parallel_tree\":\"1\",\"num_trees\":\"2\"},"
+             "\"iteration_indptr\":[0,1,2],\"tree_info\":[0,0],\"trees\":[%s,%s]},\"name\":\"gbtree\"},"
+             "\"learner_model_param\":{\"base_score\":\"5E-1\",\"boost_from_average\":\"0\",\"num_class\":\"0\","
+             "\"num_feature\":\"4\",\"num_target\":\"1\"},\"objective\":{\"name\":\"reg:squarederror\","
+             "\"reg_loss_param\":{\"scale_pos_weight\":\"1\"}}},\"version\":[3,2,0]}",
+             t0, t1);
+    for (int i = 0; x && i < NR; i++) {
+        x[4 * i] = codes[i / NC];
+        x[4 * i + 1] = codes[i % NC];
+        x[4 * i + 2] = x[4 * i + 3] = 0.0f;
+    }
+    st = x ? gbt_booster_load_from_buffer(js, strlen(js), &b) : GBT_E_NO_MEMORY;
+    if (st == GBT_OK) st = gbt_dataset_from_dense(x, NR, 4, NAN, &d);
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "device", "cpu");
+    if (st == GBT_OK) st = predict_all(b, d, &pc, &lc);
+    if (st == GBT_OK) st = gbt_booster_set_param(b, "device", "cuda");
+    if (st == GBT_OK) st = predict_all(b, d, &pg, &lg);
+    if (st != GBT_OK) diag("sparse category sets: %s", gbt_last_error());
+    ok(st == GBT_OK && lc == lg && lc > 0 && memcmp(pc, pg, lc * sizeof *pc) == 0,
+       "category sets as lists and as bitmaps at their offsets near 2^24: predict, leaf ids, SHAP on cuda = on cpu "
+       "(%llu values)", (unsigned long long)lc);
+    free(pc);
+    free(pg);
+    free(x);
+    gbt_dataset_free(d);
+    gbt_booster_free(b);
+}
+
 static void test_trainings(void)
 {
     int i = 0, aft_cases = 0;
@@ -2157,6 +2226,7 @@ int main(void)
     test_trainings();
     test_constrained();
     test_categorical();
+    test_sparse_sets();
     test_continued();
     test_explain();
     test_custom_training();

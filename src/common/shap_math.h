@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/catset.h"
 #include "common/hostdev.h"
 
 /* What a call computes per row (the backends' predict_explain). */
@@ -49,7 +50,7 @@ struct gbt_shap_node {
     /*
      * Bit 0: missing goes left.  Bit 1 (GBT_SHAP_CAT): a categorical split
      * (model/tree.h), whose threshold holds, as bits, where its set starts
-     * in the forest's cat_bits: a word count W, then a bitset of W words.
+     * in the forest's cat_bits, packed as common/catset.h says.
      */
     int32_t default_left;
     float threshold; /* values below it go left; missing (NaN) to the default side */
@@ -86,12 +87,10 @@ GBT_SHARED int gbt_shap_goes_left(const struct gbt_shap_node *n, float x, const 
 {
     if (x != x) return (n->default_left & 1) != 0;
     if (n->default_left & GBT_SHAP_CAT) {
-        uint32_t at, code;
+        uint32_t at;
         if (!(x >= 0.0f && x < 16777216.0f)) return 1;
         memcpy(&at, &n->threshold, sizeof at);
-        code = (uint32_t)x;
-        if (code / 32u >= bits[at]) return 1;
-        return !((bits[at + 1 + code / 32u] >> (code % 32u)) & 1u);
+        return !gbt_catset_has(bits + at, (uint32_t)x);
     }
     return x < n->threshold;
 }

@@ -88,7 +88,7 @@ static gbt_status reserve_cat_bits(struct gbt_forest *f, const struct gbt_tree *
 {
     size_t need = f->cat_len;
     for (int32_t i = 0; i < t->n_nodes; i++)
-        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) need += gbt__tree_cat_bitset(t, i, NULL);
+        if (t->left[i] >= 0 && gbt__tree_is_cat(t, i)) need += gbt__tree_cat_packed(t, i, NULL);
     if (need == f->cat_len) return GBT_OK;
     return gbt__reserve(&f->cat_bits, &f->cat_cap, need, sizeof *f->cat_bits, "forest categories");
 }
@@ -154,7 +154,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
             nodes[p].feature = (uint32_t)t->feature[i] | GBT_PNODE_CAT | (t->default_left[i] ? GBT_PNODE_DL : 0u);
             nodes[p].threshold = NAN;
             memcpy(&nodes[p].value, &at, sizeof at);
-            f->cat_len += gbt__tree_cat_bitset(t, i, f->cat_bits + at);
+            f->cat_len += gbt__tree_cat_packed(t, i, f->cat_bits + at);
             if ((uint32_t)t->feature[i] + 1 > f->feature_end) f->feature_end = (uint32_t)t->feature[i] + 1;
         } else {
             nodes[p].left = pos[t->left[i]];

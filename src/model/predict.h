@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/catset.h"
 #include "common/hostdev.h"
 #include "data/dataset.h"
 #include "model/tree.h"
@@ -31,8 +32,7 @@ struct gbt_pnode {
 /*
  * Bit 30 of feature: a categorical node (model/tree.h).  Its threshold is
  * NaN and its value field holds, as bits, where its set starts in the
- * forest's cat_bits: a word count W, then W words of a bitset over the
- * categories (category c is bit c % 32 of word c / 32).
+ * forest's cat_bits, packed as common/catset.h says.
  */
 #define GBT_PNODE_CAT 0x40000000u
 #define GBT_PNODE_FEATURE 0x3fffffffu
@@ -46,15 +46,11 @@ GBT_SHARED int32_t gbt_pnode_next(const struct gbt_pnode *n, float x)
 /* gbt_pnode_next at a categorical node, whose sets are in bits. */
 GBT_SHARED int32_t gbt_pnode_cat_next(const struct gbt_pnode *n, float x, const uint32_t *bits)
 {
-    uint32_t at, code;
-    const uint32_t *set;
+    uint32_t at;
     if (x != x) return n->left + !(n->feature & GBT_PNODE_DL);
     if (!(x >= 0.0f && x < 16777216.0f)) return n->left;
     memcpy(&at, &n->value, sizeof at);
-    set = bits + at;
-    code = (uint32_t)x;
-    if (code / 32u >= set[0]) return n->left;
-    return n->left + (int32_t)((set[1 + code / 32u] >> (code % 32u)) & 1u);
+    return n->left + gbt_catset_has(bits + at, (uint32_t)x);
 }
 
 /* Either step. */

@@ -60,7 +60,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     for (uint32_t t = t0; t < t1; t++)
         for (int32_t i = 0; i < m->trees[t].n_nodes; i++)
             if (m->trees[t].left[i] >= 0 && gbt__tree_is_cat(&m->trees[t], i))
-                ncat += gbt__tree_cat_bitset(&m->trees[t], i, NULL);
+                ncat += gbt__tree_cat_packed(&m->trees[t], i, NULL);
     for (uint32_t t = t0; t < t1; t++) {
         nn += (uint64_t)m->trees[t].n_nodes;
         if (m->trees[t].n_nodes > maxn) maxn = m->trees[t].n_nodes;
@@ -100,7 +100,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
                 const uint32_t at = (uint32_t)ncat;
                 nodes[i].default_left |= GBT_SHAP_CAT;
                 memcpy(&nodes[i].threshold, &at, sizeof at);
-                ncat += gbt__tree_cat_bitset(t, i, h->cat_bits + at);
+                ncat += gbt__tree_cat_packed(t, i, h->cat_bits + at);
             }
             nodes[i].value = t->value[i];
             nodes[i].cover = (double)t->cover[i];

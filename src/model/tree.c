@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/catset.h"
 #include "model/tree.h"
 #include "util/util.h"
 
@@ -101,18 +102,12 @@ gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *ca
     return GBT_OK;
 }
 
-size_t gbt__tree_cat_bitset(const struct gbt_tree *t, int32_t i, uint32_t *out)
+size_t gbt__tree_cat_packed(const struct gbt_tree *t, int32_t i, uint32_t *out)
 {
-    const int32_t n = t->cat_count[i];
-    const size_t w = n > 0 ? (size_t)t->cats[t->cat_begin[i] + n - 1] / 32 + 1 : 0;
-    if (out == NULL) return 1 + w;
-    memset(out, 0, (1 + w) * sizeof *out);
-    out[0] = (uint32_t)w;
-    for (int32_t k = 0; k < n; k++) {
-        const uint32_t c = t->cats[t->cat_begin[i] + k];
-        out[1 + c / 32] |= 1u << (c % 32);
-    }
-    return 1 + w;
+    int32_t n;
+    const uint32_t *c = gbt__tree_cats(t, i, &n);
+    if (out != NULL) gbt_catset_pack(c, (uint32_t)n, out);
+    return gbt_catset_words(c, (uint32_t)n);
 }
 
 gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst)

@@ -42,7 +42,7 @@ static inline int gbt__tree_is_cat(const struct gbt_tree *t, int32_t i)
     return t->split_type != NULL && t->split_type[i] == 1;
 }
 
-/* Whether a present value x goes right at categorical node i. */
+/* Whether a present value x goes right at categorical node i (the set's membership test). */
 static inline int gbt__tree_cat_right(const struct gbt_tree *t, int32_t i, float x)
 {
     const uint32_t *c = t->cats + t->cat_begin[i];
@@ -60,15 +60,22 @@ static inline int gbt__tree_cat_right(const struct gbt_tree *t, int32_t i, float
     return lo < t->cat_count[i] && c[lo] == code;
 }
 
-/* Makes node id categorical with the n categories of cats (ascending; copied). */
+/* Makes node id categorical with the n categories of cats (ascending; copied): the set's one constructor. */
 gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *cats, int32_t n);
 
+/* Categorical node i's categories, ascending: *n of them (the set's one iteration). */
+static inline const uint32_t *gbt__tree_cats(const struct gbt_tree *t, int32_t i, int32_t *n)
+{
+    *n = t->cat_count[i];
+    return t->cats + t->cat_begin[i];
+}
+
 /*
- * Categorical node i's set as a bitset (for prediction): writes, when out
- * is not NULL, a word count W then W words (category c is bit c % 32 of
- * word c / 32, up to the largest category); returns 1 + W.
+ * Categorical node i's set packed for prediction (common/catset.h: words
+ * in proportion to its categories, not to the largest): writes it to out
+ * when out is not NULL; returns its words.
  */
-size_t gbt__tree_cat_bitset(const struct gbt_tree *t, int32_t i, uint32_t *out);
+size_t gbt__tree_cat_packed(const struct gbt_tree *t, int32_t i, uint32_t *out);
 
 /* A copy of src's categorical splits in dst (a tree of src's nodes, just initialised). */
 gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst);
