@@ -368,6 +368,19 @@ int grow(qwork *w, int which, size_t bytes, void **ptr, const char *what, char *
     return 0;
 }
 
+/* The scratch that CUB's segmented sort and the run scan of n pairs need (the larger), in *bytes. */
+cudaError_t sort_scratch(const qwork *w, uint64_t n, uint32_t nf, uint32_t *key, uint32_t *key2,
+                         unsigned long long *wt, unsigned long long *wt2, int *seg, int *head, int *place,
+                         size_t *bytes)
+{
+    size_t t1 = 0, t2 = 0;
+    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(NULL, t1, key, key2, wt, wt2, (int)n, (int)nf, seg,
+                                                             seg + 1, 0, 32, w->stream);
+    if (e == cudaSuccess) e = cub::DeviceScan::ExclusiveSum(NULL, t2, head, place, (int)n, w->stream);
+    *bytes = t1 > t2 ? t1 : t2;
+    return e;
+}
+
 /*
  * Rows per batch: GBT_CUDA_QUANT_ROWS, else as many as fit in half the free
  * memory (GBT_CUDA_FAKE_FREE_BYTES, when set, as the free memory).
@@ -549,20 +562,22 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
                 st = GBT_E_DEVICE;
                 goto done;
             }
-            tb = 0;
-            Q_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(NULL, tb, d_key, d_key2, d_w, d_w2, (int)npairs, (int)nf,
-                                                             d_seg, d_seg + 1, 0, 32, w->stream));
-            {
-                size_t t2 = 0;
-                Q_CHECK(cub::DeviceScan::ExclusiveSum(NULL, t2, d_head, d_place, (int)npairs, w->stream));
-                if (t2 > tb) tb = t2;
-            }
-            if (tb > temp_bytes) {
-                temp_bytes = tb;
-                if (grow(w, 6, temp_bytes, &d_temp, "sort scratch", msg)) {
-                    st = GBT_E_DEVICE;
-                    goto done;
-                }
+        }
+        /*
+         * CUB's scratch for this batch's sort and scan, asked every batch:
+         * it grows with npairs, and a later batch may have more pairs than
+         * the one that grew pair_cap (CUB fails a smaller buffer with
+         * cudaErrorInvalidValue).  When it must grow, it grows to what
+         * pair_cap's pairs need, so that it rarely grows again.
+         */
+        Q_CHECK(sort_scratch(w, npairs, nf, d_key, d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
+        if (tb > temp_bytes) {
+            Q_CHECK(sort_scratch(w, pair_cap - 1 < (uint64_t)INT32_MAX ? pair_cap - 1 : (uint64_t)INT32_MAX, nf, d_key,
+                                 d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
+            temp_bytes = tb;
+            if (grow(w, 6, temp_bytes, &d_temp, "sort scratch", msg)) {
+                st = GBT_E_DEVICE;
+                goto done;
             }
         }
         Q_CHECK(cudaMemcpyAsync(d_seg, h_seg, ((size_t)nf + 1) * sizeof(int), cudaMemcpyHostToDevice, w->stream));

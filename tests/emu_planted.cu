@@ -12,6 +12,8 @@
  * that a harness that reported everything would fail.
  */
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,6 +293,41 @@ void case_big_dynamic_smem(void)
     fprintf(stderr, "launch: %s\n", cudaGetErrorName(cudaGetLastError()));
 }
 
+/*
+ * CUB's scratch asked for 1,000 items and used for 5,000 (the pattern of
+ * issue 32's defect 1): CUB returns cudaErrorInvalidValue; so must the
+ * emulator, which also reports it.  CUB 13's need for 5,000 int pairs
+ * (dispatch_radix_sort.cuh, AliasTemporaries): a third keys and a third
+ * values buffer, 20,000 bytes each rounded up to 20,224, plus 255 = 40,703;
+ * for 1,000: 2 x 4,096 + 255 = 8,447.
+ */
+void case_sort_scratch(void)
+{
+    int *keys = device_ints(5000), *keys2 = device_ints(5000), *vals = device_ints(5000), *vals2 = device_ints(5000);
+    int *seg = device_ints(2), host_seg[2] = {0, 5000};
+    void *temp = NULL;
+    size_t bytes = 0;
+    cudaMemcpy(seg, host_seg, sizeof host_seg, cudaMemcpyHostToDevice);
+    cub::DeviceSegmentedRadixSort::SortPairs(NULL, bytes, keys, keys2, vals, vals2, 1000, 1, seg, seg + 1);
+    cudaMalloc(&temp, bytes);
+    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, keys, keys2, vals, vals2, 5000, 1, seg, seg + 1);
+    fprintf(stderr, "sort of 5000 items in the scratch of 1000: %s\n", cudaGetErrorName(e));
+    finish("sort scratch");
+}
+
+/* The same for a scan: its scratch asked for 100 items, used for 100,000. */
+void case_scan_scratch(void)
+{
+    int *in = device_ints(100000), *out = device_ints(100000);
+    void *temp = NULL;
+    size_t bytes = 0;
+    cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, 100);
+    cudaMalloc(&temp, bytes);
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, 100000);
+    fprintf(stderr, "scan of 100000 items in the scratch of 100: %s\n", cudaGetErrorName(e));
+    finish("scan scratch");
+}
+
 void case_correct(void)
 {
     int *out = device_ints(64), host[64];
@@ -329,6 +366,10 @@ const planted cases[] = {
      "invalid launch: a block of (2048,1,1) threads", 7},
     {"64 KB of dynamic shared memory without cudaFuncSetAttribute", case_big_dynamic_smem,
      "above the kernel's limit of 49152", 7},
+    {"CUB sort given the scratch of a smaller sort", case_sort_scratch,
+     "temp_storage_bytes 8447 is less than the 40703 bytes", 7},
+    {"CUB scan given the scratch of a smaller scan", case_scan_scratch, "scan of 100000 items in the scratch of 100: "
+                                                                       "cudaErrorInvalidValue", 7},
     {"control: a correct kernel", case_correct, "right answer, no report", 7},
 };
 

@@ -5,7 +5,8 @@
  * CSR and CSR data binned densely), missing values, weighted rows,
  * max_bin 65535, features without values, categorical features (their
  * bins, categories and the uint16 layout they may need), and the same data
- * in several batches (GBT_CUDA_QUANT_ROWS).  And trainings with device=cuda, which
+ * in several batches (GBT_CUDA_QUANT_ROWS; batches with more values than
+ * the batch before, which need more of CUB's scratch).  And trainings with device=cuda, which
  * bin on the device, give the model bytes of device=cpu (dense, weighted,
  * sparse).
  */
@@ -203,6 +204,25 @@ int main(void)
         if (gbt_dataset_from_dense(v, n, 2, NAN, &d) != GBT_OK) return 2;
         same(d, 65535, 0, GBT_QM_DENSE16, "70,000 rows, max_bin 65535");
         same(d, 1000, 30000, GBT_QM_DENSE16, "70,000 rows, max_bin 1000, 3 batches");
+        gbt_dataset_free(d);
+        free(v);
+    }
+
+    /*
+     * many batches whose pairs grow (issue 32, defect 1): batch k's rows
+     * have cells 0 .. k present, all values distinct, so each batch sorts
+     * the distinct values kept so far and more new ones than the batch
+     * before; CUB's scratch must grow with them (the emulator's CUB fails a
+     * smaller one, as CUB does)
+     */
+    {
+        enum { GN = 1200, GC = 12, GB = 100 };
+        float *v = malloc((size_t)GN * GC * sizeof *v);
+        tu_seed(6);
+        for (uint64_t r = 0; r < GN; r++)
+            for (uint64_t c = 0; c < GC; c++) v[r * GC + c] = c <= r / GB ? (float)(tu_unit() * 100.0) : NAN;
+        if (gbt_dataset_from_dense(v, GN, GC, NAN, &d) != GBT_OK) return 2;
+        same(d, 64, GB, GBT_QM_DENSE8, "dense, 12 batches of 100 rows, each with more values than the last");
         gbt_dataset_free(d);
         free(v);
     }

@@ -1192,6 +1192,23 @@ void device_error(site w, const char *fmt, ...)
     fail_here(S->cur, what + format(" (at %s:%d)", w.file, w.line));
 }
 
+void host_report(const char *fmt, ...)
+{
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    va_list ap;
+    va_start(ap, fmt);
+    std::string what = vformat(fmt, ap);
+    va_end(ap);
+    report(what);
+}
+
+bool device_bytes(const void *p, size_t n)
+{
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    const allocation *a = find_device(p, n == 0);
+    return a && (uintptr_t)p + n <= (uintptr_t)a->base + a->size;
+}
+
 void *shared_alloc(const char *file, int line, size_t bytes, size_t align)
 {
     fiber *f = S->cur;
