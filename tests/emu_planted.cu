@@ -141,6 +141,13 @@ __global__ void deadlock(int *out)
     out[threadIdx.x] = v;
 }
 
+/* Copies n ints. */
+__global__ void copy_ints(const int *in, int *out, int n)
+{
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (int)(gridDim.x * blockDim.x))
+        out[i] = in[i];
+}
+
 /* The correct version of early_return, for the control case. */
 __global__ void correct(int *out)
 {
@@ -328,6 +335,43 @@ void case_scan_scratch(void)
     finish("scan scratch");
 }
 
+/*
+ * A synchronous cudaMemcpy from pageable memory (the legacy stream) read by
+ * a kernel on a cudaStreamNonBlocking stream: nothing orders the two (issue
+ * 32's defect 3).  ordered: the same copy with cudaMemcpyAsync on the
+ * kernel's stream, the control.
+ */
+void legacy_copy_then_stream(bool ordered)
+{
+    int host[64], got[64];
+    int *in = NULL, *out = device_ints(64);
+    cudaStream_t s;
+    for (int i = 0; i < 64; i++) host[i] = 42;
+    cudaMalloc((void **)&in, sizeof host);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (ordered)
+        cudaMemcpyAsync(in, host, sizeof host, cudaMemcpyHostToDevice, s);
+    else
+        cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice);
+    copy_ints<<<1, 64, 0, s>>>(in, out, 64);
+    cudaMemcpyAsync(got, out, sizeof got, cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+    fprintf(stderr, "%s copy, then a kernel on a non-blocking stream read: %s\n", ordered ? "stream-ordered" : "legacy",
+            got[0] == 42 && got[63] == 42 ? "42" : "not what was copied");
+    cudaStreamDestroy(s);
+    finish("legacy copy");
+}
+
+void case_legacy_copy(void)
+{
+    legacy_copy_then_stream(false);
+}
+
+void case_stream_copy(void)
+{
+    legacy_copy_then_stream(true);
+}
+
 void case_correct(void)
 {
     int *out = device_ints(64), host[64];
@@ -370,6 +414,10 @@ const planted cases[] = {
      "temp_storage_bytes 8447 is less than the 40703 bytes", 7},
     {"CUB scan given the scratch of a smaller scan", case_scan_scratch, "scan of 100000 items in the scratch of 100: "
                                                                        "cudaErrorInvalidValue", 7},
+    {"legacy-stream cudaMemcpy read on a non-blocking stream", case_legacy_copy,
+     "legacy copy, then a kernel on a non-blocking stream read: not what was copied", 7},
+    {"control: the copy ordered on the kernel's stream", case_stream_copy,
+     "stream-ordered copy, then a kernel on a non-blocking stream read: 42", 7},
     {"control: a correct kernel", case_correct, "right answer, no report", 7},
 };
 
