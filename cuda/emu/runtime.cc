@@ -253,6 +253,7 @@ struct allocation {
 
 std::map<uintptr_t, allocation> allocs; /* by base */
 size_t used_bytes;
+size_t asked_bytes, peak_bytes; /* device memory asked for (not rounded) now, and the most since gbt_emu_peak_reset */
 int device_depth; /* > 0 while device work runs: device memory is accessible */
 const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 /* what a failed cudaMalloc leaves in its out-pointer: never mapped, recognised at launches */
@@ -355,6 +356,8 @@ cudaError_t device_alloc(void **out, size_t bytes)
     allocs[(uintptr_t)base] = allocation{base, n, m, map_len, charged, false};
     COST(on_alloc(base, n));
     used_bytes += charged;
+    asked_bytes += n;
+    if (asked_bytes > peak_bytes) peak_bytes = asked_bytes;
     *out = base;
     return cudaSuccess;
 }
@@ -368,6 +371,7 @@ cudaError_t device_free(void *p)
     allocs.erase(it);
     COST(on_free(p));
     used_bytes -= a.charged;
+    asked_bytes -= a.size;
 #ifdef GBT_EMU_ASAN
     ASAN_UNPOISON_MEMORY_REGION(a.map, a.map_len - page);
 #endif
@@ -1946,6 +1950,18 @@ extern "C" long gbt_emu_calls(const char *kind)
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     const int k = fault_index(kind);
     return k < 0 ? -1 : fault_calls[k];
+}
+
+extern "C" unsigned long long gbt_emu_peak_bytes(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(gbt_emu::big_lock);
+    return gbt_emu::peak_bytes;
+}
+
+extern "C" void gbt_emu_peak_reset(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(gbt_emu::big_lock);
+    gbt_emu::peak_bytes = gbt_emu::asked_bytes;
 }
 
 extern "C" void gbt_emu_clear_error(void)
