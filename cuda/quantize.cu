@@ -411,8 +411,9 @@ uint64_t max_pairs(void)
  * slot per value, per cell from dense input, and 16 bytes of row counts
  * and offsets).  Present values are counted as such in dense data too
  * (in->nnz).  The other half is left for the distinct values that later
- * batches keep from earlier ones, which the data decides (each batch
- * checks its own sort against the free memory and max_pairs()).
+ * batches keep from earlier ones, which the data decides: each batch's
+ * sort is checked against max_pairs() before it starts, and a growth of
+ * its buffers that does not fit fails naming the bytes it asked for.
  */
 uint64_t batch_rows(const struct gbt_cu_qinput *in, size_t free_bytes)
 {
