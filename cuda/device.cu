@@ -485,12 +485,19 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
                 list[c->ncat + i + 1] = list[c->ncat + i] + qm->cuts.nbins[f];
                 i++;
             }
-        /* synchronous: list is freed at once */
-        cudaError_t e = cudaMemcpy(c->cat_feat, list, (size_t)c->ncat * 4, cudaMemcpyHostToDevice);
+        /*
+         * On the context's stream, which the kernels that read them use (a
+         * cudaMemcpy would go on the legacy stream, which a
+         * cudaStreamNonBlocking stream is not ordered with).  From pageable
+         * memory the bytes are staged before the call returns: list may be
+         * freed at once.
+         */
+        cudaError_t e = cudaMemcpyAsync(c->cat_feat, list, (size_t)c->ncat * 4, cudaMemcpyHostToDevice, c->stream);
         if (e == cudaSuccess)
-            e = cudaMemcpy(c->cat_off, list + c->ncat, ((size_t)c->ncat + 1) * 4, cudaMemcpyHostToDevice);
+            e = cudaMemcpyAsync(c->cat_off, list + c->ncat, ((size_t)c->ncat + 1) * 4, cudaMemcpyHostToDevice,
+                                c->stream);
         free(list);
-        if (e != cudaSuccess) return fail(msg, e, "cudaMemcpy of the categorical features", __FILE__, __LINE__);
+        if (e != cudaSuccess) return fail(msg, e, "cudaMemcpyAsync of the categorical features", __FILE__, __LINE__);
     }
     CU_FORWARD(copy_in(c, c->label, plan->label, n * 4, msg));
     if (plan->weight) CU_FORWARD(copy_in(c, c->weight, plan->weight, n * 4, msg));

@@ -27,6 +27,10 @@
  * - GBT_CUDA_QUANT_ROWS=N: bin at most N rows per batch, so that small
  *   tests exercise the batches that data larger than the device's free
  *   memory takes.
+ * - GBT_CUDA_QUANT_MAX_PAIRS=N: take N, instead of INT32_MAX / 2, as the
+ *   most values one sort of device binning takes (a batch's values and the
+ *   distinct values kept from the batches before), so that tests reach the
+ *   error of data with too many distinct values.
  */
 #ifndef GBT_CUDA_H
 #define GBT_CUDA_H
@@ -44,6 +48,7 @@
 #define GBT_CUDA_FAKE_FREE_ENV "GBT_CUDA_FAKE_FREE_BYTES"
 #define GBT_CUDA_HIST_SMEM_ENV "GBT_CUDA_HIST_SMEM_BYTES"
 #define GBT_CUDA_QUANT_ROWS_ENV "GBT_CUDA_QUANT_ROWS"
+#define GBT_CUDA_QUANT_MAX_PAIRS_ENV "GBT_CUDA_QUANT_MAX_PAIRS"
 
 struct gbt_cu_ctx;
 

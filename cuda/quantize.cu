@@ -368,21 +368,68 @@ int grow(qwork *w, int which, size_t bytes, void **ptr, const char *what, char *
     return 0;
 }
 
+/* The scratch that CUB's segmented sort and the run scan of n pairs need (the larger), in *bytes. */
+cudaError_t sort_scratch(const qwork *w, uint64_t n, uint32_t nf, uint32_t *key, uint32_t *key2,
+                         unsigned long long *wt, unsigned long long *wt2, int *seg, int *head, int *place,
+                         size_t *bytes)
+{
+    size_t t1 = 0, t2 = 0;
+    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(NULL, t1, key, key2, wt, wt2, (int)n, (int)nf, seg,
+                                                             seg + 1, 0, 32, w->stream);
+    if (e == cudaSuccess) e = cub::DeviceScan::ExclusiveSum(NULL, t2, head, place, (int)n, w->stream);
+    *bytes = t1 > t2 ? t1 : t2;
+    return e;
+}
+
+/*
+ * Device bytes per pair of a batch's sort while its cuts are computed
+ * (quantize() below): the pair buffers key, key2 (4 bytes each), w, w2 (8
+ * each), head, place (4 each): 32; the distinct values and weights akey,
+ * aw: 12; CUB's scratch for the segmented sort, a third key and weight
+ * buffer: 12; each allocated for pair_cap, PAIR_GROWTH times the pairs.
+ * A batch sorts its present values and the distinct values kept from the
+ * batches before.
+ */
+constexpr double PAIR_GROWTH = 1.25;
+constexpr double PAIR_BYTES = PAIR_GROWTH * (32.0 + 12.0 + 12.0);
+
+/* The most pairs one sort takes (its items are an int; GBT_CUDA_QUANT_MAX_PAIRS lowers it for tests). */
+uint64_t max_pairs(void)
+{
+    const char *env = getenv(GBT_CUDA_QUANT_MAX_PAIRS_ENV);
+    if (env && atoll(env) > 0 && (uint64_t)atoll(env) < (uint64_t)INT32_MAX / 2) return (uint64_t)atoll(env);
+    return (uint64_t)INT32_MAX / 2;
+}
+
 /*
  * Rows per batch: GBT_CUDA_QUANT_ROWS, else as many as fit in half the free
- * memory (GBT_CUDA_FAKE_FREE_BYTES, when set, as the free memory).
+ * memory (GBT_CUDA_FAKE_FREE_BYTES, when set, as the free memory), counting
+ * what quantize() allocates per row of a batch: its raw values (dense: ncol
+ * floats; CSR: an index and a value per present value and an 8-byte row
+ * offset), its weight, PAIR_BYTES per present value for the cuts, and the
+ * codes pass's buffers (dense codes of 1 or 2 bytes per cell; CSR: a 4-byte
+ * slot per value, per cell from dense input, and 16 bytes of row counts
+ * and offsets).  Present values are counted as such in dense data too
+ * (in->nnz).  The other half is left for the distinct values that later
+ * batches keep from earlier ones, which the data decides: each batch's
+ * sort is checked against max_pairs() before it starts, and a growth of
+ * its buffers that does not fit fails naming the bytes it asked for.
  */
 uint64_t batch_rows(const struct gbt_cu_qinput *in, size_t free_bytes)
 {
     const char *env = getenv(GBT_CUDA_QUANT_ROWS_ENV), *fake = getenv(GBT_CUDA_FAKE_FREE_ENV);
     if (fake && atoll(fake) > 0 && (size_t)atoll(fake) < free_bytes) free_bytes = (size_t)atoll(fake);
-    const double cells_per_row = in->nrow ? (double)in->nnz / (double)in->nrow + 1.0 : 1.0;
-    /* raw value, index, weight share; twice (key, weight) for the sort; head, place; codes */
-    const double bytes_per_row = (in->dense ? (double)in->ncol * 6.0 : cells_per_row * 12.0) + cells_per_row * 40.0 + 16.0;
+    const double present = in->nrow ? (double)in->nnz / (double)in->nrow : 0.0, ncol = (double)in->ncol;
+    const double raw = in->dense ? ncol * 4.0 : present * 8.0 + 8.0;
+    const double codes = in->layout == GBT_QM_DENSE8    ? ncol
+                         : in->layout == GBT_QM_DENSE16 ? 2.0 * ncol
+                         : in->dense                    ? ncol * 4.0 + 16.0
+                                                        : present * 4.0;
+    const double bytes_per_row = raw + (in->weight ? 4.0 : 0.0) + present * PAIR_BYTES + codes;
     double rows = (double)free_bytes * 0.5 / bytes_per_row;
     if (env && atoll(env) > 0) rows = (double)atoll(env);
-    /* a sort's items are an int */
-    if (rows * cells_per_row > 1.0e9) rows = 1.0e9 / cells_per_row;
+    /* a sort's items are an int: half the limit for the batch's own values */
+    if (present > 0 && rows * present > 0.5 * (double)max_pairs()) rows = 0.5 * (double)max_pairs() / present;
     if (rows < 1) rows = 1;
     return rows >= (double)in->nrow ? in->nrow : (uint64_t)rows;
 }
@@ -443,9 +490,7 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         const uint64_t cells = in->dense ? n * in->ncol : in->indptr[r0 + n] - in->indptr[r0];
         if (cells > maxcells) maxcells = cells;
     }
-    if (maxcells > (uint64_t)INT32_MAX / 2)
-        return failf(msg, GBT_E_DEVICE, "binning on cuda:%d: a batch of %llu values is too large", w->dev,
-                     (unsigned long long)maxcells);
+    /* only present values are sorted (each batch's sort checks its own count against max_pairs()) */
 
     /* the raw values of a batch */
     float *d_dense = NULL, *d_values = NULL, *d_weight = NULL;
@@ -525,6 +570,19 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
         Q_CHECK(cudaStreamSynchronize(w->stream));
         /* h_kept holds the kept offsets; each segment: its kept values, then this batch's */
         acc_n = (uint64_t)h_kept[nf];
+        npairs = acc_n;
+        for (uint32_t f = 0; f < nf; f++) npairs += h_count[f];
+        /* checked before the segment offsets (int) are summed */
+        if (npairs > max_pairs()) {
+            st = failf(msg, GBT_E_DEVICE,
+                       "binning on cuda:%d: batch %d of %d would sort its %llu values with the %llu distinct values "
+                       "kept from the batches before, more than the %llu one sort takes: the data has too many "
+                       "distinct values to bin on the device (device=auto bins and trains on the CPU; rounding the "
+                       "features to fewer distinct values also helps)",
+                       w->dev, k + 1, nbatch, (unsigned long long)(npairs - acc_n), (unsigned long long)acc_n,
+                       (unsigned long long)max_pairs());
+            goto done;
+        }
         h_seg[0] = 0;
         for (uint32_t f = 0; f < nf; f++) {
             const int kept = h_kept[f + 1] - h_kept[f];
@@ -532,14 +590,9 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
             h_seg[f + 1] = h_seg[f] + kept + (int)h_count[f];
         }
         for (uint32_t f = 0; f < nf; f++) h_kept[f] = h_kept[f + 1] - h_kept[f];
-        npairs = (uint64_t)h_seg[nf];
-        if (npairs > (uint64_t)INT32_MAX / 2) {
-            st = failf(msg, GBT_E_DEVICE, "binning on cuda:%d: %llu values and distinct values to sort at once",
-                       w->dev, (unsigned long long)npairs);
-            goto done;
-        }
         if (npairs + 1 > pair_cap) {
-            pair_cap = 2 * (npairs + 1);
+            pair_cap = (uint64_t)((double)npairs * PAIR_GROWTH) + 1;
+            if (pair_cap > max_pairs() + 1) pair_cap = max_pairs() + 1;
             if (grow(w, 0, pair_cap * sizeof(uint32_t), (void **)&d_key, "sort keys", msg) ||
                 grow(w, 1, pair_cap * sizeof(uint32_t), (void **)&d_key2, "sort keys", msg) ||
                 grow(w, 2, pair_cap * sizeof(unsigned long long), (void **)&d_w, "sort weights", msg) ||
@@ -549,20 +602,22 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
                 st = GBT_E_DEVICE;
                 goto done;
             }
-            tb = 0;
-            Q_CHECK(cub::DeviceSegmentedRadixSort::SortPairs(NULL, tb, d_key, d_key2, d_w, d_w2, (int)npairs, (int)nf,
-                                                             d_seg, d_seg + 1, 0, 32, w->stream));
-            {
-                size_t t2 = 0;
-                Q_CHECK(cub::DeviceScan::ExclusiveSum(NULL, t2, d_head, d_place, (int)npairs, w->stream));
-                if (t2 > tb) tb = t2;
-            }
-            if (tb > temp_bytes) {
-                temp_bytes = tb;
-                if (grow(w, 6, temp_bytes, &d_temp, "sort scratch", msg)) {
-                    st = GBT_E_DEVICE;
-                    goto done;
-                }
+        }
+        /*
+         * CUB's scratch for this batch's sort and scan, asked every batch:
+         * it grows with npairs, and a later batch may have more pairs than
+         * the one that grew pair_cap (CUB fails a smaller buffer with
+         * cudaErrorInvalidValue).  When it must grow, it grows to what
+         * pair_cap's pairs need, so that it rarely grows again.
+         */
+        Q_CHECK(sort_scratch(w, npairs, nf, d_key, d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
+        if (tb > temp_bytes) {
+            Q_CHECK(sort_scratch(w, pair_cap - 1 < (uint64_t)INT32_MAX ? pair_cap - 1 : (uint64_t)INT32_MAX, nf, d_key,
+                                 d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
+            temp_bytes = tb;
+            if (grow(w, 6, temp_bytes, &d_temp, "sort scratch", msg)) {
+                st = GBT_E_DEVICE;
+                goto done;
             }
         }
         Q_CHECK(cudaMemcpyAsync(d_seg, h_seg, ((size_t)nf + 1) * sizeof(int), cudaMemcpyHostToDevice, w->stream));

@@ -12,6 +12,8 @@
  * that a harness that reported everything would fail.
  */
 #include <cub/block/block_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +139,13 @@ __global__ void deadlock(int *out)
     else
         __syncthreads();
     out[threadIdx.x] = v;
+}
+
+/* Copies n ints. */
+__global__ void copy_ints(const int *in, int *out, int n)
+{
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (int)(gridDim.x * blockDim.x))
+        out[i] = in[i];
 }
 
 /* The correct version of early_return, for the control case. */
@@ -291,6 +300,78 @@ void case_big_dynamic_smem(void)
     fprintf(stderr, "launch: %s\n", cudaGetErrorName(cudaGetLastError()));
 }
 
+/*
+ * CUB's scratch asked for 1,000 items and used for 5,000 (the pattern of
+ * issue 32's defect 1): CUB returns cudaErrorInvalidValue; so must the
+ * emulator, which also reports it.  CUB 13's need for 5,000 int pairs
+ * (dispatch_radix_sort.cuh, AliasTemporaries): a third keys and a third
+ * values buffer, 20,000 bytes each rounded up to 20,224, plus 255 = 40,703;
+ * for 1,000: 2 x 4,096 + 255 = 8,447.
+ */
+void case_sort_scratch(void)
+{
+    int *keys = device_ints(5000), *keys2 = device_ints(5000), *vals = device_ints(5000), *vals2 = device_ints(5000);
+    int *seg = device_ints(2), host_seg[2] = {0, 5000};
+    void *temp = NULL;
+    size_t bytes = 0;
+    cudaMemcpy(seg, host_seg, sizeof host_seg, cudaMemcpyHostToDevice);
+    cub::DeviceSegmentedRadixSort::SortPairs(NULL, bytes, keys, keys2, vals, vals2, 1000, 1, seg, seg + 1);
+    cudaMalloc(&temp, bytes);
+    cudaError_t e = cub::DeviceSegmentedRadixSort::SortPairs(temp, bytes, keys, keys2, vals, vals2, 5000, 1, seg, seg + 1);
+    fprintf(stderr, "sort of 5000 items in the scratch of 1000: %s\n", cudaGetErrorName(e));
+    finish("sort scratch");
+}
+
+/* The same for a scan: its scratch asked for 100 items, used for 100,000. */
+void case_scan_scratch(void)
+{
+    int *in = device_ints(100000), *out = device_ints(100000);
+    void *temp = NULL;
+    size_t bytes = 0;
+    cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, 100);
+    cudaMalloc(&temp, bytes);
+    cudaError_t e = cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, 100000);
+    fprintf(stderr, "scan of 100000 items in the scratch of 100: %s\n", cudaGetErrorName(e));
+    finish("scan scratch");
+}
+
+/*
+ * A synchronous cudaMemcpy from pageable memory (the legacy stream) read by
+ * a kernel on a cudaStreamNonBlocking stream: nothing orders the two (issue
+ * 32's defect 3).  ordered: the same copy with cudaMemcpyAsync on the
+ * kernel's stream, the control.
+ */
+void legacy_copy_then_stream(bool ordered)
+{
+    int host[64], got[64];
+    int *in = NULL, *out = device_ints(64);
+    cudaStream_t s;
+    for (int i = 0; i < 64; i++) host[i] = 42;
+    cudaMalloc((void **)&in, sizeof host);
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (ordered)
+        cudaMemcpyAsync(in, host, sizeof host, cudaMemcpyHostToDevice, s);
+    else
+        cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice);
+    copy_ints<<<1, 64, 0, s>>>(in, out, 64);
+    cudaMemcpyAsync(got, out, sizeof got, cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+    fprintf(stderr, "%s copy, then a kernel on a non-blocking stream read: %s\n", ordered ? "stream-ordered" : "legacy",
+            got[0] == 42 && got[63] == 42 ? "42" : "not what was copied");
+    cudaStreamDestroy(s);
+    finish("legacy copy");
+}
+
+void case_legacy_copy(void)
+{
+    legacy_copy_then_stream(false);
+}
+
+void case_stream_copy(void)
+{
+    legacy_copy_then_stream(true);
+}
+
 void case_correct(void)
 {
     int *out = device_ints(64), host[64];
@@ -329,6 +410,14 @@ const planted cases[] = {
      "invalid launch: a block of (2048,1,1) threads", 7},
     {"64 KB of dynamic shared memory without cudaFuncSetAttribute", case_big_dynamic_smem,
      "above the kernel's limit of 49152", 7},
+    {"CUB sort given the scratch of a smaller sort", case_sort_scratch,
+     "temp_storage_bytes 8447 is less than the 40703 bytes", 7},
+    {"CUB scan given the scratch of a smaller scan", case_scan_scratch, "scan of 100000 items in the scratch of 100: "
+                                                                       "cudaErrorInvalidValue", 7},
+    {"legacy-stream cudaMemcpy read on a non-blocking stream", case_legacy_copy,
+     "legacy copy, then a kernel on a non-blocking stream read: not what was copied", 7},
+    {"control: the copy ordered on the kernel's stream", case_stream_copy,
+     "stream-ordered copy, then a kernel on a non-blocking stream read: 42", 7},
     {"control: a correct kernel", case_correct, "right answer, no report", 7},
 };
 

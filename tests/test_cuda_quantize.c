@@ -5,7 +5,8 @@
  * CSR and CSR data binned densely), missing values, weighted rows,
  * max_bin 65535, features without values, categorical features (their
  * bins, categories and the uint16 layout they may need), and the same data
- * in several batches (GBT_CUDA_QUANT_ROWS).  And trainings with device=cuda, which
+ * in several batches (GBT_CUDA_QUANT_ROWS; batches with more values than
+ * the batch before, which need more of CUB's scratch).  And trainings with device=cuda, which
  * bin on the device, give the model bytes of device=cpu (dense, weighted,
  * sparse).
  */
@@ -244,6 +245,71 @@ int main(void)
         if (gbt_dataset_from_dense(v, n, 2, NAN, &d) != GBT_OK) return 2;
         same(d, 65535, 0, GBT_QM_DENSE16, "70,000 rows, max_bin 65535");
         same(d, 1000, 30000, GBT_QM_DENSE16, "70,000 rows, max_bin 1000, 3 batches");
+        gbt_dataset_free(d);
+        free(v);
+    }
+
+    /*
+     * many batches whose pairs grow (issue 32, defect 1): batch k's rows
+     * have cells 0 .. k present, all values distinct, so each batch sorts
+     * the distinct values kept so far and more new ones than the batch
+     * before; CUB's scratch must grow with them (the emulator's CUB fails a
+     * smaller one, as CUB does)
+     */
+    {
+        enum { GN = 1200, GC = 12, GB = 100 };
+        float *v = malloc((size_t)GN * GC * sizeof *v);
+        tu_seed(6);
+        for (uint64_t r = 0; r < GN; r++)
+            for (uint64_t c = 0; c < GC; c++) v[r * GC + c] = c <= r / GB ? (float)(tu_unit() * 100.0) : NAN;
+        if (gbt_dataset_from_dense(v, GN, GC, NAN, &d) != GBT_OK) return 2;
+        same(d, 64, GB, GBT_QM_DENSE8, "dense, 12 batches of 100 rows, each with more values than the last");
+        /*
+         * one sort limited to 3,000 values (test hook): batch k sorts its
+         * 100 k values and the 100 (1 + ... + k-1) distinct ones kept, 2,800
+         * for batch 7, 3,600 for batch 8: a clear error there, naming it
+         */
+        {
+            struct gbt_qmatrix g;
+            gbt_status st;
+            setenv(GBT_CUDA_QUANT_ROWS_ENV, "100", 1);
+            setenv(GBT_CUDA_QUANT_MAX_PAIRS_ENV, "3000", 1);
+            st = gbt__cuda_ops.quantize(0, d, 64, &g);
+            unsetenv(GBT_CUDA_QUANT_MAX_PAIRS_ENV);
+            unsetenv(GBT_CUDA_QUANT_ROWS_ENV);
+            ok(st == GBT_E_DEVICE &&
+                   strstr(gbt_last_error(), "batch 8 of 12 would sort its 800 values with the 2800 distinct values") &&
+                   strstr(gbt_last_error(), "device=auto"),
+               "too many distinct values for one sort: a clear error before the sort (%s)", gbt_last_error());
+            if (st == GBT_OK) gbt__qmatrix_free(&g);
+        }
+        gbt_dataset_free(d);
+        free(v);
+    }
+
+    /*
+     * the batch budget (issue 32, defect 2): with 16 MB free, what binning
+     * allocates on the device at once stays within half of it, the
+     * budget (few distinct values: the batches' own values are what
+     * counts); dense, weighted, 40% missing (sized by present values)
+     */
+    {
+        enum { BN = 30000, BC = 12 };
+        const double fake = 16e6;
+        float *v = malloc((size_t)BN * BC * sizeof *v);
+        char fb[32];
+        tu_seed(8);
+        for (uint64_t i = 0; i < (uint64_t)BN * BC; i++) v[i] = tu_unit() < 0.4 ? NAN : (float)(int)(tu_unit() * 50.0);
+        if (gbt_dataset_from_dense(v, BN, BC, NAN, &d) != GBT_OK) return 2;
+        set_weights(d, BN, 0);
+        snprintf(fb, sizeof fb, "%.0f", fake);
+        setenv(GBT_CUDA_FAKE_FREE_ENV, fb, 1);
+        gbt_emu_peak_reset();
+        same(d, 256, 0, GBT_QM_DENSE8, "dense, 40% missing, weighted, batches sized for 16 MB free");
+        ok(gbt_emu_peak_bytes() <= 0.5 * fake,
+           "binning with 16 MB free allocated at most half of it on the device at once (%.3f MB)",
+           (double)gbt_emu_peak_bytes() / 1e6);
+        unsetenv(GBT_CUDA_FAKE_FREE_ENV);
         gbt_dataset_free(d);
         free(v);
     }

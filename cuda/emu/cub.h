@@ -14,11 +14,22 @@
  *   cub::DeviceSegmentedRadixSort      SortPairs, ascending (host call)
  *
  * The device-wide algorithms are host calls, as in CUB: a call with
- * d_temp_storage NULL sets temp_storage_bytes (a few bytes here) and does
- * nothing else; a call with storage enqueues the work on the stream as a
- * launch of one thread (named after the algorithm), which computes it in
- * order: a stable sort per segment, a running sum.  Pointers are checked as
- * kernel arguments are (device memory only).
+ * d_temp_storage NULL sets temp_storage_bytes to the scratch that call
+ * needs and does nothing else; a call with storage first checks what it was
+ * given, as CUB does (detail::AliasTemporaries in CUB's
+ * util_temporary_storage.cuh): a temp_storage_bytes below the need, or a
+ * d_temp_storage that is not device memory holding that many bytes, returns
+ * cudaErrorInvalidValue (not sticky: CUB returns it without a CUDA call)
+ * and is reported.  The need is CUB 13's formula where it is fixed (the
+ * segmented radix sort: a third keys buffer and a third values buffer of
+ * num_items each), or a bound at least as large (the scan: its tile states
+ * counted for tiles of 256 items, fewer than any of CUB's scan policies
+ * take, and 16 bytes of status and two payloads per state), each piece
+ * rounded up to 256 bytes plus 255 for aligning the base.  Then the call
+ * enqueues the work on the stream as a launch of one thread (named after
+ * the algorithm), which computes it in order: a stable sort per segment, a
+ * running sum.  Pointers are checked as kernel arguments are (device memory
+ * only).
  *
  * Every thread of the block (every lane of the warp) must call the same
  * collective at the same place; each waits for the others there (a barrier
@@ -259,7 +270,48 @@ class WarpScan {
 
 namespace detail {
 
-constexpr size_t DEVICE_TEMP_BYTES = 16;
+/* CUB's AliasTemporaries: each piece rounded up to 256 bytes, and 255 more to align the base. */
+inline size_t alias_bytes(const size_t *pieces, int n)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += (pieces[i] + 255) & ~(size_t)255;
+    return total + 255;
+}
+
+/*
+ * The size query (temp == NULL: bytes = need) or the check of the scratch
+ * given: too few bytes, or a buffer that is not device memory of that size,
+ * is cudaErrorInvalidValue, as CUB returns for the first.
+ */
+inline cudaError_t scratch(const char *what, void *temp, size_t &bytes, size_t need)
+{
+    if (temp == NULL) {
+        bytes = need;
+        return cudaSuccess;
+    }
+    if (bytes < need) {
+        ::gbt_emu::host_report("%s: temp_storage_bytes %zu is less than the %zu bytes this call needs "
+                               "(cudaErrorInvalidValue, as CUB returns)",
+                               what, bytes, need);
+        return cudaErrorInvalidValue;
+    }
+    if (!::gbt_emu::device_bytes(temp, need)) {
+        ::gbt_emu::host_report("%s: d_temp_storage does not hold the %zu bytes this call needs in one device "
+                               "allocation (cudaErrorInvalidValue)",
+                               what, need);
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+/* A bound on DeviceScan's scratch: its tile states (tiles of at least 256 items, 32 padding states). */
+template <typename T>
+size_t scan_bytes(long long n)
+{
+    const size_t states = (size_t)((n + 255) / 256) + 32;
+    const size_t pieces[3] = {states * 16, states * sizeof(T), states * sizeof(T)};
+    return alias_bytes(pieces, 3);
+}
 
 template <typename In, typename Out, typename N>
 void scan_kernel(In in, Out out, N n, int inclusive)
@@ -311,10 +363,11 @@ struct DeviceScan {
     template <typename In, typename Out, typename N>
     static cudaError_t run(void *temp, size_t &bytes, In in, Out out, N n, int inclusive, cudaStream_t stream)
     {
-        if (temp == NULL) {
-            bytes = detail::DEVICE_TEMP_BYTES;
-            return cudaSuccess;
-        }
+        typedef typename std::remove_cv<typename std::remove_reference<decltype(*out)>::type>::type T;
+        const cudaError_t e = detail::scratch(inclusive ? "cub::DeviceScan::InclusiveSum" : "cub::DeviceScan::ExclusiveSum",
+                                              temp, bytes, detail::scan_bytes<T>((long long)n));
+        if (e != cudaSuccess || temp == NULL) return e;
+        if (n == 0) return cudaSuccess;
         ::gbt_emu::launch("cub::DeviceScan", __FILE__, __LINE__, &detail::scan_kernel<In, Out, N>,
                           ::gbt_emu::config(dim3(1), dim3(1), 0, stream), in, out, n, inclusive);
         return cudaPeekAtLastError();
@@ -328,13 +381,17 @@ struct DeviceSegmentedRadixSort {
                                  B d_begin_offsets, E d_end_offsets, int begin_bit = 0, int end_bit = sizeof(K) * 8,
                                  cudaStream_t stream = 0)
     {
-        (void)num_items;
         (void)begin_bit;
         (void)end_bit;
-        if (d_temp_storage == NULL) {
-            temp_storage_bytes = detail::DEVICE_TEMP_BYTES;
+        /* CUB: nothing to sort needs 1 byte and checks nothing; else a third keys and a third values buffer */
+        if (num_items <= 0 || num_segments <= 0) {
+            if (d_temp_storage == NULL) temp_storage_bytes = 1;
             return cudaSuccess;
         }
+        const size_t pieces[2] = {(size_t)num_items * sizeof(K), (size_t)num_items * sizeof(V)};
+        const cudaError_t e = detail::scratch("cub::DeviceSegmentedRadixSort::SortPairs", d_temp_storage,
+                                              temp_storage_bytes, detail::alias_bytes(pieces, 2));
+        if (e != cudaSuccess || d_temp_storage == NULL) return e;
         ::gbt_emu::launch("cub::DeviceSegmentedRadixSort::SortPairs", __FILE__, __LINE__,
                           &detail::segsort_kernel<K, V, B, E>, ::gbt_emu::config(dim3(1), dim3(1), 0, stream),
                           d_keys_in, d_keys_out, d_values_in, d_values_out, num_segments, d_begin_offsets,

@@ -237,6 +237,10 @@ extern int atomics_yield;
 void yield_atomic(void);
 /* Reports a misuse in device code (kernel, block, thread and site are added) and stops the kernel. */
 [[noreturn]] void device_error(site where, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Reports a misuse by host code (a `# gbt-emu:` line, counted by gbt_emu_reports); nothing stops. */
+void host_report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether [p, p + n) lies in one device allocation. */
+bool device_bytes(const void *p, size_t n);
 
 /* __shared__ memory of the running block: on the heap, filled with poison. */
 void *shared_alloc(const char *file, int line, size_t bytes, size_t align);

@@ -30,6 +30,14 @@ int gbt_emu_fail_nth(const char *kind, long nth);
 /* Calls of a kind so far (-1 for an unknown kind). */
 long gbt_emu_calls(const char *kind);
 
+/*
+ * The most device memory allocated at once (the bytes asked for, before
+ * the driver's rounding) since the last gbt_emu_peak_reset, which starts a
+ * new measurement from what is allocated now.
+ */
+unsigned long long gbt_emu_peak_bytes(void);
+void gbt_emu_peak_reset(void);
+
 /* Forgets a sticky error (as a new process would start without it). */
 void gbt_emu_clear_error(void);
 

@@ -253,6 +253,7 @@ struct allocation {
 
 std::map<uintptr_t, allocation> allocs; /* by base */
 size_t used_bytes;
+size_t asked_bytes, peak_bytes; /* device memory asked for (not rounded) now, and the most since gbt_emu_peak_reset */
 int device_depth; /* > 0 while device work runs: device memory is accessible */
 const size_t page = (size_t)sysconf(_SC_PAGESIZE);
 /* what a failed cudaMalloc leaves in its out-pointer: never mapped, recognised at launches */
@@ -355,6 +356,8 @@ cudaError_t device_alloc(void **out, size_t bytes)
     allocs[(uintptr_t)base] = allocation{base, n, m, map_len, charged, false};
     COST(on_alloc(base, n));
     used_bytes += charged;
+    asked_bytes += n;
+    if (asked_bytes > peak_bytes) peak_bytes = asked_bytes;
     *out = base;
     return cudaSuccess;
 }
@@ -368,6 +371,7 @@ cudaError_t device_free(void *p)
     allocs.erase(it);
     COST(on_free(p));
     used_bytes -= a.charged;
+    asked_bytes -= a.size;
 #ifdef GBT_EMU_ASAN
     ASAN_UNPOISON_MEMORY_REGION(a.map, a.map_len - page);
 #endif
@@ -449,6 +453,7 @@ void install_segv(void)
 struct gbt_emu_stream {
     std::deque<std::function<void()>> work;
     bool live = true;
+    bool blocking = false; /* created without cudaStreamNonBlocking: ordered with the legacy stream */
 };
 
 struct gbt_emu_event {
@@ -491,6 +496,33 @@ void drain(gbt_emu_stream *s, const std::function<bool()> &pred = nullptr)
 void drain_all(void)
 {
     for (gbt_emu_stream *s : streams) drain(s);
+}
+
+/* The legacy stream and the streams it synchronises with (those created without cudaStreamNonBlocking). */
+void drain_legacy(void)
+{
+    for (gbt_emu_stream *s : streams)
+        if (s == &default_stream || s->blocking) drain(s);
+}
+
+/*
+ * Queues work on s.  CUDA's legacy default stream waits for the work of
+ * every blocking stream queued before, and a blocking stream's work waits
+ * for the legacy stream's; here that earlier work runs first.  Streams
+ * created with cudaStreamNonBlocking are ordered with nothing: their work
+ * and the legacy stream's run as late as each stream allows, so a kernel
+ * on one that reads what a copy on the other writes, without an event or a
+ * synchronisation between them, reads what was there before (poison).
+ */
+void enqueue(gbt_emu_stream *s, std::function<void()> w)
+{
+    if (s == &default_stream) {
+        for (gbt_emu_stream *x : streams)
+            if (x->blocking) drain(x);
+    } else if (s->blocking) {
+        drain(&default_stream);
+    }
+    s->work.push_back(std::move(w));
 }
 
 /* ---- kernels --------------------------------------------------------------------------------------------- */
@@ -1192,6 +1224,23 @@ void device_error(site w, const char *fmt, ...)
     fail_here(S->cur, what + format(" (at %s:%d)", w.file, w.line));
 }
 
+void host_report(const char *fmt, ...)
+{
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    va_list ap;
+    va_start(ap, fmt);
+    std::string what = vformat(fmt, ap);
+    va_end(ap);
+    report(what);
+}
+
+bool device_bytes(const void *p, size_t n)
+{
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    const allocation *a = find_device(p, n == 0);
+    return a && (uintptr_t)p + n <= (uintptr_t)a->base + a->size;
+}
+
 void *shared_alloc(const char *file, int line, size_t bytes, size_t align)
 {
     fiber *f = S->cur;
@@ -1359,7 +1408,7 @@ void enqueue_launch(kernel_call &k)
         return;
     }
     kernel_call copy = k;
-    stream_of(k.cfg.stream)->work.push_back([copy]() mutable {
+    enqueue(stream_of(k.cfg.stream), [copy]() mutable {
         if (sticky == cudaSuccess) run_grid(copy);
         copy.free_args(copy.args);
     });
@@ -1687,7 +1736,7 @@ cudaError_t cudaFreeAsync(void *ptr, cudaStream_t s)
     STICKY_CHECK();
     if (!valid_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
     if (ptr != NULL && find_device(ptr, false) == NULL) return set_error(cudaErrorInvalidValue);
-    stream_of(s)->work.push_back([ptr]() { (void)device_free(ptr); });
+    enqueue(stream_of(s), [ptr]() { (void)device_free(ptr); });
     return cudaSuccess;
 }
 
@@ -1714,6 +1763,10 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
 #ifdef GBT_EMU_COST
         if (s_dev && !in_sync_call) cost::host(cost::H_SYNC_COPY, 0);
 #endif
+        if (st == &default_stream)
+            drain_legacy();
+        else if (st->blocking)
+            drain(&default_stream);
         drain(st);
         STICKY_CHECK();
         enter_device();
@@ -1725,11 +1778,11 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpy
         /* from pageable host memory: staged before the call returns, copied in stream order */
         std::shared_ptr<std::vector<char>> staged =
             std::make_shared<std::vector<char>>((const char *)src, (const char *)src + bytes);
-        st->work.push_back([dst, staged, bytes]() { memcpy(dst, staged->data(), bytes); });
+        enqueue(st, [dst, staged, bytes]() { memcpy(dst, staged->data(), bytes); });
         return cudaSuccess;
     }
     /* pinned host memory and device memory: read and written when the stream gets there */
-    st->work.push_back([dst, src, bytes]() { memcpy(dst, src, bytes); });
+    enqueue(st, [dst, src, bytes]() { memcpy(dst, src, bytes); });
     return cudaSuccess;
 }
 
@@ -1745,7 +1798,16 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind 
     cudaError_t e = cudaMemcpyAsync(dst, src, bytes, kind, 0);
 #endif
     if (e != cudaSuccess) return e;
-    drain_all();
+    /*
+     * On the legacy stream, which waits for the blocking streams and not
+     * for the non-blocking ones.  From pageable host memory to the device
+     * it returns once the bytes are staged; the copy lands in the legacy
+     * stream's order (CUDA: "the DMA to final destination may not have
+     * completed").  Otherwise it returns when the copy is done.
+     */
+    const bool to_device = find_device(dst, false) != NULL, from_device = find_device(src, false) != NULL;
+    if (to_device && !from_device && find_alloc(src, false) == NULL) return cudaSuccess;
+    drain_legacy();
     STICKY_CHECK();
     return cudaSuccess;
 }
@@ -1759,7 +1821,7 @@ cudaError_t cudaMemsetAsync(void *dst, int value, size_t bytes, cudaStream_t s)
     if (bytes == 0) return cudaSuccess;
     if (!device_range(dst, bytes)) return set_error(cudaErrorInvalidValue);
     COST(host(cost::H_MEMSET, bytes));
-    stream_of(s)->work.push_back([dst, value, bytes]() { memset(dst, value, bytes); });
+    enqueue(stream_of(s), [dst, value, bytes]() { memset(dst, value, bytes); });
     return cudaSuccess;
 }
 
@@ -1781,6 +1843,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
     if (flags > 1) return set_error(cudaErrorInvalidValue);
     if (inject(K_STREAM)) return set_error(cudaErrorMemoryAllocation);
     *s = new gbt_emu_stream();
+    (*s)->blocking = flags == 0;
     streams.push_back(*s);
     return cudaSuccess;
 }
@@ -1844,7 +1907,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s)
     if (e == NULL || !valid_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
     const uint64_t n = ++e->recorded;
     e->stream = stream_of(s);
-    e->stream->work.push_back([e, n]() { e->reached = n; });
+    enqueue(e->stream, [e, n]() { e->reached = n; });
     return cudaSuccess;
 }
 
@@ -1887,6 +1950,18 @@ extern "C" long gbt_emu_calls(const char *kind)
     std::lock_guard<std::recursive_mutex> lock(big_lock);
     const int k = fault_index(kind);
     return k < 0 ? -1 : fault_calls[k];
+}
+
+extern "C" unsigned long long gbt_emu_peak_bytes(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(gbt_emu::big_lock);
+    return gbt_emu::peak_bytes;
+}
+
+extern "C" void gbt_emu_peak_reset(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(gbt_emu::big_lock);
+    gbt_emu::peak_bytes = gbt_emu::asked_bytes;
 }
 
 extern "C" void gbt_emu_clear_error(void)
