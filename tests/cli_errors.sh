@@ -94,7 +94,7 @@ check "(and the check leaves nothing in the directory)" test -z "$(ls -A adir)"
 fails "early stopping without validation data is refused before the data is read" \
     "early_stopping_rounds needs validation data \(--valid FILE\)" \
     "$gbtrain" -q --early_stopping_rounds=3 /no/such/train.csv es.model
-fails "--eval_train takes 0 or 1" "eval_train expects 0 or 1, got 'yes'" "$gbtrain" -q --eval_train=yes "$tr" et.model
+fails "--eval_train takes a boolean" "--eval_train='sure': expected a boolean" "$gbtrain" -q --eval_train=sure "$tr" et.model
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -240,6 +241,37 @@ static const struct cli_opt *last_opt(const struct cli_opts *o, const char *name
     return NULL;
 }
 
+int cli_parse_bool(const char *value)
+{
+    static const char *const spellings[][2] = {{"1", "0"}, {"true", "false"}, {"yes", "no"}, {"on", "off"}};
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+        for (int k = 0; k < 2; k++)
+            if (strcasecmp(value, spellings[i][k]) == 0) return 1 - k;
+    return -1;
+}
+
+int cli_flag(const struct cli_opts *o, const char *name)
+{
+    const struct cli_opt *opt = last_opt(o, name);
+    char msg[1400];
+    int v;
+    if (opt == NULL) return 0;
+    if ((v = cli_parse_bool(opt->value)) >= 0) return v;
+    if (opt->file)
+        snprintf(msg, sizeof msg, "%s = '%s': expected a boolean: 1/0, true/false, yes/no or on/off", name,
+                 opt->value);
+    else
+        snprintf(msg, sizeof msg, "--%s='%s': expected a boolean: 1/0, true/false, yes/no or on/off", name,
+                 opt->value);
+    cli_die_option(opt, msg);
+}
+
+void cli_check_flags(const struct cli_opts *o, const char *flags)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (is_flag(flags, o->v[i].name)) cli_flag(o, o->v[i].name);
+}
+
 /* Marks the features of the list `list` ("0,3" or "name:a,b") categorical in types. */
 static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, uint64_t ncol, const char **types)
 {
@@ -455,9 +487,9 @@ void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const c
 
 int cli_help_or_version(struct cli_opts *o, const char *tool, void (*usage)(FILE *f))
 {
-    if (cli_get(o, "help") || cli_get(o, "h"))
+    if (cli_flag(o, "help") || cli_flag(o, "h"))
         usage(stdout);
-    else if (cli_get(o, "version"))
+    else if (cli_flag(o, "version"))
         printf("%s %s\n%s\n", tool, gbt_version(), gbt_build_info());
     else
         return 0;
@@ -528,14 +560,16 @@ void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf,
                                  used ? "," : "", key, v);
     APPEND("format")
     APPEND("label_column")
-    APPEND("header")
+    if (cli_get(o, "header"))
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%sheader=%d", used ? "," : "",
+                                 cli_flag(o, "header"));
     APPEND("delimiter")
     APPEND("missing")
     APPEND("indexing_mode")
     APPEND("progress")
 #undef APPEND
     /* loading progress by default only where a person watches: on a terminal, not with -q */
-    if (cli_get(o, "progress") == NULL && !cli_get(o, "q") && !cli_get(o, "quiet") && isatty(STDERR_FILENO))
+    if (cli_get(o, "progress") == NULL && !cli_flag(o, "q") && !cli_flag(o, "quiet") && isatty(STDERR_FILENO))
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%sprogress=1", used ? "," : "");
     /* the readers use the booster's threads */
     if (gbt_booster_get_param(b, "nthread", nthread, sizeof nthread) == GBT_OK)
