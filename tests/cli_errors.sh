@@ -95,6 +95,13 @@ fails "early stopping without validation data is refused before the data is read
     "early_stopping_rounds needs validation data \(--valid FILE\)" \
     "$gbtrain" -q --early_stopping_rounds=3 /no/such/train.csv es.model
 fails "--eval_train takes a boolean" "--eval_train='sure': expected a boolean" "$gbtrain" -q --eval_train=sure "$tr" et.model
+# issue 38, finding 8: a URI without label_column has no labels; the message is about the training file
+cp "$tr" nolabel.csv
+fails "a training URI without a label column names the training data" \
+    "the training data 'nolabel.csv' has no labels \(a CSV or TSV file read as an XGBoost URI, FILE\?format=csv, has no label column unless the URI gives one: FILE\?format=csv&label_column=0\)" \
+    "$gbtrain" -q 'nolabel.csv?format=csv' nl.model
+fails "a validation URI without one names the validation set" "validation set 0 \('nolabel'\) has no labels" \
+    "$gbtrain" -q --num_round=1 --valid='nolabel.csv?format=csv' "$tr" nl.model
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \

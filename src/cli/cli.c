@@ -76,7 +76,9 @@ void cli_flag_words(const char *msg, char *buf, size_t len)
     size_t n = 0;
     for (const char *p = msg; *p && n + 1 < len;) {
         int done = 0;
-        for (int k = 0; keys[k] && !done && (p == msg || !name_char(p[-1])); k++) {
+        /* not inside a data URI: FILE?format=csv&label_column=0 is what the user types */
+        for (int k = 0; keys[k] && !done && (p == msg || (!name_char(p[-1]) && p[-1] != '?' && p[-1] != '&'));
+             k++) {
             const size_t kl = strlen(keys[k]);
             if (strncmp(p, keys[k], kl) != 0 || p[kl] != '=') continue;
             if (strcmp(keys[k], "header") == 0 && p[kl + 1] == '1' && !name_char(p[kl + 2])) {
