@@ -102,6 +102,36 @@ fails "a training URI without a label column names the training data" \
     "$gbtrain" -q 'nolabel.csv?format=csv' nl.model
 fails "a validation URI without one names the validation set" "validation set 0 \('nolabel'\) has no labels" \
     "$gbtrain" -q --num_round=1 --valid='nolabel.csv?format=csv' "$tr" nl.model
+# issue 38, finding 9: inputs that were accepted silently
+printf '1,0,1,2\n0,1,2,0\n1,2,0,1\n0,0,1,2\n' > c3.csv
+cp c3.csv efw.csv
+: > efw.csv.feature_weights
+fails "an empty FILE.feature_weights is refused, naming it" "efw.csv.feature_weights: no feature weights \(the file is empty" \
+    "$gbtrain" -q --num_round=1 efw.csv efw.model
+for ft in 'q,,c' ',q,c,c' 'q,c,c,'; do
+    fails "--feature_types=$ft: an empty type is refused" "--feature_types: type [0-9] of '$ft' is empty" \
+        "$gbtrain" -q --num_round=1 --feature_types="$ft" c3.csv ft.model
+done
+check "--feature_types='[q, c, c]' (XGBoost's list, spaces after commas) is still taken" \
+    "$gbtrain" -q --num_round=1 --feature_types='[q, c, c]' c3.csv ft.model
+fails "--categorical_feature=name: (no names) is refused" "--categorical_feature=name: names no feature" \
+    "$gbtrain" -q --num_round=1 --categorical_feature=name: c3.csv cf.model
+fails "--categorical_feature='' is refused" "--categorical_feature is empty" \
+    "$gbtrain" -q --num_round=1 --categorical_feature= c3.csv cf.model
+fails "--categorical_feature=0, (a trailing comma) is refused" "--categorical_feature: '' is not a feature column" \
+    "$gbtrain" -q --num_round=1 --categorical_feature=0, c3.csv cf.model
+fails "a URI option given twice is refused" "option 'format' is given twice in the URI" \
+    "$gbtrain" -q --num_round=1 'c3.csv?format=csv&label_column=0&format=libsvm' uri.model
+printf 'num_round = 1\ndata = c3.csv?format=csv&label_column=0&label_column=1\n' > uri.conf
+fails "... in a config file's data too, naming its line" "uri.conf:2: option 'label_column' is given twice in the URI" \
+    "$gbtrain" -q --config=uri.conf
+fails "a feature given twice in monotone constraints is refused" \
+    "parameter 'monotone_constraints': feature 'f0' is given twice" \
+    "$gbtrain" -q --num_round=1 '--monotone_constraints={f0:1,f0:-1}' c3.csv mc.model
+fails "... by index and by name too" "feature 'f0' is given twice" \
+    "$gbtrain" -q --num_round=1 '--monotone_constraints={0:1,f0:1}' c3.csv mc.model
+printf '\357\273\277num_round = 1\n' > bom.conf
+check "a config file starting with a UTF-8 byte-order mark is read" "$gbtrain" -q --config=bom.conf c3.csv bom.model
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \

@@ -215,6 +215,8 @@ void cli_read_config(const char *path, struct cli_opts *o)
     while (getline(&line, &cap, f) >= 0) {
         char *s, *eq, *hash;
         lineno++;
+        /* a UTF-8 byte-order mark (Windows editors write one) is skipped, as in data files */
+        if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) memmove(line, line + 3, strlen(line + 3) + 1);
         hash = strchr(line, '#');
         if (hash) *hash = '\0';
         s = trim(line);
@@ -283,7 +285,10 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
     const char *p = opt->value + (by_name ? 5 : 0);
     char msg[1400];
     if (by_name) gbt_dataset_get_feature_names(d, &names, &nnames);
-    while (*p) {
+    if (*p == '\0')
+        cli_die_option(opt, by_name ? "--categorical_feature=name: names no feature (give names, name:a,b)"
+                                    : "--categorical_feature is empty (give column numbers 0,3,7 or names name:a,b)");
+    for (;;) {
         const char *end = strchr(p, ',');
         const size_t len = end ? (size_t)(end - p) : strlen(p);
         uint64_t f = ncol;
@@ -291,7 +296,8 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
             for (uint64_t i = 0; i < nnames; i++)
                 if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0) f = i;
             if (f == ncol) {
-                snprintf(msg, sizeof msg, "--categorical_feature: no feature is named '%.*s'%s", (int)len, p,
+                snprintf(msg, sizeof msg, "--categorical_feature: no feature is named '%.*s'%s%s", (int)len, p,
+                         len == 0 ? " (an empty name between commas)" : "",
                          nnames ? "" : " (the data has no feature names: give a CSV header with --header=1)");
                 cli_die_option(opt, msg);
             }
@@ -310,7 +316,8 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
             f = v;
         }
         types[f] = "c";
-        p += len + (end != NULL);
+        if (end == NULL) break;
+        p = end + 1; /* "0,3," ends with an empty item: refused above */
     }
 }
 
@@ -333,16 +340,31 @@ void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const cha
         /* XGBoost's list: one type a feature, comma-separated, brackets and quotes allowed */
         static char buf[sizeof ft->value];
         uint64_t n = 0;
-        char *tok, *save = NULL;
+        char *c = buf;
+        int need_item = 1; /* at the start and after a comma, a type must come */
         snprintf(buf, sizeof buf, "%s", ft->value);
-        for (char *c = buf; *c; c++)
-            if (*c == '[' || *c == ']' || *c == '"' || *c == '\'' || *c == ' ') *c = ',';
-        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (n >= ncol) break;
-            types[n++] = tok;
+        /* types separated by commas (or spaces); brackets, quotes and spaces around them are dropped */
+        for (;;) {
+            while (*c == '[' || *c == ']' || *c == '"' || *c == '\'' || *c == ' ') *c++ = '\0';
+            if ((*c == ',' && need_item) || (*c == '\0' && need_item && n > 0)) {
+                /* "q,,c", ",q" or "q,c,": an item without a type */
+                snprintf(msg, sizeof msg, "--feature_types: type %llu of '%s' is empty (give q or c for each feature)",
+                         (unsigned long long)n + 1, ft->value);
+                cli_die_option(ft, msg);
+            }
+            if (*c == '\0') break;
+            if (*c == ',') {
+                *c++ = '\0';
+                need_item = 1;
+                continue;
+            }
+            if (n < ncol) types[n] = c;
+            n++;
+            need_item = 0;
+            while (*c && *c != ',' && *c != '[' && *c != ']' && *c != '"' && *c != '\'' && *c != ' ') c++;
         }
-        if (n != ncol || tok != NULL) {
-            snprintf(msg, sizeof msg, "--feature_types: %s types for %s's %llu features", tok ? "more" : "fewer",
+        if (n != ncol) {
+            snprintf(msg, sizeof msg, "--feature_types: %s types for %s's %llu features", n > ncol ? "more" : "fewer",
                      path, (unsigned long long)ncol);
             cli_die_option(ft, msg);
         }

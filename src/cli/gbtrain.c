@@ -196,6 +196,16 @@ static void xgb_data_file(const struct cli_opt *opt, struct data_file *f)
     snprintf(f->opts, sizeof f->opts, "%s", q ? q + 1 : "");
     for (char *c = f->opts; *c; c++)
         if (*c == '&') *c = ',';
+    /* each option once, as in a URI given on the command line (gbt_dataset_from_file) */
+    for (const char *a = f->opts; *a; a += strcspn(a, ",") + (a[strcspn(a, ",")] == ',')) {
+        const size_t kl = strcspn(a, "=,");
+        for (const char *b = strchr(a, ','); b; b = strchr(b + 1, ','))
+            if (strncmp(a, b + 1, kl) == 0 && strchr("=,", b[1 + kl])) {
+                char msg[600];
+                snprintf(msg, sizeof msg, "option '%.*s' is given twice in the URI (give each once)", (int)kl, a);
+                cli_die_option(opt, msg);
+            }
+    }
 }
 
 /* A file given by its plain path (the command line, --valid). */
