@@ -132,6 +132,13 @@ fails "... by index and by name too" "feature 'f0' is given twice" \
     "$gbtrain" -q --num_round=1 '--monotone_constraints={0:1,f0:1}' c3.csv mc.model
 printf '\357\273\277num_round = 1\n' > bom.conf
 check "a config file starting with a UTF-8 byte-order mark is read" "$gbtrain" -q --config=bom.conf c3.csv bom.model
+# issue 38, finding 10: --header on a file whose first row is all numbers warns, naming the file
+"$gbtrain" -q --num_round=1 --header c3.csv hn.model 2> hn.err
+check "--header on a header-less file: a warning naming the file and the numbers" \
+    grep -q "warning: c3.csv: the header line (line 1) names the columns with numbers only ('0', '1', ...)" hn.err
+{ echo "label,a,b,c"; cat c3.csv; } > named.csv
+"$gbtrain" -q --num_round=1 --header named.csv hn.model 2> hn.err
+check "... and none for a header of names" test ! -s hn.err
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \
