@@ -139,6 +139,15 @@ check "--header on a header-less file: a warning naming the file and the numbers
 { echo "label,a,b,c"; cat c3.csv; } > named.csv
 "$gbtrain" -q --num_round=1 --header named.csv hn.model 2> hn.err
 check "... and none for a header of names" test ! -s hn.err
+# issue 38, finding 10: one numbering of columns: the same cell of the file
+# is "column 2" for the reader and for the categorical check (feature 1)
+printf 'y,a,b\n0,1,x\n' > colx.csv
+printf 'y,a,b\n0,1,0.5\n' > colf.csv
+fails "the reader calls the cell column 2" "colx.csv:2: value 'x' in column 2 is not a number" \
+    "$gbtrain" -q --header colx.csv col.model
+fails "the categorical check calls it column 2 too (feature 1, b)" \
+    "colf.csv:2: column 2 \(feature 1, b\) is categorical but holds 0.5" \
+    "$gbtrain" -q --header --categorical_feature=1 colf.csv col.model
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \
