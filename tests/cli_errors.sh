@@ -148,6 +148,30 @@ fails "the reader calls the cell column 2" "colx.csv:2: value 'x' in column 2 is
 fails "the categorical check calls it column 2 too (feature 1, b)" \
     "colf.csv:2: column 2 \(feature 1, b\) is categorical but holds 0.5" \
     "$gbtrain" -q --header --categorical_feature=1 colf.csv col.model
+# issue 38, finding 10: an XGBoost tree's error points at the offending entry (every one
+# pointed at byte 725, the first tree), and a damaged XGBoost file is called one
+"$gbtrain" -q --num_round=2 --objective=binary:logistic "$tr" x2.model
+"$gbmodel" -q convert --to=xgboost x2.model x2.json
+if command -v python3 >/dev/null 2>&1; then
+    # tree 1's split_indices entry 0 (its root) becomes 99; its byte offset found here
+    at=$(python3 -c '
+text = open("x2.json", "rb").read()
+key = b"\"split_indices\":["
+start = text.index(key, text.index(key) + 1) + len(key)
+end = min(text.index(b",", start), text.index(b"]", start))
+text = text[:start] + b"99" + text[end:]
+open("x2bad.json", "wb").write(text)
+print(start)')
+    fails "an XGBoost tree error names the tree and node and points at the entry" \
+        "x2bad.json:1: XGBoost model: tree 1, node 0: a split's feature index is not below num_feature \(split_indices\) \(byte $at\)" \
+        "$gbpredict" "$tr" x2bad.json
+else
+    echo "ok $((tap_n += 1)) # SKIP no python3 to corrupt the XGBoost model"
+fi
+sed 's/"learner"/"learnr"/' x2.json > x2damaged.json
+fails "an XGBoost model without its learner is called a damaged XGBoost model" \
+    "x2damaged.json: an XGBoost JSON model by its \"version\" array, but it has no \"learner\" object" \
+    "$gbpredict" "$tr" x2damaged.json
 printf 'data = %s\nmodel_in = old.model\n' "$tr" > in.conf
 fails "model_in naming a missing file: the file and why, before the data is read" \
     "reading the model to continue \(--model_in\): cannot open 'old.model'" \
