@@ -105,8 +105,8 @@ for tf in gbtrain:force gbtrain:header gbtrain:q gbtrain:quiet gbtrain:help gbtr
     esac
     i=$((i + 1))
     for sp in $on; do
-        # pred_margin is a config key: no bare form
-        [ "$flag:$sp" = pred_margin:BARE ] && continue
+        # options that take their value (--eval_train 0): no bare form
+        case $flag:$sp in pred_margin:BARE | eval_train:BARE | validate_features:BARE) continue ;; esac
         got=$(probe "$tool" "$flag" "$(arg "$flag" "$sp")")
         [ "$got" = on ] || wrong="$wrong $sp:$got"
     done

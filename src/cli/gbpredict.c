@@ -23,7 +23,7 @@ static void usage(FILE *f)
             "(/dev/stdout, a named pipe) is written in place.  A write error is exit\n"
             "status 1.  Yes/no options (--margin, --pred_*, --header, --force, -q,\n"
             "--validate_features) take 1/0, true/false, yes/no or on/off, in any case;\n"
-            "alone they mean 1; any other value is an error.\n"
+            "alone (not --validate_features) they mean 1; any other value is an error.\n"
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
             "  --pred_leaf              per row, the leaf id reached in each tree, in model\n"
@@ -191,9 +191,14 @@ static int is_predictions(const char *head)
     }
 }
 
-/* The boolean options: a bare --name means --name=1 (cli_parse_args, cli_flag). */
+/*
+ * The yes/no options (cli_flag), and those of them that may stand alone
+ * (--margin: --margin=1); --validate_features takes its value, as it always
+ * did, so that "--validate_features 0" does not make 0 the OUTPUT_FILE.
+ */
 static const char bool_flags[] =
     "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force validate_features";
+static const char bare_flags[] = "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force";
 
 int main(int argc, char **argv)
 {
@@ -214,7 +219,7 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, bool_flags, &o);
+    cli_parse_args(argc, argv, bare_flags, &o);
     if (cli_help_or_version(&o, "gbpredict", usage)) return 0;
     cli_check_flags(&o, bool_flags);
     if (o.npositional < 2)

@@ -12,8 +12,13 @@
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
 
-/* The boolean options: a bare --name means --name=1 (cli_parse_args, cli_flag). */
+/*
+ * The yes/no options (cli_flag), and those of them that may stand alone
+ * (--force: --force=1); --eval_train and pred_margin take their value, as
+ * they always did, so that "--eval_train 0" does not make 0 a file argument.
+ */
 static const char bool_flags[] = "header q quiet help h version force eval_train pred_margin";
+static const char bare_flags[] = "header q quiet help h version force";
 
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
@@ -58,7 +63,8 @@ static void usage(FILE *f)
             "device, FIFO or socket (/dev/stdout, a named pipe) is written in place.\n"
             "Options are --name=value or --name value.  Yes/no options (--force,\n"
             "--header, --eval_train, -q) take 1/0, true/false, yes/no or on/off, in any\n"
-            "case (a config file too); alone they mean 1; any other value is an error.\n"
+            "case (a config file too); alone (not --eval_train) they mean 1; any other\n"
+            "value is an error.\n"
             "\n"
             "A config file may use the XGBoost CLI's keys: data = TRAIN_FILE (a\n"
             "'?format=libsvm&label_column=0' suffix gives that file's format options),\n"
@@ -364,7 +370,7 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, bool_flags, &o);
+    cli_parse_args(argc, argv, bare_flags, &o);
     if (cli_help_or_version(&o, "gbtrain", usage)) return 0;
     if ((v = cli_get(&o, "config")) != NULL) {
         struct cli_opts all;

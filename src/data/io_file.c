@@ -342,8 +342,9 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
     v = raw;
     if (strcmp(field, "feature_weights") == 0 && n == 0) {
         /* an empty file would silently mean "no feature weights" while the tools say they read it */
-        s = gbt__fail(GBT_E_FORMAT, "%s: no feature weights (the file is empty; give one for each of the %llu features)",
-                      side, (unsigned long long)d->ncol);
+        s = gbt__fail(GBT_E_FORMAT,
+                      "%s: no feature weights (the file is empty; give one for each of the %llu features)", side,
+                      (unsigned long long)d->ncol);
     } else if (strcmp(field, "feature_weights") == 0) {
         /* one per feature, not per row */
         s = gbt_dataset_set_field(d, field, v, n);

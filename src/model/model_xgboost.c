@@ -233,7 +233,9 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree
                               "a split_type other than 0 (numeric) or 1 (categorical)");
             else if (!(l >= 0 && l < nn && r >= 0 && r < nn) || l == r || newid[(int32_t)l] >= 0 ||
                      newid[(int32_t)r] >= 0)
-                s = xbad_node(rd, obj, tree, i, l >= 0 && l < nn && newid[(int32_t)l] < 0 ? "right_children" : "left_children",
+                /* the right child when the left one is a fresh node in range, else the left */
+                s = xbad_node(rd, obj, tree, i,
+                              l >= 0 && l < nn && newid[(int32_t)l] < 0 ? "right_children" : "left_children",
                               "the children of a node do not form a tree");
             else if (!(a[NA_FEATURE][i] >= 0 && a[NA_FEATURE][i] < (double)nfeat))
                 s = xbad_node(rd, obj, tree, i, "split_indices", "a split's feature index is not below num_feature");
