@@ -18,7 +18,7 @@ check "feature_types in a config file trains" $gbtrain -q --config="$work/cat.co
 check "and gives the same model" cmp "$work/a.model" "$work/d.model"
 $gbmodel dump "$work/a.model" > "$work/dump.txt" 2>&1
 check "the text dump shows a set of categories" grep -q 'shop:{' "$work/dump.txt"
-fails "a fraction in a categorical column names the file, line and column" "tr.csv:2: column 0 \(x\) is categorical but holds 0.5" \
+fails "a fraction in a categorical column names the file, line and column" "tr.csv:2: column 1 \(feature 0, x\) is categorical but holds 0.5" \
     $gbtrain -q --header --categorical_feature=0 "$work/tr.csv" "$work/e.model"
 fails "an unknown name is refused" "no feature is named 'store'" \
     $gbtrain -q --header --categorical_feature=name:store "$work/tr.csv" "$work/e.model"
@@ -33,7 +33,7 @@ fails "continued training without the model's types is refused" "feature 1 \(sho
 $gbpredict -q --header "$work/tr.csv" "$work/a.model" "$work/p1.txt"
 $gbpredict -q --header --categorical_feature=1 "$work/tr.csv" "$work/a.model" "$work/p2.txt"
 check "gbpredict --categorical_feature checks the codes and predicts the same" cmp "$work/p1.txt" "$work/p2.txt"
-fails "gbpredict names a bad code's line and column" "tr.csv:2: column 0 \(x\) is categorical" \
+fails "gbpredict names a bad code's line and column" "tr.csv:2: column 1 \(feature 0, x\) is categorical" \
     $gbpredict -q --header --categorical_feature=0 "$work/tr.csv" "$work/a.model" "$work/p3.txt"
 $gbtrain --help > "$work/help.txt" 2>&1
 check "--help names --categorical_feature" grep -q -- --categorical_feature "$work/help.txt"

@@ -38,4 +38,20 @@ awk '/^### Installing/ { on = 1; next } /^##/ { on = 0 } on' "$readme" > install
 check "README's Installing section names the CPU-only and the one-architecture builds" \
     sh -c 'grep -q -- "--without-cuda" installing.txt && grep -q -- "--with-cuda-arch=90" installing.txt && grep -q "five GPU" installing.txt'
 check "README's pip command shows the build's progress (pip install -v)" grep -q '^pip install -v ./bindings/python' "$readme"
+# issue 38, finding 10: the Command line section's commands run as written
+# in a clone after quickstart.sh (tools in the top directory, datasets/ beside them)
+awk '/^## Command line/ { on = 1; next } /^## / { on = 0 } on' "$readme" |
+    awk '/^```sh$/ { on = 1; next } /^```$/ { on = 0 } on' > cli_section.sh
+check "README's Command line section has commands" grep -q '^\./gbtrain ' cli_section.sh
+mkdir clone && ln -s "$data" clone/datasets
+for t in gbtrain gbpredict gbmodel; do
+    printf '#!/bin/sh\nexec %s %s "$@"\n' "${GBT_TEST_WRAPPER:+$builddir/libtool --mode=execute $GBT_TEST_WRAPPER}" \
+        "$builddir/$t" > clone/$t
+    chmod +x clone/$t
+done
+(cd clone && sh -e ../cli_section.sh) > cli_section.out 2>&1
+status=$?
+sed 's/^/# /' cli_section.out | tail -4
+check "README's Command line commands run as written (exit 0)" test "$status" -eq 0
+check "... and predict every test row" test "$(wc -l < clone/predictions.txt)" -eq "$(wc -l < "$data/breast_cancer.test.csv")"
 done_testing

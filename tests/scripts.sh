@@ -25,4 +25,10 @@ check "one GPU of compute capability 9.0: CUDA code for 90 only" test "$(gbt_bui
 # nvidia-smi with two kinds of GPU, one of them twice
 printf '#!/bin/sh\nprintf "8.6\\n9.0\\n8.6\\n"\n' > bin/nvidia-smi
 check "GPUs of 8.6 and 9.0: CUDA code for both" test "$(gbt_build_choice 2> /dev/null)" = "86 90"
+
+# issue 38, finding 10: check.sh's reconfiguring of a quickstart tree says that
+# it discards that build and about how long the rebuild takes
+awk '/gbt_cuda_left_out; then/ { on = 1 } on && /gbt_step/ { print } /^fi/ { on = 0 }' "$srcdir/scripts/check.sh" > reconf.txt
+check "check.sh says it discards the quickstart build, and how long rebuilding takes" \
+    sh -c 'grep -q "discards" reconf.txt && grep -q "make clean" reconf.txt && grep -Eq "minute" reconf.txt'
 done_testing

@@ -66,9 +66,10 @@ static void test_bad_values_in_file(void)
         ok(gbt_dataset_set_feature_types(d, QC, 2) == GBT_E_INVALID_ARG, "%s in a categorical column is refused",
            cases[i].value);
         snprintf(want, sizeof want, "%s:4", path);
-        ok(strstr(gbt_last_error(), want) && strstr(gbt_last_error(), "column 1 (b)") &&
+        /* the file's column 2 (the label is column 0), as the reader's messages count: feature 1 */
+        ok(strstr(gbt_last_error(), want) && strstr(gbt_last_error(), "column 2 (feature 1, b)") &&
                strstr(gbt_last_error(), cases[i].shown),
-           "the message names %s, column 1 (b) and %s: %s", want, cases[i].shown, gbt_last_error());
+           "the message names %s, column 2 (feature 1, b) and %s: %s", want, cases[i].shown, gbt_last_error());
         gbt_dataset_free(d);
     }
 }

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,7 +76,9 @@ void cli_flag_words(const char *msg, char *buf, size_t len)
     size_t n = 0;
     for (const char *p = msg; *p && n + 1 < len;) {
         int done = 0;
-        for (int k = 0; keys[k] && !done && (p == msg || !name_char(p[-1])); k++) {
+        /* not inside a data URI: FILE?format=csv&label_column=0 is what the user types */
+        for (int k = 0; keys[k] && !done && (p == msg || (!name_char(p[-1]) && p[-1] != '?' && p[-1] != '&'));
+             k++) {
             const size_t kl = strlen(keys[k]);
             if (strncmp(p, keys[k], kl) != 0 || p[kl] != '=') continue;
             if (strcmp(keys[k], "header") == 0 && p[kl + 1] == '1' && !name_char(p[kl + 2])) {
@@ -212,6 +215,8 @@ void cli_read_config(const char *path, struct cli_opts *o)
     while (getline(&line, &cap, f) >= 0) {
         char *s, *eq, *hash;
         lineno++;
+        /* a UTF-8 byte-order mark (Windows editors write one) is skipped, as in data files */
+        if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) memmove(line, line + 3, strlen(line + 3) + 1);
         hash = strchr(line, '#');
         if (hash) *hash = '\0';
         s = trim(line);
@@ -240,6 +245,37 @@ static const struct cli_opt *last_opt(const struct cli_opts *o, const char *name
     return NULL;
 }
 
+int cli_parse_bool(const char *value)
+{
+    static const char *const spellings[][2] = {{"1", "0"}, {"true", "false"}, {"yes", "no"}, {"on", "off"}};
+    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++)
+        for (int k = 0; k < 2; k++)
+            if (strcasecmp(value, spellings[i][k]) == 0) return 1 - k;
+    return -1;
+}
+
+int cli_flag(const struct cli_opts *o, const char *name)
+{
+    const struct cli_opt *opt = last_opt(o, name);
+    char msg[1400];
+    int v;
+    if (opt == NULL) return 0;
+    if ((v = cli_parse_bool(opt->value)) >= 0) return v;
+    if (opt->file)
+        snprintf(msg, sizeof msg, "%s = '%s': expected a boolean: 1/0, true/false, yes/no or on/off", name,
+                 opt->value);
+    else
+        snprintf(msg, sizeof msg, "--%s='%s': expected a boolean: 1/0, true/false, yes/no or on/off", name,
+                 opt->value);
+    cli_die_option(opt, msg);
+}
+
+void cli_check_flags(const struct cli_opts *o, const char *flags)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (is_flag(flags, o->v[i].name)) cli_flag(o, o->v[i].name);
+}
+
 /* Marks the features of the list `list` ("0,3" or "name:a,b") categorical in types. */
 static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, uint64_t ncol, const char **types)
 {
@@ -249,7 +285,10 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
     const char *p = opt->value + (by_name ? 5 : 0);
     char msg[1400];
     if (by_name) gbt_dataset_get_feature_names(d, &names, &nnames);
-    while (*p) {
+    if (*p == '\0')
+        cli_die_option(opt, by_name ? "--categorical_feature=name: names no feature (give names, name:a,b)"
+                                    : "--categorical_feature is empty (give column numbers 0,3,7 or names name:a,b)");
+    for (;;) {
         const char *end = strchr(p, ',');
         const size_t len = end ? (size_t)(end - p) : strlen(p);
         uint64_t f = ncol;
@@ -257,7 +296,8 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
             for (uint64_t i = 0; i < nnames; i++)
                 if (strlen(names[i]) == len && strncmp(names[i], p, len) == 0) f = i;
             if (f == ncol) {
-                snprintf(msg, sizeof msg, "--categorical_feature: no feature is named '%.*s'%s", (int)len, p,
+                snprintf(msg, sizeof msg, "--categorical_feature: no feature is named '%.*s'%s%s", (int)len, p,
+                         len == 0 ? " (an empty name between commas)" : "",
                          nnames ? "" : " (the data has no feature names: give a CSV header with --header=1)");
                 cli_die_option(opt, msg);
             }
@@ -276,7 +316,8 @@ static void categorical_list(const struct cli_opt *opt, const gbt_dataset *d, ui
             f = v;
         }
         types[f] = "c";
-        p += len + (end != NULL);
+        if (end == NULL) break;
+        p = end + 1; /* "0,3," ends with an empty item: refused above */
     }
 }
 
@@ -299,16 +340,31 @@ void cli_apply_feature_types(const struct cli_opts *o, gbt_dataset *d, const cha
         /* XGBoost's list: one type a feature, comma-separated, brackets and quotes allowed */
         static char buf[sizeof ft->value];
         uint64_t n = 0;
-        char *tok, *save = NULL;
+        char *c = buf;
+        int need_item = 1; /* at the start and after a comma, a type must come */
         snprintf(buf, sizeof buf, "%s", ft->value);
-        for (char *c = buf; *c; c++)
-            if (*c == '[' || *c == ']' || *c == '"' || *c == '\'' || *c == ' ') *c = ',';
-        for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (n >= ncol) break;
-            types[n++] = tok;
+        /* types separated by commas (or spaces); brackets, quotes and spaces around them are dropped */
+        for (;;) {
+            while (*c == '[' || *c == ']' || *c == '"' || *c == '\'' || *c == ' ') *c++ = '\0';
+            if ((*c == ',' && need_item) || (*c == '\0' && need_item && n > 0)) {
+                /* "q,,c", ",q" or "q,c,": an item without a type */
+                snprintf(msg, sizeof msg, "--feature_types: type %llu of '%s' is empty (give q or c for each feature)",
+                         (unsigned long long)n + 1, ft->value);
+                cli_die_option(ft, msg);
+            }
+            if (*c == '\0') break;
+            if (*c == ',') {
+                *c++ = '\0';
+                need_item = 1;
+                continue;
+            }
+            if (n < ncol) types[n] = c;
+            n++;
+            need_item = 0;
+            while (*c && *c != ',' && *c != '[' && *c != ']' && *c != '"' && *c != '\'' && *c != ' ') c++;
         }
-        if (n != ncol || tok != NULL) {
-            snprintf(msg, sizeof msg, "--feature_types: %s types for %s's %llu features", tok ? "more" : "fewer",
+        if (n != ncol) {
+            snprintf(msg, sizeof msg, "--feature_types: %s types for %s's %llu features", n > ncol ? "more" : "fewer",
                      path, (unsigned long long)ncol);
             cli_die_option(ft, msg);
         }
@@ -455,9 +511,9 @@ void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const c
 
 int cli_help_or_version(struct cli_opts *o, const char *tool, void (*usage)(FILE *f))
 {
-    if (cli_get(o, "help") || cli_get(o, "h"))
+    if (cli_flag(o, "help") || cli_flag(o, "h"))
         usage(stdout);
-    else if (cli_get(o, "version"))
+    else if (cli_flag(o, "version"))
         printf("%s %s\n%s\n", tool, gbt_version(), gbt_build_info());
     else
         return 0;
@@ -528,14 +584,16 @@ void cli_data_options(const struct cli_opts *o, const gbt_booster *b, char *buf,
                                  used ? "," : "", key, v);
     APPEND("format")
     APPEND("label_column")
-    APPEND("header")
+    if (cli_get(o, "header"))
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%sheader=%d", used ? "," : "",
+                                 cli_flag(o, "header"));
     APPEND("delimiter")
     APPEND("missing")
     APPEND("indexing_mode")
     APPEND("progress")
 #undef APPEND
     /* loading progress by default only where a person watches: on a terminal, not with -q */
-    if (cli_get(o, "progress") == NULL && !cli_get(o, "q") && !cli_get(o, "quiet") && isatty(STDERR_FILENO))
+    if (cli_get(o, "progress") == NULL && !cli_flag(o, "q") && !cli_flag(o, "quiet") && isatty(STDERR_FILENO))
         used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%sprogress=1", used ? "," : "");
     /* the readers use the booster's threads */
     if (gbt_booster_get_param(b, "nthread", nthread, sizeof nthread) == GBT_OK)

@@ -93,6 +93,23 @@ void cli_data_file(const char *path, char *buf, size_t len);
 const char *cli_get(const struct cli_opts *o, const char *name);
 
 /*
+ * A boolean option's value: 1 for 1, true, yes or on, 0 for 0, false, no or
+ * off (any case), -1 for anything else ("" included).  A bare --flag is
+ * stored as "1" (cli_parse_args).
+ */
+int cli_parse_bool(const char *value);
+
+/*
+ * The boolean option name: 0 when it is not given, else its last value
+ * read by cli_parse_bool; dies naming the option, where it was given (the
+ * command line or config FILE:LINE) and the value for anything else.
+ */
+int cli_flag(const struct cli_opts *o, const char *name);
+
+/* Dies (as cli_flag) unless every option of the space-separated list `flags` given in o is a boolean. */
+void cli_check_flags(const struct cli_opts *o, const char *flags);
+
+/*
  * Marks d's categorical features from --categorical_feature (LightGBM's:
  * column numbers "0,3,7" or names "name:country,store") or --feature_types
  * (XGBoost's: "q,c,q", one per feature); nothing when neither is given.

@@ -54,7 +54,9 @@ static void usage(FILE *f)
             "dump.  A file is written to a temporary file beside it and renamed into\n"
             "place (a symbolic link: over the file it points at), so an error never\n"
             "leaves a partial file; a device, FIFO or socket (/dev/stdout, a named\n"
-            "pipe) is written in place.  A write error is exit status 1.\n");
+            "pipe) is written in place.  A write error is exit status 1.  Yes/no\n"
+            "options (--with_stats, --force, -q) take 1/0, true/false, yes/no or on/off,\n"
+            "in any case; alone they mean 1; any other value is an error.\n");
 }
 
 static gbt_booster *load(const char *path)
@@ -254,7 +256,7 @@ static long int_option(const struct cli_opts *o, const char *name, long deflt, l
 static void dump(const struct cli_opts *o, const char *path, const char *out_path)
 {
     const char *format = cli_get(o, "format") ? cli_get(o, "format") : "text";
-    const char *stats = cli_get(o, "with_stats");
+    const int stats = cli_flag(o, "with_stats");
     const int tree = (int)int_option(o, "tree", -1, -1, 0x7fffffff);
     gbt_booster *b;
     struct cli_out out;
@@ -263,11 +265,9 @@ static void dump(const struct cli_opts *o, const char *path, const char *out_pat
     gbt_status s;
     if (strcmp(format, "text") != 0 && strcmp(format, "json") != 0 && strcmp(format, "dot") != 0)
         cli_die("--format expects text, json or dot, got '%s'", format);
-    if (stats && strcmp(stats, "0") != 0 && strcmp(stats, "1") != 0)
-        cli_die("--with_stats expects 0 or 1, got '%s'", stats);
-    if (out_path) cli_check_output(out_path, &path, 1, is_dump, cli_get(o, "force") != NULL, "OUTPUT_FILE");
+    if (out_path) cli_check_output(out_path, &path, 1, is_dump, cli_flag(o, "force"), "OUTPUT_FILE");
     b = load(path);
-    s = gbt_booster_dump(b, format, tree, stats && stats[0] == '1', &text, &len);
+    s = gbt_booster_dump(b, format, tree, stats, &text, &len);
     if (s != GBT_OK) cli_die_status(s, "--tree");
     cli_out_open(&out, out_path);
     cli_out_write(&out, text, len);
@@ -307,14 +307,14 @@ static void slice(const struct cli_opts *o, const char *path, const char *out_pa
     gbt_status s;
     if (out_path == NULL) cli_die("slice needs MODEL_FILE and OUTPUT_FILE (try --help)");
     if (cli_get(o, "rounds") == NULL) cli_die("slice needs --rounds=A:B (try --help)");
-    cli_check_output(out_path, &path, 1, is_model, cli_get(o, "force") != NULL, "OUTPUT_FILE");
+    cli_check_output(out_path, &path, 1, is_model, cli_flag(o, "force"), "OUTPUT_FILE");
     cli_check_writable(out_path);
     b = load(path);
     gbt_booster_num_rounds(b, &rounds);
     parse_rounds(cli_get(o, "rounds"), rounds, &begin, &end);
     if ((s = gbt_booster_slice(b, begin, end, &part)) != GBT_OK) cli_die_status(s, "slicing");
     cli_save_model(part, out_path, 0, "saving the model");
-    if (!cli_get(o, "q") && !cli_get(o, "quiet"))
+    if (!cli_flag(o, "q") && !cli_flag(o, "quiet"))
         fprintf(stderr, "saved rounds %d to %d (%d of %d) to %s\n", begin, end - 1, end - begin, rounds,
                 strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(part);
@@ -328,11 +328,11 @@ static void convert(const struct cli_opts *o, const char *path, const char *out_
     if (out_path == NULL) cli_die("convert needs MODEL_FILE and OUTPUT_FILE (try --help)");
     if (to == NULL || (strcmp(to, "xgboost") != 0 && strcmp(to, "gbt") != 0))
         cli_die("convert needs --to=xgboost or --to=gbt, got %s (try --help)", to ? to : "nothing");
-    cli_check_output(out_path, &path, 1, is_any_model, cli_get(o, "force") != NULL, "OUTPUT_FILE");
+    cli_check_output(out_path, &path, 1, is_any_model, cli_flag(o, "force"), "OUTPUT_FILE");
     cli_check_writable(out_path);
     b = load(path);
     cli_save_model(b, out_path, strcmp(to, "xgboost") == 0, "converting the model");
-    if (!cli_get(o, "q") && !cli_get(o, "quiet"))
+    if (!cli_flag(o, "q") && !cli_flag(o, "quiet"))
         fprintf(stderr, "saved %s as %s to %s\n", path, strcmp(to, "xgboost") == 0 ? "an XGBoost JSON model" : "a gbt model",
                 strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(b);
@@ -353,6 +353,9 @@ static void check_options(const struct cli_opts *o, const char *cmd, const char 
     }
 }
 
+/* The boolean options: a bare --name means --name=1 (cli_parse_args, cli_flag). */
+static const char bool_flags[] = "with_stats q quiet help h version force";
+
 int main(int argc, char **argv)
 {
     struct cli_opts o;
@@ -360,14 +363,15 @@ int main(int argc, char **argv)
     int nfiles;
     cli_set_prog(argv[0]);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "with_stats q quiet help h version force", &o);
+    cli_parse_args(argc, argv, bool_flags, &o);
     if (cli_help_or_version(&o, "gbmodel", usage)) return 0;
+    cli_check_flags(&o, bool_flags);
     if (o.npositional == 0) cli_die("no command given: info, importance, dump, slice or convert (try --help)");
     cmd = o.positional[0];
     nfiles = o.npositional - 1;
     model = nfiles >= 1 ? o.positional[1] : NULL;
     out = nfiles >= 2 ? o.positional[2] : NULL;
-    cli_install_logger(cli_get(&o, "q") || cli_get(&o, "quiet"));
+    cli_install_logger(cli_flag(&o, "q") || cli_flag(&o, "quiet"));
     if (strcmp(cmd, "info") == 0 || strcmp(cmd, "importance") == 0 || strcmp(cmd, "dump") == 0 ||
         strcmp(cmd, "slice") == 0 || strcmp(cmd, "convert") == 0) {
         const int max_files = 2;
@@ -380,12 +384,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "info") == 0) {
         check_options(&o, cmd, "");
-        if (out) cli_check_output(out, &model, 1, is_info, cli_get(&o, "force") != NULL, "OUTPUT_FILE");
+        if (out) cli_check_output(out, &model, 1, is_info, cli_flag(&o, "force"), "OUTPUT_FILE");
         info(model, out);
     } else if (strcmp(cmd, "importance") == 0) {
         const char *type = cli_get(&o, "type") ? cli_get(&o, "type") : "gain";
         check_options(&o, cmd, "type");
-        if (out) cli_check_output(out, &model, 1, is_importance, cli_get(&o, "force") != NULL, "OUTPUT_FILE");
+        if (out) cli_check_output(out, &model, 1, is_importance, cli_flag(&o, "force"), "OUTPUT_FILE");
         importance(model, type, out);
     } else if (strcmp(cmd, "dump") == 0) {
         check_options(&o, cmd, "format tree with_stats");

@@ -21,7 +21,9 @@ static void usage(FILE *f)
             "points at), never when it is DATA_FILE or MODEL_FILE, and only with\n"
             "--force when it does not hold predictions; a device, FIFO or socket\n"
             "(/dev/stdout, a named pipe) is written in place.  A write error is exit\n"
-            "status 1.\n"
+            "status 1.  Yes/no options (--margin, --pred_*, --header, --force, -q,\n"
+            "--validate_features) take 1/0, true/false, yes/no or on/off, in any case;\n"
+            "alone (not --validate_features) they mean 1; any other value is an error.\n"
             "\n"
             "  --margin                 raw scores instead of transformed predictions\n"
             "  --pred_leaf              per row, the leaf id reached in each tree, in model\n"
@@ -189,6 +191,15 @@ static int is_predictions(const char *head)
     }
 }
 
+/*
+ * The yes/no options (cli_flag), and those of them that may stand alone
+ * (--margin: --margin=1); --validate_features takes its value, as it always
+ * did, so that "--validate_features 0" does not make 0 the OUTPUT_FILE.
+ */
+static const char bool_flags[] =
+    "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force validate_features";
+static const char bare_flags[] = "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force";
+
 int main(int argc, char **argv)
 {
     struct cli_opts o;
@@ -208,9 +219,9 @@ int main(int argc, char **argv)
     cli_set_prog(argv[0]);
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv,
-                   "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force", &o);
+    cli_parse_args(argc, argv, bare_flags, &o);
     if (cli_help_or_version(&o, "gbpredict", usage)) return 0;
+    cli_check_flags(&o, bool_flags);
     if (o.npositional < 2)
         cli_die("%s given; usage: gbpredict [options] DATA_FILE MODEL_FILE [OUTPUT_FILE] (try --help)",
                 o.npositional ? "no MODEL_FILE" : "no DATA_FILE and MODEL_FILE");
@@ -233,17 +244,16 @@ int main(int argc, char **argv)
                 "--metric without mpirun");
     if (o.npositional == 3 && cli_mpi_rank() == 0) {
         const char *inputs[2] = {o.positional[0], o.positional[1]};
-        cli_check_output(o.positional[2], inputs, 2, is_predictions, cli_get(&o, "force") != NULL,
-                         "OUTPUT_FILE");
+        cli_check_output(o.positional[2], inputs, 2, is_predictions, cli_flag(&o, "force"), "OUTPUT_FILE");
     }
-    quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
+    quiet = cli_flag(&o, "q") || cli_flag(&o, "quiet");
     /* under mpirun, ranks other than 0 print only errors */
     cli_install_logger(cli_mpi_rank() > 0 ? 2 : quiet);
-    if (cli_get(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
-    if (cli_get(&o, "pred_leaf")) flags |= GBT_PREDICT_LEAF;
-    if (cli_get(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
-    if (cli_get(&o, "pred_interactions")) flags |= GBT_PREDICT_INTERACTIONS;
-    if (!!cli_get(&o, "pred_leaf") + !!cli_get(&o, "pred_contribs") + !!cli_get(&o, "pred_interactions") > 1)
+    if (cli_flag(&o, "margin")) flags |= GBT_PREDICT_MARGIN;
+    if (cli_flag(&o, "pred_leaf")) flags |= GBT_PREDICT_LEAF;
+    if (cli_flag(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
+    if (cli_flag(&o, "pred_interactions")) flags |= GBT_PREDICT_INTERACTIONS;
+    if (cli_flag(&o, "pred_leaf") + cli_flag(&o, "pred_contribs") + cli_flag(&o, "pred_interactions") > 1)
         cli_die("--pred_leaf, --pred_contribs and --pred_interactions exclude each other");
     if ((v = cli_get(&o, "rounds")) != NULL) parse_rounds(v, &round_begin, &round_end);
     if ((flags & ~GBT_PREDICT_MARGIN) || cli_get(&o, "rounds"))
@@ -258,8 +268,8 @@ int main(int argc, char **argv)
         cli_die_status(s, "--nthread");
     if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)
         cli_die_status(s, "--device");
-    if ((v = cli_get(&o, "validate_features")) != NULL &&
-        (s = gbt_booster_set_param(b, "validate_features", v)) != GBT_OK)
+    if (cli_get(&o, "validate_features") &&
+        (s = gbt_booster_set_param(b, "validate_features", cli_flag(&o, "validate_features") ? "1" : "0")) != GBT_OK)
         cli_die_status(s, "--validate_features");
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     {

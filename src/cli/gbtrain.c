@@ -14,6 +14,14 @@
 #include "cli/cli_mpi.h"
 #include "cli/interrupt.h"
 
+/*
+ * The yes/no options (cli_flag), and those of them that may stand alone
+ * (--force: --force=1); --eval_train and pred_margin take their value, as
+ * they always did, so that "--eval_train 0" does not make 0 a file argument.
+ */
+static const char bool_flags[] = "header q quiet help h version force eval_train pred_margin";
+static const char bare_flags[] = "header q quiet help h version force";
+
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
                                           "n_estimators", "nround",     "nrounds", NULL};
@@ -55,7 +63,10 @@ static void usage(FILE *f)
             "directory; '-': standard output).  A file is written to a temporary file\n"
             "and renamed into place (a symbolic link: over the file it points at); a\n"
             "device, FIFO or socket (/dev/stdout, a named pipe) is written in place.\n"
-            "Options are --name=value or --name value.\n"
+            "Options are --name=value or --name value.  Yes/no options (--force,\n"
+            "--header, --eval_train, -q) take 1/0, true/false, yes/no or on/off, in any\n"
+            "case (a config file too); alone (not --eval_train) they mean 1; any other\n"
+            "value is an error.\n"
             "\n"
             "A config file may use the XGBoost CLI's keys: data = TRAIN_FILE (a\n"
             "'?format=libsvm&label_column=0' suffix gives that file's format options),\n"
@@ -175,7 +186,7 @@ static void check_model_path(const struct cli_opts *o, const struct data_file *f
     int n = 0;
     inputs[n++] = cli_get(o, "config");
     for (int i = 0; i < nfiles; i++) inputs[n++] = files[i].path;
-    cli_check_output(model_path, inputs, n, is_model, cli_get(o, "force") != NULL, "MODEL_FILE");
+    cli_check_output(model_path, inputs, n, is_model, cli_flag(o, "force"), "MODEL_FILE");
     cli_check_writable(model_path);
 }
 
@@ -194,6 +205,16 @@ static void xgb_data_file(const struct cli_opt *opt, struct data_file *f)
     snprintf(f->opts, sizeof f->opts, "%s", q ? q + 1 : "");
     for (char *c = f->opts; *c; c++)
         if (*c == '&') *c = ',';
+    /* each option once, as in a URI given on the command line (gbt_dataset_from_file) */
+    for (const char *a = f->opts; *a; a += strcspn(a, ",") + (a[strcspn(a, ",")] == ',')) {
+        const size_t kl = strcspn(a, "=,");
+        for (const char *b = strchr(a, ','); b; b = strchr(b + 1, ','))
+            if (strncmp(a, b + 1, kl) == 0 && strchr("=,", b[1 + kl])) {
+                char msg[600];
+                snprintf(msg, sizeof msg, "option '%.*s' is given twice in the URI (give each once)", (int)kl, a);
+                cli_die_option(opt, msg);
+            }
+    }
 }
 
 /* A file given by its plain path (the command line, --valid). */
@@ -227,7 +248,7 @@ static void refuse_pred_task(const struct cli_opts *o, const struct cli_opt *tas
     }
     opts[n] = '\0';
     snprintf(msg, sizeof msg, "task = pred: gbtrain only trains; predict with: gbpredict%s%s %s %s %s",
-             margin && strcmp(margin, "0") != 0 ? " --margin" : "", opts, f.path,
+             margin && cli_flag(o, "pred_margin") ? " --margin" : "", opts, f.path,
              model ? model->value : "MODEL_FILE", out ? out : "pred.txt");
     cli_die_option(task, msg);
 }
@@ -323,7 +344,7 @@ int main(int argc, char **argv)
     interrupt_init();
     distributed = cli_mpi_start(&argc, &argv);
     memset(&o, 0, sizeof o);
-    cli_parse_args(argc, argv, "header q quiet help h version force", &o);
+    cli_parse_args(argc, argv, bare_flags, &o);
     if (cli_help_or_version(&o, "gbtrain", usage)) return 0;
     if ((v = cli_get(&o, "config")) != NULL) {
         struct cli_opts all;
@@ -345,10 +366,11 @@ int main(int argc, char **argv)
         free(o.v);
         o = all;
     }
+    cli_check_flags(&o, bool_flags);
     if (o.npositional > 2)
         cli_die("%d file arguments, expected TRAIN_FILE [MODEL_FILE]: '%s' is one too many (try --help)",
                 o.npositional, o.positional[2]);
-    quiet = cli_get(&o, "q") || cli_get(&o, "quiet");
+    quiet = cli_flag(&o, "q") || cli_flag(&o, "quiet");
     /* under mpirun, ranks other than 0 print only errors */
     cli_install_logger(cli_mpi_rank() > 0 ? 2 : quiet);
 
@@ -420,9 +442,7 @@ int main(int argc, char **argv)
             cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
                     "follows one uninterrupted training");
     }
-    v = cli_get(&o, "eval_train");
-    if (v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0) cli_die("eval_train expects 0 or 1, got '%s'", v);
-    eval_train = v ? v[0] == '1' : nvalid == 0;
+    eval_train = cli_get(&o, "eval_train") ? cli_flag(&o, "eval_train") : nvalid == 0;
 
     if (o.positional[1] || cli_get(&o, "model_out")) {
         v = o.positional[1] ? o.positional[1] : cli_get(&o, "model_out");

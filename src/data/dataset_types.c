@@ -32,6 +32,13 @@ static gbt_status bad_value(const gbt_dataset *d, uint64_t r, uint64_t f, float 
     const char *nm;
     gbt__dataset_where(d, r, where, sizeof where);
     nm = gbt__name_of(d->feature_names, d->nfeature_names, f, name, sizeof name);
+    /* a CSV/TSV file's column counts the label, as its reader's messages and label_column do */
+    if (d->layout.format == GBT_FILE_DELIMITED && d->layout.label_column >= 0)
+        return gbt__fail(GBT_E_INVALID_ARG,
+                         "%s: column %llu (feature %llu, %s) is categorical but holds %.9g; a category is a whole "
+                         "number from 0 to %u",
+                         where, (unsigned long long)(f + (f >= (uint64_t)d->layout.label_column)),
+                         (unsigned long long)f, nm, (double)v, GBT_CAT_LIMIT - 1);
     return gbt__fail(GBT_E_INVALID_ARG,
                      "%s: column %llu (%s) is categorical but holds %.9g; a category is a whole number "
                      "from 0 to %u",

@@ -331,6 +331,22 @@ static gbt_status header_names(const struct csv_format *c, const char *h, size_t
     }
     d->feature_names = names;
     d->nfeature_names = k;
+    /* "--header" on a file without one loses its first row, unseen: names that are all numbers say so */
+    {
+        int numeric = k > 0;
+        for (uint64_t i = 0; i < k && numeric; i++) {
+            char *e;
+            gbt__strtof(names[i], &e);
+            numeric = names[i][0] != '\0' && *e == '\0';
+        }
+        if (numeric)
+            gbt__log(GBT_LOG_WARNING, GBT_LOG_WARNING,
+                     "%s: the header line (line %llu) names the columns with numbers only ('%s'%s%s%s): if it "
+                     "is a row of data, read the file without the header option; as asked, it is read as the "
+                     "feature names and is not a row of the data",
+                     c->path, (unsigned long long)lineno, names[0], k > 1 ? ", '" : "", k > 1 ? names[1] : "",
+                     k > 1 ? "', ..." : "");
+    }
     return GBT_OK;
 }
 

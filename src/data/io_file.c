@@ -197,6 +197,19 @@ static gbt_status split_uri(const char *path, char **file, char **uri)
         }
         for (char *c = *uri; *c; c++)
             if (*c == '&') *c = ',';
+        /* "?format=csv&format=libsvm": which one was meant is anyone's guess */
+        for (const char *a = *uri; a; a = strchr(a, ',') ? strchr(a, ',') + 1 : NULL) {
+            const size_t kl = strcspn(a, "=,");
+            for (const char *b = strchr(a, ','); b; b = strchr(b + 1, ','))
+                if (strncmp(a, b + 1, kl) == 0 && (b[1 + kl] == '=' || b[1 + kl] == ',' || b[1 + kl] == '\0')) {
+                    gbt_status s = gbt__fail(GBT_E_INVALID_ARG, "%s: option '%.*s' is given twice in the URI "
+                                             "(give each once)", path, (int)kl, a);
+                    free(*file);
+                    free(*uri);
+                    *uri = NULL;
+                    return s;
+                }
+        }
     }
     return GBT_OK;
 }
@@ -327,7 +340,12 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         return s;
     }
     v = raw;
-    if (strcmp(field, "feature_weights") == 0) {
+    if (strcmp(field, "feature_weights") == 0 && n == 0) {
+        /* an empty file would silently mean "no feature weights" while the tools say they read it */
+        s = gbt__fail(GBT_E_FORMAT,
+                      "%s: no feature weights (the file is empty; give one for each of the %llu features)", side,
+                      (unsigned long long)d->ncol);
+    } else if (strcmp(field, "feature_weights") == 0) {
         /* one per feature, not per row */
         s = gbt_dataset_set_field(d, field, v, n);
         if (s != GBT_OK) s = gbt__fail_context(GBT_E_FORMAT, "%s", side);

@@ -474,6 +474,17 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     e = gbt__json_member(d, root, "format");
+    if (d->n[root].type == GBT_J_OBJECT && e < 0) {
+        /* XGBoost's JSON models are {"learner": {...}, "version": [3, 1, 0]}: one without its learner is damaged */
+        const int32_t ver = gbt__json_member(d, root, "version");
+        if (ver >= 0 && d->n[ver].type == GBT_J_ARRAY)
+            return gbt__fail(GBT_E_FORMAT,
+                             "%s: an XGBoost JSON model by its \"version\" array, but it has no \"learner\" object: "
+                             "a damaged XGBoost model (a gbt model has \"format\": \"%s\")",
+                             rd->what, FORMAT_NAME);
+        return bad(rd, -1, "a JSON object that is neither a gbt model (no \"format\": \"%s\") nor an XGBoost JSON "
+                   "model (no \"learner\" and \"version\")", FORMAT_NAME);
+    }
     if (d->n[root].type != GBT_J_OBJECT || e < 0 || d->n[e].type != GBT_J_STRING)
         return bad(rd, -1, "not a gbt model (no \"format\": \"%s\")", FORMAT_NAME);
     gbt__json_string(&d->n[e], text, sizeof text);

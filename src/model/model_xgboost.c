@@ -35,6 +35,32 @@ static gbt_status xbad(const struct xreader *rd, int32_t node, const char *msg)
     return gbt__fail(GBT_E_FORMAT, "%s: XGBoost model: %s", rd->what, msg);
 }
 
+/* As xbad, at an array's element (which may have no node of its own: a packed array's number). */
+static gbt_status xbad_at(const struct xreader *rd, const struct gbt_jnode *el, const char *msg)
+{
+    return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s (byte %zu)", rd->what, el->line, msg, el->pos);
+}
+
+/* Element i of array member `key` of obj (present and long enough: read_tree checked) into el. */
+static void xelement(const struct xreader *rd, int32_t obj, const char *key, int32_t i, struct gbt_jnode *el)
+{
+    struct gbt_jiter it = {0};
+    const int32_t arr = gbt__json_member(rd->doc, obj, key);
+    *el = rd->doc->n[arr];
+    for (int32_t k = 0; k <= i && gbt__json_next(rd->doc, arr, &it, el); k++) continue;
+}
+
+/* Fails naming tree `tree`'s node i and pointing at its entry of array `key`. */
+static gbt_status xbad_node(const struct xreader *rd, int32_t obj, uint32_t tree, int32_t i, const char *key,
+                            const char *msg)
+{
+    struct gbt_jnode el;
+    char text[256];
+    xelement(rd, obj, key, i, &el);
+    snprintf(text, sizeof text, "tree %u, node %d: %s (%s)", tree, (int)i, msg, key);
+    return xbad_at(rd, &el, text);
+}
+
 /* The member `key` of object obj with the given type; missing or mistyped is an error. */
 static gbt_status xmember(const struct xreader *rd, int32_t obj, const char *key, int type, int32_t *out)
 {
@@ -90,7 +116,12 @@ static gbt_status xnumbers(const struct xreader *rd, int32_t obj, const char *ke
         snprintf(msg, sizeof msg, "\"%s\" does not have one entry per node", key);
         return xbad(rd, e, msg);
     }
-    while (i < n && gbt__json_next(rd->doc, e, &it, &el)) FORWARD_IF_ERROR(xnumber(rd, e, &el, &out[i++]));
+    while (i < n && gbt__json_next(rd->doc, e, &it, &el))
+        if (xnumber(rd, e, &el, &out[i++]) != GBT_OK) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "\"%s\" entry %d is not a finite number", key, (int)(i - 1));
+            return xbad_at(rd, &el, msg);
+        }
     return GBT_OK;
 }
 
@@ -162,7 +193,7 @@ enum { NA_LEFT, NA_RIGHT, NA_FEATURE, NA_COND, NA_DEFLEFT, NA_WEIGHT, NA_GAIN, N
  * order (children after their parents, as gbt keeps them); deleted nodes
  * that XGBoost may leave in its arrays are skipped.
  */
-static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfeat, struct gbt_tree *t)
+static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree, uint64_t nfeat, struct gbt_tree *t)
 {
     double *a[NA_COUNT] = {0};
     int32_t *order = NULL, *newid = NULL, e, nn;
@@ -198,12 +229,16 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint64_t nfea
             const double l = a[NA_LEFT][i], r = a[NA_RIGHT][i];
             if (l == -1) continue;
             if (a[NA_TYPE][i] != 0 && a[NA_TYPE][i] != 1)
-                s = xbad(rd, obj, "a split_type other than 0 (numeric) or 1 (categorical)");
+                s = xbad_node(rd, obj, tree, i, "split_type",
+                              "a split_type other than 0 (numeric) or 1 (categorical)");
             else if (!(l >= 0 && l < nn && r >= 0 && r < nn) || l == r || newid[(int32_t)l] >= 0 ||
                      newid[(int32_t)r] >= 0)
-                s = xbad(rd, obj, "the children of a node do not form a tree");
+                /* the right child when the left one is a fresh node in range, else the left */
+                s = xbad_node(rd, obj, tree, i,
+                              l >= 0 && l < nn && newid[(int32_t)l] < 0 ? "right_children" : "left_children",
+                              "the children of a node do not form a tree");
             else if (!(a[NA_FEATURE][i] >= 0 && a[NA_FEATURE][i] < (double)nfeat))
-                s = xbad(rd, obj, "a split's feature index is not below num_feature");
+                s = xbad_node(rd, obj, tree, i, "split_indices", "a split's feature index is not below num_feature");
             else {
                 order[tail] = (int32_t)l;
                 newid[(int32_t)l] = tail++;
@@ -564,7 +599,7 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         struct gbt_tree t;
         char where[64];
         memset(&t, 0, sizeof t);
-        s = read_tree(&rd, e, m->num_feature, &t);
+        s = read_tree(&rd, e, index, m->num_feature, &t);
         snprintf(where, sizeof where, "%s: tree %u", what, index);
         if (s == GBT_OK) s = gbt__tree_validate(&t, m->num_feature, where);
         if (s == GBT_OK) s = gbt__model_add_tree(m, &t);

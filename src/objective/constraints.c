@@ -142,9 +142,18 @@ static gbt_status parse_monotone(struct lexer *L, int8_t *mono, int *any)
                 FORWARD_IF_ERROR(item(L, text, sizeof text, &quoted));
                 FORWARD_IF_ERROR(mono_value(L, text, name, &v));
             }
-            if (f >= 0 && L->nfeat > 0) mono[f] = v;
+            /* a feature given a value is marked (value + 4) until the end, so a second one is found */
+            if (f >= 0 && L->nfeat > 0) {
+                RETURN_ERROR_IF(mono[f] >= 3, GBT_E_PARAM,
+                                "parameter '%s': feature '%s' is given twice (once each: {name:1,...})", L->param,
+                                gbt__name_of(L->names, L->nnames, (uint64_t)f, where, sizeof where));
+                mono[f] = (int8_t)(v + 4);
+            }
             *any |= v != 0;
         } while (accept(L, ','));
+        if (L->nfeat > 0)
+            for (uint64_t i = 0; i < L->nfeat; i++)
+                if (mono[i] >= 3) mono[i] = (int8_t)(mono[i] - 4);
         if (!accept(L, '}')) return bad_form(L, "',' or '}'");
     } else {
         const char close = accept(L, '(') ? ')' : accept(L, '[') ? ']' : '\0';

@@ -77,6 +77,17 @@ static gbt_status take_stop(gbt_booster *b, int *stop)
     return GBT_OK;
 }
 
+/* Whether d has labels to train or evaluate on (survival:aft: its lower bounds). */
+static int has_labels(const gbt_booster *b, const gbt_dataset *d)
+{
+    return d->label != NULL || (b->params.objective == GBT_OBJ_SURVIVAL_AFT && d->label_lower != NULL);
+}
+
+/* XGBoost's rule that a data URI without label_column leaves the labels out surprises. */
+#define NO_LABEL_HINT                                                                                   \
+    " (a CSV or TSV file read as an XGBoost URI, FILE?format=csv, has no label column unless the URI " \
+    "gives one: FILE?format=csv&label_column=0)"
+
 gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
@@ -94,11 +105,15 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
     RETURN_ERROR_IF(num_rounds < 0, GBT_E_INVALID_ARG, "num_rounds is negative (%d)", num_rounds);
     RETURN_ERROR_IF(num_valid < 0 || (num_valid > 0 && valid == NULL), GBT_E_INVALID_ARG,
                     "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
+    /* the training data first: it is often an evaluation set too ("train") */
+    RETURN_ERROR_IF(!has_labels(b, train), GBT_E_INVALID_ARG, "the training data%s%s%s has no labels%s",
+                    train->source ? " '" : "", train->source ? train->source : "", train->source ? "'" : "",
+                    NO_LABEL_HINT);
     for (int i = 0; i < num_valid; i++) {
         RETURN_ERROR_IF(valid[i] == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
-        RETURN_ERROR_IF(valid[i]->label == NULL &&
-                            !(b->params.objective == GBT_OBJ_SURVIVAL_AFT && valid[i]->label_lower),
-                        GBT_E_INVALID_ARG, "validation set %d has no labels", i);
+        RETURN_ERROR_IF(!has_labels(b, valid[i]), GBT_E_INVALID_ARG, "validation set %d%s%s%s has no labels%s", i,
+                        valid_names && valid_names[i] ? " ('" : "", valid_names && valid_names[i] ? valid_names[i] : "",
+                        valid_names && valid_names[i] ? "')" : "", NO_LABEL_HINT);
     }
     verb = (int)b->params.verbosity;
     FORWARD_IF_ERROR(gbt__metric_list(b, &ml));

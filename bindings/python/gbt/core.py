@@ -803,13 +803,20 @@ def _constraint_text(name: str, value: Any) -> str:
     '[[0,1],["a","b"]]'; text passes unchanged."""
     if isinstance(value, str):
         return value
+
+    def whole(v: Any, what: str) -> int:
+        # int() would make 1.9 feature 1 and 0.5 no constraint: refused, as the CLI's text is
+        if isinstance(v, (str, bool, np.bool_, int, np.integer)) or (
+                isinstance(v, (float, np.floating)) and float(v).is_integer()):
+            return int(v)
+        raise ValueError(f"{name}: {v} is not {what}")
     if isinstance(value, Mapping):
-        return "{" + ",".join(json.dumps(str(k)) + ":" + str(int(v)) for k, v in value.items()) + "}"
+        return "{" + ",".join(json.dumps(str(k)) + ":" + str(whole(v, "-1, 0 or 1")) for k, v in value.items()) + "}"
     if name == "monotone_constraints":
-        return "(" + ",".join(str(int(v)) for v in value) + ")"
+        return "(" + ",".join(str(whole(v, "-1, 0 or 1")) for v in value) + ")"
 
     def item(v: Any) -> Any:
-        return str(v) if isinstance(v, str) else int(v)
+        return str(v) if isinstance(v, str) else whole(v, "a feature index (a whole number) or a name")
     return json.dumps([[item(v) for v in group] for group in value])
 
 

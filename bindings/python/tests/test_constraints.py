@@ -132,3 +132,25 @@ def test_constraint_errors(params, word):
     with pytest.raises(gbt.GBTError, match="constraints") as e:
         gbt.train(dict(params, verbosity=0), gbt.Dataset(X, y), 2)
     assert word in str(e.value)
+
+
+@pytest.mark.parametrize("params,word", [
+    ({"interaction_constraints": [[1.9, 2]]}, "1.9 is not a feature index"),
+    ({"interaction_constraints": [[np.float64(0.5), 1]]}, "0.5 is not a feature index"),
+    ({"monotone_constraints": (1, 0.5, 0, 0)}, "0.5 is not -1, 0 or 1"),
+    ({"monotone_constraints": {"f0": -0.7}}, "-0.7 is not -1, 0 or 1"),
+])
+def test_constraint_fractions_refused(params, word):
+    # issue 38, finding 9: int() made [[1.9, 2]] the set [[1, 2]]; the CLI's text refuses 1.9
+    X, y = _data(50)
+    with pytest.raises(ValueError, match="constraints") as e:
+        gbt.train(dict(params, verbosity=0), gbt.Dataset(X, y), 2)
+    assert word in str(e.value)
+
+
+def test_constraint_whole_floats_accepted():
+    # 2.0 from a float array is feature 2, as in XGBoost
+    X, y = _data(200)
+    a = gbt.train({"interaction_constraints": [[0.0, 1.0], [2, 3]], "verbosity": 0}, gbt.Dataset(X, y), 2)
+    b = gbt.train({"interaction_constraints": [[0, 1], [2, 3]], "verbosity": 0}, gbt.Dataset(X, y), 2)
+    assert a.save_raw() == b.save_raw()
