@@ -3,11 +3,15 @@
  * that loads must predict the same bits four ways (a dense matrix, a CSR
  * dataset, one row at a time, and margins that agree with the
  * transformed output's shape), and saving it, loading the save and saving
- * again must give identical bytes and identical predictions.
+ * again must give identical bytes and identical predictions.  Its raw
+ * scores, and those of its save, must be those of a reference walk of the
+ * text itself (fuzz_ref.h), so a corruption that loads and predicts
+ * otherwise is a finding.
  */
 #include <math.h>
 
 #include "fuzz_common.h"
+#include "fuzz_ref.h"
 
 enum { NROW = 4, MAX_FEAT = 256 };
 
@@ -25,7 +29,7 @@ static float value_at(unsigned r, unsigned j)
     return v[(r * 7 + j * 3 + r * j) % (sizeof v / sizeof v[0])];
 }
 
-static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dense)
+static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dense, const char *text, size_t len)
 {
     uint64_t size = 0, msize = 0;
     float *x = malloc(sizeof *x * NROW * nf), *out = NULL, *one = NULL, *margin = NULL, *csr_out = NULL;
@@ -65,6 +69,8 @@ static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dens
     FUZZ_ASSERT(fuzz_same_floats(out, csr_out, size));
     FUZZ_ASSERT(gbt_booster_predict_dense(b, x, NROW, nf, NAN, GBT_PREDICT_MARGIN, margin, msize) == GBT_OK);
     for (uint64_t i = 0; i < msize; i++) FUZZ_ASSERT(!isnan(margin[i]));
+    /* the raw scores against the walk of the text the booster came from */
+    ref_check(text, len, x, NROW, nf, margin, msize);
     if (out_dense) memcpy(out_dense, out, size * sizeof *out);
     gbt_dataset_free(d);
     free(x), free(idx), free(val), free(out), free(one), free(csr_out), free(margin);
@@ -96,8 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p1 = calloc(psize, sizeof *p1);
         p2 = calloc(psize, sizeof *p2);
         FUZZ_ASSERT(p1 && p2);
-        predict_four_ways(b, nf, p1);
-        predict_four_ways(c, nf, p2);
+        predict_four_ways(b, nf, p1, (const char *)data, size);
+        predict_four_ways(c, nf, p2, saved, ls);
         FUZZ_ASSERT(fuzz_same_floats(p1, p2, psize));
         free(p1), free(p2);
     }
