@@ -69,5 +69,8 @@ fails "XGBoost: num_trees that is not the number of trees" "xnum.json:1: XGBoost
 edit '"iteration_indptr":\[0,1,2,3\]' '"iteration_indptr":[0,2,2,3]' "$work/x.json" xptr.json
 fails "XGBoost: iteration_indptr that is not one tree a round" "xptr.json:1: XGBoost model: iteration_indptr is not one tree per output and round" \
     gbpredict -q --header "$work/p.csv" "$work/xptr.json" "$work/o.txt"
+edit '"num_target":"1"' '"num_target":"2"' "$work/x.json" xtarget.json
+fails "XGBoost: two targets for a one-output objective" "xtarget.json:1: XGBoost model: num_target is not the number of outputs" \
+    gbpredict -q --header "$work/p.csv" "$work/xtarget.json" "$work/o.txt"
 rm -rf "$work"
 done_testing

@@ -193,7 +193,9 @@ static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t 
 {
     double *nodes = NULL;
     int32_t n = 0;
-    gbt_status s = xarray(rd, obj, "categories_nodes", &nodes, &n);
+    gbt_status s;
+    if (gbt__json_member(rd->doc, obj, "categories_nodes") < 0) return GBT_OK; /* XGBoost before categories */
+    s = xarray(rd, obj, "categories_nodes", &nodes, &n);
     for (int32_t k = 0; s == GBT_OK && k < n; k++) {
         const double v = nodes[k];
         char msg[160];
@@ -624,6 +626,12 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     m->num_class = (int)v;
     p->num_class = m->num_class;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
+    /* XGBoost's outputs are num_target (1 for a multi-class model): a model of more targets than gbt reads is refused */
+    if (gbt__json_member(doc, e, "num_target") >= 0) {
+        FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
+        if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
+            return xbad(&rd, e, "num_target is not the number of outputs of the objective");
+    }
     m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     {
