@@ -72,5 +72,8 @@ fails "XGBoost: iteration_indptr that is not one tree a round" "xptr.json:1: XGB
 edit '"num_target":"1"' '"num_target":"2"' "$work/x.json" xtarget.json
 fails "XGBoost: two targets for a one-output objective" "xtarget.json:1: XGBoost model: num_target is not the number of outputs" \
     gbpredict -q --header "$work/p.csv" "$work/xtarget.json" "$work/o.txt"
+edit '"num_class":"0"' '"num_class":"-1"' "$work/x.json" xclass.json
+fails "XGBoost: num_class -1 (it was saved as a gbt model that gbt refused)" "xclass.json:1: XGBoost model: num_class does not fit the objective" \
+    gbpredict -q --header "$work/p.csv" "$work/xclass.json" "$work/o.txt"
 rm -rf "$work"
 done_testing

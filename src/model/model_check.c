@@ -33,7 +33,7 @@ static gbt_status check_header(const struct gbt_model *m, const char *what)
                         "%s: num_class %d does not fit a multi-class objective with %d outputs", what,
                         m->num_class, m->K);
     else
-        RETURN_ERROR_IF(m->num_class > 1, GBT_E_FORMAT,
+        RETURN_ERROR_IF(m->num_class > 1 || m->num_class < 0, GBT_E_FORMAT,
                         "%s: num_class %d with an objective that is not multi-class", what, m->num_class);
     for (int k = 0; k < m->K; k++)
         RETURN_ERROR_IF(!isfinite(m->base[k]), GBT_E_FORMAT, "%s: the starting score of output %d is not finite",

@@ -620,7 +620,7 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return xbad(&rd, e, "num_feature out of range");
     m->num_feature = (uint64_t)v;
     FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
-    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES)
+    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES || v < 0 || v != floor(v))
         return xbad(&rd, e, "num_class does not fit the objective");
     m->objective = (int)p->objective;
     m->num_class = (int)v;

@@ -149,7 +149,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
         rl = 0;
         break;
     default: /* double it */
-        if (len[k] + 1 >= sizeof repl || !(end < size && (data[end] == ',' || data[end] == ']'))) return size;
+        if (2 * len[k] + 1 > sizeof repl || !(end < size && (data[end] == ',' || data[end] == ']'))) return size;
         memcpy(repl, data + start, len[k]);
         repl[len[k]] = ',';
         memcpy(repl + len[k] + 1, data + start, len[k]);
