@@ -276,9 +276,13 @@ static void test_xgboost_strict(void)
  */
 static void test_xgboost_cats(void)
 {
-    char buf[4096], buf2[4096], attr[256];
+    char buf[4096], buf2[4096], buf3[4096], attr[256];
     gbt_booster *b = NULL;
-    const char *m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    /* the root splits on categorical feature 1 (category 1 goes right) */
+    const char *m = xgb_model(buf3, sizeof buf3, "binary:logistic", "gbtree", "1", "1", "1");
+    m = replaced(buf, sizeof buf, m,
+                 "\"categories\":[],\"categories_nodes\":[],\"categories_segments\":[],\"categories_sizes\":[]",
+                 "\"categories\":[1],\"categories_nodes\":[0],\"categories_segments\":[0],\"categories_sizes\":[1]");
     m = replaced(buf2, sizeof buf2, m, "\"feature_types\":[]", "\"feature_types\":[\"float\",\"c\"]");
     /* feature 1's categories "a", "bc" and "de" */
     m = replaced(buf, sizeof buf, m, "\"model\":{",

@@ -20,6 +20,21 @@ gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
     return GBT_OK;
 }
 
+gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t)
+{
+    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
+                                  sizeof *m->trees, "model trees"));
+    m->trees[m->ntrees++] = *t;
+    memset(t, 0, sizeof *t);
+    return GBT_OK;
+}
+
+gbt_status gbt__model_index_trees(struct gbt_model *m)
+{
+    while (m->forest.ntrees < m->ntrees) FORWARD_IF_ERROR(gbt__forest_append(&m->forest, &m->trees[m->forest.ntrees]));
+    return GBT_OK;
+}
+
 gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *types, uint64_t ntypes,
                                   const char *what)
 {

@@ -43,6 +43,21 @@ struct gbt_model {
 
 /* Appends a tree to the model and its forest (t is emptied). */
 gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
+/*
+ * A loader's two steps of gbt__model_add_tree: appends a tree to the
+ * model alone (t is emptied), and, once gbt__model_check has passed, lays
+ * the trees not yet in the forest out for prediction.
+ */
+gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t);
+gbt_status gbt__model_index_trees(struct gbt_model *m);
+
+/*
+ * The semantic checks of a model built from outside data (model_check.c):
+ * GBT_OK, or GBT_E_FORMAT with a message that starts with `what` and names
+ * the tree and node.  Needs no forest: loaders call it before
+ * gbt__model_index_trees.
+ */
+gbt_status gbt__model_check(const struct gbt_model *m, const char *what);
 
 /* Drops trees from index ntrees on. */
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);

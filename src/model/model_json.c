@@ -112,6 +112,8 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
                                  struct gbt_strbuf *sb)
 {
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
+    /* write only what loads: the loader's checks, before a byte of the model */
+    FORWARD_IF_ERROR(gbt__model_check(m, "cannot save the model"));
     gbt__sb_printf(sb, "{\n  \"format\": \"%s\",\n  \"format_version\": %d,\n  \"gbt_version\": \"%s\",\n",
                    FORMAT_NAME, FORMAT_VERSION, gbt_version());
     gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
@@ -125,10 +127,10 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
         gbt__sb_printf(sb, "],\n");
     }
     if (m->nfeature_types > 0) {
-        /* XGBoost's feature_types: "q" numeric, "c" categorical */
+        /* XGBoost's feature_types: "q" numeric, "c" categorical; one per feature (none typed: numeric) */
         gbt__sb_printf(sb, "  \"feature_types\": [");
-        for (uint64_t i = 0; i < m->nfeature_types; i++)
-            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "", m->feature_types[i] ? "c" : "q");
+        for (uint64_t i = 0; i < m->num_feature; i++)
+            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "", gbt__model_is_cat(m, i) ? "c" : "q");
         gbt__sb_printf(sb, "],\n");
     }
     if (m->index_base != GBT_BASE_NONE)
@@ -166,10 +168,6 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     gbt__params_each_training(p, put_training, sb);
     gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
-        char what[64];
-        /* write only what loads: the checks of the loader, before a byte of the tree */
-        snprintf(what, sizeof what, "cannot save tree %u", t);
-        FORWARD_IF_ERROR(gbt__tree_validate(&m->trees[t], m->num_feature, what));
         gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
         put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K));
     }
@@ -254,7 +252,7 @@ static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key
     return GBT_OK;
 }
 
-/* The optional categorical splits of a tree (put_categories); tree.c checks the sets. */
+/* The optional categorical splits of a tree (put_categories); model_check.c checks the sets. */
 static gbt_status read_categories(const struct reader *rd, int32_t obj, struct gbt_tree *t)
 {
     const struct gbt_jdoc *d = rd->doc;
@@ -301,13 +299,12 @@ static gbt_status read_categories(const struct reader *rd, int32_t obj, struct g
 static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
                                           "threshold", "value", "gain", "cover"};
 
-static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat, int K, uint32_t index,
-                            struct gbt_tree *t)
+/* Tree `index` as the file has it (model_check.c checks it once the model is read). */
+static gbt_status read_tree(const struct reader *rd, int32_t obj, int K, uint32_t index, struct gbt_tree *t)
 {
     const struct gbt_jdoc *d = rd->doc;
     long long n, cls;
     int32_t e;
-    char what[128];
     int32_t nn;
     struct gbt_jiter it;
     struct gbt_jnode el;
@@ -349,19 +346,18 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, uint64_t nfeat
     READ_FLOATS("cover", t->cover);
 #undef READ_INTS
 #undef READ_FLOATS
-    FORWARD_IF_ERROR(read_categories(rd, obj, t));
-    snprintf(what, sizeof what, "%s: tree %u", rd->what, index);
-    return gbt__tree_validate(t, nfeat, what);
+    return read_categories(rd, obj, t);
 }
 
-/* The optional "feature_types": at most num_feature of "q" and "c". */
+/* The optional "feature_types": one "q" or "c" per feature. */
 static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     char buf[8];
     uint64_t n = 0;
     if (d->n[arr].type != GBT_J_ARRAY) return bad(rd, arr, "\"%s\" has the wrong type", "feature_types");
-    if ((uint64_t)d->n[arr].count > m->num_feature) return bad(rd, arr, "more feature types than features%s", "");
+    if ((uint64_t)d->n[arr].count != m->num_feature)
+        return bad(rd, arr, "\"feature_types\" does not have one type per feature (num_feature)%s", "");
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count + 1, 1, 1, "feature types"));
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
         if (d->n[c].type == GBT_J_STRING) gbt__json_string(&d->n[c], buf, sizeof buf);
@@ -573,11 +569,13 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         if (doc.n[e].type != GBT_J_OBJECT)
             s = bad(&rd, e, "trees must be objects%s", "");
         else
-            s = read_tree(&rd, e, m->num_feature, m->K, index, &t);
-        if (s == GBT_OK) s = gbt__model_add_tree(m, &t);
+            s = read_tree(&rd, e, m->K, index, &t);
+        if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
         gbt__tree_free(&t);
     }
     gbt__json_free(&doc);
+    if (s == GBT_OK) s = gbt__model_check(m, what);
+    if (s == GBT_OK) s = gbt__model_index_trees(m);
     return s;
 }
 

@@ -183,6 +183,35 @@ static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, int32_t i
     return s;
 }
 
+/*
+ * Every node that categories_nodes names is a split whose split_type is 1
+ * (categorical), named once: a set given to a leaf or to a numeric split
+ * would be dropped without a word (issue 38).
+ */
+static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t nn, const double *left,
+                                 const double *type)
+{
+    double *nodes = NULL;
+    int32_t n = 0;
+    gbt_status s;
+    if (gbt__json_member(rd->doc, obj, "categories_nodes") < 0) return GBT_OK; /* XGBoost before categories */
+    s = xarray(rd, obj, "categories_nodes", &nodes, &n);
+    for (int32_t k = 0; s == GBT_OK && k < n; k++) {
+        const double v = nodes[k];
+        char msg[160];
+        if (!(v >= 0 && v < nn && v == floor(v)) || left[(int32_t)v] == -1 || type[(int32_t)v] != 1 ||
+            (k > 0 && !(v > nodes[k - 1]))) {
+            snprintf(msg, sizeof msg,
+                     "categories_nodes names node %.17g, which is not a categorical split (split_type 1) "
+                     "named once, in ascending order",
+                     v);
+            s = xbad(rd, obj, msg);
+        }
+    }
+    free(nodes);
+    return s;
+}
+
 static const char *const node_arrays[] = {"left_children", "right_children", "split_indices",
                                           "split_conditions", "default_left", "base_weights",
                                           "loss_changes",  "sum_hessian",    "split_type"};
@@ -265,6 +294,7 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree
             }
         }
     }
+    if (s == GBT_OK) s = check_cat_refs(rd, obj, nn, a[NA_LEFT], a[NA_TYPE]);
     for (int k = 0; k < NA_COUNT; k++) free(a[k]);
     free(order);
     free(newid);
@@ -405,7 +435,7 @@ static gbt_status read_names(const struct xreader *rd, int32_t learner, struct g
     return s;
 }
 
-/* learner.feature_types, when present and not empty: one per feature, "c" categorical, anything else numeric. */
+/* learner.feature_types, when present and not empty: one per feature, "c" categorical, q, int, float, i numeric. */
 static gbt_status read_types(const struct xreader *rd, int32_t learner, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
@@ -419,6 +449,10 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
         if (d->n[c].type != GBT_J_STRING) return xbad(rd, c, "a feature type is not a string");
         gbt__json_string(&d->n[c], buf, sizeof buf);
+        /* XGBoost's own rule (ParseFeatureType) */
+        if (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0 && strcmp(buf, "int") != 0 && strcmp(buf, "float") != 0 &&
+            strcmp(buf, "i") != 0)
+            return xbad(rd, c, "a feature type is not one of q, c, int, float and i");
         m->feature_types[n] = strcmp(buf, "c") == 0;
         any |= m->feature_types[n++];
     }
@@ -537,6 +571,29 @@ static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_
     return s;
 }
 
+/*
+ * gbtree_model_param.num_trees and iteration_indptr, where present, against
+ * the trees: XGBoost reads the rounds from them, gbt from tree_info.
+ */
+static gbt_status check_counts(const struct xreader *rd, int32_t model, uint32_t rounds, int K)
+{
+    int32_t e = gbt__json_member(rd->doc, model, "gbtree_model_param");
+    double v, *ptr = NULL;
+    int32_t n = 0;
+    gbt_status s = GBT_OK;
+    if (e >= 0 && rd->doc->n[e].type == GBT_J_OBJECT && gbt__json_member(rd->doc, e, "num_trees") >= 0) {
+        FORWARD_IF_ERROR(xparam(rd, e, "num_trees", &v));
+        if (v != (double)rounds * K) return xbad(rd, e, "num_trees is not the number of trees");
+    }
+    if (gbt__json_member(rd->doc, model, "iteration_indptr") < 0) return GBT_OK;
+    FORWARD_IF_ERROR(xarray(rd, model, "iteration_indptr", &ptr, &n));
+    if ((uint32_t)n != rounds + 1) s = xbad(rd, model, "iteration_indptr does not have one entry per round and one more");
+    for (int32_t r = 0; s == GBT_OK && r < n; r++)
+        if (ptr[r] != (double)r * K) s = xbad(rd, model, "iteration_indptr is not one tree per output and round");
+    free(ptr);
+    return s;
+}
+
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p)
 {
@@ -563,12 +620,18 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return xbad(&rd, e, "num_feature out of range");
     m->num_feature = (uint64_t)v;
     FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
-    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES)
+    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES || v < 0 || v != floor(v))
         return xbad(&rd, e, "num_class does not fit the objective");
     m->objective = (int)p->objective;
     m->num_class = (int)v;
     p->num_class = m->num_class;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
+    /* XGBoost's outputs are num_target (1 for a multi-class model): a model of more targets than gbt reads is refused */
+    if (gbt__json_member(doc, e, "num_target") >= 0) {
+        FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
+        if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
+            return xbad(&rd, e, "num_target is not the number of outputs of the objective");
+    }
     m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     {
@@ -594,23 +657,28 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
         if (v != (double)(index++ % (uint32_t)m->K)) return xbad(&rd, info, "tree_info is not in round order");
     }
+    FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / m->K, m->K));
     index = 0;
     for (e = doc->n[trees].child; e >= 0 && s == GBT_OK; e = doc->n[e].next, index++) {
         struct gbt_tree t;
-        char where[64];
+        int32_t id = doc->n[e].type == GBT_J_OBJECT ? gbt__json_member(doc, e, "id") : -1;
         memset(&t, 0, sizeof t);
-        s = read_tree(&rd, e, index, m->num_feature, &t);
-        snprintf(where, sizeof where, "%s: tree %u", what, index);
-        if (s == GBT_OK) s = gbt__tree_validate(&t, m->num_feature, where);
-        if (s == GBT_OK) s = gbt__model_add_tree(m, &t);
+        /* XGBoost places a tree by its id: one out of place would belong to another output there */
+        if (id >= 0 && (xnumber(&rd, id, &doc->n[id], &v) != GBT_OK || v != (double)index))
+            s = xbad(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
+        if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &t);
+        if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
         if (s != GBT_OK) gbt__tree_free(&t);
     }
     e = gbt__json_member(doc, learner, "attributes");
+    /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
     if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
-        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < 2147483647.0) {
+        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)(m->ntrees / (uint32_t)m->K)) {
         m->best_iteration = (int)v;
         if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
             m->best_score = NAN;
     }
+    if (s == GBT_OK) s = gbt__model_check(m, what);
+    if (s == GBT_OK) s = gbt__model_index_trees(m);
     return s;
 }

@@ -222,6 +222,8 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     const uint64_t nfeat = m->num_feature + (uint64_t)shift;
     const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
+    /* export only what loads: the loaders' checks, before a byte of the model */
+    FORWARD_IF_ERROR(gbt__model_check(m, "cannot export the model"));
     gbt__sb_printf(sb, "{\"learner\":{\"attributes\":{");
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "\"best_iteration\":\"%d\"", m->best_iteration);
@@ -277,9 +279,6 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     for (uint32_t t = 0; t < m->ntrees; t++) gbt__sb_printf(sb, t ? ",%u" : "%u", t % (uint32_t)m->K);
     gbt__sb_printf(sb, "],\"trees\":[");
     for (uint32_t t = 0; t < m->ntrees; t++) {
-        char what[64];
-        snprintf(what, sizeof what, "cannot export tree %u", t);
-        FORWARD_IF_ERROR(gbt__tree_validate(&m->trees[t], m->num_feature, what));
         if (t) gbt__sb_append(sb, ",", 1);
         FORWARD_IF_ERROR(put_tree(sb, &m->trees[t], t, nfeat, shift));
     }

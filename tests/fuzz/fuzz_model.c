@@ -3,11 +3,17 @@
  * that loads must predict the same bits four ways (a dense matrix, a CSR
  * dataset, one row at a time, and margins that agree with the
  * transformed output's shape), and saving it, loading the save and saving
- * again must give identical bytes and identical predictions.
+ * again must give identical bytes and identical predictions.  Its raw
+ * scores, and those of its save, must be those of a reference walk of the
+ * text itself (fuzz_ref.h), so a corruption that loads and predicts
+ * otherwise is a finding.  Its mutator (LLVMFuzzerCustomMutator) mostly
+ * changes numbers and types inside well-formed JSON, so most inputs load.
  */
+#include <limits.h>
 #include <math.h>
 
 #include "fuzz_common.h"
+#include "fuzz_ref.h"
 
 enum { NROW = 4, MAX_FEAT = 256 };
 
@@ -25,7 +31,7 @@ static float value_at(unsigned r, unsigned j)
     return v[(r * 7 + j * 3 + r * j) % (sizeof v / sizeof v[0])];
 }
 
-static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dense)
+static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dense, const char *text, size_t len)
 {
     uint64_t size = 0, msize = 0;
     float *x = malloc(sizeof *x * NROW * nf), *out = NULL, *one = NULL, *margin = NULL, *csr_out = NULL;
@@ -65,9 +71,96 @@ static void predict_four_ways(const gbt_booster *b, uint64_t nf, float *out_dens
     FUZZ_ASSERT(fuzz_same_floats(out, csr_out, size));
     FUZZ_ASSERT(gbt_booster_predict_dense(b, x, NROW, nf, NAN, GBT_PREDICT_MARGIN, margin, msize) == GBT_OK);
     for (uint64_t i = 0; i < msize; i++) FUZZ_ASSERT(!isnan(margin[i]));
+    /* the raw scores against the walk of the text the booster came from */
+    ref_check(text, len, x, NROW, nf, margin, msize);
     if (out_dense) memcpy(out_dense, out, size * sizeof *out);
     gbt_dataset_free(d);
     free(x), free(idx), free(val), free(out), free(one), free(csr_out), free(margin);
+}
+
+/*
+ * Mutations that keep a model's JSON well formed, so that most inputs load
+ * and reach the checks and the reference walk: one number replaced (by a
+ * small integer, another number of the file, or itself plus or minus
+ * one), a "q" made "c" or back, an array element dropped or doubled.
+ * One mutation in four is libFuzzer's own, on the bytes.
+ */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+
+enum { MAX_TOKENS = 4096 };
+
+static int token_char(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '.' || c == 'e' || c == 'E' || c == '+';
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned seed)
+{
+    static size_t at[MAX_TOKENS], len[MAX_TOKENS];
+    char repl[48];
+    size_t n = 0, k, rl, start, end;
+    uint64_t r = seed * 6364136223846793005ull + 1442695040888963407ull;
+#define NEXT() (r = r * 6364136223846793005ull + 1442695040888963407ull, (unsigned)(r >> 33))
+    if (NEXT() % 4 == 0) return LLVMFuzzerMutate(data, size, max);
+    /* numbers (a digit or '-' after a separator) and the strings "q" and "c" */
+    for (size_t i = 0; i < size && n < MAX_TOKENS; i++) {
+        if (i + 2 < size && data[i] == '"' && (data[i + 1] == 'q' || data[i + 1] == 'c') && data[i + 2] == '"') {
+            at[n] = i + 1, len[n++] = 1;
+            i += 2;
+        } else if (((data[i] >= '0' && data[i] <= '9') || data[i] == '-') &&
+                   (i == 0 || data[i - 1] == '[' || data[i - 1] == ',' || data[i - 1] == ' ' || data[i - 1] == ':' ||
+                    data[i - 1] == '"')) {
+            size_t j = i;
+            while (j < size && token_char(data[j])) j++;
+            at[n] = i, len[n++] = j - i;
+            i = j - 1;
+        }
+    }
+    if (n == 0) return LLVMFuzzerMutate(data, size, max);
+    k = NEXT() % n;
+    start = at[k], end = at[k] + len[k];
+    switch (len[k] == 1 && (data[start] == 'q' || data[start] == 'c') && start > 0 && data[start - 1] == '"'
+                ? 9 : NEXT() % 6) {
+    case 9:
+        repl[0] = data[start] == 'q' ? 'c' : 'q', rl = 1;
+        break;
+    case 0: case 1: /* a small integer: node ids, features, counts, flags */
+        rl = (size_t)snprintf(repl, sizeof repl, "%d", (int)(NEXT() % 11) - 1);
+        break;
+    case 2: { /* another number of the file */
+        const size_t o = NEXT() % n;
+        rl = len[o] < sizeof repl ? len[o] : sizeof repl - 1;
+        memcpy(repl, data + at[o], rl);
+        break;
+    }
+    case 3: { /* plus or minus one */
+        char buf[48], *e;
+        long long v;
+        if (len[k] >= sizeof buf) return size;
+        memcpy(buf, data + start, len[k]), buf[len[k]] = '\0';
+        v = strtoll(buf, &e, 10);
+        if (*e != '\0' || v <= LLONG_MIN + 1 || v >= LLONG_MAX - 1) return LLVMFuzzerMutate(data, size, max);
+        rl = (size_t)snprintf(repl, sizeof repl, "%lld", v + (NEXT() % 2 ? 1 : -1));
+        break;
+    }
+    case 4: /* drop the element and its comma */
+        if (end < size && data[end] == ',') end++;
+        else if (start > 0 && data[start - 1] == ',') start--;
+        rl = 0;
+        break;
+    default: /* double it */
+        if (2 * len[k] + 1 > sizeof repl || !(end < size && (data[end] == ',' || data[end] == ']'))) return size;
+        memcpy(repl, data + start, len[k]);
+        repl[len[k]] = ',';
+        memcpy(repl + len[k] + 1, data + start, len[k]);
+        rl = 2 * len[k] + 1;
+        break;
+    }
+#undef NEXT
+    if (size - (end - start) + rl > max) return size;
+    memmove(data + start + rl, data + end, size - end);
+    memcpy(data + start, repl, rl);
+    return size - (end - start) + rl;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,6 +169,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *saved = NULL, *again = NULL, buf[64];
     size_t ls = 0, la = 0;
     uint64_t nf, psize = 0;
+    float *p1 = NULL, *p2 = NULL;
     gbt_status s = gbt_booster_load_from_buffer((const char *)data, size, &b);
     if (s != GBT_OK) {
         FUZZ_ASSERT(FUZZ_FAILED_WITH_MESSAGE(s));
@@ -85,22 +179,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(gbt_booster_set_param(b, "nthread", "1") == GBT_OK);
     FUZZ_ASSERT(gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) == GBT_OK);
     nf = strtoull(buf, NULL, 10);
+    /* the loaded model's predictions against the walk of its text first: the first thing a corruption breaks */
+    if (nf >= 1 && nf <= MAX_FEAT) {
+        FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, 0, &psize) == GBT_OK);
+        p1 = calloc(psize, sizeof *p1);
+        p2 = calloc(psize, sizeof *p2);
+        FUZZ_ASSERT(p1 && p2);
+        predict_four_ways(b, nf, p1, (const char *)data, size);
+    }
     FUZZ_ASSERT(gbt_booster_save_to_buffer(b, &saved, &ls) == GBT_OK);
     FUZZ_ASSERT(gbt_booster_load_from_buffer(saved, ls, &c) == GBT_OK);
     FUZZ_ASSERT(gbt_booster_set_param(c, "nthread", "1") == GBT_OK);
     FUZZ_ASSERT(gbt_booster_save_to_buffer(c, &again, &la) == GBT_OK);
     FUZZ_ASSERT(ls == la && memcmp(saved, again, ls) == 0);
-    if (nf >= 1 && nf <= MAX_FEAT) {
-        float *p1, *p2;
-        FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, 0, &psize) == GBT_OK);
-        p1 = calloc(psize, sizeof *p1);
-        p2 = calloc(psize, sizeof *p2);
-        FUZZ_ASSERT(p1 && p2);
-        predict_four_ways(b, nf, p1);
-        predict_four_ways(c, nf, p2);
+    if (p1) {
+        predict_four_ways(c, nf, p2, saved, ls);
         FUZZ_ASSERT(fuzz_same_floats(p1, p2, psize));
-        free(p1), free(p2);
     }
+    free(p1), free(p2);
     gbt_free(saved);
     gbt_free(again);
     gbt_booster_free(b);

@@ -12,4 +12,4 @@ clean-local:
 	rm -rf tests/fuzz/build
 .PHONY: fuzz
 EXTRA_DIST += tests/fuzz/fuzz.sh tests/fuzz/fuzz_common.h tests/fuzz/fuzz_readers.c \
-	tests/fuzz/fuzz_model.c tests/fuzz/fuzz_params.c tests/fuzz/fuzz_invariants.c tests/fuzz/corpus
+	tests/fuzz/fuzz_model.c tests/fuzz/fuzz_params.c tests/fuzz/fuzz_invariants.c tests/fuzz/fuzz_ref.h tests/fuzz/corpus

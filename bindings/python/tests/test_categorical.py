@@ -115,3 +115,25 @@ def test_a_worker_threads_error_reaches_python_with_its_message():
                 gbt.train({"nthread": nthread}, d, 1)
             got.append(str(e.value))
         assert got == [want] * 20, (nthread, sorted(set(got)))
+
+
+def test_corrupted_categorical_model_is_refused():
+    """A set moved to a leaf, or feature types that contradict the splits,
+    used to load and predict otherwise (issue 38): now a FormatError naming
+    the tree and node."""
+    X, y = data()
+    bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.Dataset(X, y, feature_types=["q", "c"]), 2)
+    model = json.loads(bytes(bst.save_raw()).decode())
+    tree = next(t for t in model["trees"] if t.get("categories_nodes"))
+    node = tree["categories_nodes"][-1]
+    leaf = len(tree["left"]) - 1  # the last node: a leaf, after every split (ascending order kept)
+    tree["categories_nodes"][-1] = leaf
+    with pytest.raises(gbt.FormatError, match=r"tree \d+: node %d is a leaf but has a set of categories" % leaf):
+        gbt.Booster(model_file=bytearray(json.dumps(model).encode()))
+    tree["categories_nodes"][-1] = node
+    model["feature_types"] = ["q", "q"]
+    with pytest.raises(gbt.FormatError, match=r"categorical split on feature 1 \(f1\)"):
+        gbt.Booster(model_file=bytearray(json.dumps(model).encode()))
+    model["feature_types"] = ["c"]
+    with pytest.raises(gbt.FormatError, match="does not have one type per feature"):
+        gbt.Booster(model_file=bytearray(json.dumps(model).encode()))
