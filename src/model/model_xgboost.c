@@ -152,33 +152,66 @@ static gbt_status xarray(const struct xreader *rd, int32_t obj, const char *key,
  * categories_nodes, _segments, _sizes and categories (the categories that
  * go right, as in gbt).
  */
-static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, int32_t i, int32_t id, struct gbt_tree *t)
+/* A tree's four category arrays, read once (on its first categorical split) for all its splits. */
+struct xcats {
+    int loaded;
+    double *nodes, *seg, *size, *cats;
+    int32_t n, nc;
+};
+
+static gbt_status xcats_load(const struct xreader *rd, int32_t obj, struct xcats *x)
 {
-    double *nodes = NULL, *seg = NULL, *size = NULL, *cats = NULL;
-    int32_t nn = 0, ns = 0, nz = 0, nc = 0, k;
+    int32_t ns = 0, nz = 0;
+    gbt_status s = xarray(rd, obj, "categories_nodes", &x->nodes, &x->n);
+    x->loaded = 1;
+    if (s == GBT_OK) s = xarray(rd, obj, "categories_segments", &x->seg, &ns);
+    if (s == GBT_OK) s = xarray(rd, obj, "categories_sizes", &x->size, &nz);
+    if (s == GBT_OK) s = xarray(rd, obj, "categories", &x->cats, &x->nc);
+    if (s == GBT_OK && (ns != x->n || nz != x->n)) s = xbad(rd, obj, "categories_nodes, _segments and _sizes differ in length");
+    return s;
+}
+
+static void xcats_free(struct xcats *x)
+{
+    free(x->nodes);
+    free(x->seg);
+    free(x->size);
+    free(x->cats);
+}
+
+/*
+ * The category set of XGBoost node i (gbt's node id): found by binary
+ * search, as check_cat_refs has found categories_nodes ascending (a search
+ * from the start for every split made a tree's load quadratic in its
+ * categorical splits).
+ */
+static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, struct xcats *x, int32_t i, int32_t id,
+                                struct gbt_tree *t)
+{
+    int32_t lo = 0, hi, k = -1;
     uint32_t *set = NULL;
-    gbt_status s = xarray(rd, obj, "categories_nodes", &nodes, &nn);
-    if (s == GBT_OK) s = xarray(rd, obj, "categories_segments", &seg, &ns);
-    if (s == GBT_OK) s = xarray(rd, obj, "categories_sizes", &size, &nz);
-    if (s == GBT_OK) s = xarray(rd, obj, "categories", &cats, &nc);
-    if (s == GBT_OK && (ns != nn || nz != nn)) s = xbad(rd, obj, "categories_nodes, _segments and _sizes differ in length");
-    for (k = 0; s == GBT_OK && k < nn && nodes[k] != (double)i; k++) continue;
-    if (s == GBT_OK && k == nn) s = xbad(rd, obj, "a categorical split without categories");
-    if (s == GBT_OK && !(seg[k] >= 0 && size[k] >= 0 && seg[k] + size[k] <= (double)nc))
+    gbt_status s = x->loaded ? GBT_OK : xcats_load(rd, obj, x);
+    for (hi = x->n - 1; s == GBT_OK && lo <= hi;) {
+        const int32_t mid = lo + (hi - lo) / 2;
+        if (x->nodes[mid] == (double)i) {
+            k = mid;
+            break;
+        }
+        if (x->nodes[mid] < (double)i) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    if (s == GBT_OK && k < 0) s = xbad(rd, obj, "a categorical split without categories");
+    if (s == GBT_OK && !(x->seg[k] >= 0 && x->size[k] >= 0 && x->seg[k] + x->size[k] <= (double)x->nc))
         s = xbad(rd, obj, "a categorical split's categories are out of range");
-    if (s == GBT_OK) s = gbt__alloc(&set, (size_t)size[k] + 1, sizeof *set, 0, "XGBoost categories");
-    for (int32_t c = 0; s == GBT_OK && c < (int32_t)size[k]; c++) {
-        const double v = cats[(int32_t)seg[k] + c];
+    if (s == GBT_OK) s = gbt__alloc(&set, (size_t)x->size[k] + 1, sizeof *set, 0, "XGBoost categories");
+    for (int32_t c = 0; s == GBT_OK && c < (int32_t)x->size[k]; c++) {
+        const double v = x->cats[(int32_t)x->seg[k] + c];
         if (!(v >= 0 && v < (double)GBT_TREE_CAT_LIMIT && v == floor(v)) || (c > 0 && v <= (double)set[c - 1]))
             s = xbad(rd, obj, "a categorical split's categories are not ascending whole numbers below 2^24");
         else
             set[c] = (uint32_t)v;
     }
-    if (s == GBT_OK) s = gbt__tree_set_cats(t, id, set, (int32_t)size[k]);
-    free(nodes);
-    free(seg);
-    free(size);
-    free(cats);
+    if (s == GBT_OK) s = gbt__tree_set_cats(t, id, set, (int32_t)x->size[k]);
     free(set);
     return s;
 }
@@ -225,6 +258,7 @@ enum { NA_LEFT, NA_RIGHT, NA_FEATURE, NA_COND, NA_DEFLEFT, NA_WEIGHT, NA_GAIN, N
 static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree, uint64_t nfeat, struct gbt_tree *t)
 {
     double *a[NA_COUNT] = {0};
+    struct xcats cats = {0};
     int32_t *order = NULL, *newid = NULL, e, nn;
     double v;
     gbt_status s;
@@ -246,6 +280,8 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree
         s = gbt__alloc(&a[k], (size_t)nn, sizeof(double), 0, "XGBoost tree");
         if (s == GBT_OK) s = xnumbers(rd, obj, node_arrays[k], nn, a[k]);
     }
+    /* before the splits read their sets: categories_nodes ascending, each a categorical split */
+    if (s == GBT_OK) s = check_cat_refs(rd, obj, nn, a[NA_LEFT], a[NA_TYPE]);
     if (s == GBT_OK) s = gbt__alloc(&order, (size_t)nn, sizeof *order, 0, "XGBoost tree");
     if (s == GBT_OK) s = gbt__alloc(&newid, (size_t)nn, sizeof *newid, 0, "XGBoost tree");
     if (s == GBT_OK) {
@@ -290,11 +326,11 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree
             t->gain[id] = (float)a[NA_GAIN][i];
             if (a[NA_TYPE][i] == 1) {
                 t->threshold[id] = 0.0f;
-                s = read_cat_node(rd, obj, i, id, t);
+                s = read_cat_node(rd, obj, &cats, i, id, t);
             }
         }
     }
-    if (s == GBT_OK) s = check_cat_refs(rd, obj, nn, a[NA_LEFT], a[NA_TYPE]);
+    xcats_free(&cats);
     for (int k = 0; k < NA_COUNT; k++) free(a[k]);
     free(order);
     free(newid);
