@@ -612,9 +612,11 @@ int quantize(qwork *w, const struct gbt_cu_qinput *in, struct gbt_qmatrix *out, 
          */
         Q_CHECK(sort_scratch(w, npairs, nf, d_key, d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
         if (tb > temp_bytes) {
+            size_t cap_tb = 0;
             Q_CHECK(sort_scratch(w, pair_cap - 1 < (uint64_t)INT32_MAX ? pair_cap - 1 : (uint64_t)INT32_MAX, nf, d_key,
-                                 d_key2, d_w, d_w2, d_seg, d_head, d_place, &tb));
-            temp_bytes = tb;
+                                 d_key2, d_w, d_w2, d_seg, d_head, d_place, &cap_tb));
+            /* this batch's need too, should CUB's size ever not grow with the pairs */
+            temp_bytes = cap_tb > tb ? cap_tb : tb;
             if (grow(w, 6, temp_bytes, &d_temp, "sort scratch", msg)) {
                 st = GBT_E_DEVICE;
                 goto done;

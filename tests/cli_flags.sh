@@ -140,4 +140,12 @@ printf 'num_round = 1\n\nforce = sometimes\n' > bad.conf
 fails "config force = sometimes names the file, line and value" \
     "bad.conf:3: force = 'sometimes': expected a boolean: 1/0, true/false, yes/no or on/off" \
     gbtrain -q --config=bad.conf r.csv notes.txt
+# the library's yes/no training parameters take the same spellings in gbtrain:
+# with the default metric off, the round's line names none
+gbtrain --num_round=1 --disable_default_eval_metric=on r.csv ddm.json 2> ddm.err
+check "gbtrain --disable_default_eval_metric=on: no default metric logged" \
+    sh -c "grep -q '^\[0\]' ddm.err && ! grep -q 'train-' ddm.err"
+check "gbtrain --validate_features=yes is taken" gbtrain -q --force --num_round=1 --validate_features=yes r.csv vf.json
+fails "gbtrain --validate_features=maybe is refused" "validate_features" \
+    gbtrain -q --force --num_round=1 --validate_features=maybe r.csv vf.json
 done_testing

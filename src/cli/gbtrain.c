@@ -22,6 +22,25 @@
 static const char bool_flags[] = "header q quiet help h version force eval_train pred_margin";
 static const char bare_flags[] = "header q quiet help h version force";
 
+/*
+ * Whether training parameter `name` is a yes/no: the library's bool
+ * parameters, and validate_features (an int in [0, 1]).  gbtrain reads
+ * their values with cli_parse_bool, so they take every spelling its own
+ * yes/no options take (the library takes 1/0 and true/false); a value it
+ * does not know goes to the library as given, which refuses it.
+ */
+static int is_bool_param(const char *name)
+{
+    if (strcmp(name, "validate_features") == 0) return 1;
+    for (int i = 0, n = gbt_param_count(); i < n; i++) {
+        const char *pname, *type;
+        if (gbt_param_describe(i, &pname, NULL, &type, NULL, NULL, NULL) == GBT_OK && strcmp(type, "bool") == 0 &&
+            strcmp(name, pname) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* XGBoost's, its R package's and scikit-learn's names of the number of rounds. */
 static const char *const round_names[] = {"num_round",    "num_rounds", "num_boost_round",
                                           "n_estimators", "nround",     "nrounds", NULL};
@@ -425,7 +444,8 @@ int main(int argc, char **argv)
         cli_die_status(s, "setting verbosity");
     for (size_t i = 0; i < o.n; i++) {
         if (is_tool_option(o.v[i].name)) continue;
-        s = gbt_booster_set_param(b, o.v[i].name, o.v[i].value);
+        const int yes = is_bool_param(o.v[i].name) ? cli_parse_bool(o.v[i].value) : -1;
+        s = gbt_booster_set_param(b, o.v[i].name, yes == 1 ? "1" : yes == 0 ? "0" : o.v[i].value);
         if (s != GBT_OK) cli_die_option(&o.v[i], gbt_last_error());
     }
     {

@@ -33,6 +33,8 @@ struct gbt_model {
     /* nfeature_types <= num_feature types (enum gbt_feature_type), or NULL: every feature numeric */
     uint8_t *feature_types;
     uint64_t nfeature_types;
+    /* the file listed types, even if none is categorical (XGBoost's reader keeps no all-numeric list) */
+    int types_declared;
     int best_iteration;   /* -1: no early stop recorded */
     double best_score;
     /* user attributes (model_attr.c): nattr keys and values, in the order first set */

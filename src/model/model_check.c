@@ -12,9 +12,12 @@
  * tree per output and round, an early stop inside the rounds; each tree's
  * shape and numbers (tree.c's gbt__tree_validate: children in range
  * forming one tree, every feature index below num_feature); categorical
- * sets only at splits, never empty; a categorical split only on a feature
- * the model declares categorical ("c") and a numeric split only on one it
- * declares numeric.
+ * sets only at splits, never empty; where the model declares feature
+ * types, a categorical split only on a feature it declares categorical
+ * ("c") and a numeric split only on one it declares numeric (a feature
+ * past a short list is numeric).  A model that declares no types is
+ * taken as its splits say: XGBoost writes "feature_types": [] for a
+ * categorical model trained through its C API, and loads it.
  */
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +78,8 @@ static gbt_status check_splits(const struct gbt_model *m, const struct gbt_tree 
         snprintf(name, sizeof name, "%s", gbt__name_of(m->feature_names, m->nfeature_names, f, buf, sizeof buf));
         RETURN_ERROR_IF(cat && t->cat_count[i] < 1, GBT_E_FORMAT,
                         "%s: node %d is a categorical split with no categories", what, i);
-        RETURN_ERROR_IF(cat && !gbt__model_is_cat(m, f), GBT_E_FORMAT,
+        /* a model that declares no types at all (XGBoost's C API writes such) types no feature */
+        RETURN_ERROR_IF(cat && (m->nfeature_types > 0 || m->types_declared) && !gbt__model_is_cat(m, f), GBT_E_FORMAT,
                         "%s: node %d is a categorical split on feature %llu (%s), which the model's feature_types "
                         "do not declare categorical (\"c\")",
                         what, i, (unsigned long long)f, name);

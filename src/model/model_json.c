@@ -349,15 +349,16 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, int K, uint32_
     return read_categories(rd, obj, t);
 }
 
-/* The optional "feature_types": one "q" or "c" per feature. */
+/* The optional "feature_types": a "q" or "c" per feature (gbt writes one for each; older files may hold fewer). */
 static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     char buf[8];
     uint64_t n = 0;
     if (d->n[arr].type != GBT_J_ARRAY) return bad(rd, arr, "\"%s\" has the wrong type", "feature_types");
-    if ((uint64_t)d->n[arr].count != m->num_feature)
-        return bad(rd, arr, "\"feature_types\" does not have one type per feature (num_feature)%s", "");
+    /* fewer: gbt before 0.1 wrote a short list after continued training on wider data (the rest numeric) */
+    if ((uint64_t)d->n[arr].count > m->num_feature)
+        return bad(rd, arr, "\"feature_types\" has more types than features (num_feature)%s", "");
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count + 1, 1, 1, "feature types"));
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
         if (d->n[c].type == GBT_J_STRING) gbt__json_string(&d->n[c], buf, sizeof buf);

@@ -217,9 +217,11 @@ static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, struct xc
 }
 
 /*
- * Every node that categories_nodes names is a split whose split_type is 1
- * (categorical), named once: a set given to a leaf or to a numeric split
- * would be dropped without a word (issue 38).
+ * Every node that categories_nodes names, once and in ascending order, is
+ * a split whose split_type is 1 (categorical), or a leaf: a set given to a
+ * numeric split would be dropped without a word (issue 38), while a leaf's
+ * set is one XGBoost's pruner left behind, which XGBoost ignores too.  A
+ * set moved off its split still fails: that split has none (read_cat_node).
  */
 static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t nn, const double *left,
                                  const double *type)
@@ -232,11 +234,12 @@ static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t 
     for (int32_t k = 0; s == GBT_OK && k < n; k++) {
         const double v = nodes[k];
         char msg[160];
-        if (!(v >= 0 && v < nn && v == floor(v)) || left[(int32_t)v] == -1 || type[(int32_t)v] != 1 ||
+        /* a leaf may keep its set: XGBoost's pruner leaves one where it removed a categorical split */
+        if (!(v >= 0 && v < nn && v == floor(v)) || (left[(int32_t)v] != -1 && type[(int32_t)v] != 1) ||
             (k > 0 && !(v > nodes[k - 1]))) {
             snprintf(msg, sizeof msg,
-                     "categories_nodes names node %.17g, which is not a categorical split (split_type 1) "
-                     "named once, in ascending order",
+                     "categories_nodes names node %.17g, which is neither a categorical split (split_type 1) nor "
+                     "a leaf, or not once in ascending order",
                      v);
             s = xbad(rd, obj, msg);
         }
@@ -481,6 +484,7 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
     char buf[16];
     if (arr < 0 || d->n[arr].type != GBT_J_ARRAY || d->n[arr].count == 0) return GBT_OK;
     if ((uint64_t)d->n[arr].count != m->num_feature) return xbad(rd, arr, "feature_types is not one type per feature");
+    m->types_declared = 1;
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count, 1, 1, "feature types"));
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
         if (d->n[c].type != GBT_J_STRING) return xbad(rd, c, "a feature type is not a string");

@@ -65,21 +65,26 @@ static double *ref_array(const struct gbt_jdoc *d, int32_t obj, const char *key,
 }
 
 /*
- * The "feature_types" array of obj: 1 per "c", 0 otherwise, one per
- * feature (a list of another length breaks the format: gbt must not have
- * loaded it); NULL when absent or empty (every feature numeric).
+ * The "feature_types" array of obj: 1 per "c", 0 otherwise, *ntypes of
+ * them: one per feature in XGBoost's JSON (`exact`), at most one per
+ * feature in gbt's (older files listed fewer: the rest numeric); a list
+ * of another length breaks the format (gbt must not have loaded it).
+ * NULL when absent or empty: no types declared, the splits say which
+ * features are categorical.
  */
-static unsigned char *ref_types(const struct gbt_jdoc *d, int32_t obj, double nfeat)
+static unsigned char *ref_types(const struct gbt_jdoc *d, int32_t obj, double nfeat, int exact, int32_t *ntypes)
 {
     const int32_t a = gbt__json_member(d, obj, "feature_types");
     unsigned char *t;
     int32_t i = 0;
+    *ntypes = 0;
     if (a < 0 || d->n[a].type != GBT_J_ARRAY || d->n[a].count == 0) return NULL;
-    FUZZ_ASSERT((double)d->n[a].count == nfeat);
+    FUZZ_ASSERT(exact ? (double)d->n[a].count == nfeat : (double)d->n[a].count <= nfeat);
     t = calloc((size_t)d->n[a].count, 1);
     FUZZ_ASSERT(t);
     for (int32_t c = d->n[a].child; c >= 0; c = d->n[c].next, i++)
         t[i] = d->n[c].type == GBT_J_STRING && d->n[c].len == 1 && d->n[c].text[0] == 'c';
+    *ntypes = i;
     return t;
 }
 
@@ -114,22 +119,26 @@ static int ref_in_set(const struct ref_tree *t, int32_t i, float x)
 
 /*
  * The format's rules on the kinds of nodes, which a literal walk cannot
- * see broken: a set only at a split (and never empty), a categorical split
- * exactly on the features typed "c".  gbt must have refused a model that
- * breaks them.
+ * see broken: a set at a split is never empty, and in gbt's format a set
+ * is only at a split (XGBoost's pruner leaves sets at leaves, which
+ * XGBoost ignores, so its JSON may have them); where types are declared,
+ * a categorical split exactly on the features typed "c".  gbt must have
+ * refused a model that breaks them.
  */
-static void ref_kinds(const struct ref_tree *t, const unsigned char *types, double nfeat)
+static void ref_kinds(const struct ref_tree *t, const unsigned char *types, int32_t ntypes, double nfeat, int xgb)
 {
     for (int32_t k = 0; k < t->ncn; k++) {
         const double i = t->cnodes[k];
-        FUZZ_ASSERT(i >= 0 && i < t->n && t->left[(int32_t)i] != -1 && t->stype[(int32_t)i] == 1);
+        FUZZ_ASSERT(i >= 0 && i < t->n);
+        if (xgb && t->left[(int32_t)i] == -1) continue;
+        FUZZ_ASSERT(t->left[(int32_t)i] != -1 && t->stype[(int32_t)i] == 1);
         FUZZ_ASSERT(t->csize[k] >= 1);
     }
     for (int32_t i = 0; i < t->n; i++) {
         const double f = t->feature[i];
         if (t->left[i] == -1) continue;
         FUZZ_ASSERT(f >= 0 && f < nfeat);
-        FUZZ_ASSERT((t->stype[i] == 1) == (types != NULL && types[(int32_t)f]));
+        if (types != NULL) FUZZ_ASSERT((t->stype[i] == 1) == (f < ntypes && types[(int32_t)f]));
     }
 }
 
@@ -236,6 +245,7 @@ static int ref_check(const char *text, size_t len, const float *x, unsigned nrow
     double *base = NULL, *sum, *scale, *infov = NULL, nfeat = 0;
     unsigned char *types = NULL;
     int xgb, checked = 0;
+    int32_t ntypes = 0;
     if (gbt__json_parse(text, len, "reference", &doc) != GBT_OK) return 0;
     xgb = doc.n[0].type == GBT_J_OBJECT && gbt__json_member(&doc, 0, "learner") >= 0;
     if (xgb) {
@@ -254,7 +264,7 @@ static int ref_check(const char *text, size_t len, const float *x, unsigned nrow
         if (infov == NULL || nbase != doc.n[trees].count) goto done;
         e = gbt__json_member(&doc, p, "num_feature");
         if (e < 0 || !ref_num(&doc.n[e], 0, &nfeat)) goto done;
-        types = ref_types(&doc, l, nfeat);
+        types = ref_types(&doc, l, nfeat, 1, &ntypes);
     } else {
         base = ref_array(&doc, 0, "base_margin", 0, &nbase);
         trees = gbt__json_member(&doc, 0, "trees");
@@ -262,7 +272,7 @@ static int ref_check(const char *text, size_t len, const float *x, unsigned nrow
         K = nbase;
         e = gbt__json_member(&doc, 0, "num_feature");
         if (e < 0 || !ref_num(&doc.n[e], 0, &nfeat)) goto done;
-        types = ref_types(&doc, 0, nfeat);
+        types = ref_types(&doc, 0, nfeat, 0, &ntypes);
     }
     if (doc.n[trees].type != GBT_J_ARRAY) goto done;
     /* gbt gives one raw score per output and row */
@@ -276,7 +286,7 @@ static int ref_check(const char *text, size_t len, const float *x, unsigned nrow
             struct ref_tree rt;
             const int32_t k = xgb ? (int32_t)infov[t] : t % K;
             ok = (xgb ? ref_xgb_tree(&doc, e, &rt) : ref_gbt_tree(&doc, e, &rt)) && k >= 0 && k < K;
-            if (ok) ref_kinds(&rt, types, nfeat);
+            if (ok) ref_kinds(&rt, types, ntypes, nfeat, xgb);
             for (unsigned r = 0; ok && r < nrow; r++) {
                 const double leaf = ref_walk(&rt, x + (size_t)r * nf, nf);
                 sum[(size_t)r * K + k] += leaf;

@@ -134,6 +134,7 @@ def test_corrupted_categorical_model_is_refused():
     model["feature_types"] = ["q", "q"]
     with pytest.raises(gbt.FormatError, match=r"categorical split on feature 1 \(f1\)"):
         gbt.Booster(model_file=bytearray(json.dumps(model).encode()))
+    # a short list (older gbt files): the features past it are numeric, which the splits contradict here
     model["feature_types"] = ["c"]
-    with pytest.raises(gbt.FormatError, match="does not have one type per feature"):
+    with pytest.raises(gbt.FormatError, match=r"node \d+ is a (numeric|categorical) split .* feature_types"):
         gbt.Booster(model_file=bytearray(json.dumps(model).encode()))
