@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "data/io.h"
@@ -439,6 +440,14 @@ static gbt_status file_options(const char *path, const char *options, const char
 
 static gbt_status read_file(const char *path, const char *options, const char *uri, gbt_dataset **out);
 
+/* Whether path is a regular file written by gbt_dataset_save_binary (a pipe is read as text: peeking would eat it). */
+static int is_binary_file(const char *path)
+{
+    struct stat st;
+    int binary = 0;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && gbt_dataset_is_binary(path, &binary) == GBT_OK && binary;
+}
+
 gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
 {
     char *file, *uri;
@@ -446,7 +455,7 @@ gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_data
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(split_uri(path, &file, &uri));
-    s = read_file(file, options, uri, out);
+    s = is_binary_file(file) ? gbt_dataset_load_binary(file, out) : read_file(file, options, uri, out);
     free(file);
     free(uri);
     return s;
