@@ -82,6 +82,10 @@ static void usage(FILE *f)
             "aft-nloglik and interval-regression-accuracy), DATA_FILE.group (or\n"
             "DATA_FILE.query).\n"
             "\n"
+            "DATA_FILE may also be a binary dataset saved by gbt_dataset_save_binary or\n"
+            "Python's Dataset.save_binary, recognised by its first bytes: it holds every\n"
+            "field, so side files and format options do not apply to it.\n"
+            "\n"
             "Under mpirun, each rank predicts its share of DATA_FILE (a DATA_FILE with\n"
             "%%d: the file of its rank; otherwise its range of the file's rows) and rank\n"
             "0 writes all rows in order; not with --metric.\n");

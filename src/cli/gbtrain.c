@@ -1,6 +1,6 @@
 /*
  * gbtrain - trains a gradient-boosted tree model from a LIBSVM, CSV or TSV
- * file and saves it as JSON.
+ * file (or a binary dataset file) and saves it as JSON.
  */
 #include <errno.h>
 #include <signal.h>
@@ -151,6 +151,10 @@ static void usage(FILE *f)
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
             "intervals; inf for an open end), FILE.group (or FILE.query).\n"
+            "\n"
+            "A data file may also be a binary dataset saved by gbt_dataset_save_binary or\n"
+            "Python's Dataset.save_binary, recognised by its first bytes: it holds every\n"
+            "field, so side files and format options do not apply to it.\n"
             "\n"
             "Under mpirun, each rank trains on its share of the rows (a file name with\n"
             "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
