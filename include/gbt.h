@@ -896,6 +896,25 @@ GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_
                                                    int round_begin, int round_end, uint64_t *out_len);
 
 /*
+ * Reads a data file for the model b, as gbt_dataset_from_file does, except
+ * that in a CSV/TSV file the columns of the features for which the model
+ * keeps category names (its attribute "feature_categories": feature index
+ * to the categories in code order, as the Python package records a pandas
+ * training frame's categories and as XGBoost's cats.enc is read) hold
+ * category names: each field is its category's code, the position of the
+ * name in the model's list, as the Python package codes a DataFrame.  A
+ * field that is a number matches a number category of the same value
+ * ("5.0" is category 5); "True"/"False" match bool categories.  A name the
+ * model does not list (a category unseen in training) gets the code one
+ * past the list, which no training row had: its rows go where any unseen
+ * category goes (docs/decisions.md); empty, "NA" and "nan" fields are
+ * missing.  gbpredict reads its DATA_FILE with this.  GBT_E_FORMAT when the
+ * attribute is not such a list.
+ */
+GBT_API gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const char *options,
+                                         gbt_dataset **out);
+
+/*
  * Predicts every row of d into out (row-major, out_len floats, which must
  * be at least gbt_booster_predict_size()).  Dense data (gbt_dataset_from_dense,
  * CSV, TSV) must have exactly the model's number of features, NaN where a

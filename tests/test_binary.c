@@ -76,7 +76,7 @@ static void test_dense_round_trip(void)
     const float bm[6] = {0.1f, 0, -0.2f, 0, 0, 0.3f}, fw[3] = {1, 0.5f, 2};
     const float lo[6] = {1, 2, 0, 1, 3, 1}, hi[6] = {1, INFINITY, 2, 4, 3, 9};
     const uint32_t groups[2] = {2, 4};
-    const char *names[3] = {"height", "\xce\xb2eta", "colour"}, *types[3] = {"q", "q", "c"};
+    const char *names[3] = {"height", "\xce\xb2" "eta", "colour"}, *types[3] = {"q", "q", "c"};
     const char *path = tu_write("d.gbtbin", "");
     const char *got_types[3];
     const float *dense;

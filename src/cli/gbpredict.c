@@ -286,7 +286,7 @@ int main(int argc, char **argv)
         cli_set_note(note_text);
     }
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
-    d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
+    d = cli_mpi_read_share(o.positional[0], data_opts, b, shown, sizeof shown);
     /* past the reading, a header taken from the model still explains names that differ */
     if (!strstr(note_text, "--header=1")) cli_set_note(NULL);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */

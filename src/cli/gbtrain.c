@@ -343,7 +343,7 @@ static gbt_dataset *load(const struct data_file *f, const char *data_opts, const
     gbt_dataset *d;
     char options[1100], path[4096];
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    d = cli_mpi_read_share(f->path, options, path, sizeof path);
+    d = cli_mpi_read_share(f->path, options, NULL, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     cli_apply_feature_types(o, d, path);
     return d;
