@@ -27,8 +27,8 @@
 #include "data/dataset.h"
 #include "gbt.h"
 #include "objective/metric.h"
-#include "objective/params.h"
-#include "objective/rank.h"
+#include "params/params.h"
+#include "params/rank.h"
 #include "tap.h"
 
 /* ---- brute-force LambdaMART ------------------------------------------- */

@@ -14,7 +14,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/metric.h"
 #include "objective/objective.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "testutil.h"
 
 static void test_gradients(void)

@@ -25,7 +25,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* ---- booster life --------------------------------------------------------- */

@@ -9,12 +9,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "objective/constraints.h"
+#include "params/constraints.h"
 #include "backend.h"
 #include "data/binned.h"
 #include "model/model.h"
 #include "train/grow.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gbt_train_state {

@@ -18,7 +18,7 @@
 #include "data/dataset.h"
 #include "train/dist.h"
 #include "objective/objective.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* The most evaluation sets a booster keeps raw scores of; the least recently used gives way. */
