@@ -26,7 +26,7 @@
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "gbt.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "params/params.h"
 #include "params/rank.h"
 #include "tap.h"

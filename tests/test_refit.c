@@ -12,7 +12,7 @@
 #include "common/grad_math.h"
 #include "data/dataset.h"
 #include "objective/leaf_refit.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
 #include "params/params.h"
 #include "testutil.h"

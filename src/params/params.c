@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "common/types.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "params/params.h"
 #include "params/constraints.h"
 #include "util/util.h"

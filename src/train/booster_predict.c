@@ -13,7 +13,7 @@
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "model/shap.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
 #include "train/booster.h"
 #include "util/util.h"
