@@ -77,9 +77,6 @@ struct gbt_booster {
     uint64_t evc_clock;
 };
 
-/* The raw scores of the whole model on d (checked against the model), in a new nrow * K array. */
-gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out);
-
 /* Frees c's scores (it stays usable, empty). */
 void gbt__eval_cache_free(struct gbt_eval_cache *c);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "train/rounds.h"
+#include "train/margins.h"
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "train/dist.h"
