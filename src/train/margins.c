@@ -1,7 +1,7 @@
 /*
  * margins.c - a booster's raw scores on data (on its CUDA device for large
  * batches, else on the host) and the checks of data against its model; the
- * evaluation sets (rounds.c) and the prediction calls (booster_predict.c)
+ * evaluation sets (rounds.c) and the prediction calls (api/booster_predict.c)
  * use them.
  */
 #include <stdlib.h>
