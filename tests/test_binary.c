@@ -4,7 +4,7 @@
  * files of the Python package (tests/fixtures/, written by its NumPy
  * save_binary before the format moved into C) still read; every truncation
  * and every one-byte corruption of a version-2 file is refused with the
- * file's name, as are foreign files and newer versions.
+ * file's name, as are cut version-1 files, foreign files and newer versions.
  */
 #include <math.h>
 
@@ -236,11 +236,12 @@ static void test_errors(void)
     spit(bad, b, len + 1);
     ok(refused(bad, GBT_E_FORMAT, "after section END"), "bytes after the end are refused");
     v1 = slurp(fixture("dense_v1.buffer"), &len1);
-    for (size_t n = 9; n < len1; n++) {
+    /* every cut in the first entry (its ZIP header, ZIP64 sizes, .npy header, data), then every 17th */
+    for (size_t n = 9; n < len1; n += n < 220 ? 1 : 17) {
         spit(bad, v1, n);
         v1_bad += refused(bad, GBT_E_FORMAT, NULL) ? 0 : 1;
     }
-    ok(len1 > 1000 && v1_bad == 0, "each truncation of a version-1 file is refused");
+    ok(len1 > 1000 && v1_bad == 0, "truncations of a version-1 file are refused");
     {
         /* a byte of the dense array's data: just after the end of its .npy header */
         size_t at = 0;
