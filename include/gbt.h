@@ -253,6 +253,38 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
                                          gbt_dataset **out);
 
 /*
+ * Binary dataset files: a dataset whole (feature values, dense or sparse as
+ * it is; label, weight, base_margin, label bounds, query groups,
+ * feature_weights, feature names and types, and the layout of the text file
+ * it was first read from), in gbt's own versioned format
+ * (docs/binary-format.md: little-endian, CRC-32 checked).  Reading one
+ * gives back the same dataset, and a model trained on it is the model
+ * trained on the original, byte for byte.  XGBoost's binary DMatrix files
+ * are a different format and are not read.
+ *
+ * gbt_dataset_save_binary writes d to path (format version 2); a regular
+ * file is replaced atomically (written beside it, then renamed), so a
+ * failure leaves what was there.
+ *
+ * gbt_dataset_load_binary reads a file of format version 2, or version 1
+ * (the NumPy archive the Python package's save_binary wrote before the
+ * format moved into the library).  A file that is not one, is cut short,
+ * fails its checksum, holds inconsistent or invalid contents, or has a
+ * newer version is GBT_E_FORMAT with a message naming the file and the
+ * fault; GBT_E_IO when it cannot be opened or read.
+ *
+ * gbt_dataset_is_binary sets *out to 1 when path starts as a binary dataset
+ * file of any version ("GBTDMAT", a digit, a newline), else 0; GBT_E_IO
+ * when it cannot be opened.  gbt_dataset_from_file reads a regular file
+ * that starts so with gbt_dataset_load_binary (its options and side files
+ * do not apply), so the tools and every caller of it take binary files
+ * wherever they take a data file.
+ */
+GBT_API gbt_status gbt_dataset_save_binary(const gbt_dataset *d, const char *path);
+GBT_API gbt_status gbt_dataset_load_binary(const char *path, gbt_dataset **out);
+GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
+
+/*
  * Sets a per-row field (or feature_weights, per feature), copying n floats:
  *   "label"        n == nrow; finite values
  *   "weight"       n == nrow; finite, >= 0
@@ -374,9 +406,9 @@ GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, 
  * sparse one gives *dense NULL and its CSR arrays: *indptr (nrow + 1
  * offsets), *indices and *values (*nnz entries each, columns ascending
  * within a row, absent entries missing).  Any out pointer may be NULL.
- * Together with gbt_dataset_get_field, _get_groups and _get_feature_names
- * this is everything a dataset holds (the Python package's
- * DMatrix.save_binary writes it out).
+ * Together with gbt_dataset_get_field, _get_groups, _get_feature_names and
+ * _get_feature_types this is everything a dataset holds (what
+ * gbt_dataset_save_binary writes out).
  */
 GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense,
                                         const uint64_t **indptr, const uint32_t **indices,
@@ -862,6 +894,25 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  */
 GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_t nrow, unsigned flags,
                                                    int round_begin, int round_end, uint64_t *out_len);
+
+/*
+ * Reads a data file for the model b, as gbt_dataset_from_file does, except
+ * that in a CSV/TSV file the columns of the features for which the model
+ * keeps category names (its attribute "feature_categories": feature index
+ * to the categories in code order, as the Python package records a pandas
+ * training frame's categories and as XGBoost's cats.enc is read) hold
+ * category names: each field is its category's code, the position of the
+ * name in the model's list, as the Python package codes a DataFrame.  A
+ * field that is a number matches a number category of the same value
+ * ("5.0" is category 5); "True"/"False" match bool categories.  A name the
+ * model does not list (a category unseen in training) gets the code one
+ * past the list, which no training row had: its rows go where any unseen
+ * category goes (docs/decisions.md); empty, "NA" and "nan" fields are
+ * missing.  gbpredict reads its DATA_FILE with this.  GBT_E_FORMAT when the
+ * attribute is not such a list.
+ */
+GBT_API gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const char *options,
+                                         gbt_dataset **out);
 
 /*
  * Predicts every row of d into out (row-major, out_len floats, which must

@@ -159,6 +159,7 @@ _SIGNATURES = {
     "gbt_dataset_from_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint64,
                                      POINTER(_dataset_p)]),
     "gbt_dataset_from_file": (c_int, [c_char_p, c_char_p, POINTER(_dataset_p)]),
+    "gbt_dataset_save_binary": (c_int, [_dataset_p, c_char_p]),
     "gbt_dataset_set_field": (c_int, [_dataset_p, c_char_p, c_void_p, c_uint64]),
     "gbt_dataset_get_field": (c_int, [_dataset_p, c_char_p, POINTER(POINTER(c_float)),
                                       POINTER(c_uint64)]),

@@ -213,18 +213,6 @@ def _ptr(arr: np.ndarray) -> c_void_p:
 
 # ---------------------------------------------------------------- Dataset
 
-_FLOAT_FIELDS = ("label", "weight", "base_margin", "label_lower_bound", "label_upper_bound")
-_BINARY_MAGIC = b"GBTDMAT1\n"
-
-
-def _is_binary_dataset(path: str) -> bool:
-    """Whether ``path`` is a file written by :meth:`Dataset.save_binary`."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(_BINARY_MAGIC)) == _BINARY_MAGIC
-    except OSError:
-        return False
-
 
 def _with_option(options: Union[None, str, Mapping[str, Any]], key: str, value: Any) -> Dict[str, Any]:
     out = _options_dict(options)
@@ -346,13 +334,10 @@ class Dataset:
         self.enable_categorical = bool(enable_categorical)
         if isinstance(data, (str, bytes, os.PathLike)):
             path = os.fsdecode(data)
-            if _is_binary_dataset(path):
-                self._from_binary(path, handle)
-            else:
-                # (XGBoost's URIs, "train.txt?format=libsvm", are the C reader's)
-                if nthread is not None:
-                    file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
-                self._from_file(path, file_options, handle)
+            # (XGBoost's URIs, "train.txt?format=libsvm", and save_binary's files are the C reader's)
+            if nthread is not None:
+                file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
+            self._from_file(path, file_options, handle)
         elif _is_pandas_df(data):
             coded, df_types, self._categories = _category_frame(data, enable_categorical, _categories)
             if self._categories:
@@ -664,80 +649,12 @@ class Dataset:
         return int(nnz.value)
 
     def save_binary(self, fname: PathLike, silent: bool = True) -> None:
-        """Save the dataset whole (feature values, fields, query groups, names)
-        to a file that ``gbt.Dataset(fname)`` loads back: gbt's own binary
-        format (a NumPy ``.npz`` archive behind a ``GBTDMAT1`` line; XGBoost's
-        binary DMatrix files are not read).  Written atomically."""
-        nrow, ncol = self.num_row(), self.num_col()
-        dense = ctypes.POINTER(c_float)()
-        indptr = ctypes.POINTER(c_uint64)()
-        indices = ctypes.POINTER(ctypes.c_uint32)()
-        values = ctypes.POINTER(c_float)()
-        nnz = c_uint64()
-        check(LIB.gbt_dataset_get_data(self._handle, byref(dense), byref(indptr), byref(indices),
-                                       byref(values), byref(nnz)))
-        arrays: Dict[str, np.ndarray] = {"shape": np.array([nrow, ncol], dtype=np.uint64)}
-        if dense:
-            arrays["dense"] = (np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).copy() if nrow * ncol
-                               else np.empty(0, np.float32))
-        else:
-            n = int(nnz.value)
-            arrays["indptr"] = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).copy()
-            arrays["indices"] = (np.ctypeslib.as_array(indices, shape=(n,)).copy() if n
-                                 else np.empty(0, np.uint32))
-            arrays["values"] = (np.ctypeslib.as_array(values, shape=(n,)).copy() if n
-                                else np.empty(0, np.float32))
-        for field in _FLOAT_FIELDS:
-            v = self._get_field(field)
-            if v is not None:
-                arrays[field] = v
-        groups = self.get_group()
-        if groups is not None:
-            arrays["group"] = groups
-        names = self.feature_names
-        if names is not None:
-            arrays["feature_names"] = np.array(names, dtype=object).astype(str)
-        path = os.fspath(fname)
-        tmp = f"{path}.tmp{os.getpid()}"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(_BINARY_MAGIC)
-                np.savez(f, **arrays)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
-
-    def _from_binary(self, path: str, handle: c_void_p) -> None:
-        with open(path, "rb") as f:
-            f.read(len(_BINARY_MAGIC))
-            try:
-                z = np.load(f, allow_pickle=False)
-                arrays = {k: z[k] for k in z.files}
-            except Exception as e:  # a damaged file: say which
-                raise _lib.FormatError(f"{path}: not a readable gbt binary dataset ({e})",
-                                       4) from None
-        nrow, ncol = (int(v) for v in arrays["shape"])
-        if "dense" in arrays:
-            arr = np.ascontiguousarray(arrays["dense"], dtype=np.float32).reshape(nrow, ncol)
-            check(LIB.gbt_dataset_from_dense(_ptr(arr), nrow, ncol, c_float(math.nan), byref(handle)))
-        else:
-            ip = np.ascontiguousarray(arrays["indptr"], dtype=np.uint64)
-            ix = np.ascontiguousarray(arrays["indices"], dtype=np.uint32)
-            vals = np.ascontiguousarray(arrays["values"], dtype=np.float32)
-            check(LIB.gbt_dataset_from_csr(_ptr(ip), _ptr(ix), _ptr(vals), nrow, ncol, byref(handle)))
-        for field in _FLOAT_FIELDS:
-            if field in arrays:
-                v = np.ascontiguousarray(arrays[field], dtype=np.float32)
-                check(LIB.gbt_dataset_set_field(handle, cstr(field), _ptr(v), v.size), field)
-        if "group" in arrays:
-            g = np.ascontiguousarray(arrays["group"], dtype=np.uint32)
-            check(LIB.gbt_dataset_set_groups(handle, _ptr(g), g.size))
-        if "feature_names" in arrays:
-            names = [str(n) for n in arrays["feature_names"]]
-            arr = (c_char_p * len(names))(*[cstr(n) for n in names])
-            check(LIB.gbt_dataset_set_feature_names(handle, arr, len(names)), "feature_names")
+        """Save the dataset whole (feature values, fields, query groups, feature
+        names and types) to a file that ``gbt.Dataset(fname)``, ``gbtrain`` and
+        ``gbpredict`` read back (``gbt_dataset_save_binary``: gbt's own binary
+        format, docs/binary-format.md; XGBoost's binary DMatrix files are not
+        read).  Written atomically."""
+        check(LIB.gbt_dataset_save_binary(self._handle, cstr(os.fspath(fname))))
 
     def num_row(self) -> int:
         """The number of rows."""
