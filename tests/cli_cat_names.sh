@@ -41,5 +41,10 @@ check "gbpredict reads category names by the model's list" $gbpredict -q --heade
 check "its predictions are Python's for the same rows (unseen and missing names included)" \
     python3 -c "import numpy as np, sys; a = np.loadtxt(sys.argv[1], dtype=np.float32); b = np.loadtxt(sys.argv[2], dtype=np.float32); sys.exit(0 if a.shape == (7,) and (a == b).all() else 1)" \
     "$work/python.txt" "$work/gbpredict.txt"
+# codes where the model names its categories: refused (not read as unseen names), nothing written
+printf 'x,colour,size\n0.1,2,7\n' > "$work/codes.csv"
+fails "a code in a column of named categories is refused" "codes.csv:2: column 1 holds the number '2'" \
+    $gbpredict -q --header --label_column=-1 "$work/codes.csv" "$work/cat.model" "$work/codes.txt"
+check "nothing is written for it" test ! -e "$work/codes.txt"
 rm -rf "$work"
 done_testing

@@ -27,6 +27,7 @@ gbt_status gbt__cat_dict_add(struct gbt_cat_dict *d, const char *text, size_t le
     e->is_num = is_num;
     e->value = is_num ? gbt__strtod(copy, NULL) : 0.0;
     e->code = d->n++;
+    d->nnum += is_num != 0;
     return GBT_OK;
 }
 
@@ -58,13 +59,29 @@ void gbt__cat_dict_free(struct gbt_cat_dict *d)
     for (uint32_t i = 0; d->entries && i < d->n; i++) free(d->entries[i].text);
     free(d->entries);
     d->entries = NULL;
-    d->n = 0;
+    d->n = d->nnum = 0;
+}
+
+/* Whether [s, s + len) is a whole number (not NaN), and its value. */
+static int parse_number(const char *s, size_t len, double *v)
+{
+    char buf[64], *end;
+    if (len == 0 || len >= sizeof buf) return 0;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    *v = gbt__strtod(buf, &end);
+    return *end == '\0' && !isnan(*v);
+}
+
+int gbt__cat_dict_stray_number(const struct gbt_cat_dict *d, const char *s, size_t len)
+{
+    double v;
+    return d->nnum == 0 && parse_number(s, len, &v) && gbt__cat_dict_code(d, s, len) == d->n;
 }
 
 uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t len)
 {
     uint32_t lo = 0, hi = d->n;
-    char buf[64], *end;
     double v;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
@@ -75,11 +92,7 @@ uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t 
         else
             hi = mid;
     }
-    if (len == 0 || len >= sizeof buf) return d->n;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    v = gbt__strtod(buf, &end);
-    if (*end != '\0' || isnan(v)) return d->n;
+    if (!parse_number(s, len, &v)) return d->n;
     for (uint32_t i = 0; i < d->n; i++)
         if (d->entries[i].is_num && d->entries[i].value == v) return d->entries[i].code;
     return d->n;

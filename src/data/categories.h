@@ -24,6 +24,7 @@ struct gbt_cat_entry {
 /* A feature's categories, sorted by text for the lookup. */
 struct gbt_cat_dict {
     uint32_t n;                    /* categories; an unseen one gets the code n */
+    uint32_t nnum;                 /* of which number categories */
     struct gbt_cat_entry *entries; /* n, sorted by text */
 };
 
@@ -41,5 +42,13 @@ void gbt__cat_dict_free(struct gbt_cat_dict *d);
  * (a number) the number category of its value; d->n when it is none.
  */
 uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t len);
+
+/*
+ * Whether the field [s, s + len) is a number that d cannot mean: d has no
+ * number categories and none of its names is that text.  Such a field is
+ * most likely a category code (what the tools read before they read
+ * names), which the reader refuses rather than take as an unseen name.
+ */
+int gbt__cat_dict_stray_number(const struct gbt_cat_dict *d, const char *s, size_t len);
 
 #endif

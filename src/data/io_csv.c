@@ -121,6 +121,11 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
             }
             if (cd) {
                 /* its category's code; a category the model does not list gets n, which no training row had */
+                if (gbt__cat_dict_stray_number(cd, text, (size_t)(end - text)))
+                    LINE_FAIL(c->path, lineno,
+                              "column %lld holds the number '%.*s', but the model names this feature's "
+                              "categories (such as '%s'): give the names it was trained on, not codes",
+                              (long long)f, (int)(end - text), text, cd->entries[0].text);
                 *row++ = (float)gbt__cat_dict_code(cd, text, (size_t)(end - text));
                 continue;
             }
