@@ -14,6 +14,7 @@ from .core import Booster, Dataset, _merge_params
 
 # gbt_booster_set_early_stopping's defaults: early_stopping_rounds alone
 _ES_DEFAULTS = (-1, None, None, -1, 0.0, 1)
+_NO_HOOK = ctypes.cast(None, _lib.TRAIN_HOOK_FN)
 
 __all__ = ["train"]
 
@@ -102,7 +103,7 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
             st = _lib.LIB.gbt_booster_train(model._handle, trains[0]._handle, int(num_rounds), valid,
                                             cnames, nv)
     finally:
-        _lib.LIB.gbt_booster_set_train_hook(model._handle, ctypes.cast(None, _lib.TRAIN_HOOK_FN), None)
+        _lib.LIB.gbt_booster_set_train_hook(model._handle, _NO_HOOK, None)
         _lib.LIB.gbt_booster_set_early_stopping(model._handle, *_ES_DEFAULTS)
         for b in boosters:
             b._cache = {}
