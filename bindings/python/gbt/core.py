@@ -1316,9 +1316,6 @@ class Booster:
                 res[name] = value
         return res
 
-    def _eval_forget(self, data: Optional[Dataset] = None) -> None:
-        LIB.gbt_booster_eval_forget(self._handle, data._handle if data is not None else None)
-
     def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
         """Metric values of the model on ``data`` (which must have labels).
 
