@@ -680,8 +680,9 @@ GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *nam
 
 /*
  * Called by gbt_booster_train after each round, once the round's line is
- * logged (and before early stopping looks at it), with `rounds` the
- * rounds the model has now (its trees, as gbt_booster_num_rounds says):
+ * logged (before the hook, and before an early stop cuts the model), with
+ * `rounds` the rounds the model has now (its trees, as
+ * gbt_booster_num_rounds says):
  * fn may save the model (a checkpoint, as gbtrain --save_period does),
  * and returns 0 to go on, non-zero to stop the training there
  * (gbt_booster_train then returns GBT_OK).  fn must not change b.
