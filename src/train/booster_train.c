@@ -273,7 +273,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
                     "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
     FORWARD_IF_ERROR(check_data(bs, nb, train, valid, valid_names, num_valid));
     verb = (int)b->params.verbosity;
-    FORWARD_IF_ERROR(gbt__alloc(&mls, (size_t)nb, sizeof *mls, 0, "metric lists"));
+    FORWARD_IF_ERROR(gbt__alloc(&mls, (size_t)nb, sizeof *mls, 1, "metric lists"));
     for (int f = 0; f < nb && s == GBT_OK; f++) {
         s = gbt__metric_list(bs[f], &mls[f]);
         if (s == GBT_OK && mls[f].total != mls[0].total)
