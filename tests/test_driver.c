@@ -176,7 +176,8 @@ static void test_folds(void)
     gbt_booster_set_train_hook(b[0], hook, &s);
     ok_call(gbt_booster_train_folds(b, 2, train, 5, valid, names, 1, 1), "train two folds");
     for (int r = 0; r < 5; r++) same &= s.last[r] == 2.0 + r && s.std_last[r] == 1.0 && s.best[r] == 0;
-    ok(s.calls == 5 && same, "the hook gets the means 2..6 with deviations 1 and best round 0, once a round for both folds");
+    ok(s.calls == 5 && same,
+       "the hook gets the means 2..6 with deviations 1 and best round 0, once a round for both folds");
     ok(strstr(s.line0, "\ttest-c:2.000000+1.000000") != NULL, "show_stdv: the line has mean+std ('%s')", s.line0);
     ok(rounds_of(b[0]) == 5 && rounds_of(b[1]) == 5, "each fold trained 5 rounds");
     ok(gbt_booster_train_folds(b, 0, train, 5, valid, names, 1, 0) == GBT_E_INVALID_ARG, "nfold 0 is refused");

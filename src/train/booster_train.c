@@ -277,8 +277,8 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     for (int f = 0; f < nb && s == GBT_OK; f++) {
         s = gbt__metric_list(bs[f], &mls[f]);
         if (s == GBT_OK && mls[f].total != mls[0].total)
-            s = gbt__fail(GBT_E_PARAM, "fold %d reports %d metrics but fold 0 reports %d", f,
-                               mls[f].total, mls[0].total);
+            s = gbt__fail(GBT_E_PARAM, "fold %d reports %d metrics but fold 0 reports %d", f, mls[f].total,
+                          mls[0].total);
     }
     count = num_valid * mls[0].total;
     if (s == GBT_OK) s = stop_rule_init(b, num_valid, valid_names, &mls[0], &rule);
