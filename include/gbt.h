@@ -697,7 +697,8 @@ GBT_API gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn f
  * it returns GBT_OK with the model of the rounds done (logging "stopped
  * on request after N rounds"), and the request is spent.  A request made
  * while no training runs stops the next gbt_booster_train before its
- * first round.  Safe to call from a signal handler (it only sets an
+ * first round; one made during a training that then ends by itself (its
+ * last round, an early stop, the hook's stop) is spent with it.  Safe to call from a signal handler (it only sets an
  * atomic flag) and from any thread: gbtrain's SIGINT/SIGTERM handler
  * calls it, so Ctrl-C keeps the finished rounds.  Under a communicator
  * (gbt_booster_set_mpi_comm), a request on any rank stops every rank

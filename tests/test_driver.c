@@ -61,6 +61,14 @@ static int hook(gbt_booster *b, int iteration, const double *mean, const double 
     return s->stop_at >= 0 && iteration == s->stop_at;
 }
 
+/* A round callback that asks for a stop, as a signal handler would, in the middle of a training. */
+static int request_in_round(const gbt_booster *b, int rounds, void *user)
+{
+    (void)rounds, (void)user;
+    gbt_booster_request_stop((gbt_booster *)b);
+    return 0;
+}
+
 static int rounds_of(const gbt_booster *b)
 {
     int n = -1;
@@ -138,6 +146,15 @@ static void test_stop_and_errors(void)
     ok_call(gbt_booster_train(b, d, 10, valid, names, 2), "a hook that stops");
     ok(s.calls == 3 && rounds_of(b) == 3 && s.count == 2, "its stop ends the training after round 2 (%d rounds)",
        rounds_of(b));
+    /* a stop request made in the last round is spent with the training: the next one runs */
+    s.stop_at = -1;
+    s.calls = 0;
+    gbt_booster_set_round_callback(b, request_in_round, NULL);
+    ok_call(gbt_booster_train(b, d, 1, valid, names, 2), "a round that asks to stop, the last one");
+    gbt_booster_set_round_callback(b, NULL, NULL);
+    ok(gbt_booster_train(b, d, 2, valid, names, 2) == GBT_OK && s.calls == 3 && rounds_of(b) == 6,
+       "the next training runs its 2 rounds (%d hook calls, %d rounds)", s.calls, rounds_of(b));
+    gbt_booster_keep_rounds(b, 3);
     ok(gbt_booster_set_early_stopping(b, 2, "zzz", NULL, -1, 0.0, 1) == GBT_OK &&
            gbt_booster_train(b, d, 5, valid, names, 2) == GBT_E_INVALID_ARG &&
            strstr(gbt_last_error(), "'zzz' (there are 'a', 'b')") != NULL && rounds_of(b) == 3,

@@ -362,6 +362,8 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         }
         if (stopped) break;
     }
+    /* a request made during a training that ended by itself (after its last check) is spent with it */
+    if (ndone > 0) atomic_store(&b->stop_requested, 0);
     if (s == GBT_OK) {
         char e1[32];
         format_seconds(e1, sizeof e1, gbt__now() - start);

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import sys
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
@@ -93,6 +94,18 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
     _lib.check(_lib.LIB.gbt_booster_set_train_hook(model._handle, fn, None))
     for b in boosters:
         b._cb_error = None
+    previous = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # Ctrl-C during a round is raised on entry to the next Python callback,
+        # before its try, where ctypes can only report it: stop after this round
+        if isinstance(info.exc_value, KeyboardInterrupt) and state["error"] is None:
+            state["error"] = info.exc_value
+            _lib.LIB.gbt_booster_request_stop(model._handle)
+        else:
+            previous(info)
+
+    sys.unraisablehook = unraisable
     try:
         if folds:
             handles = (ctypes.c_void_p * len(boosters))(*[b._handle.value for b in boosters])
@@ -103,6 +116,7 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
             st = _lib.LIB.gbt_booster_train(model._handle, trains[0]._handle, int(num_rounds), valid,
                                             cnames, nv)
     finally:
+        sys.unraisablehook = previous
         _lib.LIB.gbt_booster_set_train_hook(model._handle, _NO_HOOK, None)
         _lib.LIB.gbt_booster_set_early_stopping(model._handle, *_ES_DEFAULTS)
         for b in boosters:
