@@ -772,7 +772,7 @@ gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_e
                     "a custom metric's name must have 1 to %zu characters", sizeof b->eval_name - 1);
     b->eval_fn = fn;
     b->eval_user = user;
-    b->eval_maximize = maximize != 0;
+    b->eval_maximize = maximize < 0 ? -1 : maximize != 0;
     snprintf(b->eval_name, sizeof b->eval_name, "%s", name);
     return GBT_OK;
 }

@@ -67,6 +67,13 @@ struct gbt_booster {
     /* gbt_booster_set_round_callback */
     gbt_round_fn round_fn;
     void *round_user;
+    /* gbt_booster_set_train_hook */
+    gbt_train_hook_fn hook_fn;
+    void *hook_user;
+    /* gbt_booster_set_early_stopping (es_set 0: the defaults, early_stopping_rounds alone) */
+    int es_set, es_rounds, es_maximize, es_keep_all;
+    double es_min_delta;
+    char es_data[64], es_metric[64];
     /* gbt_booster_request_stop: set from a signal handler or another thread, taken by gbt_booster_train */
     atomic_int stop_requested;
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
