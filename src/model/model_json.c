@@ -16,6 +16,7 @@
 #include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"
+#include "util/json_write.h"
 #include "objective/objective.h"
 #include "util/outfile.h"
 #include "util/util.h"
@@ -26,20 +27,6 @@
 #define STR(x) STR_(x)
 
 /* ---- writing -------------------------------------------------------------- */
-
-static void put_float(struct gbt_strbuf *sb, float v)
-{
-    char buf[32];
-    int n = gbt__format_float(buf, sizeof buf, v);
-    gbt__sb_append(sb, buf, (size_t)n);
-}
-
-static void put_double(struct gbt_strbuf *sb, double v)
-{
-    char buf[40];
-    int n = gbt__format_double(buf, sizeof buf, v);
-    gbt__sb_append(sb, buf, (size_t)n);
-}
 
 /* A JSON string: names hold no control characters (gbt__names_check), only '"' and '\\' need escapes. */
 static void put_training(const char *name, const char *value, void *user)
@@ -52,15 +39,8 @@ static void put_training(const char *name, const char *value, void *user)
     gbt__sb_json_string(sb, value);
 }
 
-#define PUT_ARRAY(sb, key, n, PUT)                        \
-    do {                                                  \
-        gbt__sb_printf(sb, ",\n      \"%s\": [", key);    \
-        for (int32_t i_ = 0; i_ < (n); i_++) {            \
-            if (i_) gbt__sb_append(sb, ",", 1);           \
-            PUT;                                          \
-        }                                                 \
-        gbt__sb_append(sb, "]", 1);                       \
-    } while (0)
+/* An array member of a tree, as this format lays members out. */
+#define PUT_ARRAY(sb, key, n, PUT) GBT_JSON_PUT_ARRAY(sb, ",\n      \"" key "\": ", n, PUT)
 
 /*
  * A tree's categorical splits (docs/model-format.md): the categorical
@@ -99,11 +79,11 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
     PUT_ARRAY(sb, "left", t->n_nodes, gbt__sb_printf(sb, "%d", t->left[i_]));
     PUT_ARRAY(sb, "right", t->n_nodes, gbt__sb_printf(sb, "%d", t->right[i_]));
     PUT_ARRAY(sb, "feature", t->n_nodes, gbt__sb_printf(sb, "%d", t->feature[i_]));
-    PUT_ARRAY(sb, "threshold", t->n_nodes, put_float(sb, t->threshold[i_]));
+    PUT_ARRAY(sb, "threshold", t->n_nodes, gbt__json_put_float(sb, t->threshold[i_], 0));
     PUT_ARRAY(sb, "default_left", t->n_nodes, gbt__sb_printf(sb, "%d", t->default_left[i_]));
-    PUT_ARRAY(sb, "value", t->n_nodes, put_float(sb, t->value[i_]));
-    PUT_ARRAY(sb, "gain", t->n_nodes, put_float(sb, t->gain[i_]));
-    PUT_ARRAY(sb, "cover", t->n_nodes, put_float(sb, t->cover[i_]));
+    PUT_ARRAY(sb, "value", t->n_nodes, gbt__json_put_float(sb, t->value[i_], 0));
+    PUT_ARRAY(sb, "gain", t->n_nodes, gbt__json_put_float(sb, t->gain[i_], 0));
+    PUT_ARRAY(sb, "cover", t->n_nodes, gbt__json_put_float(sb, t->cover[i_], 0));
     if (t->split_type != NULL) put_categories(sb, t);
     gbt__sb_append(sb, "\n    }", 6);
 }
@@ -148,7 +128,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     gbt__sb_printf(sb, "  \"base_margin\": [");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ", ", 2);
-        put_double(sb, m->base[k]);
+        gbt__json_put_double(sb, m->base[k]);
     }
     gbt__sb_printf(sb, "],\n");
     if (m->nattr > 0) {
@@ -159,7 +139,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "  \"best_iteration\": %d,\n  \"best_score\": ", m->best_iteration);
         if (isfinite(m->best_score))
-            put_double(sb, m->best_score);
+            gbt__json_put_double(sb, m->best_score);
         else
             gbt__sb_printf(sb, "null");
         gbt__sb_printf(sb, ",\n");
