@@ -2,6 +2,7 @@
  * binary.h - the binary dataset files (docs/binary-format.md): what the
  * readers of each version hand to the one builder of the dataset.
  *
+ *   binary.c         the field names, byte order and exact reads they share
  *   binary_read.c    gbt_dataset_is_binary, gbt_dataset_load_binary: the
  *                    magic, the version, the builder, version 2's reader
  *   binary_npz.c     version 1's reader (a NumPy .npz archive, as the

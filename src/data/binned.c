@@ -48,15 +48,15 @@ void gbt__binned_release(struct gbt_binned *b)
     free(b);
 }
 
-/* Detaches d's matrix (the caller releases it). */
-struct gbt_binned *gbt__dataset_binned_detach(gbt_dataset *d)
+/* Takes d's kept matrix away from it and releases it (d->drop_binned). */
+static void drop_binned(gbt_dataset *d)
 {
     struct gbt_binned *old;
     lock();
     old = d->binned;
     d->binned = NULL;
     unlock();
-    return old;
+    gbt__binned_release(old);
 }
 
 gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int verbosity,
@@ -95,6 +95,7 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
     lock();
     old = d->binned;
     d->binned = b;
+    d->drop_binned = drop_binned;
     d->binned_generation = generation;
     d->binnings++;
     unlock();

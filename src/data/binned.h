@@ -54,7 +54,4 @@ gbt_status gbt__binned_alloc(struct gbt_binned **out);
 /* Drops a reference (NULL: nothing); the last one frees the matrix. */
 void gbt__binned_release(struct gbt_binned *b);
 
-/* Takes d's kept matrix away from it (NULL: none); the caller releases it. */
-struct gbt_binned *gbt__dataset_binned_detach(gbt_dataset *d);
-
 #endif

@@ -7,17 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data/binned.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
 
 static atomic_uint_fast64_t next_generation = 1;
 
+/* Drops the binned matrix kept with d, if any (binned.c). */
+static void drop_binned(gbt_dataset *d)
+{
+    if (d->drop_binned) d->drop_binned(d);
+}
+
 void gbt__dataset_touch(gbt_dataset *d)
 {
     d->generation = atomic_fetch_add(&next_generation, 1);
-    gbt__binned_release(gbt__dataset_binned_detach(d));
+    drop_binned(d);
 }
 
 void gbt__dataset_touch_keep(gbt_dataset *d)
@@ -39,7 +44,7 @@ gbt_status gbt__dataset_alloc(gbt_dataset **out)
 void gbt_dataset_free(gbt_dataset *d)
 {
     if (d == NULL) return;
-    gbt__binned_release(gbt__dataset_binned_detach(d));
+    drop_binned(d);
     free(d->dense);
     free(d->indptr);
     free(d->indices);

@@ -85,9 +85,13 @@ struct gbt_dataset {
     /*
      * binned.h: the binned matrix kept with the dataset (or NULL), valid
      * while binned_generation == generation; binnings counts the binnings
-     * of this dataset (tests read it).
+     * of this dataset (tests read it).  drop_binned, set by binned.c with
+     * the first matrix it keeps, takes the matrix away and releases it:
+     * the dataset's changes and its freeing call it, so that the dataset,
+     * below binning, needs nothing of it.
      */
     struct gbt_binned *binned;
+    void (*drop_binned)(struct gbt_dataset *d);
     uint64_t binned_generation;
     uint64_t binnings;
 };

@@ -16,6 +16,7 @@
 #include "data/feature_names.h"
 #include "common/grad_math.h"
 #include "util/json.h"
+#include "util/json_write.h"
 #include "objective/objective.h"
 #include "util/outfile.h"
 #include "util/util.h"
@@ -26,20 +27,6 @@
 #define STR(x) STR_(x)
 
 /* ---- writing -------------------------------------------------------------- */
-
-static void put_float(struct gbt_strbuf *sb, float v)
-{
-    char buf[32];
-    int n = gbt__format_float(buf, sizeof buf, v);
-    gbt__sb_append(sb, buf, (size_t)n);
-}
-
-static void put_double(struct gbt_strbuf *sb, double v)
-{
-    char buf[40];
-    int n = gbt__format_double(buf, sizeof buf, v);
-    gbt__sb_append(sb, buf, (size_t)n);
-}
 
 /* A JSON string: names hold no control characters (gbt__names_check), only '"' and '\\' need escapes. */
 static void put_training(const char *name, const char *value, void *user)
@@ -52,15 +39,8 @@ static void put_training(const char *name, const char *value, void *user)
     gbt__sb_json_string(sb, value);
 }
 
-#define PUT_ARRAY(sb, key, n, PUT)                        \
-    do {                                                  \
-        gbt__sb_printf(sb, ",\n      \"%s\": [", key);    \
-        for (int32_t i_ = 0; i_ < (n); i_++) {            \
-            if (i_) gbt__sb_append(sb, ",", 1);           \
-            PUT;                                          \
-        }                                                 \
-        gbt__sb_append(sb, "]", 1);                       \
-    } while (0)
+/* An array member of a tree, as this format lays members out. */
+#define PUT_ARRAY(sb, key, n, PUT) GBT_JSON_PUT_ARRAY(sb, ",\n      \"" key "\": ", n, PUT)
 
 /*
  * A tree's categorical splits (docs/model-format.md): the categorical
@@ -99,11 +79,11 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
     PUT_ARRAY(sb, "left", t->n_nodes, gbt__sb_printf(sb, "%d", t->left[i_]));
     PUT_ARRAY(sb, "right", t->n_nodes, gbt__sb_printf(sb, "%d", t->right[i_]));
     PUT_ARRAY(sb, "feature", t->n_nodes, gbt__sb_printf(sb, "%d", t->feature[i_]));
-    PUT_ARRAY(sb, "threshold", t->n_nodes, put_float(sb, t->threshold[i_]));
+    PUT_ARRAY(sb, "threshold", t->n_nodes, gbt__json_put_float(sb, t->threshold[i_], 0));
     PUT_ARRAY(sb, "default_left", t->n_nodes, gbt__sb_printf(sb, "%d", t->default_left[i_]));
-    PUT_ARRAY(sb, "value", t->n_nodes, put_float(sb, t->value[i_]));
-    PUT_ARRAY(sb, "gain", t->n_nodes, put_float(sb, t->gain[i_]));
-    PUT_ARRAY(sb, "cover", t->n_nodes, put_float(sb, t->cover[i_]));
+    PUT_ARRAY(sb, "value", t->n_nodes, gbt__json_put_float(sb, t->value[i_], 0));
+    PUT_ARRAY(sb, "gain", t->n_nodes, gbt__json_put_float(sb, t->gain[i_], 0));
+    PUT_ARRAY(sb, "cover", t->n_nodes, gbt__json_put_float(sb, t->cover[i_], 0));
     if (t->split_type != NULL) put_categories(sb, t);
     gbt__sb_append(sb, "\n    }", 6);
 }
@@ -148,7 +128,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     gbt__sb_printf(sb, "  \"base_margin\": [");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ", ", 2);
-        put_double(sb, m->base[k]);
+        gbt__json_put_double(sb, m->base[k]);
     }
     gbt__sb_printf(sb, "],\n");
     if (m->nattr > 0) {
@@ -159,7 +139,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     if (m->best_iteration >= 0) {
         gbt__sb_printf(sb, "  \"best_iteration\": %d,\n  \"best_score\": ", m->best_iteration);
         if (isfinite(m->best_score))
-            put_double(sb, m->best_score);
+            gbt__json_put_double(sb, m->best_score);
         else
             gbt__sb_printf(sb, "null");
         gbt__sb_printf(sb, ",\n");
@@ -178,34 +158,20 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
 
 /* ---- reading -------------------------------------------------------------- */
 
-struct reader {
-    const struct gbt_jdoc *doc;
-    const char *what;
-};
-
-static gbt_status bad_at(const struct reader *rd, const struct gbt_jnode *n, const char *fmt, const char *key)
+/* A message of fmt with key in it, at node n (NULL: none). */
+static gbt_status bad_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *fmt, const char *key)
 {
     char msg[256];
     snprintf(msg, sizeof msg, fmt, key);
-    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu)", rd->what, n->line, msg, n->pos);
-    return gbt__fail(GBT_E_FORMAT, "%s: %s", rd->what, msg);
+    return gbt__jr_fail_at(rd, n, msg);
 }
 
-static gbt_status bad(const struct reader *rd, int32_t node, const char *fmt, const char *key)
+static gbt_status bad(const struct gbt_jreader *rd, int32_t node, const char *fmt, const char *key)
 {
     return bad_at(rd, node >= 0 ? &rd->doc->n[node] : NULL, fmt, key);
 }
 
-static gbt_status member(const struct reader *rd, int32_t obj, const char *key, int type, int32_t *out)
-{
-    int32_t m = gbt__json_member(rd->doc, obj, key);
-    if (m < 0) return bad(rd, obj, "missing \"%s\"", key);
-    if (rd->doc->n[m].type != type) return bad(rd, m, "\"%s\" has the wrong type", key);
-    *out = m;
-    return GBT_OK;
-}
-
-static gbt_status number_text(const struct reader *rd, const struct gbt_jnode *n, char *buf, size_t len)
+static gbt_status number_text(const struct gbt_jreader *rd, const struct gbt_jnode *n, char *buf, size_t len)
 {
     if (n->type != GBT_J_NUMBER || n->len + 1 > len) return bad_at(rd, n, "expected a number%s", "");
     memcpy(buf, n->text, n->len);
@@ -213,7 +179,7 @@ static gbt_status number_text(const struct reader *rd, const struct gbt_jnode *n
     return GBT_OK;
 }
 
-static gbt_status get_int(const struct reader *rd, const struct gbt_jnode *n, long long lo, long long hi,
+static gbt_status get_int(const struct gbt_jreader *rd, const struct gbt_jnode *n, long long lo, long long hi,
                           long long *out)
 {
     char buf[64], *end;
@@ -226,7 +192,7 @@ static gbt_status get_int(const struct reader *rd, const struct gbt_jnode *n, lo
     return GBT_OK;
 }
 
-static gbt_status get_float(const struct reader *rd, const struct gbt_jnode *n, float *out)
+static gbt_status get_float(const struct gbt_jreader *rd, const struct gbt_jnode *n, float *out)
 {
     char buf[64], *end;
     FORWARD_IF_ERROR(number_text(rd, n, buf, sizeof buf));
@@ -235,7 +201,7 @@ static gbt_status get_float(const struct reader *rd, const struct gbt_jnode *n, 
     return GBT_OK;
 }
 
-static gbt_status get_double(const struct reader *rd, const struct gbt_jnode *n, double *out)
+static gbt_status get_double(const struct gbt_jreader *rd, const struct gbt_jnode *n, double *out)
 {
     char buf[64], *end;
     FORWARD_IF_ERROR(number_text(rd, n, buf, sizeof buf));
@@ -245,15 +211,15 @@ static gbt_status get_double(const struct reader *rd, const struct gbt_jnode *n,
 }
 
 /* The array member `key` of obj, which must have n elements. */
-static gbt_status array_of(const struct reader *rd, int32_t obj, const char *key, int32_t n, int32_t *arr)
+static gbt_status array_of(const struct gbt_jreader *rd, int32_t obj, const char *key, int32_t n, int32_t *arr)
 {
-    FORWARD_IF_ERROR(member(rd, obj, key, GBT_J_ARRAY, arr));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, key, GBT_J_ARRAY, arr));
     if (rd->doc->n[*arr].count != n) return bad(rd, *arr, "\"%s\" has the wrong number of elements", key);
     return GBT_OK;
 }
 
 /* The optional categorical splits of a tree (put_categories); model_check.c checks the sets. */
-static gbt_status read_categories(const struct reader *rd, int32_t obj, struct gbt_tree *t)
+static gbt_status read_categories(const struct gbt_jreader *rd, int32_t obj, struct gbt_tree *t)
 {
     const struct gbt_jdoc *d = rd->doc;
     const int32_t nodes = gbt__json_member(d, obj, "categories_nodes");
@@ -267,7 +233,7 @@ static gbt_status read_categories(const struct reader *rd, int32_t obj, struct g
     if (d->n[nodes].type != GBT_J_ARRAY) return bad(rd, nodes, "\"%s\" has the wrong type", "categories_nodes");
     nc = d->n[nodes].count;
     FORWARD_IF_ERROR(array_of(rd, obj, "categories_sizes", nc, &sizes));
-    FORWARD_IF_ERROR(member(rd, obj, "categories", GBT_J_ARRAY, &cats));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "categories", GBT_J_ARRAY, &cats));
     FORWARD_IF_ERROR(gbt__alloc(&buf, (size_t)d->n[cats].count + 1, sizeof *buf, 0, "tree categories"));
     memset(&in, 0, sizeof in);
     memset(&is, 0, sizeof is);
@@ -300,7 +266,7 @@ static const char *const tree_arrays[] = {"left", "right", "feature", "default_l
                                           "threshold", "value", "gain", "cover"};
 
 /* Tree `index` as the file has it (model_check.c checks it once the model is read). */
-static gbt_status read_tree(const struct reader *rd, int32_t obj, int K, uint32_t index, struct gbt_tree *t)
+static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, int K, uint32_t index, struct gbt_tree *t)
 {
     const struct gbt_jdoc *d = rd->doc;
     long long n, cls;
@@ -308,9 +274,9 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, int K, uint32_
     int32_t nn;
     struct gbt_jiter it;
     struct gbt_jnode el;
-    FORWARD_IF_ERROR(member(rd, obj, "num_nodes", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "num_nodes", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 1, 0x7fffffff, &n));
-    FORWARD_IF_ERROR(member(rd, obj, "class", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, K - 1, &cls));
     if (cls != (long long)(index % (uint32_t)K)) return bad(rd, e, "tree class out of order%s", "");
     nn = (int32_t)n;
@@ -350,7 +316,7 @@ static gbt_status read_tree(const struct reader *rd, int32_t obj, int K, uint32_
 }
 
 /* The optional "feature_types": a "q" or "c" per feature (gbt writes one for each; older files may hold fewer). */
-static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_model *m)
+static gbt_status read_types(const struct gbt_jreader *rd, int32_t arr, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     char buf[8];
@@ -371,7 +337,7 @@ static gbt_status read_types(const struct reader *rd, int32_t arr, struct gbt_mo
 }
 
 /* The optional "feature_names": at most num_feature strings, checked as gbt_dataset_set_feature_names does. */
-static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_model *m)
+static gbt_status read_names(const struct gbt_jreader *rd, int32_t arr, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     char buf[GBT_FEATURE_NAME_MAX + 2];
@@ -405,7 +371,7 @@ static gbt_status read_names(const struct reader *rd, int32_t arr, struct gbt_mo
 }
 
 /* The optional "attributes": an object of strings (gbt_booster_set_attr). */
-static gbt_status read_attrs(const struct reader *rd, int32_t obj, struct gbt_model *m)
+static gbt_status read_attrs(const struct gbt_jreader *rd, int32_t obj, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     gbt_status s = GBT_OK;
@@ -430,7 +396,7 @@ static gbt_status read_attrs(const struct reader *rd, int32_t obj, struct gbt_mo
 }
 
 /* "training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 0} */
-static gbt_status read_layout(const struct reader *rd, int32_t obj, struct gbt_model *m)
+static gbt_status read_layout(const struct gbt_jreader *rd, int32_t obj, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     struct gbt_file_layout *l = &m->layout;
@@ -438,7 +404,7 @@ static gbt_status read_layout(const struct reader *rd, int32_t obj, struct gbt_m
     int32_t e;
     long long v;
     if (d->n[obj].type != GBT_J_OBJECT) return bad(rd, obj, "\"%s\" has the wrong type", "training_file");
-    FORWARD_IF_ERROR(member(rd, obj, "format", GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "format", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);
     if (strcmp(text, "libsvm") == 0) {
         l->format = GBT_FILE_LIBSVM;
@@ -447,21 +413,21 @@ static gbt_status read_layout(const struct reader *rd, int32_t obj, struct gbt_m
     if (strcmp(text, "csv") != 0 && strcmp(text, "tsv") != 0)
         return bad(rd, e, "training_file format \"%s\" is not libsvm, csv or tsv", text);
     l->format = GBT_FILE_DELIMITED;
-    FORWARD_IF_ERROR(member(rd, obj, "delimiter", GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "delimiter", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);
     if (strlen(text) != 1 || strchr(",\t;|:", text[0]) == NULL)
         return bad(rd, e, "training_file delimiter \"%s\" is not one of , tab ; | :", text);
     l->delim = text[0];
-    FORWARD_IF_ERROR(member(rd, obj, "header", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "header", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1, &v));
     l->header = (int)v;
-    FORWARD_IF_ERROR(member(rd, obj, "label_column", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "label_column", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], -1, GBT_MAX_FEATURES, &v));
     l->label_column = v;
     return GBT_OK;
 }
 
-static gbt_status read_header(const struct reader *rd, struct gbt_model *m, struct gbt_params *p,
+static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m, struct gbt_params *p,
                               int32_t root)
 {
     const struct gbt_jdoc *d = rd->doc;
@@ -486,14 +452,14 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
         return bad(rd, -1, "not a gbt model (no \"format\": \"%s\")", FORMAT_NAME);
     gbt__json_string(&d->n[e], text, sizeof text);
     if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
-    FORWARD_IF_ERROR(member(rd, root, "format_version", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, root, "format_version", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1 << 30, &v));
     if (v > FORMAT_VERSION) {
         snprintf(text, sizeof text, "%lld", v);
         return bad(rd, e, "format version %s is newer than this gbt reads (" STR(FORMAT_VERSION) ")", text);
     }
     /* training parameters first: objective and num_class are among them */
-    FORWARD_IF_ERROR(member(rd, root, "training", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
         char key[64], val[GBT_CONSTRAINT_TEXT_MAX];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
@@ -502,18 +468,18 @@ static gbt_status read_header(const struct reader *rd, struct gbt_model *m, stru
         if (gbt__params_set(p, key, val, NULL) != GBT_OK)
             return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[c].line);
     }
-    FORWARD_IF_ERROR(member(rd, root, "objective", GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, root, "objective", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);
     if (strcmp(text, gbt__objective_name((int)p->objective)) != 0)
         return bad(rd, e, "objective \"%s\" disagrees with the training parameters", text);
     m->objective = (int)p->objective;
-    FORWARD_IF_ERROR(member(rd, root, "num_class", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, root, "num_class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
-    FORWARD_IF_ERROR(member(rd, root, "num_feature", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, root, "num_feature", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_FEATURES, &v));
     m->num_feature = (uint64_t)v;
     e = gbt__json_member(d, root, "feature_names");
@@ -548,7 +514,7 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
                                 struct gbt_params *p)
 {
     struct gbt_jdoc doc;
-    struct reader rd = {&doc, what};
+    struct gbt_jreader rd = {&doc, what, ""};
     int32_t trees, e;
     uint32_t index = 0;
     gbt_status s;
@@ -561,7 +527,7 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         return s;
     }
     s = read_header(&rd, m, p, 0);
-    if (s == GBT_OK) s = member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
+    if (s == GBT_OK) s = gbt__jr_member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
     if (s == GBT_OK && doc.n[trees].count % m->K != 0)
         s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
     for (e = s == GBT_OK ? doc.n[trees].child : -1; e >= 0 && s == GBT_OK; e = doc.n[e].next, index++) {

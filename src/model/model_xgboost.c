@@ -22,27 +22,8 @@
 #include "objective/objective.h"
 #include "util/util.h"
 
-struct xreader {
-    const struct gbt_jdoc *doc;
-    const char *what;
-};
-
-static gbt_status xbad(const struct xreader *rd, int32_t node, const char *msg)
-{
-    if (node >= 0)
-        return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s (byte %zu)", rd->what, rd->doc->n[node].line, msg,
-                         rd->doc->n[node].pos);
-    return gbt__fail(GBT_E_FORMAT, "%s: XGBoost model: %s", rd->what, msg);
-}
-
-/* As xbad, at an array's element (which may have no node of its own: a packed array's number). */
-static gbt_status xbad_at(const struct xreader *rd, const struct gbt_jnode *el, const char *msg)
-{
-    return gbt__fail(GBT_E_FORMAT, "%s:%u: XGBoost model: %s (byte %zu)", rd->what, el->line, msg, el->pos);
-}
-
 /* Element i of array member `key` of obj (present and long enough: read_tree checked) into el. */
-static void xelement(const struct xreader *rd, int32_t obj, const char *key, int32_t i, struct gbt_jnode *el)
+static void xelement(const struct gbt_jreader *rd, int32_t obj, const char *key, int32_t i, struct gbt_jnode *el)
 {
     struct gbt_jiter it = {0};
     const int32_t arr = gbt__json_member(rd->doc, obj, key);
@@ -51,31 +32,18 @@ static void xelement(const struct xreader *rd, int32_t obj, const char *key, int
 }
 
 /* Fails naming tree `tree`'s node i and pointing at its entry of array `key`. */
-static gbt_status xbad_node(const struct xreader *rd, int32_t obj, uint32_t tree, int32_t i, const char *key,
+static gbt_status xbad_node(const struct gbt_jreader *rd, int32_t obj, uint32_t tree, int32_t i, const char *key,
                             const char *msg)
 {
     struct gbt_jnode el;
     char text[256];
     xelement(rd, obj, key, i, &el);
     snprintf(text, sizeof text, "tree %u, node %d: %s (%s)", tree, (int)i, msg, key);
-    return xbad_at(rd, &el, text);
-}
-
-/* The member `key` of object obj with the given type; missing or mistyped is an error. */
-static gbt_status xmember(const struct xreader *rd, int32_t obj, const char *key, int type, int32_t *out)
-{
-    char msg[128];
-    int32_t m = obj >= 0 && rd->doc->n[obj].type == GBT_J_OBJECT ? gbt__json_member(rd->doc, obj, key) : -1;
-    if (m < 0 || rd->doc->n[m].type != type) {
-        snprintf(msg, sizeof msg, m < 0 ? "missing \"%s\"" : "\"%s\" has the wrong type", key);
-        return xbad(rd, m < 0 ? obj : m, msg);
-    }
-    *out = m;
-    return GBT_OK;
+    return gbt__jr_fail_at(rd, &el, text);
 }
 
 /* A number given as a JSON number, a boolean, or (as XGBoost writes parameters) a string. */
-static gbt_status xnumber(const struct xreader *rd, int32_t node, const struct gbt_jnode *n, double *out)
+static gbt_status xnumber(const struct gbt_jreader *rd, int32_t node, const struct gbt_jnode *n, double *out)
 {
     char buf[64], *end;
     if (n->type == GBT_J_BOOL) {
@@ -87,53 +55,53 @@ static gbt_status xnumber(const struct xreader *rd, int32_t node, const struct g
     else if (n->type == GBT_J_NUMBER && n->len < sizeof buf)
         memcpy(buf, n->text, n->len), buf[n->len] = '\0';
     else
-        return xbad(rd, node, "expected a number");
+        return gbt__jr_fail(rd, node, "expected a number");
     /* a number in a string is written as a JSON number too (XGBoost's "1", "5E-1") */
     if (gbt__json_number_len(buf, strlen(buf)) != strlen(buf) || strlen(buf) == 0)
-        return xbad(rd, node, "a value is not a number as JSON writes one");
+        return gbt__jr_fail(rd, node, "a value is not a number as JSON writes one");
     *out = gbt__strtod(buf, &end);
-    if (end == buf || *end != '\0' || !isfinite(*out)) return xbad(rd, node, "a value is not a finite number");
+    if (end == buf || *end != '\0' || !isfinite(*out)) return gbt__jr_fail(rd, node, "a value is not a finite number");
     return GBT_OK;
 }
 
 /* The string member `key` of obj as a number. */
-static gbt_status xparam(const struct xreader *rd, int32_t obj, const char *key, double *out)
+static gbt_status xparam(const struct gbt_jreader *rd, int32_t obj, const char *key, double *out)
 {
     int32_t e;
-    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, key, GBT_J_STRING, &e));
     return xnumber(rd, e, &rd->doc->n[e], out);
 }
 
 /* The n numbers of array member `key` of obj into out. */
-static gbt_status xnumbers(const struct xreader *rd, int32_t obj, const char *key, int32_t n, double *out)
+static gbt_status xnumbers(const struct gbt_jreader *rd, int32_t obj, const char *key, int32_t n, double *out)
 {
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     int32_t e, i = 0;
-    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_ARRAY, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, key, GBT_J_ARRAY, &e));
     if (rd->doc->n[e].count != n) {
         char msg[96];
         snprintf(msg, sizeof msg, "\"%s\" does not have one entry per node", key);
-        return xbad(rd, e, msg);
+        return gbt__jr_fail(rd, e, msg);
     }
     while (i < n && gbt__json_next(rd->doc, e, &it, &el))
         if (xnumber(rd, e, &el, &out[i++]) != GBT_OK) {
             char msg[128];
             snprintf(msg, sizeof msg, "\"%s\" entry %d is not a finite number", key, (int)(i - 1));
-            return xbad_at(rd, &el, msg);
+            return gbt__jr_fail_at(rd, &el, msg);
         }
     return GBT_OK;
 }
 
 /* The numbers of array member `key` of obj: a new array (free()) of *n. */
-static gbt_status xarray(const struct xreader *rd, int32_t obj, const char *key, double **out, int32_t *n)
+static gbt_status xarray(const struct gbt_jreader *rd, int32_t obj, const char *key, double **out, int32_t *n)
 {
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     int32_t e, i = 0;
     *out = NULL;
     *n = 0;
-    FORWARD_IF_ERROR(xmember(rd, obj, key, GBT_J_ARRAY, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, key, GBT_J_ARRAY, &e));
     FORWARD_IF_ERROR(gbt__alloc(out, (size_t)rd->doc->n[e].count + 1, sizeof **out, 0, "XGBoost categories"));
     while (i < rd->doc->n[e].count && gbt__json_next(rd->doc, e, &it, &el)) {
         gbt_status s = xnumber(rd, e, &el, &(*out)[i++]);
@@ -159,7 +127,7 @@ struct xcats {
     int32_t n, nc;
 };
 
-static gbt_status xcats_load(const struct xreader *rd, int32_t obj, struct xcats *x)
+static gbt_status xcats_load(const struct gbt_jreader *rd, int32_t obj, struct xcats *x)
 {
     int32_t ns = 0, nz = 0;
     gbt_status s = xarray(rd, obj, "categories_nodes", &x->nodes, &x->n);
@@ -167,7 +135,7 @@ static gbt_status xcats_load(const struct xreader *rd, int32_t obj, struct xcats
     if (s == GBT_OK) s = xarray(rd, obj, "categories_segments", &x->seg, &ns);
     if (s == GBT_OK) s = xarray(rd, obj, "categories_sizes", &x->size, &nz);
     if (s == GBT_OK) s = xarray(rd, obj, "categories", &x->cats, &x->nc);
-    if (s == GBT_OK && (ns != x->n || nz != x->n)) s = xbad(rd, obj, "categories_nodes, _segments and _sizes differ in length");
+    if (s == GBT_OK && (ns != x->n || nz != x->n)) s = gbt__jr_fail(rd, obj, "categories_nodes, _segments and _sizes differ in length");
     return s;
 }
 
@@ -185,7 +153,7 @@ static void xcats_free(struct xcats *x)
  * from the start for every split made a tree's load quadratic in its
  * categorical splits).
  */
-static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, struct xcats *x, int32_t i, int32_t id,
+static gbt_status read_cat_node(const struct gbt_jreader *rd, int32_t obj, struct xcats *x, int32_t i, int32_t id,
                                 struct gbt_tree *t)
 {
     int32_t lo = 0, hi, k = -1;
@@ -200,14 +168,14 @@ static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, struct xc
         if (x->nodes[mid] < (double)i) lo = mid + 1;
         else hi = mid - 1;
     }
-    if (s == GBT_OK && k < 0) s = xbad(rd, obj, "a categorical split without categories");
+    if (s == GBT_OK && k < 0) s = gbt__jr_fail(rd, obj, "a categorical split without categories");
     if (s == GBT_OK && !(x->seg[k] >= 0 && x->size[k] >= 0 && x->seg[k] + x->size[k] <= (double)x->nc))
-        s = xbad(rd, obj, "a categorical split's categories are out of range");
+        s = gbt__jr_fail(rd, obj, "a categorical split's categories are out of range");
     if (s == GBT_OK) s = gbt__alloc(&set, (size_t)x->size[k] + 1, sizeof *set, 0, "XGBoost categories");
     for (int32_t c = 0; s == GBT_OK && c < (int32_t)x->size[k]; c++) {
         const double v = x->cats[(int32_t)x->seg[k] + c];
         if (!(v >= 0 && v < (double)GBT_TREE_CAT_LIMIT && v == floor(v)) || (c > 0 && v <= (double)set[c - 1]))
-            s = xbad(rd, obj, "a categorical split's categories are not ascending whole numbers below 2^24");
+            s = gbt__jr_fail(rd, obj, "a categorical split's categories are not ascending whole numbers below 2^24");
         else
             set[c] = (uint32_t)v;
     }
@@ -223,7 +191,7 @@ static gbt_status read_cat_node(const struct xreader *rd, int32_t obj, struct xc
  * set is one XGBoost's pruner left behind, which XGBoost ignores too.  A
  * set moved off its split still fails: that split has none (read_cat_node).
  */
-static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t nn, const double *left,
+static gbt_status check_cat_refs(const struct gbt_jreader *rd, int32_t obj, int32_t nn, const double *left,
                                  const double *type)
 {
     double *nodes = NULL;
@@ -241,7 +209,7 @@ static gbt_status check_cat_refs(const struct xreader *rd, int32_t obj, int32_t 
                      "categories_nodes names node %.17g, which is neither a categorical split (split_type 1) nor "
                      "a leaf, or not once in ascending order",
                      v);
-            s = xbad(rd, obj, msg);
+            s = gbt__jr_fail(rd, obj, msg);
         }
     }
     free(nodes);
@@ -258,25 +226,25 @@ enum { NA_LEFT, NA_RIGHT, NA_FEATURE, NA_COND, NA_DEFLEFT, NA_WEIGHT, NA_GAIN, N
  * order (children after their parents, as gbt keeps them); deleted nodes
  * that XGBoost may leave in its arrays are skipped.
  */
-static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree, uint64_t nfeat, struct gbt_tree *t)
+static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, uint32_t tree, uint64_t nfeat, struct gbt_tree *t)
 {
     double *a[NA_COUNT] = {0};
     struct xcats cats = {0};
     int32_t *order = NULL, *newid = NULL, e, nn;
     double v;
     gbt_status s;
-    FORWARD_IF_ERROR(xmember(rd, obj, "tree_param", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "tree_param", GBT_J_OBJECT, &e));
     FORWARD_IF_ERROR(xparam(rd, e, "num_nodes", &v));
-    if (!(v >= 1 && v <= 0x7fffffff)) return xbad(rd, e, "num_nodes out of range");
+    if (!(v >= 1 && v <= 0x7fffffff)) return gbt__jr_fail(rd, e, "num_nodes out of range");
     nn = (int32_t)v;
     if (gbt__json_member(rd->doc, e, "size_leaf_vector") >= 0) {
         FORWARD_IF_ERROR(xparam(rd, e, "size_leaf_vector", &v));
-        if (v > 1) return xbad(rd, e, "a multi-output tree (size_leaf_vector > 1): gbt has one output per tree");
+        if (v > 1) return gbt__jr_fail(rd, e, "a multi-output tree (size_leaf_vector > 1): gbt has one output per tree");
     }
     /* the declared size against the arrays present, before it claims memory */
     for (int k = 0; k < NA_COUNT; k++) {
-        FORWARD_IF_ERROR(xmember(rd, obj, node_arrays[k], GBT_J_ARRAY, &e));
-        if (rd->doc->n[e].count != nn) return xbad(rd, e, "a node array's length is not num_nodes");
+        FORWARD_IF_ERROR(gbt__jr_member(rd, obj, node_arrays[k], GBT_J_ARRAY, &e));
+        if (rd->doc->n[e].count != nn) return gbt__jr_fail(rd, e, "a node array's length is not num_nodes");
     }
     s = GBT_OK;
     for (int k = 0; k < NA_COUNT && s == GBT_OK; k++) {
@@ -341,7 +309,7 @@ static gbt_status read_tree(const struct xreader *rd, int32_t obj, uint32_t tree
 }
 
 /* The objective and its parameters, as training parameters of b. */
-static gbt_status read_objective(const struct xreader *rd, int32_t learner, struct gbt_params *p)
+static gbt_status read_objective(const struct gbt_jreader *rd, int32_t learner, struct gbt_params *p)
 {
     static const struct {
         const char *block, *key, *param;
@@ -362,18 +330,18 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, stru
     };
     int32_t obj, e;
     char name[64], value[GBT_MAX_QUANTILES * 32];
-    FORWARD_IF_ERROR(xmember(rd, learner, "objective", GBT_J_OBJECT, &obj));
-    FORWARD_IF_ERROR(xmember(rd, obj, "name", GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, learner, "objective", GBT_J_OBJECT, &obj));
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "name", GBT_J_STRING, &e));
     gbt__json_string(&rd->doc->n[e], name, sizeof name);
     if (gbt__params_set(p, "objective", name, NULL) != GBT_OK) {
         char msg[160];
         snprintf(msg, sizeof msg, "objective \"%s\" is not one gbt trains", name);
-        return xbad(rd, e, msg);
+        return gbt__jr_fail(rd, e, msg);
     }
     e = gbt__json_member(rd->doc, obj, "lambdarank_param");
     if (e >= 0 && rd->doc->n[e].type == GBT_J_OBJECT && (e = gbt__json_member(rd->doc, e, "lambdarank_unbiased")) >= 0 &&
         rd->doc->n[e].type == GBT_J_STRING && rd->doc->n[e].len == 1 && rd->doc->n[e].text[0] == '1')
-        return xbad(rd, e, "lambdarank_unbiased=1 (position-debiased ranking) is not one gbt trains");
+        return gbt__jr_fail(rd, e, "lambdarank_unbiased=1 (position-debiased ranking) is not one gbt trains");
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         int32_t blk = gbt__json_member(rd->doc, obj, params[i].block);
         if (blk < 0 || rd->doc->n[blk].type != GBT_J_OBJECT) continue;
@@ -394,7 +362,7 @@ static gbt_status read_objective(const struct xreader *rd, int32_t learner, stru
  * "[1.08708E0,2E0]"; JSON whitespace allowed around them), each a JSON
  * number, a mean or probability.
  */
-static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K, double *base)
+static gbt_status read_base(const struct gbt_jreader *rd, int32_t e, int obj, int K, double *base)
 {
     char *text, *p, *end;
     int n = 0;
@@ -409,21 +377,21 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
         while (list && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
         len = gbt__json_number_len(p, strlen(p));
         if (len == 0 || n == K) {
-            s = xbad(rd, e, n == K ? "base_score has more values than outputs"
+            s = gbt__jr_fail(rd, e, n == K ? "base_score has more values than outputs"
                                    : "base_score is not a number or a bracketed list of numbers");
             break;
         }
         v = gbt__strtod(p, &end);
         if (end != p + len || !isfinite(v)) {
-            s = xbad(rd, e, "base_score is not a finite number");
+            s = gbt__jr_fail(rd, e, "base_score is not a finite number");
             break;
         }
         if (gbt__xgboost_base_is_probability(obj) && !(v > 0 && v < 1)) {
-            s = xbad(rd, e, "base_score of a logistic objective is not in (0, 1)");
+            s = gbt__jr_fail(rd, e, "base_score of a logistic objective is not in (0, 1)");
             break;
         }
         if (gbt__objective_log_link(obj) && !(v > 0)) {
-            s = xbad(rd, e, "base_score of a log-link objective is not positive");
+            s = gbt__jr_fail(rd, e, "base_score of a log-link objective is not positive");
             break;
         }
         base[n++] = gbt__xgboost_base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
@@ -434,18 +402,18 @@ static gbt_status read_base(const struct xreader *rd, int32_t e, int obj, int K,
             continue;
         }
         if (list ? !(p[0] == ']' && p[1] == '\0') : *p != '\0')
-            s = xbad(rd, e, "base_score is not a number or a bracketed list of numbers");
+            s = gbt__jr_fail(rd, e, "base_score is not a number or a bracketed list of numbers");
         break;
     }
     free(text);
     FORWARD_IF_ERROR(s);
-    if (n != 1 && n != K) return xbad(rd, e, "base_score has neither one value nor one per output");
+    if (n != 1 && n != K) return gbt__jr_fail(rd, e, "base_score has neither one value nor one per output");
     for (int k = n; k < K; k++) base[k] = base[0];
     return GBT_OK;
 }
 
 /* learner.feature_names, when present and not empty: one per feature, XGBoost's rules. */
-static gbt_status read_names(const struct xreader *rd, int32_t learner, struct gbt_model *m)
+static gbt_status read_names(const struct gbt_jreader *rd, int32_t learner, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     int32_t arr = gbt__json_member(d, learner, "feature_names");
@@ -453,11 +421,11 @@ static gbt_status read_names(const struct xreader *rd, int32_t learner, struct g
     char buf[GBT_FEATURE_NAME_MAX + 2];
     gbt_status s = GBT_OK;
     if (arr < 0 || d->n[arr].type != GBT_J_ARRAY || d->n[arr].count == 0) return GBT_OK;
-    if ((uint64_t)d->n[arr].count != m->num_feature) return xbad(rd, arr, "feature_names is not one name per feature");
+    if ((uint64_t)d->n[arr].count != m->num_feature) return gbt__jr_fail(rd, arr, "feature_names is not one name per feature");
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_names, (size_t)d->n[arr].count, sizeof(char *), 1, "feature names"));
     for (int32_t c = d->n[arr].child; c >= 0 && s == GBT_OK; c = d->n[c].next) {
         if (d->n[c].type != GBT_J_STRING || d->n[c].len > 6 * GBT_FEATURE_NAME_MAX)
-            return xbad(rd, c, "a feature name is not a string of at most 255 bytes");
+            return gbt__jr_fail(rd, c, "a feature name is not a string of at most 255 bytes");
         gbt__json_string(&d->n[c], buf, sizeof buf);
         s = gbt__strdup(&m->feature_names[n], buf);
         if (s == GBT_OK) m->nfeature_names = ++n;
@@ -475,7 +443,7 @@ static gbt_status read_names(const struct xreader *rd, int32_t learner, struct g
 }
 
 /* learner.feature_types, when present and not empty: one per feature, "c" categorical, q, int, float, i numeric. */
-static gbt_status read_types(const struct xreader *rd, int32_t learner, struct gbt_model *m)
+static gbt_status read_types(const struct gbt_jreader *rd, int32_t learner, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
     int32_t arr = gbt__json_member(d, learner, "feature_types");
@@ -483,16 +451,16 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
     int any = 0;
     char buf[16];
     if (arr < 0 || d->n[arr].type != GBT_J_ARRAY || d->n[arr].count == 0) return GBT_OK;
-    if ((uint64_t)d->n[arr].count != m->num_feature) return xbad(rd, arr, "feature_types is not one type per feature");
+    if ((uint64_t)d->n[arr].count != m->num_feature) return gbt__jr_fail(rd, arr, "feature_types is not one type per feature");
     m->types_declared = 1;
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count, 1, 1, "feature types"));
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
-        if (d->n[c].type != GBT_J_STRING) return xbad(rd, c, "a feature type is not a string");
+        if (d->n[c].type != GBT_J_STRING) return gbt__jr_fail(rd, c, "a feature type is not a string");
         gbt__json_string(&d->n[c], buf, sizeof buf);
         /* XGBoost's own rule (ParseFeatureType) */
         if (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0 && strcmp(buf, "int") != 0 && strcmp(buf, "float") != 0 &&
             strcmp(buf, "i") != 0)
-            return xbad(rd, c, "a feature type is not one of q, c, int, float and i");
+            return gbt__jr_fail(rd, c, "a feature type is not one of q, c, int, float and i");
         m->feature_types[n] = strcmp(buf, "c") == 0;
         any |= m->feature_types[n++];
     }
@@ -515,7 +483,7 @@ static gbt_status read_types(const struct xreader *rd, int32_t learner, struct g
  * they cannot be read back; recoding frames by wrong names would give
  * wrong predictions without a word, so such a model is refused.
  */
-static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbuf *sb, int32_t *n)
+static gbt_status put_enc(const struct gbt_jreader *rd, int32_t el, struct gbt_strbuf *sb, int32_t *n)
 {
     double *off = NULL, *val = NULL;
     int32_t noff = 0, nval = 0;
@@ -525,17 +493,17 @@ static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbu
     if (s == GBT_OK && gbt__json_member(rd->doc, el, "offsets") >= 0) s = xarray(rd, el, "offsets", &off, &noff);
     if (s == GBT_OK && nval > 0 && noff > 0) {
         /* strings */
-        if (off[0] != 0 || off[noff - 1] != nval) s = xbad(rd, el, "cats.enc: offsets do not cover the values");
+        if (off[0] != 0 || off[noff - 1] != nval) s = gbt__jr_fail(rd, el, "cats.enc: offsets do not cover the values");
         if (s == GBT_OK) s = gbt__alloc(&text, (size_t)nval + 1, 1, 0, "XGBoost category names");
         for (int32_t k = 0; s == GBT_OK && k + 1 < noff; k++) {
             size_t len = 0;
             if (!(off[k] >= 0 && off[k] <= off[k + 1] && off[k + 1] <= nval && off[k + 1] == floor(off[k + 1]))) {
-                s = xbad(rd, el, "cats.enc: offsets are not whole numbers rising to the values' count");
+                s = gbt__jr_fail(rd, el, "cats.enc: offsets are not whole numbers rising to the values' count");
                 break;
             }
             for (int32_t i = (int32_t)off[k]; i < (int32_t)off[k + 1]; i++) {
                 if (!(val[i] >= 1 && val[i] <= 127 && val[i] == floor(val[i]))) {
-                    s = xbad(rd, el,
+                    s = gbt__jr_fail(rd, el,
                              val[i] < 0 || val[i] > 127
                                  ? "cats.enc: a category name that is not ASCII (XGBoost writes such names' offsets "
                                    "in characters and their bytes in bytes: they cannot be read back)"
@@ -574,7 +542,7 @@ static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbu
  * frame is recoded as XGBoost recodes it, and gbt_booster_read_data codes a
  * CSV file's category names by it (model_categories.c).
  */
-static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_model *m)
+static gbt_status read_cats(const struct gbt_jreader *rd, int32_t model, struct gbt_model *m)
 {
     const int32_t cats = gbt__json_member(rd->doc, model, "cats");
     struct gbt_strbuf sb = {0};
@@ -584,19 +552,19 @@ static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_
     enc = gbt__json_member(rd->doc, cats, "enc");
     if (enc < 0 || rd->doc->n[enc].type != GBT_J_ARRAY || rd->doc->n[enc].count == 0) return GBT_OK;
     if ((uint64_t)rd->doc->n[enc].count != m->num_feature)
-        return xbad(rd, enc, "cats.enc does not have one entry per feature");
+        return gbt__jr_fail(rd, enc, "cats.enc does not have one entry per feature");
     gbt__sb_append(&sb, "{", 1);
     for (e = rd->doc->n[enc].child; e >= 0 && s == GBT_OK; e = rd->doc->n[e].next, f++) {
         const size_t mark = sb.len;
         int32_t n = 0;
         if (rd->doc->n[e].type != GBT_J_OBJECT) {
-            s = xbad(rd, e, "cats.enc: an entry is not an object");
+            s = gbt__jr_fail(rd, e, "cats.enc: an entry is not an object");
             break;
         }
         gbt__sb_printf(&sb, "%s\"%d\":[", written ? "," : "", (int)f);
         s = put_enc(rd, e, &sb, &n);
         if (s == GBT_OK && n > 0 && !gbt__model_is_cat(m, (uint64_t)f))
-            s = xbad(rd, e, "cats.enc: categories for a feature whose type is not \"c\"");
+            s = gbt__jr_fail(rd, e, "cats.enc: categories for a feature whose type is not \"c\"");
         if (n == 0)
             sb.len = mark; /* a numeric feature */
         else {
@@ -615,7 +583,7 @@ static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_
  * gbtree_model_param.num_trees and iteration_indptr, where present, against
  * the trees: XGBoost reads the rounds from them, gbt from tree_info.
  */
-static gbt_status check_counts(const struct xreader *rd, int32_t model, uint32_t rounds, int K)
+static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint32_t rounds, int K)
 {
     int32_t e = gbt__json_member(rd->doc, model, "gbtree_model_param");
     double v, *ptr = NULL;
@@ -623,13 +591,13 @@ static gbt_status check_counts(const struct xreader *rd, int32_t model, uint32_t
     gbt_status s = GBT_OK;
     if (e >= 0 && rd->doc->n[e].type == GBT_J_OBJECT && gbt__json_member(rd->doc, e, "num_trees") >= 0) {
         FORWARD_IF_ERROR(xparam(rd, e, "num_trees", &v));
-        if (v != (double)rounds * K) return xbad(rd, e, "num_trees is not the number of trees");
+        if (v != (double)rounds * K) return gbt__jr_fail(rd, e, "num_trees is not the number of trees");
     }
     if (gbt__json_member(rd->doc, model, "iteration_indptr") < 0) return GBT_OK;
     FORWARD_IF_ERROR(xarray(rd, model, "iteration_indptr", &ptr, &n));
-    if ((uint32_t)n != rounds + 1) s = xbad(rd, model, "iteration_indptr does not have one entry per round and one more");
+    if ((uint32_t)n != rounds + 1) s = gbt__jr_fail(rd, model, "iteration_indptr does not have one entry per round and one more");
     for (int32_t r = 0; s == GBT_OK && r < n; r++)
-        if (ptr[r] != (double)r * K) s = xbad(rd, model, "iteration_indptr is not one tree per output and round");
+        if (ptr[r] != (double)r * K) s = gbt__jr_fail(rd, model, "iteration_indptr is not one tree per output and round");
     free(ptr);
     return s;
 }
@@ -637,7 +605,7 @@ static gbt_status check_counts(const struct xreader *rd, int32_t model, uint32_t
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p)
 {
-    const struct xreader rd = {doc, what};
+    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
     int32_t learner, gb, model, e, trees, info;
     char text[64];
     double v;
@@ -645,23 +613,23 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     struct gbt_jnode el;
     uint32_t index = 0;
     gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(xmember(&rd, 0, "learner", GBT_J_OBJECT, &learner));
-    FORWARD_IF_ERROR(xmember(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
-    FORWARD_IF_ERROR(xmember(&rd, gb, "name", GBT_J_STRING, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
     gbt__json_string(&doc->n[e], text, sizeof text);
     if (strcmp(text, "gbtree") != 0) {
         char msg[160];
         snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree models only (not dart or gblinear)", text);
-        return xbad(&rd, e, msg);
+        return gbt__jr_fail(&rd, e, msg);
     }
     FORWARD_IF_ERROR(read_objective(&rd, learner, p));
-    FORWARD_IF_ERROR(xmember(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
     FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
-    if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return xbad(&rd, e, "num_feature out of range");
+    if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return gbt__jr_fail(&rd, e, "num_feature out of range");
     m->num_feature = (uint64_t)v;
     FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
     if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES || v < 0 || v != floor(v))
-        return xbad(&rd, e, "num_class does not fit the objective");
+        return gbt__jr_fail(&rd, e, "num_class does not fit the objective");
     m->objective = (int)p->objective;
     m->num_class = (int)v;
     p->num_class = m->num_class;
@@ -670,32 +638,32 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     if (gbt__json_member(doc, e, "num_target") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
         if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
-            return xbad(&rd, e, "num_target is not the number of outputs of the objective");
+            return gbt__jr_fail(&rd, e, "num_target is not the number of outputs of the objective");
     }
     m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
     {
         int32_t bs;
-        FORWARD_IF_ERROR(xmember(&rd, e, "base_score", GBT_J_STRING, &bs));
+        FORWARD_IF_ERROR(gbt__jr_member(&rd, e, "base_score", GBT_J_STRING, &bs));
         FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
     }
     FORWARD_IF_ERROR(read_names(&rd, learner, m));
     FORWARD_IF_ERROR(read_types(&rd, learner, m));
-    FORWARD_IF_ERROR(xmember(&rd, gb, "model", GBT_J_OBJECT, &model));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
     FORWARD_IF_ERROR(read_cats(&rd, model, m));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));
-        if (v != 1) return xbad(&rd, e, "num_parallel_tree is not 1 (boosted random forests are not supported)");
+        if (v != 1) return gbt__jr_fail(&rd, e, "num_parallel_tree is not 1 (boosted random forests are not supported)");
     }
-    FORWARD_IF_ERROR(xmember(&rd, model, "trees", GBT_J_ARRAY, &trees));
-    FORWARD_IF_ERROR(xmember(&rd, model, "tree_info", GBT_J_ARRAY, &info));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "trees", GBT_J_ARRAY, &trees));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "tree_info", GBT_J_ARRAY, &info));
     if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % m->K != 0)
-        return xbad(&rd, trees, "the trees do not come one per output and round");
+        return gbt__jr_fail(&rd, trees, "the trees do not come one per output and round");
     /* tree t belongs to output t mod K: XGBoost's order, and gbt's */
     while (gbt__json_next(doc, info, &it, &el)) {
         FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
-        if (v != (double)(index++ % (uint32_t)m->K)) return xbad(&rd, info, "tree_info is not in round order");
+        if (v != (double)(index++ % (uint32_t)m->K)) return gbt__jr_fail(&rd, info, "tree_info is not in round order");
     }
     FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / m->K, m->K));
     index = 0;
@@ -705,7 +673,7 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         memset(&t, 0, sizeof t);
         /* XGBoost places a tree by its id: one out of place would belong to another output there */
         if (id >= 0 && (xnumber(&rd, id, &doc->n[id], &v) != GBT_OK || v != (double)index))
-            s = xbad(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
+            s = gbt__jr_fail(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
         if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &t);
         if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
         if (s != GBT_OK) gbt__tree_free(&t);

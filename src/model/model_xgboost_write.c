@@ -18,6 +18,7 @@
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "objective/objective.h"
+#include "util/json_write.h"
 #include "util/util.h"
 
 /* XGBoost's node id of "no parent". */
@@ -40,21 +41,6 @@ static double to_base_score(int obj, double margin)
     return margin;
 }
 
-static void put_num(struct gbt_strbuf *sb, double v)
-{
-    char buf[40];
-    gbt__sb_append(sb, buf, (size_t)gbt__format_double(buf, sizeof buf, v));
-}
-
-/* A float, always with a point or an exponent: XGBoost's reader tells integers from reals. */
-static void put_float(struct gbt_strbuf *sb, float v)
-{
-    char buf[40];
-    int n = gbt__format_float(buf, sizeof buf - 2, v);
-    if (!strpbrk(buf, ".eE")) buf[n++] = '.', buf[n++] = '0', buf[n] = '\0';
-    gbt__sb_append(sb, buf, (size_t)n);
-}
-
 /* The objective object: its name and XGBoost's parameter block for it. */
 static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p)
 {
@@ -68,7 +54,7 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
     case GBT_OBJ_BINARY_LOGITRAW:
     case GBT_OBJ_REG_GAMMA:
         gbt__sb_printf(sb, ",\"reg_loss_param\":{\"scale_pos_weight\":\"");
-        put_num(sb, p->scale_pos_weight);
+        gbt__json_put_double(sb, p->scale_pos_weight);
         gbt__sb_printf(sb, "\"}");
         break;
     case GBT_OBJ_MULTI_SOFTMAX:
@@ -77,24 +63,24 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
         break;
     case GBT_OBJ_COUNT_POISSON:
         gbt__sb_printf(sb, ",\"poisson_regression_param\":{\"max_delta_step\":\"");
-        put_num(sb, isnan(p->max_delta_step) ? 0.7 : p->max_delta_step);
+        gbt__json_put_double(sb, isnan(p->max_delta_step) ? 0.7 : p->max_delta_step);
         gbt__sb_printf(sb, "\"}");
         break;
     case GBT_OBJ_REG_TWEEDIE:
         gbt__sb_printf(sb, ",\"tweedie_regression_param\":{\"tweedie_variance_power\":\"");
-        put_num(sb, p->tweedie_variance_power);
+        gbt__json_put_double(sb, p->tweedie_variance_power);
         gbt__sb_printf(sb, "\"}");
         break;
     case GBT_OBJ_REG_PSEUDOHUBERERROR:
         gbt__sb_printf(sb, ",\"pseudo_huber_param\":{\"huber_slope\":\"");
-        put_num(sb, p->huber_slope);
+        gbt__json_put_double(sb, p->huber_slope);
         gbt__sb_printf(sb, "\"}");
         break;
     case GBT_OBJ_REG_QUANTILEERROR:
         gbt__sb_printf(sb, ",\"quantile_loss_param\":{\"quantile_alpha\":\"[");
         for (int64_t i = 0; i < p->num_quantile_alpha; i++) {
             if (i) gbt__sb_append(sb, ",", 1);
-            put_num(sb, p->quantile_alpha[i]);
+            gbt__json_put_double(sb, p->quantile_alpha[i]);
         }
         gbt__sb_printf(sb, "]\"}");
         break;
@@ -103,7 +89,7 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
         gbt__sb_printf(sb, ",\"aft_loss_param\":{\"aft_loss_distribution\":\"%s\","
                            "\"aft_loss_distribution_scale\":\"",
                        dist[p->aft_loss_distribution]);
-        put_num(sb, p->aft_loss_distribution_scale);
+        gbt__json_put_double(sb, p->aft_loss_distribution_scale);
         gbt__sb_printf(sb, "\"}");
         break;
     }
@@ -117,7 +103,7 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
         if (isnan(p->lambdarank_num_pair_per_sample))
             gbt__sb_printf(sb, "4294967295");
         else
-            put_num(sb, p->lambdarank_num_pair_per_sample);
+            gbt__json_put_double(sb, p->lambdarank_num_pair_per_sample);
         gbt__sb_printf(sb, "\",\"lambdarank_pair_method\":\"%s\",\"lambdarank_score_normalization\":\"%d\","
                            "\"lambdarank_unbiased\":\"0\",\"ndcg_exp_gain\":\"%d\"}",
                        p->lambdarank_pair_method ? "mean" : "topk", (int)p->lambdarank_score_normalization,
@@ -137,15 +123,8 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
     return GBT_OK;
 }
 
-#define PUT_ARRAY(sb, key, n, PUT)                       \
-    do {                                                 \
-        gbt__sb_printf(sb, ",\"%s\":[", key);            \
-        for (int32_t i_ = 0; i_ < (n); i_++) {           \
-            if (i_) gbt__sb_append(sb, ",", 1);          \
-            PUT;                                         \
-        }                                                \
-        gbt__sb_append(sb, "]", 1);                      \
-    } while (0)
+/* An array member of a tree, as XGBoost lays members out. */
+#define PUT_ARRAY(sb, key, n, PUT) GBT_JSON_PUT_ARRAY(sb, ",\"" key "\":", n, PUT)
 
 /*
  * XGBoost's categorical splits of a tree: the categorical nodes
@@ -196,18 +175,18 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
     for (int32_t i = 0; i < n; i++)
         if (t->left[i] >= 0) parent[t->left[i]] = parent[t->right[i]] = i;
     gbt__sb_printf(sb, "{\"id\":%u", id);
-    PUT_ARRAY(sb, "base_weights", n, put_float(sb, t->value[i_]));
+    PUT_ARRAY(sb, "base_weights", n, gbt__json_put_float(sb, t->value[i_], 1));
     put_categories(sb, t);
     PUT_ARRAY(sb, "default_left", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 && t->default_left[i_]));
     PUT_ARRAY(sb, "left_children", n, gbt__sb_printf(sb, "%d", t->left[i_]));
-    PUT_ARRAY(sb, "loss_changes", n, put_float(sb, t->gain[i_]));
+    PUT_ARRAY(sb, "loss_changes", n, gbt__json_put_float(sb, t->gain[i_], 1));
     PUT_ARRAY(sb, "parents", n, gbt__sb_printf(sb, "%d", parent[i_]));
     PUT_ARRAY(sb, "right_children", n, gbt__sb_printf(sb, "%d", t->right[i_]));
     /* a leaf's value takes the place of the threshold, as in XGBoost */
-    PUT_ARRAY(sb, "split_conditions", n, put_float(sb, t->left[i_] >= 0 ? t->threshold[i_] : t->value[i_]));
+    PUT_ARRAY(sb, "split_conditions", n, gbt__json_put_float(sb, t->left[i_] >= 0 ? t->threshold[i_] : t->value[i_], 1));
     PUT_ARRAY(sb, "split_indices", n, gbt__sb_printf(sb, "%d", t->left[i_] >= 0 ? t->feature[i_] + shift : 0));
     PUT_ARRAY(sb, "split_type", n, gbt__sb_append(sb, t->left[i_] >= 0 && gbt__tree_is_cat(t, i_) ? "1" : "0", 1));
-    PUT_ARRAY(sb, "sum_hessian", n, put_float(sb, t->cover[i_]));
+    PUT_ARRAY(sb, "sum_hessian", n, gbt__json_put_float(sb, t->cover[i_], 1));
     gbt__sb_printf(sb, ",\"tree_param\":{\"num_deleted\":\"0\",\"num_feature\":\"%llu\",\"num_nodes\":\"%d\","
                        "\"size_leaf_vector\":\"1\"}}",
                    (unsigned long long)nfeat, n);
@@ -229,7 +208,7 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         gbt__sb_printf(sb, "\"best_iteration\":\"%d\"", m->best_iteration);
         if (isfinite(m->best_score)) {
             gbt__sb_printf(sb, ",\"best_score\":\"");
-            put_num(sb, m->best_score);
+            gbt__json_put_double(sb, m->best_score);
             gbt__sb_append(sb, "\"", 1);
         }
     }
@@ -285,7 +264,7 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ",", 1);
-        put_float(sb, (float)to_base_score(m->objective, m->base[k]));
+        gbt__json_put_float(sb, (float)to_base_score(m->objective, m->base[k]), 1);
     }
     /* several outputs are classes for multi:*, targets (one per quantile) otherwise */
     gbt__sb_printf(sb, "]\",\"boost_from_average\":\"1\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","

@@ -2,6 +2,7 @@
  * json.c - a recursive-descent JSON reader (RFC 8259 grammar, nesting
  * limited to 64 levels, documents up to GBT_JSON_MAX_BYTES).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,4 +420,27 @@ void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)
         buf[o++] = c;
     }
     if (len) buf[o] = '\0';
+}
+
+gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *msg)
+{
+    if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s%s (byte %zu)", rd->what, n->line, rd->format, msg, n->pos);
+    return gbt__fail(GBT_E_FORMAT, "%s: %s%s", rd->what, rd->format, msg);
+}
+
+gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg)
+{
+    return gbt__jr_fail_at(rd, node >= 0 ? &rd->doc->n[node] : NULL, msg);
+}
+
+gbt_status gbt__jr_member(const struct gbt_jreader *rd, int32_t obj, const char *key, int type, int32_t *out)
+{
+    char msg[256];
+    const int32_t m = gbt__json_member(rd->doc, obj, key);
+    if (m < 0 || rd->doc->n[m].type != type) {
+        snprintf(msg, sizeof msg, m < 0 ? "missing \"%s\"" : "\"%s\" has the wrong type", key);
+        return gbt__jr_fail(rd, m < 0 ? obj : m, msg);
+    }
+    *out = m;
+    return GBT_OK;
 }

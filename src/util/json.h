@@ -1,5 +1,5 @@
 /*
- * json.h - a small JSON reader for model files: the document becomes an
+ * json.h - the JSON reader of every format gbt reads: the document becomes an
  * array of nodes that point into the source text.  An array whose
  * elements are all numbers (the bulk of a model) is one node, its numbers
  * read in place by gbt__json_next; so the nodes take memory in proportion
@@ -68,6 +68,34 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
 
 /* The length of the JSON number (RFC 8259) at the start of p[0..n), or 0 when none starts there. */
 size_t gbt__json_number_len(const char *p, size_t n);
+
+/*
+ * A reader of one parsed document, for its format's checks: `what` names
+ * the document in messages and `format` starts each of them ("" or, say,
+ * "XGBoost model: ").
+ */
+struct gbt_jreader {
+    const struct gbt_jdoc *doc;
+    const char *what;
+    const char *format;
+};
+
+/*
+ * Fails with GBT_E_FORMAT: "<what>:<line>: <format><msg> (byte <offset>)"
+ * at node n (an element of a packed array too), or "<what>: <format><msg>"
+ * with n NULL.
+ */
+gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *msg);
+
+/* As gbt__jr_fail_at, at node number node (-1: none). */
+gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg);
+
+/*
+ * The member `key` of object node obj, which must have the given type
+ * (enum gbt_jtype): "missing "key"" at obj, or ""key" has the wrong type"
+ * at the member, fail.
+ */
+gbt_status gbt__jr_member(const struct gbt_jreader *rd, int32_t obj, const char *key, int type, int32_t *out);
 
 /* Copies a string node, unescaped (\\uXXXX as UTF-8, a lone surrogate as '?'), into buf (truncated to len - 1). */
 void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len);
