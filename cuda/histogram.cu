@@ -154,9 +154,14 @@ __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, c
     }
 }
 
-/* LAYOUT: 0 dense uint8, 1 dense uint16, 2 CSR.  SHARED: block-private shared histograms. */
+/*
+ * LAYOUT: 0 dense uint8, 1 dense uint16, 2 CSR.  SHARED: block-private shared histograms.
+ * Budget: two blocks of 1024 threads per SM, the whole SM (a block's shared histogram of up to
+ * about 113 KB leaves room for two), so at most 32 registers: the row loop waits on a chain of
+ * loads and atomics per row, and only the warps in flight hide it (docs/perf-notes.md).
+ */
 template <int LAYOUT, bool SHARED>
-__global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t G)
+__global__ void __launch_bounds__(HIST_THREADS, 2) hist_build(hist_args a, uint32_t G)
 {
     extern __shared__ ull sh[];
     const hgroup grp = a.groups[blockIdx.x / G];
@@ -201,7 +206,8 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
 }
 
 /* Zeroes the slots of the BUILD jobs. */
-__global__ void hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_t total_slots)
+__global__ void __launch_bounds__(256, 8)
+    hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_t total_slots)
 {
     const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)njobs;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;
@@ -212,8 +218,9 @@ __global__ void hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_
 }
 
 /* dst slot -= src slot, for n jobs. */
-__global__ void hist_subtract(ull *hist, const int32_t *dst, const int32_t *src, int n,
-                              uint32_t total_slots)
+__global__ void __launch_bounds__(256, 8)
+    hist_subtract(ull *hist, const int32_t *dst, const int32_t *src, int n,
+                  uint32_t total_slots)
 {
     const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)n;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;

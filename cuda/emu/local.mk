@@ -304,7 +304,7 @@ endif
 .PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost
 
 EXTRA_DIST += tests/mpi_emu.sh cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
-	cuda/emu/cost.cc cuda/emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/costmodel_run.c \
+	cuda/emu/cost.cc cuda/emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/kernel_resources.py bench/costmodel_run.c \
 	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
 	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \
