@@ -29,6 +29,14 @@ using gbt_cu::hgroup;
 using gbt_cu::HIST_THREADS;
 typedef unsigned long long ull;
 
+/*
+ * Rows a warp of the dense row loop keeps in flight: it loads their row
+ * ids, then their pairs and codes (before the zero test), then adds them,
+ * so that one wait on memory serves that many rows instead of one
+ * (docs/perf-notes.md: the loop is bound by that wait, not by bandwidth).
+ */
+constexpr uint32_t HIST_ROWS_IN_FLIGHT = 4;
+
 struct hist_args {
     const uint32_t *rows;
     int ident; /* the root's list is implicit: position p holds row p (partition.cu) */
@@ -117,11 +125,20 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
         const uint32_t rs = rpw ? (threadIdx.x / 32) * rpw + lane / gnf : threadIdx.x / gnf;
         if (rpw ? lane >= rpw * gnf : rs >= rpi) return;
         const uint32_t f = grp.f0 + fl, base = a.offset[f] - grp.slot_lo;
-        for (uint64_t rl = rs; rl < nr; rl += rpi) {
-            const uint32_t r = row_at(rows, first, rl);
-            const struct gbt_gpair gp = a.grad[r];
-            if ((gp.g | gp.h) == 0) continue;
-            add_pair<SHARED>(acc, nbins, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
+        for (uint64_t rl = rs; rl < nr; rl += (uint64_t)rpi * HIST_ROWS_IN_FLIGHT) {
+            uint32_t r[HIST_ROWS_IN_FLIGHT], code[HIST_ROWS_IN_FLIGHT];
+            struct gbt_gpair gp[HIST_ROWS_IN_FLIGHT];
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++) {
+                const uint64_t q = rl + (uint64_t)u * rpi;
+                r[u] = q < nr ? row_at(rows, first, q) : 0u;
+            }
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++) {
+                const bool in = rl + (uint64_t)u * rpi < nr;
+                gp[u] = in ? a.grad[r[u]] : gbt_gpair{0, 0};
+                code[u] = in ? (uint32_t)codes[(uint64_t)r[u] * a.stride + f] : 0u;
+            }
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++)
+                if ((gp[u].g | gp[u].h) != 0) add_pair<SHARED>(acc, nbins, base + code[u], gp[u]);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
