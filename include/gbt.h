@@ -253,6 +253,38 @@ GBT_API gbt_status gbt_dataset_from_file(const char *path, const char *options,
                                          gbt_dataset **out);
 
 /*
+ * Binary dataset files: a dataset whole (feature values, dense or sparse as
+ * it is; label, weight, base_margin, label bounds, query groups,
+ * feature_weights, feature names and types, and the layout of the text file
+ * it was first read from), in gbt's own versioned format
+ * (docs/binary-format.md: little-endian, CRC-32 checked).  Reading one
+ * gives back the same dataset, and a model trained on it is the model
+ * trained on the original, byte for byte.  XGBoost's binary DMatrix files
+ * are a different format and are not read.
+ *
+ * gbt_dataset_save_binary writes d to path (format version 2); a regular
+ * file is replaced atomically (written beside it, then renamed), so a
+ * failure leaves what was there.
+ *
+ * gbt_dataset_load_binary reads a file of format version 2, or version 1
+ * (the NumPy archive the Python package's save_binary wrote before the
+ * format moved into the library).  A file that is not one, is cut short,
+ * fails its checksum, holds inconsistent or invalid contents, or has a
+ * newer version is GBT_E_FORMAT with a message naming the file and the
+ * fault; GBT_E_IO when it cannot be opened or read.
+ *
+ * gbt_dataset_is_binary sets *out to 1 when path starts as a binary dataset
+ * file of any version ("GBTDMAT", a digit, a newline), else 0; GBT_E_IO
+ * when it cannot be opened.  gbt_dataset_from_file reads a regular file
+ * that starts so with gbt_dataset_load_binary (its options and side files
+ * do not apply), so the tools and every caller of it take binary files
+ * wherever they take a data file.
+ */
+GBT_API gbt_status gbt_dataset_save_binary(const gbt_dataset *d, const char *path);
+GBT_API gbt_status gbt_dataset_load_binary(const char *path, gbt_dataset **out);
+GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
+
+/*
  * Sets a per-row field (or feature_weights, per feature), copying n floats:
  *   "label"        n == nrow; finite values
  *   "weight"       n == nrow; finite, >= 0
@@ -374,9 +406,9 @@ GBT_API gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, 
  * sparse one gives *dense NULL and its CSR arrays: *indptr (nrow + 1
  * offsets), *indices and *values (*nnz entries each, columns ascending
  * within a row, absent entries missing).  Any out pointer may be NULL.
- * Together with gbt_dataset_get_field, _get_groups and _get_feature_names
- * this is everything a dataset holds (the Python package's
- * DMatrix.save_binary writes it out).
+ * Together with gbt_dataset_get_field, _get_groups, _get_feature_names and
+ * _get_feature_types this is everything a dataset holds (what
+ * gbt_dataset_save_binary writes out).
  */
 GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense,
                                         const uint64_t **indptr, const uint32_t **indices,
@@ -492,20 +524,100 @@ GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 
 /*
- * Trains num_rounds rounds.  After each round every metric of
- * `eval_metric` (or the objective's default) is computed on each
- * validation set and logged at GBT_LOG_INFO; valid_names label them
- * (NULL: "valid0", "valid1", ...).  With early_stopping_rounds > 0 and at
- * least one validation set, training stops when the last metric on the
- * last validation set has not improved for that many rounds, and the
- * rounds after the best one are removed: the booster then predicts with
- * the best round.  On failure the booster keeps the rounds that completed.
- * The training set may be one of the validation sets (its metrics each
- * round, as gbtrain prints them without --valid).
+ * Trains num_rounds rounds: the training driver, the one loop behind
+ * gbtrain and the Python package's train, cv and fit.  After each round
+ * every metric of `eval_metric` (or the objective's default, then the
+ * custom metric of gbt_booster_set_eval_callback) is computed on each
+ * validation set, and the round's line, "[R]\tNAME-METRIC:VALUE..." (six
+ * decimals; R counts the model's rounds from 0), is logged at GBT_LOG_INFO
+ * with the time elapsed and left; valid_names label the sets (NULL:
+ * "valid0", "valid1", ...).  Then the round callback
+ * (gbt_booster_set_round_callback) and the hook (gbt_booster_set_train_hook)
+ * run.  Early stopping (early_stopping_rounds > 0, or
+ * gbt_booster_set_early_stopping) watches the last metric on the last
+ * validation set unless told otherwise: a round improves on the best one
+ * when its value is better by more than min_delta (default 0); training
+ * stops once `rounds` rounds passed without improvement, and the rounds
+ * after the best one are removed (the booster then predicts with the best
+ * round, and best_iteration/best_score are recorded).  On failure the
+ * booster keeps the rounds that completed.  The training set may be one of
+ * the validation sets (its metrics each round, as gbtrain prints them
+ * without --valid).
  */
 GBT_API gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
                                      const gbt_dataset *const *valid,
                                      const char *const *valid_names, int num_valid);
+
+/*
+ * Cross validation through the same driver: nfold boosters train round by
+ * round, fold f on train[f], and are evaluated each round on their
+ * num_valid sets valid[f * num_valid + i] (named valid_names[i]).  The
+ * values the log line shows, the hook receives and early stopping watches
+ * are the means over the folds (summed in fold order), with the population
+ * standard deviations beside them (the line shows "MEAN+STD" when
+ * show_stdv is non-zero).  The settings of folds[0] rule the training:
+ * early stopping, its round callback, hook and stop requests; an early
+ * stop keeps rounds 0..best in every fold (unless save_best is 0).
+ * gbt_booster_train(b, ...) is this with one fold.  Not under a
+ * communicator (GBT_E_INVALID_ARG).
+ */
+GBT_API gbt_status gbt_booster_train_folds(gbt_booster *const *folds, int nfold,
+                                           const gbt_dataset *const *train, int num_rounds,
+                                           const gbt_dataset *const *valid,
+                                           const char *const *valid_names, int num_valid,
+                                           int show_stdv);
+
+/*
+ * The per-round hook of gbt_booster_train and gbt_booster_train_folds:
+ * called once after each round, after the round's line is logged and the
+ * round callback ran, with
+ *   iteration       the round just trained (the model's rounds - 1)
+ *   mean, std       count = num_valid x metric count values, set by set,
+ *                   in the order of gbt_booster_metric_describe: the
+ *                   round's metrics (std all 0 with one booster; over the
+ *                   folds' values for gbt_booster_train_folds)
+ *   line            the round's log line without the times, or NULL when
+ *                   there was no memory for it
+ *   best_iteration, best_score   the best round so far of the value early
+ *                   stopping watches (-1 and NaN without validation sets
+ *                   or metrics)
+ *   early_stop      1 when early stopping ends the training after this
+ *                   round (it then keeps rounds 0..best_iteration)
+ * It returns 0 to go on, non-zero to stop after this round
+ * (gbt_booster_train then returns GBT_OK with the rounds done; an early
+ * stop in the same round still takes effect).  The arrays and the line
+ * live until fn returns.  fn may set b's parameters (learning_rate for the
+ * next rounds) and read or save its model; it must not train, cut or free
+ * it.  Python's callbacks run here.
+ */
+typedef int (*gbt_train_hook_fn)(gbt_booster *b, int iteration, const double *mean, const double *std,
+                                 int count, const char *line, int best_iteration, double best_score,
+                                 int early_stop, void *user);
+
+/* Sets the per-round hook (NULL: none); `user` is passed to fn.  Not saved with the model. */
+GBT_API gbt_status gbt_booster_set_train_hook(gbt_booster *b, gbt_train_hook_fn fn, void *user);
+
+/*
+ * How gbt_booster_train stops early, as XGBoost's EarlyStopping callback:
+ *   rounds       rounds without improvement before stopping; -1: the
+ *                early_stopping_rounds parameter; 0: no early stopping
+ *   data_name    the validation set to watch (NULL: the last)
+ *   metric_name  the metric to watch (NULL: the last; a custom metric by
+ *                the name it has after its first call)
+ *   maximize     1 when higher is better, 0 when lower, -1: the metric's own
+ *   min_delta    an improvement must be larger than this (>= 0)
+ *   save_best    non-zero: an early stop keeps rounds 0..best only; 0:
+ *                every round stays and best_iteration is not recorded
+ * A name that matches no set or metric fails the training
+ * (GBT_E_INVALID_ARG, listing those there are): the set at its start, the
+ * metric after the first round.  With these set, early stopping without a
+ * validation set is GBT_E_INVALID_ARG.  gbt_booster_set_early_stopping(b,
+ * -1, NULL, NULL, -1, 0, 1) restores the defaults.  Not saved with the
+ * model.
+ */
+GBT_API gbt_status gbt_booster_set_early_stopping(gbt_booster *b, int rounds, const char *data_name,
+                                                  const char *metric_name, int maximize,
+                                                  double min_delta, int save_best);
 
 /*
  * Computes `metric` ("auc", "logloss", "error", "rmse", "mae", "mlogloss",
@@ -587,16 +699,22 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
  * Adds a custom metric to gbt_booster_train: after each round it is
  * computed on every validation set after the eval_metric ones, logged as
  * NAME, and, being the last metric, decides early stopping (maximize: 1
- * when higher is better).  fn NULL removes it.  `name` is copied (at most
- * 63 characters); `user` is passed to fn.  Not saved with the model.
+ * when higher is better, 0 when lower, -1 to decide by the name: as the
+ * built-in metric of that name, else higher for names starting with auc,
+ * aucpr, pre, map or ndcg, as XGBoost decides).  fn NULL removes it.
+ * `name` is copied (at most 63 characters); `user` is passed to fn.  fn
+ * may call this function again with the same fn to rename the metric (a
+ * metric that tells its name with its first value, as Python's do): the
+ * round's line and the hook use the new name.  Not saved with the model.
  */
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
 
 /*
  * Called by gbt_booster_train after each round, once the round's line is
- * logged (and before early stopping looks at it), with `rounds` the
- * rounds the model has now (its trees, as gbt_booster_num_rounds says):
+ * logged (before the hook, and before an early stop cuts the model), with
+ * `rounds` the rounds the model has now (its trees, as
+ * gbt_booster_num_rounds says):
  * fn may save the model (a checkpoint, as gbtrain --save_period does),
  * and returns 0 to go on, non-zero to stop the training there
  * (gbt_booster_train then returns GBT_OK).  fn must not change b.
@@ -611,7 +729,8 @@ GBT_API gbt_status gbt_booster_set_round_callback(gbt_booster *b, gbt_round_fn f
  * it returns GBT_OK with the model of the rounds done (logging "stopped
  * on request after N rounds"), and the request is spent.  A request made
  * while no training runs stops the next gbt_booster_train before its
- * first round.  Safe to call from a signal handler (it only sets an
+ * first round; one made during a training that then ends by itself (its
+ * last round, an early stop, the hook's stop) is spent with it.  Safe to call from a signal handler (it only sets an
  * atomic flag) and from any thread: gbtrain's SIGINT/SIGTERM handler
  * calls it, so Ctrl-C keeps the finished rounds.  Under a communicator
  * (gbt_booster_set_mpi_comm), a request on any rank stops every rank
@@ -862,6 +981,25 @@ GBT_API gbt_status gbt_booster_predict_size(const gbt_booster *b, uint64_t nrow,
  */
 GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_t nrow, unsigned flags,
                                                    int round_begin, int round_end, uint64_t *out_len);
+
+/*
+ * Reads a data file for the model b, as gbt_dataset_from_file does, except
+ * that in a CSV/TSV file the columns of the features for which the model
+ * keeps category names (its attribute "feature_categories": feature index
+ * to the categories in code order, as the Python package records a pandas
+ * training frame's categories and as XGBoost's cats.enc is read) hold
+ * category names: each field is its category's code, the position of the
+ * name in the model's list, as the Python package codes a DataFrame.  A
+ * field that is a number matches a number category of the same value
+ * ("5.0" is category 5); "True"/"False" match bool categories.  A name the
+ * model does not list (a category unseen in training) gets the code one
+ * past the list, which no training row had: its rows go where any unseen
+ * category goes (docs/decisions.md); empty, "NA" and "nan" fields are
+ * missing.  gbpredict reads its DATA_FILE with this.  GBT_E_FORMAT when the
+ * attribute is not such a list.
+ */
+GBT_API gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const char *options,
+                                         gbt_dataset **out);
 
 /*
  * Predicts every row of d into out (row-major, out_len floats, which must

@@ -11,7 +11,8 @@
 # but for gradient.cu (a max hook for distributed training: a few
 # per-row reads more in the gradient kernels), so its tree is taken: the
 # source of 9a017c8 (git archive, in $GBT_CALIBRATE_DIR, default
-# /tmp/gbt-calibrate) with this tree's counters (cuda/emu/cost.cc, cost.h:
+# /tmp/gbt-calibrate) with this tree's counters (tests/cuda-emu/cost.cc, cost.h,
+# copied to that tree's cuda/emu/:
 # the same interface, plus each kernel's dynamic shared memory) is built
 # (make cuda-emu-cost) and emulated on W1's shape by this tree's
 # bench/costmodel.py, whose model (constants, latency, occupancy) is the
@@ -35,7 +36,7 @@ if [ ! -f "$work/configure.ac" ]; then
     git -C "$top" archive "$commit" | tar -x -C "$work"
 fi
 for f in cost.cc cost.h; do
-    cmp -s "$top/cuda/emu/$f" "$work/cuda/emu/$f" || cp "$top/cuda/emu/$f" "$work/cuda/emu/$f"
+    cmp -s "$top/tests/cuda-emu/$f" "$work/cuda/emu/$f" || cp "$top/tests/cuda-emu/$f" "$work/cuda/emu/$f"
 done
 cd "$work"
 if [ ! -f Makefile ]; then

@@ -426,7 +426,7 @@ static char *gen_libsvm(uint64_t nrow, uint64_t ncol, float *x, float *y, uint32
 static gbt_status read_split(const char *path, char kind, int threads, size_t block, gbt_dataset **d)
 {
     struct gbt_line_reader lr;
-    struct gbt_csv_options o = {kind, 0, 0, 0, 0, 0.0f, 0};
+    struct gbt_csv_options o = {.delim = kind};
     const int csv = kind == ',' || kind == '\t';
     gbt_status s = gbt__lines_open(&lr, path);
     if (s != GBT_OK) return s;

@@ -555,10 +555,14 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
     int groups = 0;
     struct stat st;
     /* the side files of a data URI's file (cli_data_file) */
-    const int file_len = (int)(stat(path, &st) == 0 ? strlen(path) : strcspn(path, "?#"));
+    const int exists = stat(path, &st) == 0, file_len = (int)(exists ? strlen(path) : strcspn(path, "?#"));
+    int binary = 0;
     if (name == NULL || list == NULL) cli_die("out of memory");
     list[0] = '\0';
-    for (int i = 0; i < 7; i++) {
+    /* a binary dataset holds its fields: its side files were not read */
+    if (exists && S_ISREG(st.st_mode) && gbt_dataset_is_binary(path, &binary) == GBT_OK && binary)
+        used = (size_t)sprintf(list, " (a binary dataset)");
+    for (int i = 0; i < 7 && !binary; i++) {
         snprintf(name, n, "%.*s.%s", file_len, path, side[i][0]);
         if (groups || stat(name, &st) != 0) continue;
         groups = i >= 5; /* FILE.query only without FILE.group */

@@ -201,7 +201,14 @@ static uint64_t group_start_from(const uint32_t *groups, uint64_t ngroups, uint6
     return start < at ? nrow : start;
 }
 
-gbt_dataset *cli_mpi_read_share(const char *path, const char *options, char *shown, size_t len)
+/* A data file, read for the model (its category names) when there is one. */
+static gbt_status read_file(const gbt_booster *model, const char *path, const char *options, gbt_dataset **out)
+{
+    return model ? gbt_booster_read_data(model, path, options, out) : gbt_dataset_from_file(path, options, out);
+}
+
+gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt_booster *model, char *shown,
+                                size_t len)
 {
     gbt_dataset *whole, *part;
     const uint32_t *groups;
@@ -209,12 +216,12 @@ gbt_dataset *cli_mpi_read_share(const char *path, const char *options, char *sho
     gbt_status s;
     if (strstr(path, "%d")) {
         rank_path(path, shown, len);
-        s = gbt_dataset_from_file(shown, options, &part);
+        s = read_file(model, shown, options, &part);
         if (s != GBT_OK) cli_die_status(s, "reading data");
         return part;
     }
     snprintf(shown, len, "%s", path);
-    s = gbt_dataset_from_file(path, options, &whole);
+    s = read_file(model, path, options, &whole);
     if (s != GBT_OK) cli_die_status(s, "reading data");
     if (size == 1) return whole;
     gbt_dataset_shape(whole, &nrow, NULL);

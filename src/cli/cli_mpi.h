@@ -38,9 +38,11 @@ void cli_mpi_agree(void);
  * the file named by the path with "%d" replaced by the rank; otherwise the
  * whole file, of which it keeps rows [r*N/P, (r+1)*N/P), each boundary
  * moved forward to the next query group's start when the data has groups.
- * `shown` (len bytes) receives the path read.  Dies (cli_die) on errors.
+ * A model given reads it for the model (gbt_booster_read_data: its category
+ * names).  `shown` (len bytes) receives the path read.  Dies (cli_die) on errors.
  */
-gbt_dataset *cli_mpi_read_share(const char *path, const char *options, char *shown, size_t len);
+gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt_booster *model, char *shown,
+                                size_t len);
 
 /*
  * Gathers every rank's n floats to rank 0, in rank order: rank 0 gets a

@@ -82,6 +82,15 @@ static void usage(FILE *f)
             "aft-nloglik and interval-regression-accuracy), DATA_FILE.group (or\n"
             "DATA_FILE.query).\n"
             "\n"
+            "When the model keeps category names (a model trained in Python on pandas\n"
+            "categories, or by XGBoost on them), a CSV/TSV DATA_FILE holds the names in\n"
+            "those columns: each is coded as its position in the model's list, as Python\n"
+            "codes a DataFrame; a name the list lacks is a category unseen in training.\n"
+            "\n"
+            "DATA_FILE may also be a binary dataset saved by gbt_dataset_save_binary or\n"
+            "Python's Dataset.save_binary, recognised by its first bytes: it holds every\n"
+            "field, so side files and format options do not apply to it.\n"
+            "\n"
             "Under mpirun, each rank predicts its share of DATA_FILE (a DATA_FILE with\n"
             "%%d: the file of its rank; otherwise its range of the file's rows) and rank\n"
             "0 writes all rows in order; not with --metric.\n");
@@ -282,7 +291,7 @@ int main(int argc, char **argv)
         cli_set_note(note_text);
     }
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
-    d = cli_mpi_read_share(o.positional[0], data_opts, shown, sizeof shown);
+    d = cli_mpi_read_share(o.positional[0], data_opts, b, shown, sizeof shown);
     /* past the reading, a header taken from the model still explains names that differ */
     if (!strstr(note_text, "--header=1")) cli_set_note(NULL);
     if (!quiet && cli_mpi_rank() == 0) cli_report_data(shown, d, 1); /* a base margin changes every prediction */

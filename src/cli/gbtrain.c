@@ -1,6 +1,6 @@
 /*
  * gbtrain - trains a gradient-boosted tree model from a LIBSVM, CSV or TSV
- * file and saves it as JSON.
+ * file (or a binary dataset file) and saves it as JSON.
  */
 #include <errno.h>
 #include <signal.h>
@@ -151,6 +151,10 @@ static void usage(FILE *f)
             "Side files next to a data file are read when present, and named when read:\n"
             "FILE.weight, FILE.base_margin, FILE.lower and FILE.upper (survival:aft time\n"
             "intervals; inf for an open end), FILE.group (or FILE.query).\n"
+            "\n"
+            "A data file may also be a binary dataset saved by gbt_dataset_save_binary or\n"
+            "Python's Dataset.save_binary, recognised by its first bytes: it holds every\n"
+            "field, so side files and format options do not apply to it.\n"
             "\n"
             "Under mpirun, each rank trains on its share of the rows (a file name with\n"
             "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
@@ -339,7 +343,7 @@ static gbt_dataset *load(const struct data_file *f, const char *data_opts, const
     gbt_dataset *d;
     char options[1100], path[4096];
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    d = cli_mpi_read_share(f->path, options, path, sizeof path);
+    d = cli_mpi_read_share(f->path, options, NULL, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     cli_apply_feature_types(o, d, path);
     return d;

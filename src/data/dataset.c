@@ -68,7 +68,7 @@ void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len)
         snprintf(buf, len, "row %llu", (unsigned long long)r);
 }
 
-static gbt_status check_shape(uint64_t nrow, uint64_t ncol)
+gbt_status gbt__dataset_check_shape(uint64_t nrow, uint64_t ncol)
 {
     RETURN_ERROR_IF(nrow == 0, GBT_E_INVALID_ARG, "dataset has no rows");
     RETURN_ERROR_IF(nrow >= GBT_MAX_ROWS, GBT_E_INVALID_ARG,
@@ -141,7 +141,7 @@ gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t nco
     gbt_status s;
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(data);
-    FORWARD_IF_ERROR(check_shape(nrow, ncol));
+    FORWARD_IF_ERROR(gbt__dataset_check_shape(nrow, ncol));
     FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
     d->nrow = nrow;
     d->ncol = ncol;
@@ -287,7 +287,7 @@ gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *indices,
     uint64_t nnz;
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(indptr);
-    FORWARD_IF_ERROR(check_shape(nrow, ncol));
+    FORWARD_IF_ERROR(gbt__dataset_check_shape(nrow, ncol));
     RETURN_ERROR_IF(indptr[0] != 0, GBT_E_INVALID_ARG, "CSR indptr[0] is %llu, not 0",
                     (unsigned long long)indptr[0]);
     for (uint64_t r = 0; r < nrow; r++)

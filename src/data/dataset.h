@@ -112,6 +112,9 @@ void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v);
 /* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
 gbt_status gbt__dataset_alloc(gbt_dataset **out);
 
+/* Checks a dataset's shape: rows in [1, GBT_MAX_ROWS), columns in [1, GBT_MAX_FEATURES]. */
+gbt_status gbt__dataset_check_shape(uint64_t nrow, uint64_t ncol);
+
 /* Marks the dataset as changed, and drops its binned matrix (binned.h). */
 void gbt__dataset_touch(gbt_dataset *d);
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "data/categories.h"
 #include "data/dataset.h"
 
 /*
@@ -159,7 +160,18 @@ struct gbt_csv_options {
     int has_missing;
     float missing;
     int64_t auto_label;   /* with GBT_LABEL_AUTO: the label's column when there is one */
+    /* ncats entries, by feature: the categories whose names the feature's fields hold (n 0: numbers) */
+    const struct gbt_cat_dict *cats;
+    uint64_t ncats;
 };
+
+/*
+ * gbt_dataset_from_file, where the CSV/TSV fields of feature f < ncats with
+ * cats[f].n > 0 are category names, read as their codes in cats[f]
+ * (gbt_booster_read_data).
+ */
+gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
+                                  uint64_t ncats, gbt_dataset **out);
 
 /* Reads the lines of a CSV or TSV file into a dense dataset. */
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,

@@ -83,18 +83,23 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
     else if (lineno == 1 && !opt->header)
         snprintf(hint, sizeof hint, " (if line 1 names the columns, use header=1)");
     int counted = 0;
+    float *const row0 = row;
     if (memchr(line, '\0', n) != NULL)
         LINE_FAIL(c->path, lineno, "NUL byte in the line; is this a text file?");
     for (int64_t f = 0; f < nf; f++) {
         const char *end, *text = s;
         char *e = (char *)s;
         float v = 0.0f;
+        /* a feature whose fields name categories (opt->cats): never the number path */
+        const uint64_t feat = (uint64_t)(row - row0);
+        const struct gbt_cat_dict *cd = f != c->label && feat < opt->ncats && opt->cats[feat].n ? &opt->cats[feat]
+                                                                                                : NULL;
         /*
          * The common field: a number (not NaN) that ends at the delimiter, or the line for the last.
          * Not after white space, which strtof would skip, past a tab delimiter too.
          */
-        if (s < lend && !gbt__is_space(*s)) v = gbt__strtof(s, &e);
-        if (e > s && e <= lend && !isnan(v) && (f == nf - 1 ? e == lend : e < lend && *e == opt->delim)) {
+        if (!cd && s < lend && !gbt__is_space(*s)) v = gbt__strtof(s, &e);
+        if (!cd && e > s && e <= lend && !isnan(v) && (f == nf - 1 ? e == lend : e < lend && *e == opt->delim)) {
             end = e;
             s = e + 1;
         } else {
@@ -112,6 +117,16 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
             trim_field(&text, &end);
             if (f != c->label && is_missing_text(text, (size_t)(end - text))) {
                 *row++ = NAN;
+                continue;
+            }
+            if (cd) {
+                /* its category's code; a category the model does not list gets n, which no training row had */
+                if (gbt__cat_dict_stray_number(cd, text, (size_t)(end - text)))
+                    LINE_FAIL(c->path, lineno,
+                              "column %lld holds the number '%.*s', but the model names this feature's "
+                              "categories (such as '%s'): give the names it was trained on, not codes",
+                              (long long)f, (int)(end - text), text, cd->entries[0].text);
+                *row++ = (float)gbt__cat_dict_code(cd, text, (size_t)(end - text));
                 continue;
             }
             v = gbt__strtof(text, &e);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "data/io.h"
@@ -437,28 +438,46 @@ static gbt_status file_options(const char *path, const char *options, const char
     return s;
 }
 
-static gbt_status read_file(const char *path, const char *options, const char *uri, gbt_dataset **out);
+static gbt_status read_file(const char *path, const char *options, const char *uri, const struct gbt_cat_dict *cats,
+                            uint64_t ncats, gbt_dataset **out);
 
-gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+/* Whether path is a regular file written by gbt_dataset_save_binary (a pipe is read as text: peeking would eat it). */
+static int is_binary_file(const char *path)
+{
+    struct stat st;
+    int binary = 0;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && gbt_dataset_is_binary(path, &binary) == GBT_OK && binary;
+}
+
+gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
+                                  uint64_t ncats, gbt_dataset **out)
 {
     char *file, *uri;
     gbt_status s;
     CHECK_NOT_NULL(out);
     CHECK_NOT_NULL(path);
     FORWARD_IF_ERROR(split_uri(path, &file, &uri));
-    s = read_file(file, options, uri, out);
+    s = is_binary_file(file) ? gbt_dataset_load_binary(file, out) : read_file(file, options, uri, cats, ncats, out);
     free(file);
     free(uri);
     return s;
 }
 
-static gbt_status read_file(const char *path, const char *options, const char *uri, gbt_dataset **out)
+gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+{
+    return gbt__dataset_read_file(path, options, NULL, 0, out);
+}
+
+static gbt_status read_file(const char *path, const char *options, const char *uri, const struct gbt_cat_dict *cats,
+                            uint64_t ncats, gbt_dataset **out)
 {
     struct file_options o;
     struct gbt_line_reader lr;
     gbt_dataset *d = NULL;
     gbt_status s;
     FORWARD_IF_ERROR(file_options(path, options, uri, &o));
+    o.csv.cats = cats;
+    o.csv.ncats = ncats;
     /* one reader for the guess and the data: a pipe can be read only once */
     FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
     lr.threads = gbt__threads(o.nthread);

@@ -10,10 +10,11 @@
 
 #include <stdint.h>
 
+#include "data/categories.h"
 #include "data/dataset.h"
 #include "model/predict.h"
 #include "model/tree.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gbt_model {
@@ -82,6 +83,15 @@ gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *type
 const char *gbt__model_attr(const struct gbt_model *m, const char *key);
 /* Sets user attribute key to a copy of value (NULL removes it). */
 gbt_status gbt__model_set_attr(struct gbt_model *m, const char *key, const char *value);
+/*
+ * model_categories.c: the attribute feature_categories as one lookup per
+ * feature (*n = num_feature; features without names have n 0), or *out
+ * NULL when the model has none; GBT_E_FORMAT when the attribute is not a
+ * JSON object of categorical feature indices to lists of strings, numbers
+ * or bools without repeats.
+ */
+gbt_status gbt__model_cat_dicts(const struct gbt_model *m, struct gbt_cat_dict **out, uint64_t *n);
+void gbt__model_cat_dicts_free(struct gbt_cat_dict *d, uint64_t n);
 /* Sets src's user attributes in dst. */
 gbt_status gbt__model_copy_attrs(struct gbt_model *dst, const struct gbt_model *src);
 void gbt__model_free_attrs(struct gbt_model *m);

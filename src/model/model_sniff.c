@@ -131,6 +131,9 @@ gbt_status gbt__model_sniff(const char *text, size_t len, const char *what)
     if (len >= 14 && (memcmp(text, "tree\nversion=", 13) == 0 || memcmp(text, "tree\r\nversion=", 14) == 0))
         return gbt__fail(GBT_E_FORMAT, "%s: a LightGBM text model, not a gbt model; gbt does not read LightGBM "
                          "models: train a gbt model with gbtrain on the same data", what);
+    if (len >= 9 && memcmp(text, "GBTDMAT", 7) == 0 && text[7] >= '1' && text[7] <= '9' && text[8] == '\n')
+        return gbt__fail(GBT_E_FORMAT, "%s: a gbt binary dataset (docs/binary-format.md), not a model: a data file "
+                         "was given where the model file is expected (arguments in the wrong order?)", what);
     if ((fmt = data_format(text, len, &header)) != NULL)
         return gbt__fail(GBT_E_FORMAT, "%s: %s data%s, not a model: a data file was given where the model "
                          "file is expected (arguments in the wrong order?)", what, fmt,

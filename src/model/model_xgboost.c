@@ -571,8 +571,8 @@ static gbt_status put_enc(const struct xreader *rd, int32_t el, struct gbt_strbu
  * name positions in those lists.  gbt keeps them as the model attribute
  * "feature_categories" (feature index -> the categories in code order), the
  * Python package's record of a training frame's categories, so that a
- * frame is recoded as XGBoost recodes it.  The C library and the tools read
- * the codes as they are, as XGBoost does for arrays.
+ * frame is recoded as XGBoost recodes it, and gbt_booster_read_data codes a
+ * CSV file's category names by it (model_categories.c).
  */
 static gbt_status read_cats(const struct xreader *rd, int32_t model, struct gbt_model *m)
 {

@@ -1,8 +1,8 @@
 /*
  * booster.c - boosters: their life and parameters, the set-up of training
  * on a dataset and one boosting round (training runs are booster_train.c,
- * evaluation and prediction booster_predict.c, the model's calls
- * booster_model.c).
+ * raw scores on data margins.c, prediction api/booster_predict.c, the
+ * model's calls api/booster_model.c).
  */
 #include "config.h"
 
@@ -25,7 +25,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* ---- booster life --------------------------------------------------------- */
@@ -772,7 +772,7 @@ gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_e
                     "a custom metric's name must have 1 to %zu characters", sizeof b->eval_name - 1);
     b->eval_fn = fn;
     b->eval_user = user;
-    b->eval_maximize = maximize != 0;
+    b->eval_maximize = maximize < 0 ? -1 : maximize != 0;
     snprintf(b->eval_name, sizeof b->eval_name, "%s", name);
     return GBT_OK;
 }

@@ -9,12 +9,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "objective/constraints.h"
+#include "params/constraints.h"
 #include "backend.h"
 #include "data/binned.h"
 #include "model/model.h"
 #include "train/grow.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gbt_train_state {
@@ -67,6 +67,13 @@ struct gbt_booster {
     /* gbt_booster_set_round_callback */
     gbt_round_fn round_fn;
     void *round_user;
+    /* gbt_booster_set_train_hook */
+    gbt_train_hook_fn hook_fn;
+    void *hook_user;
+    /* gbt_booster_set_early_stopping (es_set 0: the defaults, early_stopping_rounds alone) */
+    int es_set, es_rounds, es_maximize, es_keep_all;
+    double es_min_delta;
+    char es_data[64], es_metric[64];
     /* gbt_booster_request_stop: set from a signal handler or another thread, taken by gbt_booster_train */
     atomic_int stop_requested;
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
@@ -76,9 +83,6 @@ struct gbt_booster {
     int nevc;
     uint64_t evc_clock;
 };
-
-/* The raw scores of the whole model on d (checked against the model), in a new nrow * K array. */
-gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out);
 
 /* Frees c's scores (it stays usable, empty). */
 void gbt__eval_cache_free(struct gbt_eval_cache *c);

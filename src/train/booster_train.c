@@ -1,6 +1,9 @@
 /*
- * booster_train.c - gbt_booster_train: rounds with validation sets, their
- * metrics, early stopping, and the per-round log with its time estimate.
+ * booster_train.c - the training driver, the one loop every caller uses
+ * (gbt_booster_train, the folds of a cross validation, gbtrain, Python's
+ * train/cv/fit): rounds, the validation sets' metrics (averaged over folds),
+ * early stopping, the per-round log line with its time estimate, and the
+ * per-round hook through which a caller's callbacks run.
  */
 #include "config.h"
 
@@ -9,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "train/booster.h"
 #include "train/comm.h"
 #include "train/rounds.h"
@@ -88,52 +91,212 @@ static int has_labels(const gbt_booster *b, const gbt_dataset *d)
     " (a CSV or TSV file read as an XGBoost URI, FILE?format=csv, has no label column unless the URI " \
     "gives one: FILE?format=csv&label_column=0)"
 
-gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
+gbt_status gbt_booster_set_train_hook(gbt_booster *b, gbt_train_hook_fn fn, void *user)
+{
+    CHECK_NOT_NULL(b);
+    b->hook_fn = fn;
+    b->hook_user = user;
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_set_early_stopping(gbt_booster *b, int rounds, const char *data_name,
+                                          const char *metric_name, int maximize, double min_delta,
+                                          int save_best)
+{
+    CHECK_NOT_NULL(b);
+    RETURN_ERROR_IF(rounds < -1, GBT_E_INVALID_ARG, "early stopping rounds must be -1 (the "
+                    "early_stopping_rounds parameter), 0 (none) or more; got %d", rounds);
+    RETURN_ERROR_IF(maximize < -1 || maximize > 1, GBT_E_INVALID_ARG,
+                    "maximize must be -1 (the metric's own), 0 or 1; got %d", maximize);
+    RETURN_ERROR_IF(!(min_delta >= 0.0) || isinf(min_delta), GBT_E_INVALID_ARG,
+                    "min_delta must be a finite number >= 0; got %g", min_delta);
+    RETURN_ERROR_IF(data_name && strlen(data_name) >= sizeof b->es_data, GBT_E_INVALID_ARG,
+                    "the data name to watch has more than %zu characters", sizeof b->es_data - 1);
+    RETURN_ERROR_IF(metric_name && strlen(metric_name) >= sizeof b->es_metric, GBT_E_INVALID_ARG,
+                    "the metric name to watch has more than %zu characters", sizeof b->es_metric - 1);
+    b->es_rounds = rounds;
+    b->es_maximize = maximize;
+    b->es_min_delta = min_delta;
+    b->es_keep_all = !save_best;
+    snprintf(b->es_data, sizeof b->es_data, "%s", data_name ? data_name : "");
+    snprintf(b->es_metric, sizeof b->es_metric, "%s", metric_name ? metric_name : "");
+    b->es_set = 1;
+    return GBT_OK;
+}
+
+/* The training data and validation sets of every fold, checked before anything is set up. */
+static gbt_status check_data(gbt_booster *const *bs, int nb, const gbt_dataset *const *train,
                              const gbt_dataset *const *valid, const char *const *valid_names,
                              int num_valid)
 {
-    struct gbt_metric_list ml;
+    for (int f = 0; f < nb; f++) {
+        const gbt_dataset *t = train[f];
+        RETURN_ERROR_IF(bs[f] == NULL, GBT_E_INVALID_ARG, "booster of fold %d is NULL", f);
+        RETURN_ERROR_IF(t == NULL, GBT_E_INVALID_ARG, "the training data%s is NULL", nb > 1 ? " of a fold" : "");
+        /* the training data first: it is often an evaluation set too ("train") */
+        RETURN_ERROR_IF(!has_labels(bs[f], t), GBT_E_INVALID_ARG, "the training data%s%s%s has no labels%s",
+                        t->source ? " '" : "", t->source ? t->source : "", t->source ? "'" : "", NO_LABEL_HINT);
+        for (int i = 0; i < num_valid; i++) {
+            const gbt_dataset *v = valid[(size_t)f * (size_t)num_valid + (size_t)i];
+            const char *n = valid_names ? valid_names[i] : NULL;
+            RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
+            RETURN_ERROR_IF(!has_labels(bs[f], v), GBT_E_INVALID_ARG, "validation set %d%s%s%s has no labels%s",
+                            i, n ? " ('" : "", n ? n : "", n ? "')" : "", NO_LABEL_HINT);
+        }
+    }
+    return GBT_OK;
+}
+
+/* What early stopping watches and when it stops (gbt_booster_set_early_stopping, early_stopping_rounds). */
+struct stop_rule {
+    int rounds;      /* 0: no early stopping */
+    int set, metric; /* the watched value: set and metric index; metric -1 until the first round */
+    int maximize;
+    double min_delta;
+    int keep_all;
+    int best_round; /* -1 until a round is scored */
+    double best;
+};
+
+static gbt_status stop_rule_init(const gbt_booster *b, int num_valid, const char *const *names,
+                                 const struct gbt_metric_list *ml, struct stop_rule *r)
+{
+    const int explicit_rounds = b->es_set && b->es_rounds >= 0;
+    r->rounds = explicit_rounds ? b->es_rounds : (int)b->params.early_stopping_rounds;
+    r->set = num_valid - 1;
+    r->metric = -1;
+    r->maximize = b->es_set ? b->es_maximize : -1;
+    r->min_delta = b->es_set ? b->es_min_delta : 0.0;
+    r->keep_all = b->es_set && b->es_keep_all;
+    r->best_round = -1;
+    r->best = NAN;
+    /* the parameter alone (gbtrain without validation sets) asks for nothing; an explicit rule does */
+    RETURN_ERROR_IF(r->rounds > 0 && num_valid == 0 && (explicit_rounds || b->es_data[0] || b->es_metric[0]),
+                    GBT_E_INVALID_ARG, "early stopping needs at least one validation set");
+    RETURN_ERROR_IF(r->rounds > 0 && num_valid > 0 && ml->total == 0, GBT_E_PARAM,
+                    "early_stopping_rounds needs a metric: disable_default_eval_metric leaves none "
+                    "without eval_metric or a custom metric");
+    if (b->es_set && b->es_data[0] && num_valid > 0) {
+        struct gbt_strbuf all = {0};
+        r->set = -1;
+        for (int i = 0; i < num_valid; i++) {
+            char def[32];
+            const char *n = names && names[i] ? names[i] : (snprintf(def, sizeof def, "valid%d", i), def);
+            if (strcmp(n, b->es_data) == 0) r->set = i;
+            gbt__sb_printf(&all, "%s'%s'", i ? ", " : "", n);
+        }
+        if (r->set < 0) {
+            gbt__fail(GBT_E_INVALID_ARG, "early stopping: no validation set named '%s' (there are %s)",
+                           b->es_data, all.s ? all.s : "none");
+            free(all.s);
+            return GBT_E_INVALID_ARG;
+        }
+        free(all.s);
+    }
+    return GBT_OK;
+}
+
+/*
+ * Finds the watched metric once the first round named every metric (a custom
+ * metric may rename itself on its first call): the last, or the one asked for.
+ */
+static gbt_status stop_rule_metric(const gbt_booster *b, const struct gbt_metric_list *ml, struct stop_rule *r)
+{
+    if (r->metric >= 0 || ml->total == 0) return GBT_OK;
+    r->metric = ml->total - 1;
+    if (b->es_set && b->es_metric[0]) {
+        struct gbt_strbuf all = {0};
+        r->metric = -1;
+        for (int j = 0; j < ml->total; j++) {
+            if (strcmp(ml->names[j], b->es_metric) == 0) r->metric = j;
+            gbt__sb_printf(&all, "%s'%s'", j ? ", " : "", ml->names[j]);
+        }
+        if (r->metric < 0) {
+            gbt__fail(GBT_E_INVALID_ARG, "early stopping: no metric '%s' (there are %s)", b->es_metric,
+                           all.s ? all.s : "none");
+            free(all.s);
+            return GBT_E_INVALID_ARG;
+        }
+        free(all.s);
+    }
+    if (r->maximize < 0) r->maximize = ml->maximize[r->metric];
+    return GBT_OK;
+}
+
+/* Takes the round's watched value; whether early stopping ends the training after round `round`. */
+static int stop_rule_round(struct stop_rule *r, int round, double score)
+{
+    if (r->best_round < 0 || (r->maximize ? score - r->best > r->min_delta : r->best - score > r->min_delta)) {
+        r->best = score;
+        r->best_round = round;
+    }
+    return r->rounds > 0 && round - r->best_round >= r->rounds;
+}
+
+/* Mean and population standard deviation over the folds, summed in fold order. */
+static void fold_stats(const double *all, int nb, int count, double *mean, double *sd)
+{
+    for (int k = 0; k < count; k++) {
+        double sum = 0.0, sq = 0.0;
+        for (int f = 0; f < nb; f++) sum += all[(size_t)f * (size_t)count + (size_t)k];
+        mean[k] = sum / nb;
+        for (int f = 0; f < nb; f++) {
+            const double d = all[(size_t)f * (size_t)count + (size_t)k] - mean[k];
+            sq += d * d;
+        }
+        sd[k] = sqrt(sq / nb);
+    }
+}
+
+/*
+ * The one training loop: nb boosters (one, or the folds of a cross
+ * validation) train round by round on train[f]; each round every fold is
+ * evaluated on its num_valid sets, the values are averaged over the folds,
+ * logged, given to the round callback and the hook of bs[0], and early
+ * stopping watches the averages.
+ */
+static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const *train, int num_rounds,
+                        const gbt_dataset *const *valid, const char *const *valid_names, int num_valid,
+                        int show_stdv)
+{
+    gbt_booster *const b = bs[0];
+    struct gbt_metric_list *mls = NULL;
     struct gbt_eval_cache *sets = NULL;
-    double vals[GBT_MAX_METRICS + 1];
-    int best_round = -1, last_round = -1, verb, last_maximize = 0, stopped = 0, ndone = 0;
-    const char *last_name = "";
-    double best = NAN, start = gbt__now(), t_setup, t_first = 0.0;
+    struct stop_rule rule = {.set = -1, .metric = -1, .best_round = -1, .best = NAN};
+    double *all = NULL, *mean = NULL, *sd = NULL;
+    int last_round = -1, verb, stopped = 0, ndone = 0, count;
+    double start = gbt__now(), t_setup, t_first = 0.0;
     uint64_t bytes_setup;
     gbt_status s = GBT_OK;
-    CHECK_NOT_NULL(b);
-    CHECK_NOT_NULL(train);
     RETURN_ERROR_IF(num_rounds < 0, GBT_E_INVALID_ARG, "num_rounds is negative (%d)", num_rounds);
     RETURN_ERROR_IF(num_valid < 0 || (num_valid > 0 && valid == NULL), GBT_E_INVALID_ARG,
                     "num_valid is %d but valid is %s", num_valid, valid ? "set" : "NULL");
-    /* the training data first: it is often an evaluation set too ("train") */
-    RETURN_ERROR_IF(!has_labels(b, train), GBT_E_INVALID_ARG, "the training data%s%s%s has no labels%s",
-                    train->source ? " '" : "", train->source ? train->source : "", train->source ? "'" : "",
-                    NO_LABEL_HINT);
-    for (int i = 0; i < num_valid; i++) {
-        RETURN_ERROR_IF(valid[i] == NULL, GBT_E_INVALID_ARG, "validation set %d is NULL", i);
-        RETURN_ERROR_IF(!has_labels(b, valid[i]), GBT_E_INVALID_ARG, "validation set %d%s%s%s has no labels%s", i,
-                        valid_names && valid_names[i] ? " ('" : "", valid_names && valid_names[i] ? valid_names[i] : "",
-                        valid_names && valid_names[i] ? "')" : "", NO_LABEL_HINT);
-    }
+    FORWARD_IF_ERROR(check_data(bs, nb, train, valid, valid_names, num_valid));
     verb = (int)b->params.verbosity;
-    FORWARD_IF_ERROR(gbt__metric_list(b, &ml));
-    RETURN_ERROR_IF(b->params.early_stopping_rounds > 0 && num_valid > 0 && ml.total == 0, GBT_E_PARAM,
-                    "early_stopping_rounds needs a metric: disable_default_eval_metric leaves none "
-                    "without eval_metric or a custom metric");
-    /* the last metric decides early stopping: the custom one when there is one */
-    if (ml.total > 0) {
-        last_maximize = ml.maximize[ml.total - 1];
-        last_name = ml.names[ml.total - 1];
+    FORWARD_IF_ERROR(gbt__alloc(&mls, (size_t)nb, sizeof *mls, 1, "metric lists"));
+    for (int f = 0; f < nb && s == GBT_OK; f++) {
+        s = gbt__metric_list(bs[f], &mls[f]);
+        if (s == GBT_OK && mls[f].total != mls[0].total)
+            s = gbt__fail(GBT_E_PARAM, "fold %d reports %d metrics but fold 0 reports %d", f, mls[f].total,
+                          mls[0].total);
     }
-    if (b->ts == NULL || b->ts->data_generation != train->generation)
-        FORWARD_IF_ERROR(gbt__booster_build_state(b, train));
-    if (num_valid > 0) FORWARD_IF_ERROR(gbt__alloc(&sets, (size_t)num_valid, sizeof *sets, 1, "validation sets"));
-    for (int i = 0; i < num_valid && s == GBT_OK; i++) {
+    count = num_valid * mls[0].total;
+    if (s == GBT_OK) s = stop_rule_init(b, num_valid, valid_names, &mls[0], &rule);
+    for (int f = 0; f < nb && s == GBT_OK; f++)
+        if (bs[f]->ts == NULL || bs[f]->ts->data_generation != train[f]->generation)
+            s = gbt__booster_build_state(bs[f], train[f]);
+    if (s == GBT_OK && num_valid > 0)
+        s = gbt__alloc(&sets, (size_t)nb * (size_t)num_valid, sizeof *sets, 1, "validation sets");
+    if (s == GBT_OK && count > 0) s = gbt__alloc(&all, (size_t)nb * (size_t)count, sizeof *all, 0, "metric values");
+    if (s == GBT_OK) s = gbt__alloc(&mean, (size_t)count + 1, sizeof *mean, 1, "metric means");
+    if (s == GBT_OK) s = gbt__alloc(&sd, (size_t)count + 1, sizeof *sd, 1, "metric deviations");
+    for (int k = 0; k < nb * num_valid && s == GBT_OK; k++) {
+        const int i = k % num_valid;
         if (valid_names && valid_names[i])
-            snprintf(sets[i].name, sizeof sets[i].name, "%s", valid_names[i]);
+            snprintf(sets[k].name, sizeof sets[k].name, "%s", valid_names[i]);
         else
-            snprintf(sets[i].name, sizeof sets[i].name, "valid%d", i);
-        s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
+            snprintf(sets[k].name, sizeof sets[k].name, "valid%d", i);
+        s = gbt__eval_cache_sync(bs[k / num_valid], &sets[k], valid[k]);
     }
     t_setup = gbt__now();
     bytes_setup = b->comm ? b->comm->bytes : 0;
@@ -141,73 +304,110 @@ gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_r
         const uint32_t t0 = b->model.ntrees;
         const int round = b->model.K ? (int)(t0 / (uint32_t)b->model.K) : 0;
         struct gbt_strbuf line = {0};
-        double last = NAN, t_round = gbt__now(), t_eval;
+        double t_round = gbt__now(), t_eval;
+        int early = 0;
         /* a stop request (a signal handler's) ends the training between rounds */
         s = take_stop(b, &stopped);
         if (s != GBT_OK || stopped) break;
-        s = gbt_booster_update(b, train);
+        for (int f = 0; f < nb && s == GBT_OK; f++) s = gbt_booster_update(bs[f], train[f]);
         if (s != GBT_OK) break;
         ndone++;
         last_round = round;
         t_eval = gbt__now();
-        gbt__sb_printf(&line, "[%d]", round);
-        for (int i = 0; i < num_valid && s == GBT_OK; i++) {
-            s = gbt__eval_cache_sync(b, &sets[i], valid[i]);
-            if (s == GBT_OK) s = gbt__eval_cache_metrics(b, &sets[i], &ml, vals);
-            for (int j = 0; j < ml.total && s == GBT_OK; j++) {
-                gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[i].name, ml.names[j], vals[j]);
-                last = vals[j];
-            }
+        for (int k = 0; k < nb * num_valid && s == GBT_OK; k++) {
+            const int f = k / num_valid;
+            s = gbt__eval_cache_sync(bs[f], &sets[k], valid[k]);
+            if (s == GBT_OK)
+                s = gbt__eval_cache_metrics(bs[f], &sets[k], &mls[f], all + (size_t)k * (size_t)mls[0].total);
         }
-        if (s == GBT_OK) {
+        /* the names as they are now: a custom metric may have renamed itself */
+        if (s == GBT_OK) s = gbt__metric_list(b, &mls[0]);
+        if (s == GBT_OK && mls[0].total * num_valid != count)
+            s = gbt__fail(GBT_E_STATE, "the metrics changed during training");
+        if (s == GBT_OK) s = stop_rule_metric(b, &mls[0], &rule);
+        if (s != GBT_OK) break;
+        if (count > 0) fold_stats(all, nb, count, mean, sd);
+        if (num_valid > 0 && mls[0].total > 0)
+            early = stop_rule_round(&rule, round, mean[rule.set * mls[0].total + rule.metric]);
+        gbt__sb_printf(&line, "[%d]", round);
+        for (int k = 0; k < count; k++) {
+            gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[k / mls[0].total].name, mls[0].names[k % mls[0].total],
+                           mean[k]);
+            if (show_stdv) gbt__sb_printf(&line, "+%.6f", sd[k]);
+        }
+        {
             const double now = gbt__now();
             char e1[32], e2[32];
             if (r == 0) t_first = now;
             format_seconds(e1, sizeof e1, now - start);
             format_seconds(e2, sizeof e2, gbt__eta(t_setup, t_first, now, r + 1, num_rounds));
-            gbt__sb_printf(&line, "\t(%s elapsed, %s left)", e1, e2);
-            if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s", line.s);
+            if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s\t(%s elapsed, %s left)", line.s, e1, e2);
             if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
         }
+        if (b->round_fn && b->round_fn(b, round + 1, b->round_user) != 0) stopped = -1; /* its stop */
+        if (b->hook_fn && b->hook_fn(b, round, mean, sd, count, line.failed ? NULL : line.s, rule.best_round,
+                                     rule.best, early, b->hook_user) != 0)
+            stopped = -1;
         free(line.s);
-        if (s == GBT_OK && b->round_fn && b->round_fn(b, round + 1, b->round_user) != 0) {
-            stopped = -1; /* the callback's stop */
+        if (early) {
+            gbt__log(verb, GBT_LOG_INFO, "early stop: %s-%s did not improve for %d rounds; keeping rounds 0..%d",
+                     sets[rule.set].name, mls[0].names[rule.metric], rule.rounds,
+                     rule.keep_all ? round : rule.best_round);
+            for (int f = 0; f < nb && s == GBT_OK && !rule.keep_all; f++) {
+                s = gbt_booster_keep_rounds(bs[f], rule.best_round + 1);
+                if (s == GBT_OK) s = gbt_booster_set_best(bs[f], rule.best_round, rule.best);
+            }
+            stopped = 0;
             break;
         }
-        if (s != GBT_OK || num_valid == 0 || ml.total == 0) continue;
-        if (best_round < 0 || (last_maximize ? last > best : last < best)) {
-            best = last;
-            best_round = round;
-        }
-        if (b->params.early_stopping_rounds > 0 && round - best_round >= b->params.early_stopping_rounds) {
-            gbt__log(verb, GBT_LOG_INFO,
-                     "early stop: %s-%s did not improve for %lld rounds; keeping rounds 0..%d",
-                     sets[num_valid - 1].name, last_name, (long long)b->params.early_stopping_rounds, best_round);
-            s = gbt_booster_keep_rounds(b, best_round + 1);
-            if (s == GBT_OK) s = gbt_booster_set_best(b, best_round, best);
-            break;
-        }
+        if (stopped) break;
     }
+    /* a request made during a training that ended by itself (after its last check) is spent with it */
+    if (ndone > 0) atomic_store(&b->stop_requested, 0);
     if (s == GBT_OK) {
         char e1[32];
         format_seconds(e1, sizeof e1, gbt__now() - start);
         if (stopped > 0)
             gbt__log(verb, GBT_LOG_INFO, "stopped on request after %d rounds (%d of %d asked for) in %s",
-                     (int)(b->model.K ? b->model.ntrees / (uint32_t)b->model.K : 0), ndone,
-                     num_rounds, e1);
-        else if (best_round >= 0)
-            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f",
-                     last_round + 1, e1, best_round, sets[num_valid - 1].name, last_name, best);
+                     (int)(b->model.K ? b->model.ntrees / (uint32_t)b->model.K : 0), ndone, num_rounds, e1);
+        else if (rule.best_round >= 0)
+            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f", last_round + 1,
+                     e1, rule.best_round, sets[rule.set].name, mls[0].names[rule.metric], rule.best);
         else
-            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", stopped ? ndone : num_rounds,
-                     e1);
+            gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s", stopped ? ndone : num_rounds, e1);
         if (b->comm && last_round >= 0)
             gbt__log(verb, GBT_LOG_INFO,
                      "rank %d of %d: %.3f MB exchanged in set-up, %.3f MB per round (this process's part of "
                      "every exchange)", b->comm->rank, b->comm->size, (double)bytes_setup / 1e6,
                      (double)(b->comm->bytes - bytes_setup) / 1e6 / (last_round + 1));
     }
-    for (int i = 0; i < num_valid; i++) gbt__eval_cache_free(&sets[i]);
+    for (int k = 0; sets && k < nb * num_valid; k++) gbt__eval_cache_free(&sets[k]);
     free(sets);
+    free(all);
+    free(mean);
+    free(sd);
+    free(mls);
     return s;
+}
+
+gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, int num_rounds,
+                             const gbt_dataset *const *valid, const char *const *valid_names,
+                             int num_valid)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(train);
+    return drive(&b, 1, &train, num_rounds, valid, valid_names, num_valid, 0);
+}
+
+gbt_status gbt_booster_train_folds(gbt_booster *const *folds, int nfold, const gbt_dataset *const *train,
+                                   int num_rounds, const gbt_dataset *const *valid,
+                                   const char *const *valid_names, int num_valid, int show_stdv)
+{
+    CHECK_NOT_NULL(folds);
+    CHECK_NOT_NULL(train);
+    RETURN_ERROR_IF(nfold < 1, GBT_E_INVALID_ARG, "nfold must be at least 1; got %d", nfold);
+    for (int f = 0; f < nfold; f++)
+        RETURN_ERROR_IF(folds[f] && folds[f]->comm, GBT_E_INVALID_ARG,
+                        "cross validation under a communicator is not supported (fold %d)", f);
+    return drive(folds, nfold, train, num_rounds, valid, valid_names, num_valid, show_stdv != 0);
 }

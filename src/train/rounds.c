@@ -14,17 +14,34 @@
 #include <string.h>
 
 #include "train/rounds.h"
+#include "train/margins.h"
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "train/dist.h"
 #include "objective/objective.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* The most evaluation sets a booster keeps raw scores of; the least recently used gives way. */
 #define GBT_EVAL_CACHE_MAX 16
 
 /* ---- the metric list ------------------------------------------------------ */
+
+/*
+ * Whether higher is better for a custom metric that did not say: as for the
+ * built-in metric of that name, else as XGBoost's early stopping decides,
+ * by the name's start (auc, aucpr, pre, map, ndcg; mape is minimised).
+ */
+static int name_maximizes(const char *name)
+{
+    static const char *const up[] = {"auc", "aucpr", "pre", "map", "ndcg"};
+    struct gbt_metric m;
+    if (gbt__metric_parse(name, &m) == GBT_OK) return m.maximize;
+    if (strcmp(name, "mape") == 0) return 0;
+    for (size_t i = 0; i < sizeof up / sizeof up[0]; i++)
+        if (strncmp(name, up[i], strlen(up[i])) == 0) return 1;
+    return 0;
+}
 
 gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out)
 {
@@ -56,7 +73,7 @@ gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out)
     out->n = out->total = count;
     if (b->eval_fn) {
         snprintf(out->names[count], sizeof out->names[count], "%s", b->eval_name);
-        out->maximize[count] = b->eval_maximize;
+        out->maximize[count] = b->eval_maximize >= 0 ? b->eval_maximize : name_maximizes(b->eval_name);
         out->total++;
     }
     return GBT_OK;

@@ -1,7 +1,7 @@
 /*
  * rounds.h - what happens around a boosting round, shared by the training
  * loop (gbt_booster_train) and callers that drive the rounds themselves
- * (gbt_booster_update with gbt_booster_eval_round, the Python package):
+ * (gbt_booster_update with gbt_booster_eval_round; Python's Booster.eval_set):
  * the metric list, raw scores of evaluation sets kept between rounds and
  * advanced by the new trees only, the metrics of one set, and recording
  * the best round.
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "train/booster.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 
 /* The metrics of an evaluation: eval_metric's (or the objective's default), then the custom one. */
 struct gbt_metric_list {

@@ -141,6 +141,10 @@ OBJECTIVE_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_
                          POINTER(c_double), POINTER(c_double))
 # gbt_eval_fn: (margin, nrow, outputs, data, user, out) -> 0 or failure
 EVAL_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_p, POINTER(c_double))
+# gbt_train_hook_fn: (booster, iteration, mean, std, count, line, best_iteration, best_score,
+# early_stop, user) -> 0 to go on, non-zero to stop
+TRAIN_HOOK_FN = CFUNCTYPE(c_int, c_void_p, c_int, POINTER(c_double), POINTER(c_double), c_int, c_char_p,
+                          c_int, c_double, c_int, c_void_p)
 
 _SIGNATURES = {
     # name: (restype, argtypes)
@@ -159,6 +163,7 @@ _SIGNATURES = {
     "gbt_dataset_from_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint64,
                                      POINTER(_dataset_p)]),
     "gbt_dataset_from_file": (c_int, [c_char_p, c_char_p, POINTER(_dataset_p)]),
+    "gbt_dataset_save_binary": (c_int, [_dataset_p, c_char_p]),
     "gbt_dataset_set_field": (c_int, [_dataset_p, c_char_p, c_void_p, c_uint64]),
     "gbt_dataset_get_field": (c_int, [_dataset_p, c_char_p, POINTER(POINTER(c_float)),
                                       POINTER(c_uint64)]),
@@ -207,6 +212,11 @@ _SIGNATURES = {
                                      POINTER(c_uint64)]),
     "gbt_dataset_slice_rows": (c_int, [_dataset_p, c_uint64, c_uint64, POINTER(_dataset_p)]),
     "gbt_booster_train": (c_int, [_booster_p, _dataset_p, c_int, c_void_p, c_void_p, c_int]),
+    "gbt_booster_train_folds": (c_int, [c_void_p, c_int, c_void_p, c_int, c_void_p, c_void_p, c_int,
+                                        c_int]),
+    "gbt_booster_set_train_hook": (c_int, [_booster_p, TRAIN_HOOK_FN, c_void_p]),
+    "gbt_booster_set_early_stopping": (c_int, [_booster_p, c_int, c_char_p, c_char_p, c_int, c_double,
+                                               c_int]),
     "gbt_booster_boost": (c_int, [_booster_p, _dataset_p, c_void_p, c_void_p, c_uint64]),
     "gbt_booster_train_margins": (c_int, [_booster_p, _dataset_p, c_void_p, c_uint64]),
     "gbt_booster_set_objective_callback": (c_int, [_booster_p, OBJECTIVE_FN, c_void_p]),

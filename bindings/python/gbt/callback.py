@@ -5,9 +5,15 @@ hooks.  ``after_iteration`` (and ``before_iteration``) returning True stops
 training; an exception raised in a hook stops training and propagates to
 the caller of :func:`gbt.train`.
 
-The evaluation history passed to the hooks is a dict ``{data name: {metric
-name: [value of round 0, value of round 1, ...]}}`` of Python floats, in the
-order of ``evals`` and of the booster's metrics.
+The training loop is the library's (``gbt_booster_train``, or
+``gbt_booster_train_folds`` for :func:`gbt.cv`): it runs the rounds,
+evaluates, logs and stops early, and calls these hooks through its per-round
+hook (``gbt_booster_set_train_hook``), once per round.  The evaluation
+history passed to the hooks is a dict ``{data name: {metric name: [value of
+round 0, value of round 1, ...]}}`` of Python floats (``(mean, std)`` pairs in
+:func:`gbt.cv`), in the order of ``evals`` and of the booster's metrics, the
+values the library computed.  :class:`EarlyStopping` and
+:class:`EvaluationMonitor` configure and show what the library does.
 """
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import pickle
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
-from .core import Booster, metric_maximize
+from .core import Booster
 
 __all__ = ["TrainingCallback", "EarlyStopping", "EvaluationMonitor", "LearningRateScheduler",
            "TrainingCheckPoint", "ProgressBar", "CallbackContainer"]
@@ -46,7 +52,9 @@ class TrainingCallback:
 
 
 class CallbackContainer:
-    """Runs a list of callbacks in order; used by :func:`gbt.train`."""
+    """Runs a list of callbacks in order; used by :func:`gbt.train` and
+    :func:`gbt.cv` from the library's per-round hook, which fills
+    ``history`` with each round's metrics first."""
 
     def __init__(self, callbacks: Sequence[TrainingCallback]):
         for c in callbacks:
@@ -73,24 +81,31 @@ class CallbackContainer:
     def before_iteration(self, model: Booster, epoch: int) -> bool:
         return any([c.before_iteration(model, epoch, self.history) for c in self.callbacks])
 
-    def after_iteration(self, model: Booster, epoch: int, evals: Sequence) -> bool:
-        for data, name in evals:
-            for metric, value in model._eval_round(data).items():
-                self.history.setdefault(name, {}).setdefault(metric, []).append(value)
-        # every callback sees the round, even when an earlier one asks to stop
+    def after_iteration(self, model: Booster, epoch: int, line: Optional[str] = None) -> bool:
+        """Every callback sees the round, even when an earlier one asks to
+        stop; ``line`` is the library's log line of the round, which the
+        :class:`EvaluationMonitor` callbacks show."""
+        for c in self.callbacks:
+            if isinstance(c, EvaluationMonitor):
+                c._round_line = line
         return any([c.after_iteration(model, epoch, self.history) for c in self.callbacks])
 
 
 class EarlyStopping(TrainingCallback):
     """Stop when a validation metric has not improved for ``rounds`` rounds.
 
-    As ``gbt_booster_train`` (and gbtrain) do, by default it watches the last
-    metric on the last validation set, and when it stops it keeps rounds
-    ``0 .. best`` only: the returned booster predicts with its best round and
-    records ``best_iteration`` and ``best_score`` in the model.  When training
-    ends without a stop, the booster keeps every round and
-    ``Booster.best_iteration``/``best_score`` give the best round seen (not
-    saved in the model file, as with the C library).
+    The library's training driver does the stopping (``gbt_booster_train``
+    with ``gbt_booster_set_early_stopping``; gbtrain's
+    ``--early_stopping_rounds`` is the same rule): given to :func:`gbt.train`
+    or :func:`gbt.cv`, this object sets it up and mirrors its state
+    (``best_iteration``, ``best_score``, ``stopped``) round by round.  By
+    default it watches the last metric on the last validation set, and when
+    it stops it keeps rounds ``0 .. best`` only: the returned booster
+    predicts with its best round and records ``best_iteration`` and
+    ``best_score`` in the model.  When training ends without a stop, the
+    booster keeps every round and ``Booster.best_iteration``/``best_score``
+    give the best round seen (not saved in the model file, as with the C
+    library).  One EarlyStopping per training.
 
     Parameters
     ----------
@@ -101,8 +116,9 @@ class EarlyStopping(TrainingCallback):
     maximize : bool, optional
         Whether higher is better (default: the library's answer for its
         metrics, ``gbt_booster_metric_describe``: auc, ndcg, map... are
-        maximised, losses and errors minimised; see
-        :func:`gbt.core.metric_maximize` for custom metrics).
+        maximised, losses and errors minimised; a custom metric's name
+        decides as in XGBoost: names starting with auc, aucpr, pre, map or
+        ndcg are maximised).
     min_delta : float, default 0
         An improvement must be larger than this.
     save_best : bool, default True
@@ -126,46 +142,39 @@ class EarlyStopping(TrainingCallback):
         self.best_score: Optional[float] = None
         self.stopped = False
 
+    def _configure(self, handle: Any) -> None:
+        """Hands the rule to the training driver (``gbt_booster_set_early_stopping``)."""
+        from . import _lib
+
+        _lib.check(_lib.LIB.gbt_booster_set_early_stopping(
+            handle, self.rounds, None if self.data_name is None else _lib.cstr(self.data_name),
+            None if self.metric_name is None else _lib.cstr(self.metric_name),
+            -1 if self.maximize is None else int(bool(self.maximize)), self.min_delta,
+            int(bool(self.save_best))))
+
+    def _observe(self, best_iteration: int, best_score: float, stop: bool) -> None:
+        """The driver's state after a round (its hook's arguments)."""
+        if best_iteration >= 0:
+            self.best_iteration, self.best_score = best_iteration, best_score
+        self.stopped = self.stopped or stop
+
     def before_training(self, model: Booster) -> Booster:
         self.best_iteration, self.best_score, self.stopped = None, None, False
         return model
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
-        if not evals_log:
-            raise ValueError("early stopping needs at least one validation set in evals")
-        data = self.data_name if self.data_name is not None else list(evals_log)[-1]
-        if data not in evals_log:
-            raise ValueError(f"early stopping: no validation set named {data!r} (there are "
-                             f"{', '.join(map(repr, evals_log))})")
-        metrics = evals_log[data]
-        metric = self.metric_name if self.metric_name is not None else list(metrics)[-1]
-        if metric not in metrics:
-            raise ValueError(f"early stopping: no metric {metric!r} on {data!r} (there are "
-                             f"{', '.join(map(repr, metrics))})")
-        score = metrics[metric][-1]
-        if isinstance(score, tuple):  # gbt.cv's (mean, std)
-            score = score[0]
-        maximize = metric_maximize(metric) if self.maximize is None else self.maximize
-        if self.best_score is None or (score - self.best_score > self.min_delta if maximize
-                                       else self.best_score - score > self.min_delta):
-            self.best_score, self.best_iteration = score, epoch
-        if epoch - self.best_iteration >= self.rounds:
-            self.stopped = True
-            return True
-        return False
+        return self.stopped
 
     def after_training(self, model: Booster) -> Booster:
-        if self.best_iteration is None:
-            return model
-        if self.stopped and self.save_best:
-            model._truncate(self.best_iteration + 1, self.best_iteration, self.best_score)
-        else:
+        # a stop with save_best was carried out by the driver (rounds cut, best recorded)
+        if self.best_iteration is not None and not (self.stopped and self.save_best):
             model._py_best = (self.best_iteration, self.best_score)
         return model
 
 
 class EvaluationMonitor(TrainingCallback):
-    """Print each round's metrics, as gbtrain does: ``[3]\\tvalid-auc:0.991234``.
+    """Print each round's metrics: the library's round line, as gbtrain logs
+    it without the times (``[3]\tvalid-auc:0.991234``).
 
     Parameters
     ----------
@@ -188,19 +197,7 @@ class EvaluationMonitor(TrainingCallback):
         self.logger = logger
         self.file = file
         self._last: Optional[str] = None
-        self._last_epoch = -1
-
-    def _line(self, epoch: int, evals_log: EvalsLog) -> str:
-        parts = [f"[{epoch}]"]
-        for data, metrics in evals_log.items():
-            for metric, values in metrics.items():
-                v = values[-1]
-                if isinstance(v, tuple):
-                    text = f"{v[0]:.6f}+{v[1]:.6f}" if self.show_stdv else f"{v[0]:.6f}"
-                else:
-                    text = f"{v:.6f}"
-                parts.append(f"{data}-{metric}:{text}")
-        return "\t".join(parts)
+        self._round_line: Optional[str] = None
 
     def _emit(self, line: str) -> None:
         if self.logger is not None:
@@ -209,9 +206,9 @@ class EvaluationMonitor(TrainingCallback):
             print(line, file=self.file or sys.stdout)
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
-        if not evals_log:
+        line, self._round_line = self._round_line, None
+        if not evals_log or line is None:
             return False
-        line = self._line(epoch, evals_log)
         if epoch % self.period == 0:
             self._emit(line)
             self._last = None

@@ -213,18 +213,6 @@ def _ptr(arr: np.ndarray) -> c_void_p:
 
 # ---------------------------------------------------------------- Dataset
 
-_FLOAT_FIELDS = ("label", "weight", "base_margin", "label_lower_bound", "label_upper_bound")
-_BINARY_MAGIC = b"GBTDMAT1\n"
-
-
-def _is_binary_dataset(path: str) -> bool:
-    """Whether ``path`` is a file written by :meth:`Dataset.save_binary`."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(len(_BINARY_MAGIC)) == _BINARY_MAGIC
-    except OSError:
-        return False
-
 
 def _with_option(options: Union[None, str, Mapping[str, Any]], key: str, value: Any) -> Dict[str, Any]:
     out = _options_dict(options)
@@ -346,13 +334,10 @@ class Dataset:
         self.enable_categorical = bool(enable_categorical)
         if isinstance(data, (str, bytes, os.PathLike)):
             path = os.fsdecode(data)
-            if _is_binary_dataset(path):
-                self._from_binary(path, handle)
-            else:
-                # (XGBoost's URIs, "train.txt?format=libsvm", are the C reader's)
-                if nthread is not None:
-                    file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
-                self._from_file(path, file_options, handle)
+            # (XGBoost's URIs, "train.txt?format=libsvm", and save_binary's files are the C reader's)
+            if nthread is not None:
+                file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
+            self._from_file(path, file_options, handle)
         elif _is_pandas_df(data):
             coded, df_types, self._categories = _category_frame(data, enable_categorical, _categories)
             if self._categories:
@@ -664,80 +649,12 @@ class Dataset:
         return int(nnz.value)
 
     def save_binary(self, fname: PathLike, silent: bool = True) -> None:
-        """Save the dataset whole (feature values, fields, query groups, names)
-        to a file that ``gbt.Dataset(fname)`` loads back: gbt's own binary
-        format (a NumPy ``.npz`` archive behind a ``GBTDMAT1`` line; XGBoost's
-        binary DMatrix files are not read).  Written atomically."""
-        nrow, ncol = self.num_row(), self.num_col()
-        dense = ctypes.POINTER(c_float)()
-        indptr = ctypes.POINTER(c_uint64)()
-        indices = ctypes.POINTER(ctypes.c_uint32)()
-        values = ctypes.POINTER(c_float)()
-        nnz = c_uint64()
-        check(LIB.gbt_dataset_get_data(self._handle, byref(dense), byref(indptr), byref(indices),
-                                       byref(values), byref(nnz)))
-        arrays: Dict[str, np.ndarray] = {"shape": np.array([nrow, ncol], dtype=np.uint64)}
-        if dense:
-            arrays["dense"] = (np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).copy() if nrow * ncol
-                               else np.empty(0, np.float32))
-        else:
-            n = int(nnz.value)
-            arrays["indptr"] = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).copy()
-            arrays["indices"] = (np.ctypeslib.as_array(indices, shape=(n,)).copy() if n
-                                 else np.empty(0, np.uint32))
-            arrays["values"] = (np.ctypeslib.as_array(values, shape=(n,)).copy() if n
-                                else np.empty(0, np.float32))
-        for field in _FLOAT_FIELDS:
-            v = self._get_field(field)
-            if v is not None:
-                arrays[field] = v
-        groups = self.get_group()
-        if groups is not None:
-            arrays["group"] = groups
-        names = self.feature_names
-        if names is not None:
-            arrays["feature_names"] = np.array(names, dtype=object).astype(str)
-        path = os.fspath(fname)
-        tmp = f"{path}.tmp{os.getpid()}"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(_BINARY_MAGIC)
-                np.savez(f, **arrays)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
-
-    def _from_binary(self, path: str, handle: c_void_p) -> None:
-        with open(path, "rb") as f:
-            f.read(len(_BINARY_MAGIC))
-            try:
-                z = np.load(f, allow_pickle=False)
-                arrays = {k: z[k] for k in z.files}
-            except Exception as e:  # a damaged file: say which
-                raise _lib.FormatError(f"{path}: not a readable gbt binary dataset ({e})",
-                                       4) from None
-        nrow, ncol = (int(v) for v in arrays["shape"])
-        if "dense" in arrays:
-            arr = np.ascontiguousarray(arrays["dense"], dtype=np.float32).reshape(nrow, ncol)
-            check(LIB.gbt_dataset_from_dense(_ptr(arr), nrow, ncol, c_float(math.nan), byref(handle)))
-        else:
-            ip = np.ascontiguousarray(arrays["indptr"], dtype=np.uint64)
-            ix = np.ascontiguousarray(arrays["indices"], dtype=np.uint32)
-            vals = np.ascontiguousarray(arrays["values"], dtype=np.float32)
-            check(LIB.gbt_dataset_from_csr(_ptr(ip), _ptr(ix), _ptr(vals), nrow, ncol, byref(handle)))
-        for field in _FLOAT_FIELDS:
-            if field in arrays:
-                v = np.ascontiguousarray(arrays[field], dtype=np.float32)
-                check(LIB.gbt_dataset_set_field(handle, cstr(field), _ptr(v), v.size), field)
-        if "group" in arrays:
-            g = np.ascontiguousarray(arrays["group"], dtype=np.uint32)
-            check(LIB.gbt_dataset_set_groups(handle, _ptr(g), g.size))
-        if "feature_names" in arrays:
-            names = [str(n) for n in arrays["feature_names"]]
-            arr = (c_char_p * len(names))(*[cstr(n) for n in names])
-            check(LIB.gbt_dataset_set_feature_names(handle, arr, len(names)), "feature_names")
+        """Save the dataset whole (feature values, fields, query groups, feature
+        names and types) to a file that ``gbt.Dataset(fname)``, ``gbtrain`` and
+        ``gbpredict`` read back (``gbt_dataset_save_binary``: gbt's own binary
+        format, docs/binary-format.md; XGBoost's binary DMatrix files are not
+        read).  Written atomically."""
+        check(LIB.gbt_dataset_save_binary(self._handle, cstr(os.fspath(fname))))
 
     def num_row(self) -> int:
         """The number of rows."""
@@ -821,31 +738,6 @@ def _constraint_text(name: str, value: Any) -> str:
 
 
 _CONSTRAINT_PARAMS = ("monotone_constraints", "interaction_constraints")
-
-_MAXIMIZE_CACHE: Dict[str, bool] = {}
-
-
-def metric_maximize(name: str) -> bool:
-    """Whether a higher value of metric ``name`` is better: the library's
-    answer for its metrics (``gbt_booster_metric_describe``; auc, aucpr,
-    ndcg, map, pre and interval-regression-accuracy are maximised).  Any
-    other name (a custom metric's) is maximised when it starts as one of
-    those does, as XGBoost's early stopping decides."""
-    if name not in _MAXIMIZE_CACHE:
-        h = c_void_p()
-        check(LIB.gbt_booster_create(byref(h)))
-        try:
-            mx = c_int()
-            if (LIB.gbt_booster_set_param(h, b"eval_metric", cstr(name)) == 0
-                    and LIB.gbt_booster_metric_describe(h, 0, None, 0, byref(mx)) == 0):
-                _MAXIMIZE_CACHE[name] = bool(mx.value)
-            else:
-                _MAXIMIZE_CACHE[name] = name != "mape" and name.startswith(
-                    ("auc", "aucpr", "pre", "map", "ndcg"))
-        finally:
-            LIB.gbt_booster_free(h)
-    return _MAXIMIZE_CACHE[name]
-
 
 # ---------------------------------------------------------------- Booster
 
@@ -1205,6 +1097,18 @@ class Booster:
         if fobj is None:
             check(LIB.gbt_booster_update(self._handle, dtrain._handle))
             return
+        self._set_objective(fobj, dtrain)
+        try:
+            st = LIB.gbt_booster_update(self._handle, dtrain._handle)
+        finally:
+            self._clear_objective()
+        self._raise_callback_error(st)
+
+    def _set_objective(self, fobj: Callable[..., Any], dtrain: Dataset) -> None:
+        """Make ``fobj(preds, dtrain) -> (grad, hess)`` the gradients of every
+        round on ``dtrain`` (``gbt_booster_set_objective_callback``) until
+        :meth:`_clear_objective`; an exception it raises is kept in
+        ``_cb_error`` and the round fails."""
         if not callable(fobj):
             raise TypeError(f"fobj must be callable; got {type(fobj).__name__}")
 
@@ -1226,15 +1130,13 @@ class Booster:
                 self._cb_error = e
                 return 1
 
-        fn = _lib.OBJECTIVE_FN(objective)
+        self._obj_fn = _lib.OBJECTIVE_FN(objective)
         self._cb_error = None
-        check(LIB.gbt_booster_set_objective_callback(self._handle, fn, None))
-        try:
-            st = LIB.gbt_booster_update(self._handle, dtrain._handle)
-        finally:
-            LIB.gbt_booster_set_objective_callback(self._handle, ctypes.cast(None, _lib.OBJECTIVE_FN),
-                                                   None)
-        self._raise_callback_error(st)
+        check(LIB.gbt_booster_set_objective_callback(self._handle, self._obj_fn, None))
+
+    def _clear_objective(self) -> None:
+        LIB.gbt_booster_set_objective_callback(self._handle, ctypes.cast(None, _lib.OBJECTIVE_FN), None)
+        self._obj_fn = None
 
     def _raise_callback_error(self, status: int) -> None:
         err, self._cb_error = getattr(self, "_cb_error", None), None
@@ -1256,13 +1158,19 @@ class Booster:
         check(LIB.gbt_booster_boost(self._handle, dtrain._handle, _ptr(g), _ptr(h), g.size))
 
     def _set_custom_metric(self, feval: Callable[..., Any], output_margin: bool,
-                           maximize: Optional[bool] = None) -> None:
+                           maximize: Optional[bool] = None,
+                           datasets: Sequence[Dataset] = ()) -> None:
         """Make ``feval(preds, data) -> (name, value)`` (or a list of such
         pairs) the last metric of every evaluation (``gbt_booster_set_eval_callback``):
         preds are the model's predictions (float32, as :meth:`predict` gives
-        them) or, with ``output_margin``, its raw scores."""
+        them) or, with ``output_margin``, its raw scores.  The metric takes the
+        name of its (last) pair on its first call; higher is better as
+        ``maximize`` says, else as the library decides by that name.
+        ``datasets`` are the sets the training driver evaluates it on."""
         if not callable(feval):
             raise TypeError(f"custom_metric must be callable; got {type(feval).__name__}")
+        by_handle = {d._handle.value: d for d in datasets}
+        mx = -1 if maximize is None else int(bool(maximize))
 
         def metric(margin: Any, nrow: int, k: int, data: int, user: int, out: Any) -> int:
             try:
@@ -1278,12 +1186,16 @@ class Booster:
                                                     preds.size))
                     if width > 1:
                         preds = preds.reshape(nrow, width)
-                ret = feval(preds, self._feval_data)
+                ret = feval(preds, self._feval_data if self._feval_data is not None else by_handle.get(data))
                 pairs = ret if isinstance(ret, list) else [ret]
                 if not pairs or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
                     raise TypeError("a custom metric returns (name, value) or a list of such pairs; "
                                     f"got {ret!r}")
                 self._feval_pairs = [(str(n), float(v)) for n, v in pairs]
+                name = self._feval_pairs[-1][0][:63]
+                if name and name != self._feval_name:  # the library logs and stops on the returned name
+                    check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name), self._feval_fn, None, mx))
+                    self._feval_name = name
                 out[0] = self._feval_pairs[-1][1]
                 return 0
             except BaseException as e:
@@ -1291,16 +1203,16 @@ class Booster:
                 return 1
 
         fn = _lib.EVAL_FN(metric)
-        name = getattr(feval, "__name__", "custom") or "custom"
-        mx = metric_maximize(name) if maximize is None else bool(maximize)
-        check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name[:63]), fn, None, int(mx)))
+        name = (getattr(feval, "__name__", "custom") or "custom")[:63]
+        check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name), fn, None, mx))
         self._feval, self._feval_fn, self._feval_pairs, self._feval_data = feval, fn, [], None
+        self._feval_name = name
 
     def _clear_custom_metric(self) -> None:
         if getattr(self, "_feval", None) is not None:
             check(LIB.gbt_booster_set_eval_callback(self._handle, None,
                                                     ctypes.cast(None, _lib.EVAL_FN), None, 0))
-        self._feval = self._feval_fn = self._feval_data = None
+        self._feval = self._feval_fn = self._feval_data = self._feval_name = None
 
     def _eval_round(self, data: Dataset) -> Dict[str, float]:
         """Every metric on ``data``, from the raw scores the library keeps of it
@@ -1320,9 +1232,6 @@ class Booster:
             for name, value in self._feval_pairs:
                 res[name] = value
         return res
-
-    def _eval_forget(self, data: Optional[Dataset] = None) -> None:
-        LIB.gbt_booster_eval_forget(self._handle, data._handle if data is not None else None)
 
     def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
         """Metric values of the model on ``data`` (which must have labels).

@@ -1,4 +1,5 @@
-"""gbt.cv: k-fold cross validation with XGBoost's signature and result."""
+"""gbt.cv: k-fold cross validation with XGBoost's signature and result, trained
+by the library's driver (gbt_booster_train_folds) in one call."""
 from __future__ import annotations
 
 import copy
@@ -11,6 +12,7 @@ import numpy as np
 from ._lib import LIB, check
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
 from .core import Booster, Dataset, _merge_params
+from .training import _drive
 
 __all__ = ["cv"]
 
@@ -93,6 +95,10 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
     dtest, params)`` runs on each fold first.  With ``early_stopping_rounds``
     training stops when the mean of the last metric on ``test`` has not
     improved for that many rounds, and the result ends at the best round.
+    The folds train together in one call of the library's driver
+    (``gbt_booster_train_folds``), which averages each round's metrics over
+    the folds, logs the round, stops early on the means and runs the
+    callbacks through its per-round hook.
     Callbacks see ``{"train": {metric: [(mean, std), ...]}, "test": ...}``
     and a :class:`gbt.Booster` of the first fold.
 
@@ -128,35 +134,30 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
         p = copy.deepcopy(params)
         if fpreproc is not None:
             dtr, dte, p = fpreproc(dtr, dte, p)
-        b = Booster(p)
-        if custom_metric is not None:
-            b._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize)
-        packs.append((b, dtr, dte))
+        packs.append((Booster(p), dtr, dte))
 
     container = CallbackContainer(cbs)
     container.before_training(packs[0][0])
-    history: Dict[str, Dict[str, List[Tuple[float, float]]]] = {}
+    monitors = [c for c in cbs if isinstance(c, EvaluationMonitor)]
     try:
-        for epoch in range(int(num_boost_round)):
-            if container.before_iteration(packs[0][0], epoch):
-                break
-            per: Dict[Tuple[str, str], List[float]] = {}
-            for b, dtr, dte in packs:
-                b.update(dtr, epoch, fobj=obj)
-                for data, name in ((dtr, "train"), (dte, "test")):
-                    for metric, value in b._eval_round(data).items():
-                        per.setdefault((name, metric), []).append(value)
-            for (name, metric), vals in per.items():
-                history.setdefault(name, {}).setdefault(metric, []).append(
-                    (float(np.mean(vals)), float(np.std(vals))))
-            container.history = history
-            if any([c.after_iteration(packs[0][0], epoch, history) for c in container.callbacks]):
-                break
+        for b, dtr, dte in packs:
+            b._note_categories(dtr)
+            if obj is not None:
+                b._set_objective(obj, dtr)
+            if custom_metric is not None:
+                b._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize,
+                                     datasets=[dtr, dte])
+        if int(num_boost_round) > 0 and not container.before_iteration(packs[0][0], 0):
+            _drive([b for b, _, _ in packs], [dtr for _, dtr, _ in packs],
+                   [[(dtr, "train"), (dte, "test")] for _, dtr, dte in packs], int(num_boost_round),
+                   container, 0, folds=True, show_stdv=any(m.show_stdv for m in monitors))
     finally:
         for b, dtr, dte in packs:
             b._clear_custom_metric()
-            b._eval_forget()
+            if obj is not None:
+                b._clear_objective()
     container.after_training(packs[0][0])
+    history = container.history
     stop = next((c for c in cbs if isinstance(c, EarlyStopping)), None)
     rows = len(next(iter(next(iter(history.values())).values()))) if history else 0
     if stop is not None and stop.stopped and stop.best_iteration is not None:

@@ -1,14 +1,21 @@
-"""gbt.train: the library's rounds (gbt_booster_update) and evaluation
-(gbt_booster_eval_round) driven from Python, with per-round metrics as numbers."""
+"""gbt.train: one call of the library's training driver (gbt_booster_train),
+which runs the rounds, evaluates, logs and stops early; the callbacks run in
+its per-round hook."""
 from __future__ import annotations
 
 import copy
+import ctypes
+import sys
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
                        TrainingCallback)
 from . import _lib
 from .core import Booster, Dataset, _merge_params
+
+# gbt_booster_set_early_stopping's defaults: early_stopping_rounds alone
+_ES_DEFAULTS = (-1, None, None, -1, 0.0, 1)
+_NO_HOOK = ctypes.cast(None, _lib.TRAIN_HOOK_FN)
 
 __all__ = ["train"]
 
@@ -35,6 +42,93 @@ def _keep_finished_rounds(booster: Booster, container: CallbackContainer, start:
                   RuntimeWarning, stacklevel=3)
 
 
+def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
+           evals: Sequence[Sequence[Tuple[Dataset, str]]], num_rounds: int, container: CallbackContainer,
+           start: int, folds: bool = False, show_stdv: bool = False) -> None:
+    """One call of the training driver: ``gbt_booster_train`` for one
+    booster, ``gbt_booster_train_folds`` for the folds of :func:`gbt.cv`
+    (``evals[f]`` the sets of fold f, named alike).  The driver calls the
+    hook once per round with the metric values (the folds' means and
+    standard deviations), its log line and early stopping's state; the hook
+    fills the history and runs the callbacks, whose True stops the training.
+    An exception in a callback stops it after that round and is raised
+    here; so is one from a custom objective or metric."""
+    model = boosters[0]
+    stops = [c for c in container.callbacks if isinstance(c, EarlyStopping)]
+    if len(stops) > 1:
+        raise ValueError(f"a training takes one EarlyStopping callback; got {len(stops)}")
+    names = [name for _, name in evals[0]]
+    end = start + int(num_rounds)
+    state: Dict[str, Any] = {"metrics": None, "error": None}
+
+    def hook(handle: int, it: int, mean: Any, std: Any, count: int, line: Optional[bytes], best_it: int,
+             best_score: float, early: int, user: int) -> int:
+        try:
+            if state["metrics"] is None:  # after round 1: a custom metric has its name
+                state["metrics"] = [n for n, _ in model._metric_info()]
+            metrics = state["metrics"]
+            for k in range(count):
+                value = (float(mean[k]), float(std[k])) if folds else float(mean[k])
+                container.history.setdefault(names[k // len(metrics)], {}).setdefault(
+                    metrics[k % len(metrics)], []).append(value)
+            for c in stops:
+                c._observe(best_it, best_score, bool(early))
+            stop = container.after_iteration(model, it, line.decode("utf-8", "replace") if line else None)
+            if not stop and it + 1 < end:
+                stop = container.before_iteration(model, it + 1)
+            return 1 if stop else 0
+        except BaseException as e:  # raised again once the driver returns
+            state["error"] = e
+            return 1
+
+    fn = _lib.TRAIN_HOOK_FN(hook)
+    nv = len(names)
+    valid = (ctypes.c_void_p * max(1, nv * len(boosters)))(
+        *[d._handle.value for sets in evals for d, _ in sets])
+    cnames = (ctypes.c_char_p * max(1, nv))(*[_lib.cstr(n) for n in names])
+    es = stops[0] if stops else None
+    if es is not None:
+        es._configure(model._handle)
+    else:  # gbt.train stops early only when asked (the early_stopping_rounds parameter is not read)
+        _lib.check(_lib.LIB.gbt_booster_set_early_stopping(model._handle, 0, None, None, -1, 0.0, 1))
+    _lib.check(_lib.LIB.gbt_booster_set_train_hook(model._handle, fn, None))
+    for b in boosters:
+        b._cb_error = None
+    previous = sys.unraisablehook
+
+    def unraisable(info: Any) -> None:
+        # Ctrl-C during a round is raised on entry to the next Python callback,
+        # before its try, where ctypes can only report it: stop after this round
+        if isinstance(info.exc_value, KeyboardInterrupt) and state["error"] is None:
+            state["error"] = info.exc_value
+            _lib.LIB.gbt_booster_request_stop(model._handle)
+        else:
+            previous(info)
+
+    sys.unraisablehook = unraisable
+    try:
+        if folds:
+            handles = (ctypes.c_void_p * len(boosters))(*[b._handle.value for b in boosters])
+            datas = (ctypes.c_void_p * len(trains))(*[d._handle.value for d in trains])
+            st = _lib.LIB.gbt_booster_train_folds(handles, len(boosters), datas, int(num_rounds), valid,
+                                                  cnames, nv, int(bool(show_stdv)))
+        else:
+            st = _lib.LIB.gbt_booster_train(model._handle, trains[0]._handle, int(num_rounds), valid,
+                                            cnames, nv)
+    finally:
+        sys.unraisablehook = previous
+        _lib.LIB.gbt_booster_set_train_hook(model._handle, _NO_HOOK, None)
+        _lib.LIB.gbt_booster_set_early_stopping(model._handle, *_ES_DEFAULTS)
+        for b in boosters:
+            b._cache = {}
+    if state["error"] is not None:
+        raise state["error"]
+    for b in boosters:
+        if getattr(b, "_cb_error", None) is not None:
+            b._raise_callback_error(st)
+    _lib.check(st)
+
+
 def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
           evals: Optional[Sequence[Tuple[Dataset, str]]] = None,
           obj: Optional[Callable[..., Any]] = None,
@@ -47,13 +141,13 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
           custom_metric: Optional[Callable[..., Any]] = None) -> Booster:
     """Train a booster.
 
-    Each round is one ``gbt_booster_update``; after it, every metric of
+    One call of the library's training driver, ``gbt_booster_train``, the
+    loop behind ``gbtrain``: each round it trains, computes every metric of
     ``eval_metric`` (or the objective's default, as the library decides it:
-    ``ndcg@32`` for rank:ndcg, ``cox-nloglik`` for survival:cox, ...) is
-    computed on each of ``evals`` with ``gbt_booster_eval_round``, which
-    keeps each dataset's raw scores between rounds and adds only the new
-    trees, and the callbacks run.  The model, the metrics and the early stop
-    are those of ``gbtrain`` and ``gbt_booster_train`` with the same
+    ``ndcg@32`` for rank:ndcg, ``cox-nloglik`` for survival:cox, ...) on each
+    of ``evals``, decides early stopping and makes the round's log line; then
+    its per-round hook runs the callbacks with those values.  The model, the
+    metrics and the early stop are those of ``gbtrain`` with the same
     parameters and validation sets, byte for byte.
 
     Parameters
@@ -161,25 +255,24 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     evals = [(d._recoded(target), name) for d, name in evals]
     container = CallbackContainer(callbacks)
     booster = container.before_training(booster)
+    booster._note_categories(dtrain)
+    if obj is not None:
+        booster._set_objective(obj, dtrain)
     if custom_metric is not None:
-        booster._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize)
+        booster._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize,
+                                   datasets=[d for d, _ in evals])
     start = booster.num_boosted_rounds() if xgb_model is not None else 0
     try:
-        for epoch in range(start, start + int(num_boost_round)):
-            if container.before_iteration(booster, epoch):
-                break
-            booster.update(dtrain, epoch, fobj=obj)
-            if container.after_iteration(booster, epoch, evals):
-                break
+        # a continued model asked for no rounds stays as it is; a new one gets its starting score
+        if not (int(num_boost_round) == 0 and xgb_model is not None) and not (
+                int(num_boost_round) > 0 and container.before_iteration(booster, start)):
+            _drive([booster], [dtrain], [evals], int(num_boost_round), container, start)
     except KeyboardInterrupt:
         _keep_finished_rounds(booster, container, start)
     finally:
         booster._clear_custom_metric()
-        booster._eval_forget()
-    if int(num_boost_round) == 0 and xgb_model is None:
-        # as gbtrain --num_round=0 and XGBoost: a model of no trees (its starting
-        # score), which saves, predicts and dumps, set up by the C driver
-        _lib.check(_lib.LIB.gbt_booster_train(booster._handle, dtrain._handle, 0, None, None, 0))
+        if obj is not None:
+            booster._clear_objective()
     booster = container.after_training(booster)
     if evals_result is not None:
         evals_result.clear()

@@ -116,3 +116,39 @@ def test_evaluation_monitor_and_progress_bar(data, capsys):
     assert lines[0].startswith("[0]\ttest-rmse:")
     gbt.train({}, dtrain, 3, evals=[(dtest, "v")], verbose_eval=True)
     assert capsys.readouterr().out.count("v-rmse:") == 3
+
+
+@pytest.mark.parametrize("cv", [False, True])
+def test_one_crossing_and_one_hook_call_per_round(data, monkeypatch, cv):
+    """gbt.train and gbt.cv call the library's driver once; it calls back once
+    per round; no round is driven from Python (no gbt_booster_update or
+    gbt_booster_eval_round call)."""
+    from gbt import _lib
+    dtrain, dtest, _, _ = data
+    calls = {}
+    for name in ("gbt_booster_train", "gbt_booster_train_folds", "gbt_booster_update",
+                 "gbt_booster_eval_round", "gbt_booster_boost"):
+        def counted(*args, _real=getattr(_lib.LIB, name), _name=name):
+            calls[_name] = calls.get(_name, 0) + 1
+            return _real(*args)
+        monkeypatch.setattr(_lib.LIB, name, counted)
+    hook_type = _lib.TRAIN_HOOK_FN
+
+    def counting_hook(fn):
+        def hook(*args):
+            calls["hook"] = calls.get("hook", 0) + 1
+            return fn(*args)
+        return hook_type(hook)
+    monkeypatch.setattr(_lib, "TRAIN_HOOK_FN", counting_hook)
+
+    def logistic(preds, d):  # a custom objective runs inside the driver's rounds too
+        p = 1 / (1 + np.exp(-preds))
+        return p - d.get_label(), p * (1 - p)
+    params = {"objective": "binary:logistic", "eval_metric": "auc", "max_depth": 2}
+    if cv:
+        gbt.cv(params, dtrain, 6, nfold=3, obj=logistic, verbose_eval=False)
+        assert calls == {"gbt_booster_train_folds": 1, "hook": 6}
+    else:
+        gbt.train(params, dtrain, 6, evals=[(dtrain, "train"), (dtest, "test")], obj=logistic,
+                  verbose_eval=False)
+        assert calls == {"gbt_booster_train": 1, "hook": 6}

@@ -92,6 +92,23 @@ def test_sigint_inside_a_round_drops_that_round_only():
     assert b.num_boosted_rounds() == 3
 
 
+def test_sigint_while_the_library_trains_stops_after_that_round():
+    """Ctrl-C while the C driver runs a round: the KeyboardInterrupt surfaces on
+    entry to the next Python callback (where ctypes would only print it), and
+    the training stops after the round in progress, keeping it."""
+    import threading
+    X, y = _binary()
+    d = gbt.DMatrix(X, y)
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    with pytest.warns(RuntimeWarning, match="keeping the [0-9]+ rounds? finished"):
+        b = gbt.train({"objective": "binary:logistic", "max_depth": 2}, d, 200000, evals=[(d, "t")],
+                      verbose_eval=False)
+    assert 0 < b.num_boosted_rounds() < 200000
+    whole = gbt.train({"objective": "binary:logistic", "max_depth": 2}, d, b.num_boosted_rounds(),
+                      verbose_eval=False)
+    assert bytes(b.save_raw()) == bytes(whole.save_raw())
+
+
 def test_keyboard_interrupt_in_fit_keeps_the_model():
     X, y = _binary()
 

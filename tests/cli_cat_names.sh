@@ -1,0 +1,50 @@
+#!/bin/sh
+# cli_cat_names.sh - a model trained in Python on pandas categories
+# predicts a CSV file of category names with gbpredict exactly as Python
+# predicts the same rows as a DataFrame: the names coded by the model's
+# list (the library's gbt_booster_read_data), an unseen name and a missing
+# one included, for string and integer categories.
+. "${top_srcdir:-.}/tests/tap.sh"
+if ! python3 -c 'import numpy, pandas' 2>/dev/null || [ ! -f "$builddir/.libs/libgbt.so" ]; then
+    echo "1..0 # SKIP python3 cannot import numpy and pandas, or no shared library"
+    exit 0
+fi
+GBT_LIBRARY_PATH=$builddir/.libs/libgbt.so PYTHONPATH=$srcdir/bindings/python python3 - "$work" <<'PY'
+import sys
+import numpy as np
+import pandas as pd
+import gbt
+w = sys.argv[1]
+rng = np.random.default_rng(3)
+n = 300
+colour = rng.choice(["red", "green", "blue", "violet"], n)
+size = rng.choice([10, 2, 7], n)
+x = rng.normal(size=n).astype(np.float32)
+y = ((colour == "red") | (colour == "blue")).astype(np.float32) + 0.3 * x + 0.2 * (size == 7)
+# categories in an order of their own (not sorted): codes are positions in these lists
+df = pd.DataFrame({"x": x, "colour": pd.Categorical(colour, categories=["violet", "red", "green", "blue"]),
+                   "size": pd.Categorical(size, categories=[10, 2, 7])})
+b = gbt.train({"max_depth": 3, "nthread": 1}, gbt.Dataset(df, y, enable_categorical=True), 5)
+b.save_model(f"{w}/cat.model")
+test = pd.DataFrame({"x": np.array([0.1, -1, 0.5, 2, 0, 1, 0.3], np.float32),
+                     "colour": ["blue", "red", "pink", "violet", None, "green", "red"],
+                     "size": [7, 10, 2, 5, 7, None, 2]})
+test.to_csv(f"{w}/test.csv", index=False, float_format="%.9g")
+frame = test.copy()
+frame["colour"] = pd.Categorical(frame["colour"])
+frame["size"] = pd.Categorical(frame["size"].astype("Int64"))
+np.savetxt(f"{w}/python.txt", b.predict(gbt.Dataset(frame, enable_categorical=True)), fmt="%.9g")
+PY
+check "Python trained on a DataFrame of categories" test -s "$work/cat.model"
+check "gbpredict reads category names by the model's list" $gbpredict -q --header --label_column=-1 \
+    "$work/test.csv" "$work/cat.model" "$work/gbpredict.txt"
+check "its predictions are Python's for the same rows (unseen and missing names included)" \
+    python3 -c "import numpy as np, sys; a = np.loadtxt(sys.argv[1], dtype=np.float32); b = np.loadtxt(sys.argv[2], dtype=np.float32); sys.exit(0 if a.shape == (7,) and (a == b).all() else 1)" \
+    "$work/python.txt" "$work/gbpredict.txt"
+# codes where the model names its categories: refused (not read as unseen names), nothing written
+printf 'x,colour,size\n0.1,2,7\n' > "$work/codes.csv"
+fails "a code in a column of named categories is refused" "codes.csv:2: column 1 holds the number '2'" \
+    $gbpredict -q --header --label_column=-1 "$work/codes.csv" "$work/cat.model" "$work/codes.txt"
+check "nothing is written for it" test ! -e "$work/codes.txt"
+rm -rf "$work"
+done_testing
