@@ -31,6 +31,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRCDIR = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import kernel_resources  # noqa: E402
 
 # ---- W1's shape (bench/run.py: WORKLOADS["W1"] and COMMON) ----
 W1_PARAMS = ["objective=binary:logistic", "grow_policy=depthwise", "max_depth=8", "max_bin=256",
@@ -52,12 +54,21 @@ H100 = dict(
 )
 MEASURED_ROUND_S = 8.8e-3      # docs/gpu-runs/2026-11-23-h100.md: (4.40 - 3.532) / 99
 
+# ---- latencies of one dependent step, in SM clocks (docs/perf-notes.md, "A cost model with
+# latency and occupancy", cites each; none is fitted to gbt's own measurements) ----
+LATENCY = dict(
+    dram=400,    # a global load that misses L2 (Hopper, published microbenchmark figure)
+    l2=200,      # a global load that hits L2 (idem)
+    shared=20,   # a shared-memory load (idem)
+    shared_atomic=40,  # a shared-memory atomic that returns its old value (ATOMS): assumed, a load and a store
+)
+
 KERNEL_NAMES = {
     "build_kernel(c->layout, true)": "hist_build (shared)",
     "build_kernel(c->layout, false)": "hist_build (global)",
 }
 
-KFIELDS = ["launches", "blocks", "threads", "gld_req", "gld_sec", "gld_bytes", "gst_req", "gst_sec",
+KFIELDS = ["launches", "blocks", "threads", "dsmem", "gld_req", "gld_sec", "gld_bytes", "gst_req", "gst_sec",
            "gst_bytes", "gld_uniq", "gst_uniq", "sld_req", "sld_wav", "sst_req", "sst_wav", "sat",
            "sat_req", "sat_wav", "gat", "gat_req", "gat_sec"]
 HFIELDS = ["sync_stream", "sync_event", "sync_device", "sync_copy", "sync_implicit", "copy_h2d",
@@ -182,8 +193,50 @@ def flush_cap(scaled, k2, builds, builds_t):
     return ("Modelled scaling exception: " + "; ".join(notes) + ".") if notes else ""
 
 
-def kernel_time(k):
-    """Modelled seconds of one kernel's counts, and the term that bounds it."""
+def ptxas_name(name):
+    """The kernel of a launch expression as ptxas's report names it (W1's layout: dense uint8)."""
+    if name.startswith("build_kernel("):
+        return "hist_build<0, %s>" % ("true" if "true" in name else "false")
+    return name
+
+
+def resident_warps(name, k, res):
+    """Warps of one launch resident on the GPU at once: blocks per SM from the kernel's threads,
+    its registers (ptxas's report; not counted without one) and its static and dynamic shared
+    memory, times the SMs, at most the launch's blocks.  Returns (warps, registers or None)."""
+    if k["blocks"] <= 0 or k["launches"] <= 0:
+        return 0.0, None
+    tpb = max(1, int(round(k["threads"] / k["blocks"])))
+    r = res.get(ptxas_name(name)) or res.get(kernel_resources.base_name(ptxas_name(name)))
+    regs = r["regs"] if r else None
+    smem = (r["smem"] if r else 0) + int(k.get("dsmem", 0))
+    per_sm = kernel_resources.blocks_per_sm(tpb, regs, smem)
+    blocks = min(k["blocks"] / k["launches"], per_sm * H100["sms"])
+    return blocks * ((tpb + 31) // 32), regs
+
+
+def latency_cycles(k):
+    """The dependent steps of a kernel's warps, in clocks summed over its warp instructions: each
+    global load waits for its data (from DRAM for the share of its sectors that are distinct in
+    the launch, else from L2), each shared load and each shared atomic for theirs.  Stores and
+    global atomics (RED: no value returned) do not hold a warp up."""
+    f = min(1.0, k["gld_uniq"] / k["gld_sec"]) if k["gld_sec"] else 1.0
+    load = f * LATENCY["dram"] + (1 - f) * LATENCY["l2"]
+    return k["gld_req"] * load + k["sld_req"] * LATENCY["shared"] + k["sat_req"] * LATENCY["shared_atomic"]
+
+
+def in_flight(name, consts):
+    """Independent rows a warp of the kernel keeps in flight: its loads for that many rows are
+    issued before it waits on any of them (the histogram kernel's HIST_ROWS_IN_FLIGHT), else 1."""
+    if name.startswith("build_kernel("):
+        return max(1, consts.get("HIST_ROWS_IN_FLIGHT", 1))
+    return 1
+
+
+def kernel_time(k, warps=0.0, chains=1):
+    """Modelled seconds of one kernel's counts, and the term that bounds it: the largest of the
+    bandwidth terms and the latency term (its dependent steps over the warps in flight, each
+    with `chains` independent rows in flight)."""
     hz, sms = H100["clock_hz"], H100["sms"]
     terms = {
         "DRAM": 32.0 * (k["gld_uniq"] + k["gst_uniq"]) / H100["hbm_bytes_per_s"],
@@ -191,6 +244,8 @@ def kernel_time(k):
         "shared": (k["sld_wav"] + k["sst_wav"] + k["sat_wav"]) / (sms * hz),
         "atomics": 32.0 * k["gat"] / H100["hbm_bytes_per_s"],
     }
+    if warps > 0:
+        terms["latency"] = latency_cycles(k) / warps / chains / hz
     bound = max(terms, key=terms.get)
     return terms[bound] + k["launches"] * H100["launch_s"], bound
 
@@ -229,14 +284,15 @@ def report(sizes, kerns, hosts, trees, target, args):
         u1, u2 = units(k, c1, b1), units(k, c2, b2)
         u_t = units(k, c2, FULL_TREE_BUILDS)  # the grid at the larger size is the grid at 10M
         scaled[k] = {f: scale(c1[f], c2[f], u1, u2, n1, n2, u_t, target) for f in KFIELDS}
-        for f in ("launches", "blocks"):  # per level, or per block of a grid that no longer grows
-            if k.startswith("build_kernel(") or f == "launches":
+        for f in ("launches", "blocks", "threads", "dsmem"):  # per level, or per block of a grid that no longer grows
+            if k.startswith("build_kernel(") or f in ("launches", "dsmem"):
                 scaled[k][f] = c2[f]
     # host calls are per level (one unit per round), their bytes per node
     hscaled = {f: scale(hosts[0][f], hosts[-1][f], b1 if f.endswith("bytes") else 1,
                         b2 if f.endswith("bytes") else 1, n1, n2,
                         FULL_TREE_BUILDS if f.endswith("bytes") else 1, target) for f in HFIELDS}
     cap_note = flush_cap(scaled, k2, trees[-1][2], FULL_TREE_BUILDS)
+    per_kernel = {}
     p = print
     p("# Modelled cost of one W1 training round on an H100 (gbt CUDA backend, from the emulator)")
     p()
@@ -268,24 +324,33 @@ def report(sizes, kerns, hosts, trees, target, args):
       " a full depth-8 tree of %d histogram builds)" % ("{:,}".format(target), FULL_TREE_BUILDS))
     p()
     p("| kernel (modelled) | launches | requested MB (L1) | DRAM MB (distinct sectors) | shared wavefronts (M)"
-      " | shared atomics (M) | global atomics (M) | bound | modelled H100 ms |")
-    p("|---|---|---|---|---|---|---|---|---|")
+      " | shared atomics (M) | global atomics (M) | registers | warps in flight | latency ms | bound"
+      " | modelled H100 ms |")
+    p("|---|---|---|---|---|---|---|---|---|---|---|---|")
     total_k = 0.0
     total_dram = 0.0
     total_launch = 0.0
     rows_out = []
+    res = kernel_resources.read_reports(args.ptxas) if os.path.isdir(args.ptxas) else {}
+    consts = kernel_resources.constants(args.cuda_src)
     for name in names:
         c = scaled[name]
-        t, bound = kernel_time(c)
+        warps, regs = resident_warps(name, c, res)
+        chains = in_flight(name, consts)
+        t, bound = kernel_time(c, warps, chains)
         total_k += t
         total_dram += 32.0 * (c["gld_uniq"] + c["gst_uniq"])
         total_launch += c["launches"]
-        rows_out.append((t, name, c, bound))
-    for t, name, c, bound in sorted(rows_out, key=lambda r: -r[0]):
-        p("| %s | %s | %s | %s | %s | %s | %s | %s | %.3f |" % (
+        lat = latency_cycles(c) / warps / chains / H100["clock_hz"] if warps > 0 else 0.0
+        rows_out.append((t, name, c, bound, warps, regs, lat))
+        per_kernel[KERNEL_NAMES.get(name, name)] = dict(ms=t * 1e3, bound=bound, warps=warps, registers=regs,
+                                                         latency_ms=lat * 1e3)
+    for t, name, c, bound, warps, regs, lat in sorted(rows_out, key=lambda r: -r[0]):
+        p("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.3f | %s | %.3f |" % (
             KERNEL_NAMES.get(name, name), fmt(c["launches"]), mb(32.0 * (c["gld_sec"] + c["gst_sec"])),
             mb(32.0 * (c["gld_uniq"] + c["gst_uniq"])), "%.2f" % ((c["sld_wav"] + c["sst_wav"] + c["sat_wav"]) / 1e6),
-            "%.2f" % (c["sat"] / 1e6), "%.2f" % (c["gat"] / 1e6), bound, t * 1e3))
+            "%.2f" % (c["sat"] / 1e6), "%.2f" % (c["gat"] / 1e6), regs if regs else "?", fmt(warps), lat * 1e3,
+            bound, t * 1e3))
     waits, copies = host_time(hscaled)
     total = total_k + waits + copies
     p()
@@ -307,16 +372,20 @@ def report(sizes, kerns, hosts, trees, target, args):
         p()
     p("Model: a kernel's modelled time is the largest of DRAM (distinct 32-byte sectors per launch x 32 B"
       " / %.2f TB/s), L1 (requested sectors x 32 B / (%d B/clock x %d SMs x %.2f GHz)), shared memory"
-      " (wavefronts / (%d SMs x %.2f GHz)) and global atomics (32 B each at the DRAM rate), plus %.0f us"
-      " per launch; host waits %.0f us each (event waits %.0f us), copies %.0f us each plus bytes at"
+      " (wavefronts / (%d SMs x %.2f GHz)), global atomics (32 B each at the DRAM rate) and latency"
+      " (each warp's global loads at %d clocks from DRAM or %d from L2, by the share of distinct sectors,"
+      " shared loads at %d and shared atomics at %d, over the warps in flight: blocks per SM from the"
+      " threads, ptxas's registers (\"?\": no report in %s, not counted) and the shared memory, times"
+      " the SMs, and by the rows a warp keeps in flight: %d for the histogram kernel), plus %.0f us per launch; host waits %.0f us each (event waits %.0f us), copies %.0f us each plus bytes at"
       " %.0f GB/s.  The measured record has no per-kernel times, so only the round's total is"
       " compared." % (H100["hbm_bytes_per_s"] / 1e12, H100["l1_bytes_per_clk"], H100["sms"], H100["clock_hz"] / 1e9,
-                      H100["sms"], H100["clock_hz"] / 1e9, H100["launch_s"] * 1e6, H100["sync_s"] * 1e6,
+                      H100["sms"], H100["clock_hz"] / 1e9, LATENCY["dram"], LATENCY["l2"], LATENCY["shared"],
+                      LATENCY["shared_atomic"], args.ptxas, in_flight("build_kernel(", consts), H100["launch_s"] * 1e6, H100["sync_s"] * 1e6,
                       H100["event_sync_s"] * 1e6, H100["copy_s"] * 1e6, H100["pcie_bytes_per_s"] / 1e9))
     return dict(sizes=sizes, target=target, trees=trees,
                 per_size=[dict(kernels=k, host=h) for k, h in zip(kerns, hosts)],
-                scaled=dict(kernels=scaled, host=hscaled), modelled_round_s=total,
-                measured_round_s=MEASURED_ROUND_S, h100=H100)
+                scaled=dict(kernels=scaled, host=hscaled), modelled_round_s=total, per_kernel=per_kernel,
+                measured_round_s=MEASURED_ROUND_S, h100=H100, latency=LATENCY)
 
 
 def host_line(h):
@@ -339,12 +408,23 @@ def main():
     ap.add_argument("--threads", type=int, default=2, help="host threads (binning on the CPU)")
     ap.add_argument("--seed", type=int, default=1, help="GBT_EMU_SEED (the counts barely depend on it)")
     ap.add_argument("--builddir", default=SRCDIR, help="the configured build tree (default: the source tree)")
+    ap.add_argument("--ptxas", help="ptxas's reports of the kernels counted (default: BUILDDIR/cuda, where a CUDA"
+                    " build keeps them: build-aux/cudalt.sh)")
+    ap.add_argument("--cuda-src", help="the counted kernels' cuda/ sources, for their constants (default:"
+                    " BUILDDIR/cuda when it has them, else this tree's)")
     ap.add_argument("--workdir", default=os.path.join(HERE, "work"), help="generated data (default bench/work)")
     ap.add_argument("--json", help="also write every count and modelled figure to this file")
     ap.add_argument("--replay", help="model again the counts of an earlier --json file (no emulation)")
     args = ap.parse_args()
     args.argv = sys.argv[1:]
     args.bindir = os.path.join(args.builddir, "bench")
+    if args.ptxas is None:
+        args.ptxas = os.path.join(args.builddir, "cuda")
+    # the kernels' sources: the build tree's (in-tree builds, scripts/costmodel-calibrate.sh), else this tree's
+    if args.cuda_src is None:
+        args.cuda_src = os.path.join(args.builddir, "cuda")
+        if not os.path.exists(os.path.join(args.cuda_src, "histogram.cu")):
+            args.cuda_src = os.path.join(SRCDIR, "cuda")
     if args.replay:
         with open(args.replay) as f:
             old = json.load(f)
@@ -360,6 +440,7 @@ def main():
     if not os.path.exists(os.path.join(args.bindir, "costmodel_run")):
         log("building the counting build (make cuda-emu-cost) in %s" % args.builddir)
         run(["make", "-C", args.builddir, "--no-print-directory", "-s", "cuda-emu-cost", "bench/gen_workload"])
+    os.makedirs(args.workdir, exist_ok=True)
     data = os.path.join(args.workdir, "costmodel-higgs-%d" % sizes[-1])
     if not os.path.exists(os.path.join(data, "meta.json")):
         log("generating W1's data, %d rows, in %s" % (sizes[-1], data))

@@ -5,14 +5,21 @@
 #
 # The object is compiled once, position-independent, and serves libtool as
 # both its PIC and its non-PIC object: nvcc for several architectures is
-# slow, so each .cu is built once per configuration.
+# slow, so each .cu is built once per configuration.  ptxas's report of
+# each kernel's registers, spills and shared memory (--resource-usage) is
+# kept beside the object as OUTPUT's name with .ptxas for .lo, for
+# tests/cuda_resources.sh; nvcc's other messages go to standard error.
 set -e
 lo=$1
 shift
 dir=`dirname "$lo"`
 base=`basename "$lo" .lo`
 mkdir -p "$dir/.libs"
-"$@" -Xcompiler -fPIC -o "$dir/.libs/$base.o"
+status=0
+"$@" -Xcompiler -fPIC --resource-usage -o "$dir/.libs/$base.o" 2>"$dir/$base.ptxas.tmp" || status=$?
+grep -v -e '^ptxas info' -e '^ *[0-9]* bytes stack frame' "$dir/$base.ptxas.tmp" >&2 || :
+test "$status" -eq 0 || { rm -f "$dir/$base.ptxas.tmp"; exit "$status"; }
+mv "$dir/$base.ptxas.tmp" "$dir/$base.ptxas"
 cp "$dir/.libs/$base.o" "$dir/$base.o"
 cat > "$lo" <<EOT
 # $base.lo - a libtool object file

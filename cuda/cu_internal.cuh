@@ -28,6 +28,16 @@ extern "C" {
 
 namespace gbt_cu {
 
+/*
+ * Every kernel carries its resource budget: __launch_bounds__(THREADS,
+ * MIN_BLOCKS), the block size it is launched with and the blocks of it an
+ * H100's SM must hold at once.  ptxas then keeps it within 65536 /
+ * (THREADS x MIN_BLOCKS) registers, spilling rather than lowering the
+ * occupancy, and tests/cuda_resources.sh fails `make check` on a spill or
+ * an occupancy below the budget (ptxas's report of the build: cuda/NAME.ptxas).
+ * A budget that must change changes beside its kernel, in review.
+ */
+
 /* Row-list tiles: partition, leaves and the tile scan work on TILE positions per block. */
 constexpr int TILE_THREADS = 256;
 constexpr int TILE_ITEMS = 8;

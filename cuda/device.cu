@@ -197,7 +197,7 @@ void release(gbt_cu_ctx *c)
     free(c);
 }
 
-__global__ void math_check_kernel(double *out)
+__global__ void __launch_bounds__(32, 1) math_check_kernel(double *out)
 {
     for (int i = threadIdx.x; i < GBT_MATH_CHECKS; i += blockDim.x) out[i] = gbt_math_check_value(i);
 }
@@ -208,7 +208,8 @@ __global__ void math_check_kernel(double *out)
  * 32-byte sector for one code, by column neighbouring rows share sectors.
  */
 template <typename Code>
-__global__ void transpose_codes(const Code *in, uint32_t stride, Code *out, uint64_t n, uint32_t nf)
+__global__ void __launch_bounds__(256, 8)
+    transpose_codes(const Code *in, uint32_t stride, Code *out, uint64_t n, uint32_t nf)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n * nf;
          i += (uint64_t)gridDim.x * blockDim.x) {
@@ -219,7 +220,8 @@ __global__ void transpose_codes(const Code *in, uint32_t stride, Code *out, uint
 
 /* Rows of nf codes (in) into rows of `stride` codes (out), the padding 0. */
 template <typename Code>
-__global__ void pad_codes(const Code *in, Code *out, uint64_t n, uint32_t nf, uint32_t stride)
+__global__ void __launch_bounds__(256, 8)
+    pad_codes(const Code *in, Code *out, uint64_t n, uint32_t nf, uint32_t stride)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n * stride;
          i += (uint64_t)gridDim.x * blockDim.x) {

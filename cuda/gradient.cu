@@ -101,9 +101,10 @@ __device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, 
 }
 
 /* K outputs: g and h of every row and class (class k's at k * n). */
-__global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
-                          const float *label, const float *weight, uint64_t seed, int round,
-                          double subsample, uint64_t row_base, double *g, double *h)
+__global__ void __launch_bounds__(256, 4)
+    grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
+              const float *label, const float *weight, uint64_t seed, int round,
+              double subsample, uint64_t row_base, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x)
@@ -111,9 +112,10 @@ __global__ void grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, c
 }
 
 /* One output: the largest |g| and |h| into maxima[0] and maxima[1]. */
-__global__ void grad_max1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
-                          const float *label, const float *weight, uint64_t seed, int round,
-                          double subsample, uint64_t row_base, ull *maxima)
+__global__ void __launch_bounds__(256, 4)
+    grad_max1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
+              const float *label, const float *weight, uint64_t seed, int round,
+              double subsample, uint64_t row_base, ull *maxima)
 {
     double gm = 0.0, hm = 0.0;
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
@@ -126,11 +128,12 @@ __global__ void grad_max1(int obj, struct gbt_obj_param op, uint64_t n, const do
     warp_max(gm, hm, &maxima[0], &maxima[1]);
 }
 
-__global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
-                            const uint32_t *group_ptr, const double *margin, const float *label,
-                            const float *weight, uint64_t seed, int round, double subsample,
-                            uint64_t row_base, uint64_t group_base, uint32_t *idx, double *stat,
-                            double *g, double *h)
+__global__ void __launch_bounds__(64, 12)
+    rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64_t ngroups,
+                const uint32_t *group_ptr, const double *margin, const float *label,
+                const float *weight, uint64_t seed, int round, double subsample,
+                uint64_t row_base, uint64_t group_base, uint32_t *idx, double *stat,
+                double *g, double *h)
 {
     for (uint64_t grp = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; grp < ngroups;
          grp += (uint64_t)gridDim.x * blockDim.x) {
@@ -153,8 +156,9 @@ __global__ void rank_groups(int obj, struct gbt_obj_param op, uint64_t n, uint64
 }
 
 /* Blocks [k * per, (k+1) * per) work on class k.  maxima: K for g, then K for h. */
-__global__ void grad_max(const double *g, const double *h, uint64_t n, unsigned per, ull *maxima,
-                         int K)
+__global__ void __launch_bounds__(256, 8)
+    grad_max(const double *g, const double *h, uint64_t n, unsigned per, ull *maxima,
+             int K)
 {
     const int k = (int)(blockIdx.x / per);
     const uint64_t b = blockIdx.x % per;
@@ -168,8 +172,9 @@ __global__ void grad_max(const double *g, const double *h, uint64_t n, unsigned 
 }
 
 /* Fixed-point pairs and their totals (sums: K for g, then K for h). */
-__global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigned per,
-                           const ull *maxima, int K, struct gbt_gpair *q, ull *sums)
+__global__ void __launch_bounds__(256, 8)
+    grad_quant(const double *g, const double *h, uint64_t n, unsigned per,
+               const ull *maxima, int K, struct gbt_gpair *q, ull *sums)
 {
     const int k = (int)(blockIdx.x / per);
     const uint64_t b = blockIdx.x % per;
@@ -190,10 +195,11 @@ __global__ void grad_quant(const double *g, const double *h, uint64_t n, unsigne
 }
 
 /* One output: the pairs of grad_quant from the gradients computed again (row_gh). */
-__global__ void grad_quant1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
-                            const float *label, const float *weight, uint64_t seed, int round,
-                            double subsample, uint64_t row_base, const ull *maxima,
-                            struct gbt_gpair *q, ull *sums)
+__global__ void __launch_bounds__(256, 4)
+    grad_quant1(int obj, struct gbt_obj_param op, uint64_t n, const double *margin,
+                const float *label, const float *weight, uint64_t seed, int round,
+                double subsample, uint64_t row_base, const ull *maxima,
+                struct gbt_gpair *q, ull *sums)
 {
     const double gsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[0])));
     const double hsc = gbt_quant_scale(gbt_quant_exponent(value_of(maxima[1])));

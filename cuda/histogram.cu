@@ -29,6 +29,14 @@ using gbt_cu::hgroup;
 using gbt_cu::HIST_THREADS;
 typedef unsigned long long ull;
 
+/*
+ * Rows a warp of the dense row loop keeps in flight: it loads their row
+ * ids, then their pairs and codes (before the zero test), then adds them,
+ * so that one wait on memory serves that many rows instead of one
+ * (docs/perf-notes.md: the loop is bound by that wait, not by bandwidth).
+ */
+constexpr uint32_t HIST_ROWS_IN_FLIGHT = 4;
+
 struct hist_args {
     const uint32_t *rows;
     int ident; /* the root's list is implicit: position p holds row p (partition.cu) */
@@ -117,11 +125,20 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
         const uint32_t rs = rpw ? (threadIdx.x / 32) * rpw + lane / gnf : threadIdx.x / gnf;
         if (rpw ? lane >= rpw * gnf : rs >= rpi) return;
         const uint32_t f = grp.f0 + fl, base = a.offset[f] - grp.slot_lo;
-        for (uint64_t rl = rs; rl < nr; rl += rpi) {
-            const uint32_t r = row_at(rows, first, rl);
-            const struct gbt_gpair gp = a.grad[r];
-            if ((gp.g | gp.h) == 0) continue;
-            add_pair<SHARED>(acc, nbins, base + (uint32_t)codes[(uint64_t)r * a.stride + f], gp);
+        for (uint64_t rl = rs; rl < nr; rl += (uint64_t)rpi * HIST_ROWS_IN_FLIGHT) {
+            uint32_t r[HIST_ROWS_IN_FLIGHT], code[HIST_ROWS_IN_FLIGHT];
+            struct gbt_gpair gp[HIST_ROWS_IN_FLIGHT];
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++) {
+                const uint64_t q = rl + (uint64_t)u * rpi;
+                r[u] = q < nr ? row_at(rows, first, q) : 0u;
+            }
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++) {
+                const bool in = rl + (uint64_t)u * rpi < nr;
+                gp[u] = in ? a.grad[r[u]] : gbt_gpair{0, 0};
+                code[u] = in ? (uint32_t)codes[(uint64_t)r[u] * a.stride + f] : 0u;
+            }
+            for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++)
+                if ((gp[u].g | gp[u].h) != 0) add_pair<SHARED>(acc, nbins, base + code[u], gp[u]);
         }
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
@@ -154,9 +171,14 @@ __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, c
     }
 }
 
-/* LAYOUT: 0 dense uint8, 1 dense uint16, 2 CSR.  SHARED: block-private shared histograms. */
+/*
+ * LAYOUT: 0 dense uint8, 1 dense uint16, 2 CSR.  SHARED: block-private shared histograms.
+ * Budget: two blocks of 1024 threads per SM, the whole SM (a block's shared histogram of up to
+ * about 113 KB leaves room for two), so at most 32 registers: the row loop waits on a chain of
+ * loads and atomics per row, and only the warps in flight hide it (docs/perf-notes.md).
+ */
 template <int LAYOUT, bool SHARED>
-__global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t G)
+__global__ void __launch_bounds__(HIST_THREADS, 2) hist_build(hist_args a, uint32_t G)
 {
     extern __shared__ ull sh[];
     const hgroup grp = a.groups[blockIdx.x / G];
@@ -201,7 +223,8 @@ __global__ void __launch_bounds__(HIST_THREADS) hist_build(hist_args a, uint32_t
 }
 
 /* Zeroes the slots of the BUILD jobs. */
-__global__ void hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_t total_slots)
+__global__ void __launch_bounds__(256, 8)
+    hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_t total_slots)
 {
     const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)njobs;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;
@@ -212,8 +235,9 @@ __global__ void hist_zero(ull *hist, const int32_t *job_slot, int njobs, uint32_
 }
 
 /* dst slot -= src slot, for n jobs. */
-__global__ void hist_subtract(ull *hist, const int32_t *dst, const int32_t *src, int n,
-                              uint32_t total_slots)
+__global__ void __launch_bounds__(256, 8)
+    hist_subtract(ull *hist, const int32_t *dst, const int32_t *src, int n,
+                  uint32_t total_slots)
 {
     const uint64_t words = 2 * (uint64_t)total_slots, all = words * (uint64_t)n;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < all;

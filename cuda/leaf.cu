@@ -17,7 +17,8 @@ using gbt_cu::TILE_ITEMS;
 using gbt_cu::TILE_THREADS;
 
 /* Every row in node 0 (its list is implicit until it is partitioned); the other nodes empty. */
-__global__ void tree_start(uint64_t n, uint64_t *node_begin, uint64_t *node_count, uint32_t max_nodes)
+__global__ void __launch_bounds__(256, 8)
+    tree_start(uint64_t n, uint64_t *node_begin, uint64_t *node_count, uint32_t max_nodes)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < max_nodes;
          i += (uint64_t)gridDim.x * blockDim.x) {
@@ -31,7 +32,7 @@ __global__ void tree_start(uint64_t n, uint64_t *node_begin, uint64_t *node_coun
  * positions of the leaves (nodes never split: their lists are current);
  * ident: the root's implicit list, position p holding row p.
  */
-__global__ void __launch_bounds__(TILE_THREADS)
+__global__ void __launch_bounds__(TILE_THREADS, 8)
     leaf_apply(const struct gbt_leaf *leaves, int n, const uint64_t *seg_begin,
                const uint64_t *seg_prefix, const uint32_t *rows, int ident, double *margin, int K,
                int cls)

@@ -43,6 +43,8 @@ cuda/partition.lo cuda/leaf.lo cuda/predict.lo cuda/shap.lo cuda/quantize.lo: $(
 
 
 EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c
+# ptxas's reports (build-aux/cudalt.sh), read by tests/cuda_resources.sh
+CLEANFILES += $(CUDA_CU_FILES:.cu=.ptxas)
 
 # ---- tests on a real GPU: every op and whole trainings against the CPU ----
 # The same tests run on the emulated device in every build (tests/cuda-emu/local.mk);

@@ -69,8 +69,9 @@ __device__ __forceinline__ void start_row(const forest_dev &fo, const float *bm,
         o[k] = bm ? (double)bm[r * (uint64_t)fo.K + (uint64_t)k] : fo.base[k];
 }
 
-__global__ void predict_dense(forest_dev fo, const float *X, uint64_t nrows, uint64_t ncol,
-                              float missing, const float *bm, double *out)
+__global__ void __launch_bounds__(PRED_THREADS, 8)
+    predict_dense(forest_dev fo, const float *X, uint64_t nrows, uint64_t ncol,
+                  float missing, const float *bm, double *out)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < nrows;
          r += (uint64_t)gridDim.x * blockDim.x) {
@@ -88,9 +89,10 @@ __global__ void predict_dense(forest_dev fo, const float *X, uint64_t nrows, uin
 }
 
 /* CSR rows [0, nrows) of the chunk; indptr holds nrows + 1 absolute offsets, e0 the first. */
-__global__ void predict_csr(forest_dev fo, const uint64_t *indptr, uint64_t e0,
-                            const uint32_t *indices, const float *values, uint64_t nrows,
-                            const float *bm, double *out)
+__global__ void __launch_bounds__(PRED_THREADS, 6)
+    predict_csr(forest_dev fo, const uint64_t *indptr, uint64_t e0,
+                const uint32_t *indices, const float *values, uint64_t nrows,
+                const float *bm, double *out)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < nrows;
          r += (uint64_t)gridDim.x * blockDim.x) {

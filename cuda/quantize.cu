@@ -93,7 +93,8 @@ __device__ __forceinline__ uint64_t batch_cells(const qbatch &b, uint32_t ncol)
     return b.dense ? b.nrow * ncol : b.nnz;
 }
 
-__global__ void count_present(qbatch b, uint32_t ncol, unsigned long long *count)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    count_present(qbatch b, uint32_t ncol, unsigned long long *count)
 {
     const uint64_t n = batch_cells(b, ncol);
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
@@ -105,8 +106,9 @@ __global__ void count_present(qbatch b, uint32_t ncol, unsigned long long *count
 }
 
 /* The batch's present values as (key, fixed-point weight) after each segment's first `kept` entries. */
-__global__ void scatter_pairs(qbatch b, uint32_t ncol, int shift, const int *seg, const int *kept,
-                              unsigned *fill, uint32_t *key, unsigned long long *w)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    scatter_pairs(qbatch b, uint32_t ncol, int shift, const int *seg, const int *kept,
+                  unsigned *fill, uint32_t *key, unsigned long long *w)
 {
     const uint64_t n = batch_cells(b, ncol);
     const unsigned long long one = gbt_weight_fixed(1.0f, shift);
@@ -122,8 +124,9 @@ __global__ void scatter_pairs(qbatch b, uint32_t ncol, int shift, const int *seg
 }
 
 /* The distinct pairs kept from earlier batches (feature f's at [aoff[f], aoff[f+1])) into their segments. */
-__global__ void place_kept(const uint32_t *akey, const unsigned long long *aw, const int *aoff, uint32_t ncol,
-                           const int *seg, uint32_t *key, unsigned long long *w)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    place_kept(const uint32_t *akey, const unsigned long long *aw, const int *aoff, uint32_t ncol,
+               const int *seg, uint32_t *key, unsigned long long *w)
 {
     const int n = aoff[ncol];
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
@@ -135,7 +138,8 @@ __global__ void place_kept(const uint32_t *akey, const unsigned long long *aw, c
 }
 
 /* 1 where a sorted entry starts a run of equal keys in its segment. */
-__global__ void run_heads(const uint32_t *key, const int *seg, uint32_t ncol, int n, int *head)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    run_heads(const uint32_t *key, const int *seg, uint32_t ncol, int n, int *head)
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const int f = seg_find_int(seg, ncol, i);
@@ -144,8 +148,9 @@ __global__ void run_heads(const uint32_t *key, const int *seg, uint32_t ncol, in
 }
 
 /* Each run's key and the integer sum of its weights (w_out zeroed) at its place. */
-__global__ void reduce_runs(const uint32_t *key, const unsigned long long *w, const int *head, const int *place,
-                            int n, uint32_t *key_out, unsigned long long *w_out)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    reduce_runs(const uint32_t *key, const unsigned long long *w, const int *head, const int *place,
+                int n, uint32_t *key_out, unsigned long long *w_out)
 {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         const int at = place[i] + head[i] - 1;
@@ -155,7 +160,8 @@ __global__ void reduce_runs(const uint32_t *key, const unsigned long long *w, co
 }
 
 /* Where each segment's distinct values begin: the places of the segments' starts. */
-__global__ void segment_places(const int *seg, const int *place, const int *head, uint32_t ncol, int n, int *aoff)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    segment_places(const int *seg, const int *place, const int *head, uint32_t ncol, int n, int *aoff)
 {
     for (uint32_t f = blockIdx.x * blockDim.x + threadIdx.x; f <= ncol; f += gridDim.x * blockDim.x)
         aoff[f] = seg[f] < n ? place[seg[f]] : (n > 0 ? place[n - 1] + head[n - 1] : 0);
@@ -181,8 +187,9 @@ __device__ __forceinline__ uint32_t seg_find_u64(const unsigned long long *off, 
  * A feature whose weights are all 0 counts them as 1 (unit1[f]), as the
  * host's gbt_cuts_of_feature does.
  */
-__global__ void feature_prefix(const unsigned long long *scan, const int *aoff, uint32_t ncol,
-                               unsigned long long *pre, uint8_t *unit1)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    feature_prefix(const unsigned long long *scan, const int *aoff, uint32_t ncol,
+                   unsigned long long *pre, uint8_t *unit1)
 {
     const int n = aoff[ncol] + (int)ncol;
     for (int t = blockIdx.x * blockDim.x + threadIdx.x; t < n; t += gridDim.x * blockDim.x) {
@@ -203,9 +210,10 @@ __global__ void feature_prefix(const unsigned long long *scan, const int *aoff, 
 }
 
 /* The first pruning pass, one thread per target (gbt_qprune_pick): feature f's at po[f] + k. */
-__global__ void first_pass_picks(const uint32_t *akey, const unsigned long long *pre, const int *aoff, uint32_t ncol,
-                                 const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1,
-                                 double unit, const unsigned long long *po, long long *pick)
+__global__ void __launch_bounds__(QTHREADS, 5)
+    first_pass_picks(const uint32_t *akey, const unsigned long long *pre, const int *aoff, uint32_t ncol,
+                     const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1,
+                     double unit, const unsigned long long *po, long long *pick)
 {
     const unsigned long long n = po[ncol];
     for (unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; t < n;
@@ -221,12 +229,13 @@ __global__ void first_pass_picks(const uint32_t *akey, const unsigned long long 
 }
 
 /* The rest of the cut rule, one thread per feature (common/cuts.h). */
-__global__ void feature_cuts(const uint32_t *akey, unsigned long long *pre, const int *aoff, uint32_t ncol,
-                             const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1, double unit,
-                             const unsigned long long *po, const long long *pick,
-                             const unsigned long long *ea_off, const unsigned long long *eb_off,
-                             struct gbt_qentry *ea, struct gbt_qentry *eb, const unsigned long long *cut_off,
-                             float *cuts, uint32_t *nbins)
+__global__ void __launch_bounds__(QTHREADS, 3)
+    feature_cuts(const uint32_t *akey, unsigned long long *pre, const int *aoff, uint32_t ncol,
+                 const unsigned long long *count, const uint32_t *budget, const uint8_t *unit1, double unit,
+                 const unsigned long long *po, const long long *pick,
+                 const unsigned long long *ea_off, const unsigned long long *eb_off,
+                 struct gbt_qentry *ea, struct gbt_qentry *eb, const unsigned long long *cut_off,
+                 float *cuts, uint32_t *nbins)
 {
     for (uint32_t f = blockIdx.x * blockDim.x + threadIdx.x; f < ncol; f += gridDim.x * blockDim.x)
         nbins[f] = gbt_cuts_of_feature(akey + aoff[f], (uint64_t *)(pre + aoff[f] + f), (size_t)(aoff[f + 1] - aoff[f]),
@@ -235,8 +244,9 @@ __global__ void feature_cuts(const uint32_t *akey, unsigned long long *pre, cons
 }
 
 /* Dense codes of a batch (its rows' nrow * ncol into c8 or c16), missing = nbins[f]. */
-__global__ void bin_dense_cells(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
-                                const float *cut, uint8_t *c8, uint16_t *c16)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    bin_dense_cells(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
+                    const float *cut, uint8_t *c8, uint16_t *c16)
 {
     const uint64_t n = b.nrow * ncol;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
@@ -251,8 +261,9 @@ __global__ void bin_dense_cells(qbatch b, uint32_t ncol, const uint32_t *offset,
 }
 
 /* CSR values into dense codes (after bin_dense_cells filled the missing codes). */
-__global__ void bin_csr_into_dense(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
-                                   const float *cut, uint8_t *c8, uint16_t *c16)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    bin_csr_into_dense(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
+                       const float *cut, uint8_t *c8, uint16_t *c16)
 {
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < b.nnz; i += (uint64_t)gridDim.x * blockDim.x) {
         uint32_t f;
@@ -268,8 +279,9 @@ __global__ void bin_csr_into_dense(qbatch b, uint32_t ncol, const uint32_t *offs
 }
 
 /* CSR slots of CSR values. */
-__global__ void bin_csr_slots(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
-                              const float *cut, uint32_t *slots)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    bin_csr_slots(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
+                  const float *cut, uint32_t *slots)
 {
     (void)ncol;
     for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < b.nnz; i += (uint64_t)gridDim.x * blockDim.x) {
@@ -279,7 +291,7 @@ __global__ void bin_csr_slots(qbatch b, uint32_t ncol, const uint32_t *offset, c
 }
 
 /* Dense rows binned as CSR: present values per row, then (after a scan) each row's slots. */
-__global__ void row_present(qbatch b, uint32_t ncol, unsigned long long *rc)
+__global__ void __launch_bounds__(QTHREADS, 8) row_present(qbatch b, uint32_t ncol, unsigned long long *rc)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < b.nrow; r += (uint64_t)gridDim.x * blockDim.x) {
         unsigned long long k = 0;
@@ -288,8 +300,9 @@ __global__ void row_present(qbatch b, uint32_t ncol, unsigned long long *rc)
     }
 }
 
-__global__ void bin_dense_slots(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
-                                const float *cut, const unsigned long long *rp, uint32_t *slots)
+__global__ void __launch_bounds__(QTHREADS, 8)
+    bin_dense_slots(qbatch b, uint32_t ncol, const uint32_t *offset, const uint32_t *nbins,
+                    const float *cut, const unsigned long long *rp, uint32_t *slots)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < b.nrow; r += (uint64_t)gridDim.x * blockDim.x) {
         unsigned long long k = rp[r];

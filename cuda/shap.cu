@@ -37,7 +37,7 @@ struct shap_args {
     uint64_t path_n, stack_n, sums_n;
 };
 
-__global__ void explain_rows(shap_args a)
+__global__ void __launch_bounds__(SHAP_THREADS, 4) explain_rows(shap_args a)
 {
     const uint64_t w = (uint64_t)a.f.nfeat + 1, K = (uint64_t)a.f.K;
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < a.nrow;

@@ -90,7 +90,7 @@ __device__ __forceinline__ cand block_first(cand best, cand *sh)
     return best;
 }
 
-__global__ void __launch_bounds__(SPLIT_THREADS)
+__global__ void __launch_bounds__(SPLIT_THREADS, 2)
     split_features(split_args a, uint32_t chunks, uint32_t fpc)
 {
     typedef cub::WarpScan<lpair> WarpScan;
@@ -188,7 +188,7 @@ struct cat_args {
 };
 
 /* One thread per (job, categorical feature): gbt_cat_best. */
-__global__ void split_cat(split_args a, cat_args ca, uint32_t njobs)
+__global__ void __launch_bounds__(64, 11) split_cat(split_args a, cat_args ca, uint32_t njobs)
 {
     const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (uint64_t)njobs * ca.ncat) return;
@@ -219,7 +219,8 @@ __global__ void split_cat(split_args a, cat_args ca, uint32_t njobs)
 }
 
 /* One thread per job: the set of a categorical winner (gbt_cat_best again, now with its bits). */
-__global__ void cat_sets(split_args a, cat_args ca, const struct gbt_split *out, uint32_t njobs)
+__global__ void __launch_bounds__(64, 11)
+    cat_sets(split_args a, cat_args ca, const struct gbt_split *out, uint32_t njobs)
 {
     const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= njobs) return;
@@ -238,7 +239,7 @@ __global__ void cat_sets(split_args a, cat_args ca, const struct gbt_split *out,
     }
 }
 
-__global__ void __launch_bounds__(SPLIT_THREADS)
+__global__ void __launch_bounds__(SPLIT_THREADS, 8)
     split_final(const struct gbt_split_job *jobs, const cand *cands, uint32_t chunks, const cand *ccands,
                 uint32_t ncat, const uint8_t *usable, struct gbt_split *out)
 {

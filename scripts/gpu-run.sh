@@ -9,7 +9,9 @@
 # ones after it:
 #   01 nvidia-smi, and the GPU's compute capability
 #   02 configure for that architecture only, build only what the steps need
-#   03 kernel resources (cuobjdump --dump-resource-usage on libgbt)
+#   03 kernel resources: tests/cuda_resources.sh, every kernel's registers,
+#      spills and occupancy from ptxas's report of this build against its
+#      __launch_bounds__ budget
 #   04 CPU = GPU bytes: tests/test_backend_gpu, tests/test_cuda_errors_gpu
 #   05 a 1M-row training on cpu and on cuda (cmp), twice on cuda (run to run),
 #      and on cuda with device binning in batches of 100,000 rows
@@ -103,7 +105,8 @@ step() {
 
 # ---- what the run needs ------------------------------------------------------
 files="configure Makefile.in tests/test_backend.c tests/test_cuda_errors.c tools/gpu_tool.c
-bench/gen_workload.c bench/gbt_bench.c bench/peers.py scripts/build-choice.sh cuda/quantize.cu"
+bench/gen_workload.c bench/gbt_bench.c bench/peers.py scripts/build-choice.sh cuda/quantize.cu
+tests/cuda_resources.sh bench/kernel_resources.py"
 targets="gbtrain tests/test_backend_gpu tests/test_cuda_errors_gpu tools/gpu_tool bench/gen_workload
 bench/gbt_bench libgbt.la"
 missing=0
@@ -146,9 +149,8 @@ find_tool() {
     fi
 }
 sanitizer=$(find_tool compute-sanitizer)
-cuobjdump=$(find_tool cuobjdump)
 nsys=$(find_tool nsys)
-for pair in "nvcc:${cuda_bin:+$cuda_bin/nvcc}" "compute-sanitizer:$sanitizer" "cuobjdump:$cuobjdump" "nsys:$nsys"; do
+for pair in "nvcc:${cuda_bin:+$cuda_bin/nvcc}" "compute-sanitizer:$sanitizer" "nsys:$nsys"; do
     say "tool ${pair%%:*}: ${pair#*:}"
 done
 if [ $dry -eq 1 ] && [ -f Makefile ]; then
@@ -193,8 +195,7 @@ if ! step 02-build 300 make -j"$jobs" $build_targets; then
 fi
 
 # ---- 03 kernel resources ----------------------------------------------------------------
-lib=.libs/libgbt.so
-step 03-resources 60 "${cuobjdump:-cuobjdump}" --dump-resource-usage "$lib"
+step 03-resources 60 env top_srcdir=. top_builddir=. sh tests/cuda_resources.sh
 
 # ---- 04 the GPU tests ----------------------------------------------------------------------
 step 04-test_backend_gpu 150 tests/test_backend_gpu
@@ -287,9 +288,9 @@ commit=$(cat "$top/.tarball-version" 2>/dev/null || git -C "$top" rev-parse HEAD
             "$OUT/07-w1-nsys.log" | head -40
     fi
     say ""
-    say "## Kernel resources (cuobjdump --dump-resource-usage)"
+    say "## Kernel resources (tests/cuda_resources.sh: ptxas's report of the build, sm_90)"
     say ""
-    grep -E 'Function|REG' "$OUT/03-resources.log" 2>/dev/null | sed 's/^/    /' | head -80
+    grep -E '^(ok|not ok|#)' "$OUT/03-resources.log" 2>/dev/null | sed 's/^/    /' | head -80
 } >"$OUT/record.md"
 cat "$OUT/record.md"
 ! grep -qE '^(FAIL|TIMEOUT|DIFFER)' "$summary"

@@ -15,7 +15,8 @@ check "it would run the GPU tests, the sanitizers, W1 and the record" sh -c \
 # a copy of the script in a tree without bench/gen_workload.c
 mkdir -p "$work/tree/scripts" "$work/tree/tests" "$work/tree/tools" "$work/tree/bench" "$work/tree/cuda"
 for f in configure Makefile.in tests/test_backend.c tests/test_cuda_errors.c tools/gpu_tool.c bench/gbt_bench.c \
-    bench/peers.py scripts/build-choice.sh scripts/gpu-run.sh cuda/quantize.cu; do
+    bench/peers.py scripts/build-choice.sh scripts/gpu-run.sh cuda/quantize.cu tests/cuda_resources.sh \
+    bench/kernel_resources.py; do
     cp "$srcdir/$f" "$work/tree/$f"
 done
 sh "$work/tree/scripts/gpu-run.sh" --dry-run > "$work/missing.txt" 2>&1

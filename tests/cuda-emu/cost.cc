@@ -3,7 +3,7 @@
  * README.md "The counting build").
  *
  * Per kernel (by the name its launch was written with): launches, blocks,
- * threads; global loads and stores as warp requests, 32-byte sectors and
+ * threads, the dynamic shared memory of its largest block; global loads and stores as warp requests, 32-byte sectors and
  * the bytes the lanes asked for; shared loads and stores as warp requests
  * and bank wavefronts; shared and global atomics.  Per period (between two
  * takes): host waits, copies by direction and memsets.
@@ -38,6 +38,7 @@ namespace {
 
 struct kstat {
     uint64_t launches, blocks, threads;
+    uint64_t dsmem; /* the most dynamic shared memory a block of it had, bytes (for occupancy) */
     uint64_t gld_req, gld_sec, gld_bytes, gst_req, gst_sec, gst_bytes;
     uint64_t gld_uniq, gst_uniq; /* distinct sectors per launch, summed over launches */
     uint64_t sld_req, sld_wav, sst_req, sst_wav;
@@ -260,6 +261,7 @@ void kernel_end(void)
 void block_begin(unsigned nthreads, const void *dyn, size_t dyn_bytes)
 {
     shared.clear();
+    if (cur != NULL && dyn_bytes > cur->dsmem) cur->dsmem = dyn_bytes;
     if (dyn_bytes) shared.push_back(range{(uintptr_t)dyn, (uintptr_t)dyn + dyn_bytes});
     if (lane_k.size() < nthreads) lane_k.resize(nthreads);
     entries.clear();
@@ -296,7 +298,7 @@ void take(FILE *out)
         first = false;
         json_name(out, kv.first);
         fprintf(out,
-                ": {\"launches\": %llu, \"blocks\": %llu, \"threads\": %llu, "
+                ": {\"launches\": %llu, \"blocks\": %llu, \"threads\": %llu, \"dsmem\": %llu, "
                 "\"gld_req\": %llu, \"gld_sec\": %llu, \"gld_bytes\": %llu, "
                 "\"gst_req\": %llu, \"gst_sec\": %llu, \"gst_bytes\": %llu, "
                 "\"gld_uniq\": %llu, \"gst_uniq\": %llu, "
@@ -304,6 +306,7 @@ void take(FILE *out)
                 "\"sat\": %llu, \"sat_req\": %llu, \"sat_wav\": %llu, "
                 "\"gat\": %llu, \"gat_req\": %llu, \"gat_sec\": %llu}",
                 (unsigned long long)s.launches, (unsigned long long)s.blocks, (unsigned long long)s.threads,
+                (unsigned long long)s.dsmem,
                 (unsigned long long)s.gld_req, (unsigned long long)s.gld_sec, (unsigned long long)s.gld_bytes,
                 (unsigned long long)s.gst_req, (unsigned long long)s.gst_sec, (unsigned long long)s.gst_bytes,
                 (unsigned long long)s.gld_uniq, (unsigned long long)s.gst_uniq,

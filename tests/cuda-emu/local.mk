@@ -304,7 +304,7 @@ endif
 .PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost
 
 EXTRA_DIST += tests/mpi_emu.sh tests/cuda-emu/README.md tests/cuda-emu/rewrite.c tests/cuda-emu/runtime.cc tests/cuda-emu/emu.h tests/cuda-emu/cub.h \
-	tests/cuda-emu/cost.cc tests/cuda-emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/costmodel_run.c \
+	tests/cuda-emu/cost.cc tests/cuda-emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/kernel_resources.py bench/costmodel_run.c \
 	tests/cuda-emu/gbt_emu.h tests/cuda-emu/include/cuda_runtime.h tests/cuda-emu/include/cub/block/block_scan.cuh \
 	tests/cuda-emu/include/cub/block/block_reduce.cuh tests/cuda-emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \
