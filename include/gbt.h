@@ -527,7 +527,7 @@ GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
  * Trains num_rounds rounds: the training driver, the one loop behind
  * gbtrain and the Python package's train, cv and fit.  After each round
  * every metric of `eval_metric` (or the objective's default, then the
- * custom metric of gbt_booster_set_eval_callback) is computed on each
+ * custom metric's values of gbt_booster_set_eval_callback) is computed on each
  * validation set, and the round's line, "[R]\tNAME-METRIC:VALUE..." (six
  * decimals; R counts the model's rounds from 0), is logged at GBT_LOG_INFO
  * with the time elapsed and left; valid_names label the sets (NULL:
@@ -686,11 +686,13 @@ GBT_API gbt_status gbt_booster_set_objective_callback(gbt_booster *b, gbt_object
                                                       void *user);
 
 /*
- * A custom metric: fn computes one value from the raw scores `margin`
+ * A custom metric: fn computes its value from the raw scores `margin`
  * (nrow x outputs doubles, row-major; apply the objective's transform
  * yourself, e.g. exp for survival:cox) of the rows of `data` (read its
  * labels with gbt_dataset_get_field), stores it in *out and returns 0, or
- * returns non-zero to stop the training with GBT_E_INVALID_ARG.
+ * returns non-zero to stop the training with GBT_E_INVALID_ARG.  A metric
+ * of several values (gbt_booster_set_eval_names) stores them in
+ * out[0 .. count); out has room for GBT_MAX_CUSTOM_METRICS.
  */
 typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
                            const gbt_dataset *data, void *user, double *out);
@@ -704,11 +706,34 @@ typedef int (*gbt_eval_fn)(const double *margin, uint64_t nrow, int outputs,
  * aucpr, pre, map or ndcg, as XGBoost decides).  fn NULL removes it.
  * `name` is copied (at most 63 characters); `user` is passed to fn.  fn
  * may call this function again with the same fn to rename the metric (a
- * metric that tells its name with its first value, as Python's do): the
- * round's line and the hook use the new name.  Not saved with the model.
+ * metric that tells its name with its first value): the round's line and
+ * the hook use the new name; gbt_booster_set_eval_names gives it several
+ * values.  Not saved with the model.
  */
 GBT_API gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
                                                  void *user, int maximize);
+
+/* The most values one custom metric reports (gbt_booster_set_eval_names). */
+#define GBT_MAX_CUSTOM_METRICS 16
+
+/*
+ * Makes the custom metric report `count` values (1 to
+ * GBT_MAX_CUSTOM_METRICS) named names[0 .. count) (each 1 to 63
+ * characters): its fn computes them in one call per set and round and
+ * stores them in out[0 .. count), as XGBoost's custom metric that returns
+ * a list of (name, value) pairs.  Evaluations (gbt_booster_train's line,
+ * its hook, gbt_booster_metric_describe, gbt_booster_eval_round) list them
+ * in this order after the eval_metric ones; early stopping watches the last
+ * unless its metric_name picks another; each is maximised as `maximize` of
+ * gbt_booster_set_eval_callback says, or when that is -1 as decided by its
+ * own name.  fn may call this on its first call, when it knows its names (a
+ * metric that tells them with its values, as Python's do): that round's
+ * values and the later ones are taken by the new names, on every set; a
+ * count that then changes during a training fails it (GBT_E_STATE).
+ * gbt_booster_set_eval_callback makes it one value again.  GBT_E_STATE
+ * without a custom metric, GBT_E_INVALID_ARG for a bad count or name.
+ */
+GBT_API gbt_status gbt_booster_set_eval_names(gbt_booster *b, int count, const char *const *names);
 
 /*
  * Called by gbt_booster_train after each round, once the round's line is
@@ -745,7 +770,8 @@ GBT_API gbt_status gbt_booster_request_stop(gbt_booster *b);
  * ndcg@32 for rank:ndcg and rank:pairwise, map@32 for rank:map,
  * cox-nloglik for survival:cox, aft-nloglik for survival:aft, ...; the
  * table in README.md; none with disable_default_eval_metric=true), then
- * the custom metric of gbt_booster_set_eval_callback if one is set.  They
+ * the custom metric of gbt_booster_set_eval_callback if one is set (as
+ * many as it has values: gbt_booster_set_eval_names).  They
  * follow the parameters (objective, eval_metric, tweedie_variance_power,
  * lambdarank_pair_method), not the model: a booster without trees has
  * them too.  gbt_booster_metric_count gives their number (0 or more).
@@ -775,7 +801,9 @@ GBT_API gbt_status gbt_booster_metric_describe(const gbt_booster *b, int i, char
  * a changed dataset (a new field, label or base_margin) or a model that
  * lost rounds (gbt_booster_keep_rounds) is scored from scratch.  Release
  * what is kept with gbt_booster_eval_forget (or gbt_booster_free).  len
- * less than the count is GBT_E_INVALID_ARG; no model is GBT_E_STATE.
+ * less than the count is GBT_E_INVALID_ARG, also after the call when a
+ * custom metric named more values in it (give it room for
+ * GBT_MAX_CUSTOM_METRICS); no model is GBT_E_STATE.
  */
 GBT_API gbt_status gbt_booster_eval_round(gbt_booster *b, const gbt_dataset *d, double *out, int len);
 

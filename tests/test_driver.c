@@ -206,10 +206,106 @@ static void test_folds(void)
     gbt_dataset_free(v1);
 }
 
+/*
+ * A custom metric of two values named on its first call (gbt_booster_set_eval_names):
+ * "a" = DOWN[i] + shift and "b" = i + shift in call i; from call grow_at on it names three.
+ */
+struct pairs {
+    int calls, grow_at;
+    double shift;
+    gbt_booster *b;
+};
+
+static int two_values(const double *margin, uint64_t nrow, int outputs, const gbt_dataset *data, void *user,
+                      double *out)
+{
+    static const char *const NAMES[] = {"a", "b", "c"};
+    struct pairs *p = user;
+    const int grow = p->grow_at > 0 && p->calls == p->grow_at;
+    (void)margin, (void)nrow, (void)outputs, (void)data;
+    if ((p->calls == 0 || grow) && gbt_booster_set_eval_names(p->b, grow ? 3 : 2, NAMES) != GBT_OK) return 1;
+    out[0] = DOWN[p->calls] + p->shift;
+    out[1] = p->calls + p->shift;
+    if (grow) out[2] = 0.0;
+    p->calls++;
+    return 0;
+}
+
+static void test_several_values(void)
+{
+    static const char *const BAD[] = {"x", ""};
+    gbt_dataset *d = tu_dataset(N, M, NAN, 0), *d1 = tu_dataset(N, M, NAN, 0), *v = tu_dataset(100, M, NAN, 0),
+                *v1 = tu_dataset(100, M, NAN, 0);
+    const gbt_dataset *valid[] = {v, v1}, *train[] = {d, d1};
+    const char *names[] = {"v"};
+    char name[8] = "";
+    int n = 0, same = 1;
+    gbt_booster *b = tu_booster(SET), *f[2];
+    struct pairs p = {0, 0, 0.0, b}, q;
+    struct seen s = {.stop_at = -1};
+    ok(gbt_booster_set_eval_names(b, 1, BAD) == GBT_E_STATE, "naming values without a custom metric is refused");
+    gbt_booster_set_eval_callback(b, "tmp", two_values, &p, 0);
+    ok(gbt_booster_set_eval_names(b, 0, BAD) == GBT_E_INVALID_ARG &&
+           gbt_booster_set_eval_names(b, GBT_MAX_CUSTOM_METRICS + 1, BAD) == GBT_E_INVALID_ARG &&
+           gbt_booster_set_eval_names(b, 2, BAD) == GBT_E_INVALID_ARG,
+       "a count of 0 or over GBT_MAX_CUSTOM_METRICS and an empty name are refused");
+    gbt_booster_set_train_hook(b, hook, &s);
+    /* by default the last value ("b" = 0, 1, 2, ... minimised) decides: round 0 stays best, a stop after round 2 */
+    gbt_booster_set_early_stopping(b, 2, NULL, NULL, -1, 0.0, 1);
+    ok_call(gbt_booster_train(b, d, 10, valid, names, 1), "train with a metric of two values");
+    for (int r = 0; r < 3; r++) same &= s.last[r] == r && s.best[r] == 0;
+    ok(s.calls == 3 && s.count == 3 && same && rounds_of(b) == 1,
+       "the hook gets rmse, a, b; b decides: stop after round 2 keeping round 0 (%d calls, %d values, %d rounds)",
+       s.calls, s.count, rounds_of(b));
+    ok(strstr(s.line0, "\tv-a:5.000000\tv-b:0.000000") != NULL, "the line shows both values ('%s')", s.line0);
+    same = gbt_booster_metric_count(b, &n) == GBT_OK &&
+           gbt_booster_metric_describe(b, 1, name, sizeof name, NULL) == GBT_OK;
+    ok(same && n == 3 && strcmp(name, "a") == 0, "the booster describes 3 metrics, the second named 'a' (%d, '%s')",
+       n, name);
+    /* metric_name picks the first value: DOWN with min_delta 0.1 stops after round 5, best round 3 */
+    gbt_booster_keep_rounds(b, 0);
+    p.calls = 0;
+    s = (struct seen){.stop_at = -1};
+    gbt_booster_set_early_stopping(b, 2, NULL, "a", -1, 0.1, 1);
+    ok_call(gbt_booster_train(b, d, 10, valid, names, 1), "train watching 'a'");
+    ok(s.calls == 6 && s.best[5] == 3 && rounds_of(b) == 4,
+       "metric_name 'a': stop after round 5 keeping rounds 0..3 (%d calls, %d rounds)", s.calls, rounds_of(b));
+    /* a metric whose count changes during the training fails it */
+    gbt_booster_keep_rounds(b, 0);
+    gbt_booster_set_early_stopping(b, 0, NULL, NULL, -1, 0.0, 1);
+    p.calls = 0;
+    p.grow_at = 2;
+    ok(gbt_booster_train(b, d, 5, valid, names, 1) == GBT_E_STATE && strstr(gbt_last_error(), "changed") &&
+           rounds_of(b) == 3,
+       "a count that changes in round 2 fails the training there: %s", gbt_last_error());
+    gbt_booster_free(b);
+    /* two folds: fold 1's values are fold 0's + 2; each value's mean is +1, its deviation 1 */
+    f[0] = tu_booster(SET);
+    f[1] = tu_booster(SET);
+    p = (struct pairs){0, 0, 0.0, f[0]};
+    q = (struct pairs){0, 0, 2.0, f[1]};
+    s = (struct seen){.stop_at = -1};
+    gbt_booster_set_eval_callback(f[0], "c", two_values, &p, 0);
+    gbt_booster_set_eval_callback(f[1], "c", two_values, &q, 0);
+    gbt_booster_set_train_hook(f[0], hook, &s);
+    ok_call(gbt_booster_train_folds(f, 2, train, 3, valid, names, 1, 1), "train two folds");
+    same = s.calls == 3 && s.count == 3;
+    for (int r = 0; r < 3; r++) same &= s.last[r] == r + 1.0 && s.std_last[r] == 1.0;
+    ok(same && strstr(s.line0, "\tv-a:6.000000+1.000000\tv-b:1.000000+1.000000"),
+       "folds: each value averaged ('%s')", s.line0);
+    gbt_booster_free(f[0]);
+    gbt_booster_free(f[1]);
+    gbt_dataset_free(d);
+    gbt_dataset_free(d1);
+    gbt_dataset_free(v);
+    gbt_dataset_free(v1);
+}
+
 int main(void)
 {
     test_hook_and_rule();
     test_stop_and_errors();
     test_folds();
+    test_several_values();
     return done_testing();
 }

@@ -63,7 +63,8 @@ struct gbt_booster {
     gbt_eval_fn eval_fn;
     void *eval_user;
     int eval_maximize;
-    char eval_name[64];
+    int eval_count; /* its values: 1, or more with gbt_booster_set_eval_names */
+    char eval_names[GBT_MAX_CUSTOM_METRICS][64];
     /* gbt_booster_set_round_callback */
     gbt_round_fn round_fn;
     void *round_user;

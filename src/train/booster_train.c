@@ -263,8 +263,8 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     struct gbt_metric_list *mls = NULL;
     struct gbt_eval_cache *sets = NULL;
     struct stop_rule rule = {.set = -1, .metric = -1, .best_round = -1, .best = NAN};
-    double *all = NULL, *mean = NULL, *sd = NULL;
-    int last_round = -1, verb, stopped = 0, ndone = 0, count;
+    double *raw = NULL, *all = NULL, *mean = NULL, *sd = NULL;
+    int last_round = -1, verb, stopped = 0, ndone = 0, count = -1, total = 0;
     double start = gbt__now(), t_setup, t_first = 0.0;
     uint64_t bytes_setup;
     gbt_status s = GBT_OK;
@@ -280,16 +280,20 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
             s = gbt__fail(GBT_E_PARAM, "fold %d reports %d metrics but fold 0 reports %d", f, mls[f].total,
                           mls[0].total);
     }
-    count = num_valid * mls[0].total;
     if (s == GBT_OK) s = stop_rule_init(b, num_valid, valid_names, &mls[0], &rule);
     for (int f = 0; f < nb && s == GBT_OK; f++)
         if (bs[f]->ts == NULL || bs[f]->ts->data_generation != train[f]->generation)
             s = gbt__booster_build_state(bs[f], train[f]);
     if (s == GBT_OK && num_valid > 0)
         s = gbt__alloc(&sets, (size_t)nb * (size_t)num_valid, sizeof *sets, 1, "validation sets");
-    if (s == GBT_OK && count > 0) s = gbt__alloc(&all, (size_t)nb * (size_t)count, sizeof *all, 0, "metric values");
-    if (s == GBT_OK) s = gbt__alloc(&mean, (size_t)count + 1, sizeof *mean, 1, "metric means");
-    if (s == GBT_OK) s = gbt__alloc(&sd, (size_t)count + 1, sizeof *sd, 1, "metric deviations");
+    /* room for every value a set may give: a custom metric may name several in its first call */
+    if (s == GBT_OK && num_valid > 0) {
+        const size_t row = (size_t)num_valid * GBT_METRIC_ROW;
+        s = gbt__alloc(&raw, (size_t)nb * row, sizeof *raw, 0, "metric values");
+        if (s == GBT_OK) s = gbt__alloc(&all, (size_t)nb * row, sizeof *all, 0, "metric values");
+    }
+    if (s == GBT_OK) s = gbt__alloc(&mean, (size_t)num_valid * GBT_METRIC_ROW + 1, sizeof *mean, 1, "metric means");
+    if (s == GBT_OK) s = gbt__alloc(&sd, (size_t)num_valid * GBT_METRIC_ROW + 1, sizeof *sd, 1, "metric deviations");
     for (int k = 0; k < nb * num_valid && s == GBT_OK; k++) {
         const int i = k % num_valid;
         if (valid_names && valid_names[i])
@@ -316,16 +320,27 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         t_eval = gbt__now();
         for (int k = 0; k < nb * num_valid && s == GBT_OK; k++) {
             const int f = k / num_valid;
+            int got = 0;
             s = gbt__eval_cache_sync(bs[f], &sets[k], valid[k]);
             if (s == GBT_OK)
-                s = gbt__eval_cache_metrics(bs[f], &sets[k], &mls[f], all + (size_t)k * (size_t)mls[0].total);
+                s = gbt__eval_cache_metrics(bs[f], &sets[k], &mls[f], raw + (size_t)k * GBT_METRIC_ROW, &got);
+            if (s == GBT_OK && k == 0 && count < 0) total = got; /* a custom metric may have named its values */
+            if (s == GBT_OK && got != total)
+                s = gbt__fail(GBT_E_STATE, "the metrics changed during training: %d values on validation set "
+                              "'%s' of fold %d, %d before", got, sets[k].name, f, total);
         }
         /* the names as they are now: a custom metric may have renamed itself */
-        if (s == GBT_OK) s = gbt__metric_list(b, &mls[0]);
-        if (s == GBT_OK && mls[0].total * num_valid != count)
-            s = gbt__fail(GBT_E_STATE, "the metrics changed during training");
+        for (int f = 0; f < nb && s == GBT_OK; f++) {
+            s = gbt__metric_list(bs[f], &mls[f]);
+            if (s == GBT_OK && num_valid > 0 && mls[f].total != total)
+                s = gbt__fail(GBT_E_STATE, "the metrics changed during training: fold %d names %d, its values "
+                              "were %d", f, mls[f].total, total);
+        }
+        if (s == GBT_OK && count < 0) count = num_valid * mls[0].total;
         if (s == GBT_OK) s = stop_rule_metric(b, &mls[0], &rule);
         if (s != GBT_OK) break;
+        for (int k = 0; k < nb * num_valid; k++)
+            memcpy(all + (size_t)k * (size_t)total, raw + (size_t)k * GBT_METRIC_ROW, (size_t)total * sizeof *raw);
         if (count > 0) fold_stats(all, nb, count, mean, sd);
         if (num_valid > 0 && mls[0].total > 0)
             early = stop_rule_round(&rule, round, mean[rule.set * mls[0].total + rule.metric]);
@@ -383,6 +398,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     }
     for (int k = 0; sets && k < nb * num_valid; k++) gbt__eval_cache_free(&sets[k]);
     free(sets);
+    free(raw);
     free(all);
     free(mean);
     free(sd);

@@ -71,9 +71,9 @@ gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out)
         out->maximize[i] = m->maximize;
     }
     out->n = out->total = count;
-    if (b->eval_fn) {
-        snprintf(out->names[count], sizeof out->names[count], "%s", b->eval_name);
-        out->maximize[count] = b->eval_maximize >= 0 ? b->eval_maximize : name_maximizes(b->eval_name);
+    for (int j = 0; b->eval_fn && j < b->eval_count; j++) {
+        snprintf(out->names[count + j], sizeof out->names[count + j], "%s", b->eval_names[j]);
+        out->maximize[count + j] = b->eval_maximize >= 0 ? b->eval_maximize : name_maximizes(b->eval_names[j]);
         out->total++;
     }
     return GBT_OK;
@@ -88,13 +88,18 @@ gbt_status gbt__eval_metric(const gbt_booster *b, const struct gbt_metric *m, co
                                  gbt__threads(b->params.nthread), out);
 }
 
-/* The custom metric (gbt_booster_set_eval_callback) of raw scores `margin` on d. */
+/*
+ * The custom metric (gbt_booster_set_eval_callback) of raw scores `margin`
+ * on d: its values into out[0 .. *count) (room for GBT_MAX_CUSTOM_METRICS),
+ * *count as many as it has after the call (it may name them in it).
+ */
 static gbt_status eval_custom(const gbt_booster *b, const gbt_dataset *d, const double *margin,
-                              double *out)
+                              double *out, int *count)
 {
     int rc = b->eval_fn(margin, d->nrow, b->model.K, d, b->eval_user, out);
     RETURN_ERROR_IF(rc != 0, GBT_E_INVALID_ARG, "custom metric '%s' failed (it returned %d)",
-                    b->eval_name, rc);
+                    b->eval_names[0], rc);
+    *count = b->eval_fn ? b->eval_count : 0;
     return GBT_OK;
 }
 
@@ -116,16 +121,17 @@ static gbt_status gather_margins(const gbt_booster *b, const struct gbt_eval_cac
 }
 
 gbt_status gbt__eval_cache_metrics(const gbt_booster *b, const struct gbt_eval_cache *c,
-                                   const struct gbt_metric_list *ml, double *out)
+                                   const struct gbt_metric_list *ml, double *out, int *total)
 {
     double *allm = NULL;
+    int custom = 0;
     gbt_status s = GBT_OK;
     if (ml->n > 0 && b->ts && b->ts->dist) s = gather_margins(b, c, &allm);
-    for (int j = 0; j < ml->total && s == GBT_OK; j++) {
-        s = j < ml->n ? gbt__eval_metric(b, &ml->ms[j], allm ? c->all : c->d, allm ? allm : c->margin, &out[j])
-                      : eval_custom(b, c->d, c->margin, &out[j]);
-        if (s != GBT_OK) fail_context(c, s);
-    }
+    for (int j = 0; j < ml->n && s == GBT_OK; j++)
+        s = gbt__eval_metric(b, &ml->ms[j], allm ? c->all : c->d, allm ? allm : c->margin, &out[j]);
+    if (s == GBT_OK && ml->total > ml->n) s = eval_custom(b, c->d, c->margin, &out[ml->n], &custom);
+    if (s != GBT_OK) fail_context(c, s);
+    *total = ml->n + custom;
     free(allm);
     return s;
 }
@@ -227,6 +233,8 @@ gbt_status gbt_booster_eval_round(gbt_booster *b, const gbt_dataset *d, double *
 {
     struct gbt_metric_list ml;
     struct gbt_eval_cache *c = NULL;
+    double row[GBT_METRIC_ROW];
+    int total = 0;
     gbt_status s;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(d);
@@ -239,7 +247,12 @@ gbt_status gbt_booster_eval_round(gbt_booster *b, const gbt_dataset *d, double *
                     GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
     FORWARD_IF_ERROR(find_cache(b, d, &c));
     s = gbt__eval_cache_sync(b, c, d);
-    if (s == GBT_OK) s = gbt__eval_cache_metrics(b, c, &ml, out);
+    if (s == GBT_OK) s = gbt__eval_cache_metrics(b, c, &ml, row, &total);
+    /* a custom metric that named more values in its call needs the room for them */
+    RETURN_ERROR_IF(s == GBT_OK && total > len, GBT_E_INVALID_ARG,
+                    "the output holds %d values; the custom metric named its values and the booster now has "
+                    "%d metrics (gbt_booster_metric_count)", len, total);
+    if (s == GBT_OK && total > 0) memcpy(out, row, (size_t)total * sizeof *row);
     return s;
 }
 

@@ -14,13 +14,16 @@
 #include "train/booster.h"
 #include "metric/metric.h"
 
+/* The most values one evaluation of a set gives: the built-in metrics and the custom metric's. */
+#define GBT_METRIC_ROW (GBT_MAX_METRICS + GBT_MAX_CUSTOM_METRICS)
+
 /* The metrics of an evaluation: eval_metric's (or the objective's default), then the custom one. */
 struct gbt_metric_list {
     struct gbt_metric ms[GBT_MAX_METRICS];
-    char names[GBT_MAX_METRICS + 1][64];
-    int maximize[GBT_MAX_METRICS + 1];
+    char names[GBT_METRIC_ROW][64];
+    int maximize[GBT_METRIC_ROW];
     int n;     /* built-in metrics: ms[0 .. n) */
-    int total; /* n, plus 1 with a custom metric (gbt_booster_set_eval_callback) */
+    int total; /* n, plus the custom metric's values (gbt_booster_set_eval_callback, _set_eval_names) */
 };
 
 gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out);
@@ -32,9 +35,13 @@ gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out);
  */
 gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, const gbt_dataset *d);
 
-/* Every metric of ml on c's set (synced), in order, into out[0 .. ml->total). */
+/*
+ * Every metric of ml on c's set (synced), in order, into out (room for
+ * GBT_METRIC_ROW values); *total: how many it wrote, ml->n and the custom
+ * metric's values as many as it has after its call (it may name them then).
+ */
 gbt_status gbt__eval_cache_metrics(const gbt_booster *b, const struct gbt_eval_cache *c,
-                                   const struct gbt_metric_list *ml, double *out);
+                                   const struct gbt_metric_list *ml, double *out, int *total);
 
 /* One built-in metric of raw scores `margin` on d (the survival ones read d's times). */
 gbt_status gbt__eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,

@@ -140,6 +140,8 @@ LOG_FN = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 OBJECTIVE_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_p,
                          POINTER(c_double), POINTER(c_double))
 # gbt_eval_fn: (margin, nrow, outputs, data, user, out) -> 0 or failure
+# gbt.h's GBT_MAX_CUSTOM_METRICS: the most (name, value) pairs one custom metric returns
+MAX_CUSTOM_METRICS = 16
 EVAL_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_p, POINTER(c_double))
 # gbt_train_hook_fn: (booster, iteration, mean, std, count, line, best_iteration, best_score,
 # early_stop, user) -> 0 to go on, non-zero to stop
@@ -221,6 +223,7 @@ _SIGNATURES = {
     "gbt_booster_train_margins": (c_int, [_booster_p, _dataset_p, c_void_p, c_uint64]),
     "gbt_booster_set_objective_callback": (c_int, [_booster_p, OBJECTIVE_FN, c_void_p]),
     "gbt_booster_set_eval_callback": (c_int, [_booster_p, c_char_p, EVAL_FN, c_void_p, c_int]),
+    "gbt_booster_set_eval_names": (c_int, [_booster_p, c_int, POINTER(c_char_p)]),
     "gbt_booster_set_mpi_comm": (c_int, [_booster_p, c_void_p]),
     "gbt_booster_metric_count": (c_int, [_booster_p, POINTER(c_int)]),
     "gbt_booster_metric_describe": (c_int, [_booster_p, c_int, POINTER(c_char), c_size_t,

@@ -1076,7 +1076,7 @@ class Booster:
         ``ndcg@32``, survival:cox's ``cox-nloglik``...; none with
         ``disable_default_eval_metric``)."""
         names = [n for n, _ in self._metric_info()]
-        return names[:-1] if getattr(self, "_feval", None) is not None else names
+        return names[:len(names) - len(getattr(self, "_feval_names", None) or [])]
 
     # -- training and evaluation
     def update(self, dtrain: Dataset, iteration: Optional[int] = None,
@@ -1161,12 +1161,13 @@ class Booster:
                            maximize: Optional[bool] = None,
                            datasets: Sequence[Dataset] = ()) -> None:
         """Make ``feval(preds, data) -> (name, value)`` (or a list of such
-        pairs) the last metric of every evaluation (``gbt_booster_set_eval_callback``):
+        pairs) the last metrics of every evaluation (``gbt_booster_set_eval_callback``):
         preds are the model's predictions (float32, as :meth:`predict` gives
-        them) or, with ``output_margin``, its raw scores.  The metric takes the
-        name of its (last) pair on its first call; higher is better as
-        ``maximize`` says, else as the library decides by that name.
-        ``datasets`` are the sets the training driver evaluates it on."""
+        them) or, with ``output_margin``, its raw scores.  On its first call
+        the metric takes the names of its pairs (``gbt_booster_set_eval_names``),
+        one value each, in order; higher is better as ``maximize`` says, else
+        as the library decides by each name.  ``datasets`` are the sets the
+        training driver evaluates it on."""
         if not callable(feval):
             raise TypeError(f"custom_metric must be callable; got {type(feval).__name__}")
         by_handle = {d._handle.value: d for d in datasets}
@@ -1191,12 +1192,16 @@ class Booster:
                 if not pairs or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
                     raise TypeError("a custom metric returns (name, value) or a list of such pairs; "
                                     f"got {ret!r}")
-                self._feval_pairs = [(str(n), float(v)) for n, v in pairs]
-                name = self._feval_pairs[-1][0][:63]
-                if name and name != self._feval_name:  # the library logs and stops on the returned name
-                    check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name), self._feval_fn, None, mx))
-                    self._feval_name = name
-                out[0] = self._feval_pairs[-1][1]
+                if len(pairs) > _lib.MAX_CUSTOM_METRICS:
+                    raise ValueError(f"a custom metric returns at most {_lib.MAX_CUSTOM_METRICS} pairs; "
+                                     f"got {len(pairs)}")
+                names = [str(n)[:63] for n, _ in pairs]
+                if names != self._feval_names:  # the library logs and stops on the returned names
+                    arr = (c_char_p * len(names))(*[cstr(n) for n in names])
+                    check(LIB.gbt_booster_set_eval_names(self._handle, len(names), arr))
+                    self._feval_names = names
+                for i, (_, v) in enumerate(pairs):
+                    out[i] = float(v)
                 return 0
             except BaseException as e:
                 self._cb_error = e
@@ -1205,33 +1210,29 @@ class Booster:
         fn = _lib.EVAL_FN(metric)
         name = (getattr(feval, "__name__", "custom") or "custom")[:63]
         check(LIB.gbt_booster_set_eval_callback(self._handle, cstr(name), fn, None, mx))
-        self._feval, self._feval_fn, self._feval_pairs, self._feval_data = feval, fn, [], None
-        self._feval_name = name
+        self._feval, self._feval_fn, self._feval_data = feval, fn, None
+        self._feval_names = [name]
 
     def _clear_custom_metric(self) -> None:
         if getattr(self, "_feval", None) is not None:
             check(LIB.gbt_booster_set_eval_callback(self._handle, None,
                                                     ctypes.cast(None, _lib.EVAL_FN), None, 0))
-        self._feval = self._feval_fn = self._feval_data = self._feval_name = None
+        self._feval = self._feval_fn = self._feval_data = None
+        self._feval_names = []
 
     def _eval_round(self, data: Dataset) -> Dict[str, float]:
         """Every metric on ``data``, from the raw scores the library keeps of it
         between rounds (``gbt_booster_eval_round``: only the trees added since
         the last call are walked); a custom metric's pairs come last."""
-        info = self._metric_info()
-        out = np.zeros(max(1, len(info)), dtype=np.float64)
+        # room for every pair a custom metric may name in this call
+        out = np.zeros(len(self.eval_metric_names()) + _lib.MAX_CUSTOM_METRICS, dtype=np.float64)
         self._feval_data, self._cb_error = data, None
         try:
-            st = LIB.gbt_booster_eval_round(self._handle, data._handle, _ptr(out), len(info))
+            st = LIB.gbt_booster_eval_round(self._handle, data._handle, _ptr(out), len(out))
         finally:
             self._feval_data = None
         self._raise_callback_error(st)
-        custom = getattr(self, "_feval", None) is not None
-        res = {name: float(out[i]) for i, (name, _) in enumerate(info[:-1] if custom else info)}
-        if custom:
-            for name, value in self._feval_pairs:
-                res[name] = value
-        return res
+        return {name: float(out[i]) for i, (name, _) in enumerate(self._metric_info())}
 
     def eval_metrics(self, data: Dataset, metrics: Union[None, str, Sequence[str]] = None) -> Dict[str, float]:
         """Metric values of the model on ``data`` (which must have labels).

@@ -189,8 +189,10 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     callbacks : list of TrainingCallback, optional
     custom_metric : callable, optional
         XGBoost's ``custom_metric``: ``custom_metric(preds, data) -> (name,
-        value)`` (or a list of such pairs), computed on each of ``evals``
-        after the built-in metrics (so it decides early stopping).  preds are
+        value)`` (or a list of such pairs, each a metric of its own),
+        computed on each of ``evals`` after the built-in metrics (so its
+        last pair decides early stopping unless ``EarlyStopping``'s
+        ``metric_name`` picks another).  preds are
         the predictions (float32, as :meth:`Booster.predict` gives them), or
         the raw scores when ``obj`` is given, as XGBoost does.
 

@@ -76,6 +76,67 @@ def test_custom_metric_values_by_hand():
                                                      rel=1e-5)
 
 
+def test_custom_metric_list_of_pairs_reports_each():
+    # XGBoost's custom metric may return several (name, value) pairs: every one
+    # is in the history and the round's line, in order, after eval_metric's
+    X, y, _ = _regression()
+    Xv, yv, _ = _regression(200, 1)
+    dt, dv = gbt.Dataset(X, label=y), gbt.Dataset(Xv, label=yv)
+
+    def pair_metrics(preds, data):
+        err = preds.astype(np.float64) - data.get_label()
+        return [("my-mae", float(np.mean(np.abs(err)))), ("my-maxerr", float(np.max(np.abs(err))))]
+
+    hist, lines = {}, []
+    b = gbt.train({"max_depth": 3, "eval_metric": "rmse"}, dt, 5, evals=[(dt, "t"), (dv, "v")],
+                  custom_metric=pair_metrics, evals_result=hist, verbose_eval=False,
+                  callbacks=[gbt.callback.EvaluationMonitor(logger=lines.append)])
+    assert b.num_boosted_rounds() == 5
+    for name, Xs, ys in (("t", X, y), ("v", Xv, yv)):
+        assert list(hist[name]) == ["rmse", "my-mae", "my-maxerr"]
+        for i in range(5):
+            err = np.abs(b.predict(Xs, iteration_range=(0, i + 1)).astype(np.float64) - ys)
+            assert hist[name]["my-mae"][i] == pytest.approx(np.mean(err), rel=1e-6)
+            assert hist[name]["my-maxerr"][i] == pytest.approx(np.max(err), rel=1e-6)
+    assert len(lines) == 5
+    lines = [line.rstrip("\n") for line in lines]
+    fields = [f.split(":")[0] for f in lines[0].split("\t")]
+    assert fields == ["[0]", "t-rmse", "t-my-mae", "t-my-maxerr", "v-rmse", "v-my-mae", "v-my-maxerr"]
+    assert lines[2].split("\t")[6] == f"v-my-maxerr:{hist['v']['my-maxerr'][2]:.6f}"
+
+
+def test_custom_metric_pairs_early_stopping_and_cv():
+    X, y, _ = _regression()
+    Xv, yv, _ = _regression(200, 1)
+    dt, dv = gbt.Dataset(X, label=y), gbt.Dataset(Xv, label=yv)
+    calls = []
+
+    def opposite(preds, data):
+        calls.append(1)  # one call per round on the one set
+        return [("worse", float(len(calls))), ("better", -float(len(calls)))]
+
+    # the last pair decides by default (it improves every round) ...
+    b = gbt.train({"max_depth": 2}, dt, 8, evals=[(dv, "v")], custom_metric=opposite,
+                  early_stopping_rounds=3, verbose_eval=False)
+    assert b.num_boosted_rounds() == 8
+    # ... and metric_name picks another: "worse" is best at round 0
+    calls.clear()
+    b = gbt.train({"max_depth": 2}, dt, 8, evals=[(dv, "v")], custom_metric=opposite, verbose_eval=False,
+                  callbacks=[gbt.callback.EarlyStopping(rounds=3, metric_name="worse")])
+    assert b.best_iteration == 0 and b.num_boosted_rounds() == 1 and len(calls) == 4
+
+    # cv averages each pair over the folds: the fold's row count, by hand
+    def sizes(preds, data):
+        return [("rows", float(data.num_row())), ("half", data.num_row() / 2.0)]
+
+    res = gbt.cv({"max_depth": 2}, dt, 2, nfold=3, custom_metric=sizes, as_pandas=False)
+    tests = np.array([134.0, 133.0, 133.0])  # 400 rows in 3 folds
+    assert res["test-rows-mean"] == pytest.approx([tests.mean()] * 2)
+    assert res["test-rows-std"] == pytest.approx([tests.std()] * 2)
+    assert res["test-half-mean"] == pytest.approx([tests.mean() / 2] * 2)
+    assert res["train-rows-mean"] == pytest.approx([(400 - tests).mean()] * 2)
+
+
 def test_custom_metric_gets_probabilities_or_margins():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(300, 3)).astype(np.float32)
