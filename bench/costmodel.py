@@ -7,7 +7,7 @@
 Trains W1's shape (bench/README.md: dense binary, 28 features, depthwise
 depth 8, max_bin 256, eta 0.1, lambda 1, min_child_weight 1) with
 device=cuda on the emulated H100 of the counting build
-(cuda/emu/README.md, "The counting build"), at two sizes, and prints:
+(tests/cuda-emu/README.md, "The counting build"), at two sizes, and prints:
 
 1. the counts per kernel of one steady round (the rounds after the first,
    averaged) at each emulated size, and per round (host waits, copies);

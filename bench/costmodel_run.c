@@ -1,6 +1,6 @@
 /*
  * costmodel_run.c - bench/costmodel.py's driver, linked with the CUDA
- * emulator's counting build (make cuda-emu-cost; cuda/emu/README.md).
+ * emulator's counting build (make cuda-emu-cost; tests/cuda-emu/README.md).
  *
  *   costmodel_run X.f32 y.f32 ROWS COLS ROUNDS [name=value ...]
  *

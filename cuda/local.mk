@@ -45,7 +45,7 @@ cuda/partition.lo cuda/leaf.lo cuda/predict.lo cuda/shap.lo cuda/quantize.lo: $(
 EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c
 
 # ---- tests on a real GPU: every op and whole trainings against the CPU ----
-# The same tests run on the emulated device in every build (cuda/emu/local.mk);
+# The same tests run on the emulated device in every build (tests/cuda-emu/local.mk);
 # these link the nvcc-built backend and skip without a GPU.
 if HAVE_CUDA
 check_PROGRAMS += tests/test_backend_gpu tests/test_cuda_errors_gpu

@@ -58,7 +58,7 @@
 #include "common/types.h"
 #include "gbt.h"
 #include "data/quantize.h"
-#include "objective/params.h"
+#include "params/params.h"
 
 struct gbt_forest;
 struct gbt_dview;

@@ -2,7 +2,7 @@
 # cuda_interleave.sh - test_backend on the CUDA emulator with four blocks of
 # each launch running at once and a switch after every atomic operation, so
 # that blocks that add to the same histogram or maximum interleave
-# (GBT_EMU_INTERLEAVE, cuda/emu/README.md); two objectives, small cases
+# (GBT_EMU_INTERLEAVE, tests/cuda-emu/README.md); two objectives, small cases
 # (GBT_TEST_QUICK=3).
 #
 # Not in the sanitizer runs (GBT_TEST_QUICK set by the caller: .ci/run's

@@ -1,5 +1,5 @@
 /*
- * emu_cost.cu - the counting build's counters (cuda/emu/README.md, "The
+ * emu_cost.cu - the counting build's counters (tests/cuda-emu/README.md, "The
  * counting build") on kernels whose traffic is known by hand.
  *
  * traffic<<<N / 256, 256>>> (N = 4096 threads, 128 warps):

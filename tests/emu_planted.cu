@@ -1,7 +1,7 @@
 /*
  * emu_planted.cu - small kernels with one planted bug each; a case passes
  * only when the CUDA emulator (or the sanitizer of this build) reports its
- * bug.  Built through cuda/emu/rewrite like the files of cuda/, once per emulator
+ * bug.  Built through tests/cuda-emu/rewrite like the files of cuda/, once per emulator
  * build: the plain build runs the cases the emulator itself detects, the
  * AddressSanitizer build adds shared-memory overflows, the ThreadSanitizer
  * build adds the missing barriers (data races between CUDA threads).

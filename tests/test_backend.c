@@ -70,9 +70,9 @@
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "data/quantize.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "tap.h"
 #include "model/tree.h"
 #ifdef GBT_CUDA_EMU

@@ -9,9 +9,9 @@
 
 #include "common/grad_math.h"
 #include "data/dataset.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "testutil.h"
 
 static const struct gbt_obj_param op = {.scale_pos = 1.0, .poisson_delta = 0.7, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0};

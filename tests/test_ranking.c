@@ -26,9 +26,9 @@
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "gbt.h"
-#include "objective/metric.h"
-#include "objective/params.h"
-#include "objective/rank.h"
+#include "metric/metric.h"
+#include "params/params.h"
+#include "params/rank.h"
 #include "tap.h"
 
 /* ---- brute-force LambdaMART ------------------------------------------- */

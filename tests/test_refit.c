@@ -12,9 +12,9 @@
 #include "common/grad_math.h"
 #include "data/dataset.h"
 #include "objective/leaf_refit.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "testutil.h"
 
 static void test_gradients(void)

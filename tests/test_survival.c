@@ -13,7 +13,7 @@
 #include "common/surv_math.h"
 #include "data/dataset.h"
 #include "gbt.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/surv_order.h"
 #include "tap.h"
 #include "testutil.h"

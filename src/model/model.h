@@ -13,7 +13,7 @@
 #include "data/dataset.h"
 #include "model/predict.h"
 #include "model/tree.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gbt_model {

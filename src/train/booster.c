@@ -1,8 +1,8 @@
 /*
  * booster.c - boosters: their life and parameters, the set-up of training
  * on a dataset and one boosting round (training runs are booster_train.c,
- * evaluation and prediction booster_predict.c, the model's calls
- * booster_model.c).
+ * raw scores on data margins.c, prediction api/booster_predict.c, the
+ * model's calls api/booster_model.c).
  */
 #include "config.h"
 
@@ -25,7 +25,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* ---- booster life --------------------------------------------------------- */

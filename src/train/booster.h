@@ -9,12 +9,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "objective/constraints.h"
+#include "params/constraints.h"
 #include "backend.h"
 #include "data/binned.h"
 #include "model/model.h"
 #include "train/grow.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gbt_train_state {
@@ -76,9 +76,6 @@ struct gbt_booster {
     int nevc;
     uint64_t evc_clock;
 };
-
-/* The raw scores of the whole model on d (checked against the model), in a new nrow * K array. */
-gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d, double **out);
 
 /* Frees c's scores (it stays usable, empty). */
 void gbt__eval_cache_free(struct gbt_eval_cache *c);

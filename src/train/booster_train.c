@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "train/booster.h"
 #include "train/comm.h"
 #include "train/rounds.h"

@@ -47,7 +47,7 @@
 #include "common/rng.h"
 #include "train/grow.h"
 #include "objective/leaf_refit.h"
-#include "objective/params.h"
+#include "params/params.h"
 #include "util/util.h"
 
 struct gnode {

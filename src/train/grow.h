@@ -9,7 +9,7 @@
 
 #include "backend.h"
 #include "model/tree.h"
-#include "objective/constraints.h"
+#include "params/constraints.h"
 
 /* A split must reduce the loss by more than this (XGBoost's kRtEps). */
 #define GBT_MIN_SPLIT_GAIN 1e-6

@@ -14,11 +14,12 @@
 #include <string.h>
 
 #include "train/rounds.h"
+#include "train/margins.h"
 #include "common/rank_math.h"
 #include "data/dataset.h"
 #include "train/dist.h"
 #include "objective/objective.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 /* The most evaluation sets a booster keeps raw scores of; the least recently used gives way. */

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "train/booster.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 
 /* The metrics of an evaluation: eval_metric's (or the objective's default), then the custom one. */
 struct gbt_metric_list {

@@ -10,7 +10,7 @@
 
 #include "common/surv_math.h"
 #include "data/dataset.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
 #include "util/util.h"

@@ -8,7 +8,7 @@
 
 #include "common/rank_math.h"
 #include "objective/objective.h"
-#include "objective/rank.h"
+#include "params/rank.h"
 #include "util/util.h"
 
 uint32_t gbt__rank_num_pair(const struct gbt_params *p)

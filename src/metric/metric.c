@@ -15,7 +15,7 @@
 
 #include "common/grad_math.h"
 #include "data/dataset.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "objective/objective.h"
 #include "util/sort.h"
 #include "util/util.h"

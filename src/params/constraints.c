@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "data/feature_names.h"
-#include "objective/constraints.h"
+#include "params/constraints.h"
 #include "util/error.h"
 #include "util/util.h"
 

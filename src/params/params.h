@@ -53,7 +53,7 @@ struct gbt_params {
     int64_t lambdarank_score_normalization;
     double base_score; /* NaN: estimated from the labels */
     /*
-     * As given (objective/constraints.h), resolved against the training
+     * As given (params/constraints.h), resolved against the training
      * data's features: owned heap text, NULL for none (so that a booster
      * without constraints costs nothing).  A struct holding them is copied
      * with gbt__params_copy and released with gbt__params_free.

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "common/gmath.h"
-#include "objective/metric.h"
+#include "metric/metric.h"
 #include "util/util.h"
 
 #define DEFAULT_TOPK 32

@@ -1,8 +1,8 @@
-# cuda/emu/local.mk - the CUDA emulator's builds (included by Makefile.am).
+# tests/cuda-emu/local.mk - the CUDA emulator's builds (included by Makefile.am).
 #
 # The same cuda/*.cu files that nvcc compiles are rewritten by
-# cuda/emu/rewrite (only <<<>>> launches and __shared__ declarations) and
-# compiled as host C++ against the emulator (cuda/emu/README.md).  Three
+# tests/cuda-emu/rewrite (only <<<>>> launches and __shared__ declarations) and
+# compiled as host C++ against the emulator (tests/cuda-emu/README.md).  Three
 # test-only builds of the whole library with the emulated CUDA backend,
 # none of them installed:
 #   libgbt_emu.la       plain                        (make check)
@@ -14,48 +14,48 @@
 
 if HAVE_EMU
 
-cuda_emu_rewrite_SOURCES = cuda/emu/rewrite.c
+tests_cuda_emu_rewrite_SOURCES = tests/cuda-emu/rewrite.c
 
 EMU_CU_GEN = \
-	cuda/emu/gen/device.cc cuda/emu/gen/segments.cc cuda/emu/gen/gradient.cc \
-	cuda/emu/gen/histogram.cc cuda/emu/gen/split.cc cuda/emu/gen/partition.cc \
-	cuda/emu/gen/leaf.cc cuda/emu/gen/predict.cc cuda/emu/gen/shap.cc cuda/emu/gen/quantize.cc
-emu_header_files = cuda/emu/emu.h cuda/emu/cub.h cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h \
-	cuda/emu/include/cub/block/block_scan.cuh cuda/emu/include/cub/block/block_reduce.cuh \
-	cuda/emu/include/cub/warp/warp_scan.cuh cuda/emu/include/cub/device/device_scan.cuh \
-	cuda/emu/include/cub/device/device_segmented_radix_sort.cuh
+	tests/cuda-emu/gen/device.cc tests/cuda-emu/gen/segments.cc tests/cuda-emu/gen/gradient.cc \
+	tests/cuda-emu/gen/histogram.cc tests/cuda-emu/gen/split.cc tests/cuda-emu/gen/partition.cc \
+	tests/cuda-emu/gen/leaf.cc tests/cuda-emu/gen/predict.cc tests/cuda-emu/gen/shap.cc tests/cuda-emu/gen/quantize.cc
+emu_header_files = tests/cuda-emu/emu.h tests/cuda-emu/cub.h tests/cuda-emu/gbt_emu.h tests/cuda-emu/include/cuda_runtime.h \
+	tests/cuda-emu/include/cub/block/block_scan.cuh tests/cuda-emu/include/cub/block/block_reduce.cuh \
+	tests/cuda-emu/include/cub/warp/warp_scan.cuh tests/cuda-emu/include/cub/device/device_scan.cuh \
+	tests/cuda-emu/include/cub/device/device_segmented_radix_sort.cuh
 
-EMU_REWRITE = $(AM_V_GEN)$(MKDIR_P) $(@D) && cuda/emu/rewrite$(EXEEXT)
-cuda/emu/gen/device.cc: $(srcdir)/cuda/device.cu cuda/emu/rewrite$(EXEEXT)
+EMU_REWRITE = $(AM_V_GEN)$(MKDIR_P) $(@D) && tests/cuda-emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/device.cc: $(srcdir)/cuda/device.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/device.cu $@
-cuda/emu/gen/segments.cc: $(srcdir)/cuda/segments.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/segments.cc: $(srcdir)/cuda/segments.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/segments.cu $@
-cuda/emu/gen/gradient.cc: $(srcdir)/cuda/gradient.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/gradient.cc: $(srcdir)/cuda/gradient.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/gradient.cu $@
-cuda/emu/gen/histogram.cc: $(srcdir)/cuda/histogram.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/histogram.cc: $(srcdir)/cuda/histogram.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/histogram.cu $@
-cuda/emu/gen/split.cc: $(srcdir)/cuda/split.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/split.cc: $(srcdir)/cuda/split.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/split.cu $@
-cuda/emu/gen/partition.cc: $(srcdir)/cuda/partition.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/partition.cc: $(srcdir)/cuda/partition.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/partition.cu $@
-cuda/emu/gen/leaf.cc: $(srcdir)/cuda/leaf.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/leaf.cc: $(srcdir)/cuda/leaf.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/leaf.cu $@
-cuda/emu/gen/predict.cc: $(srcdir)/cuda/predict.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/predict.cc: $(srcdir)/cuda/predict.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/predict.cu $@
-cuda/emu/gen/shap.cc: $(srcdir)/cuda/shap.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/shap.cc: $(srcdir)/cuda/shap.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/shap.cu $@
-cuda/emu/gen/quantize.cc: $(srcdir)/cuda/quantize.cu cuda/emu/rewrite$(EXEEXT)
+tests/cuda-emu/gen/quantize.cc: $(srcdir)/cuda/quantize.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/quantize.cu $@
-tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu cuda/emu/rewrite$(EXEEXT)
+tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/tests/emu_planted.cu $@
 # EXTRA_ programs and libraries are built on demand; make clean removes them too.
-CLEANFILES += $(EMU_CU_GEN) tests/emu_planted.cc cuda/emu/rewrite$(EXEEXT) \
+CLEANFILES += $(EMU_CU_GEN) tests/emu_planted.cc tests/cuda-emu/rewrite$(EXEEXT) \
 	$(emu_asan_tests:=$(EXEEXT)) $(emu_tsan_tests:=$(EXEEXT)) $(EXTRA_LTLIBRARIES)
 
 # What the generated files include (automake tracks the C++ includes once they exist).
 $(EMU_CU_GEN) tests/emu_planted.cc: $(CUDA_HEADER_FILES) $(emu_header_files)
 
-EMU_CPPFLAGS = -I$(srcdir)/cuda/emu/include -I$(srcdir)/cuda/emu -I$(srcdir)/cuda $(AM_CPPFLAGS) \
+EMU_CPPFLAGS = -I$(srcdir)/tests/cuda-emu/include -I$(srcdir)/tests/cuda-emu -I$(srcdir)/cuda $(AM_CPPFLAGS) \
 	-DGBT_WITH_CUDA=1 -DGBT_CUDA_EMU=1
 EMU_CXXFLAGS = -std=c++17 $(WARN_CFLAGS) -ffp-contract=off
 EMU_ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -63,7 +63,7 @@ EMU_TSAN = -fsanitize=thread
 
 # ---- plain ----
 check_LTLIBRARIES = libgbt_emu.la
-libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc $(emu_header_files)
+libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc $(emu_header_files)
 nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
@@ -88,7 +88,7 @@ libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
 libgbt_emu_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
 libgbt_emu_tsan_la_LIBADD = libgbt_emu_rt_tsan.la $(MPI_LIBS) -lm
-libgbt_emu_rt_tsan_la_SOURCES = cuda/emu/runtime.cc
+libgbt_emu_rt_tsan_la_SOURCES = tests/cuda-emu/runtime.cc
 libgbt_emu_rt_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_TSAN=1
 libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
 
@@ -141,7 +141,7 @@ emu_asan_tests = tests/test_backend_asan tests/test_cuda_errors_asan tests/emu_p
 	tests/test_cuda_quantize_asan
 emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan \
 	tests/test_cuda_quantize_tsan
-EXTRA_PROGRAMS = cuda/emu/rewrite $(emu_asan_tests) $(emu_tsan_tests)
+EXTRA_PROGRAMS = tests/cuda-emu/rewrite $(emu_asan_tests) $(emu_tsan_tests)
 tests_test_backend_asan_SOURCES = $(tests_test_backend_SOURCES)
 nodist_EXTRA_tests_test_backend_asan_SOURCES = force-cxx-linker.cc
 tests_test_backend_asan_CPPFLAGS = $(emu_test_cppflags)
@@ -217,11 +217,11 @@ emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEX
 # libtsan costs every synchronisation a walk over every thread the process
 # started, and each CUDA thread of the emulator is one (a block of 1,024
 # meeting at a warp shuffle: a million steps), so test_backend did not finish
-# in 15 minutes there; with clang's it takes about 4 (cuda/emu/README.md).
+# in 15 minutes there; with clang's it takes about 4 (tests/cuda-emu/README.md).
 check-cuda-emu-tsan:
 	@for c in '$(CC)' '$(CXX)'; do case "`$$c --version 2>&1`" in *clang*) ;; *) \
 	  echo "make check-cuda-emu-tsan: $$c is not clang; configure a build with CC=clang CXX=clang++" \
-	    "(with GCC's ThreadSanitizer runtime test_backend did not finish in 15 minutes: cuda/emu/README.md)" >&2; \
+	    "(with GCC's ThreadSanitizer runtime test_backend did not finish in 15 minutes: tests/cuda-emu/README.md)" >&2; \
 	  exit 1;; esac; done
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_tsan_tests:=$(EXEEXT))
 	+TSAN_OPTIONS=halt_on_error=1:exitcode=66 GBT_EMU_VARIANT=tsan GBT_TEST_QUICK=2 $(emu_variant_run) \
@@ -235,41 +235,41 @@ check-cuda-emu-tsan:
 if HAVE_EMU_COST
 EMU_COST_FLAGS = -fsanitize-coverage=func,trace-loads,trace-stores -fno-vectorize -fno-slp-vectorize
 EMU_COST_OBJ = \
-	cuda/emu/cost/device.o cuda/emu/cost/segments.o cuda/emu/cost/gradient.o \
-	cuda/emu/cost/histogram.o cuda/emu/cost/split.o cuda/emu/cost/partition.o \
-	cuda/emu/cost/leaf.o cuda/emu/cost/predict.o cuda/emu/cost/shap.o cuda/emu/cost/quantize.o
+	tests/cuda-emu/cost/device.o tests/cuda-emu/cost/segments.o tests/cuda-emu/cost/gradient.o \
+	tests/cuda-emu/cost/histogram.o tests/cuda-emu/cost/split.o tests/cuda-emu/cost/partition.o \
+	tests/cuda-emu/cost/leaf.o tests/cuda-emu/cost/predict.o tests/cuda-emu/cost/shap.o tests/cuda-emu/cost/quantize.o
 EMU_COST_COMPILE = $(AM_V_CXX)$(MKDIR_P) $(@D) && $(EMU_COST_CXX) $(DEFS) $(DEFAULT_INCLUDES) $(EMU_CPPFLAGS) \
 	-DGBT_EMU_COST=1 $(CPPFLAGS) $(EMU_CXXFLAGS) $(CXXFLAGS) $(EMU_COST_FLAGS) -c -o $@
-$(EMU_COST_OBJ) tests/emu_cost_kernels.o: $(CUDA_HEADER_FILES) $(emu_header_files) cuda/emu/cost.h
-cuda/emu/cost/device.o: cuda/emu/gen/device.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/device.cc
-cuda/emu/cost/segments.o: cuda/emu/gen/segments.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/segments.cc
-cuda/emu/cost/gradient.o: cuda/emu/gen/gradient.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/gradient.cc
-cuda/emu/cost/histogram.o: cuda/emu/gen/histogram.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/histogram.cc
-cuda/emu/cost/split.o: cuda/emu/gen/split.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/split.cc
-cuda/emu/cost/partition.o: cuda/emu/gen/partition.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/partition.cc
-cuda/emu/cost/leaf.o: cuda/emu/gen/leaf.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/leaf.cc
-cuda/emu/cost/predict.o: cuda/emu/gen/predict.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/predict.cc
-cuda/emu/cost/shap.o: cuda/emu/gen/shap.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/shap.cc
-cuda/emu/cost/quantize.o: cuda/emu/gen/quantize.cc
-	$(EMU_COST_COMPILE) cuda/emu/gen/quantize.cc
-tests/emu_cost.cc: $(srcdir)/tests/emu_cost.cu cuda/emu/rewrite$(EXEEXT)
+$(EMU_COST_OBJ) tests/emu_cost_kernels.o: $(CUDA_HEADER_FILES) $(emu_header_files) tests/cuda-emu/cost.h
+tests/cuda-emu/cost/device.o: tests/cuda-emu/gen/device.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/device.cc
+tests/cuda-emu/cost/segments.o: tests/cuda-emu/gen/segments.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/segments.cc
+tests/cuda-emu/cost/gradient.o: tests/cuda-emu/gen/gradient.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/gradient.cc
+tests/cuda-emu/cost/histogram.o: tests/cuda-emu/gen/histogram.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/histogram.cc
+tests/cuda-emu/cost/split.o: tests/cuda-emu/gen/split.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/split.cc
+tests/cuda-emu/cost/partition.o: tests/cuda-emu/gen/partition.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/partition.cc
+tests/cuda-emu/cost/leaf.o: tests/cuda-emu/gen/leaf.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/leaf.cc
+tests/cuda-emu/cost/predict.o: tests/cuda-emu/gen/predict.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/predict.cc
+tests/cuda-emu/cost/shap.o: tests/cuda-emu/gen/shap.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/shap.cc
+tests/cuda-emu/cost/quantize.o: tests/cuda-emu/gen/quantize.cc
+	$(EMU_COST_COMPILE) tests/cuda-emu/gen/quantize.cc
+tests/emu_cost.cc: $(srcdir)/tests/emu_cost.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/tests/emu_cost.cu $@
 tests/emu_cost_kernels.o: tests/emu_cost.cc
 	$(EMU_COST_COMPILE) tests/emu_cost.cc
 CLEANFILES += $(EMU_COST_OBJ) tests/emu_cost.cc tests/emu_cost_kernels.o libgbt_emu_cost.a bench/costmodel_run$(EXEEXT)
 
 EXTRA_LIBRARIES = libgbt_emu_cost.a
-libgbt_emu_cost_a_SOURCES = $(core_sources) cuda/backend_cuda.c cuda/emu/runtime.cc cuda/emu/cost.cc \
-	cuda/emu/cost.h $(emu_header_files)
+libgbt_emu_cost_a_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc \
+	tests/cuda-emu/cost.h $(emu_header_files)
 libgbt_emu_cost_a_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
 libgbt_emu_cost_a_CXXFLAGS = $(EMU_CXXFLAGS)
 libgbt_emu_cost_a_LIBADD = $(EMU_COST_OBJ)
@@ -277,7 +277,7 @@ libgbt_emu_cost_a_LIBADD = $(EMU_COST_OBJ)
 # the counters' own test: only the runtime and the hand-counted kernel (quick to build)
 check_PROGRAMS += tests/emu_cost
 TESTS += tests/emu_cost
-tests_emu_cost_SOURCES = cuda/emu/runtime.cc cuda/emu/cost.cc
+tests_emu_cost_SOURCES = tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc
 tests_emu_cost_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
 tests_emu_cost_CXXFLAGS = $(EMU_CXXFLAGS)
 tests_emu_cost_LDADD = tests/emu_cost_kernels.o
@@ -286,7 +286,7 @@ tests_emu_cost_LDADD = tests/emu_cost_kernels.o
 EXTRA_PROGRAMS += bench/costmodel_run
 bench_costmodel_run_SOURCES = bench/costmodel_run.c
 nodist_EXTRA_bench_costmodel_run_SOURCES = force-cxx-linker.cc
-bench_costmodel_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/cuda/emu
+bench_costmodel_run_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/tests/cuda-emu
 bench_costmodel_run_LDADD = libgbt_emu_cost.a $(MPI_LIBS) -lm
 bench_costmodel_run_LDFLAGS = $(OPENMP_CFLAGS)
 
@@ -305,9 +305,9 @@ check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-
 endif
 .PHONY: check-cuda-emu check-cuda-emu-asan check-cuda-emu-tsan cuda-emu-cost check-cuda-emu-cost
 
-EXTRA_DIST += tests/mpi_emu.sh cuda/emu/README.md cuda/emu/rewrite.c cuda/emu/runtime.cc cuda/emu/emu.h cuda/emu/cub.h \
-	cuda/emu/cost.cc cuda/emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/costmodel_run.c \
-	cuda/emu/gbt_emu.h cuda/emu/include/cuda_runtime.h cuda/emu/include/cub/block/block_scan.cuh \
-	cuda/emu/include/cub/block/block_reduce.cuh cuda/emu/include/cub/warp/warp_scan.cuh \
+EXTRA_DIST += tests/mpi_emu.sh tests/cuda-emu/README.md tests/cuda-emu/rewrite.c tests/cuda-emu/runtime.cc tests/cuda-emu/emu.h tests/cuda-emu/cub.h \
+	tests/cuda-emu/cost.cc tests/cuda-emu/cost.h tests/emu_cost.cu bench/costmodel.py bench/costmodel_run.c \
+	tests/cuda-emu/gbt_emu.h tests/cuda-emu/include/cuda_runtime.h tests/cuda-emu/include/cub/block/block_scan.cuh \
+	tests/cuda-emu/include/cub/block/block_reduce.cuh tests/cuda-emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \
 	tests/emu_variant.sh tests/test_backend_1.sh tests/test_backend_2.sh

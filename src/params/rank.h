@@ -12,7 +12,7 @@
 
 #include "common/types.h"
 #include "data/dataset.h"
-#include "objective/params.h"
+#include "params/params.h"
 
 /* lambdarank_num_pair_per_sample resolved: auto is 32 for topk, 1 for mean (as XGBoost). */
 uint32_t gbt__rank_num_pair(const struct gbt_params *p);

@@ -16,9 +16,9 @@
 #include <string.h>
 
 #include "common/types.h"
-#include "objective/metric.h"
-#include "objective/params.h"
-#include "objective/constraints.h"
+#include "metric/metric.h"
+#include "params/params.h"
+#include "params/constraints.h"
 #include "util/util.h"
 
 enum ptype { PT_INT, PT_DOUBLE, PT_AUTO_DOUBLE, PT_DOUBLES, PT_ENUM, PT_DEVICE, PT_METRICS, PT_BOOL, PT_TEXT };

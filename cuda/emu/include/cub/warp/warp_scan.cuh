@@ -1,2 +1,0 @@
-/* The emulator's CUB subset (cuda/emu/cub.h). */
-#include "../../../cub.h"

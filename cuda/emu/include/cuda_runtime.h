@@ -1,2 +1,0 @@
-/* The emulator's CUDA runtime (cuda/emu/emu.h). */
-#include "../emu.h"
