@@ -49,6 +49,11 @@
  * out the depth-12 tree and the 2.2M-row partition.  3
  * (scripts/emu-mutations.sh) also keeps
  * two objectives: squared error and softprob (one and several classes).
+ *
+ * GBT_TEST_PART=k/n runs the k-th of every n cases (each case of the
+ * operations and trainings, each of the other groups whole), so that n
+ * runs side by side share the cases: make check runs the halves
+ * (tests/test_backend_1.sh, tests/test_backend_2.sh) on two cores.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -78,6 +83,13 @@
 
 static int have_cuda;
 static int quick; /* GBT_TEST_QUICK (see above) */
+static int part_k = 1, part_n = 1, part_case; /* GBT_TEST_PART (see above) */
+
+/* Whether this run's part keeps the next case (GBT_TEST_PART). */
+static int part_keeps(void)
+{
+    return part_case++ % part_n == part_k - 1;
+}
 
 
 static int objective_selected(int obj)
@@ -1036,7 +1048,7 @@ static void test_ops(void)
         for (int l = 0; l < 3 && objective_selected(obj) && !gbt__objective_survival(obj); l++) {
             /* (the survival objectives' gradients come through set_gradients: test_set_gradients) */
             const int i = obj * 3 + l;
-            if (!quick_keeps(obj, l, -1)) continue;
+            if (!quick_keeps(obj, l, -1) || !part_keeps()) continue;
             struct spec s;
             char name[160];
             gbt_dataset *d;
@@ -1594,6 +1606,7 @@ static void test_trainings(void)
                 s.max_delta_step = i % 6 == 5 ? 0.5 : 0.0;
                 s.scale_pos = is_binary(obj) && i % 2 == 0 ? 2.5 : 1.0;
                 if (obj == GBT_OBJ_SURVIVAL_AFT) s.aft_dist = aft_cases++ % 3;
+                if (!part_keeps()) continue;
                 s.rank_mean = gbt_objective_is_ranking(obj) && pol == 1;
                 snprintf(name, sizeof name, "%s%s %s %s %dx%d%s%s%s%s", obj_name(obj),
                          s.rank_mean                 ? " mean"
@@ -2214,6 +2227,13 @@ int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
     quick = getenv("GBT_TEST_QUICK") ? atoi(getenv("GBT_TEST_QUICK")) : 0;
+    if (getenv("GBT_TEST_PART") &&
+        (sscanf(getenv("GBT_TEST_PART"), "%d/%d", &part_k, &part_n) != 2 || part_n < 1 || part_k < 1 ||
+         part_k > part_n)) {
+        fprintf(stderr, "test_backend: GBT_TEST_PART=%s: expected k/n with 1 <= k <= n\n", getenv("GBT_TEST_PART"));
+        return 2;
+    }
+    if (part_n > 1) diag("GBT_TEST_PART=%d/%d: every %d-th case from the %d-th", part_k, part_n, part_n, part_k);
     if (quick) diag("GBT_TEST_QUICK=%d: %s objectives of %d%s", quick, quick >= 3 ? "two" : "three",
                     (int)GBT_OBJ_COUNT, quick >= 2 ? ", 300 or 2500 rows, at most 2 rounds, no depth-12 tree" : "");
     diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
@@ -2222,18 +2242,18 @@ int main(void)
     ok(have_cuda, "the emulated CUDA device is there (scheduling seed %llu)", gbt_emu_seed());
 #endif
     test_ops();
-    test_set_gradients();
+    if (part_keeps()) test_set_gradients();
     test_trainings();
-    test_constrained();
-    test_categorical();
-    test_sparse_sets();
-    test_continued();
-    test_explain();
-    test_custom_training();
-    test_pool();
+    if (part_keeps()) test_constrained();
+    if (part_keeps()) test_categorical();
+    if (part_keeps()) test_sparse_sets();
+    if (part_keeps()) test_continued();
+    if (part_keeps()) test_explain();
+    if (part_keeps()) test_custom_training();
+    if (part_keeps()) test_pool();
     if (quick < 2) {
-        test_deep_tree();
-        test_many_tiles();
+        if (part_keeps()) test_deep_tree();
+        if (part_keeps()) test_many_tiles();
     }
 #ifdef GBT_CUDA_EMU
     ok(gbt_emu_reports() == 0, "the emulator reported no misuse of CUDA (%d reports; the last: %s)",

@@ -97,9 +97,11 @@ libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
 # kernels with one planted bug each, which the emulator must report.
 emu_test_cppflags = $(EMU_CPPFLAGS)
 check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize
-# (test_backend and cuda_interleave.sh, the longest tests of all, run first:
-# Makefile.am's TESTS starts with emu_long_tests)
-emu_long_tests = tests/test_backend tests/cuda_interleave.sh
+# (test_backend, the longest test of all, in two halves that make -j2 runs
+# side by side (tests/test_backend_1.sh, _2.sh), and cuda_interleave.sh run
+# first: Makefile.am's TESTS starts with emu_long_tests)
+emu_backend_halves = tests/test_backend_1.sh tests/test_backend_2.sh
+emu_long_tests = $(emu_backend_halves) tests/cuda_interleave.sh
 TESTS += tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
 	tests/emu_planted tests/test_cuda_quantize
 tests_test_cuda_quantize_SOURCES = tests/test_cuda_quantize.c tests/tap.h tests/testutil.h
@@ -188,7 +190,7 @@ tests_emu_planted_tsan_LDADD = libgbt_emu_tsan.la
 tests_emu_planted_tsan_LDFLAGS = $(EMU_TSAN)
 
 # make check-cuda-emu[-asan|-tsan]: only the emulated tests, in one build.
-emu_plain_tests = tests/test_backend tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh $(emu_plain_mpi) \
+emu_plain_tests = $(emu_backend_halves) tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh $(emu_plain_mpi) \
 	tests/cuda_interleave.sh tests/emu_planted tests/test_cuda_quantize
 check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
@@ -199,9 +201,9 @@ check-cuda-emu:
 # _tsan program; the shell tests pick it themselves from GBT_EMU_VARIANT.
 # ('+': make sees the sub-make only through a variable, and would run it at -j1.)
 emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
-emu_asan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
+emu_asan_run = $(emu_backend_halves) tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
 	tests/cuda_twodevices.sh tests/test_cuda_quantize
-emu_tsan_run = tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize \
+emu_tsan_run = $(emu_backend_halves) tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize \
 	tests/cuda_nodevice.sh tests/cuda_twodevices.sh
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
@@ -308,4 +310,4 @@ EXTRA_DIST += tests/mpi_emu.sh tests/cuda-emu/README.md tests/cuda-emu/rewrite.c
 	tests/cuda-emu/gbt_emu.h tests/cuda-emu/include/cuda_runtime.h tests/cuda-emu/include/cub/block/block_scan.cuh \
 	tests/cuda-emu/include/cub/block/block_reduce.cuh tests/cuda-emu/include/cub/warp/warp_scan.cuh \
 	tests/emu_planted.cu tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/cuda_interleave.sh \
-	tests/emu_variant.sh
+	tests/emu_variant.sh tests/test_backend_1.sh tests/test_backend_2.sh
