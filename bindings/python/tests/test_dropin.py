@@ -75,7 +75,17 @@ def test_keyboard_interrupt_in_a_callback_keeps_the_finished_rounds():
     assert bytes(b.save_raw()) == bytes(whole.save_raw())
 
 
-def test_sigint_inside_a_round_drops_that_round_only():
+@pytest.fixture
+def sigint_raises():
+    """Ctrl-C as in an interactive Python: a process started in the background
+    by a non-interactive shell inherits SIGINT ignored, and Python then leaves
+    it ignored, so these tests install the usual handler for their duration."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
+def test_sigint_inside_a_round_drops_that_round_only(sigint_raises):
     X, y = _binary()
     d = gbt.DMatrix(X, y)
     calls = []
@@ -92,7 +102,7 @@ def test_sigint_inside_a_round_drops_that_round_only():
     assert b.num_boosted_rounds() == 3
 
 
-def test_sigint_while_the_library_trains_stops_after_that_round():
+def test_sigint_while_the_library_trains_stops_after_that_round(sigint_raises):
     """Ctrl-C while the C driver runs a round: the KeyboardInterrupt surfaces on
     entry to the next Python callback (where ctypes would only print it), and
     the training stops after the round in progress, keeping it."""
