@@ -122,7 +122,8 @@ static int ref_in_set(const struct ref_tree *t, int32_t i, float x)
  * see broken: a set at a split is never empty, and in gbt's format a set
  * is only at a split (XGBoost's pruner leaves sets at leaves, which
  * XGBoost ignores, so its JSON may have them); where types are declared,
- * a categorical split exactly on the features typed "c".  gbt must have
+ * a categorical split exactly on the features typed "c", and every split
+ * that a row can reach on a feature below num_feature.  gbt must have
  * refused a model that breaks them.
  */
 static void ref_kinds(const struct ref_tree *t, const unsigned char *types, int32_t ntypes, double nfeat, int xgb)
@@ -134,12 +135,24 @@ static void ref_kinds(const struct ref_tree *t, const unsigned char *types, int3
         FUZZ_ASSERT(t->left[(int32_t)i] != -1 && t->stype[(int32_t)i] == 1);
         FUZZ_ASSERT(t->csize[k] >= 1);
     }
-    for (int32_t i = 0; i < t->n; i++) {
-        const double f = t->feature[i];
-        if (t->left[i] == -1) continue;
+    /* the splits a row can reach: XGBoost's arrays may hold deleted nodes, which gbt skips */
+    char *seen;
+    int32_t *stack, top = 0;
+    if (t->n < 1) return;
+    seen = calloc((size_t)t->n, 1);
+    stack = malloc(sizeof *stack * (size_t)t->n);
+    FUZZ_ASSERT(seen && stack);
+    seen[0] = 1, stack[top++] = 0;
+    while (top > 0) {
+        const int32_t i = stack[--top];
+        const double f = t->feature[i], c[2] = {t->left[i], t->right[i]};
+        if (c[0] == -1) continue;
         FUZZ_ASSERT(f >= 0 && f < nfeat);
         if (types != NULL) FUZZ_ASSERT((t->stype[i] == 1) == (f < ntypes && types[(int32_t)f]));
+        for (int k = 0; k < 2; k++)
+            if (c[k] >= 0 && c[k] < t->n && !seen[(int32_t)c[k]]) seen[(int32_t)c[k]] = 1, stack[top++] = (int32_t)c[k];
     }
+    free(seen), free(stack);
 }
 
 /*
