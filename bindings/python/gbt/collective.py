@@ -92,12 +92,31 @@ def _attach(booster: Any, comm: Any) -> None:
     libs = _mpi_libraries()
     if len(libs) > 1:
         raise RuntimeError(f"two MPI libraries are loaded ({', '.join(sorted(libs))}): mpi4py must use the "
-                           "MPI that libgbt was built with (mpi4py's wheel picks it from MPI4PY_LIBMPI, or "
-                           "build mpi4py against it: pip install --no-binary mpi4py mpi4py)")
+                           "MPI that libgbt was built with: set MPI4PY_LIBMPI to the libmpi that `ldd` shows "
+                           "for libgbt, or build mpi4py against it (pip install --no-binary mpi4py mpi4py)")
     MPI = _mpi()
     # the address of the MPI_Comm inside the mpi4py object: the C call's `const void *mpi_comm`
     check(LIB.gbt_booster_set_mpi_comm(booster._handle, ctypes.c_void_p(MPI._addressof(comm))))
     booster._comm = comm
+
+
+def _same_categories(comm: Any, categories: Any) -> None:
+    """Raises on every rank when the ranks' category columns (pandas
+    categories, column -> list) differ: the codes must mean the same
+    categories on every rank."""
+    every = comm.allgather({i: list(c) for i, c in (categories or {}).items()})
+    for r, cats in enumerate(every):
+        if cats != every[0]:
+            raise ValueError(f"rank {r}: its category columns have categories other than rank 0's "
+                             f"({_first_difference(every[0], cats)}): give every rank's frame the same "
+                             "categories, e.g. .astype(pandas.CategoricalDtype(categories=[...]))")
+
+
+def _first_difference(a: dict, b: dict) -> str:
+    for i in sorted(set(a) | set(b)):
+        if a.get(i) != b.get(i):
+            return f"column {i}: {b.get(i)!r}, rank 0 {a.get(i)!r}"
+    return ""  # pragma: no cover - called only when a != b
 
 
 def _current() -> Any:

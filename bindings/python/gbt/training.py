@@ -270,6 +270,8 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         booster.set_param("base_score", 0.5)
     # pandas categories: the model's (continued training) or the training frame's codes for every set
     target = booster._categories() or (dtrain._categories or None)
+    if comm is not None:
+        collective._same_categories(comm, target)
     dtrain = dtrain._recoded(target)
     evals = [(d._recoded(target), name) for d, name in evals]
     container = CallbackContainer(callbacks)

@@ -65,6 +65,11 @@ def main(out):
         facts["sum"] = collective.allreduce(np.array([rank, 1], dtype=np.int64), collective.Op.SUM).tolist()
         facts["max"] = collective.allreduce(np.array([rank * 0.5]), collective.Op.MAX).tolist()
         facts["bcast"] = collective.broadcast({"from": rank}, size - 1)
+        try:
+            gbt.cv(PARAMS, dtrain, 2)
+            facts["cv"] = None
+        except ValueError as e:
+            facts["cv"] = str(e)
         b = gbt.train(LOSSGUIDE, dtrain, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
                       verbose_eval=False)
     facts["after_context"] = [collective.get_rank(), collective.get_world_size()]

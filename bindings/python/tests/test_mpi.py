@@ -4,7 +4,8 @@ on their rows, against this process's training on all the rows (no MPI).
 The launch is most of the cost (about 2 CPU-s), so one launch does every
 case: 3 ranks, a 2-rank communicator split from them, early stopping on an
 evaluation set, depthwise and lossguide, a callback that stops one rank, a
-parameter that differs on one rank, and the collective operations."""
+parameter that differs on one rank, the collective operations, and gbt.cv
+refused inside the context."""
 import importlib.util
 import json
 import os
@@ -53,7 +54,8 @@ def ranks(tmp_path_factory):
                OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
     proc = subprocess.Popen([mpirun, "-np", str(NP), "--oversubscribe", sys.executable,
                              os.path.join(HERE, "mpi_worker.py"), str(out)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
     try:
         _, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
@@ -105,3 +107,4 @@ def test_collective_operations(ranks):
         assert f["max"] == [(NP - 1) * 0.5]
         assert f["bcast"] == {"from": NP - 1}
         assert f["after_context"] == [0, 1]
+        assert f["cv"].startswith("gbt.cv runs in one process")
