@@ -84,13 +84,15 @@ def main(out):
         save("depthwise2", b)
         sub.Free()
 
-    # a callback that stops rank 1 only after round 2: every rank stops there
+    # a callback that stops rank 1 only after round 2: every rank stops there; the evaluation log
+    # (verbose_eval) prints on rank 0 only
     class StopOnRank1(gbt.callback.TrainingCallback):
         def after_iteration(self, model, epoch, evals_log):
             return rank == 1 and epoch == 2
 
-    b = gbt.train(PARAMS, dtrain, ROUNDS, evals=[(dvalid, "valid")], verbose_eval=False,
+    b = gbt.train(PARAMS, dtrain, ROUNDS, evals=[(dvalid, "valid")], verbose_eval=True,
                   callbacks=[StopOnRank1()], comm=world)
+    sys.stdout.flush()
     facts["stopped_rounds"] = b.num_boosted_rounds()
 
     # one parameter differs on the last rank: every rank gets its error

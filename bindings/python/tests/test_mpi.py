@@ -39,7 +39,7 @@ def test_one_process_answers_without_a_communicator():
 
 @pytest.fixture(scope="module")
 def ranks(tmp_path_factory):
-    """The worker's outputs: (facts per rank, model bytes by (case, rank))."""
+    """The worker's outputs: (facts per rank, model bytes by (case, rank), mpirun's standard output)."""
     if importlib.util.find_spec("mpi4py") is None:
         pytest.skip("mpi4py is not installed (pip install mpi4py)")
     mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
@@ -57,7 +57,7 @@ def ranks(tmp_path_factory):
                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:
-        _, err = proc.communicate(timeout=120)
+        log, err = proc.communicate(timeout=120)
     except subprocess.TimeoutExpired:
         proc.terminate()  # mpirun ends its ranks on SIGTERM
         _, err = proc.communicate()
@@ -65,7 +65,7 @@ def ranks(tmp_path_factory):
     assert proc.returncode == 0, f"mpirun failed ({proc.returncode}): {err[-2000:]}"
     facts = [json.loads((out / f"{r}.json").read_text()) for r in range(NP)]
     models = {tuple(p.name.split(".")[:2]): p.read_bytes() for p in out.glob("*.model")}
-    return facts, models
+    return facts, models, log
 
 
 def reference(params):
@@ -82,7 +82,7 @@ def reference(params):
                                                 ("lossguide", mpi_worker.LOSSGUIDE, NP),
                                                 ("depthwise2", mpi_worker.PARAMS, 2)])
 def test_every_rank_ends_with_the_one_process_model(ranks, case, params, nranks):
-    facts, models = ranks
+    facts, models, _ = ranks
     ref, history = reference(params)
     for r in range(nranks):
         assert models[(case, str(r))] == ref, f"{case}: rank {r} of {nranks}"
@@ -92,6 +92,11 @@ def test_every_rank_ends_with_the_one_process_model(ranks, case, params, nranks)
 
 def test_a_callback_stopping_one_rank_stops_every_rank_there(ranks):
     assert [f["stopped_rounds"] for f in ranks[0]] == [3] * NP
+
+
+def test_the_evaluation_log_prints_on_rank_0_only(ranks):
+    rounds = [line.split("\t")[0] for line in ranks[2].splitlines() if line.startswith("[")]
+    assert rounds == ["[0]", "[1]", "[2]"]
 
 
 def test_a_parameter_differing_on_one_rank_fails_every_rank(ranks):
