@@ -585,7 +585,9 @@ GBT_API gbt_status gbt_booster_train_folds(gbt_booster *const *folds, int nfold,
  *                   round (it then keeps rounds 0..best_iteration)
  * It returns 0 to go on, non-zero to stop after this round
  * (gbt_booster_train then returns GBT_OK with the rounds done; an early
- * stop in the same round still takes effect).  The arrays and the line
+ * stop in the same round still takes effect); under a communicator
+ * (gbt_booster_set_mpi_comm) a stop on any rank stops every rank after
+ * this round.  The arrays and the line
  * live until fn returns.  fn may set b's parameters (learning_rate for the
  * next rounds) and read or save its model; it must not train, cut or free
  * it.  Python's callbacks run here.

@@ -363,6 +363,12 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         if (b->hook_fn && b->hook_fn(b, round, mean, sd, count, line.failed ? NULL : line.s, rule.best_round,
                                      rule.best, early, b->hook_user) != 0)
             stopped = -1;
+        /* under a communicator a callback may stop one rank only: its stop becomes a request, which
+           the next round's take_stop shares, so every rank stops after this round */
+        if (stopped && b->comm) {
+            atomic_store(&b->stop_requested, 1);
+            stopped = 0;
+        }
         free(line.s);
         if (early) {
             gbt__log(verb, GBT_LOG_INFO, "early stop: %s-%s did not improve for %d rounds; keeping rounds 0..%d",

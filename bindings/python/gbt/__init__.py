@@ -1,7 +1,8 @@
 """gbt: gradient-boosted decision trees on the CPU or an NVIDIA GPU.
 
 A Python package over libgbt's C API (ctypes): :class:`Dataset`,
-:class:`Booster`, :func:`train`, callbacks, scikit-learn estimators
+:class:`Booster`, :func:`train` (across MPI processes too: ``comm=``,
+:mod:`gbt.collective`), callbacks, scikit-learn estimators
 (:class:`GBTClassifier`, :class:`GBTRegressor`, :class:`GBTRanker`) and plots
 (:func:`plot_metric`, :func:`plot_importance`, :func:`plot_tree`,
 :func:`to_graphviz`).
@@ -9,7 +10,7 @@ A Python package over libgbt's C API (ctypes): :class:`Dataset`,
 from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError,
                    InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError)
 from ._lib import LIB as _LIB
-from . import callback
+from . import callback, collective
 from .core import Booster, Dataset, QuantileDMatrix, build_info, device_count, params_info
 
 #: XGBoost's name for a dataset, so that scripts written for XGBoost's train() run
@@ -21,7 +22,7 @@ from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
-__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "Booster", "train", "cv", "callback", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
+__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "Booster", "train", "cv", "callback", "collective", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
            "XGBRanker", "XGBModel", "GBTError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",

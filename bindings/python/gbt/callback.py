@@ -172,6 +172,12 @@ class EarlyStopping(TrainingCallback):
         return model
 
 
+def _rank(model: Booster) -> int:
+    """The model's rank in the communicator it trains on (gbt.train's comm), 0 without one."""
+    comm = getattr(model, "_comm", None)
+    return comm.Get_rank() if comm is not None else 0
+
+
 class EvaluationMonitor(TrainingCallback):
     """Print each round's metrics: the library's round line, as gbtrain logs
     it without the times (``[3]\tvalid-auc:0.991234``).
@@ -179,7 +185,9 @@ class EvaluationMonitor(TrainingCallback):
     Parameters
     ----------
     rank : int, default 0
-        XGBoost's worker that prints; gbt prints from every process.
+        The process that prints when the booster trains across processes
+        (``gbt.train(..., comm=)``, :mod:`gbt.collective`): the others stay
+        silent, as XGBoost's workers do.
     period : int, default 1
         Print every ``period`` rounds (and the last round).
     show_stdv : bool, default False
@@ -192,6 +200,7 @@ class EvaluationMonitor(TrainingCallback):
 
     def __init__(self, rank: int = 0, period: int = 1, show_stdv: bool = False, logger: Any = None,
                  *, file: Any = None):
+        self.rank = int(rank)
         self.period = max(1, int(period))
         self.show_stdv = bool(show_stdv)
         self.logger = logger
@@ -207,7 +216,7 @@ class EvaluationMonitor(TrainingCallback):
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
         line, self._round_line = self._round_line, None
-        if not evals_log or line is None:
+        if not evals_log or line is None or _rank(model) != self.rank:
             return False
         if epoch % self.period == 0:
             self._emit(line)

@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from . import collective
 from ._lib import LIB, check
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
 from .core import Booster, Dataset, _merge_params
@@ -109,9 +110,16 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
         ``test-{metric}-mean``, ``test-{metric}-std`` (standard deviations of
         the population, as numpy's), one row per round; a dict of lists
         without pandas or with ``as_pandas=False``.
+
+    Cross validation runs in one process: inside a distributed
+    :mod:`gbt.collective` context it is refused (each process would
+    validate on its own rows only).
     """
     if not isinstance(dtrain, Dataset):
         raise TypeError(f"dtrain must be a gbt.Dataset, not {type(dtrain).__name__}")
+    if collective.is_distributed():
+        raise ValueError("gbt.cv runs in one process; call it outside gbt.collective's communicator "
+                         "(gbt.train and the estimators train across processes)")
     if dtrain.get_group() is not None and folds is None:
         raise ValueError("gbt.cv on data with query groups needs folds= (whole groups per fold)")
     params = _merge_params(params)

@@ -3,6 +3,8 @@
 They follow scikit-learn's conventions (parameters in ``__init__`` stored as
 given and validated in ``fit``, fitted attributes ending in ``_``,
 ``validate_data`` for inputs) and pass ``sklearn.utils.estimator_checks``.
+Inside ``gbt.collective.CommunicatorContext()`` their ``fit`` trains across
+the MPI processes, each on its own rows, as XGBoost's estimators do.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from . import collective
 from .core import Booster, Dataset, _category_frame, _is_pandas_df
 from .training import train
 
@@ -620,7 +623,11 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
                              ensure_all_finite="allow-nan")
         check_classification_targets(y)
-        self.classes_, y_enc = np.unique(y, return_inverse=True)
+        self.classes_ = np.unique(y)
+        comm = collective._current()
+        if comm is not None:  # training across processes: the classes of every process's rows
+            self.classes_ = np.unique(np.concatenate(comm.allgather(self.classes_)))
+        y_enc = np.searchsorted(self.classes_, y)
         self.n_classes_ = len(self.classes_)
         if self.n_classes_ < 2:
             raise ValueError(f"the data has only one class ({self.classes_[0]!r}); a classifier "

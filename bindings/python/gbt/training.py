@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .callback import (CallbackContainer, EarlyStopping, EvaluationMonitor, ProgressBar,
                        TrainingCallback)
-from . import _lib
+from . import _lib, collective
 from .core import Booster, Dataset, _merge_params
 
 # gbt_booster_set_early_stopping's defaults: early_stopping_rounds alone
@@ -138,7 +138,8 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
           verbose_eval: Union[bool, int] = True,
           xgb_model: Union[None, str, Booster, bytes, bytearray] = None,
           callbacks: Optional[Sequence[TrainingCallback]] = None,
-          custom_metric: Optional[Callable[..., Any]] = None) -> Booster:
+          custom_metric: Optional[Callable[..., Any]] = None,
+          comm: Any = None) -> Booster:
     """Train a booster.
 
     One call of the library's training driver, ``gbt_booster_train``, the
@@ -195,6 +196,18 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         ``metric_name`` picks another).  preds are
         the predictions (float32, as :meth:`Booster.predict` gives them), or
         the raw scores when ``obj`` is given, as XGBoost does.
+    comm : mpi4py communicator, optional
+        Train across the processes of this MPI communicator (such as
+        ``MPI.COMM_WORLD`` under ``mpirun``): every process calls ``train``
+        with the same parameters and its own rows in ``dtrain`` and in each
+        of ``evals`` (the processes' rows in rank order make up the whole
+        sets), and every process gets the model one process trains on all
+        the rows, byte for byte; the metrics, early stopping and the
+        callbacks see the whole evaluation sets.  Default: the communicator
+        of :mod:`gbt.collective` when one is set (``with
+        gbt.collective.CommunicatorContext():``), else one process.  A
+        ``custom_metric`` is refused under a communicator (it would see one
+        process's rows); ``obj`` gives the gradients of the process's rows.
 
     Returns
     -------
@@ -244,6 +257,10 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         booster.set_param(params)
     else:
         booster = Booster(params)
+    if comm is None:
+        comm = collective._current()
+    if comm is not None:
+        collective._attach(booster, comm)
 
     if obj is not None and not callable(obj):
         raise TypeError(f"obj must be callable; got {type(obj).__name__}")
@@ -253,6 +270,8 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         booster.set_param("base_score", 0.5)
     # pandas categories: the model's (continued training) or the training frame's codes for every set
     target = booster._categories() or (dtrain._categories or None)
+    if comm is not None:
+        collective._same_categories(comm, target)
     dtrain = dtrain._recoded(target)
     evals = [(d._recoded(target), name) for d, name in evals]
     container = CallbackContainer(callbacks)

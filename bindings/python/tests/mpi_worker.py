@@ -1,0 +1,110 @@
+"""One rank of test_mpi.py's trainings, started by `mpirun -np 3 python3
+mpi_worker.py OUTDIR`: each rank takes its rows of the generated data (rank
+order = row order) and trains, and writes what it got to OUTDIR
+(CASE.RANK.model: the model's bytes; RANK.json: the rest), for the test to
+compare with one process's training on all the rows."""
+import json
+import os
+import sys
+
+import numpy as np
+
+ROUNDS = 12
+
+
+def data():
+    """Training and validation sets: 5 features, noisy binary labels (the
+    validation loss stops improving within ROUNDS rounds at eta 0.6)."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(500, 5)).astype(np.float32)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = ((np.nan_to_num(X[:, 0]) + 0.5 * np.nan_to_num(X[:, 1]) + rng.normal(scale=1.0, size=500)) > 0)
+    return X[:300], y[:300].astype(np.float32), X[300:], y[300:].astype(np.float32)
+
+
+PARAMS = {"objective": "binary:logistic", "eta": 0.6, "max_depth": 3, "nthread": 1, "seed": 1}
+LOSSGUIDE = dict(PARAMS, grow_policy="lossguide", max_leaves=6, max_depth=0)
+
+
+def part(a, rank, size):
+    n = len(a)
+    return a[rank * n // size:(rank + 1) * n // size]
+
+
+def main(out):
+    from mpi4py import MPI
+
+    import gbt
+    from gbt import collective
+
+    world = MPI.COMM_WORLD
+    rank, size = world.Get_rank(), world.Get_size()
+    X, y, Xv, yv = data()
+    facts = {}
+
+    def save(case, booster):
+        with open(os.path.join(out, f"{case}.{rank}.model"), "wb") as f:
+            f.write(booster.save_raw())
+
+    def shards(r, n):
+        return (gbt.DMatrix(part(X, r, n), part(y, r, n)), gbt.DMatrix(part(Xv, r, n), part(yv, r, n)))
+
+    # gbt.train(comm=), depthwise, early stopping on an evaluation set, the history callbacks see
+    dtrain, dvalid = shards(rank, size)
+    history = {}
+    b = gbt.train(PARAMS, dtrain, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
+                  evals_result=history, verbose_eval=False, comm=world)
+    save("depthwise", b)
+    facts["depthwise_history"] = history
+
+    # XGBoost's way: gbt.train without comm= inside CommunicatorContext (COMM_WORLD), as the
+    # estimators' fit calls it; lossguide
+    with collective.CommunicatorContext():
+        facts["rank"], facts["size"] = collective.get_rank(), collective.get_world_size()
+        facts["distributed"] = collective.is_distributed()
+        facts["sum"] = collective.allreduce(np.array([rank, 1], dtype=np.int64), collective.Op.SUM).tolist()
+        facts["max"] = collective.allreduce(np.array([rank * 0.5]), collective.Op.MAX).tolist()
+        facts["bcast"] = collective.broadcast({"from": rank}, size - 1)
+        try:
+            gbt.cv(PARAMS, dtrain, 2)
+            facts["cv"] = None
+        except ValueError as e:
+            facts["cv"] = str(e)
+        b = gbt.train(LOSSGUIDE, dtrain, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
+                      verbose_eval=False)
+    facts["after_context"] = [collective.get_rank(), collective.get_world_size()]
+    save("lossguide", b)
+
+    # a communicator of ranks 0 and 1 only (comm.Split): two shares of the rows
+    sub = world.Split(0 if rank < 2 else MPI.UNDEFINED, rank)
+    if sub != MPI.COMM_NULL:
+        dtrain2, dvalid2 = shards(rank, 2)
+        b = gbt.train(PARAMS, dtrain2, ROUNDS, evals=[(dvalid2, "valid")], early_stopping_rounds=2,
+                      verbose_eval=False, comm=sub)
+        save("depthwise2", b)
+        sub.Free()
+
+    # a callback that stops rank 1 only after round 2: every rank stops there; the evaluation log
+    # (verbose_eval) prints on rank 0 only
+    class StopOnRank1(gbt.callback.TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            return rank == 1 and epoch == 2
+
+    b = gbt.train(PARAMS, dtrain, ROUNDS, evals=[(dvalid, "valid")], verbose_eval=True,
+                  callbacks=[StopOnRank1()], comm=world)
+    sys.stdout.flush()
+    facts["stopped_rounds"] = b.num_boosted_rounds()
+
+    # one parameter differs on the last rank: every rank gets its error
+    try:
+        gbt.train(dict(PARAMS, max_depth=4 if rank == size - 1 else 3), dtrain, 2, verbose_eval=False, comm=world)
+        facts["mismatch"] = None
+    except gbt.GBTError as e:
+        facts["mismatch"] = f"{type(e).__name__}: {e}"
+
+    with open(os.path.join(out, f"{rank}.json"), "w") as f:
+        json.dump(facts, f)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,115 @@
+"""Training across MPI processes from Python (gbt.train's comm=,
+gbt.collective): one `mpirun -np 3` of mpi_worker.py, whose ranks each train
+on their rows, against this process's training on all the rows (no MPI).
+The launch is most of the cost (about 2 CPU-s), so one launch does every
+case: 3 ranks, a 2-rank communicator split from them, early stopping on an
+evaluation set, depthwise and lossguide, a callback that stops one rank, a
+parameter that differs on one rank, the collective operations, and gbt.cv
+refused inside the context."""
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import gbt
+from gbt import collective
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import mpi_worker  # noqa: E402
+
+NP = 3
+
+
+def test_one_process_answers_without_a_communicator():
+    assert (collective.get_rank(), collective.get_world_size(), collective.is_distributed()) == (0, 1, False)
+    a = np.array([1, 2], dtype=np.int32)
+    assert collective.allreduce(a, collective.Op.BITWISE_OR).tolist() == [1, 2]
+    assert collective.broadcast({"x": 1}, 0) == {"x": 1}
+    with pytest.raises(TypeError, match="integer array"):
+        collective.allreduce(np.ones(2), collective.Op.BITWISE_AND)
+    with pytest.raises(TypeError, match="XGBoost's tracker arguments do not apply"):
+        collective.init(dmlc_tracker_uri="127.0.0.1")
+
+
+@pytest.fixture(scope="module")
+def ranks(tmp_path_factory):
+    """The worker's outputs: (facts per rank, model bytes by (case, rank), mpirun's standard output)."""
+    if importlib.util.find_spec("mpi4py") is None:
+        pytest.skip("mpi4py is not installed (pip install mpi4py)")
+    mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
+    if mpirun is None:
+        pytest.skip("no mpirun or mpiexec on PATH (apt-get install openmpi-bin)")
+    if not gbt.build_info().get("mpi"):
+        pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
+    out = tmp_path_factory.mktemp("mpi")
+    # as tests/mpi_env.sh: root in CI's containers, no single-copy transfers, session files of our own
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_orte_tmpdir_base=str(out),
+               OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    proc = subprocess.Popen([mpirun, "-np", str(NP), "--oversubscribe", sys.executable,
+                             os.path.join(HERE, "mpi_worker.py"), str(out)],
+                            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        log, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.terminate()  # mpirun ends its ranks on SIGTERM
+        _, err = proc.communicate()
+        pytest.fail(f"mpirun -np {NP} did not finish in 120 s (a rank waits forever?): {err[-2000:]}")
+    assert proc.returncode == 0, f"mpirun failed ({proc.returncode}): {err[-2000:]}"
+    facts = [json.loads((out / f"{r}.json").read_text()) for r in range(NP)]
+    models = {tuple(p.name.split(".")[:2]): p.read_bytes() for p in out.glob("*.model")}
+    return facts, models, log
+
+
+def reference(params):
+    """One process on all the rows; the history of its evaluation set."""
+    X, y, Xv, yv = mpi_worker.data()
+    history = {}
+    b = gbt.train(params, gbt.DMatrix(X, y), mpi_worker.ROUNDS, evals=[(gbt.DMatrix(Xv, yv), "valid")],
+                  early_stopping_rounds=2, evals_result=history, verbose_eval=False)
+    assert b.num_boosted_rounds() < mpi_worker.ROUNDS, "the data must make early stopping stop"
+    return bytes(b.save_raw()), history
+
+
+@pytest.mark.parametrize("case,params,nranks", [("depthwise", mpi_worker.PARAMS, NP),
+                                                ("lossguide", mpi_worker.LOSSGUIDE, NP),
+                                                ("depthwise2", mpi_worker.PARAMS, 2)])
+def test_every_rank_ends_with_the_one_process_model(ranks, case, params, nranks):
+    facts, models, _ = ranks
+    ref, history = reference(params)
+    for r in range(nranks):
+        assert models[(case, str(r))] == ref, f"{case}: rank {r} of {nranks}"
+    if case == "depthwise":  # the metrics of the whole evaluation set, on every rank
+        assert all(f["depthwise_history"] == history for f in facts)
+
+
+def test_a_callback_stopping_one_rank_stops_every_rank_there(ranks):
+    assert [f["stopped_rounds"] for f in ranks[0]] == [3] * NP
+
+
+def test_the_evaluation_log_prints_on_rank_0_only(ranks):
+    rounds = [line.split("\t")[0] for line in ranks[2].splitlines() if line.startswith("[")]
+    assert rounds == ["[0]", "[1]", "[2]"]
+
+
+def test_a_parameter_differing_on_one_rank_fails_every_rank(ranks):
+    for f in ranks[0]:
+        assert f["mismatch"] == (f"ParamError: rank {NP - 1}: its parameters differ from rank 0's: every process "
+                                 "must set the same parameters")
+
+
+def test_collective_operations(ranks):
+    for r, f in enumerate(ranks[0]):
+        assert (f["rank"], f["size"], f["distributed"]) == (r, NP, True)
+        assert f["sum"] == [sum(range(NP)), NP]
+        assert f["max"] == [(NP - 1) * 0.5]
+        assert f["bcast"] == {"from": NP - 1}
+        assert f["after_context"] == [0, 1]
+        assert f["cv"].startswith("gbt.cv runs in one process")
