@@ -106,8 +106,9 @@ static void usage(FILE *f)
             "                           from scratch)\n"
             "  --save_period=N          also save the model every N rounds (default 0:\n"
             "                           only at the end), each time a complete model\n"
-            "                           file replacing MODEL_FILE atomically; not with\n"
-            "                           early stopping, nor a MODEL_FILE written in place\n"
+            "                           file replacing MODEL_FILE atomically (with early\n"
+            "                           stopping: its best round so far); not with\n"
+            "                           --save_best, nor a MODEL_FILE written in place\n"
             "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
             "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
@@ -467,12 +468,12 @@ int main(int argc, char **argv)
         if (strcmp(buf, "0") != 0 && nvalid == 0)
             cli_die("early_stopping_rounds needs validation data (--valid FILE): it watches the last "
                     "validation set's metric");
-        if (strcmp(buf, "0") != 0 && period > 0)
-            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
-                    "follows one uninterrupted training");
         if (cli_flag(&o, "save_best") && strcmp(buf, "0") == 0)
             cli_die("--save_best keeps the rounds up to early stopping's best one: it needs "
                     "--early_stopping_rounds=N");
+        if (cli_flag(&o, "save_best") && period > 0)
+            cli_die("--save_period and --save_best cannot be combined: the checkpoints would hold rounds "
+                    "that the final model drops");
         /* by default every round stays and the model records best_iteration (gbpredict predicts with it) */
         if ((s = gbt_booster_set_early_stopping(b, -1, NULL, NULL, -1, 0.0, cli_flag(&o, "save_best"))) != GBT_OK)
             cli_die_status(s, "setting up early stopping");
