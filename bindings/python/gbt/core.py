@@ -986,7 +986,7 @@ class Booster:
         out = {}
         for k in ("device", "best_iteration", "best_score", "num_feature"):
             v = self.attr(k)
-            if v is not None:
+            if v is not None and not (k == "best_score" and v == "nan"):  # a best_iteration set alone
                 out[k] = v
         out.update(self._user_attrs())
         return out

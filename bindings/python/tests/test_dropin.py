@@ -368,6 +368,27 @@ def test_early_stopping_record_crosses_to_and_from_xgboost(tmp_path):
     assert g.num_boosted_rounds() == xb.num_boosted_rounds()
 
 
+def test_early_stopping_continued_and_set_by_hand_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy()
+    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+    got = {}
+    for lib in (xgb, gbt):
+        dtr, dva = lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+        first = lib.train(p, dtr, 8, evals=[(dva, "v")], early_stopping_rounds=50, verbose_eval=False)
+        # continued: rounds counted from the model's start; without early stopping the record stays
+        more = lib.train(p, dtr, 3, evals=[(dva, "v")], early_stopping_rounds=5, verbose_eval=False,
+                         xgb_model=first)
+        plain = lib.train(p, dtr, 3, evals=[(dva, "v")], verbose_eval=False, xgb_model=first)
+        c = lib.train(p, dtr, 5, verbose_eval=False)
+        c.best_iteration = 2
+        r = [first.best_iteration, more.num_boosted_rounds(), more.best_iteration, plain.best_iteration,
+             c.best_iteration, hasattr(c, "best_score"), "best_score" in c.attributes()]
+        c.best_score = 0.25
+        got[lib.__name__] = r + [c.best_score]
+    assert got["gbt"] == got["xgboost"] == [7, 11, 10, 7, 2, False, False, 0.25]
+
+
 def test_estimators_predict_with_the_best_round_as_xgboost():
     xgb = pytest.importorskip("xgboost")
     X, y = _noisy(400, 2)
