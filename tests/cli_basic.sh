@@ -135,9 +135,11 @@ esac
 
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err
+# with checkpoints too (allowed since the rounds stay): the final save is the whole model
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
-    --early_stopping_rounds=3 "$data/breast_cancer.train.csv" es.model 2> es.err
-check "early stopping reports the best round" grep -Eq "best round [0-9]+" es.err
+    --early_stopping_rounds=3 --save_period=4 "$data/breast_cancer.train.csv" es.model 2> es.err
+check "early stopping reports the best round, after the checkpoints" \
+    sh -c 'grep -Eq "best round [0-9]+" es.err && grep -q "saved 4 rounds to es.model" es.err'
 # XGBoost 3.2's rule: every round stays (the stop comes 3 after the best) and the model records the best one
 "$gbmodel" info es.model > es.info
 best=$(sed -n 's/^best_iteration: //p' es.info)
