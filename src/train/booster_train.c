@@ -351,10 +351,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         /* as XGBoost's EarlyStopping: the model records each new best round as it comes */
         for (int f = 0; f < nb && s == GBT_OK && improved && rule.rounds > 0; f++)
             s = gbt_booster_set_best(bs[f], rule.best_round, rule.best);
-        if (s != GBT_OK) {
-            free(line.s);
-            break;
-        }
+        if (s != GBT_OK) break;
         gbt__sb_printf(&line, "[%d]", round);
         for (int k = 0; k < count; k++) {
             gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[k / mls[0].total].name, mls[0].names[k % mls[0].total],
