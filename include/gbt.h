@@ -470,8 +470,8 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
 /*
  * Read-only facts about a booster, as text in buf:
  *   "device"          the device of the last training: "cpu" or "cuda:N"
- *   "best_iteration"  the best round (0-based) after early stopping
- *   "best_score"      its score
+ *   "best_iteration"  the best round (0-based) that early stopping recorded
+ *   "best_score"      its score (the watched metric's value)
  *   "num_feature"     the number of features the model was trained on
  *   "num_trees"       the number of trees (rounds times the classes)
  *   "training_file"   how the file the model was last trained on was laid
@@ -481,7 +481,7 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *                     another delimiter); training on data from memory
  *                     leaves it as it was.  gbpredict reads CSV/TSV files
  *                     this way unless its flags say otherwise
- * GBT_E_STATE when the fact is not known (no training yet, no early stop,
+ * GBT_E_STATE when the fact is not known (no training yet, no early stopping,
  * no training file: data from memory, or a model saved before gbt
  * recorded it).  Any other key reads a user attribute set by
  * gbt_booster_set_attr (GBT_E_INVALID_ARG, an unknown attribute, when
@@ -536,10 +536,14 @@ GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
  * run.  Early stopping (early_stopping_rounds > 0, or
  * gbt_booster_set_early_stopping) watches the last metric on the last
  * validation set unless told otherwise: a round improves on the best one
- * when its value is better by more than min_delta (default 0); training
- * stops once `rounds` rounds passed without improvement, and the rounds
- * after the best one are removed (the booster then predicts with the best
- * round, and best_iteration/best_score are recorded).  On failure the
+ * when its value is better by more than min_delta (default 0), and each
+ * new best round is recorded at once as the model's best_iteration and
+ * best_score (gbt_booster_get_attr; saved in the model file and the
+ * XGBoost JSON export); training stops once `rounds` rounds passed without
+ * improvement.  Every round trained stays in the model, as in XGBoost
+ * 3.2: predict with rounds 0..best_iteration through
+ * gbt_booster_predict_rounds (end best_iteration + 1), or ask for the old
+ * cut with save_best (gbt_booster_set_early_stopping).  On failure the
  * booster keeps the rounds that completed.  The training set may be one of
  * the validation sets (its metrics each round, as gbtrain prints them
  * without --valid).
@@ -556,8 +560,9 @@ GBT_API gbt_status gbt_booster_train(gbt_booster *b, const gbt_dataset *train, i
  * are the means over the folds (summed in fold order), with the population
  * standard deviations beside them (the line shows "MEAN+STD" when
  * show_stdv is non-zero).  The settings of folds[0] rule the training:
- * early stopping, its round callback, hook and stop requests; an early
- * stop keeps rounds 0..best in every fold (unless save_best is 0).
+ * early stopping, its round callback, hook and stop requests; every fold
+ * records the best round of the means, and keeps rounds 0..best only with
+ * save_best.
  * gbt_booster_train(b, ...) is this with one fold.  Not under a
  * communicator (GBT_E_INVALID_ARG).
  */
@@ -582,7 +587,7 @@ GBT_API gbt_status gbt_booster_train_folds(gbt_booster *const *folds, int nfold,
  *                   stopping watches (-1 and NaN without validation sets
  *                   or metrics)
  *   early_stop      1 when early stopping ends the training after this
- *                   round (it then keeps rounds 0..best_iteration)
+ *                   round
  * It returns 0 to go on, non-zero to stop after this round
  * (gbt_booster_train then returns GBT_OK with the rounds done; an early
  * stop in the same round still takes effect); under a communicator
@@ -608,13 +613,17 @@ GBT_API gbt_status gbt_booster_set_train_hook(gbt_booster *b, gbt_train_hook_fn 
  *                the name it has after its first call)
  *   maximize     1 when higher is better, 0 when lower, -1: the metric's own
  *   min_delta    an improvement must be larger than this (>= 0)
- *   save_best    non-zero: an early stop keeps rounds 0..best only; 0:
- *                every round stays and best_iteration is not recorded
+ *   save_best    non-zero: when the training ends (an early stop, the
+ *                last round, a stop asked for; not a failure) only rounds
+ *                0..best_iteration stay, as with XGBoost's
+ *                EarlyStopping(save_best=True) (gbt's early stopping
+ *                always cut so before); 0 (the default): every round stays.
+ *                best_iteration and best_score are recorded either way
  * A name that matches no set or metric fails the training
  * (GBT_E_INVALID_ARG, listing those there are): the set at its start, the
  * metric after the first round.  With these set, early stopping without a
  * validation set is GBT_E_INVALID_ARG.  gbt_booster_set_early_stopping(b,
- * -1, NULL, NULL, -1, 0, 1) restores the defaults.  Not saved with the
+ * -1, NULL, NULL, -1, 0, 0) restores the defaults.  Not saved with the
  * model.
  */
 GBT_API gbt_status gbt_booster_set_early_stopping(gbt_booster *b, int rounds, const char *data_name,

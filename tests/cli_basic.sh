@@ -135,9 +135,26 @@ esac
 
 "$gbtrain" -q --num_round=2 "$data/diabetes.train.csv" quiet.model 2> quiet.err
 check "-q prints nothing" test ! -s quiet.err
+# with checkpoints too (allowed since the rounds stay): the final save is the whole model
 "$gbtrain" --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
-    --early_stopping_rounds=3 "$data/breast_cancer.train.csv" es.model 2> es.err
-check "early stopping reports the best round" grep -Eq "best round [0-9]+" es.err
+    --early_stopping_rounds=3 --save_period=4 "$data/breast_cancer.train.csv" es.model 2> es.err
+check "early stopping reports the best round, after the checkpoints" \
+    sh -c 'grep -Eq "best round [0-9]+" es.err && grep -q "saved 4 rounds to es.model" es.err'
+# XGBoost 3.2's rule: every round stays (the stop comes 3 after the best) and the model records the best one
+"$gbmodel" info es.model > es.info
+best=$(sed -n 's/^best_iteration: //p' es.info)
+check "the model keeps best_iteration + 3 + 1 rounds (best $best)" grep -qx "rounds: $((best + 4))" es.info
+"$gbpredict" "$data/breast_cancer.test.csv" es.model es.pred 2> es.perr
+"$gbpredict" -q --rounds=0:$((best + 1)) "$data/breast_cancer.test.csv" es.model es_best.pred
+"$gbpredict" -q --rounds=0: "$data/breast_cancer.test.csv" es.model es_all.pred
+check "gbpredict predicts with rounds 0..best_iteration by default, and says so" \
+    sh -c "cmp -s es.pred es_best.pred && ! cmp -s es.pred es_all.pred && grep -q 'rounds 0..$best of $((best + 4))' es.perr"
+"$gbtrain" -q --objective=binary:logistic --num_round=50 --eta=1 --valid="$data/breast_cancer.test.csv" \
+    --early_stopping_rounds=3 --save_best "$data/breast_cancer.train.csv" es_cut.model
+"$gbmodel" info es_cut.model > es_cut.info
+"$gbpredict" -q "$data/breast_cancer.test.csv" es_cut.model es_cut.pred
+check "--save_best keeps rounds 0..best only, which predict the same" \
+    sh -c "grep -qx 'rounds: $((best + 1))' es_cut.info && grep -qx 'best_iteration: $best' es_cut.info && cmp -s es_cut.pred es.pred"
 
 # Per-round metrics without --valid: the training data's, by the objective's default metric
 cp "$data/breast_cancer.train.csv" bc.csv

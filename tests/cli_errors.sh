@@ -183,8 +183,10 @@ fails "a configuration without data, and no TRAIN_FILE" "no TRAIN_FILE given \(n
 printf 'data = "/no/such/train.txt?format=libsvm"\n' > missing.conf
 fails "a missing data file of a configuration is named without its URI options" \
     "cannot open '/no/such/train.txt'" "$gbtrain" -q --config missing.conf
-fails "--save_period with early stopping" "save_period and early_stopping_rounds cannot be combined" \
-    "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --valid="$tr" "$tr" es.model
+fails "--save_period with --save_best" "save_period and --save_best cannot be combined" \
+    "$gbtrain" -q --save_period=2 --early_stopping_rounds=3 --save_best --valid="$tr" "$tr" es.model
+fails "--save_best without early stopping" "save_best .* needs --early_stopping_rounds=N" \
+    "$gbtrain" -q --save_best --valid="$tr" "$tr" es.model
 
 "$gbtrain" -q --objective=binary:logistic --num_round=2 "$tr" good.model
 cp good.model keep.model

@@ -40,7 +40,7 @@ fails "--rounds beyond the model's rounds" "not a range of the model's 8 rounds"
 fails "--rounds without a colon" "expected A:B" "$gbpredict" -q --rounds=3 "$test" bc8.model out.txt
 fails "two --pred_ options" "exclude each other" \
     "$gbpredict" -q --pred_leaf --pred_contribs "$test" bc8.model out.txt
-fails "--metric with --pred_contribs" "whole model" \
+fails "--metric with --pred_contribs" "not with --rounds or --pred_" \
     "$gbpredict" -q --pred_contribs --metric=auc "$test" bc8.model out.txt
 
 "$gbtrain" -q --objective=multi:softprob --num_class=10 --num_round=2 --max_depth=3 \

@@ -93,7 +93,7 @@ static void test_hook_and_rule(void)
         struct script sc = {DOWN, 0, "scripted", b};
         struct seen s = {.stop_at = -1};
         int same = 1, flags = 1;
-        char attr[32] = "";
+        char attr[32] = "", score[32] = "";
         gbt_booster_set_eval_callback(b, "tmp", scripted, &sc, 0);
         gbt_booster_set_train_hook(b, hook, &s);
         ok_call(gbt_booster_set_early_stopping(b, 2, NULL, NULL, -1, 0.1, save_best), "set early stopping");
@@ -110,12 +110,14 @@ static void test_hook_and_rule(void)
                strstr(s.line0, "elapsed") == NULL,
            "the line: the renamed metric, six decimals, no times ('%s')", s.line0);
         gbt_booster_get_attr(b, "best_iteration", attr, sizeof attr);
+        gbt_booster_get_attr(b, "best_score", score, sizeof score);
         if (save_best)
-            ok(rounds_of(b) == 4 && strcmp(attr, "3") == 0, "save_best keeps rounds 0..3 and records 3 (%d, '%s')",
-               rounds_of(b), attr);
+            ok(rounds_of(b) == 4 && strcmp(attr, "3") == 0 && strcmp(score, "3.5") == 0,
+               "save_best keeps rounds 0..3 and records 3, 3.5 (%d, '%s', '%s')", rounds_of(b), attr, score);
         else
-            ok(rounds_of(b) == 6 && attr[0] == '\0', "save_best=0 keeps the 6 rounds and records nothing (%d, '%s')",
-               rounds_of(b), attr);
+            ok(rounds_of(b) == 6 && strcmp(attr, "3") == 0 && strcmp(score, "3.5") == 0,
+               "save_best=0 keeps the 6 rounds and records 3, 3.5 as XGBoost (%d, '%s', '%s')", rounds_of(b), attr,
+               score);
         gbt_booster_free(b);
     }
     {
@@ -129,6 +131,20 @@ static void test_hook_and_rule(void)
         ok_call(gbt_booster_train(b, d, 10, valid, names, 1), "train with maximize=1");
         ok(s.calls == 3 && rounds_of(b) == 1, "maximize=1: stops after round 2 keeping round 0 (%d calls, %d rounds)",
            s.calls, rounds_of(b));
+        gbt_booster_free(b);
+    }
+    for (int save_best = 0; save_best < 2; save_best++) {
+        /* no stop in 5 rounds (rounds 3; best 0 1 1 3 3 by hand): save_best still cuts after round 3 when the
+           training ends, as XGBoost's EarlyStopping.after_training does; without it all 5 stay */
+        gbt_booster *b = tu_booster(SET);
+        struct script sc = {DOWN, 0, NULL, b};
+        char attr[32] = "";
+        gbt_booster_set_eval_callback(b, "c", scripted, &sc, 0);
+        gbt_booster_set_early_stopping(b, 3, NULL, NULL, -1, 0.1, save_best);
+        ok_call(gbt_booster_train(b, d, 5, valid, names, 1), "5 rounds without a stop, save_best=%d", save_best);
+        gbt_booster_get_attr(b, "best_iteration", attr, sizeof attr);
+        ok(rounds_of(b) == (save_best ? 4 : 5) && strcmp(attr, "3") == 0,
+           "save_best=%d: %d rounds kept, best_iteration '%s' recorded", save_best, rounds_of(b), attr);
         gbt_booster_free(b);
     }
     gbt_dataset_free(d);

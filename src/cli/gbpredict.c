@@ -37,7 +37,10 @@ static void usage(FILE *f)
             "                           (row-major, the bias last; each row sums to the\n"
             "                           feature's SHAP value), one block per class\n"
             "  --rounds=A:B             predict with the rounds [A, B) only, from 0 (B\n"
-            "                           empty or 0: to the last); default: all\n"
+            "                           empty or 0: to the last); default: rounds\n"
+            "                           0..best_iteration of a model that records one\n"
+            "                           (early stopping; XGBoost's estimators predict so),\n"
+            "                           else all (--rounds=0: all)\n"
             "  --metric=NAME            also print NAME (a metric of gbtrain's eval_metric:\n"
             "                           rmse, mae, auc, logloss, quantile, cox-nloglik,\n"
             "                           ndcg@K, map@K, pre@K, aucpr, ...) against the data's\n"
@@ -187,6 +190,29 @@ static void parse_rounds(const char *v, int *begin, int *end)
     *end = (int)b;
 }
 
+/*
+ * Without --rounds, a model that records early stopping's best round
+ * predicts (and --metric evaluates) with rounds 0..best_iteration, as
+ * XGBoost's estimators do: *b becomes that slice of the model.
+ */
+static void use_best_rounds(gbt_booster **b, int quiet)
+{
+    char buf[32];
+    int best, rounds;
+    gbt_booster *part;
+    gbt_status s;
+    if (gbt_booster_get_attr(*b, "best_iteration", buf, sizeof buf) != GBT_OK) return;
+    best = atoi(buf);
+    if ((s = gbt_booster_num_rounds(*b, &rounds)) != GBT_OK) cli_die_status(s, "counting rounds");
+    if (best + 1 >= rounds) return;
+    if ((s = gbt_booster_slice(*b, 0, best + 1, &part)) != GBT_OK) cli_die_status(s, "taking the best rounds");
+    if (!quiet)
+        fprintf(stderr, "predicting with rounds 0..%d of %d: the model's best_iteration (--rounds=0: for every "
+                "round)\n", best, rounds);
+    gbt_booster_free(*b);
+    *b = part;
+}
+
 /* Whether a file starts like gbpredict's output: tab-separated numbers. */
 static int is_predictions(const char *head)
 {
@@ -268,11 +294,13 @@ int main(int argc, char **argv)
     if ((flags & ~GBT_PREDICT_MARGIN) || cli_get(&o, "rounds"))
         for (size_t i = 0; i < o.n; i++)
             if (strcmp(o.v[i].name, "metric") == 0)
-                cli_die("--metric evaluates the whole model's predictions: not with --rounds or --pred_*");
+                cli_die("--metric evaluates the model's predictions (those of its best_iteration when it "
+                        "records one): not with --rounds or --pred_*");
 
     if ((v = cli_get(&o, "device")) != NULL) cli_check_device(v);
     s = gbt_booster_load(o.positional[1], &b);
     if (s != GBT_OK) cli_die_status(s, "loading the model");
+    if (cli_get(&o, "rounds") == NULL) use_best_rounds(&b, quiet || cli_mpi_rank() > 0);
     if ((v = cli_get(&o, "nthread")) != NULL && (s = gbt_booster_set_param(b, "nthread", v)) != GBT_OK)
         cli_die_status(s, "--nthread");
     if ((v = cli_get(&o, "device")) != NULL && (s = gbt_booster_set_param(b, "device", v)) != GBT_OK)

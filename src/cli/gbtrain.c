@@ -19,8 +19,8 @@
  * (--force: --force=1); --eval_train and pred_margin take their value, as
  * they always did, so that "--eval_train 0" does not make 0 a file argument.
  */
-static const char bool_flags[] = "header q quiet help h version force eval_train pred_margin";
-static const char bare_flags[] = "header q quiet help h version force";
+static const char bool_flags[] = "header q quiet help h version force eval_train pred_margin save_best";
+static const char bare_flags[] = "header q quiet help h version force save_best";
 
 /*
  * Whether training parameter `name` is a yes/no: the library's bool
@@ -56,7 +56,8 @@ static const char *const tool_options[] = {"config", "valid", "format", "label_c
                                            "version", "force", "save_period", "progress", "eval_train",
                                            "task", "data", "model_out", "model_in", "model_dir",
                                            "test:data", "name_pred", "pred_margin", "name_dump",
-                                           "dump_stats", "fmap", "categorical_feature", "feature_types", NULL};
+                                           "dump_stats", "fmap", "categorical_feature", "feature_types", "save_best",
+                                           NULL};
 
 /* A data file: its path, its own reading options (from an XGBoost URI) and its name in metrics. */
 struct data_file {
@@ -105,12 +106,17 @@ static void usage(FILE *f)
             "                           from scratch)\n"
             "  --save_period=N          also save the model every N rounds (default 0:\n"
             "                           only at the end), each time a complete model\n"
-            "                           file replacing MODEL_FILE atomically; not with\n"
-            "                           early stopping, nor a MODEL_FILE written in place\n"
+            "                           file replacing MODEL_FILE atomically (with early\n"
+            "                           stopping: its best round so far); not with\n"
+            "                           --save_best, nor a MODEL_FILE written in place\n"
             "  --config=FILE            read 'name = value' lines (values may be quoted);\n"
             "                           the command line wins\n"
             "  --valid=FILE             validation data, repeatable: metrics each round,\n"
             "                           early stopping on the last one\n"
+            "  --save_best              with early_stopping_rounds: save only the rounds\n"
+            "                           up to the best one (default: every round trained,\n"
+            "                           the best recorded as best_iteration, which\n"
+            "                           gbpredict predicts with)\n"
             "  --eval_train=0|1         metrics of the training data each round too\n"
             "                           (default: only when no --valid is given)\n"
             "  --format=libsvm|csv|tsv  data format (default: guessed from the content)\n"
@@ -462,9 +468,15 @@ int main(int argc, char **argv)
         if (strcmp(buf, "0") != 0 && nvalid == 0)
             cli_die("early_stopping_rounds needs validation data (--valid FILE): it watches the last "
                     "validation set's metric");
-        if (strcmp(buf, "0") != 0 && period > 0)
-            cli_die("--save_period and early_stopping_rounds cannot be combined: early stopping "
-                    "follows one uninterrupted training");
+        if (cli_flag(&o, "save_best") && strcmp(buf, "0") == 0)
+            cli_die("--save_best keeps the rounds up to early stopping's best one: it needs "
+                    "--early_stopping_rounds=N");
+        if (cli_flag(&o, "save_best") && period > 0)
+            cli_die("--save_period and --save_best cannot be combined: the checkpoints would hold rounds "
+                    "that the final model drops");
+        /* by default every round stays and the model records best_iteration (gbpredict predicts with it) */
+        if ((s = gbt_booster_set_early_stopping(b, -1, NULL, NULL, -1, 0.0, cli_flag(&o, "save_best"))) != GBT_OK)
+            cli_die_status(s, "setting up early stopping");
     }
     eval_train = cli_get(&o, "eval_train") ? cli_flag(&o, "eval_train") : nvalid == 0;
 

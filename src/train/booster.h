@@ -72,7 +72,7 @@ struct gbt_booster {
     gbt_train_hook_fn hook_fn;
     void *hook_user;
     /* gbt_booster_set_early_stopping (es_set 0: the defaults, early_stopping_rounds alone) */
-    int es_set, es_rounds, es_maximize, es_keep_all;
+    int es_set, es_rounds, es_maximize, es_save_best;
     double es_min_delta;
     char es_data[64], es_metric[64];
     /* gbt_booster_request_stop: set from a signal handler or another thread, taken by gbt_booster_train */

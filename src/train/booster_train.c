@@ -117,7 +117,7 @@ gbt_status gbt_booster_set_early_stopping(gbt_booster *b, int rounds, const char
     b->es_rounds = rounds;
     b->es_maximize = maximize;
     b->es_min_delta = min_delta;
-    b->es_keep_all = !save_best;
+    b->es_save_best = save_best != 0;
     snprintf(b->es_data, sizeof b->es_data, "%s", data_name ? data_name : "");
     snprintf(b->es_metric, sizeof b->es_metric, "%s", metric_name ? metric_name : "");
     b->es_set = 1;
@@ -153,7 +153,7 @@ struct stop_rule {
     int set, metric; /* the watched value: set and metric index; metric -1 until the first round */
     int maximize;
     double min_delta;
-    int keep_all;
+    int save_best;  /* keep rounds 0..best only when the training ends */
     int best_round; /* -1 until a round is scored */
     double best;
 };
@@ -167,7 +167,7 @@ static gbt_status stop_rule_init(const gbt_booster *b, int num_valid, const char
     r->metric = -1;
     r->maximize = b->es_set ? b->es_maximize : -1;
     r->min_delta = b->es_set ? b->es_min_delta : 0.0;
-    r->keep_all = b->es_set && b->es_keep_all;
+    r->save_best = b->es_set && b->es_save_best;
     r->best_round = -1;
     r->best = NAN;
     /* the parameter alone (gbtrain without validation sets) asks for nothing; an explicit rule does */
@@ -223,10 +223,14 @@ static gbt_status stop_rule_metric(const gbt_booster *b, const struct gbt_metric
     return GBT_OK;
 }
 
-/* Takes the round's watched value; whether early stopping ends the training after round `round`. */
-static int stop_rule_round(struct stop_rule *r, int round, double score)
+/*
+ * Takes the round's watched value; whether early stopping ends the training
+ * after round `round`.  *improved: the round is the new best one.
+ */
+static int stop_rule_round(struct stop_rule *r, int round, double score, int *improved)
 {
-    if (r->best_round < 0 || (r->maximize ? score - r->best > r->min_delta : r->best - score > r->min_delta)) {
+    *improved = r->best_round < 0 || (r->maximize ? score - r->best > r->min_delta : r->best - score > r->min_delta);
+    if (*improved) {
         r->best = score;
         r->best_round = round;
     }
@@ -309,7 +313,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         const int round = b->model.K ? (int)(t0 / (uint32_t)b->model.K) : 0;
         struct gbt_strbuf line = {0};
         double t_round = gbt__now(), t_eval;
-        int early = 0;
+        int early = 0, improved = 0;
         /* a stop request (a signal handler's) ends the training between rounds */
         s = take_stop(b, &stopped);
         if (s != GBT_OK || stopped) break;
@@ -343,7 +347,11 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
             memcpy(all + (size_t)k * (size_t)total, raw + (size_t)k * GBT_METRIC_ROW, (size_t)total * sizeof *raw);
         if (count > 0) fold_stats(all, nb, count, mean, sd);
         if (num_valid > 0 && mls[0].total > 0)
-            early = stop_rule_round(&rule, round, mean[rule.set * mls[0].total + rule.metric]);
+            early = stop_rule_round(&rule, round, mean[rule.set * mls[0].total + rule.metric], &improved);
+        /* as XGBoost's EarlyStopping: the model records each new best round as it comes */
+        for (int f = 0; f < nb && s == GBT_OK && improved && rule.rounds > 0; f++)
+            s = gbt_booster_set_best(bs[f], rule.best_round, rule.best);
+        if (s != GBT_OK) break;
         gbt__sb_printf(&line, "[%d]", round);
         for (int k = 0; k < count; k++) {
             gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[k / mls[0].total].name, mls[0].names[k % mls[0].total],
@@ -371,17 +379,17 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         }
         free(line.s);
         if (early) {
-            gbt__log(verb, GBT_LOG_INFO, "early stop: %s-%s did not improve for %d rounds; keeping rounds 0..%d",
-                     sets[rule.set].name, mls[0].names[rule.metric], rule.rounds,
-                     rule.keep_all ? round : rule.best_round);
-            for (int f = 0; f < nb && s == GBT_OK && !rule.keep_all; f++) {
-                s = gbt_booster_keep_rounds(bs[f], rule.best_round + 1);
-                if (s == GBT_OK) s = gbt_booster_set_best(bs[f], rule.best_round, rule.best);
-            }
+            gbt__log(verb, GBT_LOG_INFO, "early stop: %s-%s did not improve for %d rounds; best round %d",
+                     sets[rule.set].name, mls[0].names[rule.metric], rule.rounds, rule.best_round);
             stopped = 0;
             break;
         }
         if (stopped) break;
+    }
+    /* save_best (XGBoost's EarlyStopping(save_best=True)): however the training ended, only rounds 0..best stay */
+    if (s == GBT_OK && rule.rounds > 0 && rule.save_best && rule.best_round >= 0 && last_round > rule.best_round) {
+        gbt__log(verb, GBT_LOG_INFO, "save_best: keeping rounds 0..%d of %d", rule.best_round, last_round + 1);
+        for (int f = 0; f < nb && s == GBT_OK; f++) s = gbt_booster_keep_rounds(bs[f], rule.best_round + 1);
     }
     /* a request made during a training that ended by itself (after its last check) is spent with it */
     if (ndone > 0) atomic_store(&b->stop_requested, 0);

@@ -29,14 +29,16 @@ booster = gbt.train(
     early_stopping_rounds=20, evals_result=history, verbose_eval=50)
 print(f"best round {booster.best_iteration}, test auc {booster.best_score:.4f}, "
       f"{booster.num_boosted_rounds()} rounds kept")
-proba = booster.predict(X_test)
+# as in XGBoost, every round stays: predict with those up to the best one
+proba = booster.predict(X_test, iteration_range=(0, booster.best_iteration + 1))
 print(f"test accuracy (train API): {np.mean((proba > 0.5) == y_test):.4f}")
 
 # --- save, load, pickle: the same predictions
 booster.save_model("breast_cancer.json")
 again = gbt.Booster(model_file="breast_cancer.json")
-assert np.array_equal(again.predict(X_test), proba)
-assert np.array_equal(pickle.loads(pickle.dumps(booster)).predict(X_test), proba)
+best = (0, again.best_iteration + 1)  # saved with the model
+assert np.array_equal(again.predict(X_test, iteration_range=best), proba)
+assert np.array_equal(pickle.loads(pickle.dumps(booster)).predict(X_test, iteration_range=best), proba)
 
 # --- the scikit-learn estimator
 clf = gbt.GBTClassifier(n_estimators=200, max_depth=4, learning_rate=0.1)

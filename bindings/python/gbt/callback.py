@@ -99,13 +99,14 @@ class EarlyStopping(TrainingCallback):
     ``--early_stopping_rounds`` is the same rule): given to :func:`gbt.train`
     or :func:`gbt.cv`, this object sets it up and mirrors its state
     (``best_iteration``, ``best_score``, ``stopped``) round by round.  By
-    default it watches the last metric on the last validation set, and when
-    it stops it keeps rounds ``0 .. best`` only: the returned booster
-    predicts with its best round and records ``best_iteration`` and
-    ``best_score`` in the model.  When training ends without a stop, the
-    booster keeps every round and ``Booster.best_iteration``/``best_score``
-    give the best round seen (not saved in the model file, as with the C
-    library).  One EarlyStopping per training.
+    default it watches the last metric on the last validation set.  As in
+    XGBoost 3.2, each new best round is recorded in the model at once
+    (``Booster.best_iteration`` and ``best_score``, saved with it) and every
+    round trained stays: ``Booster.predict`` uses them all unless given
+    ``iteration_range=(0, best_iteration + 1)``, which the scikit-learn
+    estimators use by default.  ``save_best=True`` keeps rounds ``0 ..
+    best_iteration`` only when the training ends (what gbt did on every
+    early stop before).  One EarlyStopping per training.
 
     Parameters
     ----------
@@ -119,15 +120,16 @@ class EarlyStopping(TrainingCallback):
         maximised, losses and errors minimised; a custom metric's name
         decides as in XGBoost: names starting with auc, aucpr, pre, map or
         ndcg are maximised).
+    save_best : bool, default False
+        Cut the rounds after the best one when the training ends (XGBoost's
+        option and default).  Not for :func:`gbt.cv`, which returns no
+        model (ValueError, as in XGBoost).
     min_delta : float, default 0
         An improvement must be larger than this.
-    save_best : bool, default True
-        Cut the rounds after the best one when stopping.  False keeps every
-        round (``best_iteration`` is still set).
     """
 
     def __init__(self, rounds: int, metric_name: Optional[str] = None, data_name: Optional[str] = None,
-                 maximize: Optional[bool] = None, min_delta: float = 0.0, save_best: bool = True):
+                 maximize: Optional[bool] = None, min_delta: float = 0.0, save_best: bool = False):
         if int(rounds) < 1:
             raise ValueError(f"rounds must be at least 1; got {rounds}")
         if min_delta < 0:
@@ -164,12 +166,6 @@ class EarlyStopping(TrainingCallback):
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
         return self.stopped
-
-    def after_training(self, model: Booster) -> Booster:
-        # a stop with save_best was carried out by the driver (rounds cut, best recorded)
-        if self.best_iteration is not None and not (self.stopped and self.save_best):
-            model._py_best = (self.best_iteration, self.best_score)
-        return model
 
 
 def _rank(model: Booster) -> int:

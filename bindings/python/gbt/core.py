@@ -846,7 +846,6 @@ class Booster:
             raise TypeError("Booster's second argument is cache (a list of DMatrix), as in XGBoost; "
                             "give a saved model as model_file=")
         self._handle = c_void_p()
-        self._py_best: Optional[Tuple[int, float]] = None
         self._cache: Dict[Any, int] = {}  # facts of the current model, cleared when it changes
         if model_file is not None:
             self.load_model(model_file)
@@ -874,12 +873,11 @@ class Booster:
 
     def __getstate__(self) -> Dict[str, Any]:
         return {"model": self.save_raw() if self._has_model() else None,
-                "params": self._param_snapshot(), "py_best": self._py_best}
+                "params": self._param_snapshot()}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
         self._handle = c_void_p()
         self._cache = {}
-        self._py_best = state.get("py_best")
         if state.get("model") is not None:
             self.load_model(state["model"])
         else:
@@ -988,7 +986,7 @@ class Booster:
         out = {}
         for k in ("device", "best_iteration", "best_score", "num_feature"):
             v = self.attr(k)
-            if v is not None:
+            if v is not None and not (k == "best_score" and v == "nan"):  # a best_iteration set alone
                 out[k] = v
         out.update(self._user_attrs())
         return out
@@ -1022,20 +1020,37 @@ class Booster:
         return data._recoded(self._categories())
 
     @property
-    def best_iteration(self) -> Optional[int]:
-        """The round early stopping kept (0-based), or None without early stopping."""
+    def best_iteration(self) -> int:
+        """The best round (0-based) that early stopping recorded in the model
+        (saved with it), as XGBoost's: AttributeError when there is none
+        (``attr("best_iteration")`` gives None instead).  Setting it records
+        that round (with the current ``best_score``, if any)."""
         v = self.attr("best_iteration")
-        if v is None and self._py_best is not None:
-            return self._py_best[0]
-        return int(v) if v is not None else None
+        if v is None:
+            raise AttributeError("`best_iteration` is only defined when early stopping is used")
+        return int(v)
+
+    @best_iteration.setter
+    def best_iteration(self, iteration: int) -> None:
+        score = self.attr("best_score")
+        check(LIB.gbt_booster_set_best(self._handle, int(iteration),
+                                       float(score) if score is not None else float("nan")))
 
     @property
-    def best_score(self) -> Optional[float]:
-        """The validation score of ``best_iteration``, or None."""
+    def best_score(self) -> float:
+        """The watched metric's value in ``best_iteration``, as XGBoost's:
+        AttributeError when none is recorded."""
         v = self.attr("best_score")
-        if v is None and self._py_best is not None:
-            return self._py_best[1]
-        return float(v) if v is not None else None
+        if v is None or v == "nan":
+            raise AttributeError("`best_score` is only defined when early stopping is used")
+        return float(v)
+
+    @best_score.setter
+    def best_score(self, score: float) -> None:
+        it = self.attr("best_iteration")
+        if it is None:
+            raise ValueError("set best_iteration first: gbt records a best score with its round")
+        check(LIB.gbt_booster_set_best(self._handle, int(it), float(score)))
 
     def num_boosted_rounds(self) -> int:
         """The number of boosting rounds the model holds."""
@@ -1359,7 +1374,8 @@ class Booster:
     def __getitem__(self, val: Union[int, slice]) -> "Booster":
         """``booster[a:b]``: a new Booster with rounds ``a`` to ``b - 1``
         (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``.  Steps
-        other than 1 are not supported."""
+        other than 1 are not supported.  As in XGBoost, the slice has no
+        ``best_iteration`` or ``best_score`` (its other attributes stay)."""
         n = self.num_boosted_rounds()
         if isinstance(val, (int, np.integer)):
             i = int(val)
@@ -1379,7 +1395,9 @@ class Booster:
         new = c_void_p()
         check(LIB.gbt_booster_slice(self._handle, begin, end, byref(new)))
         b = Booster.__new__(Booster)
-        b._handle, b._cache, b._py_best = new, {}, None
+        b._handle, b._cache = new, {}
+        # XGBoost's slices drop best_iteration and best_score (gbt_booster_slice keeps them)
+        check(LIB.gbt_booster_set_best(new, -1, 0.0))
         for k, v in self._param_snapshot().items():
             b._set_one(k, v, quiet=True)
         return b
@@ -1524,7 +1542,8 @@ class Booster:
             and put back (do not use that Dataset from another thread then).
         iteration_range : (int, int), default (0, 0)
             Use the trees of rounds ``[begin, end)`` only; ``(0, 0)`` is every
-            round (``gbt_booster_predict_rounds``).
+            round (``gbt_booster_predict_rounds``), also after early stopping,
+            as in XGBoost (the estimators default to ``(0, best_iteration + 1)``).
         missing : float, default nan
             For arrays: values equal to this are missing.
 
@@ -1718,14 +1737,6 @@ class Booster:
         self._replace_handle(new)
         for k, v in keep.items():
             self._set_one(k, v, quiet=True)
-
-    def _truncate(self, rounds: int, best_iteration: int, best_score: float) -> None:
-        """Keep the first ``rounds`` rounds and record the early stop
-        (``gbt_booster_keep_rounds`` and ``gbt_booster_set_best``), as
-        gbt_booster_train does when it stops early."""
-        self._cache = {}
-        check(LIB.gbt_booster_keep_rounds(self._handle, int(rounds)))
-        check(LIB.gbt_booster_set_best(self._handle, int(best_iteration), float(best_score)))
 
     def __repr__(self) -> str:
         return f"<gbt.Booster {self.num_boosted_rounds()} rounds, {self.num_features()} features>"

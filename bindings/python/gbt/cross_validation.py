@@ -95,7 +95,8 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
     replaces ``eval_metric``; ``fpreproc(dtrain, dtest, params) -> (dtrain,
     dtest, params)`` runs on each fold first.  With ``early_stopping_rounds``
     training stops when the mean of the last metric on ``test`` has not
-    improved for that many rounds, and the result ends at the best round.
+    improved for that many rounds, and the result ends at the best round
+    (XGBoost's rule: only when it stopped early).
     The folds train together in one call of the library's driver
     (``gbt_booster_train_folds``), which averages each round's metrics over
     the folds, logs the round, stops early on the means and runs the
@@ -134,7 +135,10 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
         period = 1 if verbose_eval is True else int(verbose_eval)
         cbs.append(EvaluationMonitor(period=period, show_stdv=show_stdv))
     if early_stopping_rounds:
-        cbs.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize, save_best=False))
+        cbs.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize))
+    if any(isinstance(c, EarlyStopping) and c.save_best for c in cbs):
+        raise ValueError("EarlyStopping's save_best is not applicable to gbt.cv, which returns no model "
+                         "(as in XGBoost)")
 
     packs = []
     for train_idx, test_idx in _folds(dtrain, nfold, stratified, folds, seed, shuffle):

@@ -84,8 +84,12 @@ class GBTModel(BaseEstimator):
         are not for GBTRanker.
     early_stopping_rounds : int, optional
         Stop when the last metric on the last ``eval_set`` has not improved
-        for this many rounds; the model then keeps its rounds up to the best
-        one (``best_iteration_``).
+        for this many rounds.  As in XGBoost 3.2 the model keeps every round
+        trained and records the best one (``best_iteration``); ``predict``,
+        ``predict_proba`` and ``apply`` use rounds ``0 .. best_iteration``
+        unless given ``iteration_range``.  ``callbacks=
+        [gbt.callback.EarlyStopping(rounds=N, save_best=True)]`` keeps only
+        those rounds.
     random_state : int, RandomState or None
         The seed of row and feature sampling (None: 0).
     n_jobs : int, optional
@@ -225,14 +229,16 @@ class GBTModel(BaseEstimator):
         return self.evals_result_
 
     @property
-    def best_iteration(self) -> Optional[int]:
-        """XGBoost's name for :attr:`best_iteration_`."""
-        return self.best_iteration_
+    def best_iteration(self) -> int:
+        """The best round early stopping recorded (0-based); AttributeError
+        without one, as XGBoost's (:attr:`best_iteration_` gives None)."""
+        return self.get_booster().best_iteration
 
     @property
-    def best_score(self) -> Optional[float]:
-        """XGBoost's name for :attr:`best_score_`."""
-        return self.best_score_
+    def best_score(self) -> float:
+        """The watched metric's value in ``best_iteration``; AttributeError
+        without one, as XGBoost's (:attr:`best_score_` gives None)."""
+        return self.get_booster().best_score
 
     def get_num_boosting_rounds(self) -> int:
         """The rounds ``fit`` trains (``n_estimators``)."""
@@ -432,12 +438,14 @@ class GBTModel(BaseEstimator):
     @property
     def best_iteration_(self) -> Optional[int]:
         """The best round of early stopping (0-based), or None."""
-        return self.get_booster().best_iteration
+        v = self.get_booster().attr("best_iteration")
+        return int(v) if v is not None else None
 
     @property
     def best_score_(self) -> Optional[float]:
         """The validation score of ``best_iteration_``, or None."""
-        return self.get_booster().best_score
+        v = self.get_booster().attr("best_score")
+        return float(v) if v is not None else None
 
     @property
     def feature_importances_(self) -> np.ndarray:
@@ -453,7 +461,7 @@ class GBTModel(BaseEstimator):
         # XGBoost's rule: no range (or an open one) means up to best_iteration
         # when early stopping recorded one, else every round.
         if iteration_range is None or iteration_range[1] == 0:
-            best = self.get_booster().best_iteration
+            best = self.best_iteration_
             return (0, best + 1) if best is not None else (0, 0)
         return iteration_range
 

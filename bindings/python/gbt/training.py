@@ -14,7 +14,7 @@ from . import _lib, collective
 from .core import Booster, Dataset, _merge_params
 
 # gbt_booster_set_early_stopping's defaults: early_stopping_rounds alone
-_ES_DEFAULTS = (-1, None, None, -1, 0.0, 1)
+_ES_DEFAULTS = (-1, None, None, -1, 0.0, 0)
 _NO_HOOK = ctypes.cast(None, _lib.TRAIN_HOOK_FN)
 
 __all__ = ["train"]
@@ -90,7 +90,7 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
     if es is not None:
         es._configure(model._handle)
     else:  # gbt.train stops early only when asked (the early_stopping_rounds parameter is not read)
-        _lib.check(_lib.LIB.gbt_booster_set_early_stopping(model._handle, 0, None, None, -1, 0.0, 1))
+        _lib.check(_lib.LIB.gbt_booster_set_early_stopping(model._handle, 0, None, None, -1, 0.0, 0))
     _lib.check(_lib.LIB.gbt_booster_set_train_hook(model._handle, fn, None))
     for b in boosters:
         b._cb_error = None
@@ -177,10 +177,14 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         ndcg are maximised).
     early_stopping_rounds : int, optional
         Stop when the last metric on the last of ``evals`` has not improved
-        for this many rounds; the returned booster then keeps rounds
-        ``0 .. best_iteration`` only (as ``gbt_booster_train`` does) and has
-        ``best_iteration`` and ``best_score``.  See
-        :class:`gbt.callback.EarlyStopping` for the other choices.
+        for this many rounds.  As in XGBoost 3.2 the returned booster keeps
+        every round trained (``num_boosted_rounds()`` is ``best_iteration +
+        early_stopping_rounds + 1`` after a stop) and records
+        ``best_iteration`` and ``best_score`` in the model;
+        :meth:`Booster.predict` uses every round unless given
+        ``iteration_range=(0, bst.best_iteration + 1)``.
+        ``callbacks=[gbt.callback.EarlyStopping(rounds=N, save_best=True)]``
+        keeps rounds ``0 .. best_iteration`` only.
     evals_result : dict, optional
         Filled with the history: ``{name: {metric: [values per round]}}``.
     verbose_eval : bool or int, default True

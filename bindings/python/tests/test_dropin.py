@@ -312,6 +312,117 @@ def test_cv_matches_xgboost():
     assert r["test-logloss-std"][-1] == pytest.approx(np.std(hand), rel=1e-5)
 
 
+# -- early stopping: XGBoost 3.2's semantics, side by side with XGBoost
+def _noisy(n=400, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.normal(size=(n, 5)).astype(np.float32)
+    y = (X[:, 0] + 0.5 * X[:, 1] + 0.8 * rng.normal(size=n) > 0).astype(np.float32)
+    return X, y
+
+
+def test_early_stopping_keeps_the_rounds_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy()
+    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+    got = {}
+    for lib in (xgb, gbt):
+        dtr, dva = lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+        full = lib.train(p, dtr, 200, evals=[(dva, "valid")], early_stopping_rounds=5, verbose_eval=False)
+        cut = lib.train(p, dtr, 200, evals=[(dva, "valid")], verbose_eval=False,
+                        callbacks=[lib.callback.EarlyStopping(rounds=5, save_best=True)])
+        best = full.best_iteration
+        got[lib.__name__] = dict(
+            rounds=full.num_boosted_rounds(), best=best, score=full.best_score, cut=cut.num_boosted_rounds(),
+            cut_best=cut.best_iteration, all=full.predict(dva),
+            # Booster.predict uses every round; the best ones only through iteration_range
+            same=np.array_equal(cut.predict(dva), full.predict(dva, iteration_range=(0, best + 1))),
+            slice_best=hasattr(full[: best + 1], "best_iteration"),
+            plain=hasattr(lib.train(p, dtr, 2, verbose_eval=False), "best_iteration"),
+            save_best_default=lib.callback.EarlyStopping(rounds=2).save_best)
+    x, g = got["xgboost"], got["gbt"]
+    assert g["rounds"] == x["rounds"] == x["best"] + 5 + 1 and g["best"] == x["best"]
+    assert g["score"] == pytest.approx(x["score"], rel=1e-6)
+    assert g["cut"] == x["cut"] == x["best"] + 1 and g["cut_best"] == x["cut_best"] == x["best"]
+    np.testing.assert_allclose(g["all"], x["all"], atol=1e-5)
+    assert g["same"] and x["same"]
+    assert g["slice_best"] is x["slice_best"] is False and g["plain"] is x["plain"] is False
+    assert g["save_best_default"] is x["save_best_default"] is False
+
+
+def test_early_stopping_record_crosses_to_and_from_xgboost(tmp_path):
+    # best_iteration and best_score are learner attributes in XGBoost's JSON, both ways
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy(300, 1)
+    p = {"objective": "binary:logistic", "max_depth": 2, "eta": 0.5}
+    b = gbt.train(p, gbt.DMatrix(X[:200], y[:200]), 100, evals=[(gbt.DMatrix(X[200:], y[200:]), "v")],
+                  early_stopping_rounds=3, verbose_eval=False)
+    b.save_model(tmp_path / "g.json", format="xgboost")
+    x = xgb.Booster(model_file=str(tmp_path / "g.json"))
+    assert (x.best_iteration, x.best_score) == (b.best_iteration, b.best_score)
+    assert x.num_boosted_rounds() == b.num_boosted_rounds()
+    xb = xgb.train(p, xgb.DMatrix(X[:200], y[:200]), 100, evals=[(xgb.DMatrix(X[200:], y[200:]), "v")],
+                   early_stopping_rounds=3, verbose_eval=False)
+    xb.save_model(str(tmp_path / "x.json"))
+    g = gbt.Booster(model_file=tmp_path / "x.json")
+    assert (g.best_iteration, g.best_score) == (xb.best_iteration, xb.best_score)
+    assert g.num_boosted_rounds() == xb.num_boosted_rounds()
+
+
+def test_early_stopping_continued_and_set_by_hand_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy()
+    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+    got = {}
+    for lib in (xgb, gbt):
+        dtr, dva = lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+        first = lib.train(p, dtr, 8, evals=[(dva, "v")], early_stopping_rounds=50, verbose_eval=False)
+        # continued: rounds counted from the model's start; without early stopping the record stays
+        more = lib.train(p, dtr, 3, evals=[(dva, "v")], early_stopping_rounds=5, verbose_eval=False,
+                         xgb_model=first)
+        plain = lib.train(p, dtr, 3, evals=[(dva, "v")], verbose_eval=False, xgb_model=first)
+        c = lib.train(p, dtr, 5, verbose_eval=False)
+        c.best_iteration = 2
+        r = [first.best_iteration, more.num_boosted_rounds(), more.best_iteration, plain.best_iteration,
+             c.best_iteration, hasattr(c, "best_score"), "best_score" in c.attributes()]
+        c.best_score = 0.25
+        got[lib.__name__] = r + [c.best_score]
+    assert got["gbt"] == got["xgboost"] == [7, 11, 10, 7, 2, False, False, 0.25]
+
+
+def test_estimators_predict_with_the_best_round_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy(400, 2)
+    got = {}
+    for lib in (xgb, gbt):
+        c = lib.XGBClassifier(n_estimators=200, max_depth=3, learning_rate=0.3, early_stopping_rounds=5)
+        c.fit(X[:300], y[:300], eval_set=[(X[300:], y[300:])], verbose=False)
+        bst, dva = c.get_booster(), lib.DMatrix(X[300:])
+        best = c.best_iteration
+        got[lib.__name__] = (bst.num_boosted_rounds(), best, c.best_score,
+                             np.array_equal(c.predict_proba(X[300:])[:, 1],
+                                            bst.predict(dva, iteration_range=(0, best + 1))),
+                             c.apply(X[300:]).shape)
+    x, g = got["xgboost"], got["gbt"]
+    assert g[:2] == x[:2] and g[0] == g[1] + 5 + 1 and g[2] == pytest.approx(x[2], rel=1e-6)
+    assert g[3] and x[3] and g[4] == x[4] == (100, x[1] + 1)
+    r = gbt.XGBRegressor(n_estimators=3).fit(X, y)
+    assert not hasattr(r, "best_iteration") and r.best_iteration_ is None
+
+
+def test_cv_early_stopping_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _noisy(300, 3)
+    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.5}
+    a = gbt.cv(p, gbt.DMatrix(X, y), 100, nfold=3, early_stopping_rounds=3, as_pandas=False, seed=0)
+    b = xgb.cv(p, xgb.DMatrix(X, y), 100, nfold=3, early_stopping_rounds=3, as_pandas=False, seed=0)
+    # the result ends at the best round (its rows: best + 1)
+    assert len(a["test-logloss-mean"]) == len(b["test-logloss-mean"]) < 100
+    for lib in (gbt, xgb):
+        with pytest.raises(ValueError, match="save_best"):
+            lib.cv(p, lib.DMatrix(X, y), 5, nfold=3,
+                   callbacks=[lib.callback.EarlyStopping(rounds=2, save_best=True)])
+
+
 # -- callbacks
 def test_learning_rate_scheduler_and_checkpoints(tmp_path):
     X, y = _binary()

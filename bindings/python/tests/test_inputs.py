@@ -139,9 +139,9 @@ def test_early_stopping_matches_the_cli(gbtrain, tmp_path):
     rmse = res["valid"]["rmse"]
     assert b.best_iteration == int(np.argmin(rmse))
     assert len(rmse) == b.best_iteration + 5 + 1
-    assert b.num_boosted_rounds() == b.best_iteration + 1
-    # ... and the score is the rmse of the kept model's predictions
-    pred = b.predict(Xv).astype(np.float64)
+    assert b.num_boosted_rounds() == b.best_iteration + 5 + 1  # every round stays, as in XGBoost 3.2
+    # ... and the score is the rmse of the best round's predictions
+    pred = b.predict(Xv, iteration_range=(0, b.best_iteration + 1)).astype(np.float64)
     assert b.best_score == pytest.approx(np.sqrt(np.mean((pred - yv) ** 2)), rel=1e-6)
 
 

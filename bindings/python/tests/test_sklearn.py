@@ -67,14 +67,16 @@ def test_dataframe_feature_names_and_eval_set_early_stopping():
     assert list(reg.feature_names_in_) == list(X.columns) and reg.n_features_in_ == 10
     rmse = reg.evals_result_["validation_0"]["rmse"]
     assert reg.best_iteration_ == int(np.argmin(rmse)) < 499
-    assert reg.get_booster().num_boosted_rounds() == reg.best_iteration_ + 1
+    # every round stays (XGBoost 3.2); predict uses rounds 0..best_iteration_
+    assert reg.get_booster().num_boosted_rounds() == reg.best_iteration_ + 5 + 1 == len(rmse)
     pred = reg.predict(Xv)
     assert np.sqrt(np.mean((pred - yv.to_numpy()) ** 2)) == pytest.approx(reg.best_score_, rel=1e-5)
     fi = reg.feature_importances_
     assert fi.dtype == np.float32 and fi.shape == (10,) and fi.sum() == pytest.approx(1, rel=1e-6)
     assert reg.get_booster().feature_names == list(X.columns)  # stored in the model
-    # predict's default range is up to best_iteration_ (here the whole, cut model)
+    # predict's default range is up to best_iteration_, not the whole model
     np.testing.assert_array_equal(pred, reg.predict(Xv, iteration_range=(0, reg.best_iteration_ + 1)))
+    assert not np.array_equal(pred, reg.predict(Xv, iteration_range=(0, len(rmse))))
     with pytest.raises(ValueError, match="not numeric: 'sex'"):
         GBTRegressor().fit(Xtr.assign(sex=Xtr["sex"].map(lambda v: "m" if v > 0 else "f")), ytr)
 
