@@ -14,6 +14,6 @@ gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const c
     CHECK_NOT_NULL(b);
     FORWARD_IF_ERROR(gbt__model_cat_dicts(&b->model, &cats, &n));
     s = gbt__dataset_read_file(path, options, cats, n, out);
-    gbt__model_cat_dicts_free(cats, n);
+    gbt__cat_dicts_free(cats, n);
     return s;
 }

@@ -51,4 +51,16 @@ uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t 
  */
 int gbt__cat_dict_stray_number(const struct gbt_cat_dict *d, const char *s, size_t len);
 
+/*
+ * The category names of nfeat features from text, a JSON object of
+ * feature index (a decimal string) to the feature's categories in code
+ * order (strings, numbers or bools), as the Python package records a
+ * pandas frame's: *out nfeat dictionaries (n 0 for features not listed).
+ * With types (ntypes entries, enum gbt_feature_type) a listed feature must
+ * be categorical.  GBT_E_FORMAT naming what is wrong otherwise.
+ */
+gbt_status gbt__cat_dicts_parse(const char *text, uint64_t nfeat, const uint8_t *types, uint64_t ntypes,
+                                struct gbt_cat_dict **out);
+void gbt__cat_dicts_free(struct gbt_cat_dict *d, uint64_t n);
+
 #endif

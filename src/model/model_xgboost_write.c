@@ -276,7 +276,7 @@ static gbt_status put_cats(struct gbt_strbuf *sb, const struct gbt_model *m, int
         by = NULL;
     }
     gbt__sb_append(sb, "]}", 2);
-    gbt__model_cat_dicts_free(d, n);
+    gbt__cat_dicts_free(d, n);
     return s;
 }
 

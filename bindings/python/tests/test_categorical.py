@@ -132,6 +132,26 @@ def test_export_pandas_categories_to_xgboost(tmp_path):
         bst.save_model(path, format="xgboost")
 
 
+def test_save_binary_keeps_category_names(tmp_path):
+    """save_binary keeps a DataFrame's category names (section CATS): the
+    Dataset read back has them, and a model trained on it keeps them as one
+    trained on the frame does, with the same trees."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    c = rng.choice(["red", "green", "blue"], 200)
+    x = rng.normal(size=200)
+    df = pd.DataFrame({"x": x, "c": pd.Categorical(c, categories=["red", "blue", "green"])})
+    d = gbt.Dataset(df, x + (c == "red"), enable_categorical=True)
+    path = str(tmp_path / "cats.bin")
+    d.save_binary(path)
+    back = gbt.Dataset(path)
+    assert back._categories == {1: ["red", "blue", "green"]} and back.feature_types == ["q", "c"]
+    params = {"max_depth": 2, "nthread": 1}
+    a, b = gbt.train(params, d, 3), gbt.train(params, back, 3)
+    assert json.loads(b.attr("feature_categories")) == {"1": ["red", "blue", "green"]}
+    assert a.get_dump() == b.get_dump()
+
+
 def test_a_worker_threads_error_reaches_python_with_its_message():
     # issue 38, finding 5: binning runs a feature per OpenMP worker; its
     # error ("more than 65535 categories") reached Python as "invalid
