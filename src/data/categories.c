@@ -35,7 +35,7 @@ gbt_status gbt__cat_dict_add(struct gbt_cat_dict *d, const char *text, size_t le
     return GBT_OK;
 }
 
-static int cmp_text(const char *a, size_t al, const char *b, size_t bl)
+int gbt__cat_cmp_text(const char *a, size_t al, const char *b, size_t bl)
 {
     const int c = memcmp(a, b, al < bl ? al : bl);
     return c ? c : (al > bl) - (al < bl);
@@ -44,7 +44,7 @@ static int cmp_text(const char *a, size_t al, const char *b, size_t bl)
 static int cmp_entry(const void *x, const void *y)
 {
     const struct gbt_cat_entry *a = x, *b = y;
-    return cmp_text(a->text, a->len, b->text, b->len);
+    return gbt__cat_cmp_text(a->text, a->len, b->text, b->len);
 }
 
 gbt_status gbt__cat_dict_finish(struct gbt_cat_dict *d, uint64_t feature)
@@ -77,19 +77,14 @@ static int parse_number(const char *s, size_t len, double *v)
     return *end == '\0' && !isnan(*v);
 }
 
-int gbt__cat_dict_stray_number(const struct gbt_cat_dict *d, const char *s, size_t len)
-{
-    double v;
-    return d->nnum == 0 && parse_number(s, len, &v) && gbt__cat_dict_code(d, s, len) == d->n;
-}
-
-uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t len)
+uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t len, int *stray_number)
 {
     uint32_t lo = 0, hi = d->n;
     double v;
+    *stray_number = 0;
     while (lo < hi) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        const int c = cmp_text(d->entries[mid].text, d->entries[mid].len, s, len);
+        const int c = gbt__cat_cmp_text(d->entries[mid].text, d->entries[mid].len, s, len);
         if (c == 0) return d->entries[mid].code;
         if (c < 0)
             lo = mid + 1;
@@ -99,6 +94,7 @@ uint32_t gbt__cat_dict_code(const struct gbt_cat_dict *d, const char *s, size_t 
     if (!parse_number(s, len, &v)) return d->n;
     for (uint32_t i = 0; i < d->n; i++)
         if (d->entries[i].is_num && d->entries[i].value == v) return d->entries[i].code;
+    *stray_number = d->nnum == 0;
     return d->n;
 }
 

@@ -61,12 +61,6 @@ static int name_unbox(float v, uint32_t *id)
     return 1;
 }
 
-static int cmp_bytes(const char *a, size_t al, const char *b, size_t bl)
-{
-    const int c = memcmp(a, b, al < bl ? al : bl);
-    return c ? c : (al > bl) - (al < bl);
-}
-
 /* The number of the name [s, s + len) in column f, added when new; UINT32_MAX when out of memory or names. */
 static uint32_t name_id(struct csv_names *nm, uint64_t f, const char *s, size_t len)
 {
@@ -77,7 +71,7 @@ static uint32_t name_id(struct csv_names *nm, uint64_t f, const char *s, size_t 
         uint32_t lo = 0, hi = nm->n[f];
         while (lo < hi) {
             const uint32_t mid = lo + (hi - lo) / 2;
-            const int c = cmp_bytes(v[mid].text, v[mid].len, s, len);
+            const int c = gbt__cat_cmp_text(v[mid].text, v[mid].len, s, len);
             if (c == 0) {
                 lo = hi = mid;
                 id = v[mid].id;
@@ -209,12 +203,14 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
             }
             if (cd) {
                 /* its category's code; a category the model does not list gets n, which no training row had */
-                if (gbt__cat_dict_stray_number(cd, text, (size_t)(end - text)))
+                int stray;
+                const uint32_t code = gbt__cat_dict_code(cd, text, (size_t)(end - text), &stray);
+                if (stray)
                     LINE_FAIL(c->path, lineno,
                               "column %lld holds the number '%.*s', but the model names this feature's "
                               "categories (such as '%s'): give the names it was trained on, not codes",
                               (long long)f, (int)(end - text), text, cd->entries[0].text);
-                *row++ = (float)gbt__cat_dict_code(cd, text, (size_t)(end - text));
+                *row++ = (float)code;
                 continue;
             }
             v = gbt__strtof(text, &e);
