@@ -1055,8 +1055,11 @@ GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_
  * model does not list (a category unseen in training) gets the code one
  * past the list, which no training row had: its rows go where any unseen
  * category goes (docs/decisions.md); empty, "NA" and "nan" fields are
- * missing.  gbpredict reads its DATA_FILE with this.  GBT_E_FORMAT when the
- * attribute is not such a list.
+ * missing.  A binary dataset that names its categories
+ * (gbt_dataset_set_category_names: saved from a DataFrame) holds codes of
+ * its own lists: GBT_E_INVALID_ARG unless each list is the model's, code
+ * for code.  gbpredict reads its DATA_FILE with this, gbtrain its
+ * validation files.  GBT_E_FORMAT when the attribute is not such a list.
  */
 GBT_API gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const char *options,
                                          gbt_dataset **out);

@@ -35,6 +35,9 @@ frame["colour"] = pd.Categorical(frame["colour"])
 frame["size"] = pd.Categorical(frame["size"].astype("Int64"))
 np.savetxt(f"{w}/python.txt", b.predict(gbt.Dataset(frame, enable_categorical=True)), fmt="%.9g")
 gbt.Dataset(df, y, enable_categorical=True).save_binary(f"{w}/train.bin")
+other = df.copy()
+other["colour"] = other["colour"].cat.reorder_categories(["red", "violet", "green", "blue"])
+gbt.Dataset(other, y, enable_categorical=True).save_binary(f"{w}/other.bin")
 # a CSV file of names, and the frame pandas reads from it with the column as categories (sorted)
 pd.DataFrame({"y": y, "x": x, "colour": colour}).to_csv(f"{w}/names.csv", index=False, float_format="%.9g")
 read = pd.read_csv(f"{w}/names.csv", dtype={"colour": "category", "x": np.float32})
@@ -63,6 +66,9 @@ check "gbtrain trains on the frame's binary Dataset" $gbtrain -q --max_depth=3 -
 $gbpredict -q --header --label_column=-1 "$work/test.csv" "$work/bin.model" "$work/bin.txt"
 check "the binary Dataset kept the names: its model predicts the names as Python's" same "$work/python.txt" \
     "$work/bin.txt"
+fails "a binary Dataset whose categories are in another order is refused" \
+    "other.bin: the categories of feature 1 are not the model's" \
+    $gbpredict -q "$work/other.bin" "$work/bin.model" "$work/other.txt"
 check "gbtrain trains on a CSV file of names" $gbtrain -q --header --categorical_feature=name:colour \
     --max_depth=3 --nthread=1 --num_round=5 "$work/names.csv" "$work/names.model"
 check "its categories are the names sorted" grep -q '"feature_categories": "{\\"1\\":\[\\"blue\\",\\"green\\",\\"red\\",\\"violet\\"\]}"' \
