@@ -222,6 +222,17 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *                           column i) or at 1 (index i is column i - 1);
  *                           auto (default, also -1): 0 when an index 0
  *                           appears in the file, else 1
+ *   category_names=0|1      CSV/TSV: a feature field that is not a number
+ *                           is a category name (default 0: an error).  A
+ *                           column of names becomes categorical: its
+ *                           categories are its distinct names sorted by
+ *                           their bytes (as pandas sorts a column of
+ *                           strings), each field the position of its name,
+ *                           and the dataset keeps the names
+ *                           (gbt_dataset_get_category_names; a model
+ *                           trained on it keeps them as gbtrain does).  A
+ *                           number in a column of names is an error naming
+ *                           its line
  *   nthread=N               threads to parse with (default 0: all the
  *                           processors available); the dataset is the same
  *                           for any N
@@ -382,6 +393,27 @@ GBT_API gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *con
  */
 GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n,
                                                  const char **types);
+
+/*
+ * Names the categories of the dataset's categorical features: json is a
+ * JSON object of feature index (a decimal string) to that feature's
+ * categories in code order (strings, numbers or bools: a value v of the
+ * feature is category json[f][v]), as the Python package records a pandas
+ * frame's categories and as a model keeps them (its attribute
+ * "feature_categories", gbt_booster_read_data).  Each listed feature must
+ * be categorical (gbt_dataset_set_feature_types first) and its categories
+ * distinct; GBT_E_INVALID_ARG naming the problem otherwise.  json NULL
+ * removes the names.  The dataset keeps a copy; gbt_dataset_save_binary
+ * writes it and slices keep it; the values themselves are not changed.
+ */
+GBT_API gbt_status gbt_dataset_set_category_names(gbt_dataset *d, const char *json);
+
+/*
+ * The dataset's category names as set (pointing into the dataset, valid
+ * until they change or the dataset is freed), or *json NULL when it has
+ * none.
+ */
+GBT_API gbt_status gbt_dataset_get_category_names(const gbt_dataset *d, const char **json);
 
 /*
  * A new dataset holding rows [begin, end) of d (0 <= begin <= end <= nrow;
@@ -1034,8 +1066,11 @@ GBT_API gbt_status gbt_booster_predict_size_rounds(const gbt_booster *b, uint64_
  * model does not list (a category unseen in training) gets the code one
  * past the list, which no training row had: its rows go where any unseen
  * category goes (docs/decisions.md); empty, "NA" and "nan" fields are
- * missing.  gbpredict reads its DATA_FILE with this.  GBT_E_FORMAT when the
- * attribute is not such a list.
+ * missing.  A binary dataset that names its categories
+ * (gbt_dataset_set_category_names: saved from a DataFrame) holds codes of
+ * its own lists: GBT_E_INVALID_ARG unless each list is the model's, code
+ * for code.  gbpredict reads its DATA_FILE with this, gbtrain its
+ * validation files.  GBT_E_FORMAT when the attribute is not such a list.
  */
 GBT_API gbt_status gbt_booster_read_data(const gbt_booster *b, const char *path, const char *options,
                                          gbt_dataset **out);

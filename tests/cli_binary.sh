@@ -5,18 +5,8 @@
 # predicts it as it predicts the same rows from a CSV file; a file of the
 # old format (version 1, tests/fixtures/) trains; a cut file is a clean error.
 . "${top_srcdir:-.}/tests/tap.sh"
-# Python cannot load a sanitizer-built libgbt (its runtime must come first)
-case "${GBT_BUILD_CFLAGS:-}" in
-*sanitize*)
-    echo "1..0 # SKIP Python cannot load a sanitizer-built libgbt (the tools' binary and CSV readers are checked by the plain build's run)"
-    exit 0
-    ;;
-esac
-if ! python3 -c 'import numpy' 2>/dev/null || [ ! -f "$builddir/.libs/libgbt.so" ]; then
-    echo "1..0 # SKIP python3 cannot import numpy, or no shared library"
-    exit 0
-fi
-GBT_LIBRARY_PATH=$builddir/.libs/libgbt.so PYTHONPATH=$srcdir/bindings/python python3 - "$work" <<'PY'
+need_python_gbt numpy
+$python_gbt - "$work" <<'PY'
 import sys
 import numpy as np
 import gbt

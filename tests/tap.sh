@@ -59,3 +59,26 @@ gbmodel=gbmodel
 data=$(cd "$GBT_DATASETS" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gbt-cli-XXXXXX")
 trap 'rm -rf "$work"' EXIT
+# need_python_gbt MODULE...: skips the whole test (exit 0) unless python3 can
+# import the modules and load this build's libgbt; then $python_gbt runs
+# python3 with this build's gbt package and library
+need_python_gbt() {
+    # Python cannot load a sanitizer-built libgbt (its runtime must come first)
+    case "${GBT_BUILD_CFLAGS:-}" in
+    *sanitize*)
+        echo "1..0 # SKIP Python cannot load a sanitizer-built libgbt (the tools' binary and CSV readers are checked by the plain build's run)"
+        exit 0
+        ;;
+    esac
+    for m in "$@"; do
+        if ! python3 -c "import $m" 2>/dev/null; then
+            echo "1..0 # SKIP python3 cannot import $m"
+            exit 0
+        fi
+    done
+    if [ ! -f "$builddir/.libs/libgbt.so" ]; then
+        echo "1..0 # SKIP no shared library"
+        exit 0
+    fi
+    python_gbt="env GBT_LIBRARY_PATH=$builddir/.libs/libgbt.so PYTHONPATH=$srcdir/bindings/python python3"
+}

@@ -41,9 +41,9 @@ int main(void)
     ok_call(gbt_booster_attributes(b, &json), "attributes of a fresh model");
     ok(json && strcmp(json, "{}") == 0, "are {} (%s)", json ? json : "NULL");
     gbt_free(json);
-    ok(gbt_booster_get_attr(b, "feature_categories", buf, sizeof buf) == GBT_E_INVALID_ARG,
+    ok(gbt_booster_get_attr(b, "comment", buf, sizeof buf) == GBT_E_INVALID_ARG,
        "an attribute never set is unknown: %s", gbt_last_error());
-    ok_call(gbt_booster_set_attr(b, "feature_categories", odd), "set an attribute");
+    ok_call(gbt_booster_set_attr(b, "comment", odd), "set an attribute");
     ok_call(gbt_booster_set_attr(b, "note", "first"), "set another");
     ok_call(gbt_booster_set_attr(b, "note", "second"), "replace it");
     ok(gbt_booster_get_attr(b, "note", buf, sizeof buf) == GBT_OK && strcmp(buf, "second") == 0,
@@ -60,11 +60,11 @@ int main(void)
     /* the model file: saved and loaded, the same attributes in the same order */
     ok_call(gbt_booster_save_to_buffer(b, &m, &len), "save");
     ok_call(gbt_booster_load_from_buffer(m, len, &c), "load");
-    ok(c && gbt_booster_get_attr(c, "feature_categories", buf, sizeof buf) == GBT_OK && strcmp(buf, odd) == 0,
+    ok(c && gbt_booster_get_attr(c, "comment", buf, sizeof buf) == GBT_OK && strcmp(buf, odd) == 0,
        "the loaded model has the attribute, byte for byte");
     ok_call(c ? gbt_booster_attributes(c, &json) : GBT_E_INTERNAL, "attributes of the loaded model");
-    ok(json && strstr(json, "\"note\": \"second\"") && strstr(json, "feature_categories") &&
-           strstr(json, "feature_categories") < strstr(json, "\"note\""),
+    ok(json && strstr(json, "\"note\": \"second\"") && strstr(json, "comment") &&
+           strstr(json, "comment") < strstr(json, "\"note\""),
        "both, in the order first set: %.80s...", json ? json : "NULL");
     gbt_free(json);
 
@@ -100,7 +100,7 @@ int main(void)
     ok_call(gbt_booster_save_xgboost(b, path), "XGBoost export");
     x = read_all(path);
     ok(x && strstr(x, "\"attributes\":{") && strstr(x, "\"note\":\"second\"") &&
-           strstr(x, "\"feature_categories\":\"{\\\"1\\\": [\\\"a\\\\\\\\b\\\", \\\"line\\u000abreak\\u0009tab\\\""),
+           strstr(x, "\"comment\":\"{\\\"1\\\": [\\\"a\\\\\\\\b\\\", \\\"line\\u000abreak\\u0009tab\\\""),
        "holds them as learner attributes, escaped");
 
     /* removed */

@@ -77,6 +77,7 @@ static void test_dense_round_trip(void)
     const float lo[6] = {1, 2, 0, 1, 3, 1}, hi[6] = {1, INFINITY, 2, 4, 3, 9};
     const uint32_t groups[2] = {2, 4};
     const char *names[3] = {"height", "\xce\xb2" "eta", "colour"}, *types[3] = {"q", "q", "c"};
+    const char *cats = "{\"2\":[\"red\",\"gr\\u00fcn\",9]}";
     const char *path = tu_write("d.gbtbin", "");
     const char *got_types[3];
     const float *dense;
@@ -92,6 +93,16 @@ static void test_dense_round_trip(void)
     gbt_dataset_set_groups(d, groups, 2);
     gbt_dataset_set_feature_names(d, names, 3);
     ok(gbt_dataset_set_feature_types(d, types, 3) == GBT_OK, "setup: feature 2 categorical");
+    ok(gbt_dataset_set_category_names(d, "{\"1\":[\"a\"]}") == GBT_E_INVALID_ARG &&
+           strstr(gbt_last_error(), "feature 1, which is numeric"),
+       "category names for a numeric feature are refused (%s)", gbt_last_error());
+    ok(gbt_dataset_set_category_names(d, cats) == GBT_OK, "category names for feature 2");
+    {
+        const char *numeric[3] = {"q", "q", "q"};
+        ok(gbt_dataset_set_feature_types(d, numeric, 3) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "feature 2 (colour) holds category names"),
+           "a feature with names stays categorical (%s)", gbt_last_error());
+    }
     ok(gbt_dataset_save_binary(d, path) == GBT_OK, "dense dataset saved (%s)", gbt_last_error());
     ok(gbt_dataset_is_binary(path, &is) == GBT_OK && is == 1, "the file is sniffed as binary");
     ok(gbt_dataset_load_binary(path, &e) == GBT_OK, "dense dataset loaded (%s)", gbt_last_error());
@@ -107,6 +118,12 @@ static void test_dense_round_trip(void)
     ok(names_are(e, names, 3), "feature names kept (UTF-8)");
     gbt_dataset_get_feature_types(e, 3, got_types);
     ok(!strcmp(got_types[0], "q") && !strcmp(got_types[1], "q") && !strcmp(got_types[2], "c"), "feature types kept");
+    {
+        const char *got = NULL;
+        const gbt_status st = gbt_dataset_get_category_names(e, &got);
+        ok(st == GBT_OK && got && !strcmp(got, cats),
+           "category names kept (section CATS): %s", got ? got : "none");
+    }
     {
         const char *settings[] = {"objective=rank:pairwise", "max_depth=2", "min_child_weight=0",
                                   "colsample_bynode=0.7", NULL};

@@ -130,7 +130,9 @@ static void usage(FILE *f)
             "                           numbers counted without the label, 0,3,7, or\n"
             "                           names from the header, name:country,store; their\n"
             "                           values are category codes, whole numbers from 0\n"
-            "                           to 16777215 (default: none)\n"
+            "                           to 16777215, or in a CSV/TSV file category names:\n"
+            "                           the categories are then the names sorted, which\n"
+            "                           the model keeps for gbpredict (default: none)\n"
             "  --feature_types=LIST     XGBoost's feature_types instead: one type a\n"
             "                           feature, q (numeric) or c (categorical), q,c,q\n"
             "  --progress=S             report reading progress every S seconds (default:\n"
@@ -344,15 +346,31 @@ static int on_round(const gbt_booster *b, int rounds, void *user)
  * Reads a data file (under mpirun, this rank's share of it: cli_mpi.h) and
  * says what was read, side files included.
  */
-static gbt_dataset *load(const struct data_file *f, const char *data_opts, const struct cli_opts *o)
+static gbt_dataset *load(const struct data_file *f, const char *data_opts, const struct cli_opts *o,
+                         const gbt_booster *model, int names)
 {
     gbt_dataset *d;
-    char options[1100], path[4096];
-    snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    d = cli_mpi_read_share(f->path, options, NULL, path, sizeof path);
+    char options[1200], path[4096];
+    snprintf(options, sizeof options, "%s%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts,
+             names ? (data_opts[0] || f->opts[0] ? ",category_names=1" : "category_names=1") : "");
+    d = cli_mpi_read_share(f->path, options, model, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     cli_apply_feature_types(o, d, path);
     return d;
+}
+
+/*
+ * The training data's category names (a CSV/TSV file's, read with
+ * category_names=1, or a binary dataset's) kept with the model, as the
+ * Python package keeps a DataFrame's, so that the validation files and
+ * gbpredict read names by them.
+ */
+static void keep_category_names(gbt_booster *b, const gbt_dataset *train)
+{
+    const char *names = NULL;
+    gbt_status s = gbt_dataset_get_category_names(train, &names);
+    if (s == GBT_OK && names) s = gbt_booster_set_attr(b, "feature_categories", names);
+    if (s != GBT_OK) cli_die_status(s, "keeping the category names with the model");
 }
 
 int main(int argc, char **argv)
@@ -514,14 +532,23 @@ int main(int argc, char **argv)
                 "output, a device, FIFO or socket), which cannot hold more than one model", model_path);
     cli_data_options(&o, b, data_opts, sizeof data_opts);
     interrupt_pause("load");
-    train = load(&files[0], data_opts, &o);
+    /*
+     * with categorical features declared, a CSV/TSV file's names are their
+     * categories; a model to continue reads them by its own list
+     */
+    {
+        const int declared = cli_get(&o, "categorical_feature") || cli_get(&o, "feature_types");
+        const int continued = cli_get(&o, "model_in") != NULL;
+        train = load(&files[0], data_opts, &o, continued ? b : NULL, declared && !continued);
+        if (!continued) keep_category_names(b, train);
+    }
     if (eval_train) {
         /* XGBoost's name for it (train-logloss); first, so early stopping watches a validation set */
         evals[neval] = train;
         eval_names[neval++] = "train";
     }
     for (int i = 1; i <= nvalid; i++, neval++) {
-        evals[neval] = load(&files[i], data_opts, &o);
+        evals[neval] = load(&files[i], data_opts, &o, b, 0);
         eval_names[neval] = files[i].name;
     }
     /* under mpirun: every rank has read its rows, or all exit with the first failure */

@@ -52,6 +52,7 @@ struct gbt_binary_parts {
     uint64_t nnames;
     uint8_t *types;                     /* ntypes entries: enum gbt_feature_type */
     uint64_t ntypes;
+    char *cats;                         /* the category names' JSON text (NUL-terminated), or NULL */
     int have_origin;                    /* the file the data was first read from */
     struct gbt_file_layout layout;
     int index_base;

@@ -25,6 +25,7 @@ void gbt__binary_parts_free(struct gbt_binary_parts *p)
     free(p->feature_weights);
     gbt__names_free(p->names, p->nnames);
     free(p->types);
+    free(p->cats);
     memset(p, 0, sizeof *p);
 }
 
@@ -116,6 +117,9 @@ static gbt_status build_info(struct gbt_binary_parts *p, const char *path, gbt_d
         free(t);
         FORWARD_IF_ERROR(s);
     }
+    /* after the types: the listed features must be categorical */
+    if (p->cats && gbt_dataset_set_category_names(d, p->cats) != GBT_OK)
+        return gbt__fail_context(GBT_E_FORMAT, "%s: section CATS", path);
     return build_origin(p, path, d);
 }
 
@@ -208,6 +212,22 @@ static gbt_status v2_names(struct v2_reader *r, uint64_t len, struct gbt_binary_
     return s;
 }
 
+/* "CATS": the category names' JSON text, without a NUL byte. */
+static gbt_status v2_cats(struct v2_reader *r, uint64_t len, struct gbt_binary_parts *p)
+{
+    uint64_t n = 0;
+    char *text;
+    RETURN_ERROR_IF(p->cats != NULL, GBT_E_FORMAT, "%s: corrupt: section CATS appears twice", r->path);
+    FORWARD_IF_ERROR(v2_array(r, "CATS", len, 1, &p->cats, &n));
+    FORWARD_IF_ERROR(gbt__alloc(&text, (size_t)n + 1, 1, 0, "category names"));
+    memcpy(text, p->cats, (size_t)n);
+    text[n] = '\0';
+    free(p->cats);
+    p->cats = text;
+    RETURN_ERROR_IF(strlen(text) != n, GBT_E_FORMAT, "%s: corrupt: section CATS holds a NUL byte", r->path);
+    return GBT_OK;
+}
+
 /* "ORIG": u8 format, u8 delimiter, u8 header, u8 index base, i64 label column. */
 static gbt_status v2_origin(struct v2_reader *r, uint64_t len, struct gbt_binary_parts *p)
 {
@@ -239,6 +259,7 @@ static gbt_status v2_section(struct v2_reader *r, const char *tag, uint64_t len,
     if (strcmp(tag, "TYPE") == 0) return v2_array(r, tag, len, 1, &p->types, &p->ntypes);
     if (strcmp(tag, "NAME") == 0) return v2_names(r, len, p);
     if (strcmp(tag, "ORIG") == 0) return v2_origin(r, len, p);
+    if (strcmp(tag, "CATS") == 0) return v2_cats(r, len, p);
     return gbt__fail(GBT_E_FORMAT, "%s: corrupt: unknown section '%s' at offset %llu", r->path, tag,
                      (unsigned long long)(r->offset - 12));
 }

@@ -119,6 +119,7 @@ static void write_all(struct writer *w, const gbt_dataset *d)
     names(w, d);
     array(w, "TYPE", d->feature_types, d->ncol, 1);
     origin(w, d);
+    if (d->category_names) array(w, "CATS", d->category_names, strlen(d->category_names), 1);
     {
         const uint32_t crc = w->crc.value;
         section(w, "END ", 4);

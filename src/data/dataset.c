@@ -60,6 +60,7 @@ void gbt_dataset_free(gbt_dataset *d)
     free(d->row_line);
     gbt__names_free(d->feature_names, d->nfeature_names);
     free(d->feature_types);
+    free(d->category_names);
     free(d);
 }
 

@@ -78,6 +78,8 @@ struct gbt_dataset {
     uint64_t nfeature_names; /* 0 or ncol */
     /* ncol entries, GBT_FT_NUMERIC or GBT_FT_CATEGORICAL (gbt_dataset_set_feature_types), or NULL */
     uint8_t *feature_types;
+    /* the categories' names (gbt_dataset_set_category_names: JSON, feature index -> names in code order), or NULL */
+    char *category_names;
 
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;

@@ -1,7 +1,11 @@
 /*
- * dataset_names.c - a dataset's feature names: the C API's set and get
- * (the lists themselves are feature_names.c's).
+ * dataset_names.c - a dataset's feature names and its categories' names:
+ * the C API's set and get (the lists themselves are feature_names.c's and
+ * categories.c's).
  */
+#include <stdlib.h>
+
+#include "data/categories.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -29,5 +33,30 @@ gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const char *const
     CHECK_NOT_NULL(n);
     *names = (const char *const *)d->feature_names;
     *n = d->nfeature_names;
+    return GBT_OK;
+}
+
+gbt_status gbt_dataset_set_category_names(gbt_dataset *d, const char *json)
+{
+    struct gbt_cat_dict *dicts;
+    char *copy = NULL;
+    CHECK_NOT_NULL(d);
+    if (json) {
+        gbt_status s = gbt__cat_dicts_parse(json, d->ncol, d->feature_types ? d->feature_types : (const uint8_t *)"",
+                                            d->feature_types ? d->ncol : 0, &dicts);
+        if (s != GBT_OK) return gbt__fail_context(s == GBT_E_FORMAT ? GBT_E_INVALID_ARG : s, "gbt_dataset_set_category_names");
+        gbt__cat_dicts_free(dicts, d->ncol);
+        FORWARD_IF_ERROR(gbt__strdup(&copy, json));
+    }
+    free(d->category_names);
+    d->category_names = copy;
+    return GBT_OK;
+}
+
+gbt_status gbt_dataset_get_category_names(const gbt_dataset *d, const char **json)
+{
+    CHECK_NOT_NULL(d);
+    CHECK_NOT_NULL(json);
+    *json = d->category_names;
     return GBT_OK;
 }

@@ -96,6 +96,7 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
         FORWARD_IF_ERROR(copy_part(&s->feature_weights, d->feature_weights, 0, d->ncol, sizeof(float),
                                    "feature_weights"));
     if (d->source) FORWARD_IF_ERROR(gbt__strdup(&s->source, d->source));
+    if (d->category_names) FORWARD_IF_ERROR(gbt__strdup(&s->category_names, d->category_names));
     if (d->nfeature_names) {
         FORWARD_IF_ERROR(gbt__names_copy(&s->feature_names, (const char *const *)d->feature_names,
                                          d->nfeature_names));

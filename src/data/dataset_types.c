@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/categories.h"
 #include "data/dataset.h"
 #include "data/feature_names.h"
 #include "util/util.h"
@@ -88,6 +89,28 @@ gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *type
         }
         t[f] = (uint8_t)k;
         any_cat |= k == GBT_FT_CATEGORICAL;
+    }
+    /* features whose categories the data names stay categorical */
+    if (d->category_names) {
+        struct gbt_cat_dict *dicts;
+        if ((s = gbt__cat_dicts_parse(d->category_names, d->ncol, NULL, 0, &dicts)) != GBT_OK) {
+            free(t);
+            return s;
+        }
+        for (uint64_t f = 0; f < d->ncol; f++)
+            if (dicts[f].n && !(t && t[f] == GBT_FT_CATEGORICAL)) {
+                char name[32];
+                s = gbt__fail(GBT_E_INVALID_ARG,
+                              "gbt_dataset_set_feature_types: %s: feature %llu (%s) holds category names (such as "
+                              "'%s'), so it must be categorical (\"c\")",
+                              d->source ? d->source : "the dataset", (unsigned long long)f,
+                              gbt__name_of(d->feature_names, d->nfeature_names, f, name, sizeof name),
+                              dicts[f].entries[0].text);
+                gbt__cat_dicts_free(dicts, d->ncol);
+                free(t);
+                return s;
+            }
+        gbt__cat_dicts_free(dicts, d->ncol);
     }
     /* a dataset of numeric features only keeps no table: it is the same dataset as before */
     if (!any_cat) {

@@ -160,6 +160,12 @@ struct gbt_csv_options {
     int has_missing;
     float missing;
     int64_t auto_label;   /* with GBT_LABEL_AUTO: the label's column when there is one */
+    /*
+     * category_names=1: a feature field that is not a number is a category
+     * name; each column of names becomes categorical, its categories its
+     * names sorted by their bytes (io_csv.c)
+     */
+    int category_names;
     /* ncats entries, by feature: the categories whose names the feature's fields hold (n 0: numbers) */
     const struct gbt_cat_dict *cats;
     uint64_t ncats;

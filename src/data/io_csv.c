@@ -8,6 +8,13 @@
  * are read one line at a time; the rest comes in blocks of whole lines,
  * each cut at line ends into chunks parsed in parallel and
  * appended in file order.
+ *
+ * With category_names=1 a feature field that is not a number is a
+ * category name: while the chunks are parsed, each column's names are
+ * gathered (under a lock) and a field holds its name's number in the
+ * payload of a NaN; once the file is read, each column of names is sorted
+ * by bytes (as pandas sorts string categories), its fields become their
+ * names' positions and the column categorical (names_finish).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -16,7 +23,81 @@
 
 #include "data/feature_names.h"
 #include "data/io.h"
+#include "util/json_write.h"
 #include "util/util.h"
+
+/* One column's names so far, sorted by bytes; id: the order first seen, which a field's NaN payload holds. */
+struct csv_name {
+    char *text;
+    size_t len;
+    uint32_t id;
+};
+struct csv_names {
+    struct csv_name **col; /* ncol lists */
+    uint32_t *n;
+    size_t *cap;
+    int failed;            /* out of memory in the lock */
+};
+
+/* A name's number as a NaN's payload: 2^22 - 2 names a column at most (a category count is far below). */
+#define NAME_BOX 0x7fc00000u
+#define NAME_MAX_ID 0x3ffffeu
+
+static float name_box(uint32_t id)
+{
+    const uint32_t b = NAME_BOX | (id + 1);
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* Whether v holds a name's number (a plain NaN, missing, does not). */
+static int name_unbox(float v, uint32_t *id)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    if ((b & 0xffc00000u) != NAME_BOX || (b & 0x3fffffu) == 0) return 0;
+    *id = (b & 0x3fffffu) - 1;
+    return 1;
+}
+
+/* The number of the name [s, s + len) in column f, added when new; UINT32_MAX when out of memory or names. */
+static uint32_t name_id(struct csv_names *nm, uint64_t f, const char *s, size_t len)
+{
+    uint32_t id = UINT32_MAX;
+#pragma omp critical(gbt_csv_names)
+    {
+        struct csv_name *v = nm->col[f];
+        uint32_t lo = 0, hi = nm->n[f];
+        while (lo < hi) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            const int c = gbt__cat_cmp_text(v[mid].text, v[mid].len, s, len);
+            if (c == 0) {
+                lo = hi = mid;
+                id = v[mid].id;
+            } else if (c < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if (id == UINT32_MAX && nm->n[f] <= NAME_MAX_ID &&
+            gbt__reserve(&nm->col[f], &nm->cap[f], (size_t)nm->n[f] + 1, sizeof *v, "category names") == GBT_OK) {
+            char *copy = malloc(len + 1);
+            v = nm->col[f];
+            if (copy) {
+                memcpy(copy, s, len);
+                copy[len] = '\0';
+                memmove(&v[lo + 1], &v[lo], (nm->n[f] - lo) * sizeof *v);
+                v[lo].text = copy;
+                v[lo].len = len;
+                v[lo].id = id = nm->n[f]++;
+            }
+        }
+        if (id == UINT32_MAX) nm->failed = 1;
+    }
+    return id;
+}
 
 /* What every line is parsed against, fixed by the first data line. */
 struct csv_format {
@@ -26,6 +107,7 @@ struct csv_format {
     uint64_t first_line; /* the line that fixed nfields */
     int64_t label;       /* the label's column, -1: none */
     uint64_t ncol;       /* feature columns */
+    struct csv_names *names; /* with category_names=1, once ncol is known */
 };
 
 #define LINE_FAIL(path, line, ...)                                           \
@@ -121,15 +203,25 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
             }
             if (cd) {
                 /* its category's code; a category the model does not list gets n, which no training row had */
-                if (gbt__cat_dict_stray_number(cd, text, (size_t)(end - text)))
+                int stray;
+                const uint32_t code = gbt__cat_dict_code(cd, text, (size_t)(end - text), &stray);
+                if (stray)
                     LINE_FAIL(c->path, lineno,
                               "column %lld holds the number '%.*s', but the model names this feature's "
                               "categories (such as '%s'): give the names it was trained on, not codes",
                               (long long)f, (int)(end - text), text, cd->entries[0].text);
-                *row++ = (float)gbt__cat_dict_code(cd, text, (size_t)(end - text));
+                *row++ = (float)code;
                 continue;
             }
             v = gbt__strtof(text, &e);
+            if ((text == end || e != end) && c->names && f != c->label) {
+                const uint32_t id = name_id(c->names, feat, text, (size_t)(end - text));
+                if (id == UINT32_MAX)
+                    LINE_FAIL(c->path, lineno, "out of memory for category names, or over %u in column %lld",
+                              NAME_MAX_ID + 1, (long long)f);
+                *row++ = name_box(id);
+                continue;
+            }
             if (text == end || e != end)
                 LINE_FAIL(c->path, lineno, "%s '%.*s' in column %lld is not a number%s",
                           f == c->label ? "label" : "value", (int)(end - text), text, (long long)f, hint);
@@ -365,6 +457,85 @@ static gbt_status header_names(const struct csv_format *c, const char *h, size_t
     return GBT_OK;
 }
 
+static void names_free(struct csv_names *nm, uint64_t ncol)
+{
+    for (uint64_t f = 0; nm && f < ncol; f++) {
+        for (uint32_t i = 0; i < nm->n[f]; i++) free(nm->col[f][i].text);
+        free(nm->col[f]);
+    }
+    if (nm) {
+        free(nm->col);
+        free(nm->n);
+        free(nm->cap);
+    }
+    free(nm);
+}
+
+static gbt_status names_alloc(struct csv_names **out, uint64_t ncol)
+{
+    struct csv_names *nm;
+    FORWARD_IF_ERROR(gbt__alloc(&nm, 1, sizeof *nm, 1, "category names"));
+    *out = nm;
+    FORWARD_IF_ERROR(gbt__alloc(&nm->col, ncol, sizeof *nm->col, 1, "category names"));
+    FORWARD_IF_ERROR(gbt__alloc(&nm->n, ncol, sizeof *nm->n, 1, "category names"));
+    return gbt__alloc(&nm->cap, ncol, sizeof *nm->cap, 1, "category names");
+}
+
+/*
+ * Each column of names: its fields become their names' positions in the
+ * names sorted by bytes, the column categorical, the names the dataset's
+ * category_names (JSON, as gbt_dataset_set_category_names takes them).  A
+ * number in such a column is refused with its line.
+ */
+static gbt_status names_finish(const struct csv_format *c, gbt_dataset *d)
+{
+    struct csv_names *nm = c->names;
+    struct gbt_strbuf sb = {0};
+    uint32_t *lut = NULL;
+    gbt_status s = GBT_OK;
+    int listed = 0;
+    gbt__sb_append(&sb, "{", 1);
+    for (uint64_t f = 0; f < c->ncol && s == GBT_OK; f++) {
+        const uint32_t k = nm->n[f];
+        if (k == 0) continue;
+        if (d->feature_types == NULL) s = gbt__alloc(&d->feature_types, c->ncol, 1, 1, "feature types");
+        if (s == GBT_OK) s = gbt__alloc(&lut, k, sizeof *lut, 0, "category codes");
+        if (s != GBT_OK) break;
+        for (uint32_t i = 0; i < k; i++) lut[nm->col[f][i].id] = i;
+        for (uint64_t r = 0; r < d->nrow && s == GBT_OK; r++) {
+            float *v = &d->dense[r * c->ncol + f];
+            uint32_t id;
+            if (name_unbox(*v, &id))
+                *v = (float)lut[id];
+            else if (!isnan(*v))
+                s = gbt__fail(GBT_E_FORMAT,
+                              "%s:%u: column %lld holds the number %g, and category names elsewhere (such as '%s'): a "
+                              "column of names holds names only, or nothing where missing",
+                              c->path, (unsigned)d->row_line[r], (long long)(f + (c->label >= 0 && (int64_t)f >= c->label)),
+                              (double)*v, nm->col[f][0].text);
+        }
+        free(lut);
+        lut = NULL;
+        d->feature_types[f] = GBT_FT_CATEGORICAL;
+        gbt__sb_printf(&sb, "%s\"%llu\":[", listed++ ? "," : "", (unsigned long long)f);
+        for (uint32_t i = 0; i < k; i++) {
+            if (i) gbt__sb_append(&sb, ",", 1);
+            gbt__sb_json_string(&sb, nm->col[f][i].text);
+        }
+        gbt__sb_append(&sb, "]", 1);
+    }
+    gbt__sb_append(&sb, "}", 1);
+    if (s == GBT_OK && sb.failed) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory for category names");
+    if (s == GBT_OK && listed) {
+        d->category_names = sb.s;
+        sb.s = NULL;
+        d->nnz = 0;
+        for (uint64_t i = 0; i < d->nrow * c->ncol; i++) d->nnz += !isnan(d->dense[i]);
+    }
+    free(sb.s);
+    return s;
+}
+
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out)
 {
@@ -398,6 +569,7 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
         }
         if (gbt__line_is_blank(line, len)) continue;
         s = set_format(&c, line, len, lr->line);
+        if (s == GBT_OK && opt->category_names) s = names_alloc(&c.names, c.ncol);
         if (s == GBT_OK && header) s = header_names(&c, header, header_len, header_line, d);
         if (s == GBT_OK) s = reserve_rows(d, &c, caps, 1);
         if (s == GBT_OK) {
@@ -413,6 +585,8 @@ gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_
     }
     free(header);
     d->ncol = c.ncol;
+    if (s == GBT_OK && c.names) s = names_finish(&c, d);
+    names_free(c.names, c.ncol);
     d->layout.format = GBT_FILE_DELIMITED;
     d->layout.delim = opt->delim;
     d->layout.header = opt->header;

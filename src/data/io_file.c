@@ -102,6 +102,7 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
+    if (strcmp(key, "category_names") == 0) return parse_bool(key, v, &o->csv.category_names);
     if (strcmp(key, "indexing_mode") == 0) {
         if (strcmp(v, "auto") == 0 || strcmp(v, "-1") == 0)
             o->indexing_mode = -1;
@@ -121,7 +122,7 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
     }
     return gbt__fail(GBT_E_INVALID_ARG,
                      "unknown option '%s' (expected format, label_column, features, header, "
-                     "delimiter, missing, side_files, indexing_mode, nthread or progress)",
+                     "delimiter, missing, side_files, indexing_mode, category_names, nthread or progress)",
                      key);
 }
 

@@ -10,6 +10,7 @@
 
 #include "model/model.h"
 #include "data/feature_names.h"
+#include "util/json_write.h"
 #include "util/util.h"
 
 enum dump_format { DUMP_TEXT, DUMP_JSON, DUMP_DOT };
@@ -19,13 +20,6 @@ struct dumper {
     const struct gbt_model *m;
     int format, with_stats, one_tree;
 };
-
-static void put_float(struct gbt_strbuf *sb, float v)
-{
-    char buf[32];
-    int n = gbt__format_float(buf, sizeof buf, v);
-    gbt__sb_append(sb, buf, (size_t)n);
-}
 
 /* A name inside a JSON or DOT string: '"' and '\' escaped. */
 static void put_escaped(struct gbt_strbuf *sb, const char *text)
@@ -65,10 +59,10 @@ static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
     indent(sb, depth, "\t");
     if (t->left[n] < 0) {
         gbt__sb_printf(sb, "%d:leaf=", n);
-        put_float(sb, t->value[n]);
+        gbt__json_put_float(sb, t->value[n], 0);
         if (d->with_stats) {
             gbt__sb_printf(sb, ",cover=");
-            put_float(sb, t->cover[n]);
+            gbt__json_put_float(sb, t->cover[n], 0);
         }
     } else if (gbt__tree_is_cat(t, n)) {
         gbt__sb_printf(sb, "%d:[%s:{", n, fname(d->m, t->feature[n], buf, sizeof buf));
@@ -77,20 +71,20 @@ static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
                        t->default_left[n] ? t->left[n] : t->right[n]);
         if (d->with_stats) {
             gbt__sb_printf(sb, ",gain=");
-            put_float(sb, t->gain[n]);
+            gbt__json_put_float(sb, t->gain[n], 0);
             gbt__sb_printf(sb, ",cover=");
-            put_float(sb, t->cover[n]);
+            gbt__json_put_float(sb, t->cover[n], 0);
         }
     } else {
         gbt__sb_printf(sb, "%d:[%s<", n, fname(d->m, t->feature[n], buf, sizeof buf));
-        put_float(sb, t->threshold[n]);
+        gbt__json_put_float(sb, t->threshold[n], 0);
         gbt__sb_printf(sb, "] yes=%d,no=%d,missing=%d", t->left[n], t->right[n],
                        t->default_left[n] ? t->left[n] : t->right[n]);
         if (d->with_stats) {
             gbt__sb_printf(sb, ",gain=");
-            put_float(sb, t->gain[n]);
+            gbt__json_put_float(sb, t->gain[n], 0);
             gbt__sb_printf(sb, ",cover=");
-            put_float(sb, t->cover[n]);
+            gbt__json_put_float(sb, t->cover[n], 0);
         }
     }
     gbt__sb_append(sb, "\n", 1);
@@ -104,10 +98,10 @@ static void json_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
     gbt__sb_printf(sb, "{ \"nodeid\": %d, ", n);
     if (t->left[n] < 0) {
         gbt__sb_printf(sb, "\"leaf\": ");
-        put_float(sb, t->value[n]);
+        gbt__json_put_float(sb, t->value[n], 0);
         if (d->with_stats) {
             gbt__sb_printf(sb, ", \"cover\": ");
-            put_float(sb, t->cover[n]);
+            gbt__json_put_float(sb, t->cover[n], 0);
         }
         gbt__sb_printf(sb, " }");
         return;
@@ -122,15 +116,15 @@ static void json_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
         gbt__sb_printf(sb, "], \"yes\": %d, \"no\": %d, \"missing\": %d", t->right[n], t->left[n],
                        t->default_left[n] ? t->left[n] : t->right[n]);
     } else {
-        put_float(sb, t->threshold[n]);
+        gbt__json_put_float(sb, t->threshold[n], 0);
         gbt__sb_printf(sb, ", \"yes\": %d, \"no\": %d, \"missing\": %d", t->left[n], t->right[n],
                        t->default_left[n] ? t->left[n] : t->right[n]);
     }
     if (d->with_stats) {
         gbt__sb_printf(sb, ", \"gain\": ");
-        put_float(sb, t->gain[n]);
+        gbt__json_put_float(sb, t->gain[n], 0);
         gbt__sb_printf(sb, ", \"cover\": ");
-        put_float(sb, t->cover[n]);
+        gbt__json_put_float(sb, t->cover[n], 0);
     }
     gbt__sb_printf(sb, ", \"children\": [\n");
 }
@@ -143,7 +137,7 @@ static void dot_node(struct dumper *d, const struct gbt_tree *t, uint32_t ti, in
     gbt__sb_printf(sb, "%st%un%d [label=\"", pad, ti, n);
     if (t->left[n] < 0) {
         gbt__sb_printf(sb, "leaf=");
-        put_float(sb, t->value[n]);
+        gbt__json_put_float(sb, t->value[n], 0);
     } else if (gbt__tree_is_cat(t, n)) {
         put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
         gbt__sb_printf(sb, " in {");
@@ -152,15 +146,15 @@ static void dot_node(struct dumper *d, const struct gbt_tree *t, uint32_t ti, in
     } else {
         put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
         gbt__sb_printf(sb, "<");
-        put_float(sb, t->threshold[n]);
+        gbt__json_put_float(sb, t->threshold[n], 0);
     }
     if (d->with_stats) {
         if (t->left[n] >= 0) {
             gbt__sb_printf(sb, "\\ngain=");
-            put_float(sb, t->gain[n]);
+            gbt__json_put_float(sb, t->gain[n], 0);
         }
         gbt__sb_printf(sb, "\\ncover=");
-        put_float(sb, t->cover[n]);
+        gbt__json_put_float(sb, t->cover[n], 0);
     }
     gbt__sb_printf(sb, "\" shape=%s]\n", t->left[n] < 0 ? "ellipse" : "box");
     if (t->left[n] >= 0 && gbt__tree_is_cat(t, n)) {

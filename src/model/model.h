@@ -88,10 +88,9 @@ gbt_status gbt__model_set_attr(struct gbt_model *m, const char *key, const char 
  * feature (*n = num_feature; features without names have n 0), or *out
  * NULL when the model has none; GBT_E_FORMAT when the attribute is not a
  * JSON object of categorical feature indices to lists of strings, numbers
- * or bools without repeats.
+ * or bools without repeats.  Free with gbt__cat_dicts_free.
  */
 gbt_status gbt__model_cat_dicts(const struct gbt_model *m, struct gbt_cat_dict **out, uint64_t *n);
-void gbt__model_cat_dicts_free(struct gbt_cat_dict *d, uint64_t n);
 /* Sets src's user attributes in dst. */
 gbt_status gbt__model_copy_attrs(struct gbt_model *dst, const struct gbt_model *src);
 void gbt__model_free_attrs(struct gbt_model *m);

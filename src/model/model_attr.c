@@ -10,6 +10,7 @@
 
 #include "model/model.h"
 #include "util/error.h"
+#include "util/json_write.h"
 #include "util/util.h"
 
 const char *gbt__model_attr(const struct gbt_model *m, const char *key)

@@ -20,6 +20,7 @@
 #include "data/feature_names.h"
 #include "util/json.h"
 #include "objective/objective.h"
+#include "util/json_write.h"
 #include "util/util.h"
 
 /* Element i of array member `key` of obj (present and long enough: read_tree checked) into el. */

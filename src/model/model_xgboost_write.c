@@ -165,6 +165,121 @@ static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
     gbt__sb_append(sb, "]", 1);
 }
 
+/* XGBoost's type code of an int64 array (its JSON value kinds), the dtype of pandas' integer categories. */
+#define XGB_I64_ARRAY 15
+
+/* One feature's categories in code order: by[code] is its entry in d. */
+static gbt_status by_code(const struct gbt_cat_dict *d, const struct gbt_cat_entry ***by)
+{
+    FORWARD_IF_ERROR(gbt__alloc(by, d->n, sizeof **by, 0, "the categories in code order"));
+    for (uint32_t i = 0; i < d->n; i++) (*by)[d->entries[i].code] = &d->entries[i];
+    return GBT_OK;
+}
+
+static int cmp_value(const void *x, const void *y)
+{
+    const struct gbt_cat_entry *a = *(const struct gbt_cat_entry *const *)x, *b = *(const struct gbt_cat_entry *const *)y;
+    return (a->value > b->value) - (a->value < b->value);
+}
+
+/*
+ * One feature's entry of cats.enc, as XGBoost 3.2 writes a pandas
+ * column's categories: names as {"offsets", "values"} (the bytes of every
+ * name, offsets[k] where name k starts), whole numbers as {"type", "values"}
+ * with the int64 type (pandas' integer categories; XGBoost refuses a frame
+ * whose categories have another type).  Names must be ASCII: XGBoost 3.2
+ * counts other names' offsets in characters (model_xgboost.c), so it could
+ * match no frame against them.
+ */
+static gbt_status put_enc(struct gbt_strbuf *sb, const struct gbt_cat_dict *d, uint64_t f,
+                          const struct gbt_cat_entry *const *by)
+{
+    size_t at = 0;
+    if (d->n == 0) {
+        gbt__sb_printf(sb, "{\"offsets\":[],\"values\":[]}");
+        return GBT_OK;
+    }
+    RETURN_ERROR_IF(d->nnum != 0 && d->nnum != d->n, GBT_E_INVALID_ARG,
+                    "cannot export the model: feature %llu has both number and name categories, which XGBoost "
+                    "cannot hold", (unsigned long long)f);
+    if (d->nnum) {
+        gbt__sb_printf(sb, "{\"type\":%d,\"values\":[", XGB_I64_ARRAY);
+        for (uint32_t k = 0; k < d->n; k++) {
+            const double v = by[k]->value;
+            RETURN_ERROR_IF(!(v == floor(v) && fabs(v) < 9.2e18), GBT_E_INVALID_ARG,
+                            "cannot export the model: feature %llu has the category %s, which is not a whole "
+                            "number (XGBoost takes integer or string categories)", (unsigned long long)f,
+                            by[k]->text);
+            gbt__sb_printf(sb, k ? ",%lld" : "%lld", (long long)v);
+        }
+        gbt__sb_append(sb, "]}", 2);
+        return GBT_OK;
+    }
+    gbt__sb_printf(sb, "{\"offsets\":[0");
+    for (uint32_t k = 0; k < d->n; k++) {
+        for (size_t i = 0; i < by[k]->len; i++)
+            RETURN_ERROR_IF((unsigned char)by[k]->text[i] > 127, GBT_E_INVALID_ARG,
+                            "cannot export the model: feature %llu's category '%s' is not ASCII, and XGBoost 3.2 "
+                            "reads such names from its JSON wrongly", (unsigned long long)f, by[k]->text);
+        at += by[k]->len;
+        gbt__sb_printf(sb, ",%zu", at);
+    }
+    gbt__sb_printf(sb, "],\"values\":[");
+    for (uint32_t k = 0, first = 1; k < d->n; k++)
+        for (size_t i = 0; i < by[k]->len; i++, first = 0)
+            gbt__sb_printf(sb, first ? "%d" : ",%d", by[k]->text[i]);
+    gbt__sb_append(sb, "]}", 2);
+    return GBT_OK;
+}
+
+/*
+ * model.cats: the category names of the attribute feature_categories
+ * (model_categories.c) as XGBoost 3.2 keeps a pandas frame's, so that
+ * XGBoost codes a frame by them as gbt's Python does: "enc" one entry per
+ * feature (empty for a numeric one), "feature_segments" where each
+ * feature's categories start among all, "sorted_idx" each feature's codes
+ * in the order of their values (bytes or numbers), which XGBoost searches.
+ * A model without names writes XGBoost's empty cats.
+ */
+static gbt_status put_cats(struct gbt_strbuf *sb, const struct gbt_model *m, int shift)
+{
+    struct gbt_cat_dict *d = NULL;
+    const struct gbt_cat_entry **by = NULL;
+    uint64_t n = 0, total = 0;
+    gbt_status s = gbt__model_cat_dicts(m, &d, &n);
+    if (s != GBT_OK) return gbt__fail_context(s, "cannot export the model");
+    if (d == NULL) {
+        gbt__sb_printf(sb, "\"cats\":{\"enc\":[],\"feature_segments\":[],\"sorted_idx\":[]}");
+        return GBT_OK;
+    }
+    gbt__sb_printf(sb, "\"cats\":{\"enc\":[%s", shift ? "{\"offsets\":[],\"values\":[]}" : "");
+    for (uint64_t f = 0; s == GBT_OK && f < n; f++) {
+        if (f || shift) gbt__sb_append(sb, ",", 1);
+        s = by_code(&d[f], &by);
+        if (s == GBT_OK) s = put_enc(sb, &d[f], f, by);
+        free(by);
+        by = NULL;
+    }
+    gbt__sb_printf(sb, "],\"feature_segments\":[0%s", shift ? ",0" : "");
+    for (uint64_t f = 0; f < n; f++) gbt__sb_printf(sb, ",%llu", (unsigned long long)(total += d[f].n));
+    gbt__sb_printf(sb, "],\"sorted_idx\":[");
+    total = 0;
+    for (uint64_t f = 0; s == GBT_OK && f < n; f++) {
+        /* names: the dictionary's own order (bytes); numbers: sorted by value */
+        if (d[f].nnum) {
+            s = by_code(&d[f], &by);
+            if (s == GBT_OK) qsort(by, d[f].n, sizeof *by, cmp_value);
+        }
+        for (uint32_t i = 0; s == GBT_OK && i < d[f].n; i++, total++)
+            gbt__sb_printf(sb, total ? ",%u" : "%u", d[f].nnum ? by[i]->code : d[f].entries[i].code);
+        free(by);
+        by = NULL;
+    }
+    gbt__sb_append(sb, "]}", 2);
+    gbt__cat_dicts_free(d, n);
+    return s;
+}
+
 static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint32_t id, uint64_t nfeat,
                            int shift)
 {
@@ -248,9 +363,9 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
         gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
     gbt__sb_printf(sb, "],");
-    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{\"cats\":{\"enc\":[],\"feature_segments\":[],"
-                       "\"sorted_idx\":[]},\"gbtree_model_param\":{\"num_parallel_tree\":\"1\","
-                       "\"num_trees\":\"%u\"}",
+    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
+    FORWARD_IF_ERROR(put_cats(sb, m, shift));
+    gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"1\",\"num_trees\":\"%u\"}",
                    m->ntrees);
     gbt__sb_printf(sb, ",\"iteration_indptr\":[");
     for (uint32_t r = 0; r <= rounds; r++) gbt__sb_printf(sb, r ? ",%u" : "%u", r * (uint32_t)m->K);

@@ -224,6 +224,19 @@ static gbt_status stop_rule_metric(const gbt_booster *b, const struct gbt_metric
 }
 
 /*
+ * Whether metric j's name comes again later in the list (a custom metric
+ * named as a built-in one): the line shows each name once, with the later
+ * value, as XGBoost's monitor prints the last value kept under a name; the
+ * hook and the history still get every value, as XGBoost's does.
+ */
+static int shadowed(const struct gbt_metric_list *ml, int j)
+{
+    for (int i = j + 1; i < ml->total; i++)
+        if (strcmp(ml->names[i], ml->names[j]) == 0) return 1;
+    return 0;
+}
+
+/*
  * Takes the round's watched value; whether early stopping ends the training
  * after round `round`.  *improved: the round is the new best one.
  */
@@ -354,6 +367,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         if (s != GBT_OK) break;
         gbt__sb_printf(&line, "[%d]", round);
         for (int k = 0; k < count; k++) {
+            if (shadowed(&mls[0], k % mls[0].total)) continue;
             gbt__sb_printf(&line, "\t%s-%s:%.6f", sets[k / mls[0].total].name, mls[0].names[k % mls[0].total],
                            mean[k]);
             if (show_stdv) gbt__sb_printf(&line, "+%.6f", sd[k]);

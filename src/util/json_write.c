@@ -1,5 +1,6 @@
 /*
- * json_write.c - JSON numbers for every format gbt writes (json_write.h).
+ * json_write.c - JSON numbers and strings for every format gbt writes
+ * (json_write.h).
  */
 #include <string.h>
 
@@ -17,4 +18,18 @@ void gbt__json_put_double(struct gbt_strbuf *sb, double v)
 {
     char buf[40];
     gbt__sb_append(sb, buf, (size_t)gbt__format_double(buf, sizeof buf, v));
+}
+
+void gbt__sb_json_string(struct gbt_strbuf *sb, const char *text)
+{
+    gbt__sb_append(sb, "\"", 1);
+    for (const char *p = text; *p; p++) {
+        if ((unsigned char)*p < 0x20) {
+            gbt__sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*p);
+            continue;
+        }
+        if (*p == '"' || *p == '\\') gbt__sb_append(sb, "\\", 1);
+        gbt__sb_append(sb, p, 1);
+    }
+    gbt__sb_append(sb, "\"", 1);
 }

@@ -1,8 +1,8 @@
 /*
  * json_write.h - writing JSON into a string buffer (util.h's gbt_strbuf),
  * for every format gbt writes: numbers as the shortest text that reads
- * back to the same value, and arrays element by element.  Strings:
- * gbt__sb_json_string (util.h).  Each format lays its members out itself
+ * back to the same value, strings quoted and escaped, and arrays element
+ * by element.  Each format lays its members out itself
  * (the gbt format indented, XGBoost's on one line).
  */
 #ifndef GBT_JSON_WRITE_H
@@ -18,6 +18,9 @@
  * integers from reals (XGBoost's).
  */
 void gbt__json_put_float(struct gbt_strbuf *sb, float v, int real);
+
+/* Appends text as a JSON string, quoted, with '"' and '\\' escaped and control characters as \\u00XX. */
+void gbt__sb_json_string(struct gbt_strbuf *sb, const char *text);
 
 /* v as the shortest text that reads back to the same double. */
 void gbt__json_put_double(struct gbt_strbuf *sb, double v);

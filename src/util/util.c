@@ -272,20 +272,6 @@ void gbt__sb_printf(struct gbt_strbuf *sb, const char *fmt, ...)
     }
 }
 
-void gbt__sb_json_string(struct gbt_strbuf *sb, const char *text)
-{
-    gbt__sb_append(sb, "\"", 1);
-    for (const char *p = text; *p; p++) {
-        if ((unsigned char)*p < 0x20) {
-            gbt__sb_printf(sb, "\\u%04x", (unsigned)(unsigned char)*p);
-            continue;
-        }
-        if (*p == '"' || *p == '\\') gbt__sb_append(sb, "\\", 1);
-        gbt__sb_append(sb, p, 1);
-    }
-    gbt__sb_append(sb, "\"", 1);
-}
-
 int gbt__edit_distance(const char *a, const char *b)
 {
     int row[256];

@@ -50,8 +50,6 @@ struct gbt_strbuf {
 };
 void gbt__sb_append(struct gbt_strbuf *sb, const char *text, size_t n);
 void gbt__sb_printf(struct gbt_strbuf *sb, const char *fmt, ...) GBT_PRINTF(2, 3);
-/* Appends text as a JSON string, quoted, with '"' and '\\' escaped and control characters as \\u00XX. */
-void gbt__sb_json_string(struct gbt_strbuf *sb, const char *text);
 
 /* Levenshtein distance between two short strings (capped at 255 chars). */
 int gbt__edit_distance(const char *a, const char *b);

@@ -193,6 +193,8 @@ _SIGNATURES = {
     "gbt_dataset_set_feature_names": (c_int, [_dataset_p, POINTER(c_char_p), c_uint64]),
     "gbt_dataset_set_feature_types": (c_int, [_dataset_p, POINTER(c_char_p), c_uint64]),
     "gbt_dataset_get_feature_types": (c_int, [_dataset_p, c_uint64, POINTER(c_char_p)]),
+    "gbt_dataset_set_category_names": (c_int, [_dataset_p, c_char_p]),
+    "gbt_dataset_get_category_names": (c_int, [_dataset_p, POINTER(c_char_p)]),
     "gbt_dataset_get_feature_names": (c_int, [_dataset_p, POINTER(POINTER(c_char_p)),
                                               POINTER(c_uint64)]),
     "gbt_booster_feature_names": (c_int, [_booster_p, POINTER(POINTER(c_char_p)), POINTER(c_uint64)]),

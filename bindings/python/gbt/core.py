@@ -361,6 +361,18 @@ class Dataset:
                       label_lower_bound=label_lower_bound, label_upper_bound=label_upper_bound,
                       feature_names=feature_names, feature_types=feature_types,
                       feature_weights=feature_weights)
+        if self._categories:
+            # kept by the C dataset too (for its categorical features), so that save_binary writes them
+            types = self.feature_types
+            text = json.dumps({str(i): c for i, c in sorted(self._categories.items()) if types[i] == "c"},
+                              ensure_ascii=False)
+            check(LIB.gbt_dataset_set_category_names(self._handle, cstr(text)))
+        elif self._frame is None and isinstance(data, (str, bytes, os.PathLike)):
+            # a binary dataset saved from a frame of categories brings them back
+            text_p = c_char_p()
+            check(LIB.gbt_dataset_get_category_names(self._handle, byref(text_p)))
+            if text_p.value:
+                self._categories = {int(k): v for k, v in json.loads(text_p.value.decode("utf-8")).items()}
 
     # -- feature names
     @property
@@ -418,6 +430,10 @@ class Dataset:
         are target's (with the same per-row fields), when the categories differ."""
         if not self._needs_recoding(target):
             return self
+        if self._frame is None:
+            raise ValueError("the Dataset's categories differ from the model's (another order, or categories the "
+                             "model was not trained with) and it was read from a file: save it from a DataFrame "
+                             "recoded to the model's categories")
         d = Dataset(self._frame, missing=None if math.isnan(self.missing) else self.missing,
                     enable_categorical=True, feature_names=self.feature_names,
                     feature_types=self.feature_types, _categories=target)
@@ -650,7 +666,7 @@ class Dataset:
 
     def save_binary(self, fname: PathLike, silent: bool = True) -> None:
         """Save the dataset whole (feature values, fields, query groups, feature
-        names and types) to a file that ``gbt.Dataset(fname)``, ``gbtrain`` and
+        names and types, a DataFrame's category names) to a file that ``gbt.Dataset(fname)``, ``gbtrain`` and
         ``gbpredict`` read back (``gbt_dataset_save_binary``: gbt's own binary
         format, docs/binary-format.md; XGBoost's binary DMatrix files are not
         read).  Written atomically."""

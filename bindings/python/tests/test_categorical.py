@@ -96,6 +96,62 @@ def test_load_xgboost_pandas_categories(tmp_path, reorder):
     assert np.abs(got - want).max() < 1e-5
 
 
+def test_export_pandas_categories_to_xgboost(tmp_path):
+    """gbt's XGBoost export carries the frame's categories in XGBoost 3.2's
+    cats (names and int64 numbers), so XGBoost codes a frame by the names:
+    its predictions equal gbt's also for a frame whose categories come in
+    another order (which XGBoost would read as other codes without them);
+    gbt reads the export back to the same list.  A name that is not ASCII,
+    which XGBoost 3.2 cannot read back, is refused."""
+    xgb = pytest.importorskip("xgboost")
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(4)
+    n = 300
+    c = rng.choice(["red", "green", "blue", "pink", "gray"], n)
+    k = rng.choice([3, 7, 11, 20], n)
+    x = rng.normal(size=n)
+    y = ((c == "red") | (x > 0.5) | (k == 7)).astype(float) + 0.5 * (c == "pink")
+    df = pd.DataFrame({"c": pd.Categorical(c, categories=["red", "pink", "green", "gray", "blue"]), "x": x,
+                       "k": pd.Categorical(k, categories=[20, 3, 11, 7])})
+    bst = gbt.train({"max_depth": 3, "nthread": 1, "max_cat_to_onehot": 1},
+                    gbt.Dataset(df, y, enable_categorical=True), 5)
+    path = str(tmp_path / "cats.json")
+    bst.save_model(path, format="xgboost")
+    mine = bst.predict(gbt.Dataset(df, enable_categorical=True), output_margin=True)
+    other = df.copy()
+    other["c"] = other["c"].cat.reorder_categories(["blue", "gray", "green", "pink", "red"])
+    other["k"] = other["k"].cat.reorder_categories([3, 7, 11, 20])
+    theirs = xgb.Booster(model_file=path).predict(xgb.DMatrix(other, enable_categorical=True),
+                                                  output_margin=True)
+    assert np.abs(mine - theirs).max() < 1e-5
+    assert json.loads(gbt.Booster(model_file=path).attr("feature_categories")) == \
+        {"0": ["red", "pink", "green", "gray", "blue"], "2": [20, 3, 11, 7]}
+    df["c"] = df["c"].cat.rename_categories({"pink": "ros\u00e9"})
+    bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.Dataset(df, y, enable_categorical=True), 1)
+    with pytest.raises(gbt.GBTError, match="category 'ros\u00e9' is not ASCII"):
+        bst.save_model(path, format="xgboost")
+
+
+def test_save_binary_keeps_category_names(tmp_path):
+    """save_binary keeps a DataFrame's category names (section CATS): the
+    Dataset read back has them, and a model trained on it keeps them as one
+    trained on the frame does, with the same trees."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(5)
+    c = rng.choice(["red", "green", "blue"], 200)
+    x = rng.normal(size=200)
+    df = pd.DataFrame({"x": x, "c": pd.Categorical(c, categories=["red", "blue", "green"])})
+    d = gbt.Dataset(df, x + (c == "red"), enable_categorical=True)
+    path = str(tmp_path / "cats.bin")
+    d.save_binary(path)
+    back = gbt.Dataset(path)
+    assert back._categories == {1: ["red", "blue", "green"]} and back.feature_types == ["q", "c"]
+    params = {"max_depth": 2, "nthread": 1}
+    a, b = gbt.train(params, d, 3), gbt.train(params, back, 3)
+    assert json.loads(b.attr("feature_categories")) == {"1": ["red", "blue", "green"]}
+    assert a.get_dump() == b.get_dump()
+
+
 def test_a_worker_threads_error_reaches_python_with_its_message():
     # issue 38, finding 5: binning runs a feature per OpenMP worker; its
     # error ("more than 65535 categories") reached Python as "invalid

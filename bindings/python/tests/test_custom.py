@@ -259,3 +259,30 @@ def test_custom_rmsle_demo_runs_as_xgboost_does(tmp_path):
         m2, v2 = theirs[key].split()
         assert m1 == m2
         assert float(v1) == pytest.approx(float(v2), rel=0.02), key
+
+
+def test_custom_metric_named_as_a_builtin_shows_once():
+    # a custom value named like eval_metric's (rmse): XGBoost 3.2's line shows
+    # the name once, with the custom value (its monitor prints the last value
+    # kept under a name), and its history list holds both values each round
+    X, y, _ = _regression(200)
+    dt = gbt.Dataset(X, label=y)
+
+    def shifted(preds, data):
+        return "rmse", float(np.sqrt(np.mean((preds.astype(np.float64) - data.get_label()) ** 2))) + 1.0
+
+    hist, lines = {}, []
+    b = gbt.train({"max_depth": 2, "eval_metric": "rmse"}, dt, 2, evals=[(dt, "t")], custom_metric=shifted,
+                  evals_result=hist, verbose_eval=False, callbacks=[gbt.callback.EvaluationMonitor(logger=lines.append)])
+    fields = lines[1].rstrip("\n").split("\t")
+    assert [f.split(":")[0] for f in fields] == ["[1]", "t-rmse"]
+    custom = np.sqrt(np.mean((b.predict(X).astype(np.float64) - y) ** 2)) + 1.0
+    assert float(fields[1].split(":")[1]) == pytest.approx(custom, abs=2e-6)
+    assert len(hist["t"]["rmse"]) == 4 and hist["t"]["rmse"][3] == pytest.approx(custom, rel=1e-6)
+    xgb = pytest.importorskip("xgboost")
+    xhist, xlines = {}, []
+    xgb.train({"max_depth": 2, "eval_metric": "rmse"}, xgb.DMatrix(X, label=y), 2, evals=[(xgb.DMatrix(X, label=y), "t")],
+              custom_metric=shifted, evals_result=xhist, verbose_eval=False,
+              callbacks=[xgb.callback.EvaluationMonitor(logger=xlines.append)])
+    assert [f.split(":")[0] for f in xlines[1].rstrip("\n").split("\t")] == ["[1]", "t-rmse"]
+    assert len(xhist["t"]["rmse"]) == 4
