@@ -71,9 +71,14 @@ struct iter {
     uint32_t *groups;
     size_t groups_cap;
     uint64_t ngroups;
-    /* pass 1: each feature's distinct values so far, their weights at `shift`, its present values */
+    /*
+     * pass 1: each feature's distinct values so far and their weights at
+     * `shift` (weighted rows), or their counts (unweighted rows: 4 bytes
+     * a value instead of 8), and its present values
+     */
     uint32_t **keys;
     uint64_t **w;
+    uint32_t **cnt;
     size_t *n;
     uint64_t *count;
     int shift, fixed_shift;  /* fixed_shift: the pass that repeats at the final shift */
@@ -163,10 +168,12 @@ static void iter_free(struct iter *it)
 {
     for (uint64_t f = 0; it->keys && f < it->ncol; f++) {
         free(it->keys[f]);
-        free(it->w[f]);
+        if (it->w) free(it->w[f]);
+        if (it->cnt) free(it->cnt[f]);
     }
     free(it->keys);
     free(it->w);
+    free(it->cnt);
     free(it->n);
     free(it->count);
     free(it->types);
@@ -213,39 +220,57 @@ static int final_shift(const struct iter *it)
     return gbt_weight_shift(it->has[1] ? (double)it->maxw : 1.0, it->nrow);
 }
 
+/* An array of n elements of `size` bytes cut down to k (k <= n): kept as it is if that fails. */
+static void *shrink(void *p, size_t k, size_t size)
+{
+    void *q = realloc(p, (k ? k : 1) * size);
+    return q ? q : p;
+}
+
 /*
- * Merges a batch's list (bk, bw, nb) into feature f's: keys ascending, a
- * value in both once with its weights summed.
+ * Merges a batch's list (bk, bw, nb; bw counts for unweighted rows) into
+ * feature f's: keys ascending, a value in both once with its weights
+ * (counts) summed.
  */
 static gbt_status merge_into(struct iter *it, uint64_t f, const uint32_t *bk, const uint64_t *bw, size_t nb)
 {
     const uint32_t *ak = it->keys[f];
-    const uint64_t *aw = it->w[f];
     const size_t na = it->n[f];
-    uint32_t *mk = NULL;
+    const int counts = it->cnt != NULL;
+    uint32_t *mk = NULL, *mc = NULL;
     uint64_t *mw = NULL;
     size_t i = 0, j = 0, k = 0;
-    FORWARD_IF_ERROR(gbt__alloc(&mk, na + nb, sizeof *mk, 0, "distinct values"));
-    if (gbt__alloc(&mw, na + nb + 1, sizeof *mw, 0, "distinct weights") != GBT_OK) {
+    gbt_status s = gbt__alloc(&mk, na + nb, sizeof *mk, 0, "distinct values");
+    if (s == GBT_OK && counts) s = gbt__alloc(&mc, na + nb, sizeof *mc, 0, "distinct counts");
+    if (s == GBT_OK && !counts) s = gbt__alloc(&mw, na + nb, sizeof *mw, 0, "distinct weights");
+    if (s != GBT_OK) {
         free(mk);
-        return GBT_E_NO_MEMORY;
+        free(mc);
+        free(mw);
+        return s;
     }
     while (i < na || j < nb) {
-        if (j == nb || (i < na && ak[i] < bk[j])) {
-            mk[k] = ak[i];
-            mw[k++] = aw[i++];
-        } else if (i == na || bk[j] < ak[i]) {
-            mk[k] = bk[j];
-            mw[k++] = bw[j++];
-        } else {
-            mk[k] = ak[i];
-            mw[k++] = aw[i++] + bw[j++];
-        }
+        /* both when the keys are equal */
+        const int take_a = j == nb || (i < na && ak[i] <= bk[j]);
+        const int take_b = i == na || (j < nb && bk[j] <= ak[i]);
+        mk[k] = take_a ? ak[i] : bk[j];
+        if (counts)
+            mc[k] = (take_a ? it->cnt[f][i] : 0u) + (take_b ? (uint32_t)bw[j] : 0u);
+        else
+            mw[k] = (take_a ? it->w[f][i] : 0u) + (take_b ? bw[j] : 0u);
+        i += (size_t)take_a;
+        j += (size_t)take_b;
+        k++;
     }
     free(it->keys[f]);
-    free(it->w[f]);
-    it->keys[f] = mk;
-    it->w[f] = mw;
+    it->keys[f] = shrink(mk, k, sizeof *mk);
+    if (counts) {
+        free(it->cnt[f]);
+        it->cnt[f] = shrink(mc, k, sizeof *mc);
+    } else {
+        free(it->w[f]);
+        it->w[f] = shrink(mw, k, sizeof *mw);
+    }
     it->n[f] = k;
     return GBT_OK;
 }
@@ -295,7 +320,10 @@ static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
     FORWARD_IF_ERROR(check_batch(it, b, i));
     if (it->keys == NULL) {
         FORWARD_IF_ERROR(gbt__alloc(&it->keys, nf, sizeof *it->keys, 1, "distinct values"));
-        FORWARD_IF_ERROR(gbt__alloc(&it->w, nf, sizeof *it->w, 1, "distinct weights"));
+        if (it->has[1])
+            FORWARD_IF_ERROR(gbt__alloc(&it->w, nf, sizeof *it->w, 1, "distinct weights"));
+        else
+            FORWARD_IF_ERROR(gbt__alloc(&it->cnt, nf, sizeof *it->cnt, 1, "distinct counts"));
         FORWARD_IF_ERROR(gbt__alloc(&it->n, nf, sizeof *it->n, 1, "distinct counts"));
         FORWARD_IF_ERROR(gbt__alloc(&it->count, nf, sizeof *it->count, 1, "value counts"));
     }
@@ -444,7 +472,8 @@ static gbt_status iter_merge(void *user, const uint32_t *keys, const uint64_t *w
     }
     memcpy(*mkeys, it->keys[f], it->n[f] * sizeof **mkeys);
     for (size_t i = 0; i < it->n[f]; i++)
-        (*mw)[i] = to >= it->shift ? it->w[f][i] << (to - it->shift) : it->w[f][i] >> (it->shift - to);
+        (*mw)[i] = it->cnt ? (uint64_t)it->cnt[f][i] << to
+                   : to >= it->shift ? it->w[f][i] << (to - it->shift) : it->w[f][i] >> (it->shift - to);
     *mn = it->n[f];
     return GBT_OK;
 }
@@ -560,9 +589,15 @@ gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset,
     /* the distinct values are done with: free them before the binned matrix fills */
     for (uint64_t f = 0; it.keys && f < it.ncol; f++) {
         free(it.keys[f]);
-        free(it.w[f]);
         it.keys[f] = NULL;
-        it.w[f] = NULL;
+        if (it.w) {
+            free(it.w[f]);
+            it.w[f] = NULL;
+        }
+        if (it.cnt) {
+            free(it.cnt[f]);
+            it.cnt[f] = NULL;
+        }
     }
     if (s == GBT_OK) {
         it.qm = &bn->qm;
