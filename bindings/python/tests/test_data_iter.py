@@ -135,3 +135,20 @@ def test_what_needs_the_values_is_refused():
         b.predict(d)
     with pytest.raises(gbt.InvalidArgumentError, match="max_bin=16"):
         gbt.train({"max_bin": 64, "device": "cpu"}, d, 1)
+
+
+def test_weights_base_margin_categories_and_names():
+    X, y = _data(300, 4, seed=1)
+    X[:, 1] = np.where(np.isnan(X[:, 1]), np.nan, np.floor(np.nan_to_num(X[:, 1]) * 7))
+    rng = np.random.default_rng(2)
+    fields = {"label": y, "weight": rng.random(300).astype(np.float32) + 0.5,
+              "base_margin": rng.random(300).astype(np.float32)}
+    meta = {"feature_types": ["q", "c", "q", "q"], "feature_names": list("abcd")}
+    params = {"max_depth": 4, "max_bin": 64, "device": "cpu"}
+    want = gbt.train(params, gbt.Dataset(X, **fields, **meta), 3).save_raw()
+
+    class WithMeta(Batches):
+        def next(self, input_data):
+            return super().next(lambda **kw: input_data(**kw, **meta))
+
+    assert gbt.train(params, gbt.QuantileDMatrix(WithMeta(X, fields, [77]), max_bin=64), 3).save_raw() == want
