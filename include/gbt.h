@@ -420,7 +420,7 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
 /*
  * A dataset from batches (XGBoost's DataIter and QuantileDMatrix): the
  * caller's `next` callback fills one batch at a time, from any source, into
- * the gbt_batch handle it is given, and returns 1, or 0 when there are no
+ * the gbt_batch handle it is given (valid only during that call), and returns 1, or 0 when there are no
  * more batches (a negative value is a failure: GBT_E_INVALID_ARG naming the
  * batch); `reset` (returning 0, or non-zero on failure) starts the batches
  * again from the first.  gbt_dataset_from_iter calls reset, then next until
