@@ -450,6 +450,54 @@ GBT_API gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dens
 GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint64_t *ncol);
 
 /*
+ * A dataset from batches (XGBoost's DataIter and QuantileDMatrix): the
+ * caller's `next` callback fills one batch at a time, from any source, into
+ * the gbt_batch handle it is given (valid only during that call), and returns 1, or 0 when there are no
+ * more batches (a negative value is a failure: GBT_E_INVALID_ARG naming the
+ * batch); `reset` (returning 0, or non-zero on failure) starts the batches
+ * again from the first.  gbt_dataset_from_iter calls reset, then next until
+ * it returns 0, twice: the first pass gathers each feature's distinct
+ * values and their weights batch by batch, merged exactly as distributed
+ * training merges those of its processes, so the bin cuts are those of all
+ * the rows together; the second pass bins each batch.  It never holds
+ * more than one batch of feature values: the dataset keeps the binned
+ * matrix (max_bin, 2 to 65535, as the booster's parameter) and the per-row
+ * fields (labels, weights, base margins, label bounds, groups), and a
+ * training on it with that max_bin gives the model bytes of the same rows
+ * in one dataset, on the CPU and on CUDA.  A weighted dataset whose
+ * weights span more than about 2^(39 - log2 rows) takes a third pass, so
+ * that its fixed-point weights are those of the in-memory binning.
+ *
+ * In a batch, gbt_batch_set_dense or gbt_batch_set_csr (as
+ * gbt_dataset_from_dense / _from_csr, copied) comes first; then
+ * gbt_batch_set_field ("label", "weight", "base_margin",
+ * "label_lower_bound", "label_upper_bound"), gbt_batch_set_groups and
+ * gbt_batch_set_feature_types, as the gbt_dataset calls of those names
+ * (feature_weights and feature names are set on the dataset built).  Every
+ * batch must have the same columns, the same fields and feature types as
+ * the first, and each pass the same rows; an error names the batch (from
+ * 0).  The dataset built holds no feature values: prediction, evaluation,
+ * slicing, gbt_dataset_get_data and gbt_dataset_save_binary on it, a
+ * training with another max_bin, continued training from a model with
+ * trees, distributed training and changes of its weights or feature types
+ * are refused with GBT_E_INVALID_ARG (docs/external-memory.md).  The
+ * batches are not written to disk: this is the in-memory binned matrix
+ * made without the raw floats.
+ */
+typedef struct gbt_batch gbt_batch;
+typedef int (*gbt_iter_next_fn)(void *user, gbt_batch *batch);
+typedef int (*gbt_iter_reset_fn)(void *user);
+GBT_API gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                         int max_bin, gbt_dataset **out);
+GBT_API gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol,
+                                       float missing);
+GBT_API gbt_status gbt_batch_set_csr(gbt_batch *b, const uint64_t *indptr, const uint32_t *indices,
+                                     const float *values, uint64_t nrow, uint64_t ncol);
+GBT_API gbt_status gbt_batch_set_field(gbt_batch *b, const char *field, const float *values, uint64_t n);
+GBT_API gbt_status gbt_batch_set_groups(gbt_batch *b, const uint32_t *sizes, uint64_t ngroups);
+GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *types, uint64_t n);
+
+/*
  * Frees the dataset and what it keeps: its data, fields, names and its
  * binned data.  The first training on a dataset computes the bin cuts and
  * the binned matrix (one byte per cell when max_bin <= 256, else two; four

@@ -154,6 +154,7 @@ gbt_status gbt_booster_predict_rounds(const gbt_booster *b, const gbt_dataset *d
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(d);
     FORWARD_IF_ERROR(check_model(b));
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "prediction"));
     FORWARD_IF_ERROR(gbt__booster_check_index_base(&b->model, d));
     FORWARD_IF_ERROR(gbt__booster_check_names(b, d));
     gbt__dataset_view(d, &v);

@@ -135,6 +135,7 @@ gbt_status gbt_dataset_save_binary(const gbt_dataset *d, const char *path)
     int r;
     CHECK_NOT_NULL(d);
     CHECK_NOT_NULL(path);
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "gbt_dataset_save_binary"));
     FORWARD_IF_ERROR(gbt__alloc(&w, 1, sizeof *w, 1, "binary dataset writer"));
     w->path = path;
     gbt__crc32_init(&w->crc);

@@ -59,6 +59,19 @@ static void drop_binned(gbt_dataset *d)
     gbt__binned_release(old);
 }
 
+void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b)
+{
+    struct gbt_binned *old;
+    lock();
+    b->refs++;
+    old = d->binned;
+    d->binned = b;
+    d->drop_binned = drop_binned;
+    d->binned_generation = d->generation;
+    unlock();
+    gbt__binned_release(old);
+}
+
 gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int verbosity,
                            const struct gbt_binner *by, struct gbt_binned **out)
 {
@@ -80,6 +93,11 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
         *out = b;
         return GBT_OK;
     }
+    /* no feature values to bin again: the iterator's binning is the only one */
+    RETURN_ERROR_IF(d->binned_only, GBT_E_INVALID_ARG,
+                    "the dataset was made from an iterator with max_bin=%d and holds no feature values, so it "
+                    "cannot be binned with max_bin=%d: make it again with that max_bin",
+                    d->binned ? d->binned->max_bin : 0, max_bin);
     t0 = gbt__now();
     FORWARD_IF_ERROR(gbt__binned_alloc(&b));
     if (by && by->quantize)

@@ -48,6 +48,13 @@ struct gbt_binner {
 gbt_status gbt__binned_get(const gbt_dataset *d, int max_bin, int nthread, int verbosity,
                            const struct gbt_binner *by, struct gbt_binned **out);
 
+/*
+ * Keeps b with d (a reference of d's own), as gbt__binned_get keeps what it
+ * bins: a dataset made from an iterator (dataset_iter.c) holds its binned
+ * matrix so, and no feature values (d->binned_only).
+ */
+void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b);
+
 /* A new empty matrix with one reference, kept with no dataset (distributed training). */
 gbt_status gbt__binned_alloc(struct gbt_binned **out);
 

@@ -32,6 +32,15 @@ void gbt__dataset_touch_keep(gbt_dataset *d)
     if (keep) d->binned_generation = d->generation;
 }
 
+gbt_status gbt__dataset_need_values(const gbt_dataset *d, const char *what)
+{
+    RETURN_ERROR_IF(d->binned_only, GBT_E_INVALID_ARG,
+                    "%s needs the feature values, and this dataset was made from an iterator "
+                    "(gbt_dataset_from_iter), which keeps only their bins: use a dataset made from the data",
+                    what);
+    return GBT_OK;
+}
+
 gbt_status gbt__dataset_alloc(gbt_dataset **out)
 {
     gbt_dataset *d;
@@ -364,6 +373,7 @@ gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense, const
                                 const uint32_t **indices, const float **values, uint64_t *nnz)
 {
     CHECK_NOT_NULL(d);
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "gbt_dataset_get_data"));
     if (dense) *dense = d->dense;
     if (indptr) *indptr = d->dense ? NULL : d->indptr;
     if (indices) *indices = d->dense ? NULL : d->indices;
@@ -440,6 +450,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         return gbt__fail(GBT_E_INVALID_ARG,
                          "unknown field '%s' (expected label, weight, base_margin, "
                          "label_lower_bound, label_upper_bound or feature_weights)", field);
+    if (slot == &d->weight) FORWARD_IF_ERROR(gbt__dataset_need_values(d, "changing the weights (binning reads them)"));
     if (n == 0 && values == NULL) {
         free(*slot);
         *slot = NULL;

@@ -81,6 +81,13 @@ struct gbt_dataset {
     /* the categories' names (gbt_dataset_set_category_names: JSON, feature index -> names in code order), or NULL */
     char *category_names;
 
+    /*
+     * Made from an iterator (dataset_iter.c): no feature values (dense and
+     * indptr NULL, nnz the count there was), only the kept binned matrix,
+     * which nothing may drop; gbt__dataset_need_values refuses what needs them.
+     */
+    int binned_only;
+
     /* unique among all datasets' states; changes whenever this one changes */
     uint64_t generation;
 
@@ -120,6 +127,12 @@ gbt_status gbt__dataset_alloc(gbt_dataset **out);
 
 /* Checks a dataset's shape: rows in [1, GBT_MAX_ROWS), columns in [1, GBT_MAX_FEATURES]. */
 gbt_status gbt__dataset_check_shape(uint64_t nrow, uint64_t ncol);
+
+/*
+ * GBT_OK when d holds its feature values; else (made from an iterator)
+ * GBT_E_INVALID_ARG saying that `what` needs them.
+ */
+gbt_status gbt__dataset_need_values(const gbt_dataset *d, const char *what);
 
 /* Marks the dataset as changed, and drops its binned matrix (binned.h). */
 void gbt__dataset_touch(gbt_dataset *d);

@@ -112,6 +112,7 @@ gbt_status gbt_dataset_slice_rows(const gbt_dataset *d, uint64_t begin, uint64_t
     CHECK_NOT_NULL(out);
     *out = NULL;
     CHECK_NOT_NULL(d);
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "gbt_dataset_slice_rows"));
     RETURN_ERROR_IF(begin > end || end > d->nrow, GBT_E_INVALID_ARG,
                     "gbt_dataset_slice_rows: rows [%llu, %llu) are not a range of the dataset's %llu rows",
                     (unsigned long long)begin, (unsigned long long)end, (unsigned long long)d->nrow);

@@ -72,6 +72,7 @@ gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *type
     int any_cat = 0;
     gbt_status s;
     CHECK_NOT_NULL(d);
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "gbt_dataset_set_feature_types (binning reads the types)"));
     RETURN_ERROR_IF(n != 0 && n != d->ncol, GBT_E_INVALID_ARG,
                     "gbt_dataset_set_feature_types: %llu feature types for a dataset of %llu features",
                     (unsigned long long)n, (unsigned long long)d->ncol);

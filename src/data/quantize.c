@@ -206,6 +206,63 @@ static gbt_status cat_cuts(const uint32_t *ukeys, size_t nd, uint32_t f, float *
 }
 
 /*
+ * Feature f's distinct present values, ascending (gbt_cut_key, into keys),
+ * and their fixed-point weights at `shift` (into uw); returns how many.
+ * ktmp, w, wtmp: scratch of the column's length (w, wtmp NULL when
+ * unweighted).
+ */
+static size_t column_distinct(const struct columns *col, uint32_t f, int shift, uint32_t *keys, uint32_t *ktmp,
+                              float *w, float *wtmp, uint64_t *uw)
+{
+    const uint64_t b = col->start[f], n = col->start[f + 1] - b;
+    for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
+    if (w) memcpy(w, col->weight + b, n * sizeof *w);
+    gbt__radix_sort32(keys, w, n, ktmp, wtmp);
+    return gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+}
+
+gbt_status gbt__quantize_distinct(const gbt_dataset *d, int shift, int nthread, uint32_t **keys, uint64_t **w,
+                                  size_t *n)
+{
+    const uint32_t nf = (uint32_t)d->ncol;
+    struct columns col;
+    struct gbt_par_error pe;
+    uint64_t maxcol = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        keys[f] = NULL;
+        w[f] = NULL;
+        n[f] = 0;
+    }
+    FORWARD_IF_ERROR(make_columns(d, nthread, &col));
+    for (uint32_t f = 0; f < nf; f++)
+        if (col.start[f + 1] - col.start[f] > maxcol) maxcol = col.start[f + 1] - col.start[f];
+    gbt__par_error_init(&pe);
+#pragma omp parallel num_threads(nthread)
+    {
+        uint32_t *ktmp = NULL;
+        float *wv = NULL, *wtmp = NULL;
+        gbt_status ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
+        if (ts == GBT_OK && col.weight) ts = gbt__alloc(&wv, maxcol + 1, sizeof *wv, 0, "weights");
+        if (ts == GBT_OK && col.weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+        gbt__par_error_keep(&pe, 0, ts);
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t f = 0; f < nf; f++) {
+            const uint64_t cn = col.start[f + 1] - col.start[f];
+            gbt_status fs = ts;
+            if (fs == GBT_OK) fs = gbt__alloc(&keys[f], cn, sizeof **keys, 0, "distinct values");
+            if (fs == GBT_OK) fs = gbt__alloc(&w[f], cn + 1, sizeof **w, 0, "distinct weights");
+            if (fs == GBT_OK) n[f] = column_distinct(&col, f, shift, keys[f], ktmp, wv, wtmp, w[f]);
+            gbt__par_error_keep(&pe, f, fs);
+        }
+        free(ktmp);
+        free(wv);
+        free(wtmp);
+    }
+    free_columns(&col);
+    return gbt__par_error_raise(&pe);
+}
+
+/*
  * Distributed training: feature f's cuts from the distinct values of every
  * process (keys, ktmp, w, wtmp, uw: scratch of the column's length).
  */
@@ -213,16 +270,13 @@ static gbt_status merged_cuts(const struct gbt_quant_dist *dist, const struct co
                               uint64_t count, uint32_t budget, int shift, uint32_t *keys, uint32_t *ktmp, float *w,
                               float *wtmp, uint64_t *uw, float *out, uint32_t *cat, uint32_t *nbins)
 {
-    uint64_t b = col->start[f], n = col->start[f + 1] - b, na = 0, nb = 0;
+    uint64_t na = 0, nb = 0;
     uint32_t *mk = NULL;
     uint64_t *mw = NULL;
     struct gbt_qentry *ea = NULL, *eb = NULL;
     size_t nd, mn = 0;
     gbt_status s;
-    for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
-    if (w) memcpy(w, col->weight + b, n * sizeof *w);
-    gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-    nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+    nd = column_distinct(col, f, shift, keys, ktmp, w, wtmp, uw);
     s = dist->merge(dist->user, keys, uw, nd, &mk, &mw, &mn);
     if (s == GBT_OK && cat) {
         s = cat_cuts(mk, mn, f, out, cat, nbins);
@@ -394,13 +448,10 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             gbt__par_error_keep(&pe, 0, ts);
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t f = 0; f < nf; f++) {
-                uint64_t b = col->start[f], n = col->start[f + 1] - b;
+                const uint64_t n = col->start[f + 1] - col->start[f];
                 size_t nd;
                 if (ts != GBT_OK) continue;
-                for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
-                if (w) memcpy(w, col->weight + b, n * sizeof *w);
-                gbt__radix_sort32(keys, w, n, ktmp, wtmp);
-                nd = gbt_cuts_distinct(keys, w, shift, n, keys, uw);
+                nd = column_distinct(col, f, shift, keys, ktmp, w, wtmp, uw);
                 if (gbt__cuts_is_cat(c, f)) {
                     /* its message is this worker's: kept for the caller, the lowest feature's winning */
                     gbt__par_error_keep(&pe, f, cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
@@ -654,6 +705,20 @@ static int fits_dense8(const struct gbt_cuts *c)
     for (uint32_t f = 0; f < c->nfeat; f++)
         if (c->nbins[f] + (c->has_missing[f] ? 1u : 0u) > 256u) return 0;
     return 1;
+}
+
+gbt_status gbt__quantize_rows(const gbt_dataset *d, const struct gbt_qmatrix *q, int nthread,
+                              struct gbt_qmatrix *part)
+{
+    gbt_status s;
+    memset(part, 0, sizeof *part);
+    part->cuts = q->cuts; /* borrowed: given back below, never freed with part */
+    part->nrow = d->nrow;
+    part->layout = q->layout;
+    s = q->layout == GBT_QM_CSR ? bin_csr(d, part, nthread) : bin_dense(d, part, nthread);
+    memset(&part->cuts, 0, sizeof part->cuts);
+    if (s != GBT_OK) gbt__qmatrix_free(part);
+    return s;
 }
 
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)

@@ -143,6 +143,26 @@ struct gbt_quant_dist {
 gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, const struct gbt_quant_dist *dist,
                               struct gbt_qmatrix *out);
 
+/*
+ * The distinct present values of each feature f of d, ascending
+ * (gbt_cut_key, -0 as 0), into new arrays keys[f] (n[f] of them) and their
+ * fixed-point weights at `shift` (common/cuts.h) into w[f] (room for n[f]
+ * + 1): what a process gives gbt_quant_dist's merge, here for one batch of
+ * an iterator (dataset_iter.c).  keys, w and n have d->ncol entries; on
+ * failure the arrays made so far are left for the caller to free.
+ */
+gbt_status gbt__quantize_distinct(const gbt_dataset *d, int shift, int nthread, uint32_t **keys, uint64_t **w,
+                                  size_t *n);
+
+/*
+ * Bins d's rows with the cuts and layout of q (made for data of d's
+ * columns) into part: part's codes (or CSR rows and slots) for d->nrow
+ * rows; part holds no cuts of its own (they stay q's).  An iterator's
+ * second pass bins each batch so (dataset_iter.c).
+ */
+gbt_status gbt__quantize_rows(const gbt_dataset *d, const struct gbt_qmatrix *q, int nthread,
+                              struct gbt_qmatrix *part);
+
 void gbt__qmatrix_free(struct gbt_qmatrix *q);
 
 /* The column-major copy of q's codes (nthread threads for dense layouts). */

@@ -347,6 +347,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);
+    if (s == GBT_OK && (m->ntrees > 0 || b->comm))
+        s = gbt__dataset_need_values(train, m->ntrees > 0 ? "training on from a model with trees (its starting scores)"
+                                                          : "distributed training");
     if (s == GBT_OK) s = gbt__alloc(&ts, 1, sizeof *ts, 1, "training state");
     if (b->comm) {
         /* from here on, every failure is agreed on: the other processes stop too */

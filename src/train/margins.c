@@ -87,6 +87,7 @@ gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d,
     const struct gbt_model *m = &b->model;
     struct gbt_dview v;
     double *margin;
+    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "evaluation (its raw scores come from the trees)"));
     FORWARD_IF_ERROR(gbt__booster_check_features(m, d->ncol, d->dense != NULL));
     FORWARD_IF_ERROR(gbt__booster_check_index_base(m, d));
     FORWARD_IF_ERROR(gbt__booster_check_names(b, d));

@@ -96,14 +96,20 @@ libgbt_emu_rt_tsan_la_CXXFLAGS = $(EMU_CXXFLAGS)
 # test_backend and test_cuda_errors against the emulated device; emu_planted:
 # kernels with one planted bug each, which the emulator must report.
 emu_test_cppflags = $(EMU_CPPFLAGS)
-check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize
+check_PROGRAMS += tests/test_backend tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize tests/test_iter_emu
 # (test_backend, the longest test of all, in two halves that make -j2 runs
 # side by side (tests/test_backend_1.sh, _2.sh), and cuda_interleave.sh run
 # first: Makefile.am's TESTS starts with emu_long_tests)
 emu_backend_halves = tests/test_backend_1.sh tests/test_backend_2.sh
 emu_long_tests = $(emu_backend_halves) tests/cuda_interleave.sh
 TESTS += tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh \
-	tests/emu_planted tests/test_cuda_quantize
+	tests/emu_planted tests/test_cuda_quantize tests/test_iter_emu
+# test_iter's device=cuda cases (datasets from batches, tests/test_iter.c)
+tests_test_iter_emu_SOURCES = tests/test_iter.c tests/tap.h tests/testutil.h
+nodist_EXTRA_tests_test_iter_emu_SOURCES = force-cxx-linker.cc
+tests_test_iter_emu_CPPFLAGS = $(emu_test_cppflags)
+tests_test_iter_emu_LDADD = libgbt_emu.la
+tests_test_iter_emu_LDFLAGS = $(OPENMP_CFLAGS)
 tests_test_cuda_quantize_SOURCES = tests/test_cuda_quantize.c tests/tap.h tests/testutil.h
 nodist_EXTRA_tests_test_cuda_quantize_SOURCES = force-cxx-linker.cc
 tests_test_cuda_quantize_CPPFLAGS = $(emu_test_cppflags)

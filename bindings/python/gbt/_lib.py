@@ -148,6 +148,10 @@ EVAL_FN = CFUNCTYPE(c_int, POINTER(c_double), c_uint64, c_int, c_void_p, c_void_
 TRAIN_HOOK_FN = CFUNCTYPE(c_int, c_void_p, c_int, POINTER(c_double), POINTER(c_double), c_int, c_char_p,
                           c_int, c_double, c_int, c_void_p)
 
+# gbt_iter_next_fn: (user, batch) -> 1 a batch, 0 no more, < 0 failure; gbt_iter_reset_fn: (user) -> 0
+ITER_NEXT_FN = CFUNCTYPE(c_int, c_void_p, c_void_p)
+ITER_RESET_FN = CFUNCTYPE(c_int, c_void_p)
+
 _SIGNATURES = {
     # name: (restype, argtypes)
     "gbt_status_str": (c_char_p, [c_int]),
@@ -165,6 +169,12 @@ _SIGNATURES = {
     "gbt_dataset_from_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint64,
                                      POINTER(_dataset_p)]),
     "gbt_dataset_from_file": (c_int, [c_char_p, c_char_p, POINTER(_dataset_p)]),
+    "gbt_dataset_from_iter": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, POINTER(_dataset_p)]),
+    "gbt_batch_set_dense": (c_int, [c_void_p, c_void_p, c_uint64, c_uint64, c_float]),
+    "gbt_batch_set_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_uint64, c_uint64]),
+    "gbt_batch_set_field": (c_int, [c_void_p, c_char_p, c_void_p, c_uint64]),
+    "gbt_batch_set_groups": (c_int, [c_void_p, c_void_p, c_uint64]),
+    "gbt_batch_set_feature_types": (c_int, [c_void_p, POINTER(c_char_p), c_uint64]),
     "gbt_dataset_save_binary": (c_int, [_dataset_p, c_char_p]),
     "gbt_dataset_set_field": (c_int, [_dataset_p, c_char_p, c_void_p, c_uint64]),
     "gbt_dataset_get_field": (c_int, [_dataset_p, c_char_p, POINTER(POINTER(c_float)),

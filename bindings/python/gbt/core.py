@@ -708,12 +708,40 @@ class QuantileDMatrix(Dataset):
     ``max_bin`` given here becomes the booster's ``max_bin`` in
     :func:`gbt.train` unless params set it; ``ref`` (the training data whose
     bins a validation set should use) and ``max_quantile_batches`` are
-    accepted: gbt always bins with the training data's cuts."""
+    accepted: gbt always bins with the training data's cuts.
+
+    ``data`` may be a :class:`gbt.DataIter` (the fields then come with each
+    batch, through ``input_data``): the batches are read twice, for the
+    cuts of all the rows and then to bin each batch
+    (``gbt_dataset_from_iter``), and the dataset keeps the binned matrix
+    (``max_bin``, 256 by default) without the feature values.  It trains the
+    model of the same rows in one :class:`Dataset`, byte for byte; a
+    training with another ``max_bin``, prediction, evaluation (as an entry
+    of ``evals`` too) and slicing need the feature values and are refused
+    (docs/external-memory.md)."""
 
     def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
                  max_quantile_batches: Optional[int] = None, **kwargs: Any):
-        super().__init__(data, label, **kwargs)
-        self.max_bin = None if max_bin is None else int(max_bin)
+        from .data_iter import DataIter, dataset_from_iter
+
+        if not isinstance(data, DataIter):
+            super().__init__(data, label, **kwargs)
+            self.max_bin = None if max_bin is None else int(max_bin)
+            return
+        self._handle = c_void_p()
+        taken = ("missing", "feature_names", "feature_weights", "silent", "nthread", "enable_categorical")
+        extra = sorted(k for k in kwargs if k not in taken)
+        if label is not None or extra:
+            raise TypeError("with a DataIter the per-row fields come with each batch (input_data); "
+                            f"unexpected here: {', '.join((['label'] if label is not None else []) + extra)}")
+        missing = kwargs.get("missing")
+        self.missing = float(missing) if missing is not None else math.nan
+        self._categories, self._frame, self.enable_categorical = {}, None, False
+        self.max_bin = 256 if max_bin is None else int(max_bin)
+        made = dataset_from_iter(data, self.max_bin, self.missing)
+        self._handle = made["handle"]
+        names = kwargs.get("feature_names") or made["feature_names"]
+        self.set_info(feature_names=names, feature_weights=kwargs.get("feature_weights"))
 
 
 # ---------------------------------------------------------------- parameters

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Peak memory (ru_maxrss) of one training round on generated rows, each
+way in a fresh process: gbt's Dataset from one array, gbt's
+QuantileDMatrix from a DataIter (the rows made batch by batch, never all
+held), and XGBoost's QuantileDMatrix from the array and from the same
+iterator.
+
+    python3 bench/iter_memory.py [ROWS] [COLS] [BATCHES] [continuous|rounded]
+
+"rounded" data has 101 distinct values per feature (two decimals), the
+continuous kind about one per row.  The process's memory before the data
+(Python, numpy, the library) is printed apart, as "base".
+"""
+import subprocess
+import sys
+
+CHILD = r'''
+import resource, sys
+import numpy as np
+rows, cols, nb, kind, way = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+lib = __import__("xgboost" if way.startswith("xgb") else "gbt")
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+def batch(k):
+    rng = np.random.default_rng(k)
+    n = rows // nb
+    X = rng.random((n, cols), dtype=np.float32)
+    if kind == "rounded":
+        X = np.round(X, 2)
+    return X, (X[:, 0] + X[:, 1] > 1).astype(np.float32)
+
+class It(lib.DataIter):
+    def __init__(self):
+        self.k = 0
+        super().__init__()
+    def next(self, input_data):
+        if self.k == nb:
+            return False
+        X, y = batch(self.k)
+        input_data(data=X, label=y)
+        self.k += 1
+        return True
+    def reset(self):
+        self.k = 0
+
+params = {"objective": "binary:logistic", "max_depth": 6, "max_bin": 256, "nthread": 2}
+if way.endswith("iter"):
+    d = lib.QuantileDMatrix(It(), max_bin=256)
+else:
+    n = rows // nb
+    X, y = np.empty((n * nb, cols), dtype=np.float32), np.empty(n * nb, dtype=np.float32)
+    for k in range(nb):
+        X[k * n:(k + 1) * n], y[k * n:(k + 1) * n] = batch(k)
+    d = lib.QuantileDMatrix(X, y, max_bin=256) if way == "xgb-array" else lib.Dataset(X, label=y)
+lib.train(params, d, 1)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(f"{way:10s} base {base / 1024:7.1f} MB  peak {peak / 1024:7.1f} MB  peak - base {(peak - base) / 1024:7.1f} MB")
+'''
+
+
+def main():
+    rows = sys.argv[1] if len(sys.argv) > 1 else "400000"
+    cols = sys.argv[2] if len(sys.argv) > 2 else "20"
+    nb = sys.argv[3] if len(sys.argv) > 3 else "8"
+    kind = sys.argv[4] if len(sys.argv) > 4 else "continuous"
+    print(f"{rows} x {cols} float32, {nb} batches, {kind}")
+    for way in ("gbt-array", "gbt-iter", "xgb-array", "xgb-iter"):
+        subprocess.run([sys.executable, "-c", CHILD, rows, cols, nb, kind, way], check=True)
+
+
+if __name__ == "__main__":
+    main()

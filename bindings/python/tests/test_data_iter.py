@@ -1,0 +1,154 @@
+"""gbt.DataIter and QuantileDMatrix(iterator): the model bytes of the same
+rows in one Dataset; the same iterator class against XGBoost's
+QuantileDMatrix(iterator); bad batches and exceptions in the callbacks."""
+import numpy as np
+import pytest
+
+import gbt
+
+
+def _data(n=300, ncol=5, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, ncol)).astype(np.float32)
+    X[:, 2] = np.round(X[:, 2] * 6)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    X[:40, 3] = np.nan  # all missing in the first batch of 40
+    y = np.nan_to_num(X[:, 0]) + 0.5 * np.nan_to_num(X[:, 2]) + 0.1 * rng.random(n).astype(np.float32)
+    return X, y.astype(np.float32)
+
+
+class Batches(gbt.DataIter):
+    """Rows in batches of the given sizes (the last repeated), with the fields of those rows."""
+
+    def __init__(self, X, fields, sizes, sparse=False):
+        self.X, self.fields, self.sizes, self.sparse = X, fields, sizes, sparse
+        self.at = self.k = self.resets = 0
+        super().__init__()
+
+    def next(self, input_data):
+        if self.at >= len(self.X):
+            return False
+        n = self.sizes[min(self.k, len(self.sizes) - 1)]
+        part = self.X[self.at:self.at + n]
+        if self.sparse:
+            import scipy.sparse as sp
+            part = sp.csr_matrix(np.nan_to_num(part, nan=0.0))
+        input_data(data=part, **{k: v[self.at:self.at + n] for k, v in self.fields.items()})
+        self.at += n
+        self.k += 1
+        return True
+
+    def reset(self):
+        self.at = self.k = 0
+        self.resets += 1
+
+
+@pytest.mark.parametrize("params,task", [
+    ({"objective": "reg:squarederror"}, "reg"),
+    ({"objective": "multi:softprob", "num_class": 3, "grow_policy": "lossguide", "max_leaves": 6}, "multi"),
+    ({"objective": "rank:ndcg"}, "rank"),
+])
+def test_iterator_gives_the_in_memory_model(params, task):
+    X, y = _data()
+    fields = {"label": y}
+    if task == "multi":
+        fields["label"] = (np.nan_to_num(X[:, 0]) * 3).astype(np.int32).clip(0, 2).astype(np.float32)
+    if task == "rank":
+        fields = {"label": (np.nan_to_num(X[:, 2]) % 3).astype(np.float32), "qid": np.arange(len(y)) // 10}
+    params = dict(params, max_depth=3, max_bin=32, device="cpu")
+    want = gbt.train(params, gbt.Dataset(X, **fields), 3).save_raw()
+    # (a query group lies in one batch: ranking batches of whole groups)
+    for sizes in ([10] if task == "rank" else [1], [40, 70, 30], [len(y)]):
+        it = Batches(X, fields, sizes)
+        got = gbt.train(params, gbt.QuantileDMatrix(it, max_bin=32), 3).save_raw()
+        assert got == want, sizes
+        assert it.resets == 2
+    if task == "reg":
+        # sparse batches (absent entries missing) give the model of the same sparse matrix
+        import scipy.sparse as sp
+        Z = np.nan_to_num(X, nan=0.0)
+        want = gbt.train(params, gbt.Dataset(sp.csr_matrix(Z), label=y), 3).save_raw()
+        got = gbt.train(params, gbt.QuantileDMatrix(Batches(X, fields, [50], sparse=True), max_bin=32), 3)
+        assert got.save_raw() == want
+
+
+def test_same_iterator_as_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    X, y = _data(200, 4)
+    params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 64, "tree_method": "hist", "nthread": 1}
+
+    def iterator(base):
+        """An iterator of XGBoost's protocol over either library's base class."""
+        class It(base):
+            def __init__(self):
+                self.at = 0
+                base.__init__(self)
+
+            def next(self, input_data):
+                if self.at >= len(y):
+                    return False
+                input_data(data=X[self.at:self.at + 64], label=y[self.at:self.at + 64])
+                self.at += 64
+                return True
+
+            def reset(self):
+                self.at = 0
+        return It()
+
+    ours = gbt.train(dict(params, device="cpu"), gbt.QuantileDMatrix(iterator(gbt.DataIter), max_bin=64), 4)
+    theirs = xgb.train(params, xgb.QuantileDMatrix(iterator(xgb.DataIter), max_bin=64), 4)
+    np.testing.assert_allclose(ours.predict(gbt.DMatrix(X)), theirs.predict(xgb.DMatrix(X)), rtol=1e-5, atol=1e-6)
+
+
+def test_bad_batches():
+    X, y = _data(100, 4)
+
+    class Ragged(Batches):
+        def next(self, input_data):
+            if self.k == 2:
+                input_data(data=X[:30, :3], label=y[:30])
+                self.k += 1
+                self.at += 30
+                return True
+            return super().next(input_data)
+
+    with pytest.raises(gbt.InvalidArgumentError, match="batch 2 has 3 columns but batch 0 has 4"):
+        gbt.QuantileDMatrix(Ragged(X, {"label": y}, [30]))
+
+    class Broken(Batches):
+        def next(self, input_data):
+            if self.k == 1:
+                raise KeyError("no such shard")
+            return super().next(input_data)
+
+    with pytest.raises(KeyError, match="no such shard"):
+        gbt.QuantileDMatrix(Broken(X, {"label": y}, [30]))
+    with pytest.raises(TypeError, match="come with each batch"):
+        gbt.QuantileDMatrix(Batches(X, {}, [30]), label=y)
+
+
+def test_what_needs_the_values_is_refused():
+    X, y = _data(100, 4)
+    d = gbt.QuantileDMatrix(Batches(X, {"label": y}, [30]), max_bin=16)
+    b = gbt.train({"max_depth": 2, "device": "cpu"}, d, 2)
+    with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator"):
+        b.predict(d)
+    with pytest.raises(gbt.InvalidArgumentError, match="max_bin=16"):
+        gbt.train({"max_bin": 64, "device": "cpu"}, d, 1)
+
+
+def test_weights_base_margin_categories_and_names():
+    X, y = _data(300, 4, seed=1)
+    X[:, 1] = np.where(np.isnan(X[:, 1]), np.nan, np.floor(np.nan_to_num(X[:, 1]) * 7))
+    rng = np.random.default_rng(2)
+    fields = {"label": y, "weight": rng.random(300).astype(np.float32) + 0.5,
+              "base_margin": rng.random(300).astype(np.float32)}
+    meta = {"feature_types": ["q", "c", "q", "q"], "feature_names": list("abcd")}
+    params = {"max_depth": 4, "max_bin": 64, "device": "cpu"}
+    want = gbt.train(params, gbt.Dataset(X, **fields, **meta), 3).save_raw()
+
+    class WithMeta(Batches):
+        def next(self, input_data):
+            return super().next(lambda **kw: input_data(**kw, **meta))
+
+    assert gbt.train(params, gbt.QuantileDMatrix(WithMeta(X, fields, [77]), max_bin=64), 3).save_raw() == want

@@ -1,0 +1,619 @@
+/*
+ * dataset_iter.c - a dataset from the caller's batches (gbt_dataset_from_iter):
+ * batches in, the binned matrix out, never all the feature values at once.
+ *
+ * Pass 1 takes each batch's distinct values per feature with their
+ * fixed-point weights (quantize.c's gbt__quantize_distinct) and merges them
+ * into one ascending list per feature, weights of a value in several
+ * batches summed (exact integers).  The cuts are then made by the code that
+ * makes distributed training's (gbt__quantize_dist): this file plays the
+ * other processes, handing over the merged lists, the row and value counts
+ * and the largest weight, so the cuts are those of all the rows in one
+ * dataset.  Pass 2 bins each batch with those cuts (gbt__quantize_rows)
+ * into its rows of the binned matrix, which the dataset keeps (binned.h)
+ * with no feature values beside it.
+ *
+ * The weights' fixed-point shift depends on the largest weight and the row
+ * count of all batches, which pass 1 learns only at its end: the lists are
+ * kept at the shift of the batches so far (unweighted rows: counts, shift
+ * 0) and rescaled as it changes.  That is exact when every weight is a
+ * whole number at the final shift (the lowest bit of every weight is
+ * tracked); when one is not, pass 1 runs again at the final shift.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/cuts.h"
+#include "data/binned.h"
+#include "data/dataset.h"
+#include "data/quantize.h"
+#include "util/util.h"
+
+struct gbt_batch {
+    gbt_dataset *d;  /* the batch's rows, NULL until gbt_batch_set_dense or _set_csr */
+    uint64_t index;  /* from 0 in each pass */
+    gbt_status status;              /* the first failed set call's, or GBT_OK */
+    char msg[GBT_ERROR_MSG_MAX];    /* and its message */
+};
+
+/* The per-row fields a batch may carry, in gbt_dataset_set_field's names. */
+#define NFIELDS 5
+static const char *const field_names[NFIELDS] = {"label", "weight", "base_margin", "label_lower_bound",
+                                                  "label_upper_bound"};
+
+static float **field_slot(gbt_dataset *d, int k)
+{
+    float **slots[NFIELDS] = {&d->label, &d->weight, &d->base_margin, &d->label_lower, &d->label_upper};
+    return slots[k];
+}
+
+struct iter {
+    gbt_iter_next_fn next;
+    gbt_iter_reset_fn reset;
+    void *user;
+    int nthread;
+    /* batch 0's shape: every batch must match it */
+    uint64_t ncol, margins_per_row;
+    int has[NFIELDS], has_groups;
+    uint8_t *types;          /* ncol feature types, or NULL: all numeric */
+    /* pass 1: the batches' row counts, totals, fields */
+    uint64_t *batch_rows, nbatch;
+    size_t batch_cap;
+    uint64_t nrow, nnz;
+    float maxw;              /* the largest weight (weighted data) */
+    int low;                 /* the lowest bit's exponent of any positive weight */
+    float *field[NFIELDS];
+    size_t field_cap[NFIELDS];
+    uint64_t field_len[NFIELDS];
+    uint32_t *groups;
+    size_t groups_cap;
+    uint64_t ngroups;
+    /*
+     * pass 1: each feature's distinct values so far and their weights at
+     * `shift` (weighted rows), or their counts (unweighted rows: 4 bytes
+     * a value instead of 8), and its present values
+     */
+    uint32_t **keys;
+    uint64_t **w;
+    uint32_t **cnt;
+    size_t *n;
+    uint64_t *count;
+    int shift, fixed_shift;  /* fixed_shift: the pass that repeats at the final shift */
+    uint64_t merges;         /* the cut code's merge calls (feature order, perhaps twice) */
+    /* pass 2 */
+    struct gbt_qmatrix *qm;
+    uint64_t row_at, nnz_at;
+};
+
+/* ---- the batch handle ------------------------------------------------------- */
+
+/* A set call's failure: named by batch, and kept for the pass (the callback may go on). */
+static gbt_status batch_fail(gbt_batch *b, gbt_status s)
+{
+    if (s == GBT_OK) return s;
+    s = gbt__fail_context(s, "batch %llu", (unsigned long long)b->index);
+    if (b->status == GBT_OK) {
+        b->status = s;
+        snprintf(b->msg, sizeof b->msg, "%s", gbt_last_error());
+    }
+    return s;
+}
+
+/* The batch's rows are now d (made by status s). */
+static gbt_status batch_data(gbt_batch *b, gbt_status s, gbt_dataset *d)
+{
+    if (s != GBT_OK) return batch_fail(b, s);
+    gbt_dataset_free(b->d);
+    b->d = d;
+    return GBT_OK;
+}
+
+gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol, float missing)
+{
+    gbt_dataset *d = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    s = gbt_dataset_from_dense(data, nrow, ncol, missing, &d);
+    return batch_data(b, s, d);
+}
+
+gbt_status gbt_batch_set_csr(gbt_batch *b, const uint64_t *indptr, const uint32_t *indices, const float *values,
+                             uint64_t nrow, uint64_t ncol)
+{
+    gbt_dataset *d = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(b);
+    s = gbt_dataset_from_csr(indptr, indices, values, nrow, ncol, &d);
+    return batch_data(b, s, d);
+}
+
+/* The batch's rows, set before its fields. */
+static gbt_status batch_rows(gbt_batch *b, const char *call)
+{
+    if (b->d != NULL) return GBT_OK;
+    return batch_fail(b, gbt__fail(GBT_E_INVALID_ARG, "%s before gbt_batch_set_dense or gbt_batch_set_csr", call));
+}
+
+gbt_status gbt_batch_set_field(gbt_batch *b, const char *field, const float *values, uint64_t n)
+{
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(field);
+    FORWARD_IF_ERROR(batch_rows(b, "gbt_batch_set_field"));
+    if (strcmp(field, "feature_weights") == 0)
+        return batch_fail(b, gbt__fail(GBT_E_INVALID_ARG, "feature_weights is one value per feature: set it on "
+                                                          "the dataset built, not on a batch"));
+    return batch_fail(b, gbt_dataset_set_field(b->d, field, values, n));
+}
+
+gbt_status gbt_batch_set_groups(gbt_batch *b, const uint32_t *sizes, uint64_t ngroups)
+{
+    CHECK_NOT_NULL(b);
+    FORWARD_IF_ERROR(batch_rows(b, "gbt_batch_set_groups"));
+    return batch_fail(b, gbt_dataset_set_groups(b->d, sizes, ngroups));
+}
+
+gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *types, uint64_t n)
+{
+    CHECK_NOT_NULL(b);
+    FORWARD_IF_ERROR(batch_rows(b, "gbt_batch_set_feature_types"));
+    return batch_fail(b, gbt_dataset_set_feature_types(b->d, types, n));
+}
+
+/* ---- the passes ------------------------------------------------------------- */
+
+static void iter_free(struct iter *it)
+{
+    for (uint64_t f = 0; it->keys && f < it->ncol; f++) {
+        free(it->keys[f]);
+        if (it->w) free(it->w[f]);
+        if (it->cnt) free(it->cnt[f]);
+    }
+    free(it->keys);
+    free(it->w);
+    free(it->cnt);
+    free(it->n);
+    free(it->count);
+    free(it->types);
+    free(it->batch_rows);
+    for (int k = 0; k < NFIELDS; k++) free(it->field[k]);
+    free(it->groups);
+}
+
+/* Appends n values to a growing array. */
+static gbt_status append(void *arr, size_t *cap, uint64_t *len, const void *v, uint64_t n, size_t size,
+                         const char *what)
+{
+    FORWARD_IF_ERROR(gbt__reserve(arr, cap, (size_t)(*len + n), size, what));
+    memcpy((char *)*(void **)arr + *len * size, v, n * size);
+    *len += n;
+    return GBT_OK;
+}
+
+/* The exponent of the lowest set bit of w > 0: w 2^s is a whole number when s >= -that. */
+static int low_bit(float w)
+{
+    int e = 0;
+    uint32_t m = (uint32_t)ldexp(frexp((double)w, &e), 24);
+    e -= 24;
+    while ((m & 1u) == 0) {
+        m >>= 1;
+        e++;
+    }
+    return e;
+}
+
+/* The lists' weights moved from it->shift to `to` (exact when every weight is whole at `to`). */
+static void rescale(struct iter *it, int to)
+{
+    for (uint64_t f = 0; f < it->ncol && to != it->shift; f++)
+        for (size_t i = 0; i < it->n[f]; i++)
+            it->w[f][i] = to > it->shift ? it->w[f][i] << (to - it->shift) : it->w[f][i] >> (it->shift - to);
+    it->shift = to;
+}
+
+/* The shift of every row's weights: gbt__quantize's for these rows, when it knows them all. */
+static int final_shift(const struct iter *it)
+{
+    return gbt_weight_shift(it->has[1] ? (double)it->maxw : 1.0, it->nrow);
+}
+
+/* An array of n elements of `size` bytes cut down to k (k <= n): kept as it is if that fails. */
+static void *shrink(void *p, size_t k, size_t size)
+{
+    void *q = realloc(p, (k ? k : 1) * size);
+    return q ? q : p;
+}
+
+/*
+ * Merges a batch's list (bk, bw, nb; bw counts for unweighted rows) into
+ * feature f's: keys ascending, a value in both once with its weights
+ * (counts) summed.
+ */
+static gbt_status merge_into(struct iter *it, uint64_t f, const uint32_t *bk, const uint64_t *bw, size_t nb)
+{
+    const uint32_t *ak = it->keys[f];
+    const size_t na = it->n[f];
+    const int counts = it->cnt != NULL;
+    uint32_t *mk = NULL, *mc = NULL;
+    uint64_t *mw = NULL;
+    size_t i = 0, j = 0, k = 0;
+    gbt_status s = gbt__alloc(&mk, na + nb, sizeof *mk, 0, "distinct values");
+    if (s == GBT_OK && counts) s = gbt__alloc(&mc, na + nb, sizeof *mc, 0, "distinct counts");
+    if (s == GBT_OK && !counts) s = gbt__alloc(&mw, na + nb, sizeof *mw, 0, "distinct weights");
+    if (s != GBT_OK) {
+        free(mk);
+        free(mc);
+        free(mw);
+        return s;
+    }
+    while (i < na || j < nb) {
+        /* both when the keys are equal */
+        const int take_a = j == nb || (i < na && ak[i] <= bk[j]);
+        const int take_b = i == na || (j < nb && bk[j] <= ak[i]);
+        mk[k] = take_a ? ak[i] : bk[j];
+        if (counts)
+            mc[k] = (take_a ? it->cnt[f][i] : 0u) + (take_b ? (uint32_t)bw[j] : 0u);
+        else
+            mw[k] = (take_a ? it->w[f][i] : 0u) + (take_b ? bw[j] : 0u);
+        i += (size_t)take_a;
+        j += (size_t)take_b;
+        k++;
+    }
+    free(it->keys[f]);
+    it->keys[f] = shrink(mk, k, sizeof *mk);
+    if (counts) {
+        free(it->cnt[f]);
+        it->cnt[f] = shrink(mc, k, sizeof *mc);
+    } else {
+        free(it->w[f]);
+        it->w[f] = shrink(mw, k, sizeof *mw);
+    }
+    it->n[f] = k;
+    return GBT_OK;
+}
+
+/* Batch i's checks against batch 0 (whose shape it records). */
+static gbt_status check_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
+{
+    if (i == 0) {
+        it->ncol = b->ncol;
+        for (int k = 0; k < NFIELDS; k++) it->has[k] = *field_slot((gbt_dataset *)b, k) != NULL;
+        it->has_groups = b->ngroups > 0;
+        it->margins_per_row = b->base_margin ? b->nbase_margin / b->nrow : 0;
+        if (b->feature_types) {
+            FORWARD_IF_ERROR(gbt__alloc(&it->types, b->ncol, 1, 0, "feature types"));
+            memcpy(it->types, b->feature_types, b->ncol);
+        }
+        return GBT_OK;
+    }
+    RETURN_ERROR_IF(b->ncol != it->ncol, GBT_E_INVALID_ARG,
+                    "batch %llu has %llu columns but batch 0 has %llu: every batch must have the same columns",
+                    (unsigned long long)i, (unsigned long long)b->ncol, (unsigned long long)it->ncol);
+    for (int k = 0; k < NFIELDS; k++)
+        RETURN_ERROR_IF((*field_slot((gbt_dataset *)b, k) != NULL) != it->has[k], GBT_E_INVALID_ARG,
+                        "batch %llu %s %s but batch 0 %s: every batch must carry the same fields",
+                        (unsigned long long)i, it->has[k] ? "has no" : "has a", field_names[k],
+                        it->has[k] ? "has" : "has none");
+    RETURN_ERROR_IF((b->ngroups > 0) != it->has_groups, GBT_E_INVALID_ARG,
+                    "batch %llu %s query groups but batch 0 %s: every batch must carry the same fields",
+                    (unsigned long long)i, it->has_groups ? "has no" : "has", it->has_groups ? "has" : "has none");
+    RETURN_ERROR_IF(b->base_margin && b->nbase_margin / b->nrow != it->margins_per_row, GBT_E_INVALID_ARG,
+                    "batch %llu has %llu base margins per row but batch 0 has %llu", (unsigned long long)i,
+                    (unsigned long long)(b->nbase_margin / b->nrow), (unsigned long long)it->margins_per_row);
+    RETURN_ERROR_IF((b->feature_types == NULL) != (it->types == NULL) ||
+                        (it->types && memcmp(b->feature_types, it->types, it->ncol) != 0),
+                    GBT_E_INVALID_ARG, "batch %llu has other feature types than batch 0", (unsigned long long)i);
+    return GBT_OK;
+}
+
+/* Pass 1 on batch i: its checks, fields, counts and distinct values. */
+static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
+{
+    const uint64_t nf = b->ncol;
+    uint32_t **bk = NULL;
+    uint64_t **bw = NULL;
+    size_t *bn = NULL;
+    gbt_status s;
+    FORWARD_IF_ERROR(check_batch(it, b, i));
+    if (it->keys == NULL) {
+        FORWARD_IF_ERROR(gbt__alloc(&it->keys, nf, sizeof *it->keys, 1, "distinct values"));
+        if (it->has[1])
+            FORWARD_IF_ERROR(gbt__alloc(&it->w, nf, sizeof *it->w, 1, "distinct weights"));
+        else
+            FORWARD_IF_ERROR(gbt__alloc(&it->cnt, nf, sizeof *it->cnt, 1, "distinct counts"));
+        FORWARD_IF_ERROR(gbt__alloc(&it->n, nf, sizeof *it->n, 1, "distinct counts"));
+        FORWARD_IF_ERROR(gbt__alloc(&it->count, nf, sizeof *it->count, 1, "value counts"));
+    }
+    FORWARD_IF_ERROR(append(&it->batch_rows, &it->batch_cap, &it->nbatch, &b->nrow, 1, sizeof b->nrow, "batches"));
+    for (int k = 0; k < NFIELDS; k++) {
+        const float *v = *field_slot((gbt_dataset *)b, k);
+        if (v)
+            FORWARD_IF_ERROR(append(&it->field[k], &it->field_cap[k], &it->field_len[k], v,
+                                    k == 2 ? b->nbase_margin : b->nrow, sizeof(float), field_names[k]));
+    }
+    if (b->ngroups)
+        FORWARD_IF_ERROR(append(&it->groups, &it->groups_cap, &it->ngroups, b->groups, b->ngroups,
+                                sizeof *b->groups, "groups"));
+    it->nrow += b->nrow;
+    it->nnz += b->nnz;
+    for (uint64_t r = 0; b->weight && r < b->nrow; r++) {
+        if (b->weight[r] > it->maxw) it->maxw = b->weight[r];
+        if (b->weight[r] > 0) {
+            const int lb = low_bit(b->weight[r]);
+            if (lb < it->low) it->low = lb;
+        }
+    }
+    if (b->dense) {
+        for (uint64_t r = 0; r < b->nrow; r++)
+            for (uint64_t f = 0; f < nf; f++) it->count[f] += !isnan(b->dense[r * nf + f]);
+    } else {
+        for (uint64_t k = 0; k < b->nnz; k++) it->count[b->indices[k]]++;
+    }
+    /* unweighted rows count in units (shift 0); weighted ones at the shift of the rows so far */
+    if (it->has[1] && !it->fixed_shift) rescale(it, final_shift(it));
+    s = gbt__alloc(&bk, nf, sizeof *bk, 1, "distinct values");
+    if (s == GBT_OK) s = gbt__alloc(&bw, nf, sizeof *bw, 1, "distinct weights");
+    if (s == GBT_OK) s = gbt__alloc(&bn, nf, sizeof *bn, 1, "distinct counts");
+    if (s == GBT_OK) s = gbt__quantize_distinct(b, it->shift, it->nthread, bk, bw, bn);
+    for (uint64_t f = 0; f < nf && s == GBT_OK; f++) s = merge_into(it, f, bk[f], bw[f], bn[f]);
+    for (uint64_t f = 0; bk && f < nf; f++) {
+        free(bk[f]);
+        free(bw[f]);
+    }
+    free(bk);
+    free(bw);
+    free(bn);
+    return s;
+}
+
+/* Pass 2 on batch i: its rows binned into the matrix. */
+static gbt_status bin_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
+{
+    struct gbt_qmatrix *q = it->qm, part;
+    const uint64_t nf = it->ncol;
+    RETURN_ERROR_IF(i >= it->nbatch || b->nrow != it->batch_rows[i] || b->ncol != nf, GBT_E_INVALID_ARG,
+                    "batch %llu differs between the passes (%llu rows, %llu columns; the first pass had %s): "
+                    "after reset the iterator must give the same batches",
+                    (unsigned long long)i, (unsigned long long)b->nrow, (unsigned long long)b->ncol,
+                    i >= it->nbatch ? "fewer batches" : "another row count");
+    FORWARD_IF_ERROR(gbt__quantize_rows(b, q, it->nthread, &part));
+    if (q->layout == GBT_QM_CSR) {
+        const uint64_t m = part.row_ptr[b->nrow];
+        if (it->nnz_at + m > q->row_ptr[q->nrow]) {
+            gbt__qmatrix_free(&part);
+            return gbt__fail(GBT_E_INVALID_ARG, "batch %llu has more present values than in the first pass: "
+                                                "after reset the iterator must give the same batches",
+                             (unsigned long long)i);
+        }
+        for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
+        memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);
+        it->nnz_at += m;
+    } else if (q->layout == GBT_QM_DENSE8) {
+        memcpy(q->codes8 + it->row_at * nf, part.codes8, b->nrow * nf);
+    } else {
+        memcpy(q->codes16 + it->row_at * nf, part.codes16, b->nrow * nf * sizeof *q->codes16);
+    }
+    it->row_at += b->nrow;
+    gbt__qmatrix_free(&part);
+    return GBT_OK;
+}
+
+/* One pass: reset, then each batch until next says there are no more. */
+static gbt_status run_pass(struct iter *it, int pass, gbt_status (*each)(struct iter *, const gbt_dataset *, uint64_t))
+{
+    int r = it->reset(it->user);
+    RETURN_ERROR_IF(r != 0, GBT_E_INVALID_ARG, "the iterator's reset callback failed (returned %d) before pass %d",
+                    r, pass);
+    for (uint64_t i = 0;; i++) {
+        gbt_batch b;
+        gbt_status s;
+        memset(&b, 0, sizeof b);
+        b.index = i;
+        r = it->next(it->user, &b);
+        if (r < 0 && b.status != GBT_OK) s = gbt__fail(b.status, "%s", b.msg);
+        else if (r < 0)
+            s = gbt__fail(GBT_E_INVALID_ARG, "batch %llu: the iterator's next callback failed (returned %d)",
+                          (unsigned long long)i, r);
+        else if (r == 0)
+            s = pass == 2 && i != it->nbatch
+                    ? gbt__fail(GBT_E_INVALID_ARG, "the second pass had %llu batches, the first %llu: after reset "
+                                                   "the iterator must give the same batches",
+                                (unsigned long long)i, (unsigned long long)it->nbatch)
+                    : GBT_OK;
+        else if (b.status != GBT_OK)
+            s = gbt__fail(b.status, "%s", b.msg);
+        else if (b.d == NULL)
+            s = gbt__fail(GBT_E_INVALID_ARG, "batch %llu: the next callback returned %d without "
+                                             "gbt_batch_set_dense or gbt_batch_set_csr",
+                          (unsigned long long)i, r);
+        else
+            s = each(it, b.d, i);
+        gbt_dataset_free(b.d);
+        if (s != GBT_OK || r == 0) return s;
+    }
+}
+
+/* ---- the cuts: this file as the other processes of gbt__quantize_dist -------- */
+
+static gbt_status iter_sum_counts(void *user, uint64_t *count, uint32_t nfeat)
+{
+    const struct iter *it = user;
+    for (uint32_t f = 0; f < nfeat; f++) count[f] += it->count[f];
+    return GBT_OK;
+}
+
+static gbt_status iter_max_weight(void *user, double *w)
+{
+    const struct iter *it = user;
+    *w = it->has[1] ? (double)it->maxw : 1.0;
+    return GBT_OK;
+}
+
+/* The merged list of the next feature (the cut code asks in feature order), weights at the final shift. */
+static gbt_status iter_merge(void *user, const uint32_t *keys, const uint64_t *w, size_t n, uint32_t **mkeys,
+                             uint64_t **mw, size_t *mn)
+{
+    struct iter *it = user;
+    const uint64_t f = it->merges++ % it->ncol;
+    const int to = final_shift(it);
+    (void)keys;
+    (void)w;
+    (void)n; /* the empty dataset's: no rows of its own */
+    *mkeys = NULL;
+    *mw = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(mkeys, it->n[f], sizeof **mkeys, 0, "merged values"));
+    if (gbt__alloc(mw, it->n[f] + 1, sizeof **mw, 0, "merged weights") != GBT_OK) {
+        free(*mkeys);
+        *mkeys = NULL;
+        return GBT_E_NO_MEMORY;
+    }
+    memcpy(*mkeys, it->keys[f], it->n[f] * sizeof **mkeys);
+    for (size_t i = 0; i < it->n[f]; i++)
+        (*mw)[i] = it->cnt ? (uint64_t)it->cnt[f][i] << to
+                   : to >= it->shift ? it->w[f][i] << (to - it->shift) : it->w[f][i] >> (it->shift - to);
+    *mn = it->n[f];
+    return GBT_OK;
+}
+
+static gbt_status make_cuts(struct iter *it, int max_bin, struct gbt_qmatrix *qm)
+{
+    float none = 0.0f;
+    gbt_dataset shell;
+    struct gbt_quant_dist q;
+    memset(&shell, 0, sizeof shell);
+    shell.ncol = it->ncol;
+    shell.dense = &none; /* no rows */
+    shell.feature_types = it->types;
+    memset(&q, 0, sizeof q);
+    q.nrow = it->nrow;
+    q.nnz = it->nnz;
+    q.sum_counts = iter_sum_counts;
+    q.max_weight = iter_max_weight;
+    q.merge = iter_merge;
+    q.user = it;
+    FORWARD_IF_ERROR(gbt__quantize_dist(&shell, max_bin, it->nthread, &q, qm));
+    /* the shell's codes (no rows) give way to room for every row's */
+    free(qm->codes8);
+    free(qm->codes16);
+    free(qm->row_ptr);
+    free(qm->slots);
+    qm->codes8 = NULL;
+    qm->codes16 = NULL;
+    qm->row_ptr = NULL;
+    qm->slots = NULL;
+    qm->nrow = it->nrow;
+    if (qm->layout == GBT_QM_CSR) {
+        FORWARD_IF_ERROR(gbt__alloc(&qm->row_ptr, it->nrow + 1, sizeof *qm->row_ptr, 0, "binned rows"));
+        FORWARD_IF_ERROR(gbt__alloc(&qm->slots, it->nnz, sizeof *qm->slots, 0, "binned values"));
+        qm->row_ptr[it->nrow] = it->nnz;
+    } else if (qm->layout == GBT_QM_DENSE8) {
+        FORWARD_IF_ERROR(gbt__alloc(&qm->codes8, it->nrow * it->ncol, 1, 0, "binned matrix"));
+    } else {
+        FORWARD_IF_ERROR(gbt__alloc(&qm->codes16, it->nrow * it->ncol, sizeof *qm->codes16, 0, "binned matrix"));
+    }
+    return GBT_OK;
+}
+
+/* Pass 1, again at the final shift when a weight is not whole there. */
+static gbt_status first_pass(struct iter *it)
+{
+    FORWARD_IF_ERROR(run_pass(it, 1, gather));
+    RETURN_ERROR_IF(it->nrow == 0, GBT_E_INVALID_ARG, "the iterator gave no rows");
+    if (!it->has[1] || it->low + final_shift(it) >= 0) return GBT_OK;
+    /* a weight below the final shift's resolution: its truncation must be the in-memory one's */
+    {
+        struct iter again;
+        memset(&again, 0, sizeof again);
+        again.next = it->next;
+        again.reset = it->reset;
+        again.user = it->user;
+        again.nthread = it->nthread;
+        again.low = INT_MAX;
+        again.shift = final_shift(it);
+        again.fixed_shift = 1;
+        iter_free(it);
+        *it = again;
+    }
+    return run_pass(it, 1, gather);
+}
+
+/* The dataset of the gathered fields and the binned matrix. */
+static gbt_status assemble(struct iter *it, struct gbt_binned *bn, gbt_dataset **out)
+{
+    gbt_dataset *d = NULL;
+    FORWARD_IF_ERROR(gbt__dataset_check_shape(it->nrow, it->ncol));
+    FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
+    d->nrow = it->nrow;
+    d->ncol = it->ncol;
+    d->nnz = it->nnz;
+    for (int k = 0; k < NFIELDS; k++) {
+        *field_slot(d, k) = it->field[k];
+        it->field[k] = NULL;
+    }
+    d->nbase_margin = d->base_margin ? it->field_len[2] : 0;
+    d->groups = it->groups;
+    d->ngroups = it->ngroups;
+    it->groups = NULL;
+    d->feature_types = it->types;
+    it->types = NULL;
+    d->binned_only = 1;
+    gbt__binned_keep(d, bn);
+    *out = d;
+    return GBT_OK;
+}
+
+gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
+                                 gbt_dataset **out)
+{
+    struct iter it;
+    struct gbt_binned *bn = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(next);
+    CHECK_NOT_NULL(reset);
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    RETURN_ERROR_IF(max_bin < 2 || max_bin > 65535, GBT_E_INVALID_ARG,
+                    "gbt_dataset_from_iter: max_bin %d is out of range [2, 65535]", max_bin);
+    memset(&it, 0, sizeof it);
+    it.next = next;
+    it.reset = reset;
+    it.user = user;
+    it.nthread = gbt__threads(0);
+    it.low = INT_MAX;
+    s = first_pass(&it);
+    if (s == GBT_OK) s = gbt__binned_alloc(&bn);
+    if (s == GBT_OK) s = make_cuts(&it, max_bin, &bn->qm);
+    /* the distinct values are done with: free them before the binned matrix fills */
+    for (uint64_t f = 0; it.keys && f < it.ncol; f++) {
+        free(it.keys[f]);
+        it.keys[f] = NULL;
+        if (it.w) {
+            free(it.w[f]);
+            it.w[f] = NULL;
+        }
+        if (it.cnt) {
+            free(it.cnt[f]);
+            it.cnt[f] = NULL;
+        }
+    }
+    if (s == GBT_OK) {
+        it.qm = &bn->qm;
+        bn->max_bin = max_bin;
+        s = run_pass(&it, 2, bin_batch);
+    }
+    if (s == GBT_OK && it.row_at != it.nrow)
+        s = gbt__fail(GBT_E_INVALID_ARG, "the second pass gave %llu rows, the first %llu: after reset the "
+                                         "iterator must give the same batches",
+                      (unsigned long long)it.row_at, (unsigned long long)it.nrow);
+    if (s == GBT_OK && bn->qm.layout == GBT_QM_CSR && it.nnz_at != it.nnz)
+        s = gbt__fail(GBT_E_INVALID_ARG, "the second pass gave %llu present values, the first %llu: after reset "
+                                         "the iterator must give the same batches",
+                      (unsigned long long)it.nnz_at, (unsigned long long)it.nnz);
+    if (s == GBT_OK) s = assemble(&it, bn, out);
+    gbt__binned_release(bn);
+    iter_free(&it);
+    return s;
+}

@@ -1,0 +1,227 @@
+/*
+ * test_iter.c - a dataset made from batches (gbt_dataset_from_iter) trains
+ * the model of the same rows in one dataset, byte for byte: a regression, a
+ * 3-class and a ranking objective, depthwise and lossguide, batches of 1
+ * row, of uneven sizes and all rows at once, dense and CSR batches, a batch
+ * in which a feature is all missing, weights spanning 2^60 (which take the
+ * third pass); on the CPU and, where a CUDA device is there (the emulated
+ * one in this build), on CUDA against the CPU's in-memory model.  The
+ * expected model is the in-memory dataset's, made by gbt_dataset_from_dense
+ * and trained apart.  Bad batches fail with a message naming the batch, and
+ * what needs the feature values is refused.
+ *
+ * Built twice: tests/test_iter against the library (the CPU; valgrind runs
+ * it), and tests/test_iter_emu against the emulated CUDA device
+ * (GBT_CUDA_EMU), which runs only the device=cuda cases.
+ */
+#include <math.h>
+
+#include "testutil.h"
+
+enum { N = 420, C = 6, GROUP = 10, ROUNDS = 3 };
+
+static float x[N * C], y[N], w[N];
+
+#ifdef GBT_CUDA_EMU
+static const int only_device = 1;
+#else
+static const int only_device = 0;
+#endif
+
+/* The caller's source: rows [at, at + batch) each call, dense or CSR. */
+struct src {
+    uint64_t batch, at;
+    int csr, weighted, groups, bad_at, bad_kind, resets;
+};
+
+static int reset_cb(void *user)
+{
+    struct src *s = user;
+    s->at = 0;
+    s->resets++;
+    return 0;
+}
+
+static int next_cb(void *user, gbt_batch *b)
+{
+    struct src *s = user;
+    const uint64_t i = s->at / s->batch, n = s->at + s->batch <= N ? s->batch : N - s->at;
+    uint64_t ncol = C;
+    if (s->at >= N) return 0;
+    if (s->bad_kind == 1 && i == (uint64_t)s->bad_at) ncol = C - 1;
+    if (s->bad_kind == 3 && i == (uint64_t)s->bad_at) return -7;
+    if (s->csr) {
+        uint64_t ptr[N + 1], k = 0;
+        uint32_t idx[N * C];
+        float val[N * C];
+        ptr[0] = 0;
+        for (uint64_t r = 0; r < n; r++) {
+            for (uint64_t c = 0; c < ncol; c++)
+                if (!isnan(x[(s->at + r) * C + c])) {
+                    idx[k] = (uint32_t)c;
+                    val[k++] = x[(s->at + r) * C + c];
+                }
+            ptr[r + 1] = k;
+        }
+        if (gbt_batch_set_csr(b, ptr, idx, val, n, ncol) != GBT_OK) return -1;
+    } else if (ncol == C) {
+        if (gbt_batch_set_dense(b, x + s->at * C, n, C, NAN) != GBT_OK) return -1;
+    } else {
+        float part[N * C];
+        for (uint64_t r = 0; r < n; r++) memcpy(part + r * ncol, x + (s->at + r) * C, ncol * sizeof *part);
+        if (gbt_batch_set_dense(b, part, n, ncol, NAN) != GBT_OK) return -1;
+    }
+    if (!(s->bad_kind == 2 && i == (uint64_t)s->bad_at) && gbt_batch_set_field(b, "label", y + s->at, n) != GBT_OK)
+        return -1;
+    if (s->weighted && gbt_batch_set_field(b, "weight", w + s->at, n) != GBT_OK) return -1;
+    if (s->groups) {
+        uint32_t sizes[N / GROUP];
+        for (uint64_t g = 0; g < n / GROUP; g++) sizes[g] = GROUP;
+        if (gbt_batch_set_groups(b, sizes, n / GROUP) != GBT_OK) return -1;
+    }
+    s->at += n;
+    return 1;
+}
+
+static gbt_dataset *from_iter(struct src *s, int max_bin)
+{
+    gbt_dataset *d = NULL;
+    if (gbt_dataset_from_iter(next_cb, reset_cb, s, max_bin, &d) != GBT_OK) {
+        diag("gbt_dataset_from_iter: %s", gbt_last_error());
+        return NULL;
+    }
+    return d;
+}
+
+static gbt_dataset *in_memory(int weighted, int groups)
+{
+    gbt_dataset *d = NULL;
+    if (gbt_dataset_from_dense(x, N, C, NAN, &d) != GBT_OK || gbt_dataset_set_field(d, "label", y, N) != GBT_OK ||
+        (weighted && gbt_dataset_set_field(d, "weight", w, N) != GBT_OK))
+        exit(2);
+    if (groups) {
+        uint32_t sizes[N / GROUP];
+        for (int g = 0; g < N / GROUP; g++) sizes[g] = GROUP;
+        if (gbt_dataset_set_groups(d, sizes, N / GROUP) != GBT_OK) exit(2);
+    }
+    return d;
+}
+
+struct kase {
+    const char *objective, *extra;
+    int task, weighted, groups;
+};
+
+/* device=cuda (emulated: costly) for one growth policy per objective, alternating */
+static void check_case(const struct kase *k, int have_cuda, int cuda_policy)
+{
+    static const uint64_t batches[] = {1, 70, 97, N};
+    const char *policies[] = {"grow_policy=depthwise", "grow_policy=lossguide"};
+    gbt_dataset *mem;
+    tu_data(N, C, 0.1, k->task, x, y);
+    /* feature 4 is missing in every row of the first 97 (a whole batch of 97) */
+    for (int r = 0; r < 97; r++) x[r * C + 4] = NAN;
+    for (int r = 0; r < N; r++) w[r] = r % 5 == 0 ? 3e-18f * (float)(r + 1) : 0.25f + (float)(r % 7);
+    mem = in_memory(k->weighted, k->groups);
+    for (int p = 0; p < 2; p++) {
+        const char *set[] = {k->objective, k->extra, policies[p], "max_depth=3", "max_leaves=6", "max_bin=16",
+                             "nthread=2", "device=cpu", NULL};
+        const char *set_cuda[] = {k->objective, k->extra, policies[p], "max_depth=3", "max_leaves=6",
+                                  "max_bin=16", "device=cuda", NULL};
+        gbt_booster *ref = tu_train(mem, ROUNDS, set);
+        /* the binning does not depend on the growth policy: lossguide on the CSR batches only */
+        for (size_t bi = p == 0 ? 0 : 2; bi < (p == 0 ? sizeof batches / sizeof *batches : 3); bi++) {
+            /* ranking batches hold whole groups */
+            const uint64_t bs = k->groups && batches[bi] % GROUP ? batches[bi] + GROUP - batches[bi] % GROUP
+                                                                 : batches[bi];
+            struct src s = {bs, 0, (int)(bi == 2), k->weighted, k->groups, -1, 0, 0};
+            gbt_dataset *d;
+            gbt_booster *b;
+            if (only_device && !(have_cuda && p == cuda_policy && bi == 2)) continue;
+            d = from_iter(&s, 16);
+            b = d && !only_device ? tu_train(d, ROUNDS, set) : NULL;
+            /* two passes; three for these weights, of which some are not whole at the final shift */
+            if (!only_device)
+                ok(ref && b && tu_same_model(ref, b) && s.resets == (k->weighted ? 3 : 2),
+                   "%s %s, batches of %llu (%s): the in-memory model (%d resets)",
+                   k->objective, policies[p], (unsigned long long)bs, s.csr ? "CSR" : "dense", s.resets);
+            gbt_booster_free(b);
+            if (have_cuda && p == cuda_policy && d && bi == 2) {
+                b = tu_train(d, ROUNDS, set_cuda);
+                ok(ref && b && tu_same_model(ref, b), "%s %s, batches of %llu on device=cuda: the CPU's in-memory model",
+                   k->objective, policies[p], (unsigned long long)bs);
+                gbt_booster_free(b);
+            }
+            gbt_dataset_free(d);
+        }
+        gbt_booster_free(ref);
+    }
+    gbt_dataset_free(mem);
+}
+
+/* A bad batch: the call fails and the message names the batch and the fault. */
+static void check_bad(int kind, int at, const char *want)
+{
+    struct src s = {50, 0, 0, 0, 0, at, kind, 0};
+    gbt_dataset *d = NULL;
+    gbt_status st = gbt_dataset_from_iter(next_cb, reset_cb, &s, 256, &d);
+    ok(st == GBT_E_INVALID_ARG && d == NULL && strstr(gbt_last_error(), want) != NULL, "bad batch %d: %s",
+       at, gbt_last_error());
+}
+
+/* What needs the feature values is refused, naming the iterator. */
+static void check_refused(void)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "device=cpu", NULL};
+    const char *other[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=32", "device=cpu", NULL};
+    struct src s = {100, 0, 0, 0, 0, -1, 0, 0};
+    gbt_dataset *d, *slice = NULL;
+    gbt_booster *b;
+    float out[N];
+    tu_data(N, C, 0.0, 0, x, y);
+    d = from_iter(&s, 256);
+    b = d ? tu_train(d, 1, set) : NULL;
+    ok(b && gbt_booster_predict(b, d, 0, out, N) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "iterator"),
+       "prediction on it is refused: %s", gbt_last_error());
+    {
+        char *buf = NULL;
+        size_t len = 0;
+        gbt_booster *more = NULL;
+        if (b == NULL || gbt_booster_save_to_buffer(b, &buf, &len) != GBT_OK ||
+            gbt_booster_load_from_buffer(buf, len, &more) != GBT_OK)
+            exit(2);
+        ok(gbt_booster_update(more, d) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "model with trees"),
+           "training on from a model with trees is refused: %s", gbt_last_error());
+        gbt_free(buf);
+        gbt_booster_free(more);
+    }
+    gbt_booster_free(b);
+    b = tu_booster(other);
+    ok(gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "max_bin=256"),
+       "another max_bin is refused: %s", gbt_last_error());
+    ok(gbt_dataset_slice_rows(d, 0, 10, &slice) == GBT_E_INVALID_ARG && slice == NULL, "slicing is refused");
+    ok(gbt_dataset_set_field(d, "weight", y, N) == GBT_E_INVALID_ARG, "new weights are refused");
+    ok(gbt_dataset_set_field(d, "label", y, N) == GBT_OK, "new labels are taken");
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
+int main(void)
+{
+    const struct kase cases[] = {
+        {"objective=reg:squarederror", "eta=0.3", 0, 1, 0},
+        {"objective=multi:softprob", "num_class=3", 3, 0, 0},
+        {"objective=rank:ndcg", "eta=0.3", 3, 0, 1},
+    };
+    const int have_cuda = gbt_device_count() > 0;
+    diag("%d CUDA device(s)%s", gbt_device_count(), have_cuda ? "" : ": the CPU only");
+    if (only_device) ok(have_cuda, "the emulated CUDA device is there");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_case(&cases[i], have_cuda, (int)(i % 2));
+    if (only_device) return done_testing();
+    tu_data(N, C, 0.1, 0, x, y);
+    check_bad(1, 2, "batch 2 has 5 columns but batch 0 has 6");
+    check_bad(2, 3, "batch 3 has no label");
+    check_bad(3, 1, "batch 1: the iterator's next callback failed (returned -7)");
+    check_refused();
+    return done_testing();
+}
