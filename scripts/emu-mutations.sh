@@ -4,7 +4,7 @@
 # In a scratch copy of this checkout, each mutation of cuda/*.cu is applied
 # alone: every __syncthreads() and __syncwarp() of cuda/ removed in turn,
 # then off-by-one changes of loop bounds.  For each mutant the emulated
-# test_backend runs in the plain build (GBT_TEST_QUICK=1: three objectives,
+# test_backend runs in the plain build (GBT_TEST_QUICK=1: four objectives,
 # the depth-12 tree included); if it passes, in the ThreadSanitizer build
 # (barriers) or the AddressSanitizer build (bounds), at GBT_TEST_QUICK=3
 # (two objectives, 300 or 2500 rows).  Prints a Markdown table: the

@@ -35,18 +35,21 @@
  * every machine), the device is always there, nothing skips, and the
  * emulator must have reported no misuse of CUDA by the end.  The
  * sanitizer builds of the emulator (make check-cuda-emu-asan, -tsan) set
- * GBT_TEST_QUICK: 1 (AddressSanitizer) runs the same layouts, growth
- * policies, sizes and options for four objectives (squared error,
- * logistic, softprob, rank:ndcg: its per-group kernel) instead of all; the objectives differ only in
- * the gradient math, which the full run in make check compares (the six
+ * GBT_TEST_QUICK=2: the same layouts, growth policies and options for
+ * three objectives (squared error, softprob: several classes, rank:ndcg:
+ * its per-group kernel) instead of all; the objectives differ only in the
+ * gradient math, which the full run in make check compares (binary
+ * logistic's gradient kernel is squared error's with other math; the six
  * added for XGBoost's count, gamma, Tweedie, squared-log, pseudo-Huber and
- * hinge losses train with one growth policy per layout).  2
- * (ThreadSanitizer, whose cost grows with every barrier of every CUDA
- * thread) also trains fewer rounds on 300 rows, or 2500 where the full run
- * has thousands (several partition tiles and histogram blocks), runs each
+ * hinge losses train with one growth policy per layout there).  It also
+ * trains fewer rounds on 300 rows, or 2500 where the full run has
+ * thousands (several partition tiles and histogram blocks), runs each
  * objective's kernel tests on one layout and its trainings on half of the
  * (layout, growth policy) pairs (rotating with the objective), and leaves
- * out the depth-12 tree and the 2.2M-row partition.  3
+ * out the depth-12 tree and the 2.2M-row partition (the plain run's, whose
+ * per-batch loops the emulator checks: the sanitizers' cost grows with
+ * every barrier of every CUDA thread).  1 keeps logistic too and the full
+ * sizes (a deeper AddressSanitizer run by hand).  3
  * (scripts/emu-mutations.sh) also keeps
  * two objectives: squared error and softprob (one and several classes).
  *
@@ -95,7 +98,7 @@ static int part_keeps(void)
 static int objective_selected(int obj)
 {
     return !quick || obj == GBT_OBJ_REG_SQUAREDERROR || obj == GBT_OBJ_MULTI_SOFTPROB ||
-           ((obj == GBT_OBJ_BINARY_LOGISTIC || obj == GBT_OBJ_RANK_NDCG) && quick < 3);
+           (obj == GBT_OBJ_RANK_NDCG && quick < 3) || (obj == GBT_OBJ_BINARY_LOGISTIC && quick < 2);
 }
 
 /* ---- data ------------------------------------------------------------------ */
@@ -2234,7 +2237,7 @@ int main(void)
         return 2;
     }
     if (part_n > 1) diag("GBT_TEST_PART=%d/%d: every %d-th case from the %d-th", part_k, part_n, part_n, part_k);
-    if (quick) diag("GBT_TEST_QUICK=%d: %s objectives of %d%s", quick, quick >= 3 ? "two" : "three",
+    if (quick) diag("GBT_TEST_QUICK=%d: %s objectives of %d%s", quick, quick >= 3 ? "two" : quick == 2 ? "three" : "four",
                     (int)GBT_OBJ_COUNT, quick >= 2 ? ", 300 or 2500 rows, at most 2 rounds, no depth-12 tree" : "");
     diag("CUDA backend %s; %d CUDA device(s)", gbt__backend_cuda() ? "compiled in" : "not compiled in",
          gbt_device_count());

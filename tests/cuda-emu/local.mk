@@ -213,7 +213,7 @@ emu_tsan_run = $(emu_backend_halves) tests/test_cuda_errors tests/emu_planted te
 	tests/cuda_nodevice.sh tests/cuda_twodevices.sh
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
-	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=1 $(emu_variant_run) \
+	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=2 $(emu_variant_run) \
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 # Arguments of the ThreadSanitizer run's sub-make: check-TESTS builds only the
 # _tsan programs (not every test program, as it does by default) and
