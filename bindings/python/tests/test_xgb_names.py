@@ -1,0 +1,92 @@
+"""XGBoost 3.2's Python names that its own tests use, compared with XGBoost
+itself on the same small data: XGBoostError, DMatrix.slice and get_data,
+feature types of a DataFrame, the Booster's feature name and type setters,
+TrainingCallback.EvalsLog and TrainingCheckPoint.default_format."""
+import numpy as np
+import pytest
+
+import gbt
+
+xgb = pytest.importorskip("xgboost")
+
+
+def _data():
+    X = np.arange(15, dtype=np.float64).reshape(5, 3)
+    X[1, 1] = np.nan
+    X[2, 0] = 0.0  # a stored zero stays an entry
+    return X, np.array([0, 1, 0, 1, 1], np.float32), np.arange(1, 6, dtype=np.float32)
+
+
+def test_xgboost_error_is_gbts():
+    assert gbt.XGBoostError is gbt.GBTError and gbt.core.XGBoostError is gbt.GBTError
+    with pytest.raises(gbt.core.XGBoostError):
+        gbt.Booster(model_file="no/such/model.json")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_slice_and_get_data_as_xgboost(sparse):
+    sp = pytest.importorskip("scipy.sparse")
+    X, y, w = _data()
+    data = sp.csr_matrix(np.nan_to_num(X, nan=0.0)) if sparse else X
+    ours = gbt.DMatrix(data, label=y, weight=w, feature_names=["a", "b", "c"])
+    theirs = xgb.DMatrix(data, label=y, weight=w, feature_names=["a", "b", "c"])
+    got, want = ours.get_data(), theirs.get_data()
+    assert sp.isspmatrix_csr(got) and got.dtype == np.float32
+    np.testing.assert_array_equal(got.indptr, want.indptr)
+    np.testing.assert_array_equal(got.indices, want.indices)
+    np.testing.assert_array_equal(got.data, want.data)
+    rows = [4, 0, 2]
+    s, t = ours.slice(rows), theirs.slice(rows)
+    np.testing.assert_array_equal(s.get_label(), t.get_label())
+    np.testing.assert_array_equal(s.get_weight(), t.get_weight())
+    assert s.feature_names == t.feature_names and s.num_col() == t.num_col() == 3
+    np.testing.assert_array_equal(s.get_data().toarray(), t.get_data().toarray())
+
+
+def test_slice_query_groups():
+    X, y, _ = _data()
+    d = gbt.DMatrix(X, label=y, group=[2, 3])
+    with pytest.raises(ValueError, match="allow_groups"):
+        d.slice([0, 1])
+    assert list(d.slice([2, 3, 4], allow_groups=True).get_group()) == [3]
+
+
+def test_feature_types_as_xgboost():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"i": [1, 2, 3], "f": [1.5, 2.0, 3.0], "b": [True, False, True],
+                       "n": pd.array([1, None, 3], dtype="Int64"),
+                       "c": pd.Series(["x", "y", "x"], dtype="category")})
+    assert (gbt.DMatrix(df, enable_categorical=True).feature_types
+            == xgb.DMatrix(df, enable_categorical=True).feature_types)
+    X, y, _ = _data()
+    assert gbt.DMatrix(X).feature_types is None is xgb.DMatrix(X).feature_types
+    d = gbt.DMatrix(X, feature_types=["int", "q", "c"])
+    assert d.feature_types == ["int", "q", "c"]
+
+
+def test_booster_feature_name_and_type_setters(tmp_path):
+    X, y, _ = _data()
+    bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y), 2)
+    ref = xgb.train({"max_depth": 2, "nthread": 1}, xgb.DMatrix(X, y), 2)
+    for b in (bst, ref):
+        b.feature_names = ["x", "y", "z"]
+        b.feature_types = ["q", "int", "float"]
+    assert bst.feature_names == ref.feature_names == ["x", "y", "z"]
+    bst.save_model(tmp_path / "m.json")
+    assert gbt.Booster(model_file=tmp_path / "m.json").feature_names == ["x", "y", "z"]
+    assert "[x<" in bst.get_dump()[0] or "[y<" in bst.get_dump()[0] or "[z<" in bst.get_dump()[0]
+    for b in (bst, ref):
+        b.feature_names = None
+    assert bst.feature_names is None is ref.feature_names
+    with pytest.raises(ValueError, match="2 names for a model of 3 features"):
+        bst.feature_names = ["x", "y"]  # (XGBoost takes it and fails when the names are used)
+    with pytest.raises(ValueError, match="fixed by the model's splits"):
+        bst.feature_types = ["c", "q", "q"]
+
+
+def test_callback_names(tmp_path):
+    assert gbt.callback.TrainingCallback.EvalsLog == xgb.callback.TrainingCallback.EvalsLog
+    X, y, _ = _data()
+    cp = gbt.callback.TrainingCheckPoint(directory=tmp_path, interval=1)
+    gbt.train({"nthread": 1}, gbt.DMatrix(X, y), 2, callbacks=[cp])
+    assert (tmp_path / f"model_1.{gbt.callback.TrainingCheckPoint.default_format}").exists()
