@@ -1586,6 +1586,83 @@ class Booster:
         with open(os.fspath(fout), "w", encoding="utf-8") as f:
             f.write(text)
 
+    def trees_to_dataframe(self, fmap: PathLike = "") -> Any:
+        """Every node of every tree as a pandas DataFrame, XGBoost's
+        ``Booster.trees_to_dataframe``: columns ``Tree``, ``Node``, ``ID``
+        ("tree-node"), ``Feature`` ("Leaf" for leaves), ``Split`` (the
+        threshold; NaN for leaves and categorical splits), ``Yes``, ``No``,
+        ``Missing`` (child IDs), ``Gain`` (the leaf value for leaves),
+        ``Cover`` and ``Category`` (a categorical split's categories that go
+        to ``Yes``), ordered by tree and node (from the JSON dump with
+        statistics)."""
+        import pandas as pd
+
+        rows: List[Dict[str, Any]] = []
+
+        def walk(t: int, node: Mapping[str, Any]) -> None:
+            nid = f"{t}-{node['nodeid']}"
+            if "leaf" in node:
+                rows.append({"Tree": t, "Node": node["nodeid"], "ID": nid, "Feature": "Leaf",
+                             "Split": math.nan, "Yes": math.nan, "No": math.nan, "Missing": math.nan,
+                             "Gain": float(node["leaf"]), "Cover": float(node["cover"]),
+                             "Category": math.nan})
+                return
+            cond = node["split_condition"]
+            cat = isinstance(cond, list)
+            rows.append({"Tree": t, "Node": node["nodeid"], "ID": nid, "Feature": node["split"],
+                         "Split": math.nan if cat else float(cond), "Yes": f"{t}-{node['yes']}",
+                         "No": f"{t}-{node['no']}", "Missing": f"{t}-{node['missing']}",
+                         "Gain": float(node["gain"]), "Cover": float(node["cover"]),
+                         "Category": list(cond) if cat else math.nan})
+            for child in node["children"]:
+                walk(t, child)
+
+        for t, text in enumerate(self.get_dump(fmap=fmap, with_stats=True, dump_format="json")):
+            walk(t, json.loads(text))
+        cols = ["Tree", "Node", "ID", "Feature", "Split", "Yes", "No", "Missing", "Gain", "Cover", "Category"]
+        return pd.DataFrame(rows, columns=cols).sort_values(["Tree", "Node"]).reset_index(drop=True)
+
+    def get_split_value_histogram(self, feature: str, fmap: PathLike = "", bins: Optional[int] = None,
+                                  as_pandas: bool = True) -> Any:
+        """A histogram of the thresholds of the splits on ``feature`` (a
+        name, or ``f<i>``), XGBoost's ``get_split_value_histogram``: numpy's
+        histogram of the values with ``bins`` bins (at most the number of
+        distinct values; None: that number), each non-empty bin as a row of
+        its upper edge and its count (``SplitValue``, ``Count``), a pandas
+        DataFrame with ``as_pandas`` when pandas is there, else an array.  A
+        categorical feature raises ValueError."""
+        values: List[float] = []
+        categorical = False
+
+        def walk(node: Mapping[str, Any]) -> None:
+            nonlocal categorical
+            if "leaf" in node:
+                return
+            if node["split"] == feature:
+                if isinstance(node["split_condition"], list):
+                    categorical = True
+                else:
+                    values.append(float(node["split_condition"]))
+            for child in node["children"]:
+                walk(child)
+
+        for text in self.get_dump(fmap=fmap, dump_format="json"):
+            walk(json.loads(text))
+        if categorical:
+            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical")
+        n_unique = len(np.unique(values))
+        nbins = max(min(n_unique, bins) if bins is not None else n_unique, 1)
+        counts, edges = np.histogram(values, bins=nbins)
+        table = np.column_stack((edges[1:], counts))
+        table = table[table[:, 1] > 0]
+        if as_pandas:
+            try:
+                import pandas as pd
+            except ImportError:
+                return table
+            return pd.DataFrame(table, columns=["SplitValue", "Count"])
+        return table
+
     def save_config(self) -> str:
         """The booster's parameters as JSON, in the shape of XGBoost's
         ``save_config`` where gbt has the same facts (``learner``:

@@ -90,3 +90,25 @@ def test_callback_names(tmp_path):
     cp = gbt.callback.TrainingCheckPoint(directory=tmp_path, interval=1)
     gbt.train({"nthread": 1}, gbt.DMatrix(X, y), 2, callbacks=[cp])
     assert (tmp_path / f"model_1.{gbt.callback.TrainingCheckPoint.default_format}").exists()
+
+
+def test_trees_to_dataframe_and_split_histogram_as_xgboost(tmp_path):
+    pd = pytest.importorskip("pandas")
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 3)
+    y = X[:, 0] + 0.1 * rng.randn(60)
+    bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y), 2)
+    # XGBoost's functions on the same trees: the gbt model exported to XGBoost's JSON and loaded there
+    bst.save_model(tmp_path / "m.json", format="xgboost")
+    ref = xgb.Booster(model_file=str(tmp_path / "m.json"))
+    got, want = bst.trees_to_dataframe(), ref.trees_to_dataframe()
+    assert list(got.columns) == list(want.columns) and len(got) == len(want)
+    for col in ("Tree", "Node", "ID", "Feature", "Yes", "No", "Missing"):
+        assert got[col].fillna("").astype(str).tolist() == want[col].fillna("").astype(str).tolist(), col
+    for col in ("Split", "Gain", "Cover"):
+        np.testing.assert_allclose(got[col].to_numpy(float), want[col].to_numpy(float), rtol=1e-6)
+    for bins in (None, 1, 2, 5):
+        np.testing.assert_allclose(bst.get_split_value_histogram("f0", bins=bins, as_pandas=False),
+                                   ref.get_split_value_histogram("f0", bins=bins, as_pandas=False), rtol=1e-6)
+    h = bst.get_split_value_histogram("not_there")
+    assert isinstance(h, pd.DataFrame) and list(h.columns) == ["SplitValue", "Count"] and h.shape[0] == 0
