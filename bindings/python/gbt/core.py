@@ -891,6 +891,11 @@ _XGB_ONLY: Dict[str, Any] = {
     "multi_strategy": {"one_output_per_tree"},
     "process_type": {"default"},
     "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
+    # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
+    # column draws differ each round (seed_per_iteration); debug_synchronize and
+    # sparse_threshold are XGBoost's internal knobs
+    "debug_synchronize": None, "sparse_threshold": None, "seed_per_iteration": None,
+    "boost_from_average": {1, "1"}, "fail_on_invalid_gpu_id": {0, "0"},
 }
 
 
@@ -1664,40 +1669,49 @@ class Booster:
         return table
 
     def save_config(self) -> str:
-        """The booster's parameters as JSON, in the shape of XGBoost's
-        ``save_config`` where gbt has the same facts (``learner``:
-        ``learner_model_param`` with ``base_score``, ``num_class``,
-        ``num_feature``; ``objective``; ``generic_param``; ``train_param``);
-        for reading, not for :meth:`load_config` (gbt's parameters are set with
-        :meth:`set_param`)."""
-        def get(name: str) -> str:
-            try:
-                return self.get_param(name)
-            except _lib.GBTError:
-                return ""
-        train = {}
+        """The booster's parameters as JSON in the structure of XGBoost 3.2's
+        ``save_config`` (gbt/xgb_config.py says where each parameter goes):
+        ``learner.generic_param`` (``nthread``, ``seed``, ``device``),
+        ``gradient_booster.tree_train_param``, ``learner_train_param``,
+        ``learner_model_param`` (``base_score`` as a list: the model's
+        intercept as a prediction, ``num_class``, ``num_feature``),
+        ``objective`` with its own section, ``metrics``; the parameters
+        XGBoost has no place for are in ``learner.gbt_param``.
+        :meth:`load_config` of the text sets the same parameters."""
+        from . import xgb_config
+
+        params = {}
         for p in params_info():
-            if p["name"] not in ("objective", "eval_metric", "device", "nthread", "seed", "verbosity"):
-                train[p["name"]] = get(p["name"])
-        base = get("base_score")
+            try:
+                params[p["name"]] = self.get_param(p["name"])
+            except _lib.GBTError:
+                pass
+        base: List[float] = []
         if self.num_boosted_rounds():
-            # the model's starting raw score, through the objective's transform
+            # the model's starting raw scores through the objective's transform
             # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic)
             margin = json.loads(bytes(self.save_raw())).get("base_margin") or []
             if len(margin) == 1 and self.num_trees() == self.num_boosted_rounds():
                 m = np.array([float(margin[0])], dtype=np.float64)
                 out = np.empty(1, dtype=np.float32)
                 if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), 1) == 0:
-                    base = repr(float(out[0]))
-        cfg = {"learner": {
-            "learner_model_param": {"base_score": base, "num_class": get("num_class"),
-                                    "num_feature": str(self.num_features()), "num_target": "1"},
-            "objective": {"name": get("objective")},
-            "metrics": [{"name": m} for m in self.eval_metric_names()],
-            "generic_param": {"device": get("device"), "nthread": get("nthread"), "seed": get("seed")},
-            "gradient_booster": {"name": "gbtree", "train_param": train}},
-            "version": [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]}
+                    base = [float(out[0])]
+            else:
+                base = [float(v) for v in margin]
+        version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
+        cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
+                                self.num_trees() if self._has_model() else 0, base, version)
         return json.dumps(cfg)
+
+    def load_config(self, config: str) -> None:
+        """Sets the parameters that a :meth:`save_config` text holds (this
+        booster's, another's, or XGBoost's: every name the library knows is
+        set, XGBoost's internal facts are skipped)."""
+        from . import xgb_config
+
+        for name, value in xgb_config.parameters(config, _has_param):
+            self._set_one(name, value)
+        self._cache = {}
 
     def __iter__(self):
         """Each round as a Booster of one round (XGBoost's ``for tree in booster``)."""

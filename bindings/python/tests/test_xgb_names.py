@@ -112,3 +112,60 @@ def test_trees_to_dataframe_and_split_histogram_as_xgboost(tmp_path):
                                    ref.get_split_value_histogram("f0", bins=bins, as_pandas=False), rtol=1e-6)
     h = bst.get_split_value_histogram("not_there")
     assert isinstance(h, pd.DataFrame) and list(h.columns) == ["SplitValue", "Count"] and h.shape[0] == 0
+
+
+@pytest.mark.filterwarnings("ignore:.*are not used")  # XGBoost on the other objectives' parameters
+@pytest.mark.parametrize("objective", ["binary:logistic", "survival:aft", "multi:softprob", "reg:pseudohubererror"])
+def test_save_config_as_xgboost_and_round_trip(objective):
+    import json
+
+    rng = np.random.RandomState(0)
+    X = rng.rand(40, 2)
+    y = (X[:, 0] > 0.5).astype(np.float32)
+    params = {"objective": objective, "eta": 0.125, "subsample": 0.5, "max_depth": 3, "nthread": 2,
+              "seed": 7, "aft_loss_distribution": "logistic", "huber_slope": 2}
+    if objective.startswith("multi"):
+        params["num_class"] = 2
+
+    def data(lib):
+        d = lib.DMatrix(X, y + (objective == "survival:aft"))
+        if objective == "survival:aft":
+            d.set_float_info("label_lower_bound", y + 1)
+            d.set_float_info("label_upper_bound", y + 1)
+        return d
+
+    ours = gbt.train(params, data(gbt), 2)
+    theirs = xgb.train(params, data(xgb), 2)
+    got, want = json.loads(ours.save_config())["learner"], json.loads(theirs.save_config())["learner"]
+    for section in ("generic_param", "learner_train_param"):
+        for key in ("nthread", "seed", "objective", "booster"):
+            if key in want[section]:
+                assert got[section][key] == want[section][key], (section, key)
+    tree_got, tree_want = got["gradient_booster"]["tree_train_param"], want["gradient_booster"]["tree_train_param"]
+    assert set(tree_got) <= set(tree_want)  # XGBoost's names; each value as XGBoost's
+    for key in ("eta", "learning_rate", "subsample", "max_depth", "lambda", "reg_alpha", "max_bin"):
+        assert float(tree_got[key]) == pytest.approx(float(tree_want[key]), rel=1e-7)
+    assert got["objective"].keys() == want["objective"].keys()
+    for sec, vals in want["objective"].items():
+        if isinstance(vals, dict):
+            assert {k: float(v) if v[0].isdigit() else v for k, v in got["objective"][sec].items()} == \
+                   {k: float(v) if v[0].isdigit() else v for k, v in vals.items()}
+    assert [m["name"] for m in got["metrics"]] == [m["name"] for m in want["metrics"]]
+    assert got["metrics"][0].keys() == want["metrics"][0].keys()
+    if objective != "reg:pseudohubererror":  # (the two libraries' starting scores differ there)
+        np.testing.assert_allclose(json.loads(got["learner_model_param"]["base_score"]),
+                                   json.loads(want["learner_model_param"]["base_score"]), atol=0.02)
+    for key in ("num_class", "num_feature", "num_target"):
+        assert got["learner_model_param"][key] == want["learner_model_param"][key]
+    # the round trip: a fresh booster given the text has the same parameters
+    again = gbt.Booster()
+    again.load_config(ours.save_config())
+    for p in gbt.params_info():
+        if p["name"] != "eval_metric":
+            assert again.get_param(p["name"]) == ours.get_param(p["name"]), p["name"]
+    assert again.eval_metric_names() == ours.eval_metric_names()
+    # XGBoost's own text sets the parameters both have
+    mine = gbt.Booster()
+    mine.load_config(theirs.save_config())
+    assert float(mine.get_param("eta")) == pytest.approx(0.125) and mine.get_param("max_depth") == "3"
+    assert mine.get_param("objective") == objective
