@@ -5,9 +5,10 @@ Not part of CI (it needs XGBoost's test sources, fetched by hand, and takes
 minutes).  Get the tests of XGBoost v3.2.0 once:
 
     git clone https://github.com/dmlc/xgboost && cd xgboost
-    git archive v3.2.0 tests/python | tar -x -C /tmp/xgb-v3.2.0
+    git archive v3.2.0 tests/python demo | tar -x -C /tmp/xgb-v3.2.0
 
-and run, from the repository root, with a built libgbt:
+(the tests read demo/data beside tests/) and run, from the repository root,
+with a built libgbt:
 
     python3 tools/xgb_pytests.py --tests /tmp/xgb-v3.2.0/tests/python \\
         --lib .libs/libgbt.so [--peer] [FILE ...]
