@@ -169,3 +169,17 @@ def test_save_config_as_xgboost_and_round_trip(objective):
     mine.load_config(theirs.save_config())
     assert float(mine.get_param("eta")) == pytest.approx(0.125) and mine.get_param("max_depth") == "3"
     assert mine.get_param("objective") == objective
+
+
+def test_xgboost_internal_parameters_accepted_typos_refused():
+    import warnings
+
+    X, y, _ = _data()
+    d = gbt.DMatrix(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # XGBoost takes these silently; so does gbt
+        a = gbt.train({"nthread": 1, "debug_synchronize": True, "sparse_threshold": 0.2,
+                       "seed_per_iteration": 1, "boost_from_average": 1}, d, 2)
+    assert bytes(a.save_raw()) == bytes(gbt.train({"nthread": 1}, d, 2).save_raw())
+    with pytest.raises(gbt.ParamError, match="did you mean 'max_depth'"):
+        gbt.train({"max_dpeth": 3}, d, 1)  # (XGBoost: a "not used" warning)
