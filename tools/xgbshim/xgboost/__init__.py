@@ -2,12 +2,13 @@
 
 XGBoost's own tests import ``xgboost``; this package answers them with
 gbt.  The modules gbt has its own version of (the package, ``core``,
-``callback``, ``sklearn``, ``training``, ``config``, ``plotting``) are
+``callback``, ``sklearn``, ``training``, ``config``, ``plotting``,
+``collective``) are
 gbt's; a name gbt lacks in them is taken from the installed XGBoost, so
 that a test file can load at all, and is written to the file named by
 ``GBT_XGB_STANDINS`` (the runner lists those "stand-ins").  XGBoost's
-modules that are not gbt's concern (``data``, ``compat``, ``collective``,
-``tracker``, ...) are XGBoost's own.  ``xgboost.testing`` is XGBoost's
+modules that are not gbt's concern (``data``, ``compat``, ``tracker``,
+...) are XGBoost's own.  ``xgboost.testing`` is XGBoost's
 helper code, loaded afresh under this package so that it calls gbt.
 """
 import importlib
@@ -75,7 +76,8 @@ training = _wrap("training", importlib.import_module("gbt.training"))
 config = _wrap("config", importlib.import_module("gbt.config"))
 plotting = _wrap("plotting", importlib.import_module("gbt.plotting"))
 sklearn = _wrap("sklearn", importlib.import_module("gbt.sklearn"))
-for _sub in ("compat", "_typing", "data", "_data_utils", "libpath", "collective", "tracker",
+collective = _wrap("collective", importlib.import_module("gbt.collective"))
+for _sub in ("compat", "_typing", "data", "_data_utils", "libpath", "tracker",
              "federated", "objective"):
     try:
         _m = importlib.import_module("_xgboost_real." + _sub)
