@@ -39,6 +39,13 @@ FILES = ["test_basic", "test_basic_models", "test_training_continuation", "test_
          "test_plotting"]
 
 
+def _root_of(tests: str) -> str:
+    """Where XGBoost's CI runs the tests: the source root (it reads demo/data/...
+    relative to it), two levels above tests/python, when demo/ is there."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tests)))
+    return root if os.path.isdir(os.path.join(root, "demo")) else tests
+
+
 def run_file(tests: str, name: str, peer: bool, lib: str, timeout: int, tmp: str):
     """One pytest run of one file: (passed, failed, errors, skipped, seconds, stand-ins, note)."""
     xml = os.path.join(tmp, f"{name}-{'peer' if peer else 'gbt'}.xml")
@@ -53,7 +60,7 @@ def run_file(tests: str, name: str, peer: bool, lib: str, timeout: int, tmp: str
     t0 = time.time()
     note = ""
     try:
-        subprocess.run(cmd, cwd=tests, env=env, stdout=subprocess.DEVNULL,
+        subprocess.run(cmd, cwd=_root_of(tests), env=env, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         note = f"timed out after {timeout} s"
