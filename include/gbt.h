@@ -991,6 +991,17 @@ GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
 GBT_API gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n);
 
 /*
+ * Renames the model's features (XGBoost's Booster.feature_names setter):
+ * n == num_feature names, checked as gbt_dataset_set_feature_names checks
+ * them, replace the model's; n == 0 (names may be NULL) drops them, so the
+ * features are "f0", "f1", ... again.  Saved models keep the new names,
+ * and data with names is then checked against them.  GBT_E_STATE without
+ * a model; GBT_E_INVALID_ARG for another count or a bad name (the model
+ * is unchanged).
+ */
+GBT_API gbt_status gbt_booster_set_feature_names(gbt_booster *b, const char *const *names, uint64_t n);
+
+/*
  * Feature importance, one value per feature into out (len >= num_feature;
  * features beyond it are not written), as XGBoost defines it over every
  * split of every tree:

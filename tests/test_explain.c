@@ -153,6 +153,23 @@ static void test_hand_dumps(void)
            strcmp(names[2], "f2") == 0,
        "a model without names (as before feature names) loads; its features are f0, f1, f2");
     gbt_free(names);
+    {
+        const char *const renamed[3] = {"x", "y", "z"}, *const bad[3] = {"x", "x", "z"};
+        ok(gbt_booster_set_feature_names(old, renamed, 2) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "2 names for a model of 3 features") != NULL &&
+               gbt_booster_set_feature_names(old, bad, 3) == GBT_E_INVALID_ARG,
+           "renaming with another count or a repeated name is refused: %s", gbt_last_error());
+        ok(gbt_booster_set_feature_names(old, renamed, 3) == GBT_OK &&
+               gbt_booster_feature_names(old, &names, &n) == GBT_OK && n == 3 && strcmp(names[2], "z") == 0,
+           "the model's features renamed x, y, z");
+        gbt_free(names);
+        same_text(dump(old, "text", 1, 0), "booster[1]:\n0:[x<2.5] yes=1,no=2,missing=2\n\t1:leaf=-0.2\n\t2:leaf=0.1\n",
+                  "the dump says x");
+        ok(gbt_booster_set_feature_names(old, NULL, 0) == GBT_OK &&
+               gbt_booster_feature_names(old, &names, &n) == GBT_OK && n == 3 && strcmp(names[0], "f0") == 0,
+           "the names dropped: f0, f1, f2 again");
+        gbt_free(names);
+    }
     same_text(dump(old, "text", 1, 0), "booster[1]:\n0:[f0<2.5] yes=1,no=2,missing=2\n\t1:leaf=-0.2\n\t2:leaf=0.1\n",
               "its dump says f0");
     {

@@ -14,3 +14,6 @@ gpu-validate: gbtrain$(EXEEXT) tests/test_backend_gpu$(EXEEXT) tests/test_cuda_e
 	@top_srcdir='$(top_srcdir)' top_builddir='$(top_builddir)' NVCC='$(NVCC)' \
 	  LIBTOOL='$(LIBTOOL)' $(SHELL) $(top_srcdir)/tools/gpu-validate.sh
 .PHONY: gpu-validate
+
+# XGBoost's own tests/python run against gbt (by hand, not in CI: tools/xgb_pytests.py says how)
+EXTRA_DIST += tools/xgb_pytests.py tools/xgbshim/xgboost/__init__.py

@@ -101,6 +101,12 @@ gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64
     return gbt__model_feature_names(&b->model, names, n);
 }
 
+gbt_status gbt_booster_set_feature_names(gbt_booster *b, const char *const *names, uint64_t n)
+{
+    CHECK_NOT_NULL(b);
+    return gbt__model_set_feature_names(&b->model, names, n);
+}
+
 gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out)
 {
     gbt_booster *s = NULL;

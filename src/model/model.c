@@ -75,6 +75,24 @@ void gbt__model_free(struct gbt_model *m)
     m->epoch = epoch;
 }
 
+gbt_status gbt__model_set_feature_names(struct gbt_model *m, const char *const *names, uint64_t n)
+{
+    char **copy = NULL;
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    RETURN_ERROR_IF(n != 0 && n != m->num_feature, GBT_E_INVALID_ARG,
+                    "gbt_booster_set_feature_names: %llu names for a model of %llu features",
+                    (unsigned long long)n, (unsigned long long)m->num_feature);
+    if (n) {
+        CHECK_NOT_NULL(names);
+        FORWARD_IF_ERROR(gbt__names_check(names, n, "gbt_booster_set_feature_names"));
+        FORWARD_IF_ERROR(gbt__names_copy(&copy, names, n));
+    }
+    gbt__names_free(m->feature_names, m->nfeature_names);
+    m->feature_names = copy;
+    m->nfeature_names = n;
+    return GBT_OK;
+}
+
 gbt_status gbt__model_feature_names(const struct gbt_model *m, char ***names, uint64_t *n)
 {
     size_t bytes;

@@ -102,6 +102,8 @@ void gbt__model_free(struct gbt_model *m);
 
 /* Every feature's name ("f<i>" where the model has none) in one block: free(*names). */
 gbt_status gbt__model_feature_names(const struct gbt_model *m, char ***names, uint64_t *n);
+/* Replaces the model's feature names by n names (n == num_feature), or drops them (n == 0). */
+gbt_status gbt__model_set_feature_names(struct gbt_model *m, const char *const *names, uint64_t n);
 
 /* Model JSON (model_json.c), with the training parameters p. */
 gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_params *p,

@@ -8,7 +8,8 @@ A Python package over libgbt's C API (ctypes): :class:`Dataset`,
 :func:`to_graphviz`).
 """
 from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError,
-                   InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError)
+                   InvalidArgumentError, NoDeviceError, OutOfMemoryError, ParamError, StateError,
+                   XGBoostError)
 from ._lib import LIB as _LIB
 from . import callback, collective
 from .core import Booster, Dataset, QuantileDMatrix, build_info, device_count, params_info
@@ -25,7 +26,7 @@ __version__: str = _LIB.gbt_version().decode()
 
 __all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "DataIter", "Booster", "train", "cv", "callback", "collective", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
-           "XGBRanker", "XGBModel", "GBTError", "InvalidArgumentError",
+           "XGBRanker", "XGBModel", "GBTError", "XGBoostError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
            "NoDeviceError", "DeviceError", "InternalError", "__version__"]
 

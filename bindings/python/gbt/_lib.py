@@ -14,7 +14,7 @@ from ctypes import (CFUNCTYPE, POINTER, c_char, c_char_p, c_double, c_float, c_i
                     c_uint, c_uint64, c_void_p)
 from typing import Dict, Optional, Type
 
-__all__ = ["GBTError", "InvalidArgumentError", "OutOfMemoryError", "GBTIOError", "FormatError",
+__all__ = ["GBTError", "XGBoostError", "InvalidArgumentError", "OutOfMemoryError", "GBTIOError", "FormatError",
            "ParamError", "StateError", "NoDeviceError", "DeviceError", "InternalError"]
 
 _log = logging.getLogger("gbt")
@@ -89,6 +89,10 @@ class InternalError(GBTError, RuntimeError):
     """GBT_E_INTERNAL: a bug in gbt; please report it."""
     status, status_name = 9, "E_INTERNAL"
 
+
+#: XGBoost's name (``xgboost.core.XGBoostError``) for the error of a failed
+#: library call, so that ``except xgb.core.XGBoostError`` catches gbt's.
+XGBoostError = GBTError
 
 _ERRORS: Dict[int, Type[GBTError]] = {
     cls.status: cls for cls in (InvalidArgumentError, OutOfMemoryError, GBTIOError, FormatError,
@@ -208,6 +212,7 @@ _SIGNATURES = {
     "gbt_dataset_get_feature_names": (c_int, [_dataset_p, POINTER(POINTER(c_char_p)),
                                               POINTER(c_uint64)]),
     "gbt_booster_feature_names": (c_int, [_booster_p, POINTER(POINTER(c_char_p)), POINTER(c_uint64)]),
+    "gbt_booster_set_feature_names": (c_int, [_booster_p, POINTER(c_char_p), c_uint64]),
     "gbt_booster_feature_importance": (c_int, [_booster_p, c_char_p, c_void_p, c_uint64]),
     "gbt_booster_dump": (c_int, [_booster_p, c_char_p, c_int, c_int, POINTER(c_void_p),
                                  POINTER(c_size_t)]),

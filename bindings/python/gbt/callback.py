@@ -21,18 +21,22 @@ import collections.abc
 import os
 import pickle
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .core import Booster
 
 __all__ = ["TrainingCallback", "EarlyStopping", "EvaluationMonitor", "LearningRateScheduler",
            "TrainingCheckPoint", "ProgressBar", "CallbackContainer"]
 
-EvalsLog = Dict[str, Dict[str, List[float]]]
+#: metric histories by data name and metric: floats, or (mean, std) pairs in cv (XGBoost's type)
+EvalsLog = Dict[str, Dict[str, Union[List[float], List[Tuple[float, float]]]]]
 
 
 class TrainingCallback:
     """Base class of training callbacks; every hook does nothing by default."""
+
+    #: the type of ``evals_log`` (XGBoost's ``TrainingCallback.EvalsLog``)
+    EvalsLog = EvalsLog
 
     def before_training(self, model: Booster) -> Booster:
         """Called once before the first round; returns the model."""
@@ -257,6 +261,9 @@ class TrainingCheckPoint(TrainingCallback):
     save is atomic (:meth:`Booster.save_model` and a renamed temporary file
     for pickles)."""
 
+    #: the model files' extension (XGBoost's ``default_format``, whose is ``"ubj"``)
+    default_format = "json"
+
     def __init__(self, directory: Any, name: str = "model", as_pickle: bool = False, interval: int = 100):
         if int(interval) < 1:
             raise ValueError(f"interval must be at least 1; got {interval}")
@@ -276,7 +283,7 @@ class TrainingCheckPoint(TrainingCallback):
         if self._count == self.interval:
             # XGBoost's epoch is counted from the start of this training; gbt.train's from the model's
             r = epoch if epoch >= self._start else epoch + self._start
-            path = os.path.join(self.directory, f"{self.name}_{r}" + (".pkl" if self.as_pickle else ".json"))
+            path = os.path.join(self.directory, f"{self.name}_{r}" + (".pkl" if self.as_pickle else "." + self.default_format))
             if self.as_pickle:
                 tmp = f"{path}.tmp{os.getpid()}"
                 with open(tmp, "wb") as f:

@@ -11,9 +11,9 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 
 from . import _lib
-from ._lib import LIB, check, cstr
+from ._lib import LIB, XGBoostError, check, cstr
 
-__all__ = ["Dataset", "QuantileDMatrix", "Booster", "build_info", "device_count", "params_info"]
+__all__ = ["Dataset", "QuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -145,6 +145,27 @@ def _category_frame(df: Any, enable_categorical: bool,
         cats[i] = own
     types = ["c" if i in cats else "q" for i in range(df.shape[1])]
     return out, types, cats
+
+
+def _frame_types(df: Any) -> List[str]:
+    """XGBoost's feature types of a DataFrame's columns: "int" for integer
+    columns (nullable ``Int64`` too), "i" for boolean ones, "c" for
+    ``category`` ones and "float" for the rest."""
+    import pandas as pd
+
+    types = []
+    for dtype in df.dtypes:
+        if isinstance(dtype, pd.SparseDtype):
+            dtype = dtype.subtype
+        if _is_category(dtype):
+            types.append("c")
+        elif pd.api.types.is_bool_dtype(dtype):
+            types.append("i")
+        elif pd.api.types.is_integer_dtype(dtype):
+            types.append("int")
+        else:
+            types.append("float")
+    return types
 
 
 def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
@@ -327,7 +348,9 @@ class Dataset:
         self.missing = float(missing) if missing is not None else math.nan
         _check_feature_types(feature_types)
         handle = c_void_p()
-        df_names = None
+        df_names = df_types = None
+        # XGBoost's spellings of the feature types ("int", "float", "i"...) as given; None: not set
+        self._type_names: Optional[List[str]] = None
         # pandas category columns: feature index -> categories (code order), and the frame
         self._categories: Dict[int, List[Any]] = {}
         self._frame = None
@@ -339,11 +362,10 @@ class Dataset:
                 file_options = _with_option(file_options, "nthread", max(0, int(nthread)))
             self._from_file(path, file_options, handle)
         elif _is_pandas_df(data):
-            coded, df_types, self._categories = _category_frame(data, enable_categorical, _categories)
+            coded, _, self._categories = _category_frame(data, enable_categorical, _categories)
             if self._categories:
                 self._frame = data  # to recode for a model whose categories come in another order
-                if feature_types is None:
-                    feature_types = df_types
+            df_types = _frame_types(data)
             arr, df_names = _pandas_to_numpy(coded)
             self._from_dense(_as_dense_f32(arr), handle)
         elif _is_sparse(data):
@@ -357,6 +379,8 @@ class Dataset:
         self._handle = handle
         if feature_names is None:
             feature_names = df_names
+        if feature_types is None:
+            feature_types = df_types
         self.set_info(label=label, weight=weight, base_margin=base_margin, group=group, qid=qid,
                       label_lower_bound=label_lower_bound, label_upper_bound=label_upper_bound,
                       feature_names=feature_names, feature_types=feature_types,
@@ -399,23 +423,33 @@ class Dataset:
 
     # -- feature types
     @property
-    def feature_types(self) -> List[str]:
-        """Each column's type, ``"q"`` (numeric) or ``"c"`` (categorical)."""
+    def feature_types(self) -> Optional[List[str]]:
+        """Each column's type as XGBoost reports it: the types as they were
+        set (``"q"``, ``"float"``, ``"int"``, ``"i"`` numeric, ``"c"``
+        categorical), a DataFrame's from its columns (``"int"``, ``"float"``,
+        ``"i"`` for booleans, ``"c"`` for categories), else the library's
+        (``"q"`` or ``"c"``, from a file) when some column is categorical,
+        and None when no types were set and every column is numeric."""
+        if self._type_names is not None:
+            return list(self._type_names)
         n = self.num_col()
         arr = (c_char_p * max(n, 1))()
         check(LIB.gbt_dataset_get_feature_types(self._handle, n, arr))
-        return [arr[i].decode("ascii") for i in range(n)]
+        types = [arr[i].decode("ascii") for i in range(n)]
+        return types if "c" in types else None
 
     @feature_types.setter
     def feature_types(self, types: Optional[Sequence[str]]) -> None:
         if types is None:
             check(LIB.gbt_dataset_set_feature_types(self._handle, None, 0))
+            self._type_names = None
             return
         types = [str(t) for t in types]
         if len(types) != self.num_col():
             raise ValueError(f"feature_types has {len(types)} types but the data has {self.num_col()} columns")
         arr = (c_char_p * len(types))(*[cstr(t) for t in types])
         check(LIB.gbt_dataset_set_feature_types(self._handle, arr, len(types)), "feature_types")
+        self._type_names = types
 
     # -- categories
     def _needs_recoding(self, target: Optional[Mapping[int, Sequence[Any]]]) -> bool:
@@ -591,10 +625,90 @@ class Dataset:
         handle = c_void_p()
         check(LIB.gbt_dataset_slice_rows(self._handle, int(begin), int(end), byref(handle)))
         d = Dataset.__new__(Dataset)
-        d._handle, d.missing = handle, self.missing
+        d._handle, d.missing, d._type_names = handle, self.missing, self._type_names
         d.enable_categorical, d._categories = self.enable_categorical, self._categories
         d._frame = self._frame.iloc[int(begin):int(end)] if self._frame is not None else None
         return d
+
+    def _raw(self) -> Tuple[Optional[np.ndarray], Any]:
+        """The feature values without a copy: a dense (rows, cols) float32
+        view, or None and a scipy CSR matrix over the library's arrays
+        (``gbt_dataset_get_data``); valid while this Dataset lives."""
+        nrow, ncol = self.num_row(), self.num_col()
+        dense = ctypes.POINTER(c_float)()
+        indptr = ctypes.POINTER(c_uint64)()
+        indices = ctypes.POINTER(ctypes.c_uint32)()
+        values = ctypes.POINTER(c_float)()
+        nnz = c_uint64()
+        check(LIB.gbt_dataset_get_data(self._handle, byref(dense), byref(indptr), byref(indices),
+                                       byref(values), byref(nnz)))
+        if not indptr:  # dense
+            if not dense:
+                return np.empty((nrow, ncol), np.float32), None
+            return np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).reshape(nrow, ncol), None
+        import scipy.sparse as sp
+
+        n = int(nnz.value)
+        ip = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).astype(np.int64)
+        ix = np.ctypeslib.as_array(indices, shape=(n,)) if n else np.empty(0, np.uint32)
+        vals = np.ctypeslib.as_array(values, shape=(n,)) if n else np.empty(0, np.float32)
+        return None, sp.csr_matrix((vals, ix, ip), shape=(nrow, ncol))
+
+    def get_data(self) -> Any:
+        """The feature values as a scipy CSR matrix (XGBoost's
+        ``DMatrix.get_data``): float32 values of the present entries (missing
+        values, NaN or ``missing=``, are absent; zeros are kept), columns
+        ascending in each row."""
+        import scipy.sparse as sp
+
+        dense, csr = self._raw()
+        if csr is not None:
+            return sp.csr_matrix((csr.data.copy(), csr.indices.astype(np.int32), csr.indptr.astype(np.int64)),
+                                 shape=csr.shape)
+        present = ~np.isnan(dense)
+        rows, cols = np.nonzero(present)
+        indptr = np.concatenate([[0], np.cumsum(present.sum(axis=1))]).astype(np.int64)
+        return sp.csr_matrix((dense[rows, cols].astype(np.float32), cols.astype(np.int32), indptr),
+                             shape=dense.shape)
+
+    def slice(self, rindex: Any, allow_groups: bool = False) -> "Dataset":
+        """A new Dataset of the rows ``rindex`` (indices in any order, or a
+        boolean mask), with their labels, weights, base margins, survival
+        bounds, the feature names, types and weights, and the categories
+        (XGBoost's ``DMatrix.slice``).  Data with query groups needs
+        ``allow_groups=True``; then each group must be taken whole and
+        contiguously (the slice keeps those groups)."""
+        idx = np.asarray(rindex)
+        if idx.dtype == bool:
+            idx = np.flatnonzero(idx)
+        idx = idx.astype(np.int64).reshape(-1)
+        nrow = self.num_row()
+        if idx.size and (idx.min() < -nrow or idx.max() >= nrow):
+            raise IndexError(f"slice: row index out of range for {nrow} rows")
+        groups = self.get_group()
+        if groups is not None and not allow_groups:
+            raise ValueError("slice: the data has query groups; pass allow_groups=True")
+        dense, csr = self._raw()
+        out = Dataset(np.ascontiguousarray(dense[idx]) if csr is None else csr[idx], missing=np.nan)
+        for field in ("label", "weight", "label_lower_bound", "label_upper_bound"):
+            v = self._get_field(field)
+            if v is not None:
+                out.set_float_info(field, v[idx])
+        bm = self._get_field("base_margin")
+        if bm is not None:
+            out.set_base_margin(bm.reshape(nrow, -1)[idx])
+        if groups is not None:
+            out.set_qid(np.repeat(np.arange(groups.size), groups)[idx])
+        fw = self._get_field("feature_weights")
+        if fw is not None:
+            out.set_feature_weights(fw)
+        if self.feature_names is not None:
+            out.feature_names = self.feature_names
+        if self.feature_types is not None:
+            out.feature_types = self.feature_types
+        out.missing, out.enable_categorical, out._categories = self.missing, self.enable_categorical, self._categories
+        out._frame = self._frame.iloc[idx] if self._frame is not None else None
+        return out
 
     def get_label(self) -> np.ndarray:
         """The labels (a float32 copy); an empty array when there are none (as XGBoost's)."""
@@ -821,6 +935,11 @@ _XGB_ONLY: Dict[str, Any] = {
     "multi_strategy": {"one_output_per_tree"},
     "process_type": {"default"},
     "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
+    # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
+    # column draws differ each round (seed_per_iteration); debug_synchronize and
+    # sparse_threshold are XGBoost's internal knobs
+    "debug_synchronize": None, "sparse_threshold": None, "seed_per_iteration": None,
+    "boost_from_average": {1, "1"}, "fail_on_invalid_gpu_id": {0, "0"},
 }
 
 
@@ -1354,6 +1473,21 @@ class Booster:
         names = self._cache["names"]
         return list(names) if names is not None else None
 
+    @feature_names.setter
+    def feature_names(self, names: Optional[Sequence[str]]) -> None:
+        """Renames the model's features (``gbt_booster_set_feature_names``:
+        one name per feature, kept when the model is saved); None drops the
+        names.  Without a model (train or load one first) and with another
+        count than the model's features it raises at once (XGBoost takes
+        any list and fails later)."""
+        if names is None:
+            check(LIB.gbt_booster_set_feature_names(self._handle, None, 0))
+        else:
+            names = [str(n) for n in names]
+            arr = (c_char_p * max(len(names), 1))(*[cstr(n) for n in names])
+            check(LIB.gbt_booster_set_feature_names(self._handle, arr, len(names)), "feature_names")
+        self._cache.pop("names", None)
+
     def _c_feature_names(self) -> List[str]:
         """Every feature's name as the library reports it (``f0``... for unnamed ones)."""
         if not self._has_model():
@@ -1501,41 +1635,127 @@ class Booster:
         with open(os.fspath(fout), "w", encoding="utf-8") as f:
             f.write(text)
 
-    def save_config(self) -> str:
-        """The booster's parameters as JSON, in the shape of XGBoost's
-        ``save_config`` where gbt has the same facts (``learner``:
-        ``learner_model_param`` with ``base_score``, ``num_class``,
-        ``num_feature``; ``objective``; ``generic_param``; ``train_param``);
-        for reading, not for :meth:`load_config` (gbt's parameters are set with
-        :meth:`set_param`)."""
-        def get(name: str) -> str:
+    def trees_to_dataframe(self, fmap: PathLike = "") -> Any:
+        """Every node of every tree as a pandas DataFrame, XGBoost's
+        ``Booster.trees_to_dataframe``: columns ``Tree``, ``Node``, ``ID``
+        ("tree-node"), ``Feature`` ("Leaf" for leaves), ``Split`` (the
+        threshold; NaN for leaves and categorical splits), ``Yes``, ``No``,
+        ``Missing`` (child IDs), ``Gain`` (the leaf value for leaves),
+        ``Cover`` and ``Category`` (a categorical split's categories that go
+        to ``Yes``), ordered by tree and node (from the JSON dump with
+        statistics)."""
+        import pandas as pd
+
+        rows: List[Dict[str, Any]] = []
+
+        def walk(t: int, node: Mapping[str, Any]) -> None:
+            nid = f"{t}-{node['nodeid']}"
+            if "leaf" in node:
+                rows.append({"Tree": t, "Node": node["nodeid"], "ID": nid, "Feature": "Leaf",
+                             "Split": math.nan, "Yes": math.nan, "No": math.nan, "Missing": math.nan,
+                             "Gain": float(node["leaf"]), "Cover": float(node["cover"]),
+                             "Category": math.nan})
+                return
+            cond = node["split_condition"]
+            cat = isinstance(cond, list)
+            rows.append({"Tree": t, "Node": node["nodeid"], "ID": nid, "Feature": node["split"],
+                         "Split": math.nan if cat else float(cond), "Yes": f"{t}-{node['yes']}",
+                         "No": f"{t}-{node['no']}", "Missing": f"{t}-{node['missing']}",
+                         "Gain": float(node["gain"]), "Cover": float(node["cover"]),
+                         "Category": list(cond) if cat else math.nan})
+            for child in node["children"]:
+                walk(t, child)
+
+        for t, text in enumerate(self.get_dump(fmap=fmap, with_stats=True, dump_format="json")):
+            walk(t, json.loads(text))
+        cols = ["Tree", "Node", "ID", "Feature", "Split", "Yes", "No", "Missing", "Gain", "Cover", "Category"]
+        return pd.DataFrame(rows, columns=cols).sort_values(["Tree", "Node"]).reset_index(drop=True)
+
+    def get_split_value_histogram(self, feature: str, fmap: PathLike = "", bins: Optional[int] = None,
+                                  as_pandas: bool = True) -> Any:
+        """A histogram of the thresholds of the splits on ``feature`` (a
+        name, or ``f<i>``), XGBoost's ``get_split_value_histogram``: numpy's
+        histogram of the values with ``bins`` bins (at most the number of
+        distinct values; None: that number), each non-empty bin as a row of
+        its upper edge and its count (``SplitValue``, ``Count``), a pandas
+        DataFrame with ``as_pandas`` when pandas is there, else an array.  A
+        categorical feature raises ValueError."""
+        values: List[float] = []
+        categorical = False
+
+        def walk(node: Mapping[str, Any]) -> None:
+            nonlocal categorical
+            if "leaf" in node:
+                return
+            if node["split"] == feature:
+                if isinstance(node["split_condition"], list):
+                    categorical = True
+                else:
+                    values.append(float(node["split_condition"]))
+            for child in node["children"]:
+                walk(child)
+
+        for text in self.get_dump(fmap=fmap, dump_format="json"):
+            walk(json.loads(text))
+        if categorical:
+            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical")
+        n_unique = len(np.unique(values))
+        nbins = max(min(n_unique, bins) if bins is not None else n_unique, 1)
+        counts, edges = np.histogram(values, bins=nbins)
+        table = np.column_stack((edges[1:], counts))
+        table = table[table[:, 1] > 0]
+        if as_pandas:
             try:
-                return self.get_param(name)
-            except _lib.GBTError:
-                return ""
-        train = {}
+                import pandas as pd
+            except ImportError:
+                return table
+            return pd.DataFrame(table, columns=["SplitValue", "Count"])
+        return table
+
+    def save_config(self) -> str:
+        """The booster's parameters as JSON in the structure of XGBoost 3.2's
+        ``save_config`` (gbt/xgb_config.py says where each parameter goes):
+        ``learner.generic_param`` (``nthread``, ``seed``, ``device``),
+        ``gradient_booster.tree_train_param``, ``learner_train_param``,
+        ``learner_model_param`` (``base_score`` as a list: the model's
+        intercept as a prediction, ``num_class``, ``num_feature``),
+        ``objective`` with its own section, ``metrics``; the parameters
+        XGBoost has no place for are in ``learner.gbt_param``.
+        :meth:`load_config` of the text sets the same parameters."""
+        from . import xgb_config
+
+        params = {}
         for p in params_info():
-            if p["name"] not in ("objective", "eval_metric", "device", "nthread", "seed", "verbosity"):
-                train[p["name"]] = get(p["name"])
-        base = get("base_score")
+            try:
+                params[p["name"]] = self.get_param(p["name"])
+            except _lib.GBTError:
+                pass
+        base: List[float] = []
         if self.num_boosted_rounds():
-            # the model's starting raw score, through the objective's transform
+            # the model's starting raw scores through the objective's transform
             # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic)
             margin = json.loads(bytes(self.save_raw())).get("base_margin") or []
             if len(margin) == 1 and self.num_trees() == self.num_boosted_rounds():
                 m = np.array([float(margin[0])], dtype=np.float64)
                 out = np.empty(1, dtype=np.float32)
                 if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), 1) == 0:
-                    base = repr(float(out[0]))
-        cfg = {"learner": {
-            "learner_model_param": {"base_score": base, "num_class": get("num_class"),
-                                    "num_feature": str(self.num_features()), "num_target": "1"},
-            "objective": {"name": get("objective")},
-            "metrics": [{"name": m} for m in self.eval_metric_names()],
-            "generic_param": {"device": get("device"), "nthread": get("nthread"), "seed": get("seed")},
-            "gradient_booster": {"name": "gbtree", "train_param": train}},
-            "version": [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]}
+                    base = [float(out[0])]
+            else:
+                base = [float(v) for v in margin]
+        version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
+        cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
+                                self.num_trees() if self._has_model() else 0, base, version)
         return json.dumps(cfg)
+
+    def load_config(self, config: str) -> None:
+        """Sets the parameters that a :meth:`save_config` text holds (this
+        booster's, another's, or XGBoost's: every name the library knows is
+        set, XGBoost's internal facts are skipped)."""
+        from . import xgb_config
+
+        for name, value in xgb_config.parameters(config, _has_param):
+            self._set_one(name, value)
+        self._cache = {}
 
     def __iter__(self):
         """Each round as a Booster of one round (XGBoost's ``for tree in booster``)."""
@@ -1684,6 +1904,26 @@ class Booster:
         if not types or "c" not in types:
             return None
         return list(types) + ["q"] * (self.num_features() - len(types))
+
+    @feature_types.setter
+    def feature_types(self, types: Optional[Sequence[str]]) -> None:
+        """Accepts the model's own feature types again (a numeric spelling,
+        ``"q"``, ``"float"``, ``"int"`` or ``"i"``, for each numeric feature
+        and ``"c"`` for each categorical one; None for a model without
+        categorical features), as scripts written for XGBoost set them.  A
+        gbt model's types are those of its splits, so other types raise
+        ValueError and the model does not change."""
+        have = self.feature_types or ["q"] * self.num_features()
+        if types is None:
+            if "c" in have:
+                raise ValueError("feature_types=None: the model has categorical features "
+                                 f"{[i for i, t in enumerate(have) if t == 'c']}")
+            return
+        _check_feature_types(types)
+        kinds = ["c" if t == "c" else "q" for t in types]
+        if kinds != have:
+            raise ValueError(f"feature_types {list(types)} differ from the model's {have}: gbt's "
+                             "feature types are fixed by the model's splits")
 
     def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
                 begin: int, end: int) -> np.ndarray:

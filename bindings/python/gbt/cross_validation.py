@@ -3,54 +3,16 @@ by the library's driver (gbt_booster_train_folds) in one call."""
 from __future__ import annotations
 
 import copy
-import ctypes
-from ctypes import byref, c_uint64
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import collective
-from ._lib import LIB, check
 from .callback import CallbackContainer, EarlyStopping, EvaluationMonitor, TrainingCallback
 from .core import Booster, Dataset, _merge_params
 from .training import _drive
 
 __all__ = ["cv"]
-
-
-def _take_rows(d: Dataset, idx: np.ndarray) -> Dataset:
-    """A new Dataset of rows ``idx`` of ``d`` (any order), with their labels,
-    weights, base margins, survival bounds and the feature names."""
-    nrow, ncol = d.num_row(), d.num_col()
-    dense = ctypes.POINTER(ctypes.c_float)()
-    indptr = ctypes.POINTER(c_uint64)()
-    indices = ctypes.POINTER(ctypes.c_uint32)()
-    values = ctypes.POINTER(ctypes.c_float)()
-    nnz = c_uint64()
-    check(LIB.gbt_dataset_get_data(d._handle, byref(dense), byref(indptr), byref(indices), byref(values),
-                                   byref(nnz)))
-    if dense:
-        arr = np.ctypeslib.as_array(dense, shape=(nrow * ncol,)).reshape(nrow, ncol)[idx]
-        out = Dataset(np.ascontiguousarray(arr), missing=np.nan)
-    else:
-        import scipy.sparse as sp
-
-        n = int(nnz.value)
-        ip = np.ctypeslib.as_array(indptr, shape=(nrow + 1,)).astype(np.int64)
-        ix = np.ctypeslib.as_array(indices, shape=(n,)).copy() if n else np.empty(0, np.uint32)
-        vals = np.ctypeslib.as_array(values, shape=(n,)).copy() if n else np.empty(0, np.float32)
-        out = Dataset(sp.csr_matrix((vals, ix, ip), shape=(nrow, ncol))[idx])
-    for field in ("label", "weight", "label_lower_bound", "label_upper_bound"):
-        v = d._get_field(field)
-        if v is not None:
-            out.set_float_info(field, v[idx])
-    bm = d._get_field("base_margin")
-    if bm is not None:
-        out.set_base_margin(bm.reshape(nrow, -1)[idx])
-    names = d.feature_names
-    if names is not None:
-        out.feature_names = names
-    return out
 
 
 def _folds(dtrain: Dataset, nfold: int, stratified: bool, folds: Any, seed: int,
@@ -142,7 +104,8 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
 
     packs = []
     for train_idx, test_idx in _folds(dtrain, nfold, stratified, folds, seed, shuffle):
-        dtr, dte = _take_rows(dtrain, np.sort(train_idx)), _take_rows(dtrain, np.sort(test_idx))
+        dtr, dte = (dtrain.slice(np.sort(train_idx), allow_groups=True),
+                    dtrain.slice(np.sort(test_idx), allow_groups=True))
         p = copy.deepcopy(params)
         if fpreproc is not None:
             dtr, dte, p = fpreproc(dtr, dte, p)

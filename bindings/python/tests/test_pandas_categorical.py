@@ -78,10 +78,10 @@ def test_refused_without_the_flag_as_xgboost():
 def test_codes_and_types():
     df, y = frame(200)
     d = gbt.Dataset(df, y, enable_categorical=True)
-    assert d.feature_types == ["c", "q", "c"]
+    assert d.feature_types == ["c", "float", "c"]  # XGBoost's types of the frame's columns
     assert d.num_col() == 3
     q = gbt.QuantileDMatrix(df, y, enable_categorical=True)
-    assert q.feature_types == ["c", "q", "c"]
+    assert q.feature_types == ["c", "float", "c"]
     # the codes are the category positions: a model trained on codes made by hand is the same model
     by_hand = gbt.Dataset(codes_by_hand(df, TRAIN_CATS), y, feature_types=["c", "q", "c"],
                           feature_names=list(df.columns))
