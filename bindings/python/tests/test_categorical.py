@@ -68,6 +68,13 @@ def test_sklearn_feature_types():
     assert reg.get_params()["feature_types"] == ["q", "c"]
 
 
+def _colours_numbers(n, seed):
+    """n rows: a colour name, an integer category of four, a normal value."""
+    rng = np.random.default_rng(seed)
+    return (rng.choice(["red", "green", "blue", "pink", "gray"], n), rng.choice([3, 7, 11, 20], n),
+            rng.normal(size=n))
+
+
 @pytest.mark.parametrize("reorder", [False, True])
 def test_load_xgboost_pandas_categories(tmp_path, reorder):
     """A model XGBoost trained on pandas categories (string and integer ones:
@@ -75,11 +82,7 @@ def test_load_xgboost_pandas_categories(tmp_path, reorder):
     categories come in another order (recoded by hand here)."""
     xgb = pytest.importorskip("xgboost")
     pd = pytest.importorskip("pandas")
-    rng = np.random.default_rng(3)
-    n = 1500
-    c = rng.choice(["red", "green", "blue", "pink", "gray"], n)
-    k = rng.choice([3, 7, 11, 20], n)
-    x = rng.normal(size=n)
+    c, k, x = _colours_numbers(1500, 3)
     y = ((c == "red") | (x > 0.5) | (k == 7)).astype(float)
     df = pd.DataFrame({"c": pd.Categorical(c), "x": x, "k": pd.Categorical(k)})
     bx = xgb.train({"objective": "binary:logistic", "max_depth": 4, "max_cat_to_onehot": 1},
@@ -105,11 +108,7 @@ def test_export_pandas_categories_to_xgboost(tmp_path):
     which XGBoost 3.2 cannot read back, is refused."""
     xgb = pytest.importorskip("xgboost")
     pd = pytest.importorskip("pandas")
-    rng = np.random.default_rng(4)
-    n = 300
-    c = rng.choice(["red", "green", "blue", "pink", "gray"], n)
-    k = rng.choice([3, 7, 11, 20], n)
-    x = rng.normal(size=n)
+    c, k, x = _colours_numbers(300, 4)
     y = ((c == "red") | (x > 0.5) | (k == 7)).astype(float) + 0.5 * (c == "pink")
     df = pd.DataFrame({"c": pd.Categorical(c, categories=["red", "pink", "green", "gray", "blue"]), "x": x,
                        "k": pd.Categorical(k, categories=[20, 3, 11, 7])})

@@ -320,13 +320,21 @@ def _noisy(n=400, seed=0):
     return X, y
 
 
+_NOISY_PARAMS = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+
+
+def _noisy_sets(lib):
+    """_noisy()'s 400 rows as lib's training (300) and validation (100) sets."""
+    X, y = _noisy()
+    return lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+
+
 def test_early_stopping_keeps_the_rounds_as_xgboost():
     xgb = pytest.importorskip("xgboost")
-    X, y = _noisy()
-    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+    p = _NOISY_PARAMS
     got = {}
     for lib in (xgb, gbt):
-        dtr, dva = lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+        dtr, dva = _noisy_sets(lib)
         full = lib.train(p, dtr, 200, evals=[(dva, "valid")], early_stopping_rounds=5, verbose_eval=False)
         cut = lib.train(p, dtr, 200, evals=[(dva, "valid")], verbose_eval=False,
                         callbacks=[lib.callback.EarlyStopping(rounds=5, save_best=True)])
@@ -370,11 +378,10 @@ def test_early_stopping_record_crosses_to_and_from_xgboost(tmp_path):
 
 def test_early_stopping_continued_and_set_by_hand_as_xgboost():
     xgb = pytest.importorskip("xgboost")
-    X, y = _noisy()
-    p = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3}
+    p = _NOISY_PARAMS
     got = {}
     for lib in (xgb, gbt):
-        dtr, dva = lib.DMatrix(X[:300], y[:300]), lib.DMatrix(X[300:], y[300:])
+        dtr, dva = _noisy_sets(lib)
         first = lib.train(p, dtr, 8, evals=[(dva, "v")], early_stopping_rounds=50, verbose_eval=False)
         # continued: rounds counted from the model's start; without early stopping the record stays
         more = lib.train(p, dtr, 3, evals=[(dva, "v")], early_stopping_rounds=5, verbose_eval=False,
