@@ -136,26 +136,35 @@ class GbtCapi(SphinxDirective):
         path = os.path.normpath(os.path.join(os.path.dirname(self.env.doc2path(self.env.docname)),
                                              self.arguments[0]))
         self.env.note_dependency(path)
-        md = []
+        # each banner of the header is a section of the page (in its
+        # table of contents), holding the declarations that follow it
+        result, section, md = [], None, []
+
+        def flush():
+            container = nodes.container(classes=["gbt-capi"])
+            self.state.nested_parse(StringList(md, source=path), self.content_offset, container)
+            (section if section is not None else result).extend(container.children)
+            md.clear()
+
         for item in parse_header(path):
             if item[0] == "section":
-                md += ["", "## " + item[1], ""]
+                flush()
+                section = nodes.section(ids=[nodes.make_id("c-api-" + item[1])], names=[nodes.fully_normalize_name(item[1])])
+                section += nodes.title(item[1], item[1])
+                self.state.document.note_implicit_target(section, section)
+                result.append(section)
             elif item[0] == "text":
                 md += [""] + _fence("text", item[1]) + [""]
             else:
                 _, kind, sig, source, comment = item
-                md += ["", "`````{c:" + kind + "} " + sig]
-                if kind == "enum":
-                    md += [":noindexentry:"] if False else []
-                md += [""]
+                md += ["", "`````{c:" + kind + "} " + sig, ""]
                 if comment:
                     md += _fence("text", comment) + [""]
                 if kind in ("enum", "macro"):
                     md += _fence("c", source) + [""]
                 md += ["`````", ""]
-        node = nodes.container(classes=["gbt-capi"])
-        self.state.nested_parse(StringList(md, source=path), self.content_offset, node)
-        return node.children
+        flush()
+        return result
 
 
 def setup(app):

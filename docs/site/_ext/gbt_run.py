@@ -40,7 +40,7 @@ class GbtRun(SphinxDirective):
         result = [nodes.literal_block(code, code, language="python")]
         printed = out.getvalue()
         if printed:
-            result.append(nodes.literal_block(printed, printed, classes=["gbt-run-output"]))
+            result.append(nodes.literal_block(printed, printed, language="text", classes=["gbt-run-output"]))
         for num in plt.get_fignums():
             buf = io.BytesIO()
             plt.figure(num).savefig(buf, format="png", dpi=80, bbox_inches="tight")
