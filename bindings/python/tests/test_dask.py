@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import dask_worker  # noqa: E402
 import mpi_worker  # noqa: E402
-from test_mpi import reference  # noqa: E402
+from test_mpi import mpi_env, reference  # noqa: E402
 
 LIMIT_S = 150  # the whole run; about 20 s on an idle machine
 
@@ -42,14 +42,8 @@ def cluster(tmp_path_factory):
     if not gbt.build_info().get("mpi"):
         pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
     out = tmp_path_factory.mktemp("dask")
-    # as test_mpi.py, and Open MPI's sockets on the loopback device only: its start-up channel on lo,
-    # no TCP transport between the ranks (shared memory on one machine; Open MPI's TCP transport
-    # listens on every address whatever btl_tcp_if_include says)
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_orte_tmpdir_base=str(out),
-               OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_btl="self,vader",
-               OMP_NUM_THREADS="1", DASK_LOGGING__DISTRIBUTED="error",
-               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env = dict(os.environ, DASK_LOGGING__DISTRIBUTED="error", PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+               **mpi_env(out))
     # --enable-recovery: the killed worker must not make mpirun end the client too
     proc = subprocess.Popen([mpirun, "-np", "5", "--oversubscribe", "--enable-recovery", sys.executable,
                              os.path.join(HERE, "dask_worker.py"), str(out)],
