@@ -2,7 +2,8 @@
 dask_worker.py (scheduler, client, three workers; every server on
 127.0.0.1) does every case, against this process's training on all the rows
 (no MPI, no Dask): gbt.dask.train's model bytes and history (depthwise and
-lossguide, early stopping on an evaluation set; 2 partitions for 3 workers), gbt.dask.predict,
+lossguide, early stopping on an evaluation set; 2 partitions for 3 workers;
+DaskQuantileDMatrix), gbt.dask.predict, the regressor and the ranker (qid),
 DaskXGBClassifier on a dask DataFrame with a category column, a worker whose
 data fails (every worker stops with its message), and a worker killed during
 training (a clear error on the client, in bounded time).  A parameter
@@ -67,12 +68,12 @@ def test_three_workers(cluster):
 
 
 @pytest.mark.parametrize("case,params", [("depthwise", mpi_worker.PARAMS), ("lossguide", mpi_worker.LOSSGUIDE),
-                                         ("two_partitions", mpi_worker.PARAMS)])
+                                         ("two_partitions", mpi_worker.PARAMS), ("quantile", mpi_worker.PARAMS)])
 def test_train_gives_the_one_process_model(cluster, case, params):
     facts, models = cluster
     ref, history = reference(params)
     assert models[case] == ref
-    if case != "two_partitions":
+    if case in ("depthwise", "lossguide"):
         assert facts[f"{case}_history"] == history
 
 
@@ -93,6 +94,15 @@ def test_classifier_on_a_dataframe_with_a_category_column(cluster):
     assert models["classifier"] == bytes(clf.get_booster().save_raw())
     assert facts["classifier_predict"] == clf.predict(Fv).tolist()
     assert np.array_equal(facts["classifier_proba"], clf.predict_proba(Fv)[:, 1])
+
+
+def test_regressor_and_ranker(cluster):
+    X, y, _, _ = mpi_worker.data()
+    reg = gbt.XGBRegressor(n_estimators=3, max_depth=3, n_jobs=1).fit(X, y)
+    assert cluster[1]["regressor"] == bytes(reg.get_booster().save_raw())
+    rank = gbt.XGBRanker(n_estimators=3, max_depth=3, n_jobs=1).fit(X, y, qid=np.arange(len(y)) // 10)
+    assert cluster[1]["ranker"] == bytes(rank.get_booster().save_raw())
+    assert np.array_equal(np.asarray(cluster[0]["ranker_predict"], dtype=np.float32), rank.predict(X))
 
 
 def test_a_worker_whose_data_fails_stops_every_worker(cluster):
