@@ -44,7 +44,7 @@ class _DaskModel:
                     early_stopping_rounds=self.early_stopping_rounds or None, verbose_eval=verbose,
                     xgb_model=_sk._booster_of(xgb_model), callbacks=self.callbacks)
         self._Booster, self.evals_result_ = out["booster"], out["history"]
-        self.n_features_in_ = dtrain.num_col
+        self.n_features_in_ = dtrain.num_col()
         if _dask_frame(X):
             self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         return self

@@ -60,7 +60,6 @@ def _dask_frame(x: Any, series: bool = False) -> bool:
     return m is not None and isinstance(x, (m.DataFrame, m.Series) if series else m.DataFrame)
 
 
-_FIELDS = ("label", "weight", "base_margin", "qid", "label_lower_bound", "label_upper_bound")
 _tags = itertools.count(1)  # MPI_Comm_create_group's tag: one per training of this client
 
 
@@ -109,7 +108,7 @@ class DaskDMatrix:
                  feature_names: Optional[Sequence[str]] = None, feature_types: Any = None,
                  group: Any = None, qid: Any = None, label_lower_bound: Any = None,
                  label_upper_bound: Any = None, feature_weights: Any = None,
-                 enable_categorical: bool = False, max_bin: Optional[int] = None, ref: Any = None) -> None:
+                 enable_categorical: bool = False) -> None:
         if group is not None:
             raise TypeError("gbt.dask takes qid (a query id per row, partitioned as the data), not group")
         self.client = _client(client)
@@ -135,11 +134,14 @@ class DaskDMatrix:
         self.feature_names = feature_names
         self._kwargs = dict(missing=missing, feature_types=feature_types, feature_weights=feature_weights,
                             enable_categorical=enable_categorical, feature_names=feature_names)
-        self._max_bin = max_bin
-        self.num_col = len(data.columns) if _dask_frame(data) else (data.shape[1] if data.ndim > 1 else 1)
+        self._max_bin: Optional[int] = None
+        self._num_col = len(data.columns) if _dask_frame(data) else (data.shape[1] if data.ndim > 1 else 1)
 
     def num_row(self) -> int:
         return int(sum(self._lengths))
+
+    def num_col(self) -> int:
+        return int(self._num_col)
 
 
 class DaskQuantileDMatrix(DaskDMatrix):
@@ -149,6 +151,11 @@ class DaskQuantileDMatrix(DaskDMatrix):
     training data's cuts, which the workers merge exactly)."""
 
     _quantile = True
+
+    def __init__(self, client: Any, data: Any, label: Any = None, *, max_bin: Optional[int] = None,
+                 ref: Any = None, **kwargs: Any) -> None:
+        super().__init__(client, data, label, **kwargs)
+        self._max_bin = None if max_bin is None else int(max_bin)
 
 
 def _local(share: List[Tuple[Dict[str, Any], int, int]], dtypes: Dict[str, Any],
@@ -403,7 +410,8 @@ def predict(client: Any, model: Any, data: Any, output_margin: bool = False, pre
         return data.map_blocks(_predict_block, booster, {}, kw, shape, dtype=probe.dtype,
                                chunks=(data.chunks[0],) + tuple((k,) for k in shape),
                                drop_axis=[] if shape else [1], new_axis=None)
-    raise TypeError(f"gbt.dask.predict takes a dask array, a dask DataFrame or a DaskDMatrix; got {type(data).__name__}")
+    raise TypeError("gbt.dask.predict takes a dask array, a dask DataFrame or a DaskDMatrix; "
+                    f"got {type(data).__name__}")
 
 
 def inplace_predict(client: Any, model: Any, data: Any, iteration_range: Optional[Tuple[int, int]] = None,
