@@ -277,8 +277,9 @@ def train(client: Any, params: Dict[str, Any], dtrain: DaskDMatrix, num_boost_ro
     order.  A worker without a share does not take part (gbt refuses a
     dataset of no rows).  A training worker that leaves the cluster (a
     crash, a lost machine, as Dask's scheduler sees it) raises
-    ``RuntimeError`` here within ``poll_s`` seconds of the scheduler
-    noticing, and no model is returned; the other training workers stay
+    ``RuntimeError`` here once the client's view of the workers shows it
+    gone (refreshed every ``distributed.client.scheduler-info-interval``,
+    2 s by default; polled every ``poll_s``), and no model is returned; the other training workers stay
     blocked in MPI (which cannot repair a communicator) until the MPI job
     ends.  Callbacks run on the workers (pickled); the evaluation log
     prints on the first training worker's standard output."""
