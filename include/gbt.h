@@ -498,6 +498,26 @@ GBT_API gbt_status gbt_batch_set_groups(gbt_batch *b, const uint32_t *sizes, uin
 GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *types, uint64_t n);
 
 /*
+ * A data file read in batches through gbt_dataset_from_iter: path and
+ * options as gbt_dataset_from_file's (a CSV, TSV or LIBSVM text file; a
+ * URI's "#CACHE" is accepted and names nothing: the binned matrix stays in
+ * memory), the file read a batch of about batch_bytes of its text at a
+ * time (an option: batch_bytes=N, default 33554432), so that its feature
+ * values are never all in memory.  The dataset built is
+ * gbt_dataset_from_iter's with max_bin (what it cannot do, it cannot do),
+ * and a training on it gives the model of gbt_dataset_from_file's dataset
+ * of the same file, byte for byte.  The file is read twice (a LIBSVM file
+ * three times: first for its width and index base), so it must be a
+ * regular file.  Errors are gbt_dataset_from_file's, naming the file and
+ * line.  Side files: as gbt_dataset_from_file's (PATH.weight is held
+ * whole, 4 bytes a row).  Not read in batches (GBT_E_INVALID_ARG):
+ * binary dataset files, category names (category_names=1), LIBSVM qid
+ * (give PATH.group).
+ */
+GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
+                                              gbt_dataset **out);
+
+/*
  * Frees the dataset and what it keeps: its data, fields, names and its
  * binned data.  The first training on a dataset computes the bin cuts and
  * the binned matrix (one byte per cell when max_bin <= 256, else two; four

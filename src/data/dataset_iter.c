@@ -112,6 +112,11 @@ static gbt_status batch_data(gbt_batch *b, gbt_status s, gbt_dataset *d)
     return GBT_OK;
 }
 
+gbt_status gbt__batch_take(gbt_batch *b, gbt_dataset *d)
+{
+    return batch_data(b, GBT_OK, d);
+}
+
 gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol, float missing)
 {
     gbt_dataset *d = NULL;
