@@ -250,7 +250,8 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * ones; as in XGBoost, a URI's LIBSVM indices are zero-based unless it
  * gives indexing_mode=1 or auto, and a URI's CSV/TSV file has no label
  * column unless it gives label_column) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
- * warning, as gbt reads the data into memory); a path that names an
+ * warning, as this reads the data into memory; gbt_dataset_from_file_iter
+ * reads a file in batches); a path that names an
  * existing file is that file, '?' and '#' included.  Side files are those
  * of PATH.  The dataset remembers the file's layout (format, delimiter,
  * header, label column), and a model records that of its training file

@@ -14,10 +14,15 @@ tr=$data/breast_cancer.train.csv
 # side files are read next to the data: a copy with weights (1 to 3)
 cp "$tr" bc.csv
 awk '{ print NR % 3 + 1 }' bc.csv >bc.csv.weight
-"$gbtrain" -q --objective=binary:logistic --num_round=4 bc.csv whole.model
+"$gbtrain" --objective=binary:logistic --num_round=4 bc.csv whole.model 2>whole.log
 # about 25 lines a batch: 17 batches
-"$gbtrain" -q --objective=binary:logistic --num_round=4 "bc.csv?batch_bytes=5000#dtrain.cache" batches.model
+"$gbtrain" --objective=binary:logistic --num_round=4 "bc.csv?batch_bytes=5000#dtrain.cache" batches.model \
+    2>batches.log
 check "CSV with weights in 17 batches: the model of the file read whole" cmp -s whole.model batches.model
+grep '^\[' whole.log | cut -f2 >whole.metrics
+grep '^\[' batches.log | cut -f2 >batches.metrics
+check "the training set evaluated (from the training margins): the same 4 train-logloss lines" \
+    sh -c 'test "$(wc -l <whole.metrics)" -eq 4 && cmp -s whole.metrics batches.metrics'
 printf 'data = "bc.csv?format=csv&label_column=0&batch_bytes=7000#dtrain.cache" # the cache\nobjective = binary:logistic\nnum_round = 4\nmodel_out = "conf.model"\n' >b.conf
 "$gbtrain" -q --config b.conf
 check "a --config file's data = \"PATH?OPTIONS#CACHE\": the same model ('#' in quotes is no comment)" \
