@@ -13,7 +13,6 @@
 #include "data/io.h"
 #include "util/util.h"
 
-
 static gbt_status parse_bool(const char *key, const char *v, int *out)
 {
     if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
@@ -118,8 +117,8 @@ static gbt_status parse_option(struct gbt_file_options *o, const char *key, cons
         return GBT_OK;
     }
     return gbt__fail(GBT_E_INVALID_ARG,
-                     "unknown option '%s' (expected format, label_column, features, header, "
-                     "delimiter, missing, side_files, indexing_mode, category_names, nthread, progress or batch_bytes)",
+                     "unknown option '%s' (expected format, label_column, features, header, delimiter, "
+                     "missing, side_files, indexing_mode, category_names, nthread, progress or batch_bytes)",
                      key);
 }
 
@@ -142,8 +141,8 @@ static gbt_status parse_options(const char *text, struct gbt_file_options *o)
     }
     RETURN_ERROR_IF(o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0, GBT_E_INVALID_ARG,
                     "option 'label_column=auto' needs 'features=N', the number of feature columns");
-    RETURN_ERROR_IF(o->delimiter && (o->format == GBT_FMT_LIBSVM || o->format == GBT_FMT_TSV), GBT_E_INVALID_ARG,
-                    "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
+    RETURN_ERROR_IF(o->delimiter && (o->format == GBT_FMT_LIBSVM || o->format == GBT_FMT_TSV),
+                    GBT_E_INVALID_ARG, "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
                     o->format == GBT_FMT_LIBSVM ? "libsvm" : "tsv");
     if (o->delimiter) o->format = GBT_FMT_CSV;
     return GBT_OK;
