@@ -477,7 +477,8 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * (feature_weights and feature names are set on the dataset built).  Every
  * batch must have the same columns, the same fields and feature types as
  * the first, and each pass the same rows; an error names the batch (from
- * 0).  The dataset built holds no feature values: prediction, evaluation,
+ * 0).  The dataset built holds no feature values: prediction, evaluation
+ * (but of the training data itself, whose scores are the training state's),
  * slicing, gbt_dataset_get_data and gbt_dataset_save_binary on it, a
  * training with another max_bin, continued training from a model with
  * trees, distributed training and changes of its weights or feature types
