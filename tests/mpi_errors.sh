@@ -71,6 +71,16 @@ check "shards with different feature counts: every rank exits with status 1" all
 check "the library's training error names the rank" grep -Eq "training: rank [01]: " err.txt
 check "no model file is written" test ! -e bad.model
 
+# category names that differ between the ranks' files (rank 0: a b c, rank 1: b c d): each rank's
+# codes would mean other categories, so every rank is refused before training
+printf '1,a\n0,b\n0,c\n1,a\n' > c0.csv
+printf '0,b\n0,c\n1,d\n1,d\n' > c1.csv
+mpi 2 gbtrain --num_round=2 --categorical_feature=0 'c%d.csv' bad.model
+check "rank 1's other category names: every rank exits with status 1" all_failed 2
+check "the message names rank 1, the feature and a differing name" \
+    grep -q "rank 1: feature 0's categories differ from rank 0's: category 0 is 'b' there, 'a' on rank 0" err.txt
+check "no model file is written" test ! -e bad.model
+
 # gbpredict: rank 1's malformed shard; no output file
 gbtrain -q --num_round=2 --objective=binary:logistic "$D" good.model
 sed -n 201,300p "$D" | sed '5s/^\([^,]*\),\([^,]*\),/\1,x\2,/' > s1.csv

@@ -155,6 +155,17 @@ run "categorical features (30 and 300 categories)" cat.csv $opts --categorical_f
 run "categorical features, lossguide, max_cat_threshold 4" cat.csv $opts --categorical_feature=1,2 \
     --grow_policy=lossguide --max_leaves=12 --max_depth=0 --max_cat_threshold=4
 
+# category names (category_names=1) in one file per rank: each rank's file has every name, in another
+# row order, so each rank's byte-sorted list is the concatenated file's (ranks whose names differ are
+# refused: tests/mpi_errors.sh)
+awk 'BEGIN { srand(7); split("red green blue gold", n); for (i = 0; i < 80; i++) { k = 1 + (i * 3) % 4;
+        printf "%.3f,%s,%.3f\n", (k == 2 || k == 4) + rand() / 4, n[k], rand() } }' > names.csv
+head -40 names.csv > names0.csv
+tail -40 names.csv > names1.csv
+REF_TRAIN=names.csv
+nps=2
+run "category names, one file per rank" 'names%d.csv' $opts --categorical_feature=0 --max_depth=3
+
 # ranks without rows: 3 rows shared among up to 4 ranks (row ranges of one file)
 # (a file of no rows is refused by the reader: 'no data rows')
 printf '1,0.5,2\n0,1.5,1\n1,2.5,0\n' > tiny.csv

@@ -360,6 +360,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
             s = gbt__dist_agree(dd, dist_refused(b));
         }
         if (s == GBT_OK) s = gbt__dist_check_same(ts->dist, train->ncol, training_digest(p, train));
+        if (s == GBT_OK) s = gbt__dist_check_categories(ts->dist, train->category_names, train->ncol);
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
     if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/categories.h"
 #include "data/dataset.h"
 #include "data/distinct.h"
 #include "util/error.h"
@@ -74,6 +75,77 @@ gbt_status gbt__dist_check_same(struct gbt_dist *d, uint64_t ncol, uint64_t sig)
     }
     if (s != GBT_OK) d->failed = 1;
     free(v);
+    return s;
+}
+
+/* Feature f's category texts by code (n of them) in *out (free()); NULL entries for codes not there. */
+static gbt_status by_code(const struct gbt_cat_dict *dict, const struct gbt_cat_entry ***out)
+{
+    const struct gbt_cat_entry **v = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(&v, dict->n ? dict->n : 1, sizeof *v, 1, "category names"));
+    for (uint32_t i = 0; i < dict->n; i++)
+        if (dict->entries[i].code < dict->n) v[dict->entries[i].code] = &dict->entries[i];
+    *out = v;
+    return GBT_OK;
+}
+
+/* The failure naming the first category where rank r's names (text) differ from rank 0's (first). */
+static gbt_status categories_differ(const char *first, const char *text, int r, uint64_t ncol)
+{
+    struct gbt_cat_dict *a = NULL, *b = NULL;
+    const struct gbt_cat_entry **va = NULL, **vb = NULL;
+    gbt_status s = GBT_OK;
+    int found = 0;
+    if (*first) s = gbt__cat_dicts_parse(first, ncol, NULL, 0, &a);
+    if (s == GBT_OK && *text) s = gbt__cat_dicts_parse(text, ncol, NULL, 0, &b);
+    for (uint64_t f = 0; f < ncol && s == GBT_OK && !found; f++) {
+        const uint32_t na = a ? a[f].n : 0, nb = b ? b[f].n : 0;
+        static const struct gbt_cat_dict none = {0, 0, NULL};
+        s = by_code(a ? &a[f] : &none, &va);
+        if (s == GBT_OK) s = by_code(b ? &b[f] : &none, &vb);
+        for (uint32_t c = 0; s == GBT_OK && c < (na > nb ? na : nb); c++) {
+            const struct gbt_cat_entry *x = c < na ? va[c] : NULL, *y = c < nb ? vb[c] : NULL;
+            if (x && y && x->len == y->len && memcmp(x->text, y->text, x->len) == 0) continue;
+            s = gbt__fail(GBT_E_INVALID_ARG,
+                          "rank %d: feature %llu's categories differ from rank 0's: category %u is %s%.*s%s there, "
+                          "%s%.*s%s on rank 0 (%u categories there, %u on rank 0): a code must mean the same "
+                          "category on every rank, so every rank's data must have the same categories (gbtrain: "
+                          "the same names in the column of every rank's file)",
+                          r, (unsigned long long)f, c, y ? "'" : "", y ? (int)(y->len > 80 ? 80 : y->len) : 6,
+                          y ? y->text : "absent", y ? "'" : "", x ? "'" : "",
+                          x ? (int)(x->len > 80 ? 80 : x->len) : 6, x ? x->text : "absent", x ? "'" : "", nb, na);
+            found = 1;
+        }
+        free(va);
+        free(vb);
+        va = vb = NULL;
+    }
+    if (s == GBT_OK)
+        s = gbt__fail(GBT_E_INVALID_ARG, "rank %d: its category names differ from rank 0's: a code must mean the "
+                                         "same category on every rank", r);
+    if (a) gbt__cat_dicts_free(a, ncol);
+    if (b) gbt__cat_dicts_free(b, ncol);
+    return s;
+}
+
+gbt_status gbt__dist_check_categories(struct gbt_dist *d, const char *json, uint64_t ncol)
+{
+    const int P = d->comm->size;
+    const char *mine = json ? json : "", *at;
+    size_t *counts = NULL;
+    char *all = NULL;
+    gbt_status s = gbt__alloc(&counts, (size_t)P, sizeof *counts, 1, "process checks");
+    s = gbt__dist_agree(d, s);
+    if (s == GBT_OK) s = gbt__comm_gather_all(d->comm, mine, strlen(mine) + 1, (void **)&all, counts);
+    /* every process compares the same texts, so all fail alike without another exchange */
+    at = all;
+    for (int r = 1; r < P && s == GBT_OK; r++) {
+        at += counts[r - 1];
+        if (counts[r] != counts[0] || memcmp(at, all, counts[0]) != 0) s = categories_differ(all, at, r, ncol);
+    }
+    if (s != GBT_OK) d->failed = 1;
+    free(all);
+    free(counts);
     return s;
 }
 

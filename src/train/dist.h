@@ -67,6 +67,15 @@ gbt_status gbt__dist_agree(struct gbt_dist *d, gbt_status s);
 gbt_status gbt__dist_check_same(struct gbt_dist *d, uint64_t ncol, uint64_t sig);
 
 /*
+ * Checks that every process's training data has the same category names
+ * (`json`, gbt_dataset_get_category_names's, NULL for none): a category
+ * code must mean the same category everywhere.  Otherwise every process
+ * fails with the first rank that differs from rank 0, the feature and the
+ * category.
+ */
+gbt_status gbt__dist_check_categories(struct gbt_dist *d, const char *json, uint64_t ncol);
+
+/*
  * A host copy of the labels, weights, bounds and query groups of every
  * process's part of d, in process order (no features: ncol 0), for the
  * starting score and the metrics.
