@@ -77,6 +77,7 @@ gbt_status gbt_booster_create(gbt_booster **out)
     FORWARD_IF_ERROR(gbt__alloc(&b, 1, sizeof *b, 1, "booster"));
     gbt__params_init(&b->params);
     b->model.best_iteration = -1;
+    b->model.num_parallel_tree = 1;
     *out = b;
     return GBT_OK;
 }
@@ -141,7 +142,7 @@ gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out)
 {
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(out);
-    *out = b->model.K ? (int)(b->model.ntrees / (uint32_t)b->model.K) : 0;
+    *out = gbt__model_rounds(&b->model);
     return GBT_OK;
 }
 
@@ -226,6 +227,9 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree, GBT_E_STATE,
+                        "the model grows %d parallel tree(s) per round; the parameters now say "
+                        "num_parallel_tree=%lld", m->num_parallel_tree, (long long)p->num_parallel_tree);
         FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
         FORWARD_IF_ERROR(gbt__model_check_types(m, train->feature_types, train->feature_types ? train->ncol : 0,
                                                 train->source ? train->source : "the training data"));
@@ -269,6 +273,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     m->K = K;
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
+    m->num_parallel_tree = (int)p->num_parallel_tree;
     m->num_feature = train->ncol;
     m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
     m->layout = train->layout;
@@ -600,22 +605,27 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
 
 /*
  * One round: the gradients (the caller's grad and hess, row-major, when
- * not NULL; else the objective's), then a tree per class.
+ * not NULL; else the objective's), then num_parallel_tree trees per class,
+ * all on those gradients, each with eta / num_parallel_tree (XGBoost's
+ * share), stored parallel index first (model.h).
  */
 static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const double *grad,
                               const double *hess)
 {
     struct gbt_grow_config cfg;
     struct gbt_class_sums *sums = NULL;
+    double *start = NULL;
     struct gbt_grad_request req;
     struct gbt_leaf_refit refit;
     const uint32_t before = b->model.ntrees;
     gbt_status s;
+    const int P = b->model.num_parallel_tree;
     int K;
     K = b->model.K;
     grow_config(b, &cfg);
+    cfg.eta /= (double)P;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
-    req.round = (int)(b->model.ntrees / (uint32_t)K);
+    req.round = gbt__model_rounds(&b->model);
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
@@ -636,11 +646,19 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.seed = req.seed;
         refit.round = req.round;
         refit.subsample = req.subsample;
+        refit.margin = NULL;
         cfg.refit = &refit;
     }
     if (gbt_objective_is_ranking(b->model.objective))
         gbt__rank_obj_param(&b->params, b->ts->all ? b->ts->all : train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
+    /* parallel trees refit against the round's starting margins, not the ones their siblings moved */
+    if (s == GBT_OK && cfg.refit && P > 1) {
+        const uint64_t len = train->nrow * (uint64_t)K;
+        s = gbt__alloc(&start, len ? len : 1, sizeof *start, 0, "the round's margins");
+        if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, start);
+        refit.margin = start;
+    }
     if (s == GBT_OK && grad) {
         const uint64_t n = train->nrow;
         s = host_buffers(b->ts, n * (uint64_t)K);
@@ -657,9 +675,10 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     } else if (s == GBT_OK) {
         s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
     }
-    for (int k = 0; k < K && s == GBT_OK; k++) {
+    for (int t = 0; t < K * P && s == GBT_OK; t++) {
+        const int k = t % K;
         struct gbt_tree tree;
-        cfg.tree_index = (uint64_t)req.round * (uint64_t)K + (uint64_t)k;
+        cfg.tree_index = (uint64_t)req.round * (uint64_t)K * (uint64_t)P + (uint64_t)t;
         s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
         if (s == GBT_OK) {
             s = gbt__model_add_tree(&b->model, &tree);
@@ -667,6 +686,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         }
     }
     free(sums);
+    free(start);
     /* distributed: no process leaves the round before every process has finished it */
     if (b->ts && b->ts->dist) s = gbt__dist_agree(b->ts->dist, s);
     if (s != GBT_OK) {

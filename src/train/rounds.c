@@ -270,7 +270,7 @@ gbt_status gbt_booster_eval_forget(gbt_booster *b, const gbt_dataset *d)
 
 static int rounds_of(const gbt_booster *b)
 {
-    return b->model.K ? (int)(b->model.ntrees / (uint32_t)b->model.K) : 0;
+    return gbt__model_rounds(&b->model);
 }
 
 gbt_status gbt_booster_set_best(gbt_booster *b, int iteration, double score)
@@ -291,7 +291,7 @@ gbt_status gbt_booster_keep_rounds(gbt_booster *b, int rounds)
     RETURN_ERROR_IF(rounds < 0 || rounds > have, GBT_E_INVALID_ARG,
                     "cannot keep %d rounds of a model of %d", rounds, have);
     if (rounds == have) return GBT_OK;
-    gbt__model_truncate(&b->model, (uint32_t)rounds * (uint32_t)b->model.K);
+    gbt__model_truncate(&b->model, (uint32_t)rounds * gbt__model_round_trees(&b->model));
     if (b->model.best_iteration >= rounds) b->model.best_iteration = -1;
     /* the training state's raw scores include the dropped trees: set up again next round */
     gbt__booster_drop_state(b);
