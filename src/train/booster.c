@@ -604,28 +604,57 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
 }
 
 /*
- * One round: the gradients (the caller's grad and hess, row-major, when
- * not NULL; else the objective's), then num_parallel_tree trees per class,
- * all on those gradients, each with eta / num_parallel_tree (XGBoost's
- * share), stored parallel index first (model.h).
+ * The gradients of every class for req (the caller's grad and hess,
+ * row-major, when not NULL; else the objective's) into the backend, their
+ * sums into sums.
+ */
+static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, const double *grad,
+                                  const double *hess, const struct gbt_grad_request *req,
+                                  struct gbt_class_sums *sums)
+{
+    const int K = b->model.K;
+    if (grad) {
+        const uint64_t n = train->nrow;
+        FORWARD_IF_ERROR(host_buffers(b->ts, n * (uint64_t)K));
+        for (uint64_t r = 0; r < n; r++) {
+            const int in = gbt_row_sampled(req->seed, req->round, row_base(b) + r, req->subsample);
+            for (int k = 0; k < K; k++) {
+                b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
+                b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
+            }
+        }
+        return b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, NULL, sums);
+    }
+    if (gbt__objective_survival(b->model.objective)) return survival_gradients(b, train, req, sums);
+    return b->ts->ops->gradients(b->ts->ctx, req, sums);
+}
+
+/*
+ * One round: the gradients, then num_parallel_tree (P) trees per class,
+ * each with eta / P (XGBoost's share), stored parallel index first
+ * (model.h).  Without row sampling the round's trees share one set of
+ * gradients.  With subsample < 1 parallel tree p draws its own rows (the
+ * sampling key round * P + p, which is the round when P is 1) and fits the
+ * gradients of the round's starting margins, which the backend gets back
+ * for that computation; the margins still take the trees one after another.
  */
 static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const double *grad,
                               const double *hess)
 {
     struct gbt_grow_config cfg;
     struct gbt_class_sums *sums = NULL;
-    double *start = NULL;
+    double *start = NULL, *cur = NULL;
     struct gbt_grad_request req;
     struct gbt_leaf_refit refit;
     const uint32_t before = b->model.ntrees;
+    const int P = b->model.num_parallel_tree, K = b->model.K, round = gbt__model_rounds(&b->model);
+    const int sampled = P > 1 && b->params.subsample < 1.0;
+    const uint64_t len = train->nrow * (uint64_t)K;
     gbt_status s;
-    const int P = b->model.num_parallel_tree;
-    int K;
-    K = b->model.K;
     grow_config(b, &cfg);
     cfg.eta /= (double)P;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
-    req.round = gbt__model_rounds(&b->model);
+    req.round = round;
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
@@ -652,41 +681,35 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     if (gbt_objective_is_ranking(b->model.objective))
         gbt__rank_obj_param(&b->params, b->ts->all ? b->ts->all : train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
-    /* parallel trees refit against the round's starting margins, not the ones their siblings moved */
-    if (s == GBT_OK && cfg.refit && P > 1) {
-        const uint64_t len = train->nrow * (uint64_t)K;
+    /* the round's starting margins: parallel trees refit against them, and fit their gradients */
+    if (s == GBT_OK && P > 1 && (cfg.refit || sampled)) {
         s = gbt__alloc(&start, len ? len : 1, sizeof *start, 0, "the round's margins");
         if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, start);
         refit.margin = start;
     }
-    if (s == GBT_OK && grad) {
-        const uint64_t n = train->nrow;
-        s = host_buffers(b->ts, n * (uint64_t)K);
-        for (uint64_t r = 0; r < n && s == GBT_OK; r++) {
-            const int in = gbt_row_sampled(req.seed, req.round, row_base(b) + r, req.subsample);
-            for (int k = 0; k < K; k++) {
-                b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
-                b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
+    if (s == GBT_OK && sampled) s = gbt__alloc(&cur, len ? len : 1, sizeof *cur, 0, "the round's margins");
+    for (int p = 0; p < P && s == GBT_OK; p++) {
+        if (p == 0 || sampled) {
+            req.round = sampled ? round * P + p : round;
+            refit.round = req.round;
+            if (p > 0) s = b->ts->ops->write_margins(b->ts->ctx, start);
+            if (s == GBT_OK) s = round_gradients(b, train, grad, hess, &req, sums);
+            if (s == GBT_OK && p > 0) s = b->ts->ops->write_margins(b->ts->ctx, cur);
+        }
+        for (int k = 0; k < K && s == GBT_OK; k++) {
+            struct gbt_tree tree;
+            cfg.tree_index = ((uint64_t)round * (uint64_t)P + (uint64_t)p) * (uint64_t)K + (uint64_t)k;
+            s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
+            if (s == GBT_OK) {
+                s = gbt__model_add_tree(&b->model, &tree);
+                if (s != GBT_OK) gbt__tree_free(&tree);
             }
         }
-        if (s == GBT_OK) s = b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, NULL, sums);
-    } else if (s == GBT_OK && gbt__objective_survival(b->model.objective)) {
-        s = survival_gradients(b, train, &req, sums);
-    } else if (s == GBT_OK) {
-        s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
-    }
-    for (int t = 0; t < K * P && s == GBT_OK; t++) {
-        const int k = t % K;
-        struct gbt_tree tree;
-        cfg.tree_index = (uint64_t)req.round * (uint64_t)K * (uint64_t)P + (uint64_t)t;
-        s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
-        if (s == GBT_OK) {
-            s = gbt__model_add_tree(&b->model, &tree);
-            if (s != GBT_OK) gbt__tree_free(&tree);
-        }
+        if (s == GBT_OK && sampled && p + 1 < P) s = b->ts->ops->read_margins(b->ts->ctx, cur);
     }
     free(sums);
     free(start);
+    free(cur);
     /* distributed: no process leaves the round before every process has finished it */
     if (b->ts && b->ts->dist) s = gbt__dist_agree(b->ts->dist, s);
     if (s != GBT_OK) {
