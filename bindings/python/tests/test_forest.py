@@ -1,6 +1,7 @@
-"""Random forests (num_parallel_tree, GBTRFClassifier/GBTRFRegressor) against
-XGBoost 3.2: the same trees without sampling, comparable accuracy with it,
-and the sampling's promise (the same seed, the same model)."""
+"""Issue 33's XGBoost features against XGBoost 3.2: random forests
+(num_parallel_tree, GBTRFClassifier/GBTRFRegressor: the same trees without
+sampling, comparable accuracy with it, and the sampling's promise, the same
+seed the same model) and multiclass auc/aucpr."""
 import json
 
 import numpy as np
@@ -89,3 +90,21 @@ def test_forest_estimators_parameters():
         "num_parallel_tree"] == "4"
     with pytest.raises(NotImplementedError):
         gbt.XGBRFRegressor(early_stopping_rounds=2).fit(X, y, eval_set=[(X, y)])
+
+
+def test_multiclass_auc_and_aucpr_are_xgboosts():
+    """Multiclass auc and aucpr (one class against the rest) in the round
+    log: XGBoost 3.2's values, with and without weights."""
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4))
+    y = np.digitize(X[:, 0] + 0.5 * rng.normal(size=300), [-0.5, 0.6])
+    p = dict(objective="multi:softprob", num_class=3, max_depth=3, eval_metric=["auc", "aucpr"])
+    for w in (None, rng.uniform(0.5, 2, 300)):
+        rx, rg = {}, {}
+        xgb.train(p, xgb.DMatrix(X, label=y, weight=w), 2, evals=[(xgb.DMatrix(X, label=y, weight=w), "t")],
+                  evals_result=rx, verbose_eval=False)
+        gbt.train(p, gbt.DMatrix(X, label=y, weight=w), 2, evals=[(gbt.DMatrix(X, label=y, weight=w), "t")],
+                  evals_result=rg, verbose_eval=False)
+        for name in ("auc", "aucpr"):
+            np.testing.assert_allclose(rg["t"][name], rx["t"][name], rtol=1e-9)
