@@ -603,11 +603,7 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
     return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, NULL, out);
 }
 
-/*
- * The gradients of every class for req (the caller's grad and hess,
- * row-major, when not NULL; else the objective's) into the backend, their
- * sums into sums.
- */
+/* The gradients of req into the backend: the caller's (grad, hess: row-major) or the objective's. */
 static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, const double *grad,
                                   const double *hess, const struct gbt_grad_request *req,
                                   struct gbt_class_sums *sums)
@@ -630,13 +626,10 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
 }
 
 /*
- * One round: the gradients, then num_parallel_tree (P) trees per class,
- * each with eta / P (XGBoost's share), stored parallel index first
- * (model.h).  Without row sampling the round's trees share one set of
- * gradients.  With subsample < 1 parallel tree p draws its own rows (the
- * sampling key round * P + p, which is the round when P is 1) and fits the
- * gradients of the round's starting margins, which the backend gets back
- * for that computation; the margins still take the trees one after another.
+ * One round: the gradients, then num_parallel_tree (P) trees per class, each with eta / P (XGBoost's
+ * share), stored parallel index first (model.h), sharing the gradients; with subsample < 1 tree p draws
+ * its rows with the key round * P + p (the round when P is 1) and fits the gradients of the round's
+ * starting margins, given back to the backend for that; the margins take the trees one after another.
  */
 static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const double *grad,
                               const double *hess)
@@ -801,42 +794,4 @@ gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const dou
                         (unsigned long long)(i / (uint64_t)b->model.K), (int)(i % (uint64_t)b->model.K),
                         isfinite(grad[i]) ? "hessian" : "gradient", isfinite(grad[i]) ? hess[i] : grad[i]);
     return boost_round(b, train, grad, hess);
-}
-
-gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
-                                         void *user, int maximize)
-{
-    CHECK_NOT_NULL(b);
-    if (fn == NULL) {
-        b->eval_fn = NULL;
-        b->eval_user = NULL;
-        b->eval_count = 0;
-        return GBT_OK;
-    }
-    CHECK_NOT_NULL(name);
-    RETURN_ERROR_IF(name[0] == '\0' || strlen(name) >= sizeof b->eval_names[0], GBT_E_INVALID_ARG,
-                    "a custom metric's name must have 1 to %zu characters", sizeof b->eval_names[0] - 1);
-    b->eval_fn = fn;
-    b->eval_user = user;
-    b->eval_maximize = maximize < 0 ? -1 : maximize != 0;
-    b->eval_count = 1;
-    snprintf(b->eval_names[0], sizeof b->eval_names[0], "%s", name);
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_set_eval_names(gbt_booster *b, int count, const char *const *names)
-{
-    CHECK_NOT_NULL(b);
-    RETURN_ERROR_IF(b->eval_fn == NULL, GBT_E_STATE,
-                    "no custom metric to name: set one with gbt_booster_set_eval_callback first");
-    RETURN_ERROR_IF(count < 1 || count > GBT_MAX_CUSTOM_METRICS, GBT_E_INVALID_ARG,
-                    "a custom metric reports 1 to %d values; got %d", GBT_MAX_CUSTOM_METRICS, count);
-    CHECK_NOT_NULL(names);
-    for (int i = 0; i < count; i++)
-        RETURN_ERROR_IF(names[i] == NULL || names[i][0] == '\0' || strlen(names[i]) >= sizeof b->eval_names[0],
-                        GBT_E_INVALID_ARG, "custom metric value %d: a name must have 1 to %zu characters", i,
-                        sizeof b->eval_names[0] - 1);
-    for (int i = 0; i < count; i++) snprintf(b->eval_names[i], sizeof b->eval_names[i], "%s", names[i]);
-    b->eval_count = count;
-    return GBT_OK;
 }
