@@ -250,7 +250,8 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  * ones; as in XGBoost, a URI's LIBSVM indices are zero-based unless it
  * gives indexing_mode=1 or auto, and a URI's CSV/TSV file has no label
  * column unless it gives label_column) and "PATH#CACHE" (XGBoost's external-memory cache: ignored with a
- * warning, as gbt reads the data into memory); a path that names an
+ * warning, as this reads the data into memory; gbt_dataset_from_file_iter
+ * reads a file in batches); a path that names an
  * existing file is that file, '?' and '#' included.  Side files are those
  * of PATH.  The dataset remembers the file's layout (format, delimiter,
  * header, label column), and a model records that of its training file
@@ -476,7 +477,8 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * (feature_weights and feature names are set on the dataset built).  Every
  * batch must have the same columns, the same fields and feature types as
  * the first, and each pass the same rows; an error names the batch (from
- * 0).  The dataset built holds no feature values: prediction, evaluation,
+ * 0).  The dataset built holds no feature values: prediction, evaluation
+ * (but of the training data itself, whose scores are the training state's),
  * slicing, gbt_dataset_get_data and gbt_dataset_save_binary on it, a
  * training with another max_bin, continued training from a model with
  * trees, distributed training and changes of its weights or feature types
@@ -496,6 +498,26 @@ GBT_API gbt_status gbt_batch_set_csr(gbt_batch *b, const uint64_t *indptr, const
 GBT_API gbt_status gbt_batch_set_field(gbt_batch *b, const char *field, const float *values, uint64_t n);
 GBT_API gbt_status gbt_batch_set_groups(gbt_batch *b, const uint32_t *sizes, uint64_t ngroups);
 GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *types, uint64_t n);
+
+/*
+ * A data file read in batches through gbt_dataset_from_iter: path and
+ * options as gbt_dataset_from_file's (a CSV, TSV or LIBSVM text file; a
+ * URI's "#CACHE" is accepted and names nothing: the binned matrix stays in
+ * memory), the file read a batch of about batch_bytes of its text at a
+ * time (an option: batch_bytes=N, default 33554432), so that its feature
+ * values are never all in memory.  The dataset built is
+ * gbt_dataset_from_iter's with max_bin (what it cannot do, it cannot do),
+ * and a training on it gives the model of gbt_dataset_from_file's dataset
+ * of the same file, byte for byte.  The file is read twice (a LIBSVM file
+ * three times: first for its width and index base), so it must be a
+ * regular file.  Errors are gbt_dataset_from_file's, naming the file and
+ * line.  Side files: as gbt_dataset_from_file's (PATH.weight is held
+ * whole, 4 bytes a row).  Not read in batches (GBT_E_INVALID_ARG):
+ * binary dataset files, category names (category_names=1), LIBSVM qid
+ * (give PATH.group).
+ */
+GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
+                                              gbt_dataset **out);
 
 /*
  * Frees the dataset and what it keeps: its data, fields, names and its

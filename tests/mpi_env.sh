@@ -12,5 +12,10 @@ OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_sin
 # its own in $work.
 OMPI_MCA_orte_tmpdir_base=$work
 OMP_NUM_THREADS=${OMP_NUM_THREADS:-1}
+# Sockets on the loopback device only: mpirun's start-up channel (oob) on lo,
+# and no TCP transport between the ranks (they share one machine: shared
+# memory), since Open MPI 4.1's TCP transport listens on every address
+# whatever btl_tcp_if_include says (set too, for an MPI that honours it).
+OMPI_MCA_oob_tcp_if_include=lo OMPI_MCA_btl_tcp_if_include=lo OMPI_MCA_btl=self,vader
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_btl_vader_single_copy_mechanism \
-    OMPI_MCA_orte_tmpdir_base OMP_NUM_THREADS
+    OMPI_MCA_orte_tmpdir_base OMP_NUM_THREADS OMPI_MCA_oob_tcp_if_include OMPI_MCA_btl_tcp_if_include OMPI_MCA_btl

@@ -48,7 +48,9 @@
  * (layout, growth policy) pairs (rotating with the objective), and leaves
  * out the depth-12 tree and the 2.2M-row partition (the plain run's, whose
  * per-batch loops the emulator checks: the sanitizers' cost grows with
- * every barrier of every CUDA thread).  1 keeps logistic too and the full
+ * every barrier of every CUDA thread); the depth-22 trees of the
+ * histogram pool grow on 500 rows, not 1500, on cuda with the pool of 2
+ * only.  1 keeps logistic too and the full
  * sizes (a deeper AddressSanitizer run by hand).  3
  * (scripts/emu-mutations.sh) also keeps
  * two objectives: squared error and softprob (one and several classes).
@@ -1787,7 +1789,8 @@ static void test_pool(void)
         s.obj = GBT_OBJ_REG_SQUAREDERROR;
         s.K = 1;
         s.layout = L_DENSE8;
-        s.rows = 1500;
+        /* the sanitizers: 500 rows (a third of the nodes to emulate, each pool still dropping) */
+        s.rows = quick >= 2 ? 500 : 1500;
         s.cols = 7;
         s.rounds = 2;
         s.policy = pol ? GBT_GROW_LOSSGUIDE : GBT_GROW_DEPTHWISE;
@@ -1836,13 +1839,17 @@ static void test_pool(void)
             m = NULL;
         }
         if (have_cuda && st == GBT_OK) {
-            /* 1500 histograms of 16 * bins bytes do not fit in 40 MB; 1 MB of them do */
-            setenv("GBT_CUDA_FAKE_FREE_BYTES", "40000000", 1);
+            /* 1500 histograms of 16 * bins bytes (one per row) do not fit in 40 MB, nor 500 in
+               40 / 3 MB; 1 MB of them do */
+            char free_bytes[32], slots[48];
+            snprintf(free_bytes, sizeof free_bytes, "%d", 40000000 / 1500 * s.rows);
+            snprintf(slots, sizeof slots, "a histogram pool of %d slots", s.rows);
+            setenv("GBT_CUDA_FAKE_FREE_BYTES", free_bytes, 1);
             s.pool_mb = -1;
             st = train(&s, d, "cuda", 2, &b, &m, &nm);
-            ok(st == GBT_E_DEVICE && strstr(gbt_last_error(), "a histogram pool of 1500 slots") &&
+            ok(st == GBT_E_DEVICE && strstr(gbt_last_error(), slots) &&
                    strstr(gbt_last_error(), "lower histogram_pool_size"),
-               "%s on a cuda device with 40 MB free and no pool limit: refused (%s)", name,
+               "%s on a cuda device with %s bytes free and no pool limit: refused (%s)", name, free_bytes,
                gbt_last_error());
             gbt_booster_free(b);
             b = NULL;

@@ -206,6 +206,47 @@ static void check_refused(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * gbt_dataset_from_file_iter: a CSV file of the rows (floats written to
+ * round-trip, a missing value empty) read in batches of about 2,000 bytes
+ * of its text trains the model of the same file read whole, on the CPU and
+ * on the device.
+ */
+static void check_file(int have_cuda)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
+    const char *set_cuda[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cuda", NULL};
+    char *text = malloc((size_t)N * (C + 1) * 20 + 1), *at = text;
+    const char *path;
+    gbt_dataset *whole = NULL, *batches = NULL;
+    gbt_booster *ref = NULL, *b = NULL;
+    if (text == NULL) exit(2);
+    tu_data(N, C, 0.1, 0, x, y);
+    for (int r = 0; r < N; r++) {
+        at += sprintf(at, "%.9g", (double)y[r]);
+        for (int c = 0; c < C; c++)
+            at += isnan(x[r * C + c]) ? sprintf(at, ",") : sprintf(at, ",%.9g", (double)x[r * C + c]);
+        *at++ = '\n';
+    }
+    *at = '\0';
+    path = tu_write("rows.csv", text);
+    free(text);
+    if (gbt_dataset_from_file(path, NULL, &whole) != GBT_OK ||
+        gbt_dataset_from_file_iter(path, "batch_bytes=2000", 16, &batches) != GBT_OK)
+        diag("reading %s: %s", path, gbt_last_error());
+    ref = whole ? tu_train(whole, ROUNDS, set) : NULL;
+    b = batches ? tu_train(batches, ROUNDS, only_device ? set_cuda : set) : NULL;
+    if (!only_device || have_cuda)
+        ok(ref && b && tu_same_model(ref, b),
+           "a CSV file in batches of 2,000 bytes%s: the model of the file read whole",
+           only_device ? " on device=cuda" : "");
+    gbt_booster_free(ref);
+    gbt_booster_free(b);
+    gbt_dataset_free(whole);
+    gbt_dataset_free(batches);
+    tu_cleanup();
+}
+
 int main(void)
 {
     const struct kase cases[] = {
@@ -217,6 +258,7 @@ int main(void)
     diag("%d CUDA device(s)%s", gbt_device_count(), have_cuda ? "" : ": the CPU only");
     if (only_device) ok(have_cuda, "the emulated CUDA device is there");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_case(&cases[i], have_cuda, (int)(i % 2));
+    check_file(have_cuda);
     if (only_device) return done_testing();
     tu_data(N, C, 0.1, 0, x, y);
     check_bad(1, 2, "batch 2 has 5 columns but batch 0 has 6");

@@ -217,8 +217,10 @@ void cli_read_config(const char *path, struct cli_opts *o)
         lineno++;
         /* a UTF-8 byte-order mark (Windows editors write one) is skipped, as in data files */
         if (lineno == 1 && strncmp(line, "\xef\xbb\xbf", 3) == 0) memmove(line, line + 3, strlen(line + 3) + 1);
-        hash = strchr(line, '#');
-        if (hash) *hash = '\0';
+        /* a comment starts at a '#' outside quotes ("train.txt#dtrain.cache" is XGBoost's cache URI) */
+        for (hash = line; *hash && *hash != '#'; hash++)
+            if (*hash == '"' && strchr(hash + 1, '"')) hash = strchr(hash + 1, '"');
+        *hash = '\0';
         s = trim(line);
         if (*s == '\0') continue;
         eq = strchr(s, '=');

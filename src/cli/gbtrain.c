@@ -64,6 +64,7 @@ struct data_file {
     char path[4096];
     char opts[512];
     char name[256];
+    int cache; /* named with XGBoost's "#CACHE": the training data is read in batches */
 };
 
 /* gbtrain prints per-round metrics by default (the library's default verbosity is 1). */
@@ -234,6 +235,9 @@ static void xgb_data_file(const struct cli_opt *opt, struct data_file *f)
     memcpy(f->path, opt->value, n);
     f->path[n] = '\0';
     snprintf(f->opts, sizeof f->opts, "%s", q ? q + 1 : "");
+    /* "PATH?OPTIONS#CACHE": the cache's name is not kept (gbt writes no cache file) */
+    f->cache = strchr(q ? f->opts : f->path, '#') != NULL && access(opt->value, F_OK) != 0;
+    if (f->cache) *strchr(q ? f->opts : f->path, '#') = '\0';
     for (char *c = f->opts; *c; c++)
         if (*c == '&') *c = ',';
     /* each option once, as in a URI given on the command line (gbt_dataset_from_file) */
@@ -254,6 +258,8 @@ static void plain_data_file(const char *path, struct data_file *f)
     if (snprintf(f->path, sizeof f->path, "%s", path) >= (int)sizeof f->path)
         cli_die("file name '%.64s...' is too long", path);
     f->opts[0] = '\0';
+    /* PATH#CACHE (the library splits it off) */
+    f->cache = strchr(path, '#') != NULL && access(path, F_OK) != 0;
 }
 
 /*
@@ -264,7 +270,7 @@ static void refuse_pred_task(const struct cli_opts *o, const struct cli_opt *tas
 {
     const struct cli_opt *test = NULL, *model = NULL;
     const char *out = cli_get(o, "name_pred"), *margin = cli_get(o, "pred_margin");
-    struct data_file f = {"TEST_DATA", "", ""};
+    struct data_file f = {"TEST_DATA", "", "", 0};
     char msg[9000], opts[1100] = "";
     size_t n = 0;
     for (size_t i = 0; i < o->n; i++) {
@@ -356,6 +362,35 @@ static gbt_dataset *load(const struct data_file *f, const char *data_opts, const
     d = cli_mpi_read_share(f->path, options, model, path, sizeof path);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     cli_apply_feature_types(o, d, path);
+    return d;
+}
+
+/*
+ * The training data named "PATH#CACHE", read in batches
+ * (gbt_dataset_from_file_iter): binned with the booster's max_bin as it is
+ * read, its feature values never all in memory.
+ */
+static gbt_dataset *load_batches(const struct data_file *f, const char *data_opts, const struct cli_opts *o,
+                                 const gbt_booster *b)
+{
+    gbt_dataset *d = NULL;
+    char options[1200], max_bin[32];
+    gbt_status s;
+    if (cli_mpi_size() > 1)
+        cli_die("%s: training data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE",
+                f->path);
+    if (cli_get(o, "model_in"))
+        cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
+                "feature values): drop the #CACHE", f->path);
+    if (cli_get(o, "categorical_feature") || cli_get(o, "feature_types"))
+        cli_die("%s: --categorical_feature and --feature_types are not applied to training data read in "
+                "batches (#CACHE) yet: drop the #CACHE", f->path);
+    if (gbt_booster_get_param(b, "max_bin", max_bin, sizeof max_bin) != GBT_OK)
+        snprintf(max_bin, sizeof max_bin, "256");
+    snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
+    s = gbt_dataset_from_file_iter(f->path, options, atoi(max_bin), &d);
+    if (s != GBT_OK) cli_die_status(s, "reading data");
+    if (verbosity >= GBT_LOG_INFO) cli_report_data(f->path, d, 0);
     return d;
 }
 
@@ -539,7 +574,8 @@ int main(int argc, char **argv)
     {
         const int declared = cli_get(&o, "categorical_feature") || cli_get(&o, "feature_types");
         const int continued = cli_get(&o, "model_in") != NULL;
-        train = load(&files[0], data_opts, &o, continued ? b : NULL, declared && !continued);
+        train = files[0].cache ? load_batches(&files[0], data_opts, &o, b)
+                               : load(&files[0], data_opts, &o, continued ? b : NULL, declared && !continued);
         if (!continued) keep_category_names(b, train);
     }
     if (eval_train) {

@@ -157,6 +157,12 @@ gbt_status gbt__dataset_finish_csr(gbt_dataset *d);
  */
 gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode);
 
+/*
+ * dataset_iter.c: d (the caller's, now the batch's) as the rows of batch b,
+ * without a copy (io_batches.c: a reader's rows, fields included).
+ */
+gbt_status gbt__batch_take(gbt_batch *b, gbt_dataset *d);
+
 /* Whether feature f of d is categorical. */
 static inline int gbt__dataset_is_cat(const gbt_dataset *d, uint64_t f)
 {
@@ -176,9 +182,9 @@ void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len)
 /*
  * Reads the side files PATH.weight, PATH.base_margin, PATH.lower and
  * PATH.upper (label_lower_bound, label_upper_bound), PATH.group/.query when
- * present.
+ * present (PATH.weight only with `weights`).
  */
-gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path);
+gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path, int weights);
 
 /*
  * dataset_groups.c: the group offsets of d (ngroups + 1 entries: group g is rows

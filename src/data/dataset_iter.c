@@ -29,6 +29,7 @@
 #include "common/cuts.h"
 #include "data/binned.h"
 #include "data/dataset.h"
+#include "data/distinct.h"
 #include "data/quantize.h"
 #include "util/util.h"
 
@@ -109,6 +110,11 @@ static gbt_status batch_data(gbt_batch *b, gbt_status s, gbt_dataset *d)
     gbt_dataset_free(b->d);
     b->d = d;
     return GBT_OK;
+}
+
+gbt_status gbt__batch_take(gbt_batch *b, gbt_dataset *d)
+{
+    return batch_data(b, GBT_OK, d);
 }
 
 gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol, float missing)
@@ -234,33 +240,29 @@ static void *shrink(void *p, size_t k, size_t size)
  */
 static gbt_status merge_into(struct iter *it, uint64_t f, const uint32_t *bk, const uint64_t *bw, size_t nb)
 {
-    const uint32_t *ak = it->keys[f];
-    const size_t na = it->n[f];
     const int counts = it->cnt != NULL;
+    const size_t na = it->n[f];
+    struct gbt_distinct_list two[2];
     uint32_t *mk = NULL, *mc = NULL;
     uint64_t *mw = NULL;
-    size_t i = 0, j = 0, k = 0;
+    size_t k = 0;
     gbt_status s = gbt__alloc(&mk, na + nb, sizeof *mk, 0, "distinct values");
     if (s == GBT_OK && counts) s = gbt__alloc(&mc, na + nb, sizeof *mc, 0, "distinct counts");
     if (s == GBT_OK && !counts) s = gbt__alloc(&mw, na + nb, sizeof *mw, 0, "distinct weights");
+    two[0].keys = it->keys[f];
+    two[0].w = counts ? NULL : it->w[f];
+    two[0].cnt = counts ? it->cnt[f] : NULL;
+    two[0].n = na;
+    two[1].keys = bk;
+    two[1].w = bw; /* the batch's counts, for unweighted rows */
+    two[1].cnt = NULL;
+    two[1].n = nb;
+    if (s == GBT_OK) s = gbt__distinct_merge(two, 2, mk, mw, mc, &k);
     if (s != GBT_OK) {
         free(mk);
         free(mc);
         free(mw);
         return s;
-    }
-    while (i < na || j < nb) {
-        /* both when the keys are equal */
-        const int take_a = j == nb || (i < na && ak[i] <= bk[j]);
-        const int take_b = i == na || (j < nb && bk[j] <= ak[i]);
-        mk[k] = take_a ? ak[i] : bk[j];
-        if (counts)
-            mc[k] = (take_a ? it->cnt[f][i] : 0u) + (take_b ? (uint32_t)bw[j] : 0u);
-        else
-            mw[k] = (take_a ? it->w[f][i] : 0u) + (take_b ? bw[j] : 0u);
-        i += (size_t)take_a;
-        j += (size_t)take_b;
-        k++;
     }
     free(it->keys[f]);
     it->keys[f] = shrink(mk, k, sizeof *mk);

@@ -29,6 +29,11 @@ struct gbt_line_reader {
     size_t block;    /* bytes of a block per thread (GBT_BLOCK_PER_THREAD; tests make it small) */
     double progress; /* seconds between progress reports (gbt__lines_progress), 0: none */
     double t_start, t_last;
+    /*
+     * 0, or where the reader ends (reading in batches): the lines and blocks
+     * stop at the first line end at or after this offset
+     */
+    uint64_t stop;
 };
 
 gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);
@@ -170,6 +175,44 @@ struct gbt_csv_options {
     const struct gbt_cat_dict *cats;
     uint64_t ncats;
 };
+
+/* gbt_dataset_from_file's options (io_file.c). */
+struct gbt_file_options {
+    int format;         /* GBT_FMT_* */
+    char delimiter;     /* the delimiter option, or 0 */
+    struct gbt_csv_options csv;
+    int side_files;
+    int indexing_mode;  /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
+    int64_t nthread;    /* 0: all the machine offers */
+    double progress;    /* seconds between progress reports, 0: none */
+    uint64_t batch_bytes; /* the text of one batch (gbt_dataset_from_file_iter); 0: its default */
+};
+
+enum { GBT_FMT_GUESS, GBT_FMT_LIBSVM, GBT_FMT_CSV, GBT_FMT_TSV };
+
+/*
+ * Opens path, a file or one of XGBoost's data URIs ("PATH?OPTIONS#CACHE"),
+ * as a text data file: *file (free it) the file's path, *cache (free it;
+ * NULL when the URI names none) the URI's cache name, o its options
+ * (options, then the URI's), lr the opened reader and o->format guessed
+ * from it.  A binary dataset file is refused (*binary set: the caller
+ * reads it with gbt_dataset_load_binary).
+ */
+gbt_status gbt__file_open(const char *path, const char *options, struct gbt_file_options *o,
+                          struct gbt_line_reader *lr, char **file, char **cache, int *binary);
+
+/*
+ * Reads lr's rows (to the end of the file, or of lr->stop) as o says into a
+ * new dataset; LIBSVM indices as written (gbt__dataset_set_index_base
+ * applies o->indexing_mode).
+ */
+gbt_status gbt__file_read_rows(struct gbt_line_reader *lr, struct gbt_file_options *o, gbt_dataset **out);
+
+/*
+ * The weights of the side file PATH.weight (free them; NULL and 0 when there
+ * is no such file), each checked >= 0.
+ */
+gbt_status gbt__side_weights(const char *path, float **w, uint64_t *n);
 
 /*
  * gbt_dataset_from_file, where the CSV/TSV fields of feature f < ncats with

@@ -13,18 +13,6 @@
 #include "data/io.h"
 #include "util/util.h"
 
-enum { FMT_GUESS, FMT_LIBSVM, FMT_CSV, FMT_TSV };
-
-struct file_options {
-    int format;
-    char delimiter; /* the delimiter option, or 0 */
-    struct gbt_csv_options csv;
-    int side_files;
-    int indexing_mode; /* LIBSVM: 0 zero-based, 1 one-based, -1 guessed */
-    int64_t nthread;   /* 0: all the machine offers */
-    double progress;   /* seconds between progress reports, 0: none */
-};
-
 static gbt_status parse_bool(const char *key, const char *v, int *out)
 {
     if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
@@ -38,18 +26,18 @@ static gbt_status parse_bool(const char *key, const char *v, int *out)
     return gbt__fail(GBT_E_INVALID_ARG, "option '%s' expects 0 or 1, got '%s'", key, v);
 }
 
-static gbt_status parse_option(struct file_options *o, const char *key, const char *v)
+static gbt_status parse_option(struct gbt_file_options *o, const char *key, const char *v)
 {
     char *e;
     if (strcmp(key, "format") == 0) {
         if (strcmp(v, "libsvm") == 0)
-            o->format = FMT_LIBSVM;
+            o->format = GBT_FMT_LIBSVM;
         else if (strcmp(v, "csv") == 0)
-            o->format = FMT_CSV;
+            o->format = GBT_FMT_CSV;
         else if (strcmp(v, "tsv") == 0)
-            o->format = FMT_TSV;
+            o->format = GBT_FMT_TSV;
         else if (strcmp(v, "auto") == 0)
-            o->format = FMT_GUESS;
+            o->format = GBT_FMT_GUESS;
         else
             return gbt__fail(GBT_E_INVALID_ARG, "option 'format' expects libsvm, csv or tsv, got '%s'", v);
         return GBT_OK;
@@ -92,6 +80,14 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         o->progress = t;
         return GBT_OK;
     }
+    if (strcmp(key, "batch_bytes") == 0) {
+        unsigned long long n = strtoull(v, &e, 10);
+        RETURN_ERROR_IF(*v < '0' || *v > '9' || *e != '\0' || n < 1 || n > ((unsigned long long)1 << 40),
+                        GBT_E_INVALID_ARG, "option 'batch_bytes' expects a number of bytes in [1, 2^40], got '%s'",
+                        v);
+        o->batch_bytes = n;
+        return GBT_OK;
+    }
     if (strcmp(key, "delimiter") == 0) {
         /* a comma or tab cannot be written in the option list: format=csv and format=tsv are those */
         RETURN_ERROR_IF(v[0] == '\0' || v[1] != '\0' || strchr(";|:", v[0]) == NULL, GBT_E_INVALID_ARG,
@@ -121,12 +117,12 @@ static gbt_status parse_option(struct file_options *o, const char *key, const ch
         return GBT_OK;
     }
     return gbt__fail(GBT_E_INVALID_ARG,
-                     "unknown option '%s' (expected format, label_column, features, header, "
-                     "delimiter, missing, side_files, indexing_mode, category_names, nthread or progress)",
+                     "unknown option '%s' (expected format, label_column, features, header, delimiter, "
+                     "missing, side_files, indexing_mode, category_names, nthread, progress or batch_bytes)",
                      key);
 }
 
-static gbt_status parse_options(const char *text, struct file_options *o)
+static gbt_status parse_options(const char *text, struct gbt_file_options *o)
 {
     char buf[1024];
     char *save = NULL;
@@ -145,10 +141,10 @@ static gbt_status parse_options(const char *text, struct file_options *o)
     }
     RETURN_ERROR_IF(o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0, GBT_E_INVALID_ARG,
                     "option 'label_column=auto' needs 'features=N', the number of feature columns");
-    RETURN_ERROR_IF(o->delimiter && (o->format == FMT_LIBSVM || o->format == FMT_TSV), GBT_E_INVALID_ARG,
-                    "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
-                    o->format == FMT_LIBSVM ? "libsvm" : "tsv");
-    if (o->delimiter) o->format = FMT_CSV;
+    RETURN_ERROR_IF(o->delimiter && (o->format == GBT_FMT_LIBSVM || o->format == GBT_FMT_TSV),
+                    GBT_E_INVALID_ARG, "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
+                    o->format == GBT_FMT_LIBSVM ? "libsvm" : "tsv");
+    if (o->delimiter) o->format = GBT_FMT_CSV;
     return GBT_OK;
 }
 
@@ -173,28 +169,32 @@ void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len)
 /*
  * XGBoost's data URIs: "PATH?format=libsvm&indexing_mode=1" (its options
  * are this reader's, '&'-separated) and "PATH#CACHE" (XGBoost's external
- * memory cache, which gbt has no use for: it reads the file into memory).
- * A path that names an existing file is that file, '?' and '#' included.
- * *file (free it) is the file's path; *uri (free it, or NULL) the options.
+ * memory cache).  A path that names an existing file is that file, '?' and
+ * '#' included.  *file (free it) is the file's path; *uri (free it, or
+ * NULL) the options; *cache (free it, or NULL) the cache's name.
  */
-static gbt_status split_uri(const char *path, char **file, char **uri)
+static gbt_status split_uri(const char *path, char **file, char **uri, char **cache)
 {
     char *q, *hash;
     *uri = NULL;
+    *cache = NULL;
     FORWARD_IF_ERROR(gbt__strdup(file, path));
     if (access(path, F_OK) == 0) return GBT_OK;
     q = strchr(*file, '?');
     hash = strchr(q ? q : *file, '#');
     if (hash) {
-        gbt__log(GBT_LOG_WARNING, GBT_LOG_WARNING,
-                 "%s: '%s' (XGBoost's external-memory cache) ignored: gbt reads the data into memory", path,
-                 hash);
+        if (gbt__strdup(cache, hash + 1) != GBT_OK) {
+            free(*file);
+            return GBT_E_NO_MEMORY;
+        }
         *hash = '\0';
     }
     if (q) {
         *q = '\0';
         if (gbt__strdup(uri, q + 1) != GBT_OK) {
             free(*file);
+            free(*cache);
+            *cache = NULL;
             return GBT_E_NO_MEMORY;
         }
         for (char *c = *uri; *c; c++)
@@ -208,7 +208,9 @@ static gbt_status split_uri(const char *path, char **file, char **uri)
                                              "(give each once)", path, (int)kl, a);
                     free(*file);
                     free(*uri);
+                    free(*cache);
                     *uri = NULL;
+                    *cache = NULL;
                     return s;
                 }
         }
@@ -226,9 +228,9 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
     FORWARD_IF_ERROR(gbt__lines_peek(lr, skip_header, &line));
     RETURN_ERROR_IF(line == NULL, GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (strchr(line, '\t') && !strchr(line, ':'))
-        *format = FMT_TSV;
+        *format = GBT_FMT_TSV;
     else if (strchr(line, ',') && !strchr(line, ':'))
-        *format = FMT_CSV;
+        *format = GBT_FMT_CSV;
     else if (strchr(line, ';') && !strchr(line, ':')) {
         /* a spreadsheet's CSV where the decimal mark is a comma: not guessed, but named */
         gbt_status s = gbt__fail(GBT_E_FORMAT,
@@ -238,7 +240,7 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
         free(line);
         return s;
     } else
-        *format = FMT_LIBSVM;
+        *format = GBT_FMT_LIBSVM;
     free(line);
     return GBT_OK;
 }
@@ -400,9 +402,9 @@ static gbt_status side_groups(gbt_dataset *d, const char *path)
     return s;
 }
 
-gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
+gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path, int weights)
 {
-    FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
+    if (weights) FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
     FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
@@ -417,7 +419,7 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path)
  * label column unless it gives label_column (a plain path keeps this
  * reader's defaults: indices guessed, the label first).
  */
-static gbt_status file_options(const char *path, const char *options, const char *uri, struct file_options *o)
+static gbt_status file_options(const char *path, const char *options, const char *uri, struct gbt_file_options *o)
 {
     static const char *const table_formats[] = {"format=csv", "format=tsv"};
     const char *defaults = "indexing_mode=0";
@@ -439,9 +441,6 @@ static gbt_status file_options(const char *path, const char *options, const char
     return s;
 }
 
-static gbt_status read_file(const char *path, const char *options, const char *uri, const struct gbt_cat_dict *cats,
-                            uint64_t ncats, gbt_dataset **out);
-
 /* Whether path is a regular file written by gbt_dataset_save_binary (a pipe is read as text: peeking would eat it). */
 static int is_binary_file(const char *path)
 {
@@ -450,58 +449,128 @@ static int is_binary_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && gbt_dataset_is_binary(path, &binary) == GBT_OK && binary;
 }
 
-gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
-                                  uint64_t ncats, gbt_dataset **out)
+gbt_status gbt__file_open(const char *path, const char *options, struct gbt_file_options *o,
+                          struct gbt_line_reader *lr, char **file, char **cache, int *binary)
 {
-    char *file, *uri;
+    char *uri;
     gbt_status s;
-    CHECK_NOT_NULL(out);
-    CHECK_NOT_NULL(path);
-    FORWARD_IF_ERROR(split_uri(path, &file, &uri));
-    s = is_binary_file(file) ? gbt_dataset_load_binary(file, out) : read_file(file, options, uri, cats, ncats, out);
-    free(file);
+    *binary = 0;
+    FORWARD_IF_ERROR(split_uri(path, file, &uri, cache));
+    if (is_binary_file(*file)) {
+        /* its options and side files do not apply */
+        free(uri);
+        *binary = 1;
+        return GBT_OK;
+    }
+    s = file_options(*file, options, uri, o);
     free(uri);
+    /* one reader for the guess and the data: a pipe can be read only once */
+    if (s == GBT_OK) s = gbt__lines_open(lr, *file);
+    if (s == GBT_OK) {
+        lr->threads = gbt__threads(o->nthread);
+        lr->progress = o->progress;
+        s = o->format == GBT_FMT_GUESS ? guess_format(lr, o->csv.header, &o->format) : GBT_OK;
+        if (s != GBT_OK) gbt__lines_close(lr);
+    }
+    if (s != GBT_OK) {
+        free(*file);
+        free(*cache);
+        *file = *cache = NULL;
+    }
     return s;
 }
 
-gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+gbt_status gbt__file_read_rows(struct gbt_line_reader *lr, struct gbt_file_options *o, gbt_dataset **out)
 {
-    return gbt__dataset_read_file(path, options, NULL, 0, out);
+    gbt_status s;
+    if (o->format == GBT_FMT_LIBSVM) {
+        s = gbt__read_libsvm(lr, out);
+        if (s == GBT_OK) (*out)->layout.format = GBT_FILE_LIBSVM;
+        return s;
+    }
+    o->csv.delim = o->format == GBT_FMT_TSV ? '\t' : o->delimiter ? o->delimiter : ',';
+    return gbt__read_delimited(lr, &o->csv, out); /* sets the layout */
 }
 
-static gbt_status read_file(const char *path, const char *options, const char *uri, const struct gbt_cat_dict *cats,
-                            uint64_t ncats, gbt_dataset **out)
+gbt_status gbt__side_weights(const char *path, float **w, uint64_t *n)
 {
-    struct file_options o;
-    struct gbt_line_reader lr;
+    char *side;
+    void *raw = NULL;
+    gbt_status s;
+    *w = NULL;
+    *n = 0;
+    FORWARD_IF_ERROR(side_path(path, "weight", &side));
+    if (!exists(side)) {
+        free(side);
+        return GBT_OK;
+    }
+    s = read_numbers(side, 0, 0, &raw, n);
+    *w = raw;
+    for (uint64_t i = 0; s == GBT_OK && i < *n; i++)
+        if ((*w)[i] < 0)
+            s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of row %llu is negative", side, (double)(*w)[i],
+                          (unsigned long long)i);
+    free(side);
+    if (s != GBT_OK) {
+        free(*w);
+        *w = NULL;
+        *n = 0;
+    }
+    return s;
+}
+
+static gbt_status read_file(struct gbt_line_reader *lr, const char *path, struct gbt_file_options *o,
+                            gbt_dataset **out)
+{
     gbt_dataset *d = NULL;
     gbt_status s;
-    FORWARD_IF_ERROR(file_options(path, options, uri, &o));
-    o.csv.cats = cats;
-    o.csv.ncats = ncats;
-    /* one reader for the guess and the data: a pipe can be read only once */
-    FORWARD_IF_ERROR(gbt__lines_open(&lr, path));
-    lr.threads = gbt__threads(o.nthread);
-    lr.progress = o.progress;
-    s = o.format == FMT_GUESS ? guess_format(&lr, o.csv.header, &o.format) : GBT_OK;
-    if (s == GBT_OK && o.format == FMT_LIBSVM) {
-        s = gbt__read_libsvm(&lr, &d);
-        if (s == GBT_OK) s = gbt__dataset_set_index_base(d, o.indexing_mode);
-        if (s == GBT_OK) d->layout.format = GBT_FILE_LIBSVM;
-    } else if (s == GBT_OK) {
-        o.csv.delim = o.format == FMT_TSV ? '\t' : o.delimiter ? o.delimiter : ',';
-        s = gbt__read_delimited(&lr, &o.csv, &d); /* sets d->layout */
-    }
-    if (s == GBT_OK && gbt__lines_progress(&lr))
+    RETURN_ERROR_IF(o->batch_bytes, GBT_E_INVALID_ARG,
+                    "%s: option 'batch_bytes' is for reading in batches (gbt_dataset_from_file_iter; gbtrain: "
+                    "the training data as PATH#CACHE)", path);
+    s = gbt__file_read_rows(lr, o, &d);
+    if (s == GBT_OK && o->format == GBT_FMT_LIBSVM) s = gbt__dataset_set_index_base(d, o->indexing_mode);
+    if (s == GBT_OK && gbt__lines_progress(lr))
         gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "read %s: %llu rows x %llu columns, %.0f MB in %.1fs", path,
-                 (unsigned long long)d->nrow, (unsigned long long)d->ncol, (double)lr.offset / 1e6,
-                 gbt__now() - lr.t_start);
-    gbt__lines_close(&lr);
-    if (s == GBT_OK && o.side_files) s = gbt__dataset_read_side_files(d, path);
+                 (unsigned long long)d->nrow, (unsigned long long)d->ncol, (double)lr->offset / 1e6,
+                 gbt__now() - lr->t_start);
+    if (s == GBT_OK && o->side_files) s = gbt__dataset_read_side_files(d, path, 1);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
         return s;
     }
     *out = d;
     return GBT_OK;
+}
+
+gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
+                                  uint64_t ncats, gbt_dataset **out)
+{
+    struct gbt_file_options o;
+    struct gbt_line_reader lr;
+    char *file, *cache;
+    int binary;
+    gbt_status s;
+    CHECK_NOT_NULL(out);
+    CHECK_NOT_NULL(path);
+    FORWARD_IF_ERROR(gbt__file_open(path, options, &o, &lr, &file, &cache, &binary));
+    if (cache)
+        gbt__log(GBT_LOG_WARNING, GBT_LOG_WARNING,
+                 "%s: '#%s' (XGBoost's external-memory cache) ignored: this reads the data into memory (gbtrain "
+                 "reads its training data so in batches; the C API: gbt_dataset_from_file_iter)", path, cache);
+    if (binary) {
+        s = gbt_dataset_load_binary(file, out);
+    } else {
+        o.csv.cats = cats;
+        o.csv.ncats = ncats;
+        s = read_file(&lr, file, &o, out);
+        gbt__lines_close(&lr);
+    }
+    free(file);
+    free(cache);
+    return s;
+}
+
+gbt_status gbt_dataset_from_file(const char *path, const char *options, gbt_dataset **out)
+{
+    return gbt__dataset_read_file(path, options, NULL, 0, out);
 }

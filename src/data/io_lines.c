@@ -105,6 +105,11 @@ gbt_status gbt__lines_next(struct gbt_line_reader *lr, char **line, size_t *len)
 {
     char *nl;
     size_t n;
+    if (lr->stop && lr->offset >= lr->stop) {
+        *line = NULL;
+        *len = 0;
+        return GBT_OK;
+    }
     for (;;) {
         nl = memchr(lr->buf + lr->start, '\n', lr->end - lr->start);
         if (nl || lr->eof) break;
@@ -161,6 +166,11 @@ gbt_status gbt__lines_peek(struct gbt_line_reader *lr, int skip, char **copy)
 gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char **text, size_t *len)
 {
     size_t n;
+    if (lr->stop && lr->offset >= lr->stop) {
+        *text = lr->buf + lr->start;
+        *len = 0;
+        return GBT_OK;
+    }
     if (lr->cap < want) FORWARD_IF_ERROR(grow(lr, want));
     for (;;) {
         n = lr->end - lr->start;
@@ -173,6 +183,12 @@ gbt_status gbt__lines_block(struct gbt_line_reader *lr, size_t want, const char 
         FORWARD_IF_ERROR(refill(lr)); /* a line longer than the window */
     }
     if (n == 0) n = lr->end - lr->start; /* the last line, without a LF, before the NUL at buf[end] */
+    if (lr->stop && n > lr->stop - lr->offset) {
+        /* up to the first line end at or after the stop */
+        const char *nl = memchr(lr->buf + lr->start + (lr->stop - lr->offset - 1), '\n',
+                                n - (size_t)(lr->stop - lr->offset - 1));
+        if (nl) n = (size_t)(nl - (lr->buf + lr->start)) + 1;
+    }
     *text = lr->buf + lr->start;
     *len = n;
     lr->start += n;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "data/dataset.h"
+#include "data/distinct.h"
 #include "util/error.h"
 #include "objective/leaf_refit.h"
 #include "util/util.h"
@@ -233,73 +234,46 @@ static gbt_status max_weight(void *user, double *w)
     return d->comm->ops->allreduce_f64(d->comm->impl, w, 1, GBT_COMM_MAX);
 }
 
-/* one distinct value and its fixed-point weight, as it travels */
-struct keyed {
-    uint32_t key;
-    uint32_t pad;
-    uint64_t w;
-};
-
+/*
+ * One feature's distinct values and weights over the processes: each
+ * process's list is gathered (keys, then weights) and the lists merged.
+ */
 static gbt_status merge(void *user, const uint32_t *keys, const uint64_t *w, size_t n, uint32_t **mkeys,
                         uint64_t **mw, size_t *mn)
 {
     struct gbt_dist *d = user;
     const int P = d->comm->size;
-    struct keyed *mine = NULL, *all = NULL;
-    size_t *bytes = NULL, *at = NULL, *end = NULL, total = 0, k = 0;
-    gbt_status s = gbt__alloc(&mine, n ? n : 1, sizeof *mine, 1, "distinct values");
-    if (s == GBT_OK) s = gbt__alloc(&bytes, (size_t)P, sizeof *bytes, 0, "merge counts");
-    if (s == GBT_OK) s = gbt__alloc(&at, (size_t)P, sizeof *at, 0, "merge counts");
-    if (s == GBT_OK) s = gbt__alloc(&end, (size_t)P, sizeof *end, 0, "merge counts");
-    for (size_t i = 0; i < n && s == GBT_OK; i++) {
-        mine[i].key = keys[i];
-        mine[i].w = w[i];
-    }
+    struct gbt_distinct_list *lists = NULL;
+    uint32_t *all_keys = NULL;
+    uint64_t *all_w = NULL;
+    size_t *bytes = NULL, total = 0;
+    gbt_status s = gbt__alloc(&bytes, (size_t)P, sizeof *bytes, 0, "merge counts");
+    if (s == GBT_OK) s = gbt__alloc(&lists, (size_t)P, sizeof *lists, 1, "merge lists");
+    *mkeys = NULL;
+    *mw = NULL;
     s = gbt__dist_agree(d, s);
-    if (s == GBT_OK) s = gbt__comm_gather_all(d->comm, mine, n * sizeof *mine, (void **)&all, bytes);
+    if (s == GBT_OK) s = gbt__comm_gather_all(d->comm, keys, n * sizeof *keys, (void **)&all_keys, bytes);
+    if (s == GBT_OK) s = gbt__comm_gather_all(d->comm, w, n * sizeof *w, (void **)&all_w, NULL);
     for (int r = 0; r < P && s == GBT_OK; r++) {
-        at[r] = total;
-        total += bytes[r] / sizeof *all;
-        end[r] = total;
+        lists[r].keys = all_keys + total;
+        lists[r].w = all_w + total;
+        lists[r].n = bytes[r] / sizeof *all_keys;
+        total += lists[r].n;
     }
     if (s == GBT_OK) s = gbt__alloc(mkeys, total ? total : 1, sizeof **mkeys, 0, "merged values");
     if (s == GBT_OK) s = gbt__alloc(mw, total + 1, sizeof **mw, 0, "merged weights");
-    /*
-     * Each process's list ascends: take the smallest head; a value several
-     * processes hold gets their weights summed (integers: exact).
-     */
-    while (s == GBT_OK) {
-        uint32_t key = 0;
-        int found = 0;
-        for (int r = 0; r < P; r++)
-            if (at[r] < end[r] && (!found || all[at[r]].key < key)) {
-                key = all[at[r]].key;
-                found = 1;
-            }
-        if (!found) break;
-        (*mkeys)[k] = key;
-        (*mw)[k] = 0;
-        for (int r = 0; r < P; r++)
-            if (at[r] < end[r] && all[at[r]].key == key) {
-                (*mw)[k] += all[at[r]].w;
-                at[r]++;
-            }
-        k++;
-    }
-    free(mine);
-    free(all);
+    if (s == GBT_OK) s = gbt__distinct_merge(lists, (size_t)P, *mkeys, *mw, NULL, mn);
+    free(all_keys);
+    free(all_w);
     free(bytes);
-    free(at);
-    free(end);
+    free(lists);
     if (s != GBT_OK) {
         free(*mkeys);
         free(*mw);
         *mkeys = NULL;
         *mw = NULL;
-        return s;
     }
-    *mn = k;
-    return GBT_OK;
+    return s;
 }
 
 gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread,

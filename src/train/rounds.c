@@ -151,6 +151,20 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         c->margin = NULL;
         c->all = NULL;
     }
+    if (d->binned_only && b->ts && b->ts->data_generation == d->generation) {
+        /* the training data held as bins only: its raw scores are the training state's */
+        s = c->margin ? GBT_OK : gbt__alloc(&c->margin, d->nrow * (uint64_t)m->K + 1, sizeof *c->margin, 0, "margins");
+        if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, c->margin);
+        if (s != GBT_OK) {
+            gbt__eval_cache_free(c);
+            return fail_context(c, s);
+        }
+        c->d = d;
+        c->generation = d->generation;
+        c->epoch = m->epoch;
+        c->ntrees = m->ntrees;
+        return GBT_OK;
+    }
     if (c->margin) {
         gbt__dataset_view(d, &v);
         gbt__forest_add(&m->forest, c->ntrees, m->ntrees, m->K, &v, gbt__threads(b->params.nthread),

@@ -2,7 +2,7 @@
 
 A Python package over libgbt's C API (ctypes): :class:`Dataset`,
 :class:`Booster`, :func:`train` (across MPI processes too: ``comm=``,
-:mod:`gbt.collective`), callbacks, scikit-learn estimators
+:mod:`gbt.collective`; on a Dask cluster: :mod:`gbt.dask`), callbacks, scikit-learn estimators
 (:class:`GBTClassifier`, :class:`GBTRegressor`, :class:`GBTRanker`) and plots
 (:func:`plot_metric`, :func:`plot_importance`, :func:`plot_tree`,
 :func:`to_graphviz`).

@@ -258,7 +258,7 @@ class TrainingCheckPoint(TrainingCallback):
     ``directory/name_R.json`` (gbt's JSON model; XGBoost writes ``.ubj``) or,
     with ``as_pickle``, ``name_R.pkl``, R the round just finished counted
     from the start of the model; the first after round ``interval``.  Each
-    save is atomic (:meth:`Booster.save_model` and a renamed temporary file
+    save is atomic (:meth:`gbt.Booster.save_model` and a renamed temporary file
     for pickles)."""
 
     #: the model files' extension (XGBoost's ``default_format``, whose is ``"ubj"``)

@@ -60,10 +60,7 @@ class GBTModel(BaseEstimator):
     ----------
     n_estimators : int, default 100
         Boosting rounds.
-    max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma,
-    min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel,
-    colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha,
-    base_score, device, verbosity, histogram_pool_size, max_cat_to_onehot, max_cat_threshold : optional
+    max_depth, learning_rate, max_leaves, grow_policy, max_bin, reg_lambda, reg_alpha, gamma, min_child_weight, max_delta_step, subsample, colsample_bytree, colsample_bylevel, colsample_bynode, scale_pos_weight, huber_slope, tweedie_variance_power, quantile_alpha, base_score, device, verbosity, histogram_pool_size, max_cat_to_onehot, max_cat_threshold : optional
         The booster parameters of the same (or XGBoost's) names; None keeps
         the library's default (``gbt.params_info()`` lists them with their
         defaults and ranges).
@@ -113,8 +110,7 @@ class GBTModel(BaseEstimator):
         by feature name (``{"age": 1}``, names from a DataFrame's columns).
     interaction_constraints : list of lists or str, optional
         As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.
-    sampling_method, num_parallel_tree,
-    validate_parameters, multi_strategy : optional
+    sampling_method, num_parallel_tree, validate_parameters, multi_strategy : optional
         XGBoost's; gbt has no such thing: accepted, and ignored with a
         warning unless the value means what gbt does anyway.
     enable_categorical : bool, default False

@@ -137,6 +137,18 @@ def test_what_needs_the_values_is_refused():
         gbt.train({"max_bin": 64, "device": "cpu"}, d, 1)
 
 
+def test_training_set_evaluated_from_its_training_scores():
+    # evals holding the iterator's own dataset: the training state's scores, the in-memory metrics
+    X, y = _data(200, 4)
+    params = {"max_depth": 2, "max_bin": 16, "device": "cpu", "eval_metric": ["rmse", "mae"]}
+    want, got = {}, {}
+    d = gbt.Dataset(X, label=y)
+    gbt.train(params, d, 3, evals=[(d, "train")], evals_result=want, verbose_eval=False)
+    q = gbt.QuantileDMatrix(Batches(X, {"label": y}, [70]), max_bin=16)
+    gbt.train(params, q, 3, evals=[(q, "train")], evals_result=got, verbose_eval=False)
+    assert len(got["train"]["rmse"]) == 3 and got == want
+
+
 def test_weights_base_margin_categories_and_names():
     X, y = _data(300, 4, seed=1)
     X[:, 1] = np.where(np.isnan(X[:, 1]), np.nan, np.floor(np.nan_to_num(X[:, 1]) * 7))

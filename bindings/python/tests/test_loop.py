@@ -72,6 +72,7 @@ def _dataset(X, y, side):
 
 
 STOPPED = set()
+COMPARED = set()  # the objectives whose comparison ran and passed
 
 
 @pytest.mark.parametrize("objective", _objectives())
@@ -100,10 +101,14 @@ def test_every_objective_matches_gbtrain(gbtrain, tmp_path, objective):
     STOPPED.add(objective) if b.num_boosted_rounds() < 40 else None
     assert b.best_iteration == m["best_iteration"]
     assert history["valid"][names[0]][b.best_iteration] == pytest.approx(m["best_score"], rel=1e-12)
+    COMPARED.add(objective)
 
 
 def test_some_objectives_stopped_early(gbtrain):
     # the comparison above covered early stopping too (it runs first, in file order)
+    if len(COMPARED) < len(_objectives()):
+        pytest.skip(f"the comparison ran for {len(COMPARED)} of {len(_objectives())} objectives "
+                    "(selected alone, or a comparison failed): what stopped early is not known")
     assert len(STOPPED) >= 3, STOPPED
 
 

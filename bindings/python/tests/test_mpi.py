@@ -37,6 +37,16 @@ def test_one_process_answers_without_a_communicator():
         collective.init(dmlc_tracker_uri="127.0.0.1")
 
 
+def mpi_env(out):
+    """As tests/mpi_env.sh: root in CI's containers, no single-copy transfers, session files of our own,
+    sockets on the loopback device only (the start-up channel on lo; no TCP transport between the ranks,
+    which share one machine, since Open MPI 4.1's listens on every address whatever btl_tcp_if_include says)."""
+    return dict(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_orte_tmpdir_base=str(out),
+                OMPI_MCA_oob_tcp_if_include="lo", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_btl="self,vader",
+                OMP_NUM_THREADS="1")
+
+
 @pytest.fixture(scope="module")
 def ranks(tmp_path_factory):
     """The worker's outputs: (facts per rank, model bytes by (case, rank), mpirun's standard output)."""
@@ -48,10 +58,7 @@ def ranks(tmp_path_factory):
     if not gbt.build_info().get("mpi"):
         pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
     out = tmp_path_factory.mktemp("mpi")
-    # as tests/mpi_env.sh: root in CI's containers, no single-copy transfers, session files of our own
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl_vader_single_copy_mechanism="none", OMPI_MCA_orte_tmpdir_base=str(out),
-               OMP_NUM_THREADS="1", PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **mpi_env(out))
     proc = subprocess.Popen([mpirun, "-np", str(NP), "--oversubscribe", sys.executable,
                              os.path.join(HERE, "mpi_worker.py"), str(out)],
                             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

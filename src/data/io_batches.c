@@ -1,0 +1,237 @@
+/*
+ * io_batches.c - gbt_dataset_from_file_iter: a CSV/TSV/LIBSVM file read in
+ * batches of about `batch_bytes` of its text through gbt_dataset_from_iter,
+ * so that its feature values are never all in memory.
+ *
+ * Each batch is the readers' own work (gbt__file_read_rows) on the lines
+ * from where the last batch stopped to the first line end past the batch's
+ * bytes (the line reader's `stop`): the reader stays open between batches,
+ * so line numbers and errors ("FILE:LINE: ...") are those of the whole
+ * file.  A LIBSVM file is read once more first, for what only the whole
+ * file tells: its width and, when guessed, its index base.  The side
+ * files: PATH.weight is read whole (4 bytes a row) and handed out batch by
+ * batch (binning reads the weights); the others are set on the dataset
+ * built.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "data/dataset.h"
+#include "data/io.h"
+#include "util/util.h"
+
+#define DEFAULT_BATCH_BYTES ((uint64_t)32 << 20)
+
+struct file_iter {
+    const char *path, *options;
+    char *file;
+    struct gbt_file_options o;
+    struct gbt_line_reader lr;
+    int open;
+    uint64_t batch;             /* batches given since the last reset */
+    uint64_t rows;              /* rows given since the last reset */
+    float *weights;             /* PATH.weight, or NULL */
+    uint64_t nweights;
+    uint64_t ncol;              /* batch 0's columns (LIBSVM: the whole file's, after the scan) */
+    int base;                   /* LIBSVM: the index base, 0 or 1 */
+    int guessed;                /* LIBSVM: the base was guessed */
+    gbt_dataset *first;         /* batch 0's names and layout, kept for the dataset built */
+    gbt_status status;          /* the first failure, with its message in msg */
+    char msg[GBT_ERROR_MSG_MAX];
+};
+
+/* A failure kept with its message: the iterator reports only that next failed. */
+static int fail(struct file_iter *it, gbt_status s)
+{
+    if (it->status == GBT_OK) {
+        it->status = s;
+        snprintf(it->msg, sizeof it->msg, "%s", gbt_last_error());
+    }
+    return -1;
+}
+
+static gbt_status open_file(struct file_iter *it)
+{
+    char *cache = NULL;
+    int binary = 0;
+    struct stat st;
+    gbt_status s;
+    if (it->open) gbt__lines_close(&it->lr);
+    free(it->file);
+    it->file = NULL;
+    it->open = 0;
+    FORWARD_IF_ERROR(gbt__file_open(it->path, it->options, &it->o, &it->lr, &it->file, &cache, &binary));
+    free(cache);
+    it->open = !binary;
+    RETURN_ERROR_IF(binary, GBT_E_INVALID_ARG,
+                    "%s: a binary dataset file is read whole (gbt_dataset_load_binary), not in batches",
+                    it->file);
+    RETURN_ERROR_IF(stat(it->file, &st) != 0 || !S_ISREG(st.st_mode), GBT_E_INVALID_ARG,
+                    "%s: reading in batches reads the file more than once: it must be a regular file, not a "
+                    "pipe or device", it->file);
+    RETURN_ERROR_IF(it->o.csv.category_names, GBT_E_INVALID_ARG,
+                    "%s: category names (category_names=1) are not read in batches: read the file whole", it->file);
+    s = GBT_OK;
+    if (it->o.batch_bytes == 0) it->o.batch_bytes = DEFAULT_BATCH_BYTES;
+    it->batch = 0;
+    it->rows = 0;
+    return s;
+}
+
+/*
+ * The next batch's rows into *out, or NULL at the end of the file; the
+ * reader's own errors, with their file and line.
+ */
+static gbt_status read_batch(struct file_iter *it, gbt_dataset **out)
+{
+    struct gbt_file_options o = it->o;
+    char *line = NULL;
+    *out = NULL;
+    it->lr.stop = 0;
+    /* batch 0 is read even when empty, for the reader's "no data rows" */
+    if (it->batch > 0) {
+        FORWARD_IF_ERROR(gbt__lines_peek(&it->lr, 0, &line));
+        if (line == NULL) return GBT_OK;
+        free(line);
+        o.csv.header = 0;
+    }
+    it->lr.stop = it->lr.offset + it->o.batch_bytes;
+    return gbt__file_read_rows(&it->lr, &o, out);
+}
+
+/* A LIBSVM batch's indices made zero-based (it->base) and its width the file's. */
+static gbt_status libsvm_columns(struct file_iter *it, gbt_dataset *d)
+{
+    RETURN_ERROR_IF(d->ngroups > 0, GBT_E_INVALID_ARG,
+                    "%s: qid is not read in batches (a query could span two of them): give the query groups in "
+                    "%s.group, or read the file whole", it->file, it->file);
+    if (it->base == 1 && (d->ncol >= 2 || d->nnz > 0)) FORWARD_IF_ERROR(gbt__dataset_set_index_base(d, 1));
+    d->index_base = GBT_BASE_NONE;
+    d->ncol = it->ncol;
+    return GBT_OK;
+}
+
+/* LIBSVM: the width and index base of the whole file, from one reading of it. */
+static gbt_status libsvm_scan(struct file_iter *it)
+{
+    uint64_t ncol = 0;
+    int zero = 0;
+    for (;;) {
+        gbt_dataset *d;
+        FORWARD_IF_ERROR(read_batch(it, &d));
+        if (d == NULL) break;
+        it->batch++;
+        if (d->ncol > ncol) ncol = d->ncol;
+        for (uint64_t k = 0; k < d->nnz && !zero; k++) zero = d->indices[k] == 0;
+        gbt_dataset_free(d);
+    }
+    it->guessed = it->o.indexing_mode < 0;
+    it->base = it->o.indexing_mode >= 0 ? it->o.indexing_mode : !zero;
+    RETURN_ERROR_IF(it->base == 1 && ncol <= 1, GBT_E_FORMAT,
+                    "%s: no features: every feature value is missing (indexing_mode=0 reads index 0 as a feature)",
+                    it->file);
+    it->ncol = it->base == 1 ? ncol - 1 : ncol;
+    return open_file(it);
+}
+
+static int file_reset(void *user)
+{
+    struct file_iter *it = user;
+    gbt_status s = open_file(it);
+    if (s == GBT_OK && it->o.format == GBT_FMT_LIBSVM && it->first == NULL) s = libsvm_scan(it);
+    return s == GBT_OK ? 0 : fail(it, s);
+}
+
+static int file_next(void *user, gbt_batch *b)
+{
+    struct file_iter *it = user;
+    gbt_dataset *d = NULL;
+    gbt_status s = read_batch(it, &d);
+    if (s == GBT_OK && d == NULL) {
+        if (it->weights && it->rows != it->nweights)
+            return fail(it, gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for %llu rows", it->file,
+                                      (unsigned long long)it->nweights, (unsigned long long)it->rows));
+        return 0;
+    }
+    if (s == GBT_OK && it->o.format == GBT_FMT_LIBSVM) s = libsvm_columns(it, d);
+    if (s == GBT_OK && it->first == NULL) {
+        it->ncol = d->ncol;
+    } else if (s == GBT_OK && d->ncol != it->ncol) {
+        s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %llu feature columns, but the lines before have %llu", it->file,
+                      (unsigned long long)(d->row_line ? d->row_line[0] : 0), (unsigned long long)d->ncol,
+                      (unsigned long long)it->ncol);
+    }
+    if (s == GBT_OK && it->weights) {
+        if (it->rows + d->nrow > it->nweights)
+            s = gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for more than %llu rows", it->file,
+                          (unsigned long long)it->nweights, (unsigned long long)it->nweights);
+        else
+            s = gbt_dataset_set_field(d, "weight", it->weights + it->rows, d->nrow);
+    }
+    if (s != GBT_OK) {
+        gbt_dataset_free(d);
+        return fail(it, s);
+    }
+    it->rows += d->nrow;
+    it->batch++;
+    if (it->first == NULL) {
+        /* its names and layout go to the dataset built; its rows to the batch */
+        s = gbt__dataset_alloc(&it->first);
+        if (s != GBT_OK) {
+            gbt_dataset_free(d);
+            return fail(it, s);
+        }
+        it->first->feature_names = d->feature_names;
+        it->first->nfeature_names = d->nfeature_names;
+        it->first->layout = d->layout;
+        d->feature_names = NULL;
+        d->nfeature_names = 0;
+    }
+    s = gbt__batch_take(b, d);
+    return s == GBT_OK ? 1 : fail(it, s);
+}
+
+/* The dataset built gets what the file says besides its rows: names, layout, source, side files. */
+static gbt_status finish(struct file_iter *it, gbt_dataset *d)
+{
+    d->feature_names = it->first->feature_names;
+    d->nfeature_names = it->first->nfeature_names;
+    it->first->feature_names = NULL;
+    it->first->nfeature_names = 0;
+    d->layout = it->first->layout;
+    if (it->o.format == GBT_FMT_LIBSVM)
+        d->index_base = it->base == 0 ? GBT_BASE_ZERO : it->guessed ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
+    FORWARD_IF_ERROR(gbt__strdup(&d->source, it->file));
+    return it->o.side_files ? gbt__dataset_read_side_files(d, it->file, 0) : GBT_OK;
+}
+
+gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
+{
+    struct file_iter it;
+    gbt_dataset *d = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(path);
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    memset(&it, 0, sizeof it);
+    it.path = path;
+    it.options = options;
+    s = open_file(&it);
+    if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
+    if (s == GBT_OK) s = gbt_dataset_from_iter(file_next, file_reset, &it, max_bin, &d);
+    /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
+    if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
+    if (s == GBT_OK) s = finish(&it, d);
+    if (it.open) gbt__lines_close(&it.lr);
+    free(it.file);
+    free(it.weights);
+    gbt_dataset_free(it.first);
+    if (s != GBT_OK) {
+        gbt_dataset_free(d);
+        return s;
+    }
+    *out = d;
+    return GBT_OK;
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# cli_batches.sh - issue 34: gbtrain reads training data named with XGBoost's
+# cache syntax (PATH#CACHE, PATH?OPTIONS#CACHE, in a --config file too) in
+# batches (gbt_dataset_from_file_iter), and the model is the one of the same
+# file read whole, byte for byte; a bad line in a later batch gets the whole
+# file's message and leaves no model.
+. "${top_srcdir:-.}/tests/tap.sh"
+cd "$work" || exit 1
+# one thread: these trainings take milliseconds, and idle OpenMP threads spin on a loaded machine
+OMP_NUM_THREADS=1
+export OMP_NUM_THREADS
+
+tr=$data/breast_cancer.train.csv
+# side files are read next to the data: a copy with weights (1 to 3)
+cp "$tr" bc.csv
+awk '{ print NR % 3 + 1 }' bc.csv >bc.csv.weight
+"$gbtrain" --objective=binary:logistic --num_round=4 bc.csv whole.model 2>whole.log
+# about 25 lines a batch: 17 batches
+"$gbtrain" --objective=binary:logistic --num_round=4 "bc.csv?batch_bytes=5000#dtrain.cache" batches.model \
+    2>batches.log
+check "CSV with weights in 17 batches: the model of the file read whole" cmp -s whole.model batches.model
+grep '^\[' whole.log | cut -f2 >whole.metrics
+grep '^\[' batches.log | cut -f2 >batches.metrics
+check "the training set evaluated (from the training margins): the same 4 train-logloss lines" \
+    sh -c 'test "$(wc -l <whole.metrics)" -eq 4 && cmp -s whole.metrics batches.metrics'
+printf 'data = "bc.csv?format=csv&label_column=0&batch_bytes=7000#dtrain.cache" # the cache\nobjective = binary:logistic\nnum_round = 4\nmodel_out = "conf.model"\n' >b.conf
+"$gbtrain" -q --config b.conf
+check "a --config file's data = \"PATH?OPTIONS#CACHE\": the same model ('#' in quotes is no comment)" \
+    cmp -s whole.model conf.model
+
+# LIBSVM: the width and the guessed index base are the whole file's; the groups from PATH.group
+digits=$data/digits.train.csv
+awk -F, '{ printf "%s", $1; for (i = 2; i <= NF; i++) if ($i != 0) printf " %d:%s", i - 1, $i; print "" }' \
+    "$digits" | head -n 400 >dg.svm
+"$gbtrain" -q --objective=multi:softprob --num_class=10 --num_round=1 --max_depth=2 dg.svm dg.whole
+"$gbtrain" -q --objective=multi:softprob --num_class=10 --num_round=1 --max_depth=2 \
+    "dg.svm?indexing_mode=auto&batch_bytes=10000#c" dg.batches
+check "LIBSVM, 10 classes, in 10 batches: the model of the file read whole (one-based, guessed)" \
+    cmp -s dg.whole dg.batches
+rank=$data/rank.train.libsvm
+head -n 1000 "$rank" >rk.svm
+sed 's/ qid:[0-9]*//' rk.svm >rkg.svm
+awk '{ q = $2; if (q != last && NR > 1) { print n; n = 0 } n++; last = q } END { print n }' rk.svm >rkg.svm.group
+"$gbtrain" -q --objective=rank:ndcg --num_round=2 --max_depth=3 --eval_train=0 rk.svm rk.whole
+"$gbtrain" -q --objective=rank:ndcg --num_round=2 --max_depth=3 --eval_train=0 \
+    "rkg.svm?indexing_mode=auto&batch_bytes=15000#c" rk.batches
+check "ranking, qid read whole against PATH.group with batches: the same model" cmp -s rk.whole rk.batches
+fails "qid in a file read in batches is refused, naming PATH.group" "rk.svm: qid is not read in batches.*rk.svm.group" \
+    "$gbtrain" -q --objective=rank:ndcg "rk.svm?batch_bytes=15000#c" rk.refused
+
+# a bad line in batch 9: the message of the whole file, and no model
+sed '200s/^\([^,]*\),/\1,x/' bc.csv >bad.csv
+"$gbtrain" -q bad.csv bad.model 2>whole.err
+"$gbtrain" -q "bad.csv?batch_bytes=5000#c" bad.model 2>batches.err
+check "a bad line in a later batch: the whole file's message (bad.csv:200)" \
+    sh -c 'grep -q "bad.csv:200: " batches.err && cmp -s whole.err batches.err'
+check "and no model written" test ! -e bad.model
+awk 'NR <= 300' bc.csv.weight >short.csv.weight
+cp bc.csv short.csv
+fails "too few weights: named" "short.csv.weight: 300 weights for more than 300 rows" \
+    "$gbtrain" -q "short.csv?batch_bytes=5000#c" short.model
+done_testing
