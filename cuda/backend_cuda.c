@@ -122,6 +122,11 @@ static gbt_status cuda_read_margins(void *ctx, double *out)
     CU_CALL(gbt_cu_read_margins(ctx, out, msg_));
 }
 
+static gbt_status cuda_write_margins(void *ctx, const double *in)
+{
+    CU_CALL(gbt_cu_write_margins(ctx, in, msg_));
+}
+
 static gbt_status cuda_read_rows(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
 {
     CU_CALL(gbt_cu_read_rows(ctx, rows, node_begin, node_count, msg_));
@@ -199,6 +204,7 @@ const struct gbt_backend_ops gbt__cuda_ops = {
     .partition = cuda_partition,
     .finish_tree = cuda_finish_tree,
     .read_margins = cuda_read_margins,
+    .write_margins = cuda_write_margins,
     .read_rows = cuda_read_rows,
     .read_histogram = cuda_read_histogram,
     .write_histogram = cuda_write_histogram,

@@ -541,7 +541,7 @@ extern "C" void gbt_cu_close(struct gbt_cu_ctx *c)
     release(c);
 }
 
-/* ---- reading back (tests) ------------------------------------------------- */
+/* ---- the margins to and from the host; reading back (tests) --------------- */
 
 extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
 {
@@ -549,6 +549,16 @@ extern "C" int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg)
     CU_FORWARD(use_device(c, msg));
     CU_CHECK(cudaMemcpyAsync(out, c->margin, c->n * (uint64_t)c->K * sizeof(double),
                              cudaMemcpyDeviceToHost, c->stream));
+    CU_FORWARD(drain(c, msg));
+    return 0;
+}
+
+extern "C" int gbt_cu_write_margins(struct gbt_cu_ctx *c, const double *in, char *msg)
+{
+    gbt_cu::device_scope keep;
+    CU_FORWARD(use_device(c, msg));
+    CU_CHECK(cudaMemcpyAsync(c->margin, in, c->n * (uint64_t)c->K * sizeof(double),
+                             cudaMemcpyHostToDevice, c->stream));
     CU_FORWARD(drain(c, msg));
     return 0;
 }

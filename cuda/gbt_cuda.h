@@ -110,6 +110,7 @@ int gbt_cu_best_splits(struct gbt_cu_ctx *c, const struct gbt_split_job *jobs, i
 int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition_job *jobs, int n, char *msg);
 int gbt_cu_finish_tree(struct gbt_cu_ctx *c, const struct gbt_leaf *leaves, int n, char *msg);
 int gbt_cu_read_margins(struct gbt_cu_ctx *c, double *out, char *msg);
+int gbt_cu_write_margins(struct gbt_cu_ctx *c, const double *in, char *msg);
 int gbt_cu_read_rows(struct gbt_cu_ctx *c, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count,
                      char *msg);
 int gbt_cu_read_histogram(struct gbt_cu_ctx *c, int slot, struct gbt_hbin *out, char *msg);

@@ -575,7 +575,8 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *   "best_iteration"  the best round (0-based) that early stopping recorded
  *   "best_score"      its score (the watched metric's value)
  *   "num_feature"     the number of features the model was trained on
- *   "num_trees"       the number of trees (rounds times the classes)
+ *   "num_trees"       the number of trees (rounds times the classes times
+ *                     num_parallel_tree)
  *   "training_file"   how the file the model was last trained on was laid
  *                     out, as gbt_dataset_from_file's options:
  *                     "format=libsvm", or "format=csv,header=1,label_column=30"
@@ -1043,7 +1044,9 @@ GBT_API gbt_status gbt_booster_feature_importance(const gbt_booster *b, const ch
  * The trees as text in a new NUL-terminated buffer (*len bytes; free it
  * with gbt_free()).  tree is a tree's index (0 <= tree < the number of
  * trees: num_rounds * classes, round r's tree of class k at r * classes +
- * k), or -1 for every tree.  Features appear by name (gbt_booster_feature_names).
+ * k; with num_parallel_tree P, num_rounds * P * classes, round r's
+ * parallel tree p of class k at (r * P + p) * classes + k), or -1 for
+ * every tree.  Features appear by name (gbt_booster_feature_names).
  * format:
  *   "text"  XGBoost's text dump: "booster[T]:" then one line per node,
  *           depth first with the "yes" child first, indented by one tab a
@@ -1066,7 +1069,7 @@ GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, in
 
 /*
  * A new booster (*out; free it with gbt_booster_free) holding rounds
- * [begin, end) of b: every class's tree of those rounds, b's starting
+ * [begin, end) of b: every tree of those rounds, b's starting
  * scores, feature names and parameters, and its best_iteration when that
  * round is in the range (renumbered from begin).  0 <= begin < end <=
  * the number of rounds, else GBT_E_INVALID_ARG.  Its predictions are the
@@ -1085,7 +1088,8 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  * pred_interactions, in its layout.
  *
  * GBT_PREDICT_LEAF: per row, one float per tree in model order (a round
- *   has K trees, class k's tree at k): the id of the leaf the row reaches,
+ *   has K trees, class k's tree at k; with num_parallel_tree P, P * K
+ *   trees, parallel tree p of class k at p * K + k): the id of the leaf the row reaches,
  *   as XGBoost numbers nodes: the node's index in the tree's arrays of the
  *   model JSON (docs/model-format.md), the root 0.
  * GBT_PREDICT_CONTRIBS: per row, K blocks (class by class) of F + 1 floats:

@@ -197,6 +197,12 @@ struct gbt_backend_ops {
     /* Copies the training margins (nrow * num_class, row-major) to the host. */
     gbt_status (*read_margins)(void *ctx, double *out);
     /*
+     * Replaces the training margins by in (nrow * num_class, row-major):
+     * a round of parallel trees with row sampling computes each tree's
+     * gradients from the round's starting margins (train/booster.c).
+     */
+    gbt_status (*write_margins)(void *ctx, const double *in);
+    /*
      * Copies the row list of the tree being grown (nrow row ids, grouped
      * by node as partition left them) and each node's first position and
      * row count (max_nodes each; nodes the tree never made hold anything).

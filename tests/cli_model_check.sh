@@ -80,7 +80,7 @@ edit '"num_trees":"3"' '"num_trees":"2"' "$work/x.json" xnum.json
 fails "XGBoost: num_trees that is not the number of trees" "xnum.json:1: XGBoost model: num_trees is not the number of trees" \
     gbpredict -q --header "$work/p.csv" "$work/xnum.json" "$work/o.txt"
 edit '"iteration_indptr":\[0,1,2,3\]' '"iteration_indptr":[0,2,2,3]' "$work/x.json" xptr.json
-fails "XGBoost: iteration_indptr that is not one tree a round" "xptr.json:1: XGBoost model: iteration_indptr is not one tree per output and round" \
+fails "XGBoost: iteration_indptr that is not one tree a round" "xptr.json:1: XGBoost model: iteration_indptr is not num_parallel_tree trees per output and round" \
     gbpredict -q --header "$work/p.csv" "$work/xptr.json" "$work/o.txt"
 edit '"num_target":"1"' '"num_target":"2"' "$work/x.json" xtarget.json
 fails "XGBoost: two targets for a one-output objective" "xtarget.json:1: XGBoost model: num_target is not the number of outputs" \

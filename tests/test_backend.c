@@ -128,6 +128,7 @@ struct spec {
     uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
     int max_cat_to_onehot, max_cat_threshold; /* trainings: 0 for the default */
     int categorical; /* categorical data (make_cat_data): max_bin 256 in every layout */
+    int parallel;    /* trainings: num_parallel_tree (0: the default, 1) */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -1159,6 +1160,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
     if (st == GBT_OK && s->max_cat_threshold) st = set(b, "max_cat_threshold", "%d", s->max_cat_threshold);
+    if (st == GBT_OK && s->parallel) st = set(b, "num_parallel_tree", "%d", s->parallel);
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", s->verbosity);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1913,15 +1915,20 @@ static void test_pool(void)
 /*
  * Continued training: k rounds on one device, saved, loaded (or sliced to
  * k rounds from the whole training) and trained for the rest on the other
- * give the bytes of the uninterrupted training on the CPU.
+ * give the bytes of the uninterrupted training on the CPU; also for rounds
+ * of several parallel trees (a leaf-refitting objective among them, whose
+ * parallel trees refit against the round's starting margins).
  */
 static void test_continued(void)
 {
     static const struct {
         int obj, K, policy;
         double subsample, colsample;
-    } cases[] = {{GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 0.8, 0.7},
-                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8}};
+        int parallel;
+    } cases[] = {{GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 0.8, 0.7, 0},
+                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8, 0},
+                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_DEPTHWISE, 0.8, 0.8, 2},
+                 {GBT_OBJ_REG_ABSOLUTEERROR, 1, GBT_GROW_DEPTHWISE, 0.8, 0.8, 3}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct spec s;
         gbt_dataset *d;
@@ -1939,6 +1946,7 @@ static void test_continued(void)
         s.policy = cases[c].policy;
         s.subsample = cases[c].subsample;
         s.colsample = cases[c].colsample;
+        s.parallel = cases[c].parallel;
         s.scale_pos = 1.0;
         s.name = "continued";
         d = make_data(&s);
@@ -1959,10 +1967,12 @@ static void test_continued(void)
         }
         if (st != GBT_OK) diag("continued training: %s", gbt_last_error());
         ok(st == GBT_OK && nl == nf && memcmp(ml, mf, nf) == 0,
-           "%s, %s: 2 rounds on %s, saved, loaded, 3 more on %s = 5 rounds on cpu (%zu bytes)",
-           obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", dev_first, dev_rest, nf);
+           "%s, %s, num_parallel_tree %d: 2 rounds on %s, saved, loaded, 3 more on %s = 5 rounds on cpu (%zu bytes)",
+           obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", s.parallel ? s.parallel : 1,
+           dev_first, dev_rest, nf);
         ok(st == GBT_OK && nsl == nf && memcmp(ms, mf, nf) == 0,
-           "%s: rounds [0, 2) sliced from the 5 rounds, 3 more on %s = the 5 rounds", obj_name(s.obj), dev_rest);
+           "%s, num_parallel_tree %d: rounds [0, 2) sliced from the 5 rounds, 3 more on %s = the 5 rounds",
+           obj_name(s.obj), s.parallel ? s.parallel : 1, dev_rest);
         gbt_free(mf);
         gbt_free(mp);
         gbt_free(ml);

@@ -342,6 +342,64 @@ static void test_xgboost_metrics(void)
     }
 }
 
+/*
+ * Multiclass auc (XGBoost's: each class against the rest on its softmax
+ * probability, weighted by the class's weight of rows) against a brute
+ * force over the pairs here; aucpr the plain mean of the classes' binary
+ * aucpr; a class without rows makes both NaN.
+ */
+static void test_multiclass_auc(void)
+{
+    enum { N = 7, K = 3 };
+    const double m[N * K] = {2, 0, 0, 0.5, 1, 0, 0, 0, 1.5, 1, 1, 0, 0, 2, 0.5, 0.2, 0.1, 1, 1, 0, 0};
+    const float y[N] = {0, 1, 2, 0, 1, 2, 1}, w[N] = {1, 2, 1, 0.5, 1, 3, 1}, y01[N] = {0, 1, 0, 0, 1, 0, 1};
+    double want[2] = {0, 0}, pr = 0;
+    for (int weighted = 0; weighted < 2; weighted++) {
+        double sum = 0, psum = 0;
+        for (int c = 0; c < K; c++) {
+            double p[N], area = 0, pos = 0, neg = 0;
+            for (int i = 0; i < N; i++) {
+                double z = 0;
+                for (int k = 0; k < K; k++) z += exp(m[i * K + k]);
+                p[i] = (float)(exp(m[i * K + c]) / z);
+            }
+            for (int i = 0; i < N; i++)
+                for (int j = 0; j < N; j++) {
+                    const double wi = weighted ? w[i] : 1, wj = weighted ? w[j] : 1;
+                    if (y[i] != c || y[j] == c) continue;
+                    area += wi * wj * (p[i] > p[j] ? 1.0 : p[i] == p[j] ? 0.5 : 0.0);
+                }
+            for (int i = 0; i < N; i++) *(y[i] == c ? &pos : &neg) += weighted ? w[i] : 1;
+            sum += area / (pos * neg) * pos;
+            psum += pos;
+        }
+        want[weighted] = sum / psum;
+    }
+    ok(near(metric("auc", GBT_OBJ_MULTI_SOFTPROB, K, m, y, NULL, N), want[0], 1e-12),
+       "multiclass auc = the brute force's %.6f", want[0]);
+    ok(near(metric("auc", GBT_OBJ_MULTI_SOFTMAX, K, m, y, w, N), want[1], 1e-12),
+       "weighted multiclass auc (multi:softmax) = the brute force's %.6f", want[1]);
+    {
+        /* each class's aucpr on its probabilities (binary aucpr is tested against XGBoost in test_ranking.c) */
+        double p1[N];
+        for (int c = 0; c < K; c++) {
+            for (int i = 0; i < N; i++) {
+                double z = 0;
+                for (int k = 0; k < K; k++) z += exp(m[i * K + k]);
+                p1[i] = (double)(float)(exp(m[i * K + c]) / z);
+            }
+            float yc[N];
+            for (int i = 0; i < N; i++) yc[i] = y[i] == c;
+            pr += metric("aucpr", GBT_OBJ_BINARY_LOGITRAW, 1, p1, yc, w, N) / K;
+        }
+        ok(near(metric("aucpr", GBT_OBJ_MULTI_SOFTPROB, K, m, y, w, N), pr, 1e-12),
+           "multiclass aucpr = the mean of the classes' aucpr (%.6f)", pr);
+    }
+    ok(isnan(metric("auc", GBT_OBJ_MULTI_SOFTPROB, K, m, y01, NULL, N)) &&
+           isnan(metric("aucpr", GBT_OBJ_MULTI_SOFTPROB, K, m, y01, NULL, N)),
+       "a class without rows makes multiclass auc and aucpr NaN");
+}
+
 static void test_metrics(void)
 {
     const double reg[] = {1, 2, 3};
@@ -385,9 +443,10 @@ static void test_metrics(void)
         ok(gbt__metric_eval(&mt, GBT_OBJ_BINARY_LOGISTIC, 1, lm, yl, NULL, 2, 1, &v) == GBT_E_PARAM,
            "mlogloss on a binary model refused");
         gbt__metric_parse("auc", &mt);
-        ok(gbt__metric_eval(&mt, GBT_OBJ_MULTI_SOFTPROB, 2, lm, yl, NULL, 1, 1, &v) == GBT_E_PARAM,
-           "auc on a multiclass model refused");
+        ok(gbt__metric_eval(&mt, GBT_OBJ_REG_QUANTILEERROR, 2, lm, yl, NULL, 1, 1, &v) == GBT_E_PARAM,
+           "auc on two quantiles refused");
     }
+    test_multiclass_auc();
 }
 
 int main(void)

@@ -180,8 +180,12 @@ static void test_xgboost_written(void)
     ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "tree"),
        "a node that is its own child is refused: %s", gbt_last_error());
     m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "4");
-    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "forest"),
-       "num_parallel_tree=4 is refused: %s", gbt_last_error());
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "num_parallel_tree per output and round"),
+       "num_parallel_tree=4 with one tree is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "0");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "num_parallel_tree"),
+       "num_parallel_tree=0 is refused: %s", gbt_last_error());
     m = xgb_model(buf, sizeof buf, "rank:softmax", "gbtree", "0", "1", "1");
     ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "rank:softmax"),
        "an objective gbt does not have is refused by name: %s", gbt_last_error());

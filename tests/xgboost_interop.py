@@ -237,5 +237,41 @@ for policy in ("depthwise", "lossguide"):
     same_training("1500 rows, 5%% missing, %s, monotone (1,-1,0,0), interaction [[0,1],[2,3]]" % policy,
                   X, y, None, params)
 
+# random forests (issue 33): rounds of num_parallel_tree trees without sampling are XGBoost's, whole
+# and over a range of rounds; the export loads in XGBoost, XGBoost's forest in gbpredict
+X = rng.normal(size=(600, 5)).astype(np.float32)
+y = (X[:, 0] + np.sin(X[:, 1]) + rng.normal(size=600) * 0.2).astype(np.float32)
+for name, params, labels, cols in [
+        ("reg:squarederror", {"objective": "reg:squarederror"}, y, 1),
+        ("multi:softprob", {"objective": "multi:softprob", "num_class": 3}, np.digitize(y, [-0.5, 0.8]), 3)]:
+    params = dict(params, num_parallel_tree=3, max_depth=3, eta=0.7, max_bin=32)
+    name = "forest of 3 rounds of 3 trees, " + name
+    tr = os.path.join(work, "forest.csv")
+    np.savetxt(tr, np.column_stack([labels, X]), delimiter=",", fmt="%.9g")
+    model, exported = os.path.join(work, "forest.gbt"), os.path.join(work, "forest.xgb.json")
+    trained = tool("gbtrain", "-q", "--num_round=3", *["--%s=%s" % kv for kv in params.items()], tr, model)
+    b = xgb.train(dict(params, tree_method="hist"), xgb.DMatrix(X, labels), 3)
+    for rounds, ir in (("0:0", (0, 0)), ("1:3", (1, 3)), ("2:3", (2, 3))):
+        mine = gbt_margins(model, tr, "csv", cols, "--rounds=" + rounds) if trained else None
+        theirs = b.predict(xgb.DMatrix(X), output_margin=True, iteration_range=ir)
+        same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
+        ok(same, "%s: gbtrain's raw scores of rounds %s are XGBoost %s's of iteration_range %s (%.2g)" % (
+            name, rounds, xgb.__version__, ir, d))
+    mine = gbt_margins(model, tr, "csv", cols) if trained else None
+    back = tool("gbmodel", "convert", "--to=xgboost", model, exported) and xgb.Booster(model_file=exported)
+    theirs = back.predict(xgb.DMatrix(X), output_margin=True, iteration_range=(1, 2)) if back else None
+    sliced = gbt_margins(model, tr, "csv", cols, "--rounds=1:2") if trained else None
+    same, d = agree(theirs, sliced) if back and sliced is not None else (False, float("nan"))
+    ok(same and back.num_boosted_rounds() == 3,
+       "%s: the XGBoost export loads in XGBoost as 3 rounds, round 1 predicting gbt's (%.2g)" % (name, d))
+    path = os.path.join(work, "forest.xgb.theirs.json")
+    b.save_model(path)
+    out = os.path.join(work, "forest.pred")
+    got = tool("gbpredict", "-q", "--margin", "--rounds=1:3", tr, path, out)
+    theirs = b.predict(xgb.DMatrix(X), output_margin=True, iteration_range=(1, 3))
+    mine = np.loadtxt(out, ndmin=2).reshape(theirs.shape) if got else None
+    same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
+    ok(same, "%s: gbpredict reads XGBoost's forest and predicts its rounds [1, 3) as it does (%.2g)" % (name, d))
+
 print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -43,7 +43,7 @@ static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0,
                                    uint32_t *t1)
 {
     const unsigned known = GBT_PREDICT_MARGIN | EXPLAIN_FLAGS, ex = flags & EXPLAIN_FLAGS;
-    const uint32_t K = (uint32_t)b->model.K, rounds = b->model.ntrees / K;
+    const uint32_t K = gbt__model_round_trees(&b->model), rounds = b->model.ntrees / K;
     RETURN_ERROR_IF(flags & ~known, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
     RETURN_ERROR_IF(ex & (ex - 1), GBT_E_INVALID_ARG,
                     "prediction flags 0x%x ask for more than one of leaf ids, SHAP values and SHAP "

@@ -26,7 +26,7 @@ static void usage(FILE *f)
             "importance  one line per feature that some tree splits on, 'NAME<TAB>VALUE',\n"
             "            most important first (ties in feature order)\n"
             "dump        the trees, to OUTPUT_FILE (default: standard output)\n"
-            "slice       a model of rounds [A, B) (every class's tree of those rounds),\n"
+            "slice       a model of rounds [A, B) (every tree of those rounds),\n"
             "            saved to OUTPUT_FILE; training it goes on after round B - 1\n"
             "convert     the model in another format, saved to OUTPUT_FILE; MODEL_FILE\n"
             "            may be a gbt model or an XGBoost JSON model\n"

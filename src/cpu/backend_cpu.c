@@ -139,6 +139,14 @@ static gbt_status cpu_read_margins(void *p, double *out)
     return GBT_OK;
 }
 
+static gbt_status cpu_write_margins(void *p, const double *in)
+{
+    struct cpu_ctx *c = p;
+    for (uint64_t r = 0; r < c->nrow; r++)
+        for (int k = 0; k < c->K; k++) c->margin[(uint64_t)k * c->nrow + r] = in[r * (uint64_t)c->K + k];
+    return GBT_OK;
+}
+
 static gbt_status cpu_read_rows(void *p, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
 {
     struct cpu_ctx *c = p;
@@ -188,6 +196,7 @@ static const struct gbt_backend_ops cpu_ops = {
     .partition = gbt__cpu_partition,
     .finish_tree = cpu_finish_tree,
     .read_margins = cpu_read_margins,
+    .write_margins = cpu_write_margins,
     .read_rows = cpu_read_rows,
     .read_histogram = cpu_read_histogram,
     .write_histogram = cpu_write_histogram,

@@ -1,7 +1,8 @@
 /*
  * metric.c - rmse, mae, logloss, error, auc, mlogloss, merror, rmsle, mape,
  * mphe, poisson-nloglik, gamma-nloglik, gamma-deviance, tweedie-nloglik,
- * quantile, with XGBoost's definitions (its epsilons included).
+ * quantile, with XGBoost's definitions (its epsilons included); auc and
+ * aucpr of a multiclass model one class against the rest.
  *
  * Each metric sees the objective's prediction: probabilities come from the
  * shared sigmoid/softmax (common/gmath.h), the log-link objectives' means
@@ -246,6 +247,54 @@ static gbt_status auc(const double *margin, const float *label, const float *wei
     return s;
 }
 
+/*
+ * auc and aucpr of a multiclass model, as XGBoost defines them: each
+ * class's binary metric of its softmax probability (as float, as the
+ * prediction gives it) against label == class; auc averages them weighted
+ * by the classes' weight of rows, aucpr unweighted; NaN when a class has no
+ * rows or every row (auc), or no row or no other row (aucpr).
+ */
+static gbt_status one_vs_rest(const struct gbt_metric *m, int K, const double *margin, const float *label,
+                              const float *weight, uint64_t n, double *out)
+{
+    float *prob = NULL, *is = NULL;
+    double *score = NULL, sum = 0.0, wsum = 0.0;
+    gbt_status s = GBT_OK;
+    for (uint64_t r = 0; r < n; r++)
+        if (!(label[r] >= 0) || label[r] != floorf(label[r]) || label[r] >= (float)K)
+            return gbt__fail(GBT_E_FORMAT, "row %llu: label %g is not a class below %d",
+                             (unsigned long long)r, (double)label[r], K);
+    s = gbt__alloc(&prob, n * (uint64_t)K + 1, sizeof *prob, 0, "metric");
+    if (s == GBT_OK) s = gbt__alloc(&is, n + 1, sizeof *is, 0, "metric");
+    if (s == GBT_OK) s = gbt__alloc(&score, n + 1, sizeof *score, 0, "metric");
+    for (uint64_t r = 0; r < n && s == GBT_OK; r++)
+        gbt__objective_transform(GBT_OBJ_MULTI_SOFTPROB, K, margin + r * (uint64_t)K, 0, prob + r * (uint64_t)K);
+    for (int c = 0; c < K && s == GBT_OK; c++) {
+        double pos = 0.0, neg = 0.0, v = NAN;
+        for (uint64_t r = 0; r < n; r++) {
+            const double w = weight ? (double)weight[r] : 1.0;
+            is[r] = label[r] == (float)c ? 1.0f : 0.0f;
+            score[r] = (double)prob[r * (uint64_t)K + (uint64_t)c];
+            pos += w * is[r];
+            neg += w * (1.0 - is[r]);
+        }
+        if (m->id == GBT_METRIC_AUC) {
+            if (pos > 0 && neg > 0) s = auc(score, is, weight, n, &v);
+            sum += v * pos;
+            wsum += pos;
+        } else {
+            s = gbt__metric_rank_eval(m, score, is, weight, NULL, 1, n, &v);
+            sum += v;
+            wsum += 1.0;
+        }
+    }
+    *out = s == GBT_OK && wsum > 0 ? sum / wsum : NAN;
+    free(prob);
+    free(is);
+    free(score);
+    return s;
+}
+
 gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
                             const float *label, const float *weight, uint64_t nrow, int nthread,
                             double *out)
@@ -255,6 +304,12 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
     RETURN_ERROR_IF(gbt__metric_survival(m->id), GBT_E_INTERNAL,
                     "survival metrics are computed by gbt__metric_surv_eval");
     CHECK_NOT_NULL(label);
+    if ((m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_AUCPR) && K > 1) {
+        RETURN_ERROR_IF(!gbt_objective_is_multiclass(obj), GBT_E_PARAM,
+                        "%s needs one score per row or a multiclass objective (the model has %d scores per row)",
+                        m->id == GBT_METRIC_AUC ? "auc" : "aucpr", K);
+        return one_vs_rest(m, K, margin, label, weight, nrow, out);
+    }
     if (gbt__metric_is_rank(m->id)) {
         RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
         return gbt__metric_rank_eval(m, margin, label, weight, NULL, 1, nrow, out);
@@ -301,7 +356,8 @@ gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, con
         return gbt__metric_surv_eval(m, d, margin, out);
     }
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
-    if (!(gbt__metric_is_rank(m->id) || (m->id == GBT_METRIC_AUC && grouped)))
+    if (!(gbt__metric_is_rank(m->id) || (m->id == GBT_METRIC_AUC && grouped)) ||
+        (K > 1 && (m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_AUCPR)))
         return gbt__metric_eval(m, obj, K, margin, d->label, d->weight, d->nrow, nthread, out);
     RETURN_ERROR_IF(K > 1, GBT_E_PARAM, "this metric needs one score per row");
     if (!grouped) return gbt__metric_rank_eval(m, margin, d->label, d->weight, NULL, 1, d->nrow, out);

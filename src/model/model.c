@@ -72,6 +72,7 @@ void gbt__model_free(struct gbt_model *m)
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;
+    m->num_parallel_tree = 1;
     m->epoch = epoch;
 }
 

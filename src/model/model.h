@@ -1,6 +1,8 @@
 /*
  * model.h - the model: K raw scores per row, each the starting score plus
- * the sum of its class's trees.  model.c owns it and its trees; the files
+ * the sum of its class's trees.  A round holds num_parallel_tree trees per
+ * class, stored parallel index first: tree t of a round is parallel tree
+ * t / K of class t % K (so tree t of the model is of class t % K).  model.c owns it and its trees; the files
  * of src/model/ read, write, explain and predict it, taking a
  * `const struct gbt_model *` and, where the format holds them, the
  * training parameters.
@@ -21,6 +23,7 @@ struct gbt_model {
     int K;                /* raw scores per row; 0 until trained or loaded */
     int objective;
     int num_class;
+    int num_parallel_tree; /* trees per class and round, >= 1 */
     uint64_t num_feature;
     int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
     struct gbt_file_layout layout; /* of the training file (format NONE: not from a file) */
@@ -43,6 +46,29 @@ struct gbt_model {
     uint64_t nattr;
     uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
 };
+
+/* Trees per round: K * num_parallel_tree. */
+static inline uint32_t gbt__model_round_trees(const struct gbt_model *m)
+{
+    return (uint32_t)m->K * (uint32_t)m->num_parallel_tree;
+}
+
+/* Complete rounds of the model (0 before training). */
+static inline int gbt__model_rounds(const struct gbt_model *m)
+{
+    return m->K ? (int)(m->ntrees / gbt__model_round_trees(m)) : 0;
+}
+
+/*
+ * The model's index of XGBoost's tree j: XGBoost keeps a round's trees
+ * class first (class j / P, parallel tree j % P), the model parallel index
+ * first.  The same index when num_parallel_tree is 1.
+ */
+static inline uint32_t gbt__model_tree_of_xgboost(const struct gbt_model *m, uint32_t j)
+{
+    const uint32_t R = gbt__model_round_trees(m), P = (uint32_t)m->num_parallel_tree, i = j % R;
+    return j - i + (i % P) * (uint32_t)m->K + i / P;
+}
 
 /* Appends a tree to the model and its forest (t is emptied). */
 gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
@@ -97,7 +123,7 @@ void gbt__model_free_attrs(struct gbt_model *m);
 /* The attributes as JSON members, "key": "value", separated by ", " (no braces). */
 void gbt__model_write_attrs(const struct gbt_model *m, struct gbt_strbuf *sb);
 
-/* Frees the model's memory and leaves it empty (best_iteration -1, epoch moved on). */
+/* Frees the model's memory and leaves it empty (best_iteration -1, one parallel tree, epoch moved on). */
 void gbt__model_free(struct gbt_model *m);
 
 /* Every feature's name ("f<i>" where the model has none) in one block: free(*names). */

@@ -29,8 +29,11 @@
 
 static gbt_status check_header(const struct gbt_model *m, const char *what)
 {
-    const uint32_t K = m->K > 0 ? (uint32_t)m->K : 1;
+    const uint32_t K = m->K > 0 && m->num_parallel_tree > 0 ? gbt__model_round_trees(m) : 1;
     RETURN_ERROR_IF(m->K < 1 || m->base == NULL, GBT_E_FORMAT, "%s: the model has no outputs", what);
+    RETURN_ERROR_IF(m->num_parallel_tree < 1 || (uint64_t)m->K * (uint64_t)m->num_parallel_tree > UINT32_MAX,
+                    GBT_E_FORMAT, "%s: num_parallel_tree %d is not a count of trees per output and round", what,
+                    m->num_parallel_tree);
     if (gbt_objective_is_multiclass(m->objective))
         RETURN_ERROR_IF(m->num_class < 2 || m->num_class != m->K, GBT_E_FORMAT,
                         "%s: num_class %d does not fit a multi-class objective with %d outputs", what,
@@ -53,7 +56,8 @@ static gbt_status check_header(const struct gbt_model *m, const char *what)
         RETURN_ERROR_IF(m->feature_types[f] > 1, GBT_E_FORMAT, "%s: feature %llu has an unknown type", what,
                         (unsigned long long)f);
     RETURN_ERROR_IF(m->ntrees % K != 0, GBT_E_FORMAT,
-                    "%s: %u trees are not one per output (%d) and round", what, m->ntrees, m->K);
+                    "%s: %u trees are not num_parallel_tree (%d) per output (%d) and round", what, m->ntrees,
+                    m->num_parallel_tree, m->K);
     RETURN_ERROR_IF(m->best_iteration < -1 || (m->best_iteration >= 0 && (uint32_t)m->best_iteration >= m->ntrees / K),
                     GBT_E_FORMAT, "%s: best_iteration %d is not a round of the model (0 to %d)", what,
                     m->best_iteration, (int)(m->ntrees / K) - 1);

@@ -477,6 +477,7 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
+    m->num_parallel_tree = (int)p->num_parallel_tree; /* a training parameter; 1 in older files */
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "num_feature", GBT_J_NUMBER, &e));

@@ -584,7 +584,7 @@ static gbt_status read_cats(const struct gbt_jreader *rd, int32_t model, struct 
  * gbtree_model_param.num_trees and iteration_indptr, where present, against
  * the trees: XGBoost reads the rounds from them, gbt from tree_info.
  */
-static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint32_t rounds, int K)
+static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint32_t rounds, uint32_t K)
 {
     int32_t e = gbt__json_member(rd->doc, model, "gbtree_model_param");
     double v, *ptr = NULL;
@@ -598,7 +598,8 @@ static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint
     FORWARD_IF_ERROR(xarray(rd, model, "iteration_indptr", &ptr, &n));
     if ((uint32_t)n != rounds + 1) s = gbt__jr_fail(rd, model, "iteration_indptr does not have one entry per round and one more");
     for (int32_t r = 0; s == GBT_OK && r < n; r++)
-        if (ptr[r] != (double)r * K) s = gbt__jr_fail(rd, model, "iteration_indptr is not one tree per output and round");
+        if (ptr[r] != (double)r * K)
+            s = gbt__jr_fail(rd, model, "iteration_indptr is not num_parallel_tree trees per output and round");
     free(ptr);
     return s;
 }
@@ -612,7 +613,8 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     double v;
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
-    uint32_t index = 0;
+    uint32_t index = 0, R, *place = NULL;
+    struct gbt_tree *read = NULL;
     gbt_status s = GBT_OK;
     FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
@@ -653,36 +655,46 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
     FORWARD_IF_ERROR(read_cats(&rd, model, m));
     e = gbt__json_member(doc, model, "gbtree_model_param");
+    m->num_parallel_tree = 1;
     if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));
-        if (v != 1) return gbt__jr_fail(&rd, e, "num_parallel_tree is not 1 (boosted random forests are not supported)");
+        if (!(v >= 1 && v <= 1 << 20) || v != floor(v) || v * m->K > UINT32_MAX)
+            return gbt__jr_fail(&rd, e, "num_parallel_tree is not a count of trees per output and round");
+        m->num_parallel_tree = (int)v;
+        p->num_parallel_tree = (int64_t)v;
     }
+    R = gbt__model_round_trees(m);
     FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "trees", GBT_J_ARRAY, &trees));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "tree_info", GBT_J_ARRAY, &info));
-    if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % m->K != 0)
-        return gbt__jr_fail(&rd, trees, "the trees do not come one per output and round");
-    /* tree t belongs to output t mod K: XGBoost's order, and gbt's */
+    if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % R != 0)
+        return gbt__jr_fail(&rd, trees, "the trees do not come num_parallel_tree per output and round");
+    /* a round's trees class by class, num_parallel_tree each: XGBoost's order */
     while (gbt__json_next(doc, info, &it, &el)) {
         FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
-        if (v != (double)(index++ % (uint32_t)m->K)) return gbt__jr_fail(&rd, info, "tree_info is not in round order");
+        if (v != (double)(index++ % R / (uint32_t)m->num_parallel_tree))
+            return gbt__jr_fail(&rd, info, "tree_info is not in round order");
     }
-    FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / m->K, m->K));
+    FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / R, R));
     index = 0;
+    /* read in XGBoost's order, appended in the model's (model.h) */
+    s = gbt__alloc(&read, (size_t)doc->n[trees].count + 1, sizeof *read, 1, "trees");
+    if (s == GBT_OK) s = gbt__alloc(&place, (size_t)doc->n[trees].count + 1, sizeof *place, 0, "tree order");
     for (e = doc->n[trees].child; e >= 0 && s == GBT_OK; e = doc->n[e].next, index++) {
-        struct gbt_tree t;
         int32_t id = doc->n[e].type == GBT_J_OBJECT ? gbt__json_member(doc, e, "id") : -1;
-        memset(&t, 0, sizeof t);
         /* XGBoost places a tree by its id: one out of place would belong to another output there */
         if (id >= 0 && (xnumber(&rd, id, &doc->n[id], &v) != GBT_OK || v != (double)index))
             s = gbt__jr_fail(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
-        if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &t);
-        if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
-        if (s != GBT_OK) gbt__tree_free(&t);
+        if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &read[index]);
+        if (s == GBT_OK) place[gbt__model_tree_of_xgboost(m, index)] = index;
     }
+    for (uint32_t t = 0; s == GBT_OK && t < index; t++) s = gbt__model_append_tree(m, &read[place[t]]);
+    for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
+    free(read);
+    free(place);
     e = gbt__json_member(doc, learner, "attributes");
     /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
     if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
-        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)(m->ntrees / (uint32_t)m->K)) {
+        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)gbt__model_rounds(m)) {
         m->best_iteration = (int)v;
         if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
             m->best_score = NAN;

@@ -314,7 +314,7 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
 {
     const int shift = m->index_base == GBT_BASE_ONE; /* column c was LIBSVM index c + 1 */
     const uint64_t nfeat = m->num_feature + (uint64_t)shift;
-    const uint32_t rounds = m->K ? m->ntrees / (uint32_t)m->K : 0;
+    const uint32_t rounds = (uint32_t)gbt__model_rounds(m), P = (uint32_t)m->num_parallel_tree;
     RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "the booster has no model to save: train or load one first");
     /* export only what loads: the loaders' checks, before a byte of the model */
     FORWARD_IF_ERROR(gbt__model_check(m, "cannot export the model"));
@@ -365,16 +365,17 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     gbt__sb_printf(sb, "],");
     gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
     FORWARD_IF_ERROR(put_cats(sb, m, shift));
-    gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"1\",\"num_trees\":\"%u\"}",
+    gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"%u\",\"num_trees\":\"%u\"}", P,
                    m->ntrees);
     gbt__sb_printf(sb, ",\"iteration_indptr\":[");
-    for (uint32_t r = 0; r <= rounds; r++) gbt__sb_printf(sb, r ? ",%u" : "%u", r * (uint32_t)m->K);
+    for (uint32_t r = 0; r <= rounds; r++) gbt__sb_printf(sb, r ? ",%u" : "%u", r * gbt__model_round_trees(m));
+    /* XGBoost's order: a round's trees class by class, each class's parallel trees together */
     gbt__sb_printf(sb, "],\"tree_info\":[");
-    for (uint32_t t = 0; t < m->ntrees; t++) gbt__sb_printf(sb, t ? ",%u" : "%u", t % (uint32_t)m->K);
+    for (uint32_t j = 0; j < m->ntrees; j++) gbt__sb_printf(sb, j ? ",%u" : "%u", gbt__model_tree_of_xgboost(m, j) % (uint32_t)m->K);
     gbt__sb_printf(sb, "],\"trees\":[");
-    for (uint32_t t = 0; t < m->ntrees; t++) {
-        if (t) gbt__sb_append(sb, ",", 1);
-        FORWARD_IF_ERROR(put_tree(sb, &m->trees[t], t, nfeat, shift));
+    for (uint32_t j = 0; j < m->ntrees; j++) {
+        if (j) gbt__sb_append(sb, ",", 1);
+        FORWARD_IF_ERROR(put_tree(sb, &m->trees[gbt__model_tree_of_xgboost(m, j)], j, nfeat, shift));
     }
     gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {

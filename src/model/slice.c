@@ -1,6 +1,6 @@
 /*
  * slice.c - a model holding rounds [begin, end) of another: its trees of
- * those rounds (every class of a round), its starting scores and feature
+ * those rounds (every class and parallel tree of a round), its starting scores and feature
  * names.
  */
 #include <stdlib.h>
@@ -28,8 +28,9 @@ static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
 
 static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, struct gbt_model *m)
 {
-    const uint32_t K = (uint32_t)src->K;
+    const uint32_t K = (uint32_t)src->K, R = gbt__model_round_trees(src);
     m->K = src->K;
+    m->num_parallel_tree = src->num_parallel_tree;
     m->objective = src->objective;
     m->num_class = src->num_class;
     m->num_feature = src->num_feature;
@@ -46,7 +47,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
         m->nfeature_types = src->nfeature_types;
     }
     FORWARD_IF_ERROR(gbt__model_copy_attrs(m, src));
-    for (uint32_t t = (uint32_t)begin * K; t < (uint32_t)end * K; t++) {
+    for (uint32_t t = (uint32_t)begin * R; t < (uint32_t)end * R; t++) {
         struct gbt_tree tree;
         gbt_status s = copy_tree(&src->trees[t], &tree);
         if (s == GBT_OK) s = gbt__model_add_tree(m, &tree);
@@ -66,7 +67,7 @@ gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, str
     CHECK_NOT_NULL(src);
     CHECK_NOT_NULL(out);
     RETURN_ERROR_IF(src->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
-    rounds = (int)(src->ntrees / (uint32_t)src->K);
+    rounds = gbt__model_rounds(src);
     RETURN_ERROR_IF(begin < 0 || end <= begin || end > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %d rounds (0 <= begin < end <= %d)",
                     begin, end, rounds, rounds);

@@ -63,13 +63,15 @@ gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
     s = gbt__alloc(&rows, nrow ? nrow : 1, sizeof *rows, 0, "leaf refit rows");
     if (s == GBT_OK) s = gbt__alloc(&begin, max_nodes, sizeof *begin, 0, "leaf refit nodes");
     if (s == GBT_OK) s = gbt__alloc(&count, max_nodes, sizeof *count, 0, "leaf refit nodes");
-    if (s == GBT_OK) s = gbt__alloc(&margin, nrow ? nrow * (uint64_t)K : 1, sizeof *margin, 0, "leaf refit margins");
+    if (s == GBT_OK && rf->margin == NULL)
+        s = gbt__alloc(&margin, nrow ? nrow * (uint64_t)K : 1, sizeof *margin, 0, "leaf refit margins");
     if (s == GBT_OK) s = gbt__alloc(&buf, nrow ? nrow : 1, sizeof *buf, 0, "leaf refit residuals");
     if (s == GBT_OK) s = src->read_rows(src->ctx, rows, begin, count);
-    if (s == GBT_OK) s = src->read_margins(src->ctx, margin);
+    if (s == GBT_OK && rf->margin == NULL) s = src->read_margins(src->ctx, margin);
     if (s == GBT_OK) s = gbt__alloc(&m, (size_t)n + 1, sizeof *m, 0, "leaf refit counts");
     if (s == GBT_OK) {
         /* each leaf's sampled residuals, packed leaf after leaf */
+        const double *mg = rf->margin ? rf->margin : margin;
         uint64_t at = 0;
         for (int i = 0; i < n; i++) {
             const uint64_t b = begin[nodes[i]], c = count[nodes[i]];
@@ -77,7 +79,7 @@ gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
             for (uint64_t j = 0; j < c; j++) {
                 const uint32_t r = rows[b + j];
                 if (!gbt_row_sampled(rf->seed, rf->round, rf->row_base + r, rf->subsample)) continue;
-                buf[at].v = (double)rf->label[r] - margin[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
+                buf[at].v = (double)rf->label[r] - mg[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
                 buf[at].w = rf->weight ? (double)rf->weight[r] : 1.0;
                 at++;
                 m[i]++;

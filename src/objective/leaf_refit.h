@@ -37,6 +37,12 @@ struct gbt_leaf_refit {
     double subsample;
     uint64_t row_base; /* the global index of row 0 (distributed training; else 0) */
     /*
+     * The margins at the start of the round (nrow * K, row-major), which
+     * every parallel tree of the round refits against; NULL: the source's
+     * current margins (one tree per class and round).
+     */
+    const double *margin;
+    /*
      * Distributed training (dist.c), else NULL: gathers the n leaves'
      * values of every process (leaf i's m[i] values at v + sum of m[<i]):
      * *all (free()) holds leaf after leaf, each leaf's values process after

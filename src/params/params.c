@@ -88,8 +88,13 @@ static const struct pdef table[] = {
      "against the rest (one-hot), a feature with more on a set of categories (a partition)"},
     {"max_cat_threshold", "", PT_INT, NULL, "64", 1, INT32_MAX, 0, 0, OFF(max_cat_threshold), 0, 1,
      "categorical features: the most categories a partition split sends right"},
+    {"num_parallel_tree", "", PT_INT, NULL, "1", 1, 1 << 20, 0, 0, OFF(num_parallel_tree),
+     GBT_PF_MODEL, 1,
+     "trees grown per class in each round, all fitted to the round's starting margins, each with "
+     "eta / num_parallel_tree and its own row and column draws (a random forest: one round with "
+     "subsample and colsample_bynode)"},
     {"subsample", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(subsample), 0, 1,
-     "fraction of rows sampled for each round"},
+     "fraction of rows sampled for each round (for each tree of a round of parallel trees)"},
     {"colsample_bytree", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bytree), 0, 1,
      "fraction of features sampled for each tree"},
     {"colsample_bylevel", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bylevel), 0, 1,

@@ -35,6 +35,7 @@ struct gbt_params {
     double max_delta_step; /* NaN: auto (0.7 for count:poisson, else 0) */
     int64_t max_cat_to_onehot; /* categorical features: one-hot below this many categories */
     int64_t max_cat_threshold; /* categorical features: the most categories of a partition's set */
+    int64_t num_parallel_tree; /* trees per class and round (a random forest's size) */
     double subsample;
     double colsample_bytree;
     double colsample_bylevel;

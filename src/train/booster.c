@@ -77,6 +77,7 @@ gbt_status gbt_booster_create(gbt_booster **out)
     FORWARD_IF_ERROR(gbt__alloc(&b, 1, sizeof *b, 1, "booster"));
     gbt__params_init(&b->params);
     b->model.best_iteration = -1;
+    b->model.num_parallel_tree = 1;
     *out = b;
     return GBT_OK;
 }
@@ -141,7 +142,7 @@ gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out)
 {
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(out);
-    *out = b->model.K ? (int)(b->model.ntrees / (uint32_t)b->model.K) : 0;
+    *out = gbt__model_rounds(&b->model);
     return GBT_OK;
 }
 
@@ -226,6 +227,9 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree, GBT_E_STATE,
+                        "the model grows %d parallel tree(s) per round; the parameters now say "
+                        "num_parallel_tree=%lld", m->num_parallel_tree, (long long)p->num_parallel_tree);
         FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
         FORWARD_IF_ERROR(gbt__model_check_types(m, train->feature_types, train->feature_types ? train->ncol : 0,
                                                 train->source ? train->source : "the training data"));
@@ -269,6 +273,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     m->K = K;
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
+    m->num_parallel_tree = (int)p->num_parallel_tree;
     m->num_feature = train->ncol;
     m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
     m->layout = train->layout;
@@ -599,24 +604,51 @@ static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train,
     return ts->ops->set_gradients(ts->ctx, ts->hg, ts->hh, NULL, out);
 }
 
+/* The gradients of req into the backend: the caller's (grad, hess: row-major) or the objective's. */
+static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, const double *grad,
+                                  const double *hess, const struct gbt_grad_request *req,
+                                  struct gbt_class_sums *sums)
+{
+    const int K = b->model.K;
+    if (grad) {
+        const uint64_t n = train->nrow;
+        FORWARD_IF_ERROR(host_buffers(b->ts, n * (uint64_t)K));
+        for (uint64_t r = 0; r < n; r++) {
+            const int in = gbt_row_sampled(req->seed, req->round, row_base(b) + r, req->subsample);
+            for (int k = 0; k < K; k++) {
+                b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
+                b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
+            }
+        }
+        return b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, NULL, sums);
+    }
+    if (gbt__objective_survival(b->model.objective)) return survival_gradients(b, train, req, sums);
+    return b->ts->ops->gradients(b->ts->ctx, req, sums);
+}
+
 /*
- * One round: the gradients (the caller's grad and hess, row-major, when
- * not NULL; else the objective's), then a tree per class.
+ * One round: the gradients, then num_parallel_tree (P) trees per class, each with eta / P (XGBoost's
+ * share), stored parallel index first (model.h), sharing the gradients; with subsample < 1 tree p draws
+ * its rows with the key round * P + p (the round when P is 1) and fits the gradients of the round's
+ * starting margins, given back to the backend for that; the margins take the trees one after another.
  */
 static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const double *grad,
                               const double *hess)
 {
     struct gbt_grow_config cfg;
     struct gbt_class_sums *sums = NULL;
+    double *start = NULL, *cur = NULL;
     struct gbt_grad_request req;
     struct gbt_leaf_refit refit;
     const uint32_t before = b->model.ntrees;
+    const int P = b->model.num_parallel_tree, K = b->model.K, round = gbt__model_rounds(&b->model);
+    const int sampled = P > 1 && b->params.subsample < 1.0;
+    const uint64_t len = train->nrow * (uint64_t)K;
     gbt_status s;
-    int K;
-    K = b->model.K;
     grow_config(b, &cfg);
+    cfg.eta /= (double)P;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
-    req.round = (int)(b->model.ntrees / (uint32_t)K);
+    req.round = round;
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
     req.obj = obj_param(&b->params);
@@ -637,37 +669,41 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         refit.seed = req.seed;
         refit.round = req.round;
         refit.subsample = req.subsample;
+        refit.margin = NULL;
         cfg.refit = &refit;
     }
     if (gbt_objective_is_ranking(b->model.objective))
         gbt__rank_obj_param(&b->params, b->ts->all ? b->ts->all : train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
-    if (s == GBT_OK && grad) {
-        const uint64_t n = train->nrow;
-        s = host_buffers(b->ts, n * (uint64_t)K);
-        for (uint64_t r = 0; r < n && s == GBT_OK; r++) {
-            const int in = gbt_row_sampled(req.seed, req.round, row_base(b) + r, req.subsample);
-            for (int k = 0; k < K; k++) {
-                b->ts->hg[(uint64_t)k * n + r] = in ? grad[r * (uint64_t)K + k] : 0.0;
-                b->ts->hh[(uint64_t)k * n + r] = in ? hess[r * (uint64_t)K + k] : 0.0;
+    /* the round's starting margins: parallel trees refit against them, and fit their gradients */
+    if (s == GBT_OK && P > 1 && (cfg.refit || sampled)) {
+        s = gbt__alloc(&start, len ? len : 1, sizeof *start, 0, "the round's margins");
+        if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, start);
+        refit.margin = start;
+    }
+    if (s == GBT_OK && sampled) s = gbt__alloc(&cur, len ? len : 1, sizeof *cur, 0, "the round's margins");
+    for (int p = 0; p < P && s == GBT_OK; p++) {
+        if (p == 0 || sampled) {
+            req.round = sampled ? round * P + p : round;
+            refit.round = req.round;
+            if (p > 0) s = b->ts->ops->write_margins(b->ts->ctx, start);
+            if (s == GBT_OK) s = round_gradients(b, train, grad, hess, &req, sums);
+            if (s == GBT_OK && p > 0) s = b->ts->ops->write_margins(b->ts->ctx, cur);
+        }
+        for (int k = 0; k < K && s == GBT_OK; k++) {
+            struct gbt_tree tree;
+            cfg.tree_index = ((uint64_t)round * (uint64_t)P + (uint64_t)p) * (uint64_t)K + (uint64_t)k;
+            s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
+            if (s == GBT_OK) {
+                s = gbt__model_add_tree(&b->model, &tree);
+                if (s != GBT_OK) gbt__tree_free(&tree);
             }
         }
-        if (s == GBT_OK) s = b->ts->ops->set_gradients(b->ts->ctx, b->ts->hg, b->ts->hh, NULL, sums);
-    } else if (s == GBT_OK && gbt__objective_survival(b->model.objective)) {
-        s = survival_gradients(b, train, &req, sums);
-    } else if (s == GBT_OK) {
-        s = b->ts->ops->gradients(b->ts->ctx, &req, sums);
-    }
-    for (int k = 0; k < K && s == GBT_OK; k++) {
-        struct gbt_tree tree;
-        cfg.tree_index = (uint64_t)req.round * (uint64_t)K + (uint64_t)k;
-        s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
-        if (s == GBT_OK) {
-            s = gbt__model_add_tree(&b->model, &tree);
-            if (s != GBT_OK) gbt__tree_free(&tree);
-        }
+        if (s == GBT_OK && sampled && p + 1 < P) s = b->ts->ops->read_margins(b->ts->ctx, cur);
     }
     free(sums);
+    free(start);
+    free(cur);
     /* distributed: no process leaves the round before every process has finished it */
     if (b->ts && b->ts->dist) s = gbt__dist_agree(b->ts->dist, s);
     if (s != GBT_OK) {
@@ -759,42 +795,4 @@ gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const dou
                         (unsigned long long)(i / (uint64_t)b->model.K), (int)(i % (uint64_t)b->model.K),
                         isfinite(grad[i]) ? "hessian" : "gradient", isfinite(grad[i]) ? hess[i] : grad[i]);
     return boost_round(b, train, grad, hess);
-}
-
-gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
-                                         void *user, int maximize)
-{
-    CHECK_NOT_NULL(b);
-    if (fn == NULL) {
-        b->eval_fn = NULL;
-        b->eval_user = NULL;
-        b->eval_count = 0;
-        return GBT_OK;
-    }
-    CHECK_NOT_NULL(name);
-    RETURN_ERROR_IF(name[0] == '\0' || strlen(name) >= sizeof b->eval_names[0], GBT_E_INVALID_ARG,
-                    "a custom metric's name must have 1 to %zu characters", sizeof b->eval_names[0] - 1);
-    b->eval_fn = fn;
-    b->eval_user = user;
-    b->eval_maximize = maximize < 0 ? -1 : maximize != 0;
-    b->eval_count = 1;
-    snprintf(b->eval_names[0], sizeof b->eval_names[0], "%s", name);
-    return GBT_OK;
-}
-
-gbt_status gbt_booster_set_eval_names(gbt_booster *b, int count, const char *const *names)
-{
-    CHECK_NOT_NULL(b);
-    RETURN_ERROR_IF(b->eval_fn == NULL, GBT_E_STATE,
-                    "no custom metric to name: set one with gbt_booster_set_eval_callback first");
-    RETURN_ERROR_IF(count < 1 || count > GBT_MAX_CUSTOM_METRICS, GBT_E_INVALID_ARG,
-                    "a custom metric reports 1 to %d values; got %d", GBT_MAX_CUSTOM_METRICS, count);
-    CHECK_NOT_NULL(names);
-    for (int i = 0; i < count; i++)
-        RETURN_ERROR_IF(names[i] == NULL || names[i][0] == '\0' || strlen(names[i]) >= sizeof b->eval_names[0],
-                        GBT_E_INVALID_ARG, "custom metric value %d: a name must have 1 to %zu characters", i,
-                        sizeof b->eval_names[0] - 1);
-    for (int i = 0; i < count; i++) snprintf(b->eval_names[i], sizeof b->eval_names[i], "%s", names[i]);
-    b->eval_count = count;
-    return GBT_OK;
 }

@@ -323,7 +323,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     bytes_setup = b->comm ? b->comm->bytes : 0;
     for (int r = 0; r < num_rounds && s == GBT_OK; r++) {
         const uint32_t t0 = b->model.ntrees;
-        const int round = b->model.K ? (int)(t0 / (uint32_t)b->model.K) : 0;
+        const int round = gbt__model_rounds(&b->model);
         struct gbt_strbuf line = {0};
         double t_round = gbt__now(), t_eval;
         int early = 0, improved = 0;
@@ -412,7 +412,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
         format_seconds(e1, sizeof e1, gbt__now() - start);
         if (stopped > 0)
             gbt__log(verb, GBT_LOG_INFO, "stopped on request after %d rounds (%d of %d asked for) in %s",
-                     (int)(b->model.K ? b->model.ntrees / (uint32_t)b->model.K : 0), ndone, num_rounds, e1);
+                     gbt__model_rounds(&b->model), ndone, num_rounds, e1);
         else if (rule.best_round >= 0)
             gbt__log(verb, GBT_LOG_INFO, "trained %d rounds in %s; best round %d: %s-%s = %.6f", last_round + 1,
                      e1, rule.best_round, sets[rule.set].name, mls[0].names[rule.metric], rule.best);

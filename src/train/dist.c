@@ -473,6 +473,12 @@ static gbt_status w_read_margins(void *ctx, double *out)
     return d->inner->read_margins(d->inner_ctx, out);
 }
 
+static gbt_status w_write_margins(void *ctx, const double *in)
+{
+    struct gbt_dist *d = ctx;
+    return d->inner->write_margins(d->inner_ctx, in);
+}
+
 static gbt_status w_read_rows(void *ctx, uint32_t *rows, uint64_t *node_begin, uint64_t *node_count)
 {
     struct gbt_dist *d = ctx;
@@ -515,6 +521,7 @@ static const struct gbt_backend_ops wrapper = {
     .partition = w_partition,
     .finish_tree = w_finish_tree,
     .read_margins = w_read_margins,
+    .write_margins = w_write_margins,
     .read_rows = w_read_rows,
     .read_histogram = w_read_histogram,
     .write_histogram = w_write_histogram,

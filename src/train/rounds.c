@@ -2,7 +2,8 @@
  * rounds.c - around a boosting round: the metrics an evaluation reports,
  * evaluation sets whose raw scores stay between rounds and are advanced by
  * the new trees only, a metric on any data (gbt_booster_eval), the best
- * round, cutting a model back to its first rounds.  gbt_booster_train uses these for its validation sets; callers
+ * round, cutting a model back to its first rounds, the custom metric's setters.  gbt_booster_train uses
+ * these for its validation sets; callers
  * that drive the rounds themselves (gbt_booster_update, then
  * gbt_booster_eval_round) get the same numbers and the same model.
  */
@@ -284,7 +285,7 @@ gbt_status gbt_booster_eval_forget(gbt_booster *b, const gbt_dataset *d)
 
 static int rounds_of(const gbt_booster *b)
 {
-    return b->model.K ? (int)(b->model.ntrees / (uint32_t)b->model.K) : 0;
+    return gbt__model_rounds(&b->model);
 }
 
 gbt_status gbt_booster_set_best(gbt_booster *b, int iteration, double score)
@@ -305,7 +306,7 @@ gbt_status gbt_booster_keep_rounds(gbt_booster *b, int rounds)
     RETURN_ERROR_IF(rounds < 0 || rounds > have, GBT_E_INVALID_ARG,
                     "cannot keep %d rounds of a model of %d", rounds, have);
     if (rounds == have) return GBT_OK;
-    gbt__model_truncate(&b->model, (uint32_t)rounds * (uint32_t)b->model.K);
+    gbt__model_truncate(&b->model, (uint32_t)rounds * gbt__model_round_trees(&b->model));
     if (b->model.best_iteration >= rounds) b->model.best_iteration = -1;
     /* the training state's raw scores include the dropped trees: set up again next round */
     gbt__booster_drop_state(b);
@@ -354,4 +355,42 @@ gbt_status gbt_booster_eval(const gbt_booster *b, const gbt_dataset *d, const ch
     s = gbt__eval_metric(b, &m, d, margin, out);
     free(margin);
     return s;
+}
+
+gbt_status gbt_booster_set_eval_callback(gbt_booster *b, const char *name, gbt_eval_fn fn,
+                                         void *user, int maximize)
+{
+    CHECK_NOT_NULL(b);
+    if (fn == NULL) {
+        b->eval_fn = NULL;
+        b->eval_user = NULL;
+        b->eval_count = 0;
+        return GBT_OK;
+    }
+    CHECK_NOT_NULL(name);
+    RETURN_ERROR_IF(name[0] == '\0' || strlen(name) >= sizeof b->eval_names[0], GBT_E_INVALID_ARG,
+                    "a custom metric's name must have 1 to %zu characters", sizeof b->eval_names[0] - 1);
+    b->eval_fn = fn;
+    b->eval_user = user;
+    b->eval_maximize = maximize < 0 ? -1 : maximize != 0;
+    b->eval_count = 1;
+    snprintf(b->eval_names[0], sizeof b->eval_names[0], "%s", name);
+    return GBT_OK;
+}
+
+gbt_status gbt_booster_set_eval_names(gbt_booster *b, int count, const char *const *names)
+{
+    CHECK_NOT_NULL(b);
+    RETURN_ERROR_IF(b->eval_fn == NULL, GBT_E_STATE,
+                    "no custom metric to name: set one with gbt_booster_set_eval_callback first");
+    RETURN_ERROR_IF(count < 1 || count > GBT_MAX_CUSTOM_METRICS, GBT_E_INVALID_ARG,
+                    "a custom metric reports 1 to %d values; got %d", GBT_MAX_CUSTOM_METRICS, count);
+    CHECK_NOT_NULL(names);
+    for (int i = 0; i < count; i++)
+        RETURN_ERROR_IF(names[i] == NULL || names[i][0] == '\0' || strlen(names[i]) >= sizeof b->eval_names[0],
+                        GBT_E_INVALID_ARG, "custom metric value %d: a name must have 1 to %zu characters", i,
+                        sizeof b->eval_names[0] - 1);
+    for (int i = 0; i < count; i++) snprintf(b->eval_names[i], sizeof b->eval_names[i], "%s", names[i]);
+    b->eval_count = count;
+    return GBT_OK;
 }

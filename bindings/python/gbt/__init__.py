@@ -26,7 +26,7 @@ __version__: str = _LIB.gbt_version().decode()
 
 __all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "DataIter", "Booster", "train", "cv", "callback", "collective", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
-           "XGBRanker", "XGBModel", "GBTError", "XGBoostError", "InvalidArgumentError",
+           "XGBRanker", "XGBModel", "GBTRFClassifier", "GBTRFRegressor", "XGBRFClassifier", "XGBRFRegressor", "GBTError", "XGBoostError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",
            "NoDeviceError", "DeviceError", "InternalError", "__version__"]
 
@@ -34,7 +34,8 @@ __all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "DataIter", "Booster", "trai
 def __getattr__(name: str):
     # scikit-learn is optional: the estimators load it on first use.
     if name in ("GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel",
-                "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBModel"):
+                "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBModel",
+                "GBTRFClassifier", "GBTRFRegressor", "XGBRFClassifier", "XGBRFRegressor"):
         from . import sklearn as _sk
         return getattr(_sk, name)
     raise AttributeError(f"module 'gbt' has no attribute {name!r}")

@@ -929,7 +929,6 @@ def _merge_params(params: Union[None, Mapping[str, Any], Iterable[Tuple[str, Any
 # mean what gbt does anyway (accepted silently; None: any value).  Any other
 # value is ignored with a warning.  Names the library knows are passed to it.
 _XGB_ONLY: Dict[str, Any] = {
-    "num_parallel_tree": {1, "1"},
     "validate_parameters": None, "silent": None, "predictor": None, "max_cached_hist_node": None,
     "sampling_method": {"uniform"},
     "multi_strategy": {"one_output_per_tree"},

@@ -1,4 +1,5 @@
-"""scikit-learn estimators: GBTClassifier, GBTRegressor and GBTRanker.
+"""scikit-learn estimators: GBTClassifier, GBTRegressor and GBTRanker, and
+the random forests GBTRFClassifier and GBTRFRegressor.
 
 They follow scikit-learn's conventions (parameters in ``__init__`` stored as
 given and validated in ``fit``, fitted attributes ending in ``_``,
@@ -21,8 +22,8 @@ from . import collective
 from .core import Booster, Dataset, _category_frame, _is_pandas_df
 from .training import train
 
-__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker",
-           "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker"]
+__all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTRFClassifier", "GBTRFRegressor",
+           "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor"]
 
 # scikit-learn name -> the library's name (the library takes most of these as
 # aliases already; the table keeps what is sent explicit).
@@ -820,8 +821,53 @@ class GBTRanker(GBTModel):
         return self._predict_raw(X, output_margin, iteration_range, base_margin)
 
 
+class _Forest:
+    """A random forest: one round of ``n_estimators`` parallel trees
+    (``num_parallel_tree``), with XGBoost's random-forest defaults:
+    ``learning_rate=1``, ``subsample=0.8``, ``colsample_bynode=0.8``,
+    ``reg_lambda=1e-5``.  Every tree of the round fits the same gradients
+    with ``learning_rate / n_estimators``, so the forest predicts the mean
+    of its trees' Newton steps.  ``early_stopping_rounds`` and ``callbacks``
+    are refused (one round has nothing to stop), as XGBoost refuses them."""
+
+    def __init__(self, *, learning_rate: float = 1.0, subsample: float = 0.8,
+                 colsample_bynode: float = 0.8, reg_lambda: float = 1e-5, **kwargs: Any) -> None:
+        super().__init__(learning_rate=learning_rate, subsample=subsample,  # type: ignore[call-arg]
+                         colsample_bynode=colsample_bynode, reg_lambda=reg_lambda, **kwargs)
+
+    @classmethod
+    def _get_param_names(cls) -> List[str]:
+        # the estimator's parameters are GBTModel's (this __init__ only changes defaults)
+        return GBTModel._get_param_names()
+
+    def _rounds(self) -> int:
+        """1: one round of ``n_estimators`` parallel trees."""
+        if self.early_stopping_rounds is not None or self.callbacks is not None:  # type: ignore[attr-defined]
+            raise NotImplementedError("early_stopping_rounds and callbacks are not implemented for the "
+                                      "random forest estimators (they train one round)")
+        super()._rounds()  # type: ignore[misc]
+        return 1
+
+    def _booster_params(self) -> Dict[str, Any]:
+        params = super()._booster_params()  # type: ignore[misc]
+        params["num_parallel_tree"] = super()._rounds()  # type: ignore[misc]
+        return params
+
+
+class GBTRFRegressor(_Forest, GBTRegressor):
+    __doc__ = "Random forest regression, with scikit-learn's interface.\n\n    " + (_Forest.__doc__ or "") + \
+        "\n\n    See :class:`GBTRegressor` for the rest."
+
+
+class GBTRFClassifier(_Forest, GBTClassifier):
+    __doc__ = "Random forest classification, with scikit-learn's interface.\n\n    " + (_Forest.__doc__ or "") + \
+        "\n\n    See :class:`GBTClassifier` for the rest."
+
+
 #: XGBoost's names for the same classes (``import gbt as xgb`` runs XGBoost's scikit-learn code)
 XGBModel = GBTModel
 XGBRegressor = GBTRegressor
 XGBClassifier = GBTClassifier
 XGBRanker = GBTRanker
+XGBRFRegressor = GBTRFRegressor
+XGBRFClassifier = GBTRFClassifier

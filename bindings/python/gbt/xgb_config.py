@@ -96,7 +96,8 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
         "generic_param": generic,
         "gradient_booster": {
             "name": "gbtree",
-            "gbtree_model_param": {"num_parallel_tree": "1", "num_trees": str(num_trees)},
+            "gbtree_model_param": {"num_parallel_tree": take("num_parallel_tree") or "1",
+                                   "num_trees": str(num_trees)},
             "gbtree_train_param": {"process_type": "default", "tree_method": take("tree_method"),
                                    "updater": "grow_quantile_histmaker", "updater_seq": "grow_quantile_histmaker"},
             "specified_updater": False,
