@@ -103,6 +103,11 @@ run "validation set with early stopping" "$REF_TRAIN" --num_round=200 --nthread=
 # checkpoints every 2 rounds (rank 0 writes them), then the final model
 run "binary:logistic with --save_period=2" "$REF_TRAIN" $opts --objective=binary:logistic --save_period=2
 
+# random forests: 3 parallel trees a round, each drawing its own rows from the
+# round's starting margins (the backend's write_margins op, distributed too)
+run "num_parallel_tree 3, subsample 0.8, colsample_bynode 0.8" "$REF_TRAIN" $opts \
+    --objective=binary:logistic --num_parallel_tree=3 --subsample=0.8 --colsample_bynode=0.8 --max_depth=3
+
 # run_file NAME TRAIN OPTIONS...: run on TRAIN itself (every objective)
 run_file() {
     name=$1
