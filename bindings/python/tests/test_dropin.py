@@ -227,8 +227,8 @@ def test_xgboost_only_parameters_are_accepted_with_a_warning():
         warnings.simplefilter("error")  # the values that mean what gbt does: no warning
         a = gbt.train({"tree_method": "hist", "booster": "gbtree", "num_parallel_tree": 1,
                        "validate_parameters": True, "sampling_method": "uniform"}, d, 3, verbose_eval=False)
-    with pytest.warns(UserWarning, match="num_parallel_tree=4 is ignored"):
-        b = gbt.train({"num_parallel_tree": 4}, d, 3, verbose_eval=False)
+    with pytest.warns(UserWarning, match="sampling_method='gradient_based' is ignored"):
+        b = gbt.train({"sampling_method": "gradient_based"}, d, 3, verbose_eval=False)
     assert bytes(a.save_raw()) == bytes(b.save_raw())
     with pytest.raises(gbt.ParamError, match="max_dpeth"):
         gbt.train({"max_dpeth": 3}, d, 1)
