@@ -139,6 +139,23 @@ gbt_status gbt__eval_cache_metrics(const gbt_booster *b, const struct gbt_eval_c
 
 /* ---- raw scores kept between rounds --------------------------------------- */
 
+/* The end of filling c with d's raw scores under m's trees: on failure
+   (s) the cache is emptied and s returned with its context, else c names
+   what it now holds. */
+static gbt_status cache_filled(struct gbt_eval_cache *c, const gbt_dataset *d, const struct gbt_model *m,
+                               gbt_status s)
+{
+    if (s != GBT_OK) {
+        gbt__eval_cache_free(c);
+        return fail_context(c, s);
+    }
+    c->d = d;
+    c->generation = d->generation;
+    c->epoch = m->epoch;
+    c->ntrees = m->ntrees;
+    return GBT_OK;
+}
+
 gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, const gbt_dataset *d)
 {
     const struct gbt_model *m = &b->model;
@@ -155,15 +172,7 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         /* the training data held as bins only: its raw scores are the training state's */
         s = c->margin ? GBT_OK : gbt__alloc(&c->margin, d->nrow * (uint64_t)m->K + 1, sizeof *c->margin, 0, "margins");
         if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, c->margin);
-        if (s != GBT_OK) {
-            gbt__eval_cache_free(c);
-            return fail_context(c, s);
-        }
-        c->d = d;
-        c->generation = d->generation;
-        c->epoch = m->epoch;
-        c->ntrees = m->ntrees;
-        return GBT_OK;
+        return cache_filled(c, d, m, s);
     }
     if (c->margin) {
         gbt__dataset_view(d, &v);
@@ -178,15 +187,7 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         s = gbt__dist_agree(b->ts->dist, s);
         if (s == GBT_OK) s = gbt__dist_gather_labels(b->ts->dist, d, &c->all);
     }
-    if (s != GBT_OK) {
-        gbt__eval_cache_free(c);
-        return fail_context(c, s);
-    }
-    c->d = d;
-    c->generation = d->generation;
-    c->epoch = m->epoch;
-    c->ntrees = m->ntrees;
-    return GBT_OK;
+    return cache_filled(c, d, m, s);
 }
 
 /* The booster's cache of d: the one it has, else a free or the least recently used one. */
