@@ -85,15 +85,9 @@ class DaskGBTClassifier(_DaskModel, _sk.GBTClassifier):
         self.n_classes_ = len(self.classes_)
         if self.n_classes_ < 2:
             raise ValueError(f"the data has only one class ({self.classes_[0]!r}); a classifier needs at least 2")
-        params = self._booster_params()
-        if self.objective is not None:
-            params["objective"] = self.objective
-            if self.objective.startswith("multi:"):
-                params["num_class"] = self.n_classes_
-        elif self.n_classes_ == 2:
-            params["objective"] = "binary:logistic"
-        else:
-            params["objective"], params["num_class"] = "multi:softprob", self.n_classes_
+        if callable(self.objective):
+            raise TypeError("gbt.dask: the Dask estimators take a built-in objective's name, not a function")
+        params = self._classifier_params()
         classes = self.classes_
 
         def encode(v: Any) -> Any:

@@ -618,6 +618,23 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
+    def _classifier_params(self) -> Dict[str, Any]:
+        """The booster's parameters with the objective of ``self.objective``
+        (num_class for a multi: one) or, when it is unset or a function, of
+        the classes found by fit: binary:logistic for 2, multi:softprob for
+        more."""
+        params = self._booster_params()
+        if self.objective is not None and not callable(self.objective):
+            params["objective"] = self.objective
+            if self.objective.startswith("multi:"):
+                params["num_class"] = self.n_classes_
+        elif self.n_classes_ == 2:
+            params["objective"] = "binary:logistic"
+        else:
+            params["objective"] = "multi:softprob"
+            params["num_class"] = self.n_classes_
+        return params
+
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
             eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
@@ -637,16 +654,7 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         if self.n_classes_ < 2:
             raise ValueError(f"the data has only one class ({self.classes_[0]!r}); a classifier "
                              "needs at least 2 classes")
-        params = self._booster_params()
-        if self.objective is not None and not callable(self.objective):
-            params["objective"] = self.objective
-            if self.objective.startswith("multi:"):
-                params["num_class"] = self.n_classes_
-        elif self.n_classes_ == 2:
-            params["objective"] = "binary:logistic"
-        else:
-            params["objective"] = "multi:softprob"
-            params["num_class"] = self.n_classes_
+        params = self._classifier_params()
 
         classes = self.classes_
 
