@@ -9,10 +9,8 @@ data fails (every worker stops with its message), and a worker killed during
 training (a clear error on the client, in bounded time).  A parameter
 differing on one rank cannot happen here (the client sends one parameter
 dict to every worker); test_mpi.py covers the library's check."""
-import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -26,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import dask_worker  # noqa: E402
 import mpi_worker  # noqa: E402
-from test_mpi import mpi_env, reference  # noqa: E402
+from test_mpi import mpi_env, need_mpirun, reference  # noqa: E402
 
 LIMIT_S = 150  # the whole run; about 20 s on an idle machine
 
@@ -34,14 +32,8 @@ LIMIT_S = 150  # the whole run; about 20 s on an idle machine
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """What the client got: (facts, model bytes by case)."""
-    for m in ("mpi4py", "dask", "distributed", "dask_mpi", "pyarrow"):
-        if importlib.util.find_spec(m) is None:
-            pytest.skip(f"{m} is not installed (pip install mpi4py dask[dataframe] distributed dask-mpi)")
-    mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
-    if mpirun is None:
-        pytest.skip("no mpirun or mpiexec on PATH (apt-get install openmpi-bin)")
-    if not gbt.build_info().get("mpi"):
-        pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
+    mpirun = need_mpirun(["mpi4py", "dask", "distributed", "dask_mpi", "pyarrow"],
+                         "pip install mpi4py dask[dataframe] distributed dask-mpi")
     out = tmp_path_factory.mktemp("dask")
     env = dict(os.environ, DASK_LOGGING__DISTRIBUTED="error", PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
                **mpi_env(out))

@@ -37,6 +37,20 @@ def test_one_process_answers_without_a_communicator():
         collective.init(dmlc_tracker_uri="127.0.0.1")
 
 
+def need_mpirun(modules, install):
+    """mpirun's path; skips, saying what is missing, without one of the
+    Python modules, without mpirun, or with a libgbt built without MPI."""
+    for m in modules:
+        if importlib.util.find_spec(m) is None:
+            pytest.skip(f"{m} is not installed ({install})")
+    mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
+    if mpirun is None:
+        pytest.skip("no mpirun or mpiexec on PATH (apt-get install openmpi-bin)")
+    if not gbt.build_info().get("mpi"):
+        pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
+    return mpirun
+
+
 def mpi_env(out):
     """As tests/mpi_env.sh: root in CI's containers, no single-copy transfers, session files of our own,
     sockets on the loopback device only (the start-up channel on lo; no TCP transport between the ranks,
@@ -50,13 +64,7 @@ def mpi_env(out):
 @pytest.fixture(scope="module")
 def ranks(tmp_path_factory):
     """The worker's outputs: (facts per rank, model bytes by (case, rank), mpirun's standard output)."""
-    if importlib.util.find_spec("mpi4py") is None:
-        pytest.skip("mpi4py is not installed (pip install mpi4py)")
-    mpirun = shutil.which("mpirun") or shutil.which("mpiexec")
-    if mpirun is None:
-        pytest.skip("no mpirun or mpiexec on PATH (apt-get install openmpi-bin)")
-    if not gbt.build_info().get("mpi"):
-        pytest.skip("this libgbt was built without MPI (configure found no mpicc)")
+    mpirun = need_mpirun(["mpi4py"], "pip install mpi4py")
     out = tmp_path_factory.mktemp("mpi")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **mpi_env(out))
     proc = subprocess.Popen([mpirun, "-np", str(NP), "--oversubscribe", sys.executable,
