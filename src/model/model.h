@@ -137,9 +137,12 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
 /* Reads a gbt or XGBoost JSON model into the empty model m and the default parameters p. */
 gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, struct gbt_model *m,
                                 struct gbt_params *p);
-/* Writes the model in `xgboost` (1) or gbt (0) JSON to a temporary file renamed over path. */
+/* Writes the model in `format` (GBT_MODEL_*) to a temporary file renamed over path. */
 gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                           int xgboost);
+                           int format);
+/* The model in `format` (GBT_MODEL_*) into sb; GBT_E_INVALID_ARG for an unknown format. */
+gbt_status gbt__model_write(const struct gbt_model *m, const struct gbt_params *p, int format,
+                            struct gbt_strbuf *sb);
 /* Reads the model file at path into the empty model m and the default parameters p. */
 gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_params *p);
 
@@ -147,6 +150,9 @@ gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_par
 struct gbt_jdoc;
 gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
                                     struct gbt_strbuf *sb);
+/* The same document as UBJSON (XGBoost's .ubj). */
+gbt_status gbt__model_write_xgboost_ubj(const struct gbt_model *m, const struct gbt_params *p,
+                                        struct gbt_strbuf *sb);
 /* 1 when XGBoost keeps base_score as a probability: the logit-link objectives but binary:logitraw. */
 int gbt__xgboost_base_is_probability(int obj);
 /* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */

@@ -19,6 +19,7 @@
 #include "util/json_write.h"
 #include "objective/objective.h"
 #include "util/outfile.h"
+#include "util/ubjson.h"
 #include "util/util.h"
 
 #define FORMAT_NAME "gbt-model"
@@ -519,8 +520,12 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
     int32_t trees, e;
     uint32_t index = 0;
     gbt_status s;
-    FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
-    FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    if (gbt__ubjson_sniff(text, len)) {
+        FORWARD_IF_ERROR(gbt__ubjson_parse(text, len, what, &doc));
+    } else {
+        FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
+        FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    }
     if (doc.n[0].type == GBT_J_OBJECT && gbt__json_member(&doc, 0, "format") < 0 &&
         gbt__json_member(&doc, 0, "learner") >= 0) {
         s = gbt__model_read_xgboost(&doc, what, m, p);
@@ -549,14 +554,25 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
 
 /* ---- files and buffers ---------------------------------------------------- */
 
+gbt_status gbt__model_write(const struct gbt_model *m, const struct gbt_params *p, int format,
+                            struct gbt_strbuf *sb)
+{
+    switch (format) {
+    case GBT_MODEL_GBT: return gbt__model_write_json(m, p, sb);
+    case GBT_MODEL_XGBOOST: return gbt__model_write_xgboost(m, p, sb);
+    case GBT_MODEL_XGBOOST_UBJ: return gbt__model_write_xgboost_ubj(m, p, sb);
+    default:
+        return gbt__fail(GBT_E_INVALID_ARG, "unknown model format %d (GBT_MODEL_GBT, GBT_MODEL_XGBOOST or "
+                         "GBT_MODEL_XGBOOST_UBJ)", format);
+    }
+}
+
 /*
- * Writes the model as `format` writes it to path by outfile.h's rules: a
- * temporary file renamed over a regular file (links followed), a device,
- * FIFO or socket written in place.
+ * Writes the model in `format` to path by outfile.h's rules: a temporary
+ * file renamed over a regular file (links followed), a device, FIFO or
+ * socket written in place.
  */
-static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                          gbt_status (*format)(const struct gbt_model *, const struct gbt_params *,
-                                               struct gbt_strbuf *))
+gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path, int format)
 {
     struct gbt_strbuf sb = {0};
     struct gbt_outfile out;
@@ -566,7 +582,7 @@ static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p,
     CHECK_NOT_NULL(m);
     CHECK_NOT_NULL(path);
     RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
-    s = format(m, p, &sb);
+    s = gbt__model_write(m, p, format, &sb);
     if (s == GBT_OK && (r = gbt__outfile_open(&out, path, msg, sizeof msg)) != 0)
         s = gbt__fail(r == -2 ? GBT_E_NO_MEMORY : GBT_E_IO, "%s", msg);
     if (s == GBT_OK) {
@@ -579,12 +595,6 @@ static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p,
     }
     free(sb.s);
     return s;
-}
-
-gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                           int xgboost)
-{
-    return save_as(m, p, path, xgboost ? gbt__model_write_xgboost : gbt__model_write_json);
 }
 
 /*
@@ -620,7 +630,8 @@ gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_par
         if (len == cap) s = gbt__reserve(&text, &cap, len + 65536, 1, "model text");
         if (s != GBT_OK) break;
         got = fread(text + len, 1, cap - len, f);
-        if ((odd = not_json(text + len, got)) != NULL) {
+        /* UBJSON (XGBoost's .ubj) is binary: read to the end */
+        if (!gbt__ubjson_sniff(text, len + got) && (odd = not_json(text + len, got)) != NULL) {
             /* a binary file of a known kind (XGBoost UBJSON, ...) is named; others get the byte */
             s = gbt__model_sniff(text, len + got, path);
             if (s == GBT_OK)

@@ -1,6 +1,7 @@
 /*
  * model_xgboost_write.c - a gbt model written in XGBoost's JSON model
- * format (model_xgboost.c reads it; docs/model-format.md, "XGBoost JSON").
+ * format (model_xgboost.c reads it; docs/model-format.md, "XGBoost JSON"),
+ * and the same document encoded as UBJSON, XGBoost's .ubj.
  *
  * Both formats hold the same trees: a row goes left when its value is
  * below the threshold, to the default side when missing, and the raw score
@@ -18,7 +19,9 @@
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "objective/objective.h"
+#include "util/json.h"
 #include "util/json_write.h"
+#include "util/ubjson.h"
 #include "util/util.h"
 
 /* XGBoost's node id of "no parent". */
@@ -391,4 +394,30 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");
     RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
     return GBT_OK;
+}
+
+/*
+ * The arrays of a tree that XGBoost writes typed in UBJSON, and reads
+ * typed there (all of them when "parents" is), with their element types.
+ */
+static const struct gbt_ubj_typed xgb_typed[] = {
+    {"base_weights", 'd'},  {"categories", 'l'},      {"categories_nodes", 'l'}, {"categories_segments", 'L'},
+    {"categories_sizes", 'L'}, {"default_left", 'U'}, {"left_children", 'l'},    {"loss_changes", 'd'},
+    {"parents", 'l'},       {"right_children", 'l'},  {"split_conditions", 'd'}, {"split_indices", 'l'},
+    {"split_type", 'U'},    {"sum_hessian", 'd'}};
+
+gbt_status gbt__model_write_xgboost_ubj(const struct gbt_model *m, const struct gbt_params *p,
+                                        struct gbt_strbuf *sb)
+{
+    struct gbt_strbuf text = {0};
+    struct gbt_jdoc doc;
+    /* one document, two encodings: the JSON text, parsed, encoded again */
+    gbt_status s = gbt__model_write_xgboost(m, p, &text);
+    if (s == GBT_OK) s = gbt__json_parse(text.s, text.len, "the XGBoost model", &doc);
+    if (s == GBT_OK) {
+        s = gbt__ubjson_write(&doc, xgb_typed, sizeof xgb_typed / sizeof xgb_typed[0], sb);
+        gbt__json_free(&doc);
+    }
+    free(text.s);
+    return s;
 }
