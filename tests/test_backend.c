@@ -2089,15 +2089,19 @@ static void test_set_gradients(void)
 }
 
 /*
- * Leaf ids, SHAP values and SHAP interaction values of deeper trees (depth
- * 8, 3 classes, missing values) on the device against the CPU, for dense
+ * Leaf ids, SHAP values, their approximation (approx_contribs) and SHAP
+ * interaction values of deeper trees (depth 8, 3 classes, missing values)
+ * on the device against the CPU, for dense
  * and CSR rows: the same bits, and (emulated) the kernels did run.
  * GBT_TEST_QUICK >= 2 leaves the interaction values out.
  */
 static void test_explain(void)
 {
     enum { N = 1100, C = 10 };
-    static const unsigned kinds[] = {GBT_PREDICT_LEAF, GBT_PREDICT_CONTRIBS, GBT_PREDICT_INTERACTIONS};
+    static const unsigned kinds[] = {GBT_PREDICT_LEAF, GBT_PREDICT_CONTRIBS, GBT_PREDICT_INTERACTIONS,
+                                     GBT_PREDICT_CONTRIBS | GBT_PREDICT_APPROX};
+    static const char *const names[] = {"leaf ids", "SHAP values", "SHAP interaction values",
+                                        "approximate SHAP values (approx_contribs)"};
     float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
     uint64_t *ptr = calloc(N + 1, sizeof *ptr), nnz = 0, st_state = 12345;
     uint32_t *idx = malloc(N * C * sizeof *idx);
@@ -2135,9 +2139,9 @@ static void test_explain(void)
     if (st == GBT_OK) st = gbt_booster_set_param(b, "device", "cpu");
     if (st == GBT_OK) st = gbt_booster_train(b, d, 3, NULL, NULL, 0);
     if (st != GBT_OK) diag("explain set-up: %s", gbt_last_error());
-    for (int i = 0; i < 6; i++) {
-        const unsigned fl = kinds[i % 3];
-        const gbt_dataset *data = i < 3 ? d : csr;
+    for (int i = 0; i < 8; i++) {
+        const unsigned fl = kinds[i % 4];
+        const gbt_dataset *data = i < 4 ? d : csr;
         uint64_t len = 0;
         float *pc = NULL, *pg = NULL;
         gbt_status sc = st;
@@ -2168,8 +2172,7 @@ static void test_explain(void)
         if (sc != GBT_OK) diag("explain: %s", gbt_last_error());
         ok(sc == GBT_OK && launches > 0 && memcmp(pc, pg, len * sizeof *pc) == 0,
            "%s of a depth-8 multi:softprob model, %s rows: cuda = cpu (%llu values, %ld launches)",
-           fl == GBT_PREDICT_LEAF ? "leaf ids" : fl == GBT_PREDICT_CONTRIBS ? "SHAP values" : "SHAP interaction values",
-           i < 3 ? "dense" : "CSR", (unsigned long long)len, launches);
+           names[i % 4], i < 4 ? "dense" : "CSR", (unsigned long long)len, launches);
         free(pc);
         free(pg);
     }

@@ -1797,8 +1797,14 @@ class Booster:
             ``(rows, groups, F + 1, F + 1)`` for ``pred_interactions``.
         training : bool
             Accepted; gbt's trees predict the same in and out of training.
-        approx_contribs
-            Not supported (gbt gives exact SHAP values).
+        approx_contribs : bool, default False
+            With ``pred_contribs``: Saabas' approximation instead of the exact
+            SHAP values (``GBT_PREDICT_APPROX``, XGBoost's): in each tree the
+            bias gets the root's expected value and every split on the row's
+            path gives its feature the change of the expected value (the
+            cover-weighted mean of the leaves below) from the node to the
+            child the row takes.  Not with ``pred_interactions`` (refused);
+            ignored otherwise, as in XGBoost.
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
@@ -1818,9 +1824,10 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
-        if approx_contribs:
-            raise ValueError("approx_contribs is not supported: gbt computes exact SHAP values "
-                             "(pred_contribs=True)")
+        if approx_contribs and pred_interactions:
+            raise ValueError("approx_contribs with pred_interactions is not supported: gbt computes exact SHAP "
+                             "interaction values (pred_interactions=True), and approximate SHAP values with "
+                             "pred_contribs=True, approx_contribs=True")
         # training=True: XGBoost's dropout (dart) would differ; gbtree predicts the same either way.
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
@@ -1828,7 +1835,7 @@ class Booster:
         if pred_leaf:
             flags |= _lib.GBT_PREDICT_LEAF
         elif pred_contribs:
-            flags |= _lib.GBT_PREDICT_CONTRIBS
+            flags |= _lib.GBT_PREDICT_CONTRIBS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         elif pred_interactions:
             flags |= _lib.GBT_PREDICT_INTERACTIONS
         try:
