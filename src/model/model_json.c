@@ -360,8 +360,7 @@ static gbt_status read_names(const struct gbt_jreader *rd, int32_t arr, struct g
     }
     if (s == GBT_OK) {
         char what[300];
-        snprintf(what, sizeof what, "%s:%u", rd->what, d->n[arr].line);
-        s = gbt__names_check((const char *const *)m->feature_names, n, what);
+        s = gbt__names_check((const char *const *)m->feature_names, n, gbt__jr_where(rd, arr, what, sizeof what));
         if (s != GBT_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", gbt_last_error());
@@ -462,12 +461,12 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
-        char key[64], val[GBT_CONSTRAINT_TEXT_MAX];
+        char key[64], val[GBT_CONSTRAINT_TEXT_MAX], where[300];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);
         if (gbt__params_set(p, key, val, NULL) != GBT_OK)
-            return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[c].line);
+            return gbt__fail_context(GBT_E_FORMAT, "%s", gbt__jr_where(rd, c, where, sizeof where));
     }
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "objective", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);

@@ -351,8 +351,10 @@ static gbt_status read_objective(const struct gbt_jreader *rd, int32_t learner, 
         gbt__json_string(&rd->doc->n[e], value, sizeof value);
         if (strcmp(params[i].key, "lambdarank_num_pair_per_sample") == 0 && strcmp(value, "4294967295") == 0)
             strcpy(value, "auto"); /* XGBoost's "not set" */
-        if (gbt__params_set(p, params[i].param, value, NULL) != GBT_OK)
-            return gbt__fail_context(GBT_E_FORMAT, "%s:%u: XGBoost model", rd->what, rd->doc->n[e].line);
+        if (gbt__params_set(p, params[i].param, value, NULL) != GBT_OK) {
+            char where[300];
+            return gbt__fail_context(GBT_E_FORMAT, "%s: XGBoost model", gbt__jr_where(rd, e, where, sizeof where));
+        }
     }
     return GBT_OK;
 }
@@ -432,8 +434,8 @@ static gbt_status read_names(const struct gbt_jreader *rd, int32_t learner, stru
         if (s == GBT_OK) m->nfeature_names = ++n;
     }
     if (s == GBT_OK) {
-        char where[300];
-        snprintf(where, sizeof where, "%s:%u: XGBoost model: feature_names", rd->what, d->n[arr].line);
+        char where[300], at[300];
+        snprintf(where, sizeof where, "%s: XGBoost model: feature_names", gbt__jr_where(rd, arr, at, sizeof at));
         if (gbt__names_check((const char *const *)m->feature_names, n, where) != GBT_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", gbt_last_error());

@@ -443,6 +443,16 @@ gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode 
     return gbt__fail(GBT_E_FORMAT, "%s: %s%s", rd->what, rd->format, msg);
 }
 
+const char *gbt__jr_where(const struct gbt_jreader *rd, int32_t node, char *buf, size_t len)
+{
+    const struct gbt_jnode *n = &rd->doc->n[node];
+    if (rd->doc->own)
+        snprintf(buf, len, "%s (byte %zu)", rd->what, n->pos);
+    else
+        snprintf(buf, len, "%s:%u", rd->what, n->line);
+    return buf;
+}
+
 gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg)
 {
     return gbt__jr_fail_at(rd, node >= 0 ? &rd->doc->n[node] : NULL, msg);

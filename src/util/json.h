@@ -106,6 +106,12 @@ struct gbt_jreader {
  */
 gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *msg);
 
+/*
+ * Where node `node` is, for messages built by hand: "<what>:<line>", or
+ * for a UBJSON document "<what> (byte <offset>)"; written into buf.
+ */
+const char *gbt__jr_where(const struct gbt_jreader *rd, int32_t node, char *buf, size_t len);
+
 /* As gbt__jr_fail_at, at node number node (-1: none). */
 gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg);
 
