@@ -2091,8 +2091,9 @@ static void test_set_gradients(void)
 /*
  * Leaf ids, SHAP values, their approximation (approx_contribs) and SHAP
  * interaction values of deeper trees (depth 8, 3 classes, missing values)
- * on the device against the CPU, for dense
- * and CSR rows: the same bits, and (emulated) the kernels did run.
+ * on the device against the CPU, for dense and CSR rows (the
+ * approximation dense only): the same bits, and (emulated) the kernels
+ * did run.
  * GBT_TEST_QUICK >= 2 leaves the interaction values out.
  */
 static void test_explain(void)
@@ -2147,6 +2148,7 @@ static void test_explain(void)
         gbt_status sc = st;
         long launches = 0;
         if (fl == GBT_PREDICT_INTERACTIONS && quick >= 2) continue; /* ThreadSanitizer: too slow */
+        if (i == 7) continue; /* the approximation walks the rows the others densify: dense rows suffice */
         if (!have_cuda) {
             skip(SKIP_NO_DEVICE);
             continue;
