@@ -305,7 +305,8 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
                 }
             }
             for (int j = 0; j <= C; j++) {
-                const double e = fabs(ap[((uint64_t)r * K + k) * (C + 1) + j] - sa[j]) / (fabs(sa[j]) > 1 ? fabs(sa[j]) : 1);
+                const double e =
+                    fabs(ap[((uint64_t)r * K + k) * (C + 1) + j] - sa[j]) / (fabs(sa[j]) > 1 ? fabs(sa[j]) : 1);
                 if (e > worst_a) worst_a = e;
             }
             if (!inter) continue;

@@ -300,12 +300,14 @@ static void test_xgboost_ubjson(void)
         {BYTES("{i\x07learner{#U\x05Z}"), "UBJSON: member count 5 is more than the 2 bytes left can hold (byte 12)"},
         {BYTES("{i\x07learnerSi\xff}"), "UBJSON: string length -1 is negative (byte 11)"},
         {BYTES("{i\x07learnerSi\x02\xc3\x28}"), "UBJSON: a string is not valid UTF-8 (byte 13)"},
-        {BYTES("{i\x07learnerd\x7f\xc0\0\0}"), "UBJSON: a NaN or infinite number, which a JSON document cannot hold (byte 10)"},
+        {BYTES("{i\x07learnerd\x7f\xc0\0\0}"),
+         "UBJSON: a NaN or infinite number, which a JSON document cannot hold (byte 10)"},
         {BYTES("{i\x07learnerQ}"), "UBJSON: unknown type marker 0x51 (byte 10)"},
         {BYTES("{i\x07learnerZ}xx"), "UBJSON: bytes after the end of the document (byte 12)"},
         {BYTES("{i\x07learnerl\0\x01"), "UBJSON: a number is cut short (byte 13: the data ends early"},
         {BYTES("{i\x07learner[i\x01"), "UBJSON: the data ends inside an array (byte 13: the data ends early"},
-        {BYTES("{i\x07learner[$Z#i\x03}"), "UBJSON: typed containers of null, true or false are not supported (byte 12)"},
+        {BYTES("{i\x07learner[$Z#i\x03}"),
+         "UBJSON: typed containers of null, true or false are not supported (byte 12)"},
         {BYTES("{i\x07learner[$d}"), "UBJSON: a typed container without a count ('#') (byte 13)"},
         {BYTES("{d\x07learnerZ}"), "model:1: expected a member name (byte 1)"}, /* not UBJSON: read as JSON */
     };
@@ -348,7 +350,8 @@ static void test_xgboost_ubjson(void)
     /* XGBoost reads a tree's arrays typed when "parents" is, as its writer types them; tree_info untyped */
     ok(w1 && has_bytes(w1, l1, BYTES("{L\0\0\0\0\0\0\0\x07learner{")) &&
            has_bytes(w1, l1, BYTES("\x07parents[$l#L\0\0\0\0\0\0\0\x03")) &&
-           has_bytes(w1, l1, BYTES("\x10split_conditions[$d#L")) && has_bytes(w1, l1, BYTES("\x0c" "default_left[$U#L")) &&
+           has_bytes(w1, l1, BYTES("\x10split_conditions[$d#L")) &&
+           has_bytes(w1, l1, BYTES("\x0c" "default_left[$U#L")) &&
            has_bytes(w1, l1, BYTES("\x13" "categories_segments[$L#L")) && has_bytes(w1, l1, BYTES("\x09tree_info[#L")),
        "gbt's UBJSON types the tree's arrays as XGBoost does (%zu bytes)", l1);
     ok(w2 && l1 == l2 && memcmp(w1, w2, l1) == 0, "read and written again, it is the same bytes");

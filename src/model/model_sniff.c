@@ -1,8 +1,9 @@
 /*
  * model_sniff.c - recognises files that are not gbt models but are often
  * given as one: models of XGBoost in its old binary format and LightGBM,
- * and data files (arguments given in the wrong order), so that loading says what the file is and what to do instead of a JSON parser's
- * complaint about its first byte.
+ * and data files (arguments given in the wrong order), so that loading
+ * says what the file is and what to do instead of a JSON parser's
+ * complaint about its first byte.  (XGBoost's UBJSON models are read.)
  */
 #include <stdlib.h>
 #include <string.h>

@@ -176,7 +176,8 @@ static gbt_status container(struct reader *r, int object, int depth)
         unsigned char m = 0;
         if (n < 0) {
             while (r->p < r->end && *r->p == 'N') r->p++;
-            if (r->p >= r->end) return fail_at(r, r->p, object ? "the data ends inside an object" : "the data ends inside an array");
+            if (r->p >= r->end)
+                return fail_at(r, r->p, object ? "the data ends inside an object" : "the data ends inside an array");
             if (*r->p == close) {
                 r->p++;
                 break;
