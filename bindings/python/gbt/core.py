@@ -1820,7 +1820,7 @@ class Booster:
         if approx_contribs:
             raise ValueError("approx_contribs is not supported: gbt computes exact SHAP values "
                              "(pred_contribs=True)")
-        # training=True: XGBoost's dropout (dart) would differ; gbtree predicts the same either way.
+        # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
         flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
