@@ -346,6 +346,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
 
     drop_state(b);
     s = check_growth(p);
+    gbt__dart_warn_unused(p);
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);

@@ -18,10 +18,25 @@
  * backend's own margins (the sum of every tree, each of weight 1 since)
  * as they are: with rate_drop=0 dart trains gbtree's trees.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "common/rng.h"
 #include "train/dart.h"
+
+void gbt__dart_warn_unused(const struct gbt_params *p)
+{
+    char names[96] = "";
+    if (p->booster == GBT_BOOSTER_DART) return;
+    /* as XGBoost: the dart parameters set for gbtree change nothing, and say so */
+    snprintf(names, sizeof names, "%s%s%s%s%s", p->rate_drop != 0.0 ? " rate_drop" : "",
+             p->one_drop ? " one_drop" : "", p->skip_drop != 0.0 ? " skip_drop" : "",
+             p->sample_type != GBT_DART_UNIFORM ? " sample_type" : "",
+             p->normalize_type != GBT_DART_NORM_TREE ? " normalize_type" : "");
+    if (names[0])
+        gbt__log((int)p->verbosity, GBT_LOG_WARNING, "parameters not used by booster=gbtree (they apply to "
+                 "booster=dart):%s", names);
+}
 
 /* Draw b of a round: the skip, then tree i at 1 + i, the one_drop pick at UINT64_MAX. */
 static double unit(const struct gbt_params *p, int round, uint64_t b)

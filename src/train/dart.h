@@ -7,6 +7,9 @@
 
 #include "train/booster.h"
 
+/* Warns when dart's parameters are set for booster=gbtree (as XGBoost warns). */
+void gbt__dart_warn_unused(const struct gbt_params *p);
+
 /*
  * Before a round's gradients (once per round; nothing outside dart):
  * draws the trees the round drops and gives the backend the margins of
