@@ -73,12 +73,21 @@ def test_no_drops_is_gbtree(tmp_path, extra):
 
 
 def test_same_seed_same_model():
+    """The same seed draws the same trees; another seed others.  save_config
+    has XGBoost's dart layout, and load_config gives the parameters back."""
     X, y = _data()
     d = gbt.DMatrix(X, label=y)
     p = dict(_P, booster="dart", rate_drop=0.4, one_drop=1, sample_type="weighted", seed=3)
-    one, two = (bytes(gbt.train(p, d, 6).save_raw()) for _ in range(2))
-    assert one == two
-    assert bytes(gbt.train(dict(p, seed=4), d, 6).save_raw()) != one
+    b = gbt.train(p, d, 6)
+    assert bytes(b.save_raw()) == bytes(gbt.train(p, d, 6).save_raw())
+    assert bytes(gbt.train(dict(p, seed=4), d, 6).save_raw()) != bytes(b.save_raw())
+    gb = json.loads(b.save_config())["learner"]["gradient_booster"]
+    assert gb["name"] == "dart" and gb["gbtree"]["name"] == "gbtree"
+    assert gb["dart_train_param"] == dict(normalize_type="tree", one_drop="1", rate_drop="0.4",
+                                          sample_type="weighted", skip_drop="0")
+    c = gbt.Booster()
+    c.load_config(b.save_config())
+    assert (c.get_param("booster"), c.get_param("rate_drop"), c.get_param("one_drop")) == ("dart", "0.4", "true")
 
 
 def test_xgboost_dart_models_both_ways(tmp_path):
