@@ -127,3 +127,36 @@ def test_dart_estimator_accuracy_near_xgboosts():
     acc = [(m(**kw).fit(X[:500], y[:500]).predict(X[500:]) == y[500:]).mean()
            for m in (xgb.XGBClassifier, gbt.XGBClassifier)]
     assert abs(acc[0] - acc[1]) < 0.03, acc
+
+
+def test_custom_objective_and_binned_only_data():
+    """A custom objective is handed the margins without the round's dropped
+    trees, so squared error by hand trains the built-in objective's model;
+    data kept as bins only cannot have trees taken out of its margins, which
+    is refused by name (with rate_drop=0 nothing is dropped, and it trains)."""
+    X, y = _data()
+    d = gbt.DMatrix(X, label=y)
+    p = dict(_P, booster="dart", rate_drop=0.5, base_score=0.2, seed=1)
+    want = gbt.train(p, d, 5).predict(d, output_margin=True)
+    got = gbt.train(p, d, 5, obj=lambda m, dt: (m - dt.get_label(), np.ones_like(m))).predict(d, output_margin=True)
+    np.testing.assert_array_equal(got, want)
+
+    class Once(gbt.DataIter):
+        def __init__(self):
+            self.done = False
+            super().__init__()
+
+        def next(self, input_data):
+            if self.done:
+                return False
+            input_data(data=X, label=y)
+            self.done = True
+            return True
+
+        def reset(self):
+            self.done = False
+
+    q = gbt.QuantileDMatrix(Once(), max_bin=32)
+    with pytest.raises(gbt.GBTError, match="booster=dart.*keeps only their bins"):
+        gbt.train(p, q, 3)
+    assert gbt.train(dict(p, rate_drop=0.0), q, 3).num_boosted_rounds() == 3
