@@ -1939,8 +1939,7 @@ static void test_continued(void)
                  {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8, 0, 0},
                  {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_DEPTHWISE, 0.8, 0.8, 2, 0},
                  {GBT_OBJ_REG_ABSOLUTEERROR, 1, GBT_GROW_DEPTHWISE, 0.8, 0.8, 3, 0},
-                 {GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 1.0, 1.0, 0, 1},
-                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.8, 0.8, 0, 2}};
+                 {GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_LOSSGUIDE, 0.8, 0.8, 0, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct spec s;
         gbt_dataset *d;
@@ -1953,7 +1952,7 @@ static void test_continued(void)
         s.obj = cases[c].obj;
         s.K = cases[c].K;
         s.layout = L_DENSE8;
-        s.rows = quick >= 2 ? 300 : 1500;
+        s.rows = quick >= 2 || cases[c].dart ? 300 : 1500; /* dart: each round sums every tree on the host */
         s.cols = 7;
         s.policy = cases[c].policy;
         s.subsample = cases[c].subsample;
