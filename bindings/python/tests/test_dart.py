@@ -115,6 +115,21 @@ def test_xgboost_dart_models_both_ways(tmp_path):
     bg2.save_model(tmp_path / "g.json", format="xgboost")
     back = xgb.Booster(model_file=str(tmp_path / "g.json"))
     np.testing.assert_allclose(back.predict(xgb.DMatrix(X)), bg2.predict(gbt.DMatrix(X)), rtol=1e-5, atol=1e-6)
+    # three classes, two parallel trees a round: the weights follow the trees' reordering both ways
+    y3 = np.digitize(y, [-0.5, 0.7])
+    p3 = dict(_P, objective="multi:softprob", num_class=3, booster="dart", rate_drop=0.4, num_parallel_tree=2,
+              subsample=0.8, seed=2)
+    for model, load, data in ((gbt.train(p3, gbt.DMatrix(X, label=y3), 3), xgb.Booster, xgb.DMatrix),
+                              (xgb.train(p3, xgb.DMatrix(X, label=y3), 3), gbt.Booster, gbt.DMatrix)):
+        if isinstance(model, gbt.Booster):
+            model.save_model(tmp_path / "m3.json", format="xgboost")
+        else:
+            model.save_model(tmp_path / "m3.json")
+        other = load(model_file=str(tmp_path / "m3.json"))
+        mdata = xgb.DMatrix(X) if isinstance(model, xgb.Booster) else gbt.DMatrix(X)
+        np.testing.assert_allclose(other.predict(data(X), output_margin=True, iteration_range=(1, 3)),
+                                   model.predict(mdata, output_margin=True, iteration_range=(1, 3)),
+                                   rtol=1e-5, atol=1e-6)
 
 
 def test_dart_estimator_accuracy_near_xgboosts():
