@@ -114,7 +114,8 @@ gbt_status gbt__dart_finish(gbt_booster *b, uint32_t before)
     const uint32_t added = m->ntrees - before, k = ts->dart_ndrop;
     /* XGBoost's float arithmetic: lr and the factors are floats, k + lr a float sum */
     const float lr = (float)((double)(float)b->params.eta / (double)added);
-    float factor, fresh;
+    float factor, fresh, *old = NULL;
+    gbt_status s;
     if (!m->dart) return GBT_OK;
     ts->dart_ready = 0;
     ts->dart_stale = k > 0;
@@ -126,7 +127,21 @@ gbt_status gbt__dart_finish(gbt_booster *b, uint32_t before)
         factor = (float)((double)k / (double)den);
         fresh = (float)(1.0 / (double)den);
     }
-    for (uint32_t i = 0; i < k; i++) m->weight[ts->dart_drop[i]] *= factor;
+    /* the dropped trees' weights before, to put back if the forest cannot be laid out again */
+    FORWARD_IF_ERROR(gbt__alloc(&old, k, sizeof *old, 0, "dart weights"));
+    for (uint32_t i = 0; i < k; i++) {
+        old[i] = m->weight[ts->dart_drop[i]];
+        m->weight[ts->dart_drop[i]] *= factor;
+    }
     for (uint32_t t = before; t < m->ntrees; t++) m->weight[t] = fresh;
-    return gbt__model_reweigh(m, ts->dart_drop[0]);
+    s = gbt__model_reweigh(m, ts->dart_drop[0]);
+    if (s != GBT_OK) {
+        /* the caller drops the round's trees: the model goes back to the weights before it (out of
+           memory again: the trees the forest lacks go too, so that prediction never reads past it) */
+        for (uint32_t i = 0; i < k; i++) m->weight[ts->dart_drop[i]] = old[i];
+        for (uint32_t t = before; t < m->ntrees; t++) m->weight[t] = 1.0f;
+        if (gbt__model_reweigh(m, ts->dart_drop[0]) != GBT_OK) gbt__model_truncate(m, ts->dart_drop[0]);
+    }
+    free(old);
+    return s;
 }
