@@ -774,6 +774,10 @@ GBT_API gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, c
  * base margin, exactly the values the next round's gradients are computed
  * from (gbt_booster_predict gives them rounded to float).  Sets up
  * training on `train` as gbt_booster_update does, if it is not yet.
+ * With booster=dart the next round's dropped trees are drawn first and
+ * left out (each kept tree times its weight), as XGBoost's
+ * predict(training=True) gives them: the margins that round's gradients
+ * must come from.
  */
 GBT_API gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train,
                                              double *out, uint64_t len);

@@ -31,8 +31,13 @@ static void test_xgboost_names(void)
     gbt_booster_create(&b);
     gbt_set_log_callback(keep_warning, NULL);
     ok_call(gbt_booster_set_param(b, "booster", "gbtree"), "booster=gbtree is accepted");
-    ok(gbt_booster_set_param(b, "booster", "dart") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree"),
-       "booster=dart is refused: %s", gbt_last_error());
+    ok_call(gbt_booster_set_param(b, "booster", "dart"), "booster=dart is accepted");
+    ok(gbt_booster_set_param(b, "booster", "gblinear") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree|dart"),
+       "booster=gblinear is refused: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "normalize_type", "both") == GBT_E_PARAM && strstr(gbt_last_error(), "tree|forest"),
+       "normalize_type is tree or forest: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "rate_drop", "1.5") == GBT_E_PARAM, "rate_drop is in [0, 1]: %s", gbt_last_error());
+    ok_call(gbt_booster_set_param(b, "booster", "gbtree"), "booster=gbtree again");
     ok(gbt_booster_set_param(b, "scale_pos_weight", "3") == GBT_OK && strcmp(get(b, "scale_pos_weight"), "3") == 0,
        "scale_pos_weight is a parameter (default 1)");
     ok(gbt_booster_set_param(b, "scale_pos_weight", "0") == GBT_E_PARAM && strstr(gbt_last_error(), "(0, inf)"),

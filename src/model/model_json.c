@@ -74,9 +74,14 @@ static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
     gbt__sb_append(sb, "]", 1);
 }
 
-static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
+/* A tree; w: its weight in a dart model (NULL: none written). */
+static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls, const float *w)
 {
     gbt__sb_printf(sb, "    {\n      \"class\": %d,\n      \"num_nodes\": %d", cls, t->n_nodes);
+    if (w) {
+        gbt__sb_printf(sb, ",\n      \"weight\": ");
+        gbt__json_put_float(sb, *w, 0);
+    }
     PUT_ARRAY(sb, "left", t->n_nodes, gbt__sb_printf(sb, "%d", t->left[i_]));
     PUT_ARRAY(sb, "right", t->n_nodes, gbt__sb_printf(sb, "%d", t->right[i_]));
     PUT_ARRAY(sb, "feature", t->n_nodes, gbt__sb_printf(sb, "%d", t->feature[i_]));
@@ -150,7 +155,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
         gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
-        put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K));
+        put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K), m->dart ? &m->weight[t] : NULL);
     }
     gbt__sb_printf(sb, "\n  ]\n}\n");
     RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
@@ -266,9 +271,11 @@ static gbt_status read_categories(const struct gbt_jreader *rd, int32_t obj, str
 static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
                                           "threshold", "value", "gain", "cover"};
 
-/* Tree `index` as the file has it (model_check.c checks it once the model is read). */
-static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, int K, uint32_t index, struct gbt_tree *t)
+/* Tree `index` as the file has it (model_check.c checks it once the model is read); *w its dart weight. */
+static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, const struct gbt_model *m, uint32_t index,
+                            struct gbt_tree *t, float *w)
 {
+    const int K = m->K;
     const struct gbt_jdoc *d = rd->doc;
     long long n, cls;
     int32_t e;
@@ -280,6 +287,15 @@ static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, int K, ui
     FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, K - 1, &cls));
     if (cls != (long long)(index % (uint32_t)K)) return bad(rd, e, "tree class out of order%s", "");
+    /* a dart model's trees carry their weights; other models' none */
+    e = gbt__json_member(d, obj, "weight");
+    *w = 1.0f;
+    if (m->dart && e < 0) return bad(rd, obj, "a tree of a dart model has no \"weight\"%s", "");
+    if (!m->dart && e >= 0) return bad(rd, e, "a tree has a \"weight\" but the model is not dart (booster)%s", "");
+    if (e >= 0) {
+        FORWARD_IF_ERROR(get_float(rd, &d->n[e], w));
+        if (!isfinite(*w)) return bad(rd, e, "a tree's weight is not a finite number%s", "");
+    }
     nn = (int32_t)n;
     /* the declared size against the arrays present, before it claims memory */
     for (size_t k = 0; k < sizeof tree_arrays / sizeof tree_arrays[0]; k++)
@@ -478,6 +494,7 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
     m->num_parallel_tree = (int)p->num_parallel_tree; /* a training parameter; 1 in older files */
+    m->dart = p->booster == GBT_BOOSTER_DART;         /* a training parameter; absent (gbtree) in older files */
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "num_feature", GBT_J_NUMBER, &e));
@@ -537,12 +554,13 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
     for (e = s == GBT_OK ? doc.n[trees].child : -1; e >= 0 && s == GBT_OK; e = doc.n[e].next, index++) {
         struct gbt_tree t;
+        float w = 1.0f;
         memset(&t, 0, sizeof t);
         if (doc.n[e].type != GBT_J_OBJECT)
             s = bad(&rd, e, "trees must be objects%s", "");
         else
-            s = read_tree(&rd, e, m->K, index, &t);
-        if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
+            s = read_tree(&rd, e, m, index, &t, &w);
+        if (s == GBT_OK) s = gbt__model_append_tree(m, &t, w);
         gbt__tree_free(&t);
     }
     gbt__json_free(&doc);

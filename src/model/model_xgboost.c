@@ -606,27 +606,20 @@ static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint
     return s;
 }
 
-gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
-                                   struct gbt_params *p)
+/* The learner's gbtree booster gb; wdrop: a dart model's nw weights (XGBoost's tree order), else NULL. */
+static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, int32_t gb, struct gbt_model *m,
+                               struct gbt_params *p, const double *wdrop, int32_t nw)
 {
-    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
-    int32_t learner, gb, model, e, trees, info;
-    char text[64];
+    const struct gbt_jreader rd = *rdp;
+    const struct gbt_jdoc *doc = rd.doc;
+    const char *what = rd.what;
+    int32_t model, e, trees, info;
     double v;
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     uint32_t index = 0, R, *place = NULL;
     struct gbt_tree *read = NULL;
     gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
-    gbt__json_string(&doc->n[e], text, sizeof text);
-    if (strcmp(text, "gbtree") != 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree models only (not dart or gblinear)", text);
-        return gbt__jr_fail(&rd, e, msg);
-    }
     FORWARD_IF_ERROR(read_objective(&rd, learner, p));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
     FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
@@ -670,6 +663,9 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "tree_info", GBT_J_ARRAY, &info));
     if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % R != 0)
         return gbt__jr_fail(&rd, trees, "the trees do not come num_parallel_tree per output and round");
+    if (m->dart && nw != doc->n[trees].count) return gbt__jr_fail(&rd, trees, "weight_drop does not have one weight per tree");
+    for (int32_t j = 0; j < nw; j++)
+        if (!isfinite((float)wdrop[j])) return gbt__jr_fail(&rd, trees, "a weight_drop is not a finite float");
     /* a round's trees class by class, num_parallel_tree each: XGBoost's order */
     while (gbt__json_next(doc, info, &it, &el)) {
         FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
@@ -689,7 +685,8 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
         if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &read[index]);
         if (s == GBT_OK) place[gbt__model_tree_of_xgboost(m, index)] = index;
     }
-    for (uint32_t t = 0; s == GBT_OK && t < index; t++) s = gbt__model_append_tree(m, &read[place[t]]);
+    for (uint32_t t = 0; s == GBT_OK && t < index; t++)
+        s = gbt__model_append_tree(m, &read[place[t]], wdrop ? (float)wdrop[place[t]] : 1.0f);
     for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
     free(read);
     free(place);
@@ -703,5 +700,41 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     }
     if (s == GBT_OK) s = gbt__model_check(m, what);
     if (s == GBT_OK) s = gbt__model_index_trees(m);
+    return s;
+}
+
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
+                                   struct gbt_params *p)
+{
+    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
+    int32_t learner, gb, e, nw = 0;
+    char text[64];
+    double *wdrop = NULL;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
+    gbt__json_string(&doc->n[e], text, sizeof text);
+    if (strcmp(text, "dart") == 0) {
+        /* {"name": "dart", "gbtree": {the gbtree booster}, "weight_drop": [one weight per tree]} */
+        m->dart = 1;
+        p->booster = GBT_BOOSTER_DART;
+        FORWARD_IF_ERROR(xarray(&rd, gb, "weight_drop", &wdrop, &nw));
+        s = gbt__jr_member(&rd, gb, "gbtree", GBT_J_OBJECT, &gb);
+        if (s == GBT_OK) s = gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e);
+        if (s == GBT_OK) gbt__json_string(&doc->n[e], text, sizeof text);
+        if (s != GBT_OK) {
+            free(wdrop);
+            return s;
+        }
+    }
+    if (strcmp(text, "gbtree") != 0) {
+        char msg[160];
+        free(wdrop);
+        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree and dart models only (not gblinear)", text);
+        return gbt__jr_fail(&rd, e, msg);
+    }
+    s = read_booster(&rd, learner, gb, m, p, wdrop, nw);
+    free(wdrop);
     return s;
 }

@@ -366,7 +366,8 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
         gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
     gbt__sb_printf(sb, "],");
-    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
+    /* a dart model: {"name": "dart", "gbtree": {the gbtree booster}, "weight_drop": [...]} */
+    gbt__sb_printf(sb, "\"gradient_booster\":{%s\"model\":{", m->dart ? "\"name\":\"dart\",\"gbtree\":{" : "");
     FORWARD_IF_ERROR(put_cats(sb, m, shift));
     gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"%u\",\"num_trees\":\"%u\"}", P,
                    m->ntrees);
@@ -380,7 +381,16 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         if (j) gbt__sb_append(sb, ",", 1);
         FORWARD_IF_ERROR(put_tree(sb, &m->trees[gbt__model_tree_of_xgboost(m, j)], j, nfeat, shift));
     }
-    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
+    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"}");
+    if (m->dart) {
+        gbt__sb_printf(sb, ",\"weight_drop\":[");
+        for (uint32_t j = 0; j < m->ntrees; j++) {
+            if (j) gbt__sb_append(sb, ",", 1);
+            gbt__json_put_float(sb, m->weight[gbt__model_tree_of_xgboost(m, j)], 1);
+        }
+        gbt__sb_printf(sb, "]}");
+    }
+    gbt__sb_printf(sb, ",\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ",", 1);
         gbt__json_put_float(sb, (float)to_base_score(m->objective, m->base[k]), 1);

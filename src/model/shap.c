@@ -86,6 +86,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     ncat = 0;
     for (uint32_t u = 0; u < nt; u++) {
         const struct gbt_tree *t = &m->trees[t0 + u];
+        const float w = gbt__model_weight(m, t0 + u); /* a dart tree's weight scales its values, so its SHAP values */
         struct gbt_shap_node *nodes = h->nodes + nn;
         h->offset[u] = nn;
         h->feat_off[u] = nf;
@@ -102,7 +103,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
                 memcpy(&nodes[i].threshold, &at, sizeof at);
                 ncat += gbt__tree_cat_packed(t, i, h->cat_bits + at);
             }
-            nodes[i].value = t->value[i];
+            nodes[i].value = t->value[i] * w;
             nodes[i].cover = (double)t->cover[i];
             if (t->left[i] >= 0 && !seen[t->feature[i]]) {
                 seen[t->feature[i]] = 1;

@@ -1828,7 +1828,7 @@ class Booster:
             raise ValueError("approx_contribs with pred_interactions is not supported: gbt computes exact SHAP "
                              "interaction values (pred_interactions=True), and approximate SHAP values with "
                              "pred_contribs=True, approx_contribs=True")
-        # training=True: XGBoost's dropout (dart) would differ; gbtree predicts the same either way.
+        # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
         flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
