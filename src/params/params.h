@@ -71,6 +71,7 @@ struct gbt_params {
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
     int64_t booster;     /* accepted for XGBoost configurations; always gbtree */
+    int64_t multi_strategy; /* accepted for XGBoost configurations; always one_output_per_tree */
     int64_t validate_features; /* compare the data's feature names with the model's */
 };
 
