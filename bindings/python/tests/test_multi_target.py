@@ -86,8 +86,9 @@ def test_multi_label_classifier_and_regressor_are_xgboosts():
 
 
 def test_multi_target_refusals():
-    """vector leaves, a multi-class objective on 2-D labels, and 2-D labels
-    continuing a one-target model are refused by name."""
+    """vector leaves, a multi-class objective on 2-D labels, 2-D labels
+    continuing a one-target model, and a validation set of one label per row
+    for a model of 3 targets are refused by name."""
     X, Y = _data(50)
     with pytest.raises(gbt.GBTError, match="multi_output_tree"):
         gbt.train({"multi_strategy": "multi_output_tree"}, gbt.DMatrix(X, label=Y), 1)
@@ -96,3 +97,5 @@ def test_multi_target_refusals():
     one = gbt.train({}, gbt.DMatrix(X, label=Y[:, 0]), 1)
     with pytest.raises(gbt.GBTError, match="1 label"):
         gbt.train({}, gbt.DMatrix(X, label=Y), 1, xgb_model=one)
+    with pytest.raises(gbt.GBTError, match="1 label.*3 target"):
+        gbt.train({}, gbt.DMatrix(X, label=Y), 1, evals=[(gbt.DMatrix(X, label=Y[:, 0]), "v")])
