@@ -1097,7 +1097,9 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  * MARGIN changes nothing with them (they are always in raw-score space).
  * K below is the number of raw scores per row: num_class for the
  * multiclass objectives, the number of quantile_alpha values for
- * reg:quantileerror, else 1; F is the model's number of features.
+ * reg:quantileerror, the targets of a multi-target model (labels of T
+ * values per row, gbt_dataset_set_field), else 1; F is the model's number
+ * of features.  A multi-target model's "classes" below are its targets.
  * The outputs are XGBoost's pred_leaf, pred_contribs and
  * pred_interactions, in its layout.
  *
