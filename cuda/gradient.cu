@@ -3,7 +3,8 @@
  * subsampling, and their fixed-point form.
  *
  *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
- *               gbt_row_gradients into g and h (K > 1)
+ *               gbt_row_gradients into g and h (K > 1; a multi-target
+ *               model's T = K labels a row: gbt_target_gradients)
  *   grad_max1   (K == 1) the same per row, keeping only the maxima of
  *               |g| and |h| (nothing stored)
  *   grad_quant1 (K == 1) the same per row again, straight into the

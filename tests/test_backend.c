@@ -24,6 +24,9 @@
  * model bytes and the same prediction bits (dense, CSR, margins, a missing
  * sentinel, the last columns all missing; leaf ids, SHAP values, SHAP
  * interaction values and a range of rounds), or SKIP.
+ * Multi-target trainings (issue 33: 3 labels a row, one output each;
+ * multi-label logistic with scale_pos_weight, reg:absoluteerror's
+ * per-target refit) give the same bits on 1 and 2 threads and on the device.
  * The survival objectives (issue 9), whose gradients the host computes for
  * every backend, train here with the others (survival:aft with each of its
  * three distributions); set_gradients, the operation that takes those
