@@ -517,11 +517,24 @@ class GBTModel(BaseEstimator):
         return self._predict_raw(X, output_margin, iteration_range, base_margin)
 
 
+def _column_vector_warning() -> None:
+    """scikit-learn's warning for y of one column, read as one target.  The
+    estimators accept several targets but leave the multi_output tag unset: its
+    check wants float64 predictions where gbt gives XGBoost's float32."""
+    import warnings
+
+    from sklearn.exceptions import DataConversionWarning
+
+    warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as one target",
+                  DataConversionWarning, stacklevel=4)
+
+
 def _targets(y: Any, ndim: Optional[int] = None) -> np.ndarray:
     """Labels as float64: a vector, or (n, T) for T targets per row (multi-target;
     a single column becomes a vector); ndim: the training labels' (eval_set's must match)."""
     y = np.asarray(y, dtype=np.float64)
     if y.ndim == 2 and y.shape[1] == 1:
+        _column_vector_warning()
         y = y.reshape(-1)
     if y.ndim > 2 or (ndim is not None and y.ndim != ndim):
         raise ValueError(f"the labels have shape {y.shape}; expected "
@@ -581,7 +594,9 @@ class GBTRegressor(RegressorMixin, GBTModel):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Several targets train a multi-target model (one tree per target
+            and round); predictions are then (n_samples, n_targets).
         sample_weight : array-like of shape (n_samples,), optional
         eval_set : list of (X, y), optional
             Data evaluated after each round (``evals_result_``; early stopping).
@@ -614,7 +629,10 @@ class GBTClassifier(ClassifierMixin, GBTModel):
     See :class:`GBTModel` for the parameters.  Labels may be any values
     (strings, non-contiguous integers); they are encoded as 0 .. n_classes-1
     in sorted order.  ``objective`` defaults to ``binary:logistic`` for two
-    classes and ``multi:softprob`` (with ``num_class``) for more.
+    classes and ``multi:softprob`` (with ``num_class``) for more.  ``y`` of
+    shape (n_samples, n_labels) holding 0 and 1 is multi-label
+    classification (``binary:logistic`` per label; ``predict`` and
+    ``predict_proba`` give (n_samples, n_labels)), as XGBoost's.
 
     Attributes
     ----------
@@ -630,6 +648,11 @@ class GBTClassifier(ClassifierMixin, GBTModel):
     feature_importances_ : ndarray of float32
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_label = True  # y of shape (n, T) of 0 and 1, as XGBClassifier
+        return tags
 
     def _classifier_params(self) -> Dict[str, Any]:
         """The booster's parameters with the objective of ``self.objective``
@@ -661,6 +684,8 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         if np.ndim(y) == 2 and np.shape(y)[1] > 1:
             return self._fit_multilabel(X, np.asarray(y), sample_weight, eval_set, sample_weight_eval_set,
                                         base_margin, verbose, xgb_model, base_margin_eval_set, feature_weights)
+        if np.ndim(y) == 2:
+            _column_vector_warning()
         y = np.asarray(y).reshape(-1)
         self.classes_ = np.unique(y)
         comm = collective._current()
