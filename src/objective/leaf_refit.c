@@ -79,7 +79,8 @@ gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
             for (uint64_t j = 0; j < c; j++) {
                 const uint32_t r = rows[b + j];
                 if (!gbt_row_sampled(rf->seed, rf->round, rf->row_base + r, rf->subsample)) continue;
-                buf[at].v = (double)rf->label[rf->T > 1 ? (uint64_t)r * (uint64_t)K + (uint64_t)cls : r] - mg[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
+                const uint64_t rk = (uint64_t)r * (uint64_t)K + (uint64_t)cls;
+                buf[at].v = (double)rf->label[rf->T > 1 ? rk : r] - mg[rk];
                 buf[at].w = rf->weight ? (double)rf->weight[r] : 1.0;
                 at++;
                 m[i]++;

@@ -537,8 +537,8 @@ def _targets(y: Any, ndim: Optional[int] = None) -> np.ndarray:
         _column_vector_warning()
         y = y.reshape(-1)
     if y.ndim > 2 or (ndim is not None and y.ndim != ndim):
-        raise ValueError(f"the labels have shape {y.shape}; expected "
-                         f"{'one value per row' if ndim == 1 else '(n_samples, n_targets)' if ndim else 'at most 2 dimensions'}")
+        want = "one value per row" if ndim == 1 else "(n_samples, n_targets)" if ndim else "at most 2 dimensions"
+        raise ValueError(f"the labels have shape {y.shape}; expected {want}")
     return y
 
 
