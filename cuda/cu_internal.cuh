@@ -89,6 +89,7 @@ struct gbt_cu_ctx {
     uint64_t n;
     uint32_t nfeat, total_slots;
     int K, objective, layout;
+    int T; /* labels per row: K for a multi-target model, else 1 */
     uint32_t max_nodes, max_slots;
     int cls;
     uint32_t ntiles; /* ceil(n / TILE), at least 1 */

@@ -295,6 +295,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
 {
     const struct gbt_qmatrix *qm = plan->qm;
     const uint64_t n = plan->nrow, K = (uint64_t)plan->num_class, nf = qm->cuts.nfeat;
+    const uint64_t T = plan->num_target > 1 ? (uint64_t)plan->num_target : 1;
     const uint64_t nnz = qm->layout == GBT_QM_CSR ? qm->row_ptr[n] : 0;
     int major = 0, minor = 0;
     size_t fr = 0, tot = 0, need = 0;
@@ -305,6 +306,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->nfeat = (uint32_t)nf;
     c->total_slots = qm->cuts.total_slots;
     c->K = plan->num_class;
+    c->T = (int)T;
     c->objective = plan->objective;
     c->layout = qm->layout;
     c->max_nodes = plan->max_nodes;
@@ -371,7 +373,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         {(void **)&c->offset, (nf + 1) * 4, "bin offsets"},
         {(void **)&c->nbins, (nf + 1) * 4, "bin counts"},
         {(void **)&c->usable, nf + 1, "feature flags"},
-        {(void **)&c->label, n * 4, "labels"},
+        {(void **)&c->label, n * T * 4, "labels"},
         {(void **)&c->weight, plan->weight ? n * 4 : 0, "weights"},
         {(void **)&c->margin, n * K * 8, "training margins"},
         {(void **)&c->gtmp, n * K * 8, "gradients"},
@@ -501,7 +503,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         free(list);
         if (e != cudaSuccess) return fail(msg, e, "cudaMemcpyAsync of the categorical features", __FILE__, __LINE__);
     }
-    CU_FORWARD(copy_in(c, c->label, plan->label, n * 4, msg));
+    CU_FORWARD(copy_in(c, c->label, plan->label, n * T * 4, msg));
     if (plan->weight) CU_FORWARD(copy_in(c, c->weight, plan->weight, n * 4, msg));
     CU_FORWARD(copy_in(c, c->margin, plan->margin, n * K * 8, msg));
     if (c->ngroups) CU_FORWARD(copy_in(c, c->group_ptr, plan->group_ptr, (c->ngroups + 1) * 4, msg));

@@ -3,7 +3,8 @@
  * subsampling, and their fixed-point form.
  *
  *   grad_rows   a thread per row: gbt_row_weight, gbt_row_sampled,
- *               gbt_row_gradients into g and h (K > 1)
+ *               gbt_row_gradients into g and h (K > 1; a multi-target
+ *               model's T = K labels a row: gbt_target_gradients)
  *   grad_max1   (K == 1) the same per row, keeping only the maxima of
  *               |g| and |h| (nothing stored)
  *   grad_quant1 (K == 1) the same per row again, straight into the
@@ -88,27 +89,34 @@ __device__ __forceinline__ void warp_sums(long long sg, long long sh, ull *gs, u
 
 /*
  * Row r's weighted (0: not sampled) gradients and hessians of its K outputs
- * into g[k * stride] and h[k * stride] (gbt_row_gradients).
+ * into g[k * stride] and h[k * stride] (gbt_row_gradients; multi-target,
+ * T == K labels per row: gbt_target_gradients).
  */
-__device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, int K, const double *margin,
+__device__ __forceinline__ void row_gh(int obj, const struct gbt_obj_param &op, int K, int T, const double *margin,
                                        const float *label, const float *weight, uint64_t seed, int round,
                                        double subsample, uint64_t row_base, uint64_t r, double *g,
                                        double *h, uint64_t stride)
 {
+    const int in = gbt_row_sampled(seed, round, row_base + r, subsample);
+    if (T > 1) {
+        gbt_target_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label + r * (uint64_t)T,
+                             in && weight ? (double)weight[r] : in ? 1.0 : 0.0, g, h, stride);
+        return;
+    }
     double w = gbt_row_weight(label[r], weight ? weight[r] : 1.0, op.scale_pos);
-    if (!gbt_row_sampled(seed, round, row_base + r, subsample)) w = 0.0;
+    if (!in) w = 0.0;
     gbt_row_gradients(obj, &op, K, margin + r * (uint64_t)K, 1, label[r], w, g, h, stride);
 }
 
 /* K outputs: g and h of every row and class (class k's at k * n). */
 __global__ void __launch_bounds__(256, 4)
-    grad_rows(int obj, struct gbt_obj_param op, int K, uint64_t n, const double *margin,
+    grad_rows(int obj, struct gbt_obj_param op, int K, int T, uint64_t n, const double *margin,
               const float *label, const float *weight, uint64_t seed, int round,
               double subsample, uint64_t row_base, double *g, double *h)
 {
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x)
-        row_gh(obj, op, K, margin, label, weight, seed, round, subsample, row_base, r, g + r, h + r, n);
+        row_gh(obj, op, K, T, margin, label, weight, seed, round, subsample, row_base, r, g + r, h + r, n);
 }
 
 /* One output: the largest |g| and |h| into maxima[0] and maxima[1]. */
@@ -121,7 +129,7 @@ __global__ void __launch_bounds__(256, 4)
     for (uint64_t r = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; r < n;
          r += (uint64_t)gridDim.x * blockDim.x) {
         double gv, hv;
-        row_gh(obj, op, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
+        row_gh(obj, op, 1, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
         max_abs(gv, &gm);
         max_abs(hv, &hm);
     }
@@ -208,7 +216,7 @@ __global__ void __launch_bounds__(256, 4)
          r += (uint64_t)gridDim.x * blockDim.x) {
         double gv, hv;
         struct gbt_gpair p;
-        row_gh(obj, op, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
+        row_gh(obj, op, 1, 1, margin, label, weight, seed, round, subsample, row_base, r, &gv, &hv, 1);
         p.g = gbt_quantize_scaled(gv, gsc);
         p.h = gbt_quantize_scaled(hv, hsc);
         q[r] = p;
@@ -312,7 +320,7 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
         return quantize(c, req, req->max_hook, out, msg);
     } else {
         grad_rows<<<grid_for(c, n, 256), 256, 0, c->stream>>>(
-            c->objective, req->obj, K, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
+            c->objective, req->obj, K, c->T, n, c->margin, c->label, c->has_weight ? c->weight : NULL,
             req->seed, req->round, req->subsample, req->row_base, c->gtmp, c->htmp);
         CU_LAUNCHED("grad_rows");
     }

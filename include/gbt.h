@@ -213,8 +213,10 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *   delimiter=;|:           CSV: fields separated by this character
  *                           instead of commas (implies format=csv)
  *   missing=V               CSV/TSV: this value also means missing
- *   side_files=0|1          read PATH.weight, PATH.base_margin,
- *                           PATH.lower, PATH.upper (label_lower_bound and
+ *   side_files=0|1          read PATH.label (labels replacing the file's:
+ *                           T numbers per row give T targets, as
+ *                           gbt_dataset_set_field's "label"), PATH.weight,
+ *                           PATH.base_margin, PATH.lower, PATH.upper (label_lower_bound and
  *                           label_upper_bound), PATH.feature_weights
  *                           (one number per feature) and PATH.group (or
  *                           PATH.query) when present (default 1)
@@ -298,7 +300,19 @@ GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
 
 /*
  * Sets a per-row field (or feature_weights, per feature), copying n floats:
- *   "label"        n == nrow; finite values
+ *   "label"        n == nrow; finite values; or n == nrow * T (row-major,
+ *                  T <= 256): T targets per row, which train a
+ *                  multi-target model (XGBoost's multi-target regression
+ *                  and multi-label classification, multi_strategy=
+ *                  one_output_per_tree): one output per target, a round
+ *                  grows T trees (tree t fits target t % T with the
+ *                  objective's one-label gradients and its own starting
+ *                  score), prediction gives T values per row, the
+ *                  pointwise metrics average over all n * T values.  Only
+ *                  objectives of one label per row take it (reg:*,
+ *                  binary:*, count:poisson; not multi:*,
+ *                  reg:quantileerror, survival:* or rank:*).
+ *                  gbt_dataset_get_field gives all n * T
  *   "weight"       n == nrow; finite, >= 0
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
  *                  scores used instead of base_score in training and
@@ -1087,7 +1101,9 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  * MARGIN changes nothing with them (they are always in raw-score space).
  * K below is the number of raw scores per row: num_class for the
  * multiclass objectives, the number of quantile_alpha values for
- * reg:quantileerror, else 1; F is the model's number of features.
+ * reg:quantileerror, the targets of a multi-target model (labels of T
+ * values per row, gbt_dataset_set_field), else 1; F is the model's number
+ * of features.  A multi-target model's "classes" below are its targets.
  * The outputs are XGBoost's pred_leaf, pred_contribs and
  * pred_interactions, in its layout.
  *

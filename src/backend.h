@@ -67,7 +67,8 @@ struct gbt_shap_forest;
 /* What a backend needs to set up training on one dataset. */
 struct gbt_train_plan {
     const struct gbt_qmatrix *qm; /* binned training data (host) */
-    const float *label;           /* nrow */
+    const float *label;           /* nrow * num_target, row-major */
+    int num_target;               /* labels per row: num_class (multi-target: output k fits label k) or 1 */
     const float *weight;          /* nrow, or NULL for all 1 */
     const double *margin;         /* nrow * num_class initial raw scores, row-major */
     uint64_t nrow;

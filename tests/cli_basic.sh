@@ -302,6 +302,23 @@ check "constraints from a config file give the command line's trees" cmp -s d1 d
 check "and not the unconstrained trees" sh -c '! cmp -s d1 d3'
 check "the model keeps the constraints" grep -q '"interaction_constraints": "\[\[0,1\],\[2,3,8\],\[4,5,6,7,9\]\]"' cons1.model
 
+# multi-target: FILE.label of 3 numbers a line (the file's label, then two constants); target 0's
+# trees are those of the file's label alone, the constant targets' predictions their values
+cp "$data/diabetes.train.csv" one.csv
+cp "$data/diabetes.train.csv" mt.csv
+awk -F, '{ print $1, 2.5, -3 }' mt.csv > mt.csv.label
+"$gbtrain" -q --num_round=3 one.csv one.model
+"$gbtrain" --num_round=3 mt.csv mt.model 2> mt.err
+check "gbtrain reads FILE.label and names it" grep -q "labels from mt.csv.label" mt.err
+"$gbpredict" -q one.csv one.model one.txt
+"$gbpredict" -q mt.csv mt.model mt.txt
+check "a multi-target model: gbpredict writes 3 columns" awk -F'\t' 'NF != 3 { exit 1 }' mt.txt
+cut -f1 mt.txt > mt1.txt
+check "target 0 predicts as a model of the file's label alone" cmp -s mt1.txt one.txt
+printf '2.5\t-3\n' > mt23.txt
+cut -f2,3 mt.txt | sort -u > mt23got.txt
+check "the constant targets predict their values" cmp -s mt23.txt mt23got.txt
+
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no
 done_testing

@@ -142,6 +142,10 @@ run_file "rank:pairwise, mean pairs, subsample" "$data/rank.train.libsvm" $opts 
 awk '{ $1 = ($1 >= 2) ? 1 : 0; print }' "$data/rank.train.libsvm" > rank-binary.libsvm
 run_file "rank:map, lossguide" rank-binary.libsvm $opts --objective=rank:map --grow_policy=lossguide \
     --max_leaves=12 --max_depth=0
+# multi-target (issue 33): 3 labels a row from a .label side file, each target's leaves refit to its median
+cp "$data/diabetes.train.csv" mt.csv
+awk -F, '{ print $1, $2 * 10, -$1 }' mt.csv > mt.csv.label
+run_file "multi-target reg:absoluteerror, labels from .label" mt.csv $opts --objective=reg:absoluteerror --subsample=0.8
 run_file "max_bin 16: cuts merged from every rank's values" "$data/diabetes.train.csv" $opts \
     --objective=reg:squarederror --max_bin=16
 

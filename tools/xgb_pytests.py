@@ -54,7 +54,7 @@ def run_file(tests: str, name: str, peer: bool, lib: str, timeout: int, tmp: str
     if not peer:
         env["PYTHONPATH"] = os.pathsep.join(
             [SHIM, os.path.join(ROOT, "bindings", "python"), env.get("PYTHONPATH", "")])
-        env["GBT_LIBRARY_PATH"] = lib
+        env["GBT_LIBRARY_PATH"] = os.path.abspath(lib)  # pytest runs in the tests' root
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml,
            os.path.join(tests, name + ".py")]
     t0 = time.time()

@@ -561,12 +561,12 @@ void cli_check_device(const char *device)
 
 void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
 {
-    static const char *const side[][2] = {{"weight", "weights"}, {"base_margin", "base margins"},
+    static const char *const side[][2] = {{"label", "labels"}, {"weight", "weights"}, {"base_margin", "base margins"},
                                            {"lower", "lower bounds"}, {"upper", "upper bounds"},
                                            {"feature_weights", "feature weights"},
                                            {"group", "groups"},  {"query", "groups"}};
     size_t n = strlen(path) + 24, used = 0;
-    char *name = malloc(n), *list = malloc(7 * (n + 32));
+    char *name = malloc(n), *list = malloc(8 * (n + 32));
     uint64_t nrow = 0, ncol = 0;
     int groups = 0;
     struct stat st;
@@ -578,10 +578,10 @@ void cli_report_data(const char *path, const gbt_dataset *d, int only_side)
     /* a binary dataset holds its fields: its side files were not read */
     if (exists && S_ISREG(st.st_mode) && gbt_dataset_is_binary(path, &binary) == GBT_OK && binary)
         used = (size_t)sprintf(list, " (a binary dataset)");
-    for (int i = 0; i < 7 && !binary; i++) {
+    for (int i = 0; i < 8 && !binary; i++) {
         snprintf(name, n, "%.*s.%s", file_len, path, side[i][0]);
         if (groups || stat(name, &st) != 0) continue;
-        groups = i >= 5; /* FILE.query only without FILE.group */
+        groups = i >= 6; /* FILE.query only without FILE.group */
         used += (size_t)sprintf(list + used, "; %s from %s", side[i][1], name);
     }
     gbt_dataset_shape(d, &nrow, &ncol);

@@ -19,6 +19,8 @@
  *   binary:hinge                 with t = 2y - 1: m t < 1: g = -t w, h = w; else g = 0, h = FLT_MIN w
  *   reg:absoluteerror            g = sign(m - y) w       h = w
  *   reg:quantileerror (alpha_k)  output k: g = (m_k >= y ? 1 - alpha_k : -alpha_k) w, h = w
+ * With T labels per row (multi-target), output k takes the one-output
+ * formula of its own label y_k (gbt_target_gradients).
  * These are XGBoost's definitions.  The last two refit their leaves after
  * each tree (leaf_refit.c): these gradients only choose the splits.
  *
@@ -173,6 +175,21 @@ GBT_SHARED void gbt_row_gradients(int obj, const struct gbt_obj_param *op, int K
             h[(uint64_t)k * stride] = (hh < GBT_HESS_EPS ? GBT_HESS_EPS : hh) * w;
         }
     }
+}
+
+/*
+ * Multi-target: output k of a row fits the row's label y[k] with the
+ * one-output gradients, its weight (weight, times scale_pos where y[k] is 1,
+ * as gbt_row_weight) per target, as XGBoost's element-wise objectives.
+ */
+GBT_SHARED void gbt_target_gradients(int obj, const struct gbt_obj_param *op, int T, const double *margin,
+                                     uint64_t mstride, const float *y, double weight, double *g, double *h,
+                                     uint64_t stride)
+{
+    for (int k = 0; k < T; k++)
+        gbt_row_gradients(obj, op, 1, margin + (uint64_t)k * mstride, 1, y[k],
+                          gbt_row_weight(y[k], weight, op->scale_pos), g + (uint64_t)k * stride,
+                          h + (uint64_t)k * stride, 1);
 }
 
 /* The fixed-point exponent for values whose largest magnitude is maxabs. */

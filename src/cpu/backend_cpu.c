@@ -48,6 +48,7 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     c->objective = plan->objective;
     c->nthread = plan->nthread;
     c->label = plan->label;
+    c->T = plan->num_target > 1 ? plan->num_target : 1;
     c->weight = plan->weight;
     c->max_nodes = plan->max_nodes;
     c->max_slots = plan->max_slots;

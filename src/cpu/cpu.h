@@ -25,10 +25,11 @@ struct cpu_ctx {
     struct gbt_qcols cols; /* the column-major copy of qm's codes, for the partition */
     uint64_t nrow;
     uint32_t nfeat;
-    int K; /* classes (1 unless multiclass) */
+    int K; /* outputs: classes, quantiles or targets (1 for most objectives) */
+    int T; /* labels per row: K for a multi-target model, else 1 */
     int objective;
     int nthread;
-    const float *label, *weight;
+    const float *label, *weight; /* label: nrow * T, row-major */
     uint32_t *group_ptr;       /* ranking: ngroups + 1 offsets; else NULL */
     uint64_t ngroups;
     uint32_t *rank_idx;        /* ranking: 3 * nrow: the groups' sort arrays */

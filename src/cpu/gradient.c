@@ -156,10 +156,16 @@ gbt_status gbt__cpu_gradients(void *p, const struct gbt_grad_request *req,
         } else {
 #pragma omp for schedule(static)
             for (uint64_t r = 0; r < n; r++) {
-                double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->obj.scale_pos);
-                if (!gbt_row_sampled((uint64_t)req->seed, req->round, req->row_base + r, req->subsample)) w = 0.0;
-                gbt_row_gradients(c->objective, &req->obj, K, c->margin + r, n, c->label[r], w,
-                                  c->gtmp + r, c->htmp + r, n);
+                const int in = gbt_row_sampled((uint64_t)req->seed, req->round, req->row_base + r, req->subsample);
+                if (c->T > 1) {
+                    gbt_target_gradients(c->objective, &req->obj, K, c->margin + r, n, c->label + r * (uint64_t)K,
+                                         in && c->weight ? c->weight[r] : in ? 1.0 : 0.0, c->gtmp + r, c->htmp + r,
+                                         n);
+                } else {
+                    double w = gbt_row_weight(c->label[r], c->weight ? c->weight[r] : 1.0, req->obj.scale_pos);
+                    gbt_row_gradients(c->objective, &req->obj, K, c->margin + r, n, c->label[r], in ? w : 0.0,
+                                      c->gtmp + r, c->htmp + r, n);
+                }
                 for (int k = 0; k < K; k++) {
                     double g = c->gtmp[(uint64_t)k * n + r], h = c->htmp[(uint64_t)k * n + r];
                     if (g < 0) g = -g;

@@ -98,7 +98,8 @@ static void write_all(struct writer *w, const gbt_dataset *d)
 {
     static const char *const field_tags[GBT_BINARY_NFIELDS] = {"LABL", "WGHT", "BMAR", "LLOW", "LUPP"};
     const float *fields[GBT_BINARY_NFIELDS] = {d->label, d->weight, d->base_margin, d->label_lower, d->label_upper};
-    const uint64_t nfields[GBT_BINARY_NFIELDS] = {d->nrow, d->nrow, d->nbase_margin, d->nrow, d->nrow};
+    const uint64_t nfields[GBT_BINARY_NFIELDS] = {d->nrow * (uint64_t)gbt__dataset_targets(d), d->nrow,
+                                                  d->nbase_margin, d->nrow, d->nrow};
     char magic[GBT_BINARY_MAGIC_LEN + 1];
     snprintf(magic, sizeof magic, "%s%d\n", GBT_BINARY_MAGIC, GBT_BINARY_VERSION);
     put(w, magic, GBT_BINARY_MAGIC_LEN, 1);

@@ -390,7 +390,7 @@ static gbt_status check_field_values(const gbt_dataset *d, const char *field, co
         if (nonneg == 2 && v[i] > 0 && isinf(v[i])) continue;
         if (!isfinite(v[i]) || (nonneg && v[i] < 0)) {
             char where[512];
-            uint64_t row = i % d->nrow;
+            uint64_t row = i / (n / d->nrow); /* row-major: n is a multiple of the rows */
             gbt__dataset_where(d, row, where, sizeof where);
             return gbt__fail(GBT_E_FORMAT, "%s: %s %g is %s", where, field, (double)v[i],
                              isnan(v[i]) ? "NaN" : isinf(v[i]) ? "infinite" : "negative");
@@ -455,6 +455,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         free(*slot);
         *slot = NULL;
         if (slot == &d->base_margin) d->nbase_margin = 0;
+        if (slot == &d->label) d->ntarget = 0;
         touch_field(d, slot);
         return GBT_OK;
     }
@@ -465,6 +466,10 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         RETURN_ERROR_IF(n == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
                         "base_margin has %llu values; expected a multiple of the %llu rows",
                         (unsigned long long)n, (unsigned long long)d->nrow);
+    } else if (slot == &d->label) {
+        RETURN_ERROR_IF(n == 0 || n % d->nrow != 0 || n / d->nrow > GBT_MAX_TARGETS, GBT_E_INVALID_ARG,
+                        "label has %llu values; expected the %llu rows times the targets (1 to %d)",
+                        (unsigned long long)n, (unsigned long long)d->nrow, GBT_MAX_TARGETS);
     } else {
         RETURN_ERROR_IF(n != d->nrow, GBT_E_INVALID_ARG,
                         "%s has %llu values but the dataset has %llu rows", field,
@@ -479,6 +484,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;
+    if (slot == &d->label) d->ntarget = (uint32_t)(n / d->nrow);
     touch_field(d, slot);
     return GBT_OK;
 }
@@ -494,7 +500,7 @@ gbt_status gbt_dataset_get_field(const gbt_dataset *d, const char *field, const 
     CHECK_NOT_NULL(n);
     if (strcmp(field, "label") == 0) {
         v = d->label;
-        len = d->nrow;
+        len = d->nrow * (uint64_t)gbt__dataset_targets(d);
     } else if (strcmp(field, "weight") == 0) {
         v = d->weight;
         len = d->nrow;

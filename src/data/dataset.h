@@ -15,6 +15,8 @@
  * both model formats) checks against this one number.
  */
 #define GBT_MAX_FEATURES ((1u << 24) - 1)
+/* The most labels per row (targets of a multi-target dataset). */
+#define GBT_MAX_TARGETS 256
 
 /* How a dataset's column numbers relate to the indices of its LIBSVM file. */
 enum gbt_index_base {
@@ -59,7 +61,8 @@ struct gbt_dataset {
     float *values;
     uint64_t nnz; /* present (non-missing) values */
 
-    float *label;
+    float *label;     /* nrow * gbt__dataset_targets values, row-major */
+    uint32_t ntarget; /* labels per row (multi-target: more than 1); 0 is 1 */
     float *weight;
     float *base_margin;
     uint64_t nbase_margin;
@@ -121,6 +124,12 @@ struct gbt_dview {
 };
 
 void gbt__dataset_view(const gbt_dataset *d, struct gbt_dview *v);
+
+/* Labels per row: 1, or the targets of a multi-target dataset. */
+static inline int gbt__dataset_targets(const gbt_dataset *d)
+{
+    return d->ntarget > 1 ? (int)d->ntarget : 1;
+}
 
 /* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
 gbt_status gbt__dataset_alloc(gbt_dataset **out);

@@ -57,7 +57,7 @@ struct iter {
     void *user;
     int nthread;
     /* batch 0's shape: every batch must match it */
-    uint64_t ncol, margins_per_row;
+    uint64_t ncol, margins_per_row, targets;
     int has[NFIELDS], has_groups;
     uint8_t *types;          /* ncol feature types, or NULL: all numeric */
     /* pass 1: the batches' row counts, totals, fields */
@@ -285,6 +285,7 @@ static gbt_status check_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
         for (int k = 0; k < NFIELDS; k++) it->has[k] = *field_slot((gbt_dataset *)b, k) != NULL;
         it->has_groups = b->ngroups > 0;
         it->margins_per_row = b->base_margin ? b->nbase_margin / b->nrow : 0;
+        it->targets = (uint64_t)gbt__dataset_targets(b);
         if (b->feature_types) {
             FORWARD_IF_ERROR(gbt__alloc(&it->types, b->ncol, 1, 0, "feature types"));
             memcpy(it->types, b->feature_types, b->ncol);
@@ -305,6 +306,9 @@ static gbt_status check_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
     RETURN_ERROR_IF(b->base_margin && b->nbase_margin / b->nrow != it->margins_per_row, GBT_E_INVALID_ARG,
                     "batch %llu has %llu base margins per row but batch 0 has %llu", (unsigned long long)i,
                     (unsigned long long)(b->nbase_margin / b->nrow), (unsigned long long)it->margins_per_row);
+    RETURN_ERROR_IF(b->label && (uint64_t)gbt__dataset_targets(b) != it->targets, GBT_E_INVALID_ARG,
+                    "batch %llu has %d labels per row but batch 0 has %llu", (unsigned long long)i,
+                    gbt__dataset_targets(b), (unsigned long long)it->targets);
     RETURN_ERROR_IF((b->feature_types == NULL) != (it->types == NULL) ||
                         (it->types && memcmp(b->feature_types, it->types, it->ncol) != 0),
                     GBT_E_INVALID_ARG, "batch %llu has other feature types than batch 0", (unsigned long long)i);
@@ -334,7 +338,10 @@ static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
         const float *v = *field_slot((gbt_dataset *)b, k);
         if (v)
             FORWARD_IF_ERROR(append(&it->field[k], &it->field_cap[k], &it->field_len[k], v,
-                                    k == 2 ? b->nbase_margin : b->nrow, sizeof(float), field_names[k]));
+                                    k == 2   ? b->nbase_margin
+                                    : k == 0 ? b->nrow * (uint64_t)gbt__dataset_targets(b)
+                                             : b->nrow,
+                                    sizeof(float), field_names[k]));
     }
     if (b->ngroups)
         FORWARD_IF_ERROR(append(&it->groups, &it->groups_cap, &it->ngroups, b->groups, b->ngroups,
@@ -556,6 +563,7 @@ static gbt_status assemble(struct iter *it, struct gbt_binned *bn, gbt_dataset *
         it->field[k] = NULL;
     }
     d->nbase_margin = d->base_margin ? it->field_len[2] : 0;
+    d->ntarget = d->label ? (uint32_t)it->targets : 0;
     d->groups = it->groups;
     d->ngroups = it->ngroups;
     it->groups = NULL;

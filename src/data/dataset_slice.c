@@ -75,7 +75,11 @@ static gbt_status fill(const gbt_dataset *d, uint64_t begin, uint64_t end, gbt_d
         FORWARD_IF_ERROR(copy_part(&s->values, d->values, b, e - b, sizeof(float), "CSR values"));
         s->nnz = e - b;
     }
-    FORWARD_IF_ERROR(copy_part(&s->label, d->label, begin, n, sizeof(float), "label"));
+    {
+        const uint64_t t = (uint64_t)gbt__dataset_targets(d); /* t labels per row, row-major */
+        FORWARD_IF_ERROR(copy_part(&s->label, d->label, begin * t, n * t, sizeof(float), "label"));
+        s->ntarget = d->ntarget;
+    }
     FORWARD_IF_ERROR(copy_part(&s->weight, d->weight, begin, n, sizeof(float), "weight"));
     FORWARD_IF_ERROR(copy_part(&s->label_lower, d->label_lower, begin, n, sizeof(float), "label_lower_bound"));
     FORWARD_IF_ERROR(copy_part(&s->label_upper, d->label_upper, begin, n, sizeof(float), "label_upper_bound"));

@@ -1,6 +1,6 @@
 /*
  * io_file.c - gbt_dataset_from_file: options, format guessing and the side
- * files (.weight, .base_margin, .lower/.upper, .group/.query, .feature_weights) read next to
+ * files (.label, .weight, .base_margin, .lower/.upper, .group/.query, .feature_weights) read next to
  * a data file.
  */
 #include <errno.h>
@@ -404,6 +404,8 @@ static gbt_status side_groups(gbt_dataset *d, const char *path)
 
 gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path, int weights)
 {
+    /* labels first: T values per row give T targets (multi-target), replacing the file's own */
+    FORWARD_IF_ERROR(side_field(d, path, "label", "label"));
     if (weights) FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));

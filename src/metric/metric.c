@@ -344,6 +344,32 @@ gbt_status gbt__metric_eval(const struct gbt_metric *m, int obj, int K, const do
     return GBT_OK;
 }
 
+/*
+ * Multi-target data (T labels per row): a pointwise metric over every
+ * (row, target) pair with the row's weight, as XGBoost's element-wise
+ * metrics (rmse is the root of the mean over all n T squared errors).
+ */
+static gbt_status targets_eval(const struct gbt_metric *m, int obj, int K, const double *margin,
+                               const struct gbt_dataset *d, int nthread, double *out)
+{
+    const uint64_t T = (uint64_t)gbt__dataset_targets(d);
+    float *w = NULL;
+    gbt_status s;
+    RETURN_ERROR_IF((uint64_t)K != T, GBT_E_INVALID_ARG,
+                    "the data has %llu labels per row but the model has %d outputs", (unsigned long long)T, K);
+    RETURN_ERROR_IF(m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_AUCPR || m->id == GBT_METRIC_MLOGLOSS ||
+                        m->id == GBT_METRIC_MERROR || gbt__metric_is_rank(m->id),
+                    GBT_E_PARAM, "this metric takes one label per row; multi-target data (%llu labels per "
+                    "row) takes the pointwise metrics (rmse, mae, logloss, error, ...)", (unsigned long long)T);
+    if (d->weight) {
+        FORWARD_IF_ERROR(gbt__alloc(&w, d->nrow * T + 1, sizeof *w, 0, "metric"));
+        for (uint64_t i = 0; i < d->nrow * T; i++) w[i] = d->weight[i / T];
+    }
+    s = gbt__metric_eval(m, obj, 1, margin, d->label, w, d->nrow * T, nthread, out);
+    free(w);
+    return s;
+}
+
 gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, const double *margin,
                                  const struct gbt_dataset *d, int nthread, double *out)
 {
@@ -356,6 +382,7 @@ gbt_status gbt__metric_eval_data(const struct gbt_metric *m, int obj, int K, con
         return gbt__metric_surv_eval(m, d, margin, out);
     }
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the data has no labels to evaluate against");
+    if (gbt__dataset_targets(d) > 1) return targets_eval(m, obj, K, margin, d, nthread, out);
     if (!(gbt__metric_is_rank(m->id) || (m->id == GBT_METRIC_AUC && grouped)) ||
         (K > 1 && (m->id == GBT_METRIC_AUC || m->id == GBT_METRIC_AUCPR)))
         return gbt__metric_eval(m, obj, K, margin, d->label, d->weight, d->nrow, nthread, out);

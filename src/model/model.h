@@ -23,6 +23,7 @@ struct gbt_model {
     int K;                /* raw scores per row; 0 until trained or loaded */
     int objective;
     int num_class;
+    int num_target;       /* multi-target: K labels per row, one output each; else 0 or 1 */
     int num_parallel_tree; /* trees per class and round, >= 1 */
     uint64_t num_feature;
     int index_base;       /* enum gbt_index_base of the training data (never _GUESSED) */
@@ -58,6 +59,12 @@ struct gbt_model {
 static inline uint32_t gbt__model_round_trees(const struct gbt_model *m)
 {
     return (uint32_t)m->K * (uint32_t)m->num_parallel_tree;
+}
+
+/* Labels per row the model was trained on: K for a multi-target model, else 1. */
+static inline int gbt__model_targets(const struct gbt_model *m)
+{
+    return m->num_target > 1 ? m->num_target : 1;
 }
 
 /* Complete rounds of the model (0 before training). */

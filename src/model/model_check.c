@@ -25,6 +25,7 @@
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "model/model.h"
+#include "objective/objective.h"
 #include "util/util.h"
 
 static gbt_status check_header(const struct gbt_model *m, const char *what)
@@ -41,6 +42,9 @@ static gbt_status check_header(const struct gbt_model *m, const char *what)
     else
         RETURN_ERROR_IF(m->num_class > 1 || m->num_class < 0, GBT_E_FORMAT,
                         "%s: num_class %d with an objective that is not multi-class", what, m->num_class);
+    RETURN_ERROR_IF(m->num_target > 1 && (m->num_target != m->K || !gbt__objective_multi_target(m->objective)),
+                    GBT_E_FORMAT, "%s: num_target %d does not fit objective %s with %d outputs", what,
+                    m->num_target, gbt__objective_name(m->objective), m->K);
     for (int k = 0; k < m->K; k++)
         RETURN_ERROR_IF(!isfinite(m->base[k]), GBT_E_FORMAT, "%s: the starting score of output %d is not finite",
                         what, k);

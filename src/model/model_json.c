@@ -104,6 +104,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
                    FORMAT_NAME, FORMAT_VERSION, gbt_version());
     gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
                    gbt__objective_name(m->objective), m->num_class, (unsigned long long)m->num_feature);
+    if (gbt__model_targets(m) > 1) gbt__sb_printf(sb, "  \"num_target\": %d,\n", m->num_target);
     if (m->nfeature_names > 0) {
         gbt__sb_printf(sb, "  \"feature_names\": [");
         for (uint64_t i = 0; i < m->nfeature_names; i++) {
@@ -493,6 +494,14 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, GBT_MAX_CLASSES, &v));
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
+    e = gbt__json_member(d, root, "num_target"); /* multi-target models only: one output per target */
+    if (e >= 0) {
+        FORWARD_IF_ERROR(get_int(rd, &d->n[e], 1, GBT_MAX_TARGETS, &v));
+        if (v > 1 && !gbt__objective_multi_target(m->objective))
+            return bad(rd, e, "num_target does not fit the objective%s", "");
+        m->num_target = (int)v;
+        if (v > 1) m->K = (int)v;
+    }
     m->num_parallel_tree = (int)p->num_parallel_tree; /* a training parameter; 1 in older files */
     m->dart = p->booster == GBT_BOOSTER_DART;         /* a training parameter; absent (gbtree) in older files */
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)

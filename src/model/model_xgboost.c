@@ -632,11 +632,18 @@ static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, i
     m->num_class = (int)v;
     p->num_class = m->num_class;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
-    /* XGBoost's outputs are num_target (1 for a multi-class model): a model of more targets than gbt reads is refused */
+    /*
+     * XGBoost's outputs are num_target (1 for a multi-class model; one per
+     * quantile): more than one for another objective is a multi-target model
+     */
     if (gbt__json_member(doc, e, "num_target") >= 0) {
         FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
-        if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
+        if (m->K == 1 && v > 1 && v <= GBT_MAX_TARGETS && v == floor(v) && gbt__objective_multi_target(m->objective)) {
+            m->K = (int)v;
+            m->num_target = (int)v;
+        } else if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K)) {
             return gbt__jr_fail(&rd, e, "num_target is not the number of outputs of the objective");
+        }
     }
     m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
     FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));

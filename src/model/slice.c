@@ -34,6 +34,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     m->dart = src->dart;
     m->objective = src->objective;
     m->num_class = src->num_class;
+    m->num_target = src->num_target;
     m->num_feature = src->num_feature;
     m->index_base = src->index_base;
     m->layout = src->layout;

@@ -79,7 +79,8 @@ gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
             for (uint64_t j = 0; j < c; j++) {
                 const uint32_t r = rows[b + j];
                 if (!gbt_row_sampled(rf->seed, rf->round, rf->row_base + r, rf->subsample)) continue;
-                buf[at].v = (double)rf->label[r] - mg[(uint64_t)r * (uint64_t)K + (uint64_t)cls];
+                const uint64_t rk = (uint64_t)r * (uint64_t)K + (uint64_t)cls;
+                buf[at].v = (double)rf->label[rf->T > 1 ? rk : r] - mg[rk];
                 buf[at].w = rf->weight ? (double)rf->weight[r] : 1.0;
                 at++;
                 m[i]++;
@@ -98,7 +99,8 @@ gbt_status gbt__leaf_quantiles(const struct gbt_leaf_source *src,
         }
     }
     if (s == GBT_OK) {
-        const double alpha = rf->alpha[cls];
+        /* a multi-target model's outputs share reg:absoluteerror's alpha[0], the median */
+        const double alpha = rf->alpha[rf->T > 1 ? 0 : cls];
         const int weighted = rf->weighted;
         uint64_t *first = NULL;
         s = gbt__alloc(&first, (size_t)n + 1, sizeof *first, 1, "leaf refit counts");

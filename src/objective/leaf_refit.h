@@ -24,8 +24,9 @@ struct gbt_wvalue {
 
 /* What refitting the leaves of one round's trees needs. */
 struct gbt_leaf_refit {
-    const double *alpha;   /* K: the quantile the leaves of class k's trees take */
-    const float *label;    /* nrow */
+    const double *alpha;   /* K: the quantile the leaves of class k's trees take (multi-target: alpha[0]) */
+    const float *label;    /* nrow * T, row-major: output k of a multi-target model refits to label k */
+    int T;                 /* labels per row: K (multi-target) or 1 */
     const float *weight;   /* nrow, or NULL: every weight 1 */
     int weighted;          /* weighted step quantiles, else interpolated ones */
     uint64_t nrow;

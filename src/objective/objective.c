@@ -112,10 +112,21 @@ gbt_status gbt__objective_check_aft(const gbt_dataset *d)
     return GBT_OK;
 }
 
+int gbt__objective_multi_target(int obj)
+{
+    return !gbt_objective_is_multiclass(obj) && obj != GBT_OBJ_REG_QUANTILEERROR &&
+           !gbt__objective_survival(obj) && !gbt_objective_is_ranking(obj);
+}
+
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
 {
     const char *name = gbt__objective_name(obj);
+    const int T = gbt__dataset_targets(d);
     char where[512];
+    RETURN_ERROR_IF(T > 1 && !gbt__objective_multi_target(obj), GBT_E_PARAM,
+                    "the labels have %d targets per row, but objective %s takes one label per row "
+                    "(multi-target objectives: reg:*, binary:*, count:poisson; not multi:*, "
+                    "reg:quantileerror, survival:* or rank:*)", T, name);
     if (gbt_objective_is_multiclass(obj)) {
         RETURN_ERROR_IF(num_class < 2, GBT_E_PARAM, "objective %s needs num_class >= 2 (it is %d)",
                         name, num_class);
@@ -126,8 +137,9 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
     }
     if (obj == GBT_OBJ_SURVIVAL_AFT) return gbt__objective_check_aft(d);
     RETURN_ERROR_IF(d->label == NULL, GBT_E_INVALID_ARG, "the training data has no labels");
-    for (uint64_t r = 0; r < d->nrow; r++) {
-        float y = d->label[r];
+    for (uint64_t i = 0; i < d->nrow * (uint64_t)T; i++) {
+        const uint64_t r = i / (uint64_t)T;
+        float y = d->label[i];
         const char *bad = NULL, *hint = "";
         switch (obj) {
         case GBT_OBJ_REG_LOGISTIC:
@@ -166,8 +178,11 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d)
             break;
         }
         if (bad) {
+            char target[32] = "";
+            if (T > 1) snprintf(target, sizeof target, " (target %d)", (int)(i % (uint64_t)T));
             gbt__dataset_where(d, r, where, sizeof where);
-            return gbt__fail(GBT_E_FORMAT, "%s: label %g %s for %s%s", where, (double)y, bad, name, hint);
+            return gbt__fail(GBT_E_FORMAT, "%s: label %g%s %s for %s%s", where, (double)y, target, bad, name,
+                             hint);
         }
     }
     return GBT_OK;
@@ -248,10 +263,32 @@ static gbt_status label_quantiles(const struct gbt_obj_param *op, int K, const g
     return GBT_OK;
 }
 
+/*
+ * Multi-target: each target's starting score from its own labels, as a
+ * one-target objective's (XGBoost 3's vector intercept).
+ */
+static gbt_status target_base_margins(int obj, int T, double base_score, const struct gbt_obj_param *op,
+                                      const gbt_dataset *d, double *out)
+{
+    gbt_dataset col = *d; /* a read-only view of d with target k's labels */
+    float *y;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(gbt__alloc(&y, d->nrow ? d->nrow : 1, sizeof *y, 0, "a target's labels"));
+    col.label = y;
+    col.ntarget = 0;
+    for (int k = 0; k < T && s == GBT_OK; k++) {
+        for (uint64_t r = 0; r < d->nrow; r++) y[r] = d->label[r * (uint64_t)T + (uint64_t)k];
+        s = gbt__objective_base_margin(obj, 1, base_score, op, &col, out + k);
+    }
+    free(y);
+    return s;
+}
+
 gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
                                       const struct gbt_obj_param *op, const gbt_dataset *d,
                                       double *out)
 {
+    if (d != NULL && gbt__dataset_targets(d) > 1) return target_base_margins(obj, K, base_score, op, d, out);
     const double scale_pos = op->scale_pos;
     const int logistic = gbt__objective_logit_link(obj);
     const int log_link = gbt__objective_log_link(obj);
@@ -302,16 +339,33 @@ gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
         RETURN_ERROR_IF(!(base_score > -1.0), GBT_E_PARAM, "base_score=%g must be above -1 for %s",
                         base_score, gbt__objective_name(obj));
     }
-    out[0] = logistic ? log(base_score / (1.0 - base_score)) : log_link ? log(base_score) : base_score;
+    /* every output (the targets of a model loaded without data) starts there */
+    for (int k = 0; k < K; k++)
+        out[k] = logistic ? log(base_score / (1.0 - base_score)) : log_link ? log(base_score) : base_score;
     return GBT_OK;
 }
 
 int gbt__objective_outputs(int obj, int K, unsigned flags)
 {
-    if (obj == GBT_OBJ_REG_QUANTILEERROR) return K;
-    if (obj == GBT_OBJ_MULTI_SOFTPROB || (gbt_objective_is_multiclass(obj) && (flags & GBT_PREDICT_MARGIN)))
-        return K;
-    return 1;
+    /* one output per quantile or target; multi:softmax's class unless margins are asked for */
+    if (obj == GBT_OBJ_MULTI_SOFTMAX && !(flags & GBT_PREDICT_MARGIN)) return 1;
+    return K;
+}
+
+/* One output of an objective whose outputs are independent (one per target or quantile). */
+static float transform_one(int obj, double m)
+{
+    switch (obj) {
+    case GBT_OBJ_REG_LOGISTIC:
+    case GBT_OBJ_BINARY_LOGISTIC: return (float)gbt_sigmoid(m);
+    case GBT_OBJ_COUNT_POISSON:
+    case GBT_OBJ_REG_GAMMA:
+    case GBT_OBJ_REG_TWEEDIE:
+    case GBT_OBJ_SURVIVAL_COX:
+    case GBT_OBJ_SURVIVAL_AFT: return (float)gbt_exp(m);
+    case GBT_OBJ_BINARY_HINGE: return m > 0.0 ? 1.0f : 0.0f;
+    default: return (float)m;
+    }
 }
 
 void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, float *out)
@@ -320,41 +374,18 @@ void gbt__objective_transform(int obj, int K, const double *m, unsigned flags, f
         for (int k = 0; k < K; k++) out[k] = (float)m[k];
         return;
     }
-    switch (obj) {
-    case GBT_OBJ_REG_LOGISTIC:
-    case GBT_OBJ_BINARY_LOGISTIC:
-        out[0] = (float)gbt_sigmoid(m[0]);
-        return;
-    case GBT_OBJ_COUNT_POISSON:
-    case GBT_OBJ_REG_GAMMA:
-    case GBT_OBJ_REG_TWEEDIE:
-    case GBT_OBJ_SURVIVAL_COX:
-    case GBT_OBJ_SURVIVAL_AFT:
-        out[0] = (float)gbt_exp(m[0]);
-        return;
-    case GBT_OBJ_BINARY_HINGE:
-        out[0] = m[0] > 0.0 ? 1.0f : 0.0f;
-        return;
-    case GBT_OBJ_MULTI_SOFTMAX: {
+    if (obj == GBT_OBJ_MULTI_SOFTMAX) {
         int best = 0;
         for (int k = 1; k < K; k++)
             if (m[k] > m[best]) best = k;
         out[0] = (float)best;
-        return;
-    }
-    case GBT_OBJ_MULTI_SOFTPROB: {
+    } else if (obj == GBT_OBJ_MULTI_SOFTPROB) {
         double mx = m[0], sum = 0.0;
         for (int k = 1; k < K; k++)
             if (m[k] > mx) mx = m[k];
         for (int k = 0; k < K; k++) sum += gbt_exp(m[k] - mx);
         for (int k = 0; k < K; k++) out[k] = (float)(gbt_exp(m[k] - mx) / sum);
-        return;
-    }
-    case GBT_OBJ_REG_QUANTILEERROR:
-        for (int k = 0; k < K; k++) out[k] = (float)m[k];
-        return;
-    default:
-        out[0] = (float)m[0];
-        return;
+    } else {
+        for (int k = 0; k < K; k++) out[k] = transform_one(obj, m[k]);
     }
 }

@@ -46,7 +46,13 @@ gbt_status gbt__objective_check_aft(const gbt_dataset *d);
 /* The metric used when eval_metric is empty ("tweedie-nloglik@1.5" names rho). */
 void gbt__objective_default_metric(int obj, double tweedie_rho, char *buf, size_t len);
 
-/* Checks the objective's configuration (num_class) and every label of d. */
+/*
+ * 1 for the objectives that take several labels per row (multi-target:
+ * output k fits target k's labels with the one-output gradients).
+ */
+int gbt__objective_multi_target(int obj);
+
+/* Checks the objective's configuration (num_class), d's targets and every label of d. */
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
 
 /*

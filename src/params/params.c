@@ -50,6 +50,7 @@ static const char *const tree_method_choices[] = {"hist", "auto", NULL};
 static const char *const booster_choices[] = {"gbtree", "dart", NULL};
 static const char *const sample_type_choices[] = {"uniform", "weighted", NULL};
 static const char *const normalize_type_choices[] = {"tree", "forest", NULL};
+static const char *const multi_strategy_choices[] = {"one_output_per_tree", NULL};
 static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
 static const char *const pair_method_choices[] = {"topk", "mean", NULL};
 
@@ -180,6 +181,10 @@ static const struct pdef table[] = {
     {"tree_method", "", PT_ENUM, tree_method_choices, "hist", 0, 0, 0, 0, OFF(tree_method), 0, 0,
      "accepted for XGBoost configurations: gbt always builds histograms (exact and approx are "
      "taken as hist, gpu_hist as hist with device=cuda, each with a warning)"},
+    {"multi_strategy", "", PT_ENUM, multi_strategy_choices, "one_output_per_tree", 0, 0, 0, 0, OFF(multi_strategy),
+     0, 0,
+     "multi-target models (labels of several values per row) and multi-class ones grow one tree per target or "
+     "class and round (XGBoost's multi_output_tree, trees with a vector of values per leaf, is not implemented)"},
     {"validate_features", "", PT_INT, NULL, "1", 0, 1, 0, 0, OFF(validate_features), 0, 0,
      "1: predicting, evaluating or training on data whose feature names differ from the model's is an "
      "error; 0: names are not compared"},
@@ -442,6 +447,10 @@ static gbt_status set_one(const struct pdef *d, struct gbt_params *p, const char
         return GBT_OK;
     case PT_ENUM:
         idx = enum_index(d->choices, value);
+        RETURN_ERROR_IF(idx < 0 && d->offset == OFF(multi_strategy) && strcmp(value, "multi_output_tree") == 0,
+                        GBT_E_PARAM, "multi_strategy=multi_output_tree (one tree for every target, with a "
+                        "vector of values per leaf) is not implemented in gbt; multi-target models grow "
+                        "one tree per target and round (multi_strategy=one_output_per_tree)");
         if (idx < 0) {
             const char *near = closest_choice(d->choices, value);
             if (near)

@@ -80,6 +80,7 @@ struct gbt_params {
     int64_t disable_default_eval_metric; /* no default metric when eval_metric is empty */
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
+    int64_t multi_strategy; /* accepted for XGBoost configurations; always one_output_per_tree */
     int64_t validate_features; /* compare the data's feature names with the model's */
 };
 

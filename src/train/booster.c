@@ -222,10 +222,14 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
     const struct gbt_obj_param op = obj_param(p);
-    int K = gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
+    const int T = gbt__dataset_targets(train); /* multi-target: one output per target */
+    int K = T > 1 ? T : gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
     double *base;
     gbt_status s;
     if (m->K != 0) {
+        RETURN_ERROR_IF(gbt__model_targets(m) != T, GBT_E_STATE,
+                        "the model was trained on %d label(s) per row; the training data has %d",
+                        gbt__model_targets(m), T);
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
@@ -276,6 +280,7 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
     m->K = K;
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
+    m->num_target = T;
     m->num_parallel_tree = (int)p->num_parallel_tree;
     m->dart = p->booster == GBT_BOOSTER_DART;
     m->num_feature = train->ncol;
@@ -435,6 +440,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         memset(&plan, 0, sizeof plan);
         plan.qm = ts->qm;
         plan.label = train->label;
+        plan.num_target = gbt__dataset_targets(train);
         plan.weight = train->weight;
         plan.margin = margin;
         plan.nrow = train->nrow;
@@ -656,6 +662,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     if (grad == NULL && gbt_objective_refits_leaves(b->model.objective)) {
         refit.alpha = req.obj.alpha;
         refit.label = train->label;
+        refit.T = gbt__dataset_targets(train);
         refit.weight = train->weight;
         refit.weighted = (b->ts->all ? b->ts->all->weight : train->weight) != NULL;
         refit.row_base = row_base(b);

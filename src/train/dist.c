@@ -212,7 +212,9 @@ gbt_status gbt__dist_gather_labels(struct gbt_dist *d, const gbt_dataset *part, 
         return s;
     }
     g->nrow = total;
-    s = gather_field(d, part->label, part->nrow, 0.0f, "labels", &g->label);
+    /* multi-target: T labels per row, row-major, so a part's labels are its rows' */
+    s = gather_field(d, part->label, part->nrow * (uint64_t)gbt__dataset_targets(part), 0.0f, "labels", &g->label);
+    g->ntarget = part->ntarget;
     if (s == GBT_OK) s = gather_field(d, part->weight, part->nrow, 1.0f, NULL, &g->weight);
     if (s == GBT_OK) s = gather_field(d, part->label_lower, part->nrow, 0.0f, "label_lower_bound", &g->label_lower);
     if (s == GBT_OK) s = gather_field(d, part->label_upper, part->nrow, 0.0f, "label_upper_bound", &g->label_upper);

@@ -85,6 +85,10 @@ gbt_status gbt__metric_list(const gbt_booster *b, struct gbt_metric_list *out)
 gbt_status gbt__eval_metric(const gbt_booster *b, const struct gbt_metric *m, const gbt_dataset *d,
                             const double *margin, double *out)
 {
+    /* a multi-target model's outputs each against their own labels */
+    RETURN_ERROR_IF(d->label && gbt__dataset_targets(d) != gbt__model_targets(&b->model), GBT_E_INVALID_ARG,
+                    "%s has %d label(s) per row; the model has %d target(s)", d->source ? d->source : "the data",
+                    gbt__dataset_targets(d), gbt__model_targets(&b->model));
     return gbt__metric_eval_data(m, b->model.objective, b->model.K, margin, d,
                                  gbt__threads(b->params.nthread), out);
 }

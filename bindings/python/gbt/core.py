@@ -474,7 +474,7 @@ class Dataset:
         for field in ("label", "weight", "base_margin", "label_lower_bound", "label_upper_bound"):
             v = self._get_field(field)
             if v is not None and v.size:
-                d.set_float_info(field, v)
+                d.set_float_info(field, v.reshape(self.num_row(), -1) if field == "label" else v)
         group = self.get_group()
         if group is not None:
             d.set_group(group)
@@ -525,9 +525,10 @@ class Dataset:
             return
         arr = np.asarray(values)
         n = self.num_row()
-        if field == "base_margin" and arr.ndim == 2:
+        if field in ("base_margin", "label") and arr.ndim == 2:
+            # several per row, row-major: base margins per output, labels per target (multi-target)
             if arr.shape[0] != n:
-                raise ValueError(f"base_margin has {arr.shape[0]} rows but the data has {n}")
+                raise ValueError(f"{field} has {arr.shape[0]} rows but the data has {n}")
             arr = np.ascontiguousarray(arr, dtype=np.float32).reshape(-1)
         else:
             arr = _as_vector(arr, n, field)
@@ -574,7 +575,9 @@ class Dataset:
         check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:
-        """Set the labels (one finite value per row; None removes them)."""
+        """Set the labels: one finite value per row, or an (nrow, T) array of T
+        targets per row (multi-target regression, multi-label classification);
+        None removes them."""
         self._set_field("label", label)
 
     def set_weight(self, weight: Any) -> None:
@@ -693,7 +696,7 @@ class Dataset:
         for field in ("label", "weight", "label_lower_bound", "label_upper_bound"):
             v = self._get_field(field)
             if v is not None:
-                out.set_float_info(field, v[idx])
+                out.set_float_info(field, v.reshape(nrow, -1)[idx] if field == "label" else v[idx])
         bm = self._get_field("base_margin")
         if bm is not None:
             out.set_base_margin(bm.reshape(nrow, -1)[idx])
@@ -711,7 +714,8 @@ class Dataset:
         return out
 
     def get_label(self) -> np.ndarray:
-        """The labels (a float32 copy); an empty array when there are none (as XGBoost's)."""
+        """The labels (a float32 copy, flat: nrow * T values for T targets, row-major);
+        an empty array when there are none (as XGBoost's)."""
         return self.get_float_info("label")
 
     def get_weight(self) -> np.ndarray:
@@ -931,7 +935,6 @@ def _merge_params(params: Union[None, Mapping[str, Any], Iterable[Tuple[str, Any
 _XGB_ONLY: Dict[str, Any] = {
     "validate_parameters": None, "silent": None, "predictor": None, "max_cached_hist_node": None,
     "sampling_method": {"uniform"},
-    "multi_strategy": {"one_output_per_tree"},
     "process_type": {"default"},
     "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
     # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
@@ -1731,20 +1734,22 @@ class Booster:
             except _lib.GBTError:
                 pass
         base: List[float] = []
+        num_target = 1
         if self.num_boosted_rounds():
             # the model's starting raw scores through the objective's transform
-            # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic)
+            # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic),
+            # one per target or quantile; a multi-class model's as they are
             margin = json.loads(bytes(self.save_raw())).get("base_margin") or []
-            if len(margin) == 1 and self.num_trees() == self.num_boosted_rounds():
-                m = np.array([float(margin[0])], dtype=np.float64)
-                out = np.empty(1, dtype=np.float32)
-                if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), 1) == 0:
-                    base = [float(out[0])]
-            else:
-                base = [float(v) for v in margin]
+            base = [float(v) for v in margin]
+            if not str(params.get("objective", "")).startswith("multi:") and margin:
+                num_target = len(margin)  # XGBoost's outputs: targets or quantiles
+                m = np.array(base, dtype=np.float64)
+                out = np.empty(m.size, dtype=np.float32)
+                if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), out.size) == 0:
+                    base = [float(v) for v in out]
         version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
         cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
-                                self.num_trees() if self._has_model() else 0, base, version)
+                                self.num_trees() if self._has_model() else 0, base, version, num_target)
         return json.dumps(cfg)
 
     def load_config(self, config: str) -> None:

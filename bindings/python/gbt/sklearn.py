@@ -501,12 +501,13 @@ class GBTModel(BaseEstimator):
         X = self._encode_categories(X, fit=True)
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan", y_numeric=True)
+                             ensure_all_finite="allow-nan", y_numeric=True, multi_output=True)
         params = self._booster_params()
         params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
-        return self._fit(X, np.asarray(y, dtype=np.float64), sample_weight, eval_set,
+        y = _targets(y)
+        return self._fit(X, y, sample_weight, eval_set,
                          sample_weight_eval_set, base_margin, verbose, params,
-                         lambda v: np.asarray(v, dtype=np.float64).reshape(-1), xgb_model,
+                         lambda v: _targets(v, y.ndim), xgb_model,
                          base_margin_eval_set, feature_weights)
 
     def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
@@ -515,6 +516,31 @@ class GBTModel(BaseEstimator):
         ``iteration_range``: rounds ``[begin, end)``; default up to
         ``best_iteration_`` when there is one, else every round."""
         return self._predict_raw(X, output_margin, iteration_range, base_margin)
+
+
+def _column_vector_warning() -> None:
+    """scikit-learn's warning for y of one column, read as one target.  The
+    estimators accept several targets but leave the multi_output tag unset: its
+    check wants float64 predictions where gbt gives XGBoost's float32."""
+    import warnings
+
+    from sklearn.exceptions import DataConversionWarning
+
+    warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as one target",
+                  DataConversionWarning, stacklevel=4)
+
+
+def _targets(y: Any, ndim: Optional[int] = None) -> np.ndarray:
+    """Labels as float64: a vector, or (n, T) for T targets per row (multi-target;
+    a single column becomes a vector); ndim: the training labels' (eval_set's must match)."""
+    y = np.asarray(y, dtype=np.float64)
+    if y.ndim == 2 and y.shape[1] == 1:
+        _column_vector_warning()
+        y = y.reshape(-1)
+    if y.ndim > 2 or (ndim is not None and y.ndim != ndim):
+        want = "one value per row" if ndim == 1 else "(n_samples, n_targets)" if ndim else "at most 2 dimensions"
+        raise ValueError(f"the labels have shape {y.shape}; expected {want}")
+    return y
 
 
 def _booster_of(model: Any) -> Any:
@@ -569,7 +595,9 @@ class GBTRegressor(RegressorMixin, GBTModel):
         Parameters
         ----------
         X : array-like or sparse matrix of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
+        y : array-like of shape (n_samples,) or (n_samples, n_targets)
+            Several targets train a multi-target model (one tree per target
+            and round); predictions are then (n_samples, n_targets).
         sample_weight : array-like of shape (n_samples,), optional
         eval_set : list of (X, y), optional
             Data evaluated after each round (``evals_result_``; early stopping).
@@ -602,7 +630,10 @@ class GBTClassifier(ClassifierMixin, GBTModel):
     See :class:`GBTModel` for the parameters.  Labels may be any values
     (strings, non-contiguous integers); they are encoded as 0 .. n_classes-1
     in sorted order.  ``objective`` defaults to ``binary:logistic`` for two
-    classes and ``multi:softprob`` (with ``num_class``) for more.
+    classes and ``multi:softprob`` (with ``num_class``) for more.  ``y`` of
+    shape (n_samples, n_labels) holding 0 and 1 is multi-label
+    classification (``binary:logistic`` per label; ``predict`` and
+    ``predict_proba`` give (n_samples, n_labels)), as XGBoost's.
 
     Attributes
     ----------
@@ -618,6 +649,11 @@ class GBTClassifier(ClassifierMixin, GBTModel):
     feature_importances_ : ndarray of float32
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_label = True  # y of shape (n, T) of 0 and 1, as XGBClassifier
+        return tags
 
     def _classifier_params(self) -> Dict[str, Any]:
         """The booster's parameters with the objective of ``self.objective``
@@ -644,8 +680,14 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         X = self._encode_categories(X, fit=True)
         _refuse_non_numeric_columns(X)
         X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan")
+                             ensure_all_finite="allow-nan", multi_output=True)
         check_classification_targets(y)
+        if np.ndim(y) == 2 and np.shape(y)[1] > 1:
+            return self._fit_multilabel(X, np.asarray(y), sample_weight, eval_set, sample_weight_eval_set,
+                                        base_margin, verbose, xgb_model, base_margin_eval_set, feature_weights)
+        if np.ndim(y) == 2:
+            _column_vector_warning()
+        y = np.asarray(y).reshape(-1)
         self.classes_ = np.unique(y)
         comm = collective._current()
         if comm is not None:  # training across processes: the classes of every process's rows
@@ -672,6 +714,29 @@ class GBTClassifier(ClassifierMixin, GBTModel):
                          base_margin, verbose, params, encode, xgb_model, base_margin_eval_set,
                          feature_weights)
 
+    def _fit_multilabel(self, X: Any, y: np.ndarray, sample_weight: Any, eval_set: Any,
+                        sample_weight_eval_set: Any, base_margin: Any, verbose: Any, xgb_model: Any,
+                        base_margin_eval_set: Any, feature_weights: Any) -> "GBTClassifier":
+        """Multi-label classification, as XGBoost's: y of shape (n, T) holding 0 and 1,
+        one binary:logistic output per label column (classes_ [0, 1])."""
+        self.classes_ = np.array([0, 1])
+        self.n_classes_ = 2
+        if not np.isin(y, (0, 1)).all():
+            raise ValueError("multi-label classification takes labels of 0 and 1 in every column of y "
+                             f"(shape {y.shape}); got {np.setdiff1d(np.unique(y), (0, 1))[:5]!r}")
+        params = self._classifier_params()
+
+        def encode(v: np.ndarray) -> np.ndarray:
+            v = np.asarray(v, dtype=np.float32)
+            if v.ndim != 2 or v.shape[1] != y.shape[1] or not np.isin(v, (0, 1)).all():
+                raise ValueError(f"eval_set's labels must be 0 and 1 in {y.shape[1]} columns, as the "
+                                 f"training labels; got shape {v.shape}")
+            return v
+
+        return self._fit(X, y.astype(np.float32), sample_weight, eval_set, sample_weight_eval_set,
+                         base_margin, verbose, params, encode, xgb_model, base_margin_eval_set,
+                         feature_weights)
+
     def _loaded_hook(self, b: Booster) -> None:
         k = int(b.get_param("num_class") or 0)
         self.n_classes_ = k if k > 1 else 2
@@ -682,6 +747,8 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         """Class probabilities, shape (n_samples, n_classes), columns in ``classes_`` order."""
         obj = self._Booster.get_param("objective") if hasattr(self, "_Booster") else None
         raw = self._predict_raw(X, iteration_range=iteration_range, base_margin=base_margin)
+        if obj in ("binary:logistic", "reg:logistic") and raw.ndim == 2:
+            return raw.astype(np.float64)  # multi-label: each label's probability of 1, as XGBoost's
         if obj in ("binary:logistic", "reg:logistic"):
             p = raw.astype(np.float64)
             return np.column_stack([1.0 - p, p])
@@ -699,13 +766,14 @@ class GBTClassifier(ClassifierMixin, GBTModel):
         obj = self._Booster.get_param("objective")
         raw = self._predict_raw(X, iteration_range=iteration_range, base_margin=base_margin)
         if obj in ("binary:logistic", "reg:logistic"):
-            idx = (raw > 0.5).astype(np.intp)
+            idx = (raw > 0.5).astype(np.intp)  # multi-label: (n, T) of 0 and 1
         elif obj == "multi:softprob":
             idx = np.argmax(raw.reshape(raw.shape[0], -1), axis=1)
         elif obj == "binary:logitraw":
             idx = (raw > 0).astype(np.intp)
         else:  # binary:hinge, multi:softmax: the class index itself
-            idx = np.asarray(raw, dtype=np.intp).reshape(-1)
+            idx = np.asarray(raw, dtype=np.intp)
+            idx = idx if idx.ndim == 2 and obj == "binary:hinge" else idx.reshape(-1)
         return self.classes_[idx]
 
 

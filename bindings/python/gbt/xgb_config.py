@@ -55,10 +55,11 @@ _LISTS = ("quantile_alpha", "base_score")  # XGBoost writes these as "[v, ...]"
 
 
 def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_trees: int,
-           base_score: List[float], version: List[int]) -> Dict[str, Any]:
+           base_score: List[float], version: List[int], num_target: int = 1) -> Dict[str, Any]:
     """XGBoost's config dict of a booster: ``params`` every parameter's text
     (name -> get_param), ``base_score`` the model's intercept as a
-    prediction (empty without a model: the parameter's value)."""
+    prediction (empty without a model: the parameter's value), one per
+    target of a multi-target model (``num_target``)."""
     placed = set()
 
     def take(name: str) -> str:
@@ -82,7 +83,7 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
     model_param = {"base_score": "[" + ",".join(repr(float(v)) for v in base_score) + "]" if auto and base_score
                    else listed(take("base_score")) if not auto else "[]",
                    "boost_from_average": "1" if auto else "0", "num_class": take("num_class"),
-                   "num_feature": str(num_feature), "num_target": "1"}
+                   "num_feature": str(num_feature), "num_target": str(num_target)}
     placed.add("base_score")
     metric_list = []
     for m in metrics:
