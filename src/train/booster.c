@@ -510,6 +510,9 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->sp.min_child_weight = p->min_child_weight;
     cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
     cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
+    cfg->sp.cat_smooth = p->cat_smooth;
+    cfg->sp.cat_l2 = p->cat_l2;
+    cfg->sp.min_data_per_group = p->min_data_per_group;
     cfg->colsample_bytree = p->colsample_bytree;
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;
