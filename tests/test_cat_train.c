@@ -633,18 +633,21 @@ struct catset {
     int n;
     int rows[6];
     float mean[6];
+    float weight; /* of every row (0: none) */
 };
 
 /* 4 categories: rows 4, 4, 4, 16 and labels 1, 3, 4, 2 (sums 4, 12, 16, 32; 28 rows, 64 in all). */
-static const struct catset SET_A = {4, {4, 4, 4, 16}, {1, 3, 4, 2}};
+static const struct catset SET_A = {4, {4, 4, 4, 16}, {1, 3, 4, 2}, 0};
 /* SET_A and category 4: 2 rows of label -2 (30 rows, 60 in all). */
-static const struct catset SET_B = {5, {4, 4, 4, 16, 2}, {1, 3, 4, 2, -2}};
+static const struct catset SET_B = {5, {4, 4, 4, 16, 2}, {1, 3, 4, 2, -2}, 0};
+/* SET_B with weights 0.5: hessians 0.5, 2 rows per unit of hessian */
+static const struct catset SET_BW = {5, {4, 4, 4, 16, 2}, {1, 3, 4, 2, -2}, 0.5f};
 /* 6 categories of 4 rows: unlimited, the best partition is {2, 4, 5} against {0, 1, 3} */
-static const struct catset SET_C = {6, {4, 4, 4, 4, 4, 4}, {1, 4, -2, 2, 0, -1}};
+static const struct catset SET_C = {6, {4, 4, 4, 4, 4, 4}, {1, 4, -2, 2, 0, -1}, 0};
 
 static gbt_booster *train_catset(const struct catset *cs, const char *extra, const char *extra2)
 {
-    static float x[64], y[64];
+    static float x[64], y[64], w[64];
     const char *set[] = {"base_score=0", "eta=1", "max_depth=1", "lambda=0", "min_child_weight=0", "nthread=1",
                          extra, extra2, NULL};
     gbt_dataset *d = NULL;
@@ -654,9 +657,11 @@ static gbt_booster *train_catset(const struct catset *cs, const char *extra, con
         for (int k = 0; k < cs->rows[c]; k++, r++) {
             x[r] = (float)c;
             y[r] = cs->mean[c];
+            w[r] = cs->weight;
         }
     if (gbt_dataset_from_dense(x, (uint64_t)r, 1, NAN, &d) != GBT_OK ||
         gbt_dataset_set_field(d, "label", y, (uint64_t)r) != GBT_OK ||
+        (cs->weight > 0 && gbt_dataset_set_field(d, "weight", w, (uint64_t)r) != GBT_OK) ||
         gbt_dataset_set_feature_types(d, C1, 1) != GBT_OK) {
         diag("train_catset: %s", gbt_last_error());
         exit(2);
@@ -736,6 +741,14 @@ static void test_lightgbm_regularisation(void)
        "cat_smooth=4: category 4 of 2 rows is left out of the order and stays left with unseen ones (by hand)");
     ok(catset_predicts(&SET_B, "min_data_per_group=3", NULL, b_group),
        "min_data_per_group=3: the set {4} of 2 rows is not scored; {0, 4} right instead (by hand)");
+    /*
+     * Rows, not hessian sums: SET_B with weights 0.5 (the same leaf values)
+     * and min_data_per_group=5 scores {4, 0} (6 rows), {2, 1} (8) and {2,
+     * 1, 3} (16 rows, 6 left) and finds {4, 0} again; read as hessian sums
+     * (half the rows) no set would be scored, and no split made.
+     */
+    ok(catset_predicts(&SET_BW, "min_data_per_group=5", NULL, b_group),
+       "min_data_per_group counts rows estimated from hessians: weights 0.5, 5 rows (by hand)");
     {
         /*
          * cat_l2=1 (SET_A): the children's gains with lambda 0 + 1, the

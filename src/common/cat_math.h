@@ -20,17 +20,19 @@
  * node has no missing rows, as numeric splits), by gbt_split_gain.
  *
  * LightGBM's regularisation of partitions, each off at 0 (gbt's default,
- * XGBoost having none of them), in hessian sums where LightGBM counts rows
- * (a histogram holds no counts; with unit hessians they are the same):
+ * XGBoost having none of them).  Where LightGBM counts rows it estimates
+ * them from hessian sums, and so does gbt (a histogram holds no counts):
+ * rows(H) = round(H * rows_per_h), rows_per_h the tree's rows over its
+ * hessian sum (LightGBM takes the node's; exact with unit hessians).
  * - cat_smooth: the key is -T(G)/(H + lambda + cat_smooth), and only bins
- *   with H >= cat_smooth are sorted; the others never join S (they go left
- *   with the unseen categories).
+ *   with rows(H) >= cat_smooth are sorted; the others never join S (they
+ *   go left with the unseen categories).
  * - cat_l2: a partition's children are scored with lambda + cat_l2 (the
  *   parent's gain keeps lambda, as in LightGBM); leaf weights keep lambda.
  * - min_data_per_group: along each direction, a prefix or suffix is scored
  *   only once the bins added since the direction's last scored one hold
- *   H >= min_data_per_group, and the direction ends when the rest of the
- *   node (its missing rows included) holds less.
+ *   min_data_per_group rows, and the direction ends when the rest of the
+ *   node (its missing rows included) holds fewer.
  * One-hot splits use none of them, as in LightGBM.
  *
  * The candidates are numbered (the `bin` of struct gbt_split) for the
@@ -82,23 +84,29 @@ GBT_SHARED double gbt_cat_key(struct gbt_hbin s, const struct gbt_split_params *
     return gbt_weight_of((double)s.g * p->g_unit, h + p->cat_smooth, p);
 }
 
-/* Whether a bin of sums s is sorted into a partition's order (cat_smooth: H >= cat_smooth). */
+/* The rows estimated from the fixed-point hessian sum h (LightGBM's estimate, rounded). */
+GBT_SHARED double gbt_cat_rows(int64_t h, const struct gbt_split_params *p)
+{
+    return floor((double)h * p->h_unit * p->rows_per_h + 0.5);
+}
+
+/* Whether a bin of sums s is sorted into a partition's order (cat_smooth: rows(H) >= cat_smooth). */
 GBT_SHARED int gbt_cat_sorted(struct gbt_hbin s, const struct gbt_split_params *p)
 {
-    return p->cat_smooth <= 0.0 || (double)s.h * p->h_unit >= p->cat_smooth;
+    return p->cat_smooth <= 0.0 || gbt_cat_rows(s.h, p) >= p->cat_smooth;
 }
 
 /*
  * min_data_per_group for a prefix or suffix of sums set, of which grp (a
  * hessian sum) joined since its direction's last scored set: 1 to score
  * it, 0 to skip it, -1 to end the direction (the rest of the node, of sums
- * total, holds less than min_data_per_group).
+ * total, holds fewer rows than min_data_per_group).
  */
 GBT_SHARED int gbt_cat_group(struct gbt_hbin total, struct gbt_hbin set, int64_t grp, const struct gbt_split_params *p)
 {
     if (p->min_data_per_group <= 0.0) return 1;
-    if ((double)(total.h - set.h) * p->h_unit < p->min_data_per_group) return -1;
-    return (double)grp * p->h_unit >= p->min_data_per_group;
+    if (gbt_cat_rows(total.h - set.h, p) < p->min_data_per_group) return -1;
+    return gbt_cat_rows(grp, p) >= p->min_data_per_group;
 }
 
 /* Whether bin a (key ka) sorts before bin b (key kb): lower key, then lower bin. */

@@ -27,6 +27,8 @@ struct gbt_split_params {
     int reserved;
     /* partition splits of categorical features (common/cat_math.h): LightGBM's parameters, 0 = off */
     double cat_smooth, cat_l2, min_data_per_group;
+    /* rows per unit of hessian, LightGBM's estimate of a row count from a hessian sum: set per tree */
+    double rows_per_h;
 };
 
 /*

@@ -650,6 +650,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     gbt_status s;
     grow_config(b, &cfg);
     cfg.eta /= (double)P;
+    cfg.rows = (double)(b->ts->dist ? b->ts->dist->nrow_total : train->nrow) * b->params.subsample;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
     req.round = round;
     req.seed = (uint64_t)b->params.seed;
