@@ -21,7 +21,7 @@
 GBT_SHARED double gbt_math_check_value(int i)
 {
     const struct gbt_hbin l = {-123456789, 987654321}, r = {555555555, 333333333};
-    struct gbt_split_params p = {1.0, 0.25, 0.0, 0.5, 0, 0, 0.0, 0.0, 4, 64, 0, 0};
+    struct gbt_split_params p = {1.0, 0.25, 0.0, 0.5, 0, 0, 0.0, 0.0, 4, 64, 0, 0, 0.0, 0.0, 0.0, 0.0};
     gbt_split_params_scale(&p, 20, 21);
     switch (i) {
     case 0: return gbt_exp(-0.7);

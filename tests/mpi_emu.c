@@ -6,7 +6,8 @@
  * The expected model comes from the CPU backend in one process, not from
  * the code under test in the same arrangement.  TAP from rank 0.  One
  * case marks columns categorical (digits' pixel values 0 .. 16: one-hot
- * and partition splits).
+ * and partition splits, with LightGBM's regularisation of partitions,
+ * whose row estimate takes every process's rows and hessians).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -94,7 +95,8 @@ int main(int argc, char **argv)
                                         "lossguide", "max_leaves", "8", "max_depth", "0", NULL};
     static const char *const quantile[] = {"objective", "reg:quantileerror", "quantile_alpha", "0.2,0.8", NULL};
     static const char *const cat[] = {"objective", "multi:softprob", "num_class", "10", "max_depth", "3",
-                                      "max_cat_threshold", "8", NULL};
+                                      "max_cat_threshold", "8", "cat_smooth", "2", "cat_l2", "1",
+                                      "min_data_per_group", "5", NULL};
     static const char *const ranking[] = {"objective", "rank:ndcg", "colsample_bynode", "0.7", NULL};
     const char *dir = argc > 1 ? argv[1] : "datasets";
     MPI_Init(&argc, &argv);
@@ -102,7 +104,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     check(dir, "breast_cancer.train.csv", binary, 0, "binary:logistic, subsample 0.8");
     check(dir, "digits.train.csv", multi, 0, "multi:softprob, lossguide");
-    check(dir, "digits.train.csv", cat, 2, "categorical columns (every other one), multi:softprob");
+    check(dir, "digits.train.csv", cat, 2,
+          "categorical columns (every other one), multi:softprob, cat_smooth 2, cat_l2 1, min_data_per_group 5");
     check(dir, "diabetes.train.csv", quantile, 0, "reg:quantileerror, two quantiles");
     check(dir, "rank.train.libsvm", ranking, 0, "rank:ndcg, colsample_bynode 0.7");
     MPI_Finalize();

@@ -167,8 +167,9 @@ awk 'BEGIN { srand(11); for (i = 0; i < 600; i++) { c = int(rand() * 30); x = ra
 REF_TRAIN=cat.csv
 nps="2 3 4"
 run "categorical features (30 and 300 categories)" cat.csv $opts --categorical_feature=1,2 --max_depth=4
-run "categorical features, lossguide, max_cat_threshold 4" cat.csv $opts --categorical_feature=1,2 \
-    --grow_policy=lossguide --max_leaves=12 --max_depth=0 --max_cat_threshold=4
+run "categorical features, lossguide, max_cat_threshold 4, LightGBM's cat_smooth, cat_l2, min_data_per_group" \
+    cat.csv $opts --categorical_feature=1,2 --grow_policy=lossguide --max_leaves=12 --max_depth=0 \
+    --max_cat_threshold=4 --cat_smooth=3 --cat_l2=1 --min_data_per_group=10
 
 # category names (category_names=1) in one file per rank: each rank's file has every name, in another
 # row order, so each rank's byte-sorted list is the concatenated file's (ranks whose names differ are

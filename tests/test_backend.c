@@ -130,6 +130,7 @@ struct spec {
     int verbosity;  /* trainings */
     uint32_t pool_slots; /* operation cases: histogram slots (0: as many as the tree can use) */
     int max_cat_to_onehot, max_cat_threshold; /* trainings: 0 for the default */
+    double cat_smooth, cat_l2, min_data_per_group; /* trainings: LightGBM's regularisation (0: off) */
     int categorical; /* categorical data (make_cat_data): max_bin 256 in every layout */
     int parallel;    /* trainings: num_parallel_tree (0: the default, 1) */
     int dart;        /* trainings: 0 gbtree; booster=dart with drops, 1 uniform and tree, 2 weighted and forest */
@@ -1164,6 +1165,9 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
     if (st == GBT_OK && s->max_cat_threshold) st = set(b, "max_cat_threshold", "%d", s->max_cat_threshold);
+    if (st == GBT_OK && s->cat_smooth > 0) st = set(b, "cat_smooth", "%g", s->cat_smooth);
+    if (st == GBT_OK && s->cat_l2 > 0) st = set(b, "cat_l2", "%g", s->cat_l2);
+    if (st == GBT_OK && s->min_data_per_group > 0) st = set(b, "min_data_per_group", "%g", s->min_data_per_group);
     if (st == GBT_OK && s->parallel) st = set(b, "num_parallel_tree", "%d", s->parallel);
     if (st == GBT_OK && s->dart) st = set(b, "booster", "dart");
     if (st == GBT_OK && s->dart) st = set(b, "rate_drop", "%g", 0.3);
@@ -1496,7 +1500,8 @@ static void count_cat_splits(const char *dump, int *onehot, int *several)
 
 /*
  * Categorical features (issue 23): training on the emulated device (its
- * binning, split search, partition) gives the CPU's model byte for byte;
+ * binning, split search, partition) gives the CPU's model byte for byte,
+ * with XGBoost's parameters and with LightGBM's regularisation (issue 33);
  * the CPU's model predicts, gives leaf ids, SHAP values and interactions
  * on the device as on the CPU.
  */
@@ -1506,15 +1511,17 @@ static void test_categorical(void)
         int obj, policy, layout, big, onehot, threshold;
         const char *monotone;
         double colsample, alpha, max_delta_step;
+        double cat_smooth, cat_l2, min_data_per_group; /* LightGBM's regularisation */
     } cases[] = {
-        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_DEPTHWISE, L_DENSE8, 200, 0, 0, NULL, 1, 0, 0},
-        {GBT_OBJ_BINARY_LOGISTIC, GBT_GROW_LOSSGUIDE, L_DENSE16, 300, 0, 6, NULL, 1, 0, 0},
-        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_CSR, 300, 8, 0, NULL, 0.7, 0, 0},
-        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_LOSSGUIDE, L_DENSE8, 120, 0, 3, "(1,0,0,-1,0,0)", 1, 0.1, 0.5},
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_DEPTHWISE, L_DENSE8, 200, 0, 0, NULL, 1, 0, 0, 0, 0, 0},
+        {GBT_OBJ_BINARY_LOGISTIC, GBT_GROW_LOSSGUIDE, L_DENSE16, 300, 0, 6, NULL, 1, 0, 0, 0, 0, 0},
+        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_CSR, 300, 8, 0, NULL, 0.7, 0, 0, 0, 0, 0},
+        {GBT_OBJ_REG_SQUAREDERROR, GBT_GROW_LOSSGUIDE, L_DENSE8, 120, 0, 3, "(1,0,0,-1,0,0)", 1, 0.1, 0.5, 0, 0, 0},
+        {GBT_OBJ_MULTI_SOFTPROB, GBT_GROW_DEPTHWISE, L_DENSE8, 200, 0, 16, NULL, 1, 0, 0, 2, 1, 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct spec s;
-        char name[200];
+        char name[260], reg[80] = "";
         gbt_dataset *d;
         gbt_booster *b1 = NULL;
         char *m1 = NULL, *dump = NULL;
@@ -1540,12 +1547,19 @@ static void test_categorical(void)
         s.monotone = cases[i].monotone;
         s.max_cat_to_onehot = cases[i].onehot;
         s.max_cat_threshold = cases[i].threshold;
-        s.pool_mb = i == 3 ? 0.0001 : 0; /* the last case: the smallest histogram pool (histograms dropped, built again) */
+        s.cat_smooth = cases[i].cat_smooth;
+        s.cat_l2 = cases[i].cat_l2;
+        s.min_data_per_group = cases[i].min_data_per_group;
+        if (s.cat_smooth > 0 || s.cat_l2 > 0 || s.min_data_per_group > 0)
+            snprintf(reg, sizeof reg, ", cat_smooth %g, cat_l2 %g, min_data_per_group %g", s.cat_smooth, s.cat_l2,
+                     s.min_data_per_group);
+        s.pool_mb = i == 3 ? 0.0001 : 0; /* the fourth case: the smallest histogram pool (histograms dropped, built again) */
         snprintf(name, sizeof name, "categorical %s %s %s %dx6, %d categories, max_cat_to_onehot %d, "
-                 "max_cat_threshold %d%s%s%s", obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
+                 "max_cat_threshold %d%s%s%s%s", obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise",
                  layout_name(s.layout), s.rows, cases[i].big, s.max_cat_to_onehot ? s.max_cat_to_onehot : 4,
                  s.max_cat_threshold ? s.max_cat_threshold : 64, s.monotone ? " monotone " : "",
-                 s.monotone ? s.monotone : "", s.pool_mb > 0 ? ", histogram_pool_size 0.0001" : "");
+                 s.monotone ? s.monotone : "", s.pool_mb > 0 ? ", histogram_pool_size 0.0001" : "",
+                 reg);
         s.name = name;
         s.categorical = 1;
         d = make_cat_data(&s, (uint32_t)cases[i].big);

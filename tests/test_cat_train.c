@@ -2,8 +2,8 @@
  * test_cat_train.c - training on categorical features on the CPU: the
  * root split of one round checked against a brute force over every set
  * of categories (leaf values -G/(H + lambda) computed here from the
- * labels), one-hot below max_cat_to_onehot, max_cat_threshold, where
- * unseen and invalid categories go, the model file, dumps, slicing,
+ * labels), one-hot below max_cat_to_onehot, max_cat_threshold, LightGBM's
+ * cat_smooth, cat_l2 and min_data_per_group (by hand), where unseen and invalid categories go, the model file, dumps, slicing,
  * continued training, lossguide and thread counts.
  */
 #include <float.h>
@@ -621,11 +621,195 @@ static void test_constraints_and_kept_bins(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * LightGBM's regularisation of partitions (cat_smooth, cat_l2,
+ * min_data_per_group) and max_cat_threshold, on one-feature sets of
+ * categories with a constant label each: squared error from base 0 with
+ * lambda 0, eta 1 and depth 1, so each category predicts the mean label of
+ * its side and a category's key is (its label sum) / (rows + cat_smooth).
+ * Expected sides and values computed by hand (below) or by brute force.
+ */
+struct catset {
+    int n;
+    int rows[6];
+    float mean[6];
+    float weight; /* of every row (0: none) */
+};
+
+/* 4 categories: rows 4, 4, 4, 16 and labels 1, 3, 4, 2 (sums 4, 12, 16, 32; 28 rows, 64 in all). */
+static const struct catset SET_A = {4, {4, 4, 4, 16}, {1, 3, 4, 2}, 0};
+/* SET_A and category 4: 2 rows of label -2 (30 rows, 60 in all). */
+static const struct catset SET_B = {5, {4, 4, 4, 16, 2}, {1, 3, 4, 2, -2}, 0};
+/* SET_B with weights 0.5: hessians 0.5, 2 rows per unit of hessian */
+static const struct catset SET_BW = {5, {4, 4, 4, 16, 2}, {1, 3, 4, 2, -2}, 0.5f};
+/* 6 categories of 4 rows: unlimited, the best partition is {2, 4, 5} against {0, 1, 3} */
+static const struct catset SET_C = {6, {4, 4, 4, 4, 4, 4}, {1, 4, -2, 2, 0, -1}, 0};
+
+static gbt_booster *train_catset(const struct catset *cs, const char *extra, const char *extra2)
+{
+    static float x[64], y[64], w[64];
+    const char *set[] = {"base_score=0", "eta=1", "max_depth=1", "lambda=0", "min_child_weight=0", "nthread=1",
+                         extra, extra2, NULL};
+    gbt_dataset *d = NULL;
+    gbt_booster *b;
+    int r = 0;
+    for (int c = 0; c < cs->n; c++)
+        for (int k = 0; k < cs->rows[c]; k++, r++) {
+            x[r] = (float)c;
+            y[r] = cs->mean[c];
+            w[r] = cs->weight;
+        }
+    if (gbt_dataset_from_dense(x, (uint64_t)r, 1, NAN, &d) != GBT_OK ||
+        gbt_dataset_set_field(d, "label", y, (uint64_t)r) != GBT_OK ||
+        (cs->weight > 0 && gbt_dataset_set_field(d, "weight", w, (uint64_t)r) != GBT_OK) ||
+        gbt_dataset_set_feature_types(d, C1, 1) != GBT_OK) {
+        diag("train_catset: %s", gbt_last_error());
+        exit(2);
+    }
+    b = tu_train(d, 1, set);
+    gbt_dataset_free(d);
+    return b;
+}
+
+/*
+ * Whether the one-split model of cs (trained with extra, extra2) predicts
+ * want[c] for each category c and want[cs->n] for the unseen category 7.
+ */
+static int catset_predicts(const struct catset *cs, const char *extra, const char *extra2, const double *want)
+{
+    gbt_booster *b = train_catset(cs, extra, extra2);
+    float x[7], p[7];
+    int good = b != NULL;
+    for (int c = 0; c < cs->n; c++) x[c] = (float)c;
+    x[cs->n] = 7.0f;
+    if (b && gbt_booster_predict_dense(b, x, (uint64_t)cs->n + 1, 1, NAN, 0, p, (uint64_t)cs->n + 1) != GBT_OK) {
+        diag("predict: %s", gbt_last_error());
+        good = 0;
+    }
+    for (int c = 0; b && good && c <= cs->n; c++)
+        if (fabs(p[c] - want[c]) > 1e-5) {
+            diag("%s %s: %s %d predicts %g, expected %g", extra ? extra : "", extra2 ? extra2 : "",
+                 c < cs->n ? "category" : "unseen category 7 (as", c < cs->n ? c : cs->n, (double)p[c], want[c]);
+            good = 0;
+        }
+    gbt_booster_free(b);
+    return good;
+}
+
+/* The gain of the root split in b's JSON dump, or NaN. */
+static double root_gain(gbt_booster *b)
+{
+    char *dump = NULL;
+    size_t len = 0;
+    const char *g;
+    double v = NAN;
+    if (b && gbt_booster_dump(b, "json", 0, 1, &dump, &len) == GBT_OK && (g = strstr(dump, "\"gain\": ")) != NULL)
+        v = strtod(g + 8, NULL);
+    gbt_free(dump);
+    return v;
+}
+
+static void test_lightgbm_regularisation(void)
+{
+    /*
+     * SET_A, defaults: sorted by mean 0 (1), 3 (2), 1 (3), 2 (4); the best
+     * cut {0, 3} | {1, 2}: 36^2/20 + 28^2/8 - 64^2/28 = 16.514 (means 1.8, 3.5).
+     * cat_smooth=4: keys 4/8, 12/8, 16/8, 32/20 sort 0, 1, 3, 2, where
+     * {0, 3} is no longer a cut; the best is {2} | {0, 1, 3}: 16^2/4 +
+     * 48^2/24 - 64^2/28 = 13.714 (means 4, 2), found first as the prefix
+     * {0, 1, 3}: that set goes right, and 7 left with 2.
+     */
+    const double a_plain[] = {1.8, 3.5, 3.5, 1.8, 3.5}, a_smooth[] = {2, 2, 4, 2, 4};
+    /*
+     * SET_B, defaults: the best {4} | rest: 4^2/2 + 64^2/28 - 60^2/30 =
+     * 34.286 (means -2 and 16/7).  cat_smooth=4: category 4 (2 rows < 4)
+     * leaves the order and stays left with unseen categories; the order 0,
+     * 1, 3, 2 of SET_A; the best {1, 2, 3} right: 60^2/24 + 0^2/6 -
+     * 60^2/30 = 30 (means 2.5 and 0; 7 goes left: 0).
+     * min_data_per_group=3 (no smoothing): {4} (2 rows) is never scored, nor
+     * is its complement (the rest would hold 2); the best of the rest is
+     * {0, 4} | {1, 2, 3} again, 30, now with the set {4, 0} (the prefix of
+     * 2 of the order 4, 0, 3, 1, 2) right, so 7 goes left with 1, 2, 3: 2.5.
+     */
+    const double b_plain[] = {16.0 / 7, 16.0 / 7, 16.0 / 7, 16.0 / 7, -2, 16.0 / 7},
+                 b_smooth[] = {0, 2.5, 2.5, 2.5, 0, 0}, b_group[] = {0, 2.5, 2.5, 2.5, 0, 2.5};
+    ok(catset_predicts(&SET_A, NULL, NULL, a_plain), "4 categories: the best cut of the order by mean (by hand)");
+    ok(catset_predicts(&SET_A, "cat_smooth=4", NULL, a_smooth),
+       "cat_smooth=4 reorders the categories by sum/(rows + 4), and the best cut becomes {2} | {0, 1, 3} (by hand)");
+    ok(catset_predicts(&SET_B, NULL, NULL, b_plain), "5 categories: {4} against the rest (by hand)");
+    ok(catset_predicts(&SET_B, "cat_smooth=4", NULL, b_smooth),
+       "cat_smooth=4: category 4 of 2 rows is left out of the order and stays left with unseen ones (by hand)");
+    ok(catset_predicts(&SET_B, "min_data_per_group=3", NULL, b_group),
+       "min_data_per_group=3: the set {4} of 2 rows is not scored; {0, 4} right instead (by hand)");
+    /*
+     * Rows, not hessian sums: SET_B with weights 0.5 (the same leaf values)
+     * and min_data_per_group=5 scores {4, 0} (6 rows), {2, 1} (8) and {2,
+     * 1, 3} (16 rows, 6 left) and finds {4, 0} again; read as hessian sums
+     * (half the rows) no set would be scored, and no split made.
+     */
+    ok(catset_predicts(&SET_BW, "min_data_per_group=5", NULL, b_group),
+       "min_data_per_group counts rows estimated from hessians: weights 0.5, 5 rows (by hand)");
+    {
+        /*
+         * cat_l2=1 (SET_A): the children's gains with lambda 0 + 1, the
+         * parent's with 0: {0, 3} | {1, 2} stays best, 36^2/21 + 28^2/9 -
+         * 64^2/28 = 2.5397 (against 16.514 without); leaf values keep lambda.
+         */
+        const double want = 1296.0 / 21 + 784.0 / 9 - 4096.0 / 28, plain = 1296.0 / 20 + 784.0 / 8 - 4096.0 / 28;
+        gbt_booster *b0 = train_catset(&SET_A, NULL, NULL), *b1 = train_catset(&SET_A, "cat_l2=1", NULL);
+        const double g0 = root_gain(b0), g1 = root_gain(b1);
+        ok(fabs(g0 - plain) < 1e-4 && fabs(g1 - want) < 1e-4,
+           "cat_l2=1: the split's gain is 36^2/21 + 28^2/9 - 64^2/28 = %.5f (%.5f), %.5f without (%.5f)", want, g1,
+           plain, g0);
+        gbt_booster_free(b0);
+        gbt_booster_free(b1);
+        ok(catset_predicts(&SET_A, "cat_l2=1", NULL, a_plain), "cat_l2=1: the same sides, leaf values with lambda");
+    }
+    {
+        /* max_cat_threshold=2 on SET_C: the best set of at most 2 categories, by brute force over all of them */
+        double want[7], best = -INFINITY, G = 0, H = 0;
+        unsigned best_s = 0;
+        for (int c = 0; c < SET_C.n; c++) {
+            G += SET_C.rows[c] * (double)SET_C.mean[c];
+            H += SET_C.rows[c];
+        }
+        for (unsigned S = 1; S + 1 < 1u << SET_C.n; S++) {
+            double gr = 0, hr = 0, gain;
+            if (__builtin_popcount(S) > 2) continue;
+            for (int c = 0; c < SET_C.n; c++)
+                if (S >> c & 1) {
+                    gr += SET_C.rows[c] * (double)SET_C.mean[c];
+                    hr += SET_C.rows[c];
+                }
+            gain = gr * gr / hr + (G - gr) * (G - gr) / (H - hr);
+            if (gain > best + 1e-9) {
+                best = gain;
+                best_s = S;
+            }
+        }
+        {
+            double gr = 0, hr = 0;
+            for (int c = 0; c < SET_C.n; c++)
+                if (best_s >> c & 1) {
+                    gr += SET_C.rows[c] * (double)SET_C.mean[c];
+                    hr += SET_C.rows[c];
+                }
+            for (int c = 0; c < SET_C.n; c++) want[c] = best_s >> c & 1 ? gr / hr : (G - gr) / (H - hr);
+            want[SET_C.n] = (G - gr) / (H - hr); /* unseen: left, with the categories not in the set */
+        }
+        const double c_plain[] = {7.0 / 3, 7.0 / 3, -1, 7.0 / 3, -1, -1, 7.0 / 3};
+        ok(catset_predicts(&SET_C, NULL, NULL, c_plain), "6 categories: {2, 4, 5} | {0, 1, 3} without a limit (by hand)");
+        ok(catset_predicts(&SET_C, "max_cat_threshold=2", NULL, want),
+           "max_cat_threshold=2: the best set of at most 2 categories (brute force: set %#x)", best_s);
+    }
+}
+
 int main(void)
 {
     test_partition_vs_brute();
     test_onehot_vs_brute();
     test_threshold();
+    test_lightgbm_regularisation();
     test_unseen_and_dump();
     test_model_round_trip();
     test_xgboost_export();

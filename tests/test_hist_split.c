@@ -225,7 +225,7 @@ static int same_split(const struct gbt_split *a, const struct gbt_split *b)
 
 static void check_tree_level(struct fixture *fx, int cls, const char *what)
 {
-    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 4, 64, 0, 0};
+    struct gbt_split_params sp = {1.0, 0.0, 0.0, 0.1, 0, 0, 0.0, 0.0, 4, 64, 0, 0, 0.0, 0.0, 0.0, 0.0};
     struct gbt_hist_job hj = {GBT_HIST_BUILD, 0, 0, -1};
     struct gbt_split_job sj = {0, 0, fx->sums[cls].total, 0.0, 0.0};
     struct gbt_split got, want;

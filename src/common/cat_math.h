@@ -14,9 +14,26 @@
  *   -T(G)/(H + lambda) from the exact sums, 0 when H is below
  *   min_child_weight), ties by the lower bin (that is, the lower
  *   category); S is a prefix of that order (the k lightest) or a suffix
- *   (the k heaviest), k = 1 .. min(max_cat_threshold, n - 1).
+ *   (the k heaviest), k = 1 .. min(max_cat_threshold, m - 1), m the bins
+ *   sorted (n without cat_smooth).
  * Each set is scored with missing rows left and right (only left when the
  * node has no missing rows, as numeric splits), by gbt_split_gain.
+ *
+ * LightGBM's regularisation of partitions, each off at 0 (gbt's default,
+ * XGBoost having none of them).  Where LightGBM counts rows it estimates
+ * them from hessian sums, and so does gbt (a histogram holds no counts):
+ * rows(H) = round(H * rows_per_h), rows_per_h the tree's rows over its
+ * hessian sum (LightGBM takes the node's; exact with unit hessians).
+ * - cat_smooth: the key is -T(G)/(H + lambda + cat_smooth), and only bins
+ *   with rows(H) >= cat_smooth are sorted; the others never join S (they
+ *   go left with the unseen categories).
+ * - cat_l2: a partition's children are scored with lambda + cat_l2 (the
+ *   parent's gain keeps lambda, as in LightGBM); leaf weights keep lambda.
+ * - min_data_per_group: along each direction, a prefix or suffix is scored
+ *   only once the bins added since the direction's last scored one hold
+ *   min_data_per_group rows, and the direction ends when the rest of the
+ *   node (its missing rows included) holds fewer.
+ * One-hot splits use none of them, as in LightGBM.
  *
  * The candidates are numbered (the `bin` of struct gbt_split) for the
  * total order of gbt_split_before: one-hot candidate c is c; the prefix of
@@ -59,12 +76,37 @@ GBT_SHARED uint32_t gbt_cat_max_k(uint32_t n, const struct gbt_split_params *p)
     return n < 2 ? 0 : (t < n - 1 ? t : n - 1);
 }
 
-/* The sort key of a bin of sums s: its leaf weight (XGBoost's CalcWeight). */
+/* The sort key of a bin of sums s: its leaf weight (XGBoost's CalcWeight), cat_smooth added to H. */
 GBT_SHARED double gbt_cat_key(struct gbt_hbin s, const struct gbt_split_params *p)
 {
     const double h = (double)s.h * p->h_unit;
     if (s.h <= 0 || h < p->min_child_weight) return 0.0;
-    return gbt_weight_of((double)s.g * p->g_unit, h, p);
+    return gbt_weight_of((double)s.g * p->g_unit, h + p->cat_smooth, p);
+}
+
+/* The rows estimated from the fixed-point hessian sum h (LightGBM's estimate, rounded). */
+GBT_SHARED double gbt_cat_rows(int64_t h, const struct gbt_split_params *p)
+{
+    return floor((double)h * p->h_unit * p->rows_per_h + 0.5);
+}
+
+/* Whether a bin of sums s is sorted into a partition's order (cat_smooth: rows(H) >= cat_smooth). */
+GBT_SHARED int gbt_cat_sorted(struct gbt_hbin s, const struct gbt_split_params *p)
+{
+    return p->cat_smooth <= 0.0 || gbt_cat_rows(s.h, p) >= p->cat_smooth;
+}
+
+/*
+ * min_data_per_group for a prefix or suffix of sums set, of which grp (a
+ * hessian sum) joined since its direction's last scored set: 1 to score
+ * it, 0 to skip it, -1 to end the direction (the rest of the node, of sums
+ * total, holds fewer rows than min_data_per_group).
+ */
+GBT_SHARED int gbt_cat_group(struct gbt_hbin total, struct gbt_hbin set, int64_t grp, const struct gbt_split_params *p)
+{
+    if (p->min_data_per_group <= 0.0) return 1;
+    if (gbt_cat_rows(total.h - set.h, p) < p->min_data_per_group) return -1;
+    return gbt_cat_rows(grp, p) >= p->min_data_per_group;
 }
 
 /* Whether bin a (key ka) sorts before bin b (key kb): lower key, then lower bin. */
@@ -171,6 +213,7 @@ GBT_SHARED void gbt_cat_best(const struct gbt_hbin *fh, uint32_t n, int32_t f, s
 {
     struct gbt_hbin miss = total;
     int has_miss;
+    uint32_t m = n; /* the bins of a partition's order */
     best->feature = -1;
     best->bin = -1;
     best->default_left = 0;
@@ -186,24 +229,45 @@ GBT_SHARED void gbt_cat_best(const struct gbt_hbin *fh, uint32_t n, int32_t f, s
         for (uint32_t b = 0; b < n; b++)
             gbt_cat_consider(fh[b], miss, has_miss, total, lower, upper, parent_gain, p, f, (int32_t)b, best);
     } else {
-        const uint32_t K = gbt_cat_max_k(n, p);
+        struct gbt_split_params q = *p; /* the children's parameters: cat_l2 added to lambda */
         struct gbt_hbin pre = {0, 0}, suf = {0, 0};
+        int64_t grp[2] = {0, 0};       /* min_data_per_group: H since the last scored prefix, suffix */
+        int live[2] = {1, 1};          /* whether the prefixes, the suffixes go on */
+        uint32_t K;
+        q.lambda += p->cat_l2;
+        m = 0;
         for (uint32_t b = 0; b < n; b++) {
-            order[b].key = gbt_cat_key(fh[b], p);
-            order[b].bin = b;
-            order[b].reserved = 0;
+            if (!gbt_cat_sorted(fh[b], p)) continue;
+            order[m].key = gbt_cat_key(fh[b], p);
+            order[m].bin = b;
+            order[m].reserved = 0;
+            m++;
         }
-        gbt_cat_sort(order, n);
+        gbt_cat_sort(order, m);
+        K = gbt_cat_max_k(m, p);
         for (uint32_t k = 1; k <= K; k++) {
-            const struct gbt_hbin a = fh[order[k - 1].bin], z = fh[order[n - k].bin];
+            const struct gbt_hbin a = fh[order[k - 1].bin], z = fh[order[m - k].bin];
+            int go;
             pre.g += a.g;
             pre.h += a.h;
             suf.g += z.g;
             suf.h += z.h;
-            gbt_cat_consider(pre, miss, has_miss, total, lower, upper, parent_gain, p, f,
-                             gbt_cat_candidate(n, 0, k), best);
-            gbt_cat_consider(suf, miss, has_miss, total, lower, upper, parent_gain, p, f,
-                             gbt_cat_candidate(n, 1, k), best);
+            grp[0] += a.h;
+            grp[1] += z.h;
+            go = live[0] ? gbt_cat_group(total, pre, grp[0], p) : 0;
+            live[0] = go >= 0;
+            if (go > 0) {
+                grp[0] = 0;
+                gbt_cat_consider(pre, miss, has_miss, total, lower, upper, parent_gain, &q, f,
+                                 gbt_cat_candidate(n, 0, k), best);
+            }
+            go = live[1] ? gbt_cat_group(total, suf, grp[1], p) : 0;
+            live[1] = go >= 0;
+            if (go > 0) {
+                grp[1] = 0;
+                gbt_cat_consider(suf, miss, has_miss, total, lower, upper, parent_gain, &q, f,
+                                 gbt_cat_candidate(n, 1, k), best);
+            }
         }
     }
     if (best->feature < 0 || bits == NULL) return;
@@ -214,7 +278,7 @@ GBT_SHARED void gbt_cat_best(const struct gbt_hbin *fh, uint32_t n, int32_t f, s
         const int suffix = (uint32_t)best->bin >= n;
         const uint32_t k = suffix ? (uint32_t)best->bin - n + 1u : (uint32_t)best->bin + 1u;
         for (uint32_t i = 0; i < k; i++) {
-            const uint32_t b = order[suffix ? n - 1u - i : i].bin;
+            const uint32_t b = order[suffix ? m - 1u - i : i].bin;
             bits[b / 32u] |= 1u << (b % 32u);
         }
     }

@@ -25,6 +25,10 @@ struct gbt_split_params {
     int32_t max_cat_to_onehot, max_cat_threshold;
     int monotone;          /* 1: some feature is constrained (common/constraint_math.h) */
     int reserved;
+    /* partition splits of categorical features (common/cat_math.h): LightGBM's parameters, 0 = off */
+    double cat_smooth, cat_l2, min_data_per_group;
+    /* rows per unit of hessian, LightGBM's estimate of a row count from a hessian sum: set per tree */
+    double rows_per_h;
 };
 
 /*

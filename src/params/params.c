@@ -91,6 +91,17 @@ static const struct pdef table[] = {
      "against the rest (one-hot), a feature with more on a set of categories (a partition)"},
     {"max_cat_threshold", "", PT_INT, NULL, "64", 1, INT32_MAX, 0, 0, OFF(max_cat_threshold), 0, 1,
      "categorical features: the most categories a partition split sends right"},
+    {"cat_smooth", "", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(cat_smooth), 0, 1,
+     "categorical partitions (LightGBM's; 0: off): added to each category's hessian sum in the "
+     "leaf weight that orders the categories; categories of fewer rows are left out of the order "
+     "(they stay with the rest)"},
+    {"cat_l2", "", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(cat_l2), 0, 1,
+     "categorical partitions (LightGBM's; 0: off): L2 regularisation added to lambda in the "
+     "children's gains of a partition split (leaf weights keep lambda)"},
+    {"min_data_per_group", "", PT_DOUBLE, NULL, "0", 0, INF, 0, 1, OFF(min_data_per_group), 0, 1,
+     "categorical partitions (LightGBM's; 0: off): the rows that the categories added to a "
+     "partition's set since the last set scored, and the rest of the node, must each hold (rows "
+     "estimated from hessian sums, as LightGBM does)"},
     {"num_parallel_tree", "", PT_INT, NULL, "1", 1, 1 << 20, 0, 0, OFF(num_parallel_tree),
      GBT_PF_MODEL, 1,
      "trees grown per class in each round, all fitted to the round's starting margins, each with "

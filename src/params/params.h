@@ -39,6 +39,9 @@ struct gbt_params {
     double max_delta_step; /* NaN: auto (0.7 for count:poisson, else 0) */
     int64_t max_cat_to_onehot; /* categorical features: one-hot below this many categories */
     int64_t max_cat_threshold; /* categorical features: the most categories of a partition's set */
+    double cat_smooth;         /* categorical partitions: LightGBM's regularisation (common/cat_math.h) */
+    double cat_l2;
+    double min_data_per_group;
     int64_t num_parallel_tree; /* trees per class and round (a random forest's size) */
     int64_t booster;           /* enum gbt_booster_kind */
     double rate_drop;          /* dart: each tree's chance of being dropped in a round */

@@ -514,6 +514,9 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->sp.min_child_weight = p->min_child_weight;
     cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
     cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
+    cfg->sp.cat_smooth = p->cat_smooth;
+    cfg->sp.cat_l2 = p->cat_l2;
+    cfg->sp.min_data_per_group = p->min_data_per_group;
     cfg->colsample_bytree = p->colsample_bytree;
     cfg->colsample_bylevel = p->colsample_bylevel;
     cfg->colsample_bynode = p->colsample_bynode;
@@ -651,6 +654,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     gbt_status s;
     grow_config(b, &cfg);
     cfg.eta /= (double)P;
+    cfg.rows = (double)(b->ts->dist ? b->ts->dist->nrow_total : train->nrow) * b->params.subsample;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
     req.round = round;
     req.seed = (uint64_t)b->params.seed;

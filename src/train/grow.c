@@ -749,6 +749,7 @@ gbt_status gbt__grow_tree(const struct gbt_backend_ops *ops, void *ctx,
     g.cfg = cfg;
     g.sp = cfg->sp;
     gbt_split_params_scale(&g.sp, sums->g_exp, sums->h_exp);
+    g.sp.rows_per_h = sums->total.h > 0 ? cfg->rows / ((double)sums->total.h * g.sp.h_unit) : 0.0;
     g.nfeat = cfg->cuts->nfeat;
     g.cat_words = gbt__cuts_cat_words(cfg->cuts);
     g.level_depth = -1;

@@ -26,7 +26,8 @@ struct gbt_grow_config {
     int policy; /* enum gbt_grow_policy */
     int max_depth, max_leaves; /* 0: no limit (not both, and depthwise needs max_depth) */
     double eta, gamma;
-    struct gbt_split_params sp; /* exponents and units are set per tree from its class sums */
+    struct gbt_split_params sp; /* exponents, units and rows_per_h are set per tree from its class sums */
+    double rows;                /* the rows a tree is grown on (all processes'; times subsample) */
     double colsample_bytree, colsample_bylevel, colsample_bynode;
     uint64_t seed;
     uint64_t tree_index; /* round * num_class + class: keys the feature sampling */

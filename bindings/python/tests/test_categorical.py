@@ -68,6 +68,26 @@ def test_sklearn_feature_types():
     assert reg.get_params()["feature_types"] == ["q", "c"]
 
 
+def test_sklearn_lightgbm_regularisation(tmp_path):
+    """LightGBM's cat_smooth, cat_l2 and min_data_per_group pass through the
+    estimators' **kwargs to the library (the model records them and differs
+    from the default one) and export as ordinary categorical splits."""
+    X, y = data()
+    lgb = {"cat_smooth": 10, "cat_l2": 10, "min_data_per_group": 20}
+    reg = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"], **lgb).fit(X, y)
+    plain = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"]).fit(X, y)
+    model = json.loads(bytes(reg.get_booster().save_raw()).decode())
+    assert {k: model["training"][k] for k in lgb} == {"cat_smooth": "10", "cat_l2": "10", "min_data_per_group": "20"}
+    assert {k: reg.get_params()[k] for k in lgb} == lgb
+    assert not np.array_equal(reg.predict(X), plain.predict(X))
+    xgb = pytest.importorskip("xgboost")
+    path = str(tmp_path / "m.json")
+    reg.get_booster().save_model(path, format="xgboost")
+    theirs = xgb.Booster(model_file=path).predict(
+        xgb.DMatrix(X.astype(np.float32), feature_types=["q", "c"], enable_categorical=True), output_margin=True)
+    assert np.allclose(reg.predict(X, output_margin=True), theirs, rtol=1e-5, atol=1e-5)
+
+
 def _colours_numbers(n, seed):
     """n rows: a colour name, an integer category of four, a normal value."""
     rng = np.random.default_rng(seed)
