@@ -70,8 +70,18 @@ struct gbt_params {
     int64_t disable_default_eval_metric; /* no default metric when eval_metric is empty */
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
-    int64_t booster;     /* accepted for XGBoost configurations; always gbtree */
+    int64_t booster;     /* enum gbt_booster_kind */
+    int64_t updater;     /* gblinear: enum gbt_linear_updater */
+    int64_t feature_selector; /* gblinear: enum gbt_linear_selector */
+    int64_t top_k;       /* gblinear greedy and thrifty: features per output and round (0: all) */
     int64_t validate_features; /* compare the data's feature names with the model's */
+    uint64_t given[2]; /* bit i: the table's parameter i was set (not at its default) */
+};
+
+enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_GBLINEAR = 1 };
+enum gbt_linear_updater { GBT_LINEAR_SHOTGUN = 0, GBT_LINEAR_COORD_DESCENT = 1 };
+enum gbt_linear_selector {
+    GBT_SELECT_CYCLIC = 0, GBT_SELECT_SHUFFLE, GBT_SELECT_RANDOM, GBT_SELECT_GREEDY, GBT_SELECT_THRIFTY
 };
 
 /* What changing a parameter affects (bit flags). */

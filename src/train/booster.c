@@ -25,6 +25,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
+#include "train/linear.h"
 #include "params/rank.h"
 #include "util/util.h"
 
@@ -44,6 +45,7 @@ static void drop_state(gbt_booster *b)
     free(ts->cox_order);
     gbt__dist_free(ts->dist);
     gbt_dataset_free(ts->all);
+    gbt__linear_cols_free(ts->lin);
     free(ts);
     b->ts = NULL;
 }
@@ -119,13 +121,13 @@ gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *v
     CHECK_NOT_NULL(b);
     p = b->params;
     FORWARD_IF_ERROR(gbt__params_set(&p, name, value, &flags));
-    if ((flags & GBT_PF_MODEL) && b->model.ntrees > 0) {
+    if ((flags & GBT_PF_MODEL) && gbt__model_rounds(&b->model) > 0) {
         char before[64], after[64];
         gbt__params_get(&b->params, name, before, sizeof before);
         gbt__params_get(&p, name, after, sizeof after);
         RETURN_ERROR_IF(strcmp(before, after) != 0, GBT_E_STATE,
-                        "cannot change '%s' from %s to %s: the booster already has trees", name,
-                        before, after);
+                        "cannot change '%s' from %s to %s: the booster already has %s", name, before,
+                        after, b->model.linear ? "weights" : "trees");
     }
     b->params = p;
     if (flags & GBT_PF_REBUILD) drop_state(b);
@@ -187,7 +189,7 @@ static double max_delta_step(const struct gbt_params *p)
 }
 
 /* The objective's parameters for the backends' gradients. */
-static struct gbt_obj_param obj_param(const struct gbt_params *p)
+struct gbt_obj_param gbt__booster_obj_param(const struct gbt_params *p)
 {
     struct gbt_obj_param op;
     /* zeroed whole: the padding too travels to the device as a kernel argument */
@@ -213,13 +215,11 @@ gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d)
                             d->nfeature_names, d->source ? d->source : "the data");
 }
 
-/* Fixes the model's objective, classes, starting scores and features on first training. */
-/* all: the labels the starting score comes from (every process's when distributed) */
-static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all)
+gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all)
 {
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
-    const struct gbt_obj_param op = obj_param(p);
+    const struct gbt_obj_param op = gbt__booster_obj_param(p);
     int K = gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
     double *base;
     gbt_status s;
@@ -347,6 +347,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     gbt_status s;
     double t0 = gbt__now(), t_open;
 
+    if (p->booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_setup(b, train);
     drop_state(b);
     s = check_growth(p);
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
@@ -368,7 +369,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         if (s == GBT_OK) s = gbt__dist_check_categories(ts->dist, train->category_names, train->ncol);
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
-    if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
+    if (s == GBT_OK) s = gbt__booster_init_model(b, train, ts->all ? ts->all : train);
     if (s == GBT_OK) s = gbt__booster_check_base_margin(train, m->K);
     if (s == GBT_OK) {
         ts->data_generation = train->generation;
@@ -645,13 +646,14 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     const int sampled = P > 1 && b->params.subsample < 1.0;
     const uint64_t len = train->nrow * (uint64_t)K;
     gbt_status s;
+    if (b->params.booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_round(b, train, grad, hess);
     grow_config(b, &cfg);
     cfg.eta /= (double)P;
     memset(&b->ts->hist_stats, 0, sizeof b->ts->hist_stats);
     req.round = round;
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
-    req.obj = obj_param(&b->params);
+    req.obj = gbt__booster_obj_param(&b->params);
     req.row_base = req.group_base = 0; /* the distributed backend numbers its rows itself */
     req.max_hook = NULL;
     /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
@@ -733,7 +735,7 @@ static gbt_status callback_round(gbt_booster *b, const gbt_dataset *train)
     gbt_status s = gbt__alloc(&m, len ? len : 1, sizeof *m, 0, "training margins");
     if (s == GBT_OK) s = gbt__alloc(&g, len ? len : 1, sizeof *g, 0, "gradients");
     if (s == GBT_OK) s = gbt__alloc(&h, len ? len : 1, sizeof *h, 0, "hessians");
-    if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, m);
+    if (s == GBT_OK) s = gbt_booster_train_margins(b, train, m, len);
     if (s == GBT_OK) {
         int rc = b->obj_fn(m, train->nrow, b->model.K, train, b->obj_user, g, h);
         if (rc != 0) s = gbt__fail(GBT_E_INVALID_ARG, "the custom objective failed (it returned %d)", rc);
@@ -773,6 +775,7 @@ gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train, d
                     "the output holds %llu doubles; the margins are %llu (rows x %d)",
                     (unsigned long long)len, (unsigned long long)(train->nrow * (uint64_t)b->model.K),
                     b->model.K);
+    if (b->params.booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_train_margins(b, train, out);
     return b->ts->ops->read_margins(b->ts->ctx, out);
 }
 

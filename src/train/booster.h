@@ -35,6 +35,7 @@ struct gbt_train_state {
     /* distributed training (dist.h), else NULL: the exchanges, and every process's labels */
     struct gbt_dist *dist;
     gbt_dataset *all;
+    struct gbt_linear_cols *lin; /* booster=gblinear: the training data by column (train/linear.c) */
 };
 
 struct gbt_comm;
@@ -99,6 +100,16 @@ void gbt__booster_drop_state(gbt_booster *b);
  * starting scores): the first round on a dataset, or after a rebuild.
  */
 gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
+
+/*
+ * Fixes the model's objective, classes, starting scores and features on
+ * first training (checks them when training on); all: the labels the
+ * starting score comes from (every process's when distributed).
+ */
+gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all);
+
+/* The objective's parameters for the gradients. */
+struct gbt_obj_param gbt__booster_obj_param(const struct gbt_params *p);
 
 /* The threads the booster's nthread parameter gives. */
 int gbt__booster_threads(const gbt_booster *b);
