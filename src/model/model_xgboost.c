@@ -604,55 +604,18 @@ static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint
     return s;
 }
 
-gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
-                                   struct gbt_params *p)
+/* The trees of a gbtree model ("model"), appended to m in the model's order. */
+static gbt_status read_trees(const struct gbt_jreader *rdp, int32_t model, struct gbt_model *m, struct gbt_params *p)
 {
-    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
-    int32_t learner, gb, model, e, trees, info;
-    char text[64];
+    const struct gbt_jreader rd = *rdp;
+    const struct gbt_jdoc *doc = rd.doc;
+    int32_t e, trees, info;
     double v;
     struct gbt_jiter it = {0};
     struct gbt_jnode el;
     uint32_t index = 0, R, *place = NULL;
     struct gbt_tree *read = NULL;
     gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
-    gbt__json_string(&doc->n[e], text, sizeof text);
-    if (strcmp(text, "gbtree") != 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree models only (not dart or gblinear)", text);
-        return gbt__jr_fail(&rd, e, msg);
-    }
-    FORWARD_IF_ERROR(read_objective(&rd, learner, p));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
-    FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
-    if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return gbt__jr_fail(&rd, e, "num_feature out of range");
-    m->num_feature = (uint64_t)v;
-    FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
-    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES || v < 0 || v != floor(v))
-        return gbt__jr_fail(&rd, e, "num_class does not fit the objective");
-    m->objective = (int)p->objective;
-    m->num_class = (int)v;
-    p->num_class = m->num_class;
-    m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
-    /* XGBoost's outputs are num_target (1 for a multi-class model): a model of more targets than gbt reads is refused */
-    if (gbt__json_member(doc, e, "num_target") >= 0) {
-        FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
-        if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
-            return gbt__jr_fail(&rd, e, "num_target is not the number of outputs of the objective");
-    }
-    m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
-    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
-    {
-        int32_t bs;
-        FORWARD_IF_ERROR(gbt__jr_member(&rd, e, "base_score", GBT_J_STRING, &bs));
-        FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
-    }
-    FORWARD_IF_ERROR(read_names(&rd, learner, m));
-    FORWARD_IF_ERROR(read_types(&rd, learner, m));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
     FORWARD_IF_ERROR(read_cats(&rd, model, m));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     m->num_parallel_tree = 1;
@@ -691,6 +654,84 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
     free(read);
     free(place);
+    return s;
+}
+
+/* A gblinear model ("model"): its rounds and (num_feature + 1) x outputs weights, XGBoost's layout as model.h's. */
+static gbt_status read_linear(const struct gbt_jreader *rd, int32_t model, struct gbt_model *m, struct gbt_params *p)
+{
+    const struct gbt_jdoc *doc = rd->doc;
+    const uint64_t n = (m->num_feature + 1) * (uint64_t)m->K;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int32_t w;
+    double v;
+    if ((w = gbt__json_member(doc, model, "boosted_rounds")) >= 0) {
+        FORWARD_IF_ERROR(xnumber(rd, w, &doc->n[w], &v));
+        if (!(v >= 0 && v <= 0x7fffffff) || v != floor(v)) return gbt__jr_fail(rd, model, "boosted_rounds is not a count");
+        m->linear_rounds = (int)v;
+    }
+    FORWARD_IF_ERROR(gbt__jr_member(rd, model, "weights", GBT_J_ARRAY, &w));
+    if ((uint64_t)doc->n[w].count != n) return gbt__jr_fail(rd, w, "the gblinear weights are not (num_feature + 1) x outputs");
+    FORWARD_IF_ERROR(gbt__model_linear_init(m));
+    for (uint64_t i = 0; i < n && gbt__json_next(doc, w, &it, &el); i++) {
+        FORWARD_IF_ERROR(xnumber(rd, w, &el, &v));
+        m->weights[i] = (float)v;
+    }
+    p->booster = GBT_BOOSTER_GBLINEAR;
+    return GBT_OK;
+}
+
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
+                                   struct gbt_params *p)
+{
+    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
+    int32_t learner, gb, model, e;
+    char text[64];
+    double v;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
+    gbt__json_string(&doc->n[e], text, sizeof text);
+    if (strcmp(text, "gbtree") != 0 && strcmp(text, "gblinear") != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree and gblinear models only (not dart)", text);
+        return gbt__jr_fail(&rd, e, msg);
+    }
+    m->linear = strcmp(text, "gblinear") == 0;
+    FORWARD_IF_ERROR(read_objective(&rd, learner, p));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
+    FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
+    if (!(v >= 1 && v <= GBT_MAX_FEATURES)) return gbt__jr_fail(&rd, e, "num_feature out of range");
+    m->num_feature = (uint64_t)v;
+    FORWARD_IF_ERROR(xparam(&rd, e, "num_class", &v));
+    if (gbt_objective_is_multiclass((int)p->objective) != (v >= 2) || v > GBT_MAX_CLASSES || v < 0 || v != floor(v))
+        return gbt__jr_fail(&rd, e, "num_class does not fit the objective");
+    m->objective = (int)p->objective;
+    m->num_class = (int)v;
+    p->num_class = m->num_class;
+    m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
+    /* XGBoost's outputs are num_target (1 for a multi-class model): a model of more targets than gbt reads is refused */
+    if (gbt__json_member(doc, e, "num_target") >= 0) {
+        FORWARD_IF_ERROR(xparam(&rd, e, "num_target", &v));
+        if (v != (gbt_objective_is_multiclass(m->objective) ? 1 : m->K))
+            return gbt__jr_fail(&rd, e, "num_target is not the number of outputs of the objective");
+    }
+    m->index_base = GBT_BASE_ZERO; /* XGBoost reads LIBSVM indices as they are */
+    FORWARD_IF_ERROR(gbt__alloc(&m->base, (size_t)m->K, sizeof *m->base, 0, "starting scores"));
+    {
+        int32_t bs;
+        FORWARD_IF_ERROR(gbt__jr_member(&rd, e, "base_score", GBT_J_STRING, &bs));
+        FORWARD_IF_ERROR(read_base(&rd, bs, m->objective, m->K, m->base));
+    }
+    FORWARD_IF_ERROR(read_names(&rd, learner, m));
+    FORWARD_IF_ERROR(read_types(&rd, learner, m));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
+    if (m->linear)
+        s = read_linear(&rd, model, m, p);
+    else
+        s = read_trees(&rd, model, m, p);
     e = gbt__json_member(doc, learner, "attributes");
     /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
     if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&

@@ -309,6 +309,10 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
     return GBT_OK;
 }
 
+static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shift);
+static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p,
+                                   uint64_t nfeat);
+
 gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
                                     struct gbt_strbuf *sb)
 {
@@ -364,6 +368,10 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
     gbt__sb_printf(sb, "],");
     gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
+    if (m->linear) {
+        put_linear(sb, m, shift);
+        return put_learner_tail(sb, m, p, nfeat);
+    }
     FORWARD_IF_ERROR(put_cats(sb, m, shift));
     gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"%u\",\"num_trees\":\"%u\"}", P,
                    m->ntrees);
@@ -377,7 +385,29 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         if (j) gbt__sb_append(sb, ",", 1);
         FORWARD_IF_ERROR(put_tree(sb, &m->trees[gbt__model_tree_of_xgboost(m, j)], j, nfeat, shift));
     }
-    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},\"learner_model_param\":{\"base_score\":\"[");
+    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},");
+    return put_learner_tail(sb, m, p, nfeat);
+}
+
+/* A gblinear model's "model": XGBoost's layout (model.h's), a zero weight for LIBSVM's unused index 0. */
+static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shift)
+{
+    const uint64_t K = (uint64_t)m->K;
+    gbt__sb_printf(sb, "\"boosted_rounds\":%d,\"weights\":[", m->linear_rounds);
+    for (uint64_t i = 0; i < (m->num_feature + 1 + (uint64_t)shift) * K; i++) {
+        const uint64_t f = i / K, k = i % K;
+        const float w = f < (uint64_t)shift ? 0.0f : m->weights[(f - (uint64_t)shift) * K + k];
+        if (i) gbt__sb_append(sb, ",", 1);
+        gbt__json_put_float(sb, w, 0);
+    }
+    gbt__sb_printf(sb, "]},\"name\":\"gblinear\"},");
+}
+
+/* The learner's model parameters, objective and version, after the booster. */
+static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p,
+                                   uint64_t nfeat)
+{
+    gbt__sb_printf(sb, "\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ",", 1);
         gbt__json_put_float(sb, (float)to_base_score(m->objective, m->base[k]), 1);

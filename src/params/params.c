@@ -168,14 +168,14 @@ static const struct pdef table[] = {
      "gbtree: trees; gblinear: one weight per feature and output plus a bias, by coordinate descent "
      "on the raw feature values (missing values count as 0; CPU only; its eta defaults to 0.5 and "
      "lambda to 0 unless set, as in XGBoost)"},
-    {"updater", "", PT_ENUM, updater_choices, "shotgun", 0, 0, 0, 0, OFF(updater), 0, 1,
+    {"updater", "", PT_ENUM, updater_choices, "shotgun", 0, 0, 0, 0, OFF(updater), 0, 0,
      "booster=gblinear: shotgun (XGBoost's default: features outer, outputs inner) or coord_descent "
      "(outputs outer); both run in one fixed order, so the model does not depend on nthread"},
-    {"feature_selector", "", PT_ENUM, selector_choices, "cyclic", 0, 0, 0, 0, OFF(feature_selector), 0, 1,
+    {"feature_selector", "", PT_ENUM, selector_choices, "cyclic", 0, 0, 0, 0, OFF(feature_selector), 0, 0,
      "booster=gblinear: the order of the coordinate updates: cyclic, shuffle (seeded per round), "
      "random (seeded draws with repeats), greedy or thrifty (largest weight change first, "
      "coord_descent only, with top_k)"},
-    {"top_k", "", PT_INT, NULL, "0", 0, INT32_MAX, 0, 0, OFF(top_k), 0, 1,
+    {"top_k", "", PT_INT, NULL, "0", 0, INT32_MAX, 0, 0, OFF(top_k), 0, 0,
      "booster=gblinear with feature_selector greedy or thrifty: the most features updated per output "
      "and round (0: all)"},
     {"validate_features", "", PT_INT, NULL, "1", 0, 1, 0, 0, OFF(validate_features), 0, 0,
