@@ -1603,7 +1603,9 @@ class Booster:
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
         rename = _fmap_renamer(fmap, self._c_feature_names()) if fmap else None
         out = []
-        for t in range(self.num_trees()):
+        # a linear model (booster=gblinear) dumps as one piece, XGBoost's "bias:"/"weight:" lists
+        pieces = 1 if self.get_param("booster") == "gblinear" else self.num_trees()
+        for t in range(pieces):
             text = self._dump_one(dump_format, t, with_stats)
             if dump_format == "text" and text.startswith("booster["):
                 text = text.split("\n", 1)[1]  # XGBoost's get_dump has no "booster[T]:" line
