@@ -398,7 +398,7 @@ static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shi
         const uint64_t f = i / K, k = i % K;
         const float w = f < (uint64_t)shift ? 0.0f : m->weights[(f - (uint64_t)shift) * K + k];
         if (i) gbt__sb_append(sb, ",", 1);
-        gbt__json_put_float(sb, w, 0);
+        gbt__json_put_float(sb, w, 1); /* XGBoost reads a weight written as an integer as an error */
     }
     gbt__sb_printf(sb, "]},\"name\":\"gblinear\"},");
 }
