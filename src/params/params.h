@@ -122,4 +122,11 @@ void gbt__params_each_training(const struct gbt_params *p,
                                void (*fn)(const char *name, const char *value, void *user),
                                void *user);
 
+/* obj_param.c: scale_pos_weight where it applies (binary objectives), else 1. */
+double gbt__params_scale_pos(const struct gbt_params *p);
+/* max_delta_step resolved: auto is 0.7 for count:poisson (as XGBoost), else 0. */
+double gbt__params_max_delta_step(const struct gbt_params *p);
+/* The objective's parameters for the gradients (both boosters, every backend). */
+struct gbt_obj_param gbt__params_obj_param(const struct gbt_params *p);
+
 #endif

@@ -175,38 +175,6 @@ gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K)
 }
 
 /* scale_pos_weight where it applies (binary objectives), else 1. */
-static double scale_pos(const struct gbt_params *p)
-{
-    const int binary = p->objective == GBT_OBJ_BINARY_LOGISTIC || p->objective == GBT_OBJ_BINARY_LOGITRAW;
-    return binary ? p->scale_pos_weight : 1.0;
-}
-
-/* max_delta_step resolved: auto is 0.7 for count:poisson (as XGBoost), else 0. */
-static double max_delta_step(const struct gbt_params *p)
-{
-    if (!isnan(p->max_delta_step)) return p->max_delta_step;
-    return p->objective == GBT_OBJ_COUNT_POISSON ? 0.7 : 0.0;
-}
-
-/* The objective's parameters for the backends' gradients. */
-struct gbt_obj_param gbt__booster_obj_param(const struct gbt_params *p)
-{
-    struct gbt_obj_param op;
-    /* zeroed whole: the padding too travels to the device as a kernel argument */
-    memset(&op, 0, sizeof op);
-    op.scale_pos = scale_pos(p);
-    op.poisson_delta = max_delta_step(p);
-    op.huber_slope = p->huber_slope;
-    op.tweedie_rho = p->tweedie_variance_power;
-    if (p->objective == GBT_OBJ_REG_QUANTILEERROR)
-        memcpy(op.alpha, p->quantile_alpha, (size_t)p->num_quantile_alpha * sizeof op.alpha[0]);
-    else
-        op.alpha[0] = 0.5;
-    op.aft_dist = (int)p->aft_loss_distribution;
-    op.aft_sigma = p->aft_loss_distribution_scale;
-    return op;
-}
-
 /* The data's feature names against the model's, unless validate_features=0. */
 gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d)
 {
@@ -219,7 +187,7 @@ gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, con
 {
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
-    const struct gbt_obj_param op = gbt__booster_obj_param(p);
+    const struct gbt_obj_param op = gbt__params_obj_param(p);
     int K = gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
     double *base;
     gbt_status s;
@@ -507,7 +475,7 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->gamma = p->gamma;
     cfg->sp.lambda = p->lambda;
     cfg->sp.alpha = p->alpha;
-    cfg->sp.max_delta_step = max_delta_step(p);
+    cfg->sp.max_delta_step = gbt__params_max_delta_step(p);
     cfg->sp.min_child_weight = p->min_child_weight;
     cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
     cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
@@ -653,7 +621,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     req.round = round;
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
-    req.obj = gbt__booster_obj_param(&b->params);
+    req.obj = gbt__params_obj_param(&b->params);
     req.row_base = req.group_base = 0; /* the distributed backend numbers its rows itself */
     req.max_hook = NULL;
     /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
@@ -719,7 +687,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
 /* The checks of every training call, and the training state for `train`. */
 static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
 {
-    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
+    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && gbt__params_scale_pos(&b->params) == 1.0, GBT_E_PARAM,
                     "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
                     gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)

@@ -108,9 +108,6 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
  */
 gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all);
 
-/* The objective's parameters for the gradients. */
-struct gbt_obj_param gbt__booster_obj_param(const struct gbt_params *p);
-
 /* The threads the booster's nthread parameter gives. */
 int gbt__booster_threads(const gbt_booster *b);
 

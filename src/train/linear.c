@@ -356,7 +356,7 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
                                   const double *hess, float *g, float *h)
 {
     struct gbt_train_state *ts = b->ts;
-    const struct gbt_obj_param op = gbt__booster_obj_param(&b->params);
+    const struct gbt_obj_param op = gbt__params_obj_param(&b->params);
     const int K = b->model.K, obj = b->model.objective;
     const uint64_t len = train->nrow * (uint64_t)K;
     if (grad == NULL) {
