@@ -31,9 +31,12 @@ gbt_status gbt__model_feature_importance(const struct gbt_model *m, const char *
                     (unsigned long long)m->num_feature);
     if (m->linear) {
         /* XGBoost's get_score of a linear model: the weights */
-        RETURN_ERROR_IF(t != IMP_WEIGHT || m->K != 1, GBT_E_INVALID_ARG,
-                        "a linear model (booster=gblinear) has importance 'weight' only, its coefficients, "
-                        "one per feature for one output (%d here: read them from the dump)", m->K);
+        RETURN_ERROR_IF(t != IMP_WEIGHT, GBT_E_INVALID_ARG,
+                        "a linear model (booster=gblinear) has importance 'weight' only (its coefficients), "
+                        "not '%s'", type);
+        RETURN_ERROR_IF(m->K != 1, GBT_E_INVALID_ARG,
+                        "a linear model (booster=gblinear) of %d outputs has %d coefficients per feature: "
+                        "read them from its dump", m->K, m->K);
         for (uint64_t f = 0; f < m->num_feature; f++) out[f] = (double)m->weights[f];
         return GBT_OK;
     }
