@@ -933,7 +933,8 @@ _XGB_ONLY: Dict[str, Any] = {
     "sampling_method": {"uniform"},
     "multi_strategy": {"one_output_per_tree"},
     "process_type": {"default"},
-    "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
+    "updater": set(),  # the tree updaters; gblinear's go to the library (Booster._set_one)
+    "refresh_leaf": set(), "gpu_id": set(),
     # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
     # column draws differ each round (seed_per_iteration); debug_synchronize and
     # sparse_threshold are XGBoost's internal knobs
@@ -1073,7 +1074,10 @@ class Booster:
         return out
 
     def _set_one(self, name: str, value: Any, quiet: bool = False) -> None:
-        if name.replace("-", "_") in _XGB_ONLY and not _has_param(name):
+        # the library's updater is gblinear's (shotgun, coord_descent); XGBoost's tree
+        # updaters ("grow_quantile_histmaker", ...) have no counterpart, as before
+        tree_updater = name == "updater" and value not in ("shotgun", "coord_descent")
+        if name.replace("-", "_") in _XGB_ONLY and (tree_updater or not _has_param(name)):
             _xgb_only_param(name.replace("-", "_"), value)
             return
         if name in ("eval_metric", "metric"):
@@ -1543,7 +1547,10 @@ class Booster:
 
     # -- slices and dumps
     def num_trees(self) -> int:
-        """The number of trees: rounds times outputs (classes, quantiles)."""
+        """The number of trees: rounds times outputs (classes, quantiles); 0 for a
+        linear model (booster="gblinear")."""
+        if self.get_param("booster") == "gblinear":
+            return 0
         n = c_uint64()
         check(LIB.gbt_booster_predict_size(self._handle, 1, _lib.GBT_PREDICT_LEAF, byref(n)))
         return int(n.value)

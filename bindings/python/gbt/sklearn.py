@@ -448,10 +448,12 @@ class GBTModel(BaseEstimator):
     @property
     def feature_importances_(self) -> np.ndarray:
         """Feature importance as XGBoost's estimators give it: ``importance_type``
-        (default ``gain``) per feature, 0 for unused ones, divided by the sum
-        (float32; all zeros when no tree splits)."""
+        (default ``gain``; ``weight``, the coefficients, for booster="gblinear")
+        per feature, 0 for unused ones, divided by the sum (float32; all zeros
+        when no tree splits)."""
         b = self.get_booster()
-        values = b.feature_importances(self.importance_type or "gain").astype(np.float32)
+        linear = b.get_param("booster") == "gblinear"  # XGBoost's default there: the coefficients
+        values = b.feature_importances(self.importance_type or ("weight" if linear else "gain")).astype(np.float32)
         total = values.sum()
         return values if total == 0 else values / total
 
