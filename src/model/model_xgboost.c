@@ -678,8 +678,8 @@ static gbt_status read_linear(const struct gbt_jreader *rd, int32_t model, struc
         FORWARD_IF_ERROR(xnumber(rd, w, &el, &v));
         m->weights[i] = (float)v;
     }
-    p->booster = GBT_BOOSTER_GBLINEAR;
-    return GBT_OK;
+    /* as set by name: eta and lambda take the linear booster's defaults (the file holds neither) */
+    return gbt__params_set(p, "booster", "gblinear", NULL);
 }
 
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
