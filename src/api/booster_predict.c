@@ -53,9 +53,13 @@ static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0,
     RETURN_ERROR_IF(b->model.linear && ex && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
                     "a linear model (booster=gblinear) has no leaves and no SHAP interaction values; "
                     "its contributions are x * w (GBT_PREDICT_CONTRIBS)");
-    RETURN_ERROR_IF(b->model.linear && (r0 != 0 || (uint32_t)r1 != rounds), GBT_E_INVALID_ARG,
+    RETURN_ERROR_IF(b->model.linear && (r0 != 0 || r1 < 0 || (uint32_t)r1 > rounds), GBT_E_INVALID_ARG,
                     "a linear model (booster=gblinear) predicts with all its %u rounds, as in XGBoost: "
-                    "rounds [%d, %d) cannot be taken apart", rounds, r0, r1);
+                    "rounds [%d, %d) cannot be taken apart (a range must start at 0)", rounds, r0, r1);
+    if (b->model.linear && (uint32_t)r1 < rounds)
+        gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
+                 "a linear model (booster=gblinear) predicts with all its %u rounds: the end of rounds [0, %d) "
+                 "is ignored, as XGBoost ignores it", rounds, r1);
     if (b->model.linear) r1 = r0 = 0; /* no trees */
     RETURN_ERROR_IF(r0 < 0 || r0 > r1 || (uint32_t)r1 > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %u rounds", r0, r1, rounds);

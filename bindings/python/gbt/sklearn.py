@@ -483,6 +483,8 @@ class GBTModel(BaseEstimator):
     def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:
         # XGBoost's rule: no range (or an open one) means up to best_iteration
         # when early stopping recorded one, else every round.
+        if self.get_booster().get_param("booster") == "gblinear":
+            return (0, 0)  # as XGBoost: a linear model predicts with all its rounds
         if iteration_range is None or iteration_range[1] == 0:
             best = self.best_iteration_
             return (0, best + 1) if best is not None else (0, 0)
