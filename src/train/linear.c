@@ -3,7 +3,8 @@
  * coordinate descent on the raw feature values.
  *
  * Each round takes the objective's gradients at the current raw scores
- * (model/linear.c), in float as XGBoost keeps them, then
+ * (model/linear.c; every objective, ranking per query group and survival
+ * as the tree training computes them), in float as XGBoost keeps them, then
  *   1. each output's bias moves by eta * -G / H (G, H: the sums of the
  *      gradients and hessians of rows with h >= 0), and the gradients
  *      follow (g += h * dbias);
@@ -34,7 +35,10 @@
 #include "common/rank_math.h"
 #include "common/rng.h"
 #include "model/linear.h"
+#include "common/surv_math.h"
 #include "objective/objective.h"
+#include "objective/surv_order.h"
+#include "params/rank.h"
 #include "train/booster.h"
 #include "train/linear.h"
 #include "util/util.h"
@@ -133,15 +137,11 @@ static gbt_status fit_weights(struct gbt_model *m, uint64_t had)
 static gbt_status check_linear(const gbt_booster *b, const gbt_dataset *train)
 {
     const struct gbt_params *p = &b->params;
-    const int obj = (int)p->objective;
     int kind = GBT_DEVICE_AUTO;
     RETURN_ERROR_IF(b->comm != NULL, GBT_E_PARAM,
                     "booster=gblinear does not train distributed (MPI): train it in one process");
     RETURN_ERROR_IF(b->model.K != 0 && !b->model.linear, GBT_E_STATE,
                     "the model has trees: booster=gblinear cannot continue it");
-    RETURN_ERROR_IF(gbt_objective_is_ranking(obj) || gbt__objective_survival(obj), GBT_E_PARAM,
-                    "booster=gblinear is not implemented for objective %s (ranking and survival "
-                    "objectives train trees only)", gbt__objective_name(obj));
     RETURN_ERROR_IF(p->updater == GBT_LINEAR_SHOTGUN && p->feature_selector >= GBT_SELECT_RANDOM,
                     GBT_E_PARAM,
                     "updater=shotgun supports feature_selector cyclic and shuffle (as in XGBoost); "
@@ -165,6 +165,8 @@ gbt_status gbt__linear_setup(gbt_booster *b, const gbt_dataset *train)
     gbt__booster_drop_state(b);
     FORWARD_IF_ERROR(check_linear(b, train));
     FORWARD_IF_ERROR(gbt__objective_check((int)b->params.objective, (int)b->params.num_class, train));
+    if (gbt_objective_is_ranking((int)b->params.objective))
+        FORWARD_IF_ERROR(gbt__rank_check((int)b->params.objective, &b->params, train));
     FORWARD_IF_ERROR(gbt__booster_init_model(b, train, train));
     FORWARD_IF_ERROR(gbt__booster_check_base_margin(train, m->K));
     FORWARD_IF_ERROR(fit_weights(m, had));
@@ -351,6 +353,57 @@ static int64_t next_feature(const struct gbt_params *p, struct round *R, int rou
     }
 }
 
+/*
+ * The ranking objectives' gradients (one output): each query group's, as
+ * the CPU backend computes them (common/rank_math.h), pairs drawn with
+ * (seed, round).
+ */
+static gbt_status rank_gradients(gbt_booster *b, const gbt_dataset *train, double *g, double *h)
+{
+    const uint64_t n = train->nrow;
+    struct gbt_obj_param op = gbt__params_obj_param(&b->params);
+    uint32_t *gp = NULL, *idx = NULL;
+    double *stat = NULL;
+    uint64_t ng = 0;
+    gbt_status s = gbt__dataset_group_ptr(train, &gp, &ng);
+    if (s == GBT_OK) s = gbt__alloc(&idx, 3 * n + 1, sizeof *idx, 0, "ranking scratch");
+    if (s == GBT_OK) s = gbt__alloc(&stat, 2 * n + 1, sizeof *stat, 0, "ranking scratch");
+    if (s == GBT_OK) gbt__rank_obj_param(&b->params, train, &op);
+    for (uint64_t q = 0; s == GBT_OK && q < ng; q++) {
+        const uint32_t r0 = gp[q], cnt = gp[q + 1] - r0;
+        const double w = (train->weight ? (double)train->weight[r0] : 1.0) * op.rank_wnorm;
+        struct gbt_rank_scratch sc = {idx + r0, idx + n + r0, idx + 2 * n + r0, stat + r0, stat + n + r0};
+        gbt_rank_group_gradients(b->model.objective, &op, (uint64_t)b->params.seed, b->model.linear_rounds, q, cnt,
+                                 b->ts->hmargin + r0, train->label + r0, w, &sc, g + r0, h + r0);
+    }
+    free(gp);
+    free(idx);
+    free(stat);
+    return s;
+}
+
+/* The survival objectives' gradients (one output), as the tree training's (common/surv_math.h). */
+static gbt_status survival_gradients(gbt_booster *b, const gbt_dataset *train, double *g, double *h)
+{
+    struct gbt_train_state *ts = b->ts;
+    const uint64_t n = train->nrow;
+    const float *lo, *hi;
+    if (b->model.objective == GBT_OBJ_SURVIVAL_COX) {
+        if (ts->cox_order == NULL) FORWARD_IF_ERROR(gbt__surv_order(train->label, n, &ts->cox_order));
+        gbt_cox_gradients(n, ts->cox_order, ts->hmargin, train->label, train->weight, g, h);
+        return GBT_OK;
+    }
+    FORWARD_IF_ERROR(gbt__objective_aft_bounds(train, &lo, &hi));
+    for (uint64_t r = 0; r < n; r++) {
+        const double w = train->weight ? (double)train->weight[r] : 1.0;
+        gbt_aft_gradient((int)b->params.aft_loss_distribution, b->params.aft_loss_distribution_scale,
+                         (double)lo[r], (double)hi[r], ts->hmargin[r], &g[r], &h[r]);
+        g[r] *= w;
+        h[r] *= w;
+    }
+    return GBT_OK;
+}
+
 /* g, h (nrow * K, row-major) := the round's gradients: the caller's, else the objective's. */
 static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, const double *grad,
                                   const double *hess, float *g, float *h)
@@ -361,7 +414,11 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
     const uint64_t len = train->nrow * (uint64_t)K;
     if (grad == NULL) {
         FORWARD_IF_ERROR(gbt__linear_train_margins(b, train, ts->hmargin));
-        for (uint64_t r = 0; r < train->nrow; r++) {
+        if (gbt_objective_is_ranking(obj))
+            FORWARD_IF_ERROR(rank_gradients(b, train, ts->hg, ts->hh));
+        else if (gbt__objective_survival(obj))
+            FORWARD_IF_ERROR(survival_gradients(b, train, ts->hg, ts->hh));
+        for (uint64_t r = 0; r < train->nrow && !gbt_objective_is_ranking(obj) && !gbt__objective_survival(obj); r++) {
             const double w = gbt_row_weight(train->label[r], train->weight ? train->weight[r] : 1.0, op.scale_pos);
             gbt_row_gradients(obj, &op, K, ts->hmargin + r * (uint64_t)K, 1, train->label[r], w,
                               ts->hg + r * (uint64_t)K, ts->hh + r * (uint64_t)K, 1);

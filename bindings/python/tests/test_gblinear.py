@@ -60,3 +60,29 @@ def test_gblinear_model_file_and_refusals(tmp_path):
         gbt.train(dict(booster="gblinear", device="cuda"), gbt.Dataset(X, y), 1)
     with pytest.raises(gbt.GBTError, match="no leaves"):
         b.predict(gbt.Dataset(X), pred_leaf=True)
+
+
+def test_gblinear_ranking_and_survival():
+    """rank:ndcg (query groups of 20) and survival:aft (a fifth censored),
+    10 rounds: XGBoost's raw scores within 1e-5 relative."""
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 5)).astype(np.float32)
+    s = X @ np.array([1, -1, 0.5, 0, 2], np.float32)
+    rel = np.clip(np.floor(s - s.min()), 0, 4).astype(np.float32)
+    t = np.exp(-s / 3 + 0.3 * rng.normal(size=400)).astype(np.float32)
+    upper = np.where(rng.random(400) < 0.2, np.inf, t).astype(np.float32)
+    for objective in ("rank:ndcg", "survival:aft"):
+        made = []
+        for D in (xgb.DMatrix, gbt.Dataset):
+            d = D(X, rel) if objective == "rank:ndcg" else D(X)
+            if objective == "rank:ndcg":
+                d.set_group([20] * 20)
+            else:
+                d.set_float_info("label_lower_bound", t)
+                d.set_float_info("label_upper_bound", upper)
+            made.append(d)
+        p = dict(booster="gblinear", nthread=1, objective=objective)
+        px = xgb.train(p, made[0], 10).predict(xgb.DMatrix(X), output_margin=True)
+        pg = gbt.train(dict(p), made[1], 10).predict(gbt.Dataset(X), output_margin=True)
+        assert np.max(np.abs(pg - px)) <= 1e-5 * np.max(np.abs(px)), objective
