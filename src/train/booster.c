@@ -195,6 +195,9 @@ gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, con
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        RETURN_ERROR_IF(m->linear != (p->booster == GBT_BOOSTER_GBLINEAR), GBT_E_STATE,
+                        "the model is a %s model; booster=%s cannot continue it", m->linear ? "linear" : "tree",
+                        m->linear ? "gbtree" : "gblinear");
         RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree, GBT_E_STATE,
                         "the model grows %d parallel tree(s) per round; the parameters now say "
                         "num_parallel_tree=%lld", m->num_parallel_tree, (long long)p->num_parallel_tree);

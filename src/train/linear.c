@@ -140,8 +140,6 @@ static gbt_status check_linear(const gbt_booster *b, const gbt_dataset *train)
     int kind = GBT_DEVICE_AUTO;
     RETURN_ERROR_IF(b->comm != NULL, GBT_E_PARAM,
                     "booster=gblinear does not train distributed (MPI): train it in one process");
-    RETURN_ERROR_IF(b->model.K != 0 && !b->model.linear, GBT_E_STATE,
-                    "the model has trees: booster=gblinear cannot continue it");
     RETURN_ERROR_IF(p->updater == GBT_LINEAR_SHOTGUN && p->feature_selector >= GBT_SELECT_RANDOM,
                     GBT_E_PARAM,
                     "updater=shotgun supports feature_selector cyclic and shuffle (as in XGBoost); "
