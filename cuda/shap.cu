@@ -1,6 +1,6 @@
 /*
- * shap.cu - leaf ids, SHAP values and SHAP interaction values on the
- * device: a thread per row runs the functions of common/shap_math.h, the
+ * shap.cu - leaf ids, SHAP values (exact, or Saabas' approximation) and SHAP
+ * interaction values on the device: a thread per row runs the functions of common/shap_math.h, the
  * ones the CPU runs (src/model/shap.c), so the bits are the CPU's.
  *
  * Categorical nodes step with the forest's category sets (cat_bits, copied
@@ -49,8 +49,11 @@ __global__ void __launch_bounds__(SHAP_THREADS, 4) explain_rows(shap_args a)
         double *phi = a.sums + r * a.sums_n;
         if (a.kind == GBT_EXPLAIN_LEAF) {
             gbt_shap_row_leaves(&a.f, x, o);
-        } else if (a.kind == GBT_EXPLAIN_CONTRIBS) {
-            gbt_shap_row_contribs(&a.f, x, a.base + r * K, phi, path, stack);
+        } else if (a.kind == GBT_EXPLAIN_CONTRIBS || a.kind == GBT_EXPLAIN_APPROX) {
+            if (a.kind == GBT_EXPLAIN_CONTRIBS)
+                gbt_shap_row_contribs(&a.f, x, a.base + r * K, phi, path, stack);
+            else
+                gbt_shap_row_approx(&a.f, x, a.base + r * K, phi);
             for (uint64_t i = 0; i < a.width; i++) o[i] = (float)phi[i];
         } else {
             double *on = phi + K * w, *off = on + w, *inter = off + w;
@@ -75,21 +78,24 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     int pools = 0;
     const uint64_t w = (uint64_t)f->nfeat + 1, K = (uint64_t)f->K;
     uint64_t per_row, rows;
-    void *d_nodes, *d_off, *d_cls, *d_exp, *d_feats, *d_foff, *d_x, *d_base, *d_out, *d_path,
+    void *d_nodes, *d_off, *d_cls, *d_exp, *d_mean, *d_feats, *d_foff, *d_x, *d_base, *d_out, *d_path,
         *d_stack, *d_sums, *d_cats = NULL;
 
     if (ordinal < 0 || ordinal >= gbt_cu_device_count())
         return failf(msg, GBT_E_NO_DEVICE, "no CUDA device %d (%d present)", ordinal,
                      gbt_cu_device_count());
-    if (kind < GBT_EXPLAIN_LEAF || kind > GBT_EXPLAIN_INTERACTIONS || K < 1)
+    if (kind < GBT_EXPLAIN_LEAF || kind > GBT_EXPLAIN_APPROX || K < 1)
         return failf(msg, GBT_E_INTERNAL, "explanation of kind %d for %d classes", kind, f->K);
     if (nrow == 0) return 0;
     memset(&a, 0, sizeof a);
     a.kind = kind;
-    a.width = kind == GBT_EXPLAIN_LEAF ? f->ntrees : kind == GBT_EXPLAIN_CONTRIBS ? K * w : K * w * w;
-    a.path_n = kind == GBT_EXPLAIN_LEAF ? 0 : gbt_shap_scratch_elems(f->max_depth);
-    a.stack_n = kind == GBT_EXPLAIN_LEAF ? 0 : (uint64_t)f->max_depth + 2;
-    a.sums_n = kind == GBT_EXPLAIN_LEAF ? 0 : kind == GBT_EXPLAIN_CONTRIBS ? K * w : K * w + 2 * w + K * w * w;
+    {
+        const int walk = kind == GBT_EXPLAIN_CONTRIBS || kind == GBT_EXPLAIN_INTERACTIONS; /* TreeSHAP's */
+        a.width = kind == GBT_EXPLAIN_LEAF ? f->ntrees : kind == GBT_EXPLAIN_INTERACTIONS ? K * w * w : K * w;
+        a.path_n = walk ? gbt_shap_scratch_elems(f->max_depth) : 0;
+        a.stack_n = walk ? (uint64_t)f->max_depth + 2 : 0;
+        a.sums_n = kind == GBT_EXPLAIN_LEAF ? 0 : kind == GBT_EXPLAIN_INTERACTIONS ? K * w + 2 * w + K * w * w : K * w;
+    }
     per_row = (uint64_t)f->nfeat * 4 + K * 8 + a.width * 4 + a.path_n * sizeof(struct gbt_shap_path) +
               a.stack_n * sizeof(struct gbt_shap_frame) + a.sums_n * 8;
     rows = CHUNK_BYTES / (per_row ? per_row : 1);
@@ -107,6 +113,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     CU_FORWARD(cl.alloc(&d_off, ((size_t)f->ntrees + 1) * sizeof(uint64_t), "the trees", msg));
     CU_FORWARD(cl.alloc(&d_cls, (size_t)f->ntrees * sizeof(int32_t), "the trees", msg));
     CU_FORWARD(cl.alloc(&d_exp, (size_t)f->ntrees * sizeof(double), "the trees", msg));
+    CU_FORWARD(cl.alloc(&d_mean, f->nodes_len * sizeof(double), "the trees", msg));
     CU_FORWARD(cl.alloc(&d_feats, f->feats_len * sizeof(uint32_t), "the trees", msg));
     CU_FORWARD(cl.alloc(&d_foff, ((size_t)f->ntrees + 1) * sizeof(uint64_t), "the trees", msg));
     CU_FORWARD(cl.alloc(&d_x, rows * f->nfeat * sizeof(float), "the rows", msg));
@@ -119,6 +126,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     CU_FORWARD(cl.put(d_off, f->offset, ((size_t)f->ntrees + 1) * sizeof(uint64_t), msg));
     CU_FORWARD(cl.put(d_cls, f->cls, (size_t)f->ntrees * sizeof(int32_t), msg));
     CU_FORWARD(cl.put(d_exp, f->expected, (size_t)f->ntrees * sizeof(double), msg));
+    CU_FORWARD(cl.put(d_mean, f->mean, f->nodes_len * sizeof(double), msg));
     CU_FORWARD(cl.put(d_feats, f->feats, f->feats_len * sizeof(uint32_t), msg));
     CU_FORWARD(cl.put(d_foff, f->feat_off, ((size_t)f->ntrees + 1) * sizeof(uint64_t), msg));
     if (f->cat_bits != NULL && f->cat_len > 0) {
@@ -131,6 +139,7 @@ extern "C" int gbt_cu_predict_explain(int ordinal, const struct gbt_shap_forest 
     a.f.offset = (const uint64_t *)d_off;
     a.f.cls = (const int32_t *)d_cls;
     a.f.expected = (const double *)d_exp;
+    a.f.mean = (const double *)d_mean;
     a.f.feats = (const uint32_t *)d_feats;
     a.f.feat_off = (const uint64_t *)d_foff;
     a.f.cat_bits = (const uint32_t *)d_cats;

@@ -778,6 +778,10 @@ GBT_API gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, c
  * base margin, exactly the values the next round's gradients are computed
  * from (gbt_booster_predict gives them rounded to float).  Sets up
  * training on `train` as gbt_booster_update does, if it is not yet.
+ * With booster=dart the next round's dropped trees are drawn first and
+ * left out (each kept tree times its weight), as XGBoost's
+ * predict(training=True) gives them: the margins that round's gradients
+ * must come from.
  */
 GBT_API gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train,
                                              double *out, uint64_t len);
@@ -1121,6 +1125,13 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  *   bias term's (0 but for the corner, the bias itself).  Its cost grows
  *   with (F + 1)^2 floats per row and two walks of a tree per feature it
  *   splits on.
+ * GBT_PREDICT_APPROX, with GBT_PREDICT_CONTRIBS only (else
+ *   GBT_E_INVALID_ARG): XGBoost's approx_contribs, Saabas' approximation
+ *   in the same layout: in each tree the bias term gets the root's
+ *   expected value (the cover-weighted mean of its leaves) and each split
+ *   on the row's path gives its feature the change of the expected value
+ *   from the node to the child the row takes.  A block sums to the raw
+ *   score as the SHAP values do; one walk of each tree per row.
  *
  * Unlike the other outputs, these three allocate working memory per call
  * (the trees in the form they walk, and per thread the row's values and
@@ -1131,6 +1142,7 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
 #define GBT_PREDICT_LEAF 2u         /* leaf ids, one per tree */
 #define GBT_PREDICT_CONTRIBS 4u     /* SHAP values and the bias term */
 #define GBT_PREDICT_INTERACTIONS 8u /* SHAP interaction values */
+#define GBT_PREDICT_APPROX 16u      /* with CONTRIBS: Saabas' approximation (approx_contribs) */
 
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class
@@ -1249,17 +1261,38 @@ GBT_API gbt_status gbt_booster_save(const gbt_booster *b, const char *path);
 GBT_API gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *path);
 
 /*
- * Loads a model saved by gbt_booster_save, or an XGBoost JSON model (a
- * gbtree booster with an objective gbt has: it predicts what XGBoost
+ * The model formats gbt writes: gbt's JSON (gbt_booster_save), XGBoost's
+ * JSON (gbt_booster_save_xgboost), and the same XGBoost document in UBJSON
+ * (Universal Binary JSON, XGBoost's default .ubj format: what
+ * xgboost.Booster.save_model("m.ubj") and save_raw() write, and what
+ * xgboost.Booster(model_file="m.ubj") loads).  gbt_booster_load and
+ * gbt_booster_load_from_buffer read all three, telling them by their
+ * first bytes.
+ */
+#define GBT_MODEL_GBT 0
+#define GBT_MODEL_XGBOOST 1
+#define GBT_MODEL_XGBOOST_UBJ 2
+
+/*
+ * Saves the model in `format` (GBT_MODEL_*) to path by gbt_booster_save's
+ * rules; GBT_E_INVALID_ARG for an unknown format (nothing is written).
+ */
+GBT_API gbt_status gbt_booster_save_format(const gbt_booster *b, const char *path, int format);
+
+/*
+ * Loads a model saved by gbt_booster_save, or an XGBoost JSON or UBJSON
+ * (.ubj) model (a gbtree booster with an objective gbt has: it predicts what XGBoost
  * predicts, to float precision); the booster
  * gets default training parameters (for an XGBoost model, its objective's
  * parameters).  The JSON must be RFC 8259's exactly (numbers by its
  * grammar: no leading zeros, '+' or bare '.'; strings valid UTF-8); an error
- * names the file, the line and the byte offset.  Counts are checked
+ * names the file, the line and the byte offset (a UBJSON model's: the
+ * offset in its bytes; a count or length larger than the bytes left can
+ * hold is refused before anything is allocated for it).  Counts are checked
  * against the limits: num_feature at most 16777215 (2^24 - 1), num_class
  * at most 4096.  Reading stops with GBT_E_FORMAT at the first byte that no
  * model holds (a control character other than tab, CR and LF: /dev/zero
- * and binary files are refused at once) or past 2 GiB; the memory a load
+ * and binary files but UBJSON are refused at once) or past 2 GiB; the memory a load
  * takes follows the model (about 70 bytes a tree node), not its text.
  */
 GBT_API gbt_status gbt_booster_load(const char *path, gbt_booster **out);
@@ -1267,7 +1300,13 @@ GBT_API gbt_status gbt_booster_load(const char *path, gbt_booster **out);
 /* The model as JSON in a new buffer (*len bytes, NUL-terminated); free it with gbt_free(). */
 GBT_API gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *len);
 
-/* Loads a model from len bytes of JSON. */
+/*
+ * The model in `format` (GBT_MODEL_*) in a new buffer (*len bytes, and a
+ * NUL after them); free it with gbt_free().
+ */
+GBT_API gbt_status gbt_booster_save_to_buffer_format(const gbt_booster *b, int format, char **buf, size_t *len);
+
+/* Loads a model from len bytes of JSON or UBJSON (as gbt_booster_load reads files). */
 GBT_API gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster **out);
 
 GBT_API void gbt_booster_free(gbt_booster *b);

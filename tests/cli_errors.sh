@@ -205,8 +205,12 @@ fails "an XGBoost JSON model without its trees is refused as one" \
     "loading the model: foreign.model:1: XGBoost model: missing \"gradient_booster\"" \
     "$gbpredict" -q "$tr" foreign.model
 printf '{L\000\000\000\000\000\000\000\007learner{L\000\000\000\000\000\000\000\012attributes{}}}' > xgb.ubj
-fails "an XGBoost UBJSON model is named as one" "xgb.ubj: an XGBoost model in UBJSON .*save it from XGBoost with Booster.save_model" \
-    "$gbpredict" -q "$tr" xgb.ubj
+fails "an XGBoost UBJSON model without its trees is refused as one, at its byte" \
+    "loading the model: xgb.ubj: XGBoost model: missing \"gradient_booster\" \(byte 17\)" "$gbpredict" -q "$tr" xgb.ubj
+printf '{L\000\000\000\000\000\000\000\007learner[$d#L\000\000\000\000\020\000\000\000' > forged.ubj
+fails "a UBJSON count larger than the file is refused before any allocation" \
+    "forged.ubj: UBJSON: element count 268435456 is more than the 0 bytes left can hold \(byte 21" \
+    "$gbpredict" -q "$tr" forged.ubj
 printf 'tree\nversion=v4\nnum_class=1\nmax_feature_idx=29\n\nTree=0\nnum_leaves=1\n' > lgb.txt
 fails "a LightGBM text model is named as one" "lgb.txt: a LightGBM text model, not a gbt model" \
     "$gbpredict" -q "$tr" lgb.txt

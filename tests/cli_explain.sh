@@ -1,6 +1,6 @@
 #!/bin/sh
-# cli_explain.sh - gbpredict --pred_leaf, --pred_contribs, --pred_interactions
-# and --rounds: line and field counts, SHAP values summing to the margins,
+# cli_explain.sh - gbpredict --pred_leaf, --pred_contribs (--approx_contribs),
+# --pred_interactions and --rounds: line and field counts, SHAP values summing to the margins,
 # a range of rounds predicting what a model of those rounds predicts.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
@@ -17,6 +17,12 @@ check "--pred_contribs: one line per row (142) of 30 SHAP values and the bias te
     awk 'NF != 31 { exit 1 } END { if (NR != 142) exit 1 }' contribs.txt
 check "each line of SHAP values sums to the row's margin (1e-5)" \
     sh -c 'paste contribs.txt margin.txt | awk "{ s = 0; for (i = 1; i <= 31; i++) s += \$i; d = s - \$32; if (d < 0) d = -d; m = \$32 < 0 ? -\$32 : \$32; if (d > 1e-5 * (m > 1 ? m : 1)) exit 1 }"'
+
+"$gbpredict" -q --pred_contribs --approx_contribs "$test" bc8.model approx.txt
+check "--approx_contribs: 31 values a line, summing to the margin (1e-5), not the exact SHAP values" \
+    sh -c '! cmp -s approx.txt contribs.txt && paste approx.txt margin.txt | awk "NF != 32 { exit 1 } { s = 0; for (i = 1; i <= 31; i++) s += \$i; d = s - \$32; if (d < 0) d = -d; m = \$32 < 0 ? -\$32 : \$32; if (d > 1e-5 * (m > 1 ? m : 1)) exit 1 }"'
+fails "--approx_contribs without --pred_contribs" "approximates the SHAP values of --pred_contribs" \
+    "$gbpredict" -q --approx_contribs "$test" bc8.model out.txt
 
 "$gbpredict" -q --pred_leaf "$test" bc8.model leaf.txt
 check "--pred_leaf: 8 leaf ids per line, whole numbers" \

@@ -76,6 +76,11 @@ probe() {
             awk -F'\t' -v f="$2" 'NR == 1 { w = f == "pred_leaf" ? 2 : f == "pred_contribs" ? 31 : 961
                                              print NF == w ? "on" : "wrong width " NF }' out.txt
         fi ;;
+    gbpredict:approx_contribs)
+        # on: Saabas' approximation, which differs from the exact SHAP values
+        gbpredict --pred_contribs r.csv m.json > exact.txt
+        gbpredict --pred_contribs "$3" r.csv m.json > out.txt
+        cmp -s out.txt exact.txt && echo off || echo on ;;
     gbpredict:validate_features)
         # other.csv names its features g1..g30, the model f1..f30
         gbpredict --header "$3" other.csv hm.json >/dev/null 2>&1 && echo off || echo on ;;
@@ -94,7 +99,7 @@ for tf in gbtrain:force gbtrain:header gbtrain:q gbtrain:quiet gbtrain:help gbtr
     gbtrain:eval_train gbtrain:pred_margin \
     gbpredict:force gbpredict:header gbpredict:q gbpredict:quiet gbpredict:help gbpredict:h \
     gbpredict:version gbpredict:margin gbpredict:pred_leaf gbpredict:pred_contribs \
-    gbpredict:pred_interactions gbpredict:validate_features \
+    gbpredict:approx_contribs gbpredict:pred_interactions gbpredict:validate_features \
     gbmodel:force gbmodel:q gbmodel:quiet gbmodel:help gbmodel:h gbmodel:version gbmodel:with_stats; do
     tool=${tf%%:*}
     flag=${tf#*:}

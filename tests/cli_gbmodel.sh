@@ -85,6 +85,19 @@ check "converted there and back, the model predicts the same" cmp -s a.txt b.txt
 check "and has the names back" grep -qx "feature_names: a, b, c" back-info.txt
 "$gbmodel" -q convert --to=xgboost hand.model hand.xgb.json
 check "convert may replace its own earlier output" test -s hand.xgb.json
+"$gbmodel" -q convert --to=xgboost hand.model hand.ubj
+printf '{L\000\000\000\000\000\000\000\007learner' > ubj-head.bin
+head -c 17 hand.ubj > hand-head.bin
+check "convert to a .ubj name writes XGBoost's UBJSON ('{', then the key learner with an int64 length)" \
+    cmp -s ubj-head.bin hand-head.bin
+"$gbpredict" -q --margin abc.csv hand.ubj c.txt
+check "gbpredict reads the .ubj and predicts as the model" cmp -s a.txt c.txt
+"$gbmodel" -q convert --to=xgboost hand.ubj hand2.ubj
+"$gbmodel" -q convert --to=xgboost hand2.ubj hand3.ubj
+check "a .ubj read and written again is the same bytes, and convert may replace its own .ubj" \
+    sh -c 'cmp -s hand2.ubj hand3.ubj && "$0" -q convert --to=xgboost hand2.ubj hand3.ubj' "$builddir/gbmodel"
+fails "convert --to=gbt to a .ubj name" "hand.gbt.ubj: a .ubj file holds an XGBoost model in UBJSON" \
+    "$gbmodel" convert --to=gbt hand.model hand.gbt.ubj
 fails "convert over a file it did not write is refused" "notes.txt" "$gbmodel" convert --to=gbt hand.model notes.txt
 fails "no model file" "gbmodel info needs a MODEL_FILE" "$gbmodel" info
 fails "a missing model file is named" "loading the model: cannot open 'no-such.model'" "$gbmodel" info no-such.model
@@ -99,6 +112,9 @@ p="-q --objective=binary:logistic --max_depth=3 --subsample=0.8 --colsample_byno
 "$gbtrain" $p --num_round=2 "$tr" two.model
 "$gbtrain" $p --num_round=4 --model_in=two.model "$tr" cont.model
 check "gbtrain --model_in: 2 rounds, then 4 more = 6 rounds, byte for byte" cmp -s cont.model full.model
+"$gbtrain" $p --num_round=2 "$tr" two.ubj
+"$gbmodel" -q convert --to=xgboost two.model two.from.ubj
+check "gbtrain to a .ubj name writes XGBoost's UBJSON, as convert does" cmp -s two.ubj two.from.ubj
 "$gbmodel" -q slice --rounds=0:2 full.model first2.model
 check "slice --rounds=0:2 of the 6 rounds = the 2-round training" cmp -s first2.model two.model
 "$gbmodel" -q slice --rounds=2: full.model last4.model

@@ -108,6 +108,12 @@ run "binary:logistic with --save_period=2" "$REF_TRAIN" $opts --objective=binary
 run "num_parallel_tree 3, subsample 0.8, colsample_bynode 0.8" "$REF_TRAIN" $opts \
     --objective=binary:logistic --num_parallel_tree=3 --subsample=0.8 --colsample_bynode=0.8 --max_depth=3
 
+# dart: the drops drawn on the host from the seed and the round, each process's margins without
+# them summed from its own rows (write_margins again)
+nps="2"
+run "booster dart, rate_drop 0.3, one_drop, weighted" "$REF_TRAIN" $opts \
+    --objective=binary:logistic --booster=dart --rate_drop=0.3 --one_drop=1 --sample_type=weighted --max_depth=3
+
 # run_file NAME TRAIN OPTIONS...: run on TRAIN itself (every objective)
 run_file() {
     name=$1

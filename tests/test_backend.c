@@ -131,6 +131,7 @@ struct spec {
     int max_cat_to_onehot, max_cat_threshold; /* trainings: 0 for the default */
     int categorical; /* categorical data (make_cat_data): max_bin 256 in every layout */
     int parallel;    /* trainings: num_parallel_tree (0: the default, 1) */
+    int dart;        /* trainings: 0 gbtree; booster=dart with drops, 1 uniform and tree, 2 weighted and forest */
 };
 
 static double unit(uint64_t a, uint64_t b, uint64_t c)
@@ -1163,6 +1164,12 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
     if (st == GBT_OK && s->max_cat_threshold) st = set(b, "max_cat_threshold", "%d", s->max_cat_threshold);
     if (st == GBT_OK && s->parallel) st = set(b, "num_parallel_tree", "%d", s->parallel);
+    if (st == GBT_OK && s->dart) st = set(b, "booster", "dart");
+    if (st == GBT_OK && s->dart) st = set(b, "rate_drop", "%g", 0.3);
+    if (st == GBT_OK && s->dart) st = set(b, "skip_drop", "%g", 0.2);
+    if (st == GBT_OK && s->dart) st = set(b, "one_drop", "1");
+    if (st == GBT_OK && s->dart == 2) st = set(b, "sample_type", "weighted");
+    if (st == GBT_OK && s->dart == 2) st = set(b, "normalize_type", "forest");
     if (st == GBT_OK) st = set(b, "seed", "%d", 11);
     if (st == GBT_OK) st = set(b, "verbosity", "%d", s->verbosity);
     if (st == GBT_OK) st = gbt_booster_train(b, d, s->rounds, valid, NULL, 1);
@@ -1919,18 +1926,22 @@ static void test_pool(void)
  * k rounds from the whole training) and trained for the rest on the other
  * give the bytes of the uninterrupted training on the CPU; also for rounds
  * of several parallel trees (a leaf-refitting objective among them, whose
- * parallel trees refit against the round's starting margins).
+ * parallel trees refit against the round's starting margins), and for
+ * booster=dart (its drops drawn on the host, the margins without them
+ * handed to each backend; the weights of a slice are those after every
+ * round, so its continuation differs and is not compared).
  */
 static void test_continued(void)
 {
     static const struct {
         int obj, K, policy;
         double subsample, colsample;
-        int parallel;
-    } cases[] = {{GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 0.8, 0.7, 0},
-                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8, 0},
-                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_DEPTHWISE, 0.8, 0.8, 2},
-                 {GBT_OBJ_REG_ABSOLUTEERROR, 1, GBT_GROW_DEPTHWISE, 0.8, 0.8, 3}};
+        int parallel, dart;
+    } cases[] = {{GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_DEPTHWISE, 0.8, 0.7, 0, 0},
+                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_LOSSGUIDE, 0.9, 0.8, 0, 0},
+                 {GBT_OBJ_MULTI_SOFTPROB, 3, GBT_GROW_DEPTHWISE, 0.8, 0.8, 2, 0},
+                 {GBT_OBJ_REG_ABSOLUTEERROR, 1, GBT_GROW_DEPTHWISE, 0.8, 0.8, 3, 0},
+                 {GBT_OBJ_BINARY_LOGISTIC, 1, GBT_GROW_LOSSGUIDE, 0.8, 0.8, 0, 2}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct spec s;
         gbt_dataset *d;
@@ -1943,12 +1954,13 @@ static void test_continued(void)
         s.obj = cases[c].obj;
         s.K = cases[c].K;
         s.layout = L_DENSE8;
-        s.rows = quick >= 2 ? 300 : 1500;
+        s.rows = quick >= 2 || cases[c].dart ? 300 : 1500; /* dart: each round sums every tree on the host */
         s.cols = 7;
         s.policy = cases[c].policy;
         s.subsample = cases[c].subsample;
         s.colsample = cases[c].colsample;
         s.parallel = cases[c].parallel;
+        s.dart = cases[c].dart;
         s.scale_pos = 1.0;
         s.name = "continued";
         d = make_data(&s);
@@ -1958,7 +1970,7 @@ static void test_continued(void)
         if (st == GBT_OK) st = train(&s, d, dev_first, 2, &part, &mp, &np);
         if (st == GBT_OK) st = gbt_booster_load_from_buffer(mp, np, &loaded);
         if (st == GBT_OK) st = gbt_booster_slice(full, 0, 2, &sliced);
-        for (int k = 0; k < 2 && st == GBT_OK; k++) {
+        for (int k = 0; k < (s.dart ? 1 : 2) && st == GBT_OK; k++) {
             gbt_booster *b = k ? sliced : loaded;
             const gbt_dataset *valid[1] = {d};
             st = set(b, "device", "%s", dev_rest);
@@ -1969,10 +1981,11 @@ static void test_continued(void)
         }
         if (st != GBT_OK) diag("continued training: %s", gbt_last_error());
         ok(st == GBT_OK && nl == nf && memcmp(ml, mf, nf) == 0,
-           "%s, %s, num_parallel_tree %d: 2 rounds on %s, saved, loaded, 3 more on %s = 5 rounds on cpu (%zu bytes)",
+           "%s, %s, num_parallel_tree %d%s: 2 rounds on %s, saved, loaded, 3 more on %s = 5 rounds on cpu (%zu bytes)",
            obj_name(s.obj), s.policy == GBT_GROW_LOSSGUIDE ? "lossguide" : "depthwise", s.parallel ? s.parallel : 1,
-           dev_first, dev_rest, nf);
-        ok(st == GBT_OK && nsl == nf && memcmp(ms, mf, nf) == 0,
+           s.dart ? ", dart" : "", dev_first, dev_rest, nf);
+        if (!s.dart)
+            ok(st == GBT_OK && nsl == nf && memcmp(ms, mf, nf) == 0,
            "%s, num_parallel_tree %d: rounds [0, 2) sliced from the 5 rounds, 3 more on %s = the 5 rounds",
            obj_name(s.obj), s.parallel ? s.parallel : 1, dev_rest);
         gbt_free(mf);
@@ -2091,15 +2104,20 @@ static void test_set_gradients(void)
 }
 
 /*
- * Leaf ids, SHAP values and SHAP interaction values of deeper trees (depth
- * 8, 3 classes, missing values) on the device against the CPU, for dense
- * and CSR rows: the same bits, and (emulated) the kernels did run.
+ * Leaf ids, SHAP values, their approximation (approx_contribs) and SHAP
+ * interaction values of deeper trees (depth 8, 3 classes, missing values)
+ * on the device against the CPU, for dense and CSR rows (the
+ * approximation dense only): the same bits, and (emulated) the kernels
+ * did run.
  * GBT_TEST_QUICK >= 2 leaves the interaction values out.
  */
 static void test_explain(void)
 {
     enum { N = 1100, C = 10 };
-    static const unsigned kinds[] = {GBT_PREDICT_LEAF, GBT_PREDICT_CONTRIBS, GBT_PREDICT_INTERACTIONS};
+    static const unsigned kinds[] = {GBT_PREDICT_LEAF, GBT_PREDICT_CONTRIBS, GBT_PREDICT_INTERACTIONS,
+                                     GBT_PREDICT_CONTRIBS | GBT_PREDICT_APPROX};
+    static const char *const names[] = {"leaf ids", "SHAP values", "SHAP interaction values",
+                                        "approximate SHAP values (approx_contribs)"};
     float *x = malloc(N * C * sizeof *x), *y = malloc(N * sizeof *y);
     uint64_t *ptr = calloc(N + 1, sizeof *ptr), nnz = 0, st_state = 12345;
     uint32_t *idx = malloc(N * C * sizeof *idx);
@@ -2137,14 +2155,15 @@ static void test_explain(void)
     if (st == GBT_OK) st = gbt_booster_set_param(b, "device", "cpu");
     if (st == GBT_OK) st = gbt_booster_train(b, d, 3, NULL, NULL, 0);
     if (st != GBT_OK) diag("explain set-up: %s", gbt_last_error());
-    for (int i = 0; i < 6; i++) {
-        const unsigned fl = kinds[i % 3];
-        const gbt_dataset *data = i < 3 ? d : csr;
+    for (int i = 0; i < 8; i++) {
+        const unsigned fl = kinds[i % 4];
+        const gbt_dataset *data = i < 4 ? d : csr;
         uint64_t len = 0;
         float *pc = NULL, *pg = NULL;
         gbt_status sc = st;
         long launches = 0;
         if (fl == GBT_PREDICT_INTERACTIONS && quick >= 2) continue; /* ThreadSanitizer: too slow */
+        if (i == 7) continue; /* the approximation walks the rows the others densify: dense rows suffice */
         if (!have_cuda) {
             skip(SKIP_NO_DEVICE);
             continue;
@@ -2170,8 +2189,7 @@ static void test_explain(void)
         if (sc != GBT_OK) diag("explain: %s", gbt_last_error());
         ok(sc == GBT_OK && launches > 0 && memcmp(pc, pg, len * sizeof *pc) == 0,
            "%s of a depth-8 multi:softprob model, %s rows: cuda = cpu (%llu values, %ld launches)",
-           fl == GBT_PREDICT_LEAF ? "leaf ids" : fl == GBT_PREDICT_CONTRIBS ? "SHAP values" : "SHAP interaction values",
-           i < 3 ? "dense" : "CSR", (unsigned long long)len, launches);
+           names[i % 4], i < 4 ? "dense" : "CSR", (unsigned long long)len, launches);
         free(pc);
         free(pg);
     }

@@ -260,7 +260,7 @@ static char *edit(const char *model, const char *from, const char *to)
  */
 static void test_foreign_files(void)
 {
-    /* XGBoost's UBJSON: '{', then the key "learner" with an int64 ('L') length */
+    /* XGBoost's UBJSON (read: test_xgboost_json.c): '{', then the key "learner" with an int64 ('L') length */
     static const char ubj[] = "{L\0\0\0\0\0\0\0\x07learner{L\0\0\0\0\0\0\0\x0a" "attributes{}}}";
     /* the same with int8 ('i') lengths, and a UBJSON document that is no XGBoost model */
     static const char ubj8[] = "{i\x07learner{i\x0a" "attributes{}}}";
@@ -276,9 +276,13 @@ static void test_foreign_files(void)
     memcpy(xgb_bin + 144, "binary:logistic", 15);
     xgb_bin[159] = 6;
     memcpy(xgb_bin + 167, "gbtree", 6);
-    expect_bad(ubj, sizeof ubj - 1, "model: an XGBoost model in UBJSON", "XGBoost UBJSON (int64 lengths)");
-    expect_bad(ubj8, sizeof ubj8 - 1, "model: an XGBoost model in UBJSON", "XGBoost UBJSON (int8 lengths)");
-    expect_bad(ubj_other, sizeof ubj_other - 1, "model: a UBJSON document", "UBJSON that is not XGBoost's");
+    /* the byte of the object that lacks the member */
+    expect_bad(ubj, sizeof ubj - 1, "model: XGBoost model: missing \"gradient_booster\" (byte 17)",
+               "XGBoost UBJSON (int64 lengths) without its trees");
+    expect_bad(ubj8, sizeof ubj8 - 1, "model: XGBoost model: missing \"gradient_booster\" (byte 10)",
+               "XGBoost UBJSON (int8 lengths) without its trees");
+    expect_bad(ubj_other, sizeof ubj_other - 1, "model: a JSON object that is neither a gbt model",
+               "UBJSON that is not a model");
     expect_bad(xgb_bin, sizeof xgb_bin, "model: an XGBoost model in its old binary format",
                "XGBoost's old binary format");
     expect_bad("binf\0\0\0?", 8, "model: an XGBoost model in its old binary format",

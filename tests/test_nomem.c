@@ -317,7 +317,7 @@ static void test_model_life(void)
                                          "device", "cpu", "eval_metric", "auc", "subsample", "0.8", NULL};
     static const char *const multi[] = {"objective", "multi:softprob", "num_class", "3", "grow_policy", "lossguide",
                                         "max_leaves", "5", "colsample_bynode", "0.7", "nthread", "1", "device", "cpu",
-                                        "eval_metric", "mlogloss", NULL};
+                                        "eval_metric", "mlogloss", "booster", "dart", "rate_drop", "0.5", NULL};
     struct gbt_strbuf csv = {0}, svm = {0};
     struct life l;
     for (int r = 0; r < 40; r++) {
@@ -339,7 +339,7 @@ static void test_model_life(void)
     l.metric = "mlogloss";
     l.params = multi;
     l.width = 3;
-    sweep_life("LIBSVM, 3 classes, lossguide: train, save, load, predict, eval", l);
+    sweep_life("LIBSVM, 3 classes, lossguide, dart: train, save, load, predict, eval", l);
     free(csv.s);
     free(svm.s);
 }

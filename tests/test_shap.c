@@ -7,6 +7,9 @@
  *   game v(S) = E[f | x_S] by a cover-weighted walk (a node on a feature
  *   outside S averages its children by cover), Shapley weights
  *   |S|! (M - |S| - 1)! / M!  (trees over at most 8 features);
+ *   approximate SHAP values (approx_contribs, Saabas) by walking the row's
+ *   path: the bias gets the root's cover-weighted mean, each split's
+ *   feature the change of that mean from the node to the row's child;
  *   SHAP interaction values from the Shapley interaction index (Lundberg
  *   et al. 2018): sum over S of |S|! (M - |S| - 2)! / (2 (M - 1)!) times
  *   v(S+i+j) - v(S+i) - v(S+j) + v(S), the diagonal the rest of phi_i;
@@ -262,9 +265,10 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
     gbt_dataset *d;
     gbt_booster *b;
     struct jmodel m = {0};
-    float *phi, *ia = NULL;
-    uint64_t len = 0, ilen = 0;
-    double *v = malloc(sizeof(double) << C), *want = malloc((C + 1) * sizeof *want), worst = 0, worst_i = 0;
+    float *phi, *ia = NULL, *ap = NULL;
+    uint64_t len = 0, ilen = 0, alen = 0;
+    double *v = malloc(sizeof(double) << C), *want = malloc((C + 1) * sizeof *want), worst = 0, worst_i = 0,
+           worst_a = 0, *sa = malloc((C + 1) * sizeof *sa);
     int K, good;
     tu_seed(77 + (uint64_t)C);
     tu_data(N, C, 0.1, task, x, y);
@@ -273,7 +277,9 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
     K = good ? m.K : 1;
     phi = good ? predict(b, d, GBT_PREDICT_CONTRIBS, 0, 0, &len) : NULL;
     if (inter && good) ia = predict(b, d, GBT_PREDICT_INTERACTIONS, 0, 0, &ilen);
-    good = good && phi && len == (uint64_t)N * K * (C + 1) && (!inter || (ia && ilen == (uint64_t)N * K * (C + 1) * (C + 1)));
+    if (good) ap = predict(b, d, GBT_PREDICT_CONTRIBS | GBT_PREDICT_APPROX, 0, 0, &alen);
+    good = good && phi && len == (uint64_t)N * K * (C + 1) && ap && alen == len &&
+           (!inter || (ia && ilen == (uint64_t)N * K * (C + 1) * (C + 1)));
     for (int r = 0; good && r < T; r++)
         for (int k = 0; k < K; k++) {
             const float *row = phi + ((uint64_t)r * K + k) * (C + 1);
@@ -283,6 +289,25 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
             for (int j = 0; j <= C; j++) {
                 double e = fabs(row[j] - want[j]) / (fabs(want[j]) > 1 ? fabs(want[j]) : 1);
                 if (e > worst) worst = e;
+            }
+            /* Saabas: the node means (every feature unknown) along the row's path */
+            memset(sa, 0, (C + 1) * sizeof *sa);
+            sa[C] = m.base[k];
+            for (int u = 0; u < m.ntrees; u++) {
+                const struct jtree *t = &m.t[u];
+                int i = 0;
+                if (t->cls != k) continue;
+                sa[C] += cond_value(t, 0, x + r * C, 0);
+                while (t->left[i] >= 0) {
+                    const int c = goes_left(t, i, x + r * C) ? t->left[i] : t->right[i];
+                    sa[t->feature[i]] += cond_value(t, c, x + r * C, 0) - cond_value(t, i, x + r * C, 0);
+                    i = c;
+                }
+            }
+            for (int j = 0; j <= C; j++) {
+                const double e =
+                    fabs(ap[((uint64_t)r * K + k) * (C + 1) + j] - sa[j]) / (fabs(sa[j]) > 1 ? fabs(sa[j]) : 1);
+                if (e > worst_a) worst_a = e;
             }
             if (!inter) continue;
             for (int i = 0; i < C; i++) {
@@ -312,9 +337,18 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
         }
     ok(good && worst <= 1e-6, "%s: SHAP values of %d rows = Shapley values from all %d subsets (worst relative "
        "error %.2g)", what, T, 1 << C, worst);
-    if (inter)
+    ok(good && worst_a <= 1e-6, "%s: approx_contribs = Saabas' path attributions of the node means (worst %.2g)",
+       what, worst_a);
+    if (inter) {
         ok(good && worst_i <= 1e-6, "%s: SHAP interaction values = Shapley interaction index (worst %.2g)", what,
            worst_i);
+        ok(gbt_booster_predict_size(b, 1, GBT_PREDICT_INTERACTIONS | GBT_PREDICT_APPROX, &alen) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "goes with GBT_PREDICT_CONTRIBS") &&
+               gbt_booster_predict_size(b, 1, GBT_PREDICT_APPROX, &alen) == GBT_E_INVALID_ARG,
+           "%s: GBT_PREDICT_APPROX without GBT_PREDICT_CONTRIBS is refused: %s", what, gbt_last_error());
+    }
+    free(ap);
+    free(sa);
     free(phi);
     free(ia);
     free(v);
@@ -510,7 +544,7 @@ static void test_rounds(void)
                gbt_booster_predict_rounds(full, d, 0, 2, 1, out, 64) == GBT_E_INVALID_ARG,
            "ranges that are not [begin, end) within the rounds are GBT_E_INVALID_ARG (%s)", gbt_last_error());
         ok(gbt_booster_predict_size(full, 1, GBT_PREDICT_LEAF | GBT_PREDICT_CONTRIBS, &len) == GBT_E_INVALID_ARG &&
-               gbt_booster_predict_size(full, 1, 16u, &len) == GBT_E_INVALID_ARG,
+               gbt_booster_predict_size(full, 1, 32u, &len) == GBT_E_INVALID_ARG,
            "two explanation flags at once, and unknown flags, are GBT_E_INVALID_ARG (%s)", gbt_last_error());
         ok(gbt_booster_predict_size(full, 10, GBT_PREDICT_LEAF, &len) == GBT_OK && len == 10u * 3 * R &&
                gbt_booster_predict_size_rounds(full, 10, GBT_PREDICT_LEAF, 1, 3, &len) == GBT_OK && len == 10u * 3 * 2 &&

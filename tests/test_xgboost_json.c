@@ -4,6 +4,10 @@
  * the schema's required fields, written out here), reading it back gives a
  * booster predicting the same, and models XGBoost wrote (hand-made here in
  * its format) load, or are refused with a reason when gbt cannot hold them.
+ * UBJSON (XGBoost's .ubj): a model encoded here with the draft's other
+ * choices (short lengths, typed arrays, float64, no-ops, closed containers)
+ * reads as its JSON does; the encoding gbt writes types the arrays as
+ * XGBoost's loader needs; malformed bytes are refused naming the byte.
  * tests/xgboost_interop.sh checks against XGBoost itself when Python has it.
  */
 #include <math.h>
@@ -171,8 +175,11 @@ static void test_xgboost_written(void)
         b = NULL;
     }
     m = xgb_model(buf, sizeof buf, "binary:logistic", "dart", "0", "1", "1");
-    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "dart"),
-       "a dart booster is refused: %s", gbt_last_error());
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "weight_drop"),
+       "a dart booster without its weights and gbtree inside is refused: %s", gbt_last_error());
+    m = xgb_model(buf, sizeof buf, "binary:logistic", "gblinear", "0", "1", "1");
+    ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "weights"),
+       "a gblinear booster without its weights is refused: %s", gbt_last_error());
     m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "1", "1", "1");
     ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "categorical"),
        "a categorical split is refused: %s", gbt_last_error());
@@ -190,6 +197,176 @@ static void test_xgboost_written(void)
     ok(gbt_booster_load_from_buffer(m, strlen(m), &b) == GBT_E_FORMAT && strstr(gbt_last_error(), "rank:softmax"),
        "an objective gbt does not have is refused by name: %s", gbt_last_error());
     ok(b == NULL, "nothing is returned on a refusal");
+}
+
+/* ---- UBJSON ---- */
+
+static void ub_byte(struct gbt_strbuf *sb, int c)
+{
+    const char b = (char)c;
+    gbt__sb_append(sb, &b, 1);
+}
+
+/* A string or key: 'U' length (uint8) and the text, which here has no escapes. */
+static void ub_text(struct gbt_strbuf *sb, const char *text, size_t len)
+{
+    ub_byte(sb, 'U');
+    ub_byte(sb, (int)len);
+    gbt__sb_append(sb, text, len);
+}
+
+static void ub_be(struct gbt_strbuf *sb, uint64_t v, int n)
+{
+    for (int i = n - 1; i >= 0; i--) ub_byte(sb, (int)(v >> (8 * i) & 0xff));
+}
+
+/*
+ * The JSON document node as UBJSON with the choices XGBoost does not make:
+ * objects and arrays closed by '}' and ']' after a no-op 'N', int8 lengths,
+ * int32 integers, float64 reals, arrays of numbers typed ('$l' or '$D')
+ * with a uint8 count.
+ */
+static void ub_node(struct gbt_strbuf *sb, const struct gbt_jdoc *d, int32_t id)
+{
+    const struct gbt_jnode *n = &d->n[id];
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int real = 0;
+    switch (n->type) {
+    case GBT_J_NULL: ub_byte(sb, 'Z'); return;
+    case GBT_J_BOOL: ub_byte(sb, n->text[0] == 't' ? 'T' : 'F'); return;
+    case GBT_J_STRING: ub_byte(sb, 'S'); ub_text(sb, n->text, n->len); return;
+    case GBT_J_NUMBER: {
+        double v = strtod(n->text, NULL);
+        uint64_t u;
+        if (memchr(n->text, '.', n->len) || memchr(n->text, 'E', n->len)) {
+            memcpy(&u, &v, sizeof u);
+            ub_byte(sb, 'D');
+            ub_be(sb, u, 8);
+        } else {
+            ub_byte(sb, 'l');
+            ub_be(sb, (uint32_t)(int32_t)v, 4);
+        }
+        return;
+    }
+    case GBT_J_OBJECT:
+        ub_byte(sb, '{');
+        for (int32_t c = n->child; c >= 0; c = d->n[c].next) {
+            ub_text(sb, d->n[c].key, d->n[c].key_len);
+            ub_node(sb, d, c);
+        }
+        gbt__sb_append(sb, "N}", 2);
+        return;
+    default:
+        if (!n->packed) {
+            ub_byte(sb, '[');
+            for (int32_t c = n->child; c >= 0; c = d->n[c].next) ub_node(sb, d, c);
+            gbt__sb_append(sb, "N]", 2);
+            return;
+        }
+        while (gbt__json_next(d, id, &it, &el)) real |= memchr(el.text, '.', el.len) != NULL;
+        gbt__sb_append(sb, real ? "[$D#U" : "[$l#U", 5);
+        ub_byte(sb, n->count);
+        memset(&it, 0, sizeof it);
+        while (gbt__json_next(d, id, &it, &el)) {
+            double v = strtod(el.text, NULL);
+            uint64_t u;
+            memcpy(&u, &v, sizeof u);
+            if (real)
+                ub_be(sb, u, 8);
+            else
+                ub_be(sb, (uint32_t)(int32_t)v, 4);
+        }
+    }
+}
+
+/* Whether the n bytes at `what` occur in buf[0..len). */
+static int has_bytes(const char *buf, size_t len, const char *what, size_t n)
+{
+    for (size_t i = 0; i + n <= len; i++)
+        if (memcmp(buf + i, what, n) == 0) return 1;
+    return 0;
+}
+
+static void test_xgboost_ubjson(void)
+{
+#define BYTES(s) s, sizeof s - 1
+    static const struct {
+        const char *bytes;
+        size_t len;
+        const char *msg;
+    } bad[] = {
+        {BYTES("{i\x07learner[#L\x7f\xff\xff\xff\xff\xff\xff\xff"),
+         "UBJSON: element count 9223372036854775807 is more than the 0 bytes left can hold (byte 12)"},
+        {BYTES("{i\x07learner[$d#l\x10\0\0\0\0\0}"),
+         "UBJSON: element count 268435456 is more than the 3 bytes left can hold (byte 14)"},
+        {BYTES("{i\x07learner{#U\x05Z}"), "UBJSON: member count 5 is more than the 2 bytes left can hold (byte 12)"},
+        {BYTES("{i\x07learnerSi\xff}"), "UBJSON: string length -1 is negative (byte 11)"},
+        {BYTES("{i\x07learnerSi\x02\xc3\x28}"), "UBJSON: a string is not valid UTF-8 (byte 13)"},
+        {BYTES("{i\x07learnerd\x7f\xc0\0\0}"),
+         "UBJSON: a NaN or infinite number, which a JSON document cannot hold (byte 10)"},
+        {BYTES("{i\x07learnerQ}"), "UBJSON: unknown type marker 0x51 (byte 10)"},
+        {BYTES("{i\x07learnerZ}xx"), "UBJSON: bytes after the end of the document (byte 12)"},
+        {BYTES("{i\x07learnerl\0\x01"), "UBJSON: a number is cut short (byte 13: the data ends early"},
+        {BYTES("{i\x07learner[i\x01"), "UBJSON: the data ends inside an array (byte 13: the data ends early"},
+        {BYTES("{i\x07learner[$Z#i\x03}"),
+         "UBJSON: typed containers of null, true or false are not supported (byte 12)"},
+        {BYTES("{i\x07learner[$d}"), "UBJSON: a typed container without a count ('#') (byte 13)"},
+        {BYTES("{d\x07learnerZ}"), "model:1: expected a member name (byte 1)"}, /* not UBJSON: read as JSON */
+    };
+    char deep[80] = "{i\x01" "a";
+    char buf[4096];
+    const char *m = xgb_model(buf, sizeof buf, "binary:logistic", "gbtree", "0", "1", "1");
+    const float x[] = {0, 1, 0, 2, 0, NAN};
+    const double base = log(0.25);
+    struct gbt_jdoc d;
+    struct gbt_strbuf ub = {0};
+    gbt_booster *b = NULL, *again = NULL;
+    char *w1 = NULL, *w2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    float out[3] = {0};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gbt_status st = gbt_booster_load_from_buffer(bad[i].bytes, bad[i].len, &b);
+        ok(st == GBT_E_FORMAT && b == NULL && strstr(gbt_last_error(), bad[i].msg),
+           "malformed UBJSON %zu is refused at its byte: %s", i, gbt_last_error());
+    }
+    /* arrays in arrays: the 65th level (byte 4 + 64) is one too deep, as in JSON */
+    memset(deep + 4, '[', sizeof deep - 4);
+    ok(gbt_booster_load_from_buffer(deep, sizeof deep, &b) == GBT_E_FORMAT &&
+           strstr(gbt_last_error(), "UBJSON: nesting too deep (byte 68)"),
+       "UBJSON nested too deep is refused: %s", gbt_last_error());
+    /* test_xgboost_written's model, encoded here */
+    if (gbt__json_parse(m, strlen(m), "model", &d) == GBT_OK) {
+        ub_node(&ub, &d, 0);
+        gbt__json_free(&d);
+    }
+    if (gbt_booster_load_from_buffer(ub.s, ub.len, &b) != GBT_OK) diag("%s", gbt_last_error());
+    ok(b != NULL && gbt_booster_predict_dense(b, x, 3, 2, NAN, GBT_PREDICT_MARGIN, out, 3) == GBT_OK,
+       "the model in UBJSON (typed arrays, short lengths, float64, no-ops) loads");
+    ok(fabs(out[0] - (base - 0.5)) < 1e-6 && fabs(out[1] - (base + 0.25)) < 1e-6 &&
+           fabs(out[2] - (base - 0.5)) < 1e-6,
+       "and predicts as its JSON does: logit(0.2) + the leaf (%g %g %g)", out[0],
+       out[1], out[2]);
+    if (b && gbt_booster_save_to_buffer_format(b, GBT_MODEL_XGBOOST_UBJ, &w1, &l1) == GBT_OK &&
+        gbt_booster_load_from_buffer(w1, l1, &again) == GBT_OK)
+        gbt_booster_save_to_buffer_format(again, GBT_MODEL_XGBOOST_UBJ, &w2, &l2);
+    /* XGBoost reads a tree's arrays typed when "parents" is, as its writer types them; tree_info untyped */
+    ok(w1 && has_bytes(w1, l1, BYTES("{L\0\0\0\0\0\0\0\x07learner{")) &&
+           has_bytes(w1, l1, BYTES("\x07parents[$l#L\0\0\0\0\0\0\0\x03")) &&
+           has_bytes(w1, l1, BYTES("\x10split_conditions[$d#L")) &&
+           has_bytes(w1, l1, BYTES("\x0c" "default_left[$U#L")) &&
+           has_bytes(w1, l1, BYTES("\x13" "categories_segments[$L#L")) && has_bytes(w1, l1, BYTES("\x09tree_info[#L")),
+       "gbt's UBJSON types the tree's arrays as XGBoost does (%zu bytes)", l1);
+    ok(w2 && l1 == l2 && memcmp(w1, w2, l1) == 0, "read and written again, it is the same bytes");
+    ok(gbt_booster_save_to_buffer_format(b, 7, &w2, &l2) == GBT_E_INVALID_ARG &&
+           strstr(gbt_last_error(), "unknown model format 7"),
+       "an unknown format is refused: %s", gbt_last_error());
+#undef BYTES
+    free(ub.s);
+    gbt_free(w1);
+    gbt_free(w2);
+    gbt_booster_free(b);
+    gbt_booster_free(again);
 }
 
 /* m with the first `from` replaced by `to`, into buf. */
@@ -353,6 +530,7 @@ int main(void)
     test_xgboost_written();
     test_xgboost_strict();
     test_xgboost_cats();
+    test_xgboost_ubjson();
     tu_cleanup();
     return done_testing();
 }

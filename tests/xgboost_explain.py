@@ -1,7 +1,7 @@
 """xgboost_explain.py MODEL DATA_CSV GBPREDICT WORKDIR - the model written in
 XGBoost's JSON schema (the same trees, covers as sum_hessian, base scores),
-then XGBoost's pred_leaf, pred_contribs, pred_interactions and
-iteration_range margins against gbpredict's on the same rows.  Prints TAP
+then XGBoost's pred_leaf, pred_contribs (exact and approx_contribs),
+pred_interactions and iteration_range margins against gbpredict's on the same rows.  Prints TAP
 lines (no plan)."""
 import json
 import os
@@ -66,6 +66,8 @@ n = 0
 for what, opts, kw in [("--margin", ["--margin"], dict(output_margin=True)),
                        ("--pred_leaf", ["--pred_leaf"], dict(pred_leaf=True)),
                        ("--pred_contribs", ["--pred_contribs"], dict(pred_contribs=True)),
+                       ("--pred_contribs --approx_contribs", ["--pred_contribs", "--approx_contribs"],
+                        dict(pred_contribs=True, approx_contribs=True)),
                        ("--pred_interactions", ["--pred_interactions"], dict(pred_interactions=True)),
                        ("--margin --rounds=1:%d" % rounds, ["--margin", "--rounds=1:%d" % rounds],
                         dict(output_margin=True, iteration_range=(1, rounds)))]:

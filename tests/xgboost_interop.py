@@ -8,8 +8,10 @@ gbt -> XGBoost: gbtrain trains on a bundled dataset, `gbmodel convert
 --to=xgboost` exports the model, xgboost.Booster loads it and its raw scores
 on the test rows must equal gbpredict --margin's to float precision
 (|d| <= 1e-5 max(1, |score|): XGBoost adds the leaves in float).
-XGBoost -> gbt: xgboost.train's model saved as JSON predicts the same in
-gbpredict.  gbt -> XGBoost -> gbt: the converted-back model predicts the
+XGBoost -> gbt: xgboost.train's model saved as JSON and as UBJSON (.ubj)
+predicts the same in gbpredict.  The same both ways in UBJSON: the export
+converted to .ubj loads in XGBoost and predicts the same, and a .ubj that
+gbt wrote, read and written again, gives the same bytes.  gbt -> XGBoost -> gbt: the converted-back model predicts the
 same as the original.  Same training: where XGBoost's quantile sketch is
 exact (at most 2 x 8 x max_bin + 2 values per feature) gbt's bin cuts are
 XGBoost's, so gbtrain and xgboost.train with the same parameters grow the
@@ -146,6 +148,20 @@ for name, data, params, cols in cases:
     same, d = agree(mine, theirs) if mine is not None and theirs is not None else (False, float("nan"))
     ok(same, "%s: XGBoost %s predicts gbt's raw scores (largest relative difference %.2g)" % (
         name, xgb.__version__, d))
+    ubj, ubj2, ubj3 = (os.path.join(work, f) for f in ("m.ubj", "m2.ubj", "m3.ubj"))
+    try:
+        theirs = tool("gbmodel", "convert", "--to=xgboost", model, ubj) and xgb.Booster(model_file=ubj).predict(
+            xgb_dmatrix(Xte, fmt, te, booster.num_features()), output_margin=True)
+    except xgb.core.XGBoostError as e:
+        print("# %s" % str(e).splitlines()[0])
+        theirs = None
+    same, d = agree(mine, theirs) if mine is not None and theirs is not None and theirs is not False else (
+        False, float("nan"))
+    # a .ubj read and written again is the same bytes (the first export may number the nodes otherwise)
+    stable = tool("gbmodel", "-q", "convert", "--to=xgboost", ubj, ubj2) and tool(
+        "gbmodel", "-q", "convert", "--to=xgboost", ubj2, ubj3) and open(ubj2, "rb").read() == open(ubj3, "rb").read()
+    ok(same and stable, "%s: exported as UBJSON (.ubj), XGBoost predicts gbt's raw scores (%.2g); a .ubj read and "
+       "written again is the same bytes" % (name, d))
     if treelite is None:
         n += 1
         print("ok %d - %s: Treelite # SKIP python3 cannot import treelite (pip install treelite)" % (n, name))
@@ -179,15 +195,16 @@ for name, data, params, cols in [
     Xtr, ytr = load_csv(os.path.join(datasets, data + ".train.csv"))
     Xte, yte = load_csv(os.path.join(datasets, data + ".test.csv"))
     b = xgb.train(dict(params, tree_method="hist", seed=1), xgb.DMatrix(Xtr, ytr), 20)
-    path = os.path.join(work, "xgb.json")
-    b.save_model(path)
     theirs = b.predict(xgb.DMatrix(Xte))
-    out = os.path.join(work, "xgb.pred")
-    got = tool("gbpredict", "-q", os.path.join(datasets, data + ".test.csv"), path, out)
-    mine = np.loadtxt(out, ndmin=2).reshape(theirs.shape) if got else None
-    same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
-    ok(same, "%s: gbpredict loads XGBoost %s's JSON model and predicts what it predicts (%.2g)" % (
-        name, xgb.__version__, d))
+    for ext, kind in (("json", "JSON"), ("ubj", "UBJSON (.ubj)")):
+        path = os.path.join(work, "xgb." + ext)
+        b.save_model(path)
+        out = os.path.join(work, "xgb.pred")
+        got = tool("gbpredict", "-q", os.path.join(datasets, data + ".test.csv"), path, out)
+        mine = np.loadtxt(out, ndmin=2).reshape(theirs.shape) if got else None
+        same, d = agree(theirs, mine) if mine is not None else (False, float("nan"))
+        ok(same, "%s: gbpredict loads XGBoost %s's %s model and predicts what it predicts (%.2g)" % (
+            name, xgb.__version__, kind, d))
 
 # The same training as XGBoost: the same cuts, so the same trees
 def same_training(name, Xtr, ytr, wtr, params, rounds=20):

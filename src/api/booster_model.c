@@ -1,6 +1,6 @@
 /*
  * booster_model.c - the C API's calls on a booster's model: saving and
- * loading (gbt and XGBoost JSON), dumps, feature importance and names,
+ * loading (gbt and XGBoost JSON, XGBoost's UBJSON), dumps, feature importance and names,
  * slicing, attributes (the booster's facts and the user's).  Each checks
  * its arguments and hands the model (and, where the format holds them, the
  * parameters) to src/model/.
@@ -15,12 +15,17 @@
 
 gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *len)
 {
+    return gbt_booster_save_to_buffer_format(b, GBT_MODEL_GBT, buf, len);
+}
+
+gbt_status gbt_booster_save_to_buffer_format(const gbt_booster *b, int format, char **buf, size_t *len)
+{
     struct gbt_strbuf sb = {0};
     gbt_status s;
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(buf);
     CHECK_NOT_NULL(len);
-    s = gbt__model_write_json(&b->model, &b->params, &sb);
+    s = gbt__model_write(&b->model, &b->params, format, &sb);
     if (s != GBT_OK) {
         free(sb.s);
         return s;
@@ -33,13 +38,19 @@ gbt_status gbt_booster_save_to_buffer(const gbt_booster *b, char **buf, size_t *
 gbt_status gbt_booster_save(const gbt_booster *b, const char *path)
 {
     CHECK_NOT_NULL(b);
-    return gbt__model_save(&b->model, &b->params, path, 0);
+    return gbt__model_save(&b->model, &b->params, path, GBT_MODEL_GBT);
+}
+
+gbt_status gbt_booster_save_format(const gbt_booster *b, const char *path, int format)
+{
+    CHECK_NOT_NULL(b);
+    return gbt__model_save(&b->model, &b->params, path, format);
 }
 
 gbt_status gbt_booster_save_xgboost(const gbt_booster *b, const char *path)
 {
     CHECK_NOT_NULL(b);
-    return gbt__model_save(&b->model, &b->params, path, 1);
+    return gbt__model_save(&b->model, &b->params, path, GBT_MODEL_XGBOOST);
 }
 
 gbt_status gbt_booster_load_from_buffer(const char *buf, size_t len, gbt_booster **out)

@@ -34,7 +34,7 @@ static gbt_status check_model(const gbt_booster *b)
 static int explain_kind(unsigned flags)
 {
     return (flags & GBT_PREDICT_LEAF) ? GBT_EXPLAIN_LEAF
-           : (flags & GBT_PREDICT_CONTRIBS) ? GBT_EXPLAIN_CONTRIBS
+           : (flags & GBT_PREDICT_CONTRIBS) ? ((flags & GBT_PREDICT_APPROX) ? GBT_EXPLAIN_APPROX : GBT_EXPLAIN_CONTRIBS)
            : (flags & GBT_PREDICT_INTERACTIONS) ? GBT_EXPLAIN_INTERACTIONS
                                                 : 0;
 }
@@ -43,12 +43,15 @@ static int explain_kind(unsigned flags)
 static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0, int r1, uint32_t *t0,
                                    uint32_t *t1)
 {
-    const unsigned known = GBT_PREDICT_MARGIN | EXPLAIN_FLAGS, ex = flags & EXPLAIN_FLAGS;
+    const unsigned known = GBT_PREDICT_MARGIN | GBT_PREDICT_APPROX | EXPLAIN_FLAGS, ex = flags & EXPLAIN_FLAGS;
     const uint32_t K = gbt__model_round_trees(&b->model), rounds = (uint32_t)gbt__model_rounds(&b->model);
     RETURN_ERROR_IF(flags & ~known, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
     RETURN_ERROR_IF(ex & (ex - 1), GBT_E_INVALID_ARG,
                     "prediction flags 0x%x ask for more than one of leaf ids, SHAP values and SHAP "
                     "interaction values", flags);
+    RETURN_ERROR_IF((flags & GBT_PREDICT_APPROX) && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
+                    "prediction flags 0x%x: GBT_PREDICT_APPROX (approx_contribs) approximates SHAP values: it "
+                    "goes with GBT_PREDICT_CONTRIBS (pred_contribs) only", flags);
     if (r1 == 0) r1 = (int)rounds;
     RETURN_ERROR_IF(b->model.linear && ex && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
                     "a linear model (booster=gblinear) has no leaves and no SHAP interaction values; "

@@ -462,6 +462,16 @@ void cli_data_file(const char *path, char *buf, size_t len)
     if (stat(path, &st) != 0) buf[strcspn(buf, "?#")] = '\0';
 }
 
+/* The first bytes of a UBJSON model that the tools write (XGBoost's too). */
+#define UBJ_HEAD "{L\0\0\0\0\0\0\0\x07learner{"
+
+int cli_model_format(const char *path, int xgboost)
+{
+    const size_t n = strlen(path);
+    if (n >= 4 && strcmp(path + n - 4, ".ubj") == 0) return GBT_MODEL_XGBOOST_UBJ;
+    return xgboost ? GBT_MODEL_XGBOOST : GBT_MODEL_GBT;
+}
+
 void cli_check_output(const char *path, const char *const *inputs, int ninputs,
                       int (*is_ours)(const char *head), int force, const char *what)
 {
@@ -485,6 +495,10 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
     n = fread(head, 1, sizeof head - 1, f);
     fclose(f);
     head[n] = '\0';
+    /* a .ubj model is binary: its first bytes are the tools' UBJSON, "{", then the key "learner" */
+    if (cli_model_format(path, 0) == GBT_MODEL_XGBOOST_UBJ && n >= sizeof UBJ_HEAD - 1 &&
+        memcmp(head, UBJ_HEAD, sizeof UBJ_HEAD - 1) == 0)
+        return;
     if (n > 0 && !is_ours(head))
         cli_die("%s '%s' exists and is not a file this tool writes; refusing to replace it "
                 "(--force replaces it)", what, path);
@@ -506,7 +520,7 @@ void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const c
     const char *p = strcmp(path, "-") == 0 ? "/dev/stdout" : path;
     gbt_status s;
     if (fflush(stdout) != 0) cli_die("cannot write standard output: %s", strerror(errno));
-    s = xgboost ? gbt_booster_save_xgboost(b, p) : gbt_booster_save(b, p);
+    s = gbt_booster_save_format(b, p, cli_model_format(path, xgboost));
     if (s != GBT_OK && p != path) cli_die("%s: standard output: %s", doing, gbt_last_error());
     if (s != GBT_OK) cli_die_status(s, doing);
 }

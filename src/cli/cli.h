@@ -164,8 +164,15 @@ void cli_check_output(const char *path, const char *const *inputs, int ninputs,
 void cli_check_writable(const char *path);
 
 /*
- * Saves b to path (gbt_booster_save, or gbt_booster_save_xgboost with
- * `xgboost`), "-" meaning standard output; dies with `doing` on failure.
+ * The format a model is saved in to path: XGBoost's UBJSON for a name that
+ * ends in ".ubj" (XGBoost's extension for it), else XGBoost's JSON with
+ * `xgboost`, else gbt's JSON (GBT_MODEL_*).
+ */
+int cli_model_format(const char *path, int xgboost);
+
+/*
+ * Saves b to path in cli_model_format(path, xgboost), "-" meaning standard
+ * output; dies with `doing` on failure.
  */
 void cli_save_model(const gbt_booster *b, const char *path, int xgboost, const char *doing);
 

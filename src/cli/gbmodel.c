@@ -31,7 +31,7 @@ static void usage(FILE *f)
             "slice       a model of rounds [A, B) (every tree of those rounds),\n"
             "            saved to OUTPUT_FILE; training it goes on after round B - 1\n"
             "convert     the model in another format, saved to OUTPUT_FILE; MODEL_FILE\n"
-            "            may be a gbt model or an XGBoost JSON model\n"
+            "            may be a gbt model or an XGBoost JSON or UBJSON (.ubj) model\n"
             "\n"
             "  --type=weight|gain|cover|total_gain|total_cover\n"
             "                           importance: splits on the feature (weight), their\n"
@@ -45,7 +45,8 @@ static void usage(FILE *f)
             "                           last round, :B from round 0 (no default)\n"
             "  --to=xgboost|gbt         convert: XGBoost's JSON model format (loads in\n"
             "                           xgboost.Booster(model_file=...), Treelite, Triton's\n"
-            "                           FIL backend), or a gbt model (no default)\n"
+            "                           FIL backend), or a gbt model (no default); an\n"
+            "                           OUTPUT_FILE named *.ubj gets XGBoost's UBJSON\n"
             "  --force                  replace an existing OUTPUT_FILE that gbmodel did\n"
             "                           not write (an input file is never replaced)\n"
             "  -q, --quiet              print only errors\n"
@@ -330,12 +331,18 @@ static void convert(const struct cli_opts *o, const char *path, const char *out_
     if (out_path == NULL) cli_die("convert needs MODEL_FILE and OUTPUT_FILE (try --help)");
     if (to == NULL || (strcmp(to, "xgboost") != 0 && strcmp(to, "gbt") != 0))
         cli_die("convert needs --to=xgboost or --to=gbt, got %s (try --help)", to ? to : "nothing");
+    if (strcmp(to, "gbt") == 0 && cli_model_format(out_path, 0) == GBT_MODEL_XGBOOST_UBJ)
+        cli_die("%s: a .ubj file holds an XGBoost model in UBJSON: convert --to=xgboost writes one, "
+                "--to=gbt needs another name", out_path);
     cli_check_output(out_path, &path, 1, is_any_model, cli_flag(o, "force"), "OUTPUT_FILE");
     cli_check_writable(out_path);
     b = load(path);
     cli_save_model(b, out_path, strcmp(to, "xgboost") == 0, "converting the model");
     if (!cli_flag(o, "q") && !cli_flag(o, "quiet"))
-        fprintf(stderr, "saved %s as %s to %s\n", path, strcmp(to, "xgboost") == 0 ? "an XGBoost JSON model" : "a gbt model",
+        fprintf(stderr, "saved %s as %s to %s\n", path,
+                cli_model_format(out_path, 0) == GBT_MODEL_XGBOOST_UBJ ? "an XGBoost UBJSON model"
+                : strcmp(to, "xgboost") == 0                          ? "an XGBoost JSON model"
+                                                                      : "a gbt model",
                 strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(b);
 }

@@ -35,6 +35,10 @@ static void usage(FILE *f)
             "  --pred_contribs          per row, the SHAP value of each feature, then the\n"
             "                           bias term, summing to the raw score; for num_class\n"
             "                           classes, one such block per class (exact TreeSHAP)\n"
+            "  --approx_contribs        with --pred_contribs: Saabas' approximation instead\n"
+            "                           (each split on the row's path gives its feature the\n"
+            "                           change of the expected value; XGBoost's\n"
+            "                           approx_contribs)\n"
             "  --pred_interactions      per row, (features + 1)^2 SHAP interaction values\n"
             "                           (row-major, the bias last; each row sums to the\n"
             "                           feature's SHAP value), one block per class\n"
@@ -234,8 +238,10 @@ static int is_predictions(const char *head)
  * did, so that "--validate_features 0" does not make 0 the OUTPUT_FILE.
  */
 static const char bool_flags[] =
-    "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force validate_features";
-static const char bare_flags[] = "margin pred_leaf pred_contribs pred_interactions header q quiet help h version force";
+    "margin pred_leaf pred_contribs approx_contribs pred_interactions header q quiet help h version force "
+    "validate_features";
+static const char bare_flags[] =
+    "margin pred_leaf pred_contribs approx_contribs pred_interactions header q quiet help h version force";
 
 int main(int argc, char **argv)
 {
@@ -270,7 +276,7 @@ int main(int argc, char **argv)
                                             "header",  "missing",       "nthread", "indexing_mode",
                                             "device",  "force",         "q",       "quiet",
                                             "progress", "validate_features", "pred_leaf",
-                                            "pred_contribs", "pred_interactions", "rounds",
+                                            "pred_contribs", "approx_contribs", "pred_interactions", "rounds",
                                             "categorical_feature", "feature_types", NULL};
         int ok = 0;
         for (int k = 0; known[k]; k++) ok |= strcmp(known[k], o.v[i].name) == 0;
@@ -290,6 +296,11 @@ int main(int argc, char **argv)
     if (cli_flag(&o, "pred_leaf")) flags |= GBT_PREDICT_LEAF;
     if (cli_flag(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
     if (cli_flag(&o, "pred_interactions")) flags |= GBT_PREDICT_INTERACTIONS;
+    if (cli_flag(&o, "approx_contribs")) {
+        if (!cli_flag(&o, "pred_contribs"))
+            cli_die("--approx_contribs approximates the SHAP values of --pred_contribs: give both");
+        flags |= GBT_PREDICT_APPROX;
+    }
     if (cli_flag(&o, "pred_leaf") + cli_flag(&o, "pred_contribs") + cli_flag(&o, "pred_interactions") > 1)
         cli_die("--pred_leaf, --pred_contribs and --pred_interactions exclude each other");
     if ((v = cli_get(&o, "rounds")) != NULL) parse_rounds(v, &round_begin, &round_end);

@@ -84,6 +84,8 @@ static void usage(FILE *f)
             "directory; '-': standard output).  A file is written to a temporary file\n"
             "and renamed into place (a symbolic link: over the file it points at); a\n"
             "device, FIFO or socket (/dev/stdout, a named pipe) is written in place.\n"
+            "A MODEL_FILE named *.ubj gets XGBoost's UBJSON model format (gbt's JSON\n"
+            "otherwise); gbpredict, gbmodel and --model_in read either.\n"
             "Options are --name=value or --name value.  Yes/no options (--force,\n"
             "--header, --eval_train, -q) take 1/0, true/false, yes/no or on/off, in any\n"
             "case (a config file too); alone (not --eval_train) they mean 1; any other\n"

@@ -156,7 +156,7 @@ int interrupt_save(const gbt_booster *b, const char *path)
     if (fflush(stdout) != 0) cli_die("cannot write standard output: %s", strerror(errno));
     /* a second signal during an earlier save's commit (a checkpoint's) set it after that save was done */
     atomic_store(&cancelled, 0);
-    s = gbt_booster_save_to_buffer(b, &buf, &len);
+    s = gbt_booster_save_to_buffer_format(b, cli_model_format(path, 0), &buf, &len);
     if (s != GBT_OK) cli_die_status(s, "saving the model");
     /*
      * The handler must know that a temporary file may exist before it

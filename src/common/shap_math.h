@@ -41,7 +41,12 @@
 #include "common/hostdev.h"
 
 /* What a call computes per row (the backends' predict_explain). */
-enum gbt_explain_kind { GBT_EXPLAIN_LEAF = 1, GBT_EXPLAIN_CONTRIBS = 2, GBT_EXPLAIN_INTERACTIONS = 3 };
+enum gbt_explain_kind {
+    GBT_EXPLAIN_LEAF = 1,
+    GBT_EXPLAIN_CONTRIBS = 2,
+    GBT_EXPLAIN_INTERACTIONS = 3,
+    GBT_EXPLAIN_APPROX = 4 /* Saabas' approximation of the SHAP values (gbt_shap_row_approx) */
+};
 
 /* A node of a tree as SHAP reads it: the model's node ids, children after parents. */
 struct gbt_shap_node {
@@ -251,7 +256,8 @@ GBT_SHARED void gbt_shap_tree(const struct gbt_shap_node *nodes, const uint32_t 
 /*
  * The expected value of a tree under its covers: the bias term of its
  * SHAP values.  Children come after their parents, so a backward pass
- * over the n nodes fills e (n doubles of scratch); e[0] is the result.
+ * over the n nodes fills e (n doubles): each node's expected value, the
+ * cover-weighted mean of its leaves; e[0] is the result.
  */
 GBT_SHARED double gbt_shap_expected(const struct gbt_shap_node *nodes, int32_t n, double *e)
 {
@@ -278,6 +284,7 @@ struct gbt_shap_forest {
     const uint64_t *offset;            /* ntrees + 1 */
     const int32_t *cls;                /* the class (raw score) of each tree */
     const double *expected;            /* gbt_shap_expected of each tree */
+    const double *mean;                /* each node's expected value (gbt_shap_expected's e), nodes_len */
     const uint32_t *feats;             /* tree u's distinct split features: */
     const uint64_t *feat_off;          /* feats[feat_off[u] .. feat_off[u + 1]) */
     uint64_t nodes_len, feats_len;
@@ -354,6 +361,35 @@ GBT_SHARED void gbt_shap_row_interactions(const struct gbt_shap_forest *f, const
             double *d = inter + ((uint64_t)k * w + i) * w + i;
             *d = *d + phi[(uint64_t)k * w + i];
         }
+}
+
+/*
+ * Saabas' approximation of the SHAP values of the row x (XGBoost's
+ * approx_contribs): in each tree the bias term gets the root's expected
+ * value, and every split on the row's path gives its feature the change of
+ * the expected value (f->mean) from the node to the child the row takes;
+ * a block sums to base[k] plus the leaves, as the SHAP values do.  phi as
+ * gbt_shap_row_contribs fills it; O(depth) a tree.
+ */
+GBT_SHARED void gbt_shap_row_approx(const struct gbt_shap_forest *f, const float *x, const double *base,
+                                    double *phi)
+{
+    const uint64_t w = (uint64_t)f->nfeat + 1;
+    for (uint64_t i = 0; i < (uint64_t)f->K * w; i++) phi[i] = 0.0;
+    for (int k = 0; k < f->K; k++) phi[(uint64_t)k * w + f->nfeat] = base[k];
+    for (uint32_t u = 0; u < f->ntrees; u++) {
+        const struct gbt_shap_node *nodes = f->nodes + f->offset[u];
+        const double *mean = f->mean + f->offset[u];
+        double *p = phi + (uint64_t)f->cls[u] * w;
+        int32_t i = 0;
+        p[f->nfeat] = p[f->nfeat] + mean[0];
+        while (nodes[i].left >= 0) {
+            const int32_t j = gbt_shap_goes_left(&nodes[i], x[nodes[i].feature], f->cat_bits) ? nodes[i].left
+                                                                                             : nodes[i].right;
+            p[nodes[i].feature] = p[nodes[i].feature] + (mean[j] - mean[i]);
+            i = j;
+        }
+    }
 }
 
 #endif

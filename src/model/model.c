@@ -10,29 +10,57 @@
 #include "model/model.h"
 #include "util/util.h"
 
-gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t)
+/* Room for one more tree (and its weight in a dart model). */
+static gbt_status reserve_tree(struct gbt_model *m)
 {
+    const size_t cap = m->trees_cap;
     FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
                                   sizeof *m->trees, "model trees"));
-    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t));
-    m->trees[m->ntrees++] = *t;
-    memset(t, 0, sizeof *t);
+    if (m->dart && (m->weight == NULL || m->trees_cap != cap)) {
+        float *w = realloc(m->weight, m->trees_cap * sizeof *w);
+        RETURN_ERROR_IF(w == NULL, GBT_E_NO_MEMORY, "out of memory for the tree weights");
+        m->weight = w;
+    }
     return GBT_OK;
 }
 
-gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t)
+static void put_tree(struct gbt_model *m, struct gbt_tree *t, float w)
 {
-    FORWARD_IF_ERROR(gbt__reserve(&m->trees, &m->trees_cap, (size_t)m->ntrees + 1,
-                                  sizeof *m->trees, "model trees"));
+    if (m->dart) m->weight[m->ntrees] = w;
     m->trees[m->ntrees++] = *t;
     memset(t, 0, sizeof *t);
+}
+
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t, float w)
+{
+    FORWARD_IF_ERROR(reserve_tree(m));
+    FORWARD_IF_ERROR(gbt__forest_append(&m->forest, t, m->dart ? w : 1.0f));
+    put_tree(m, t, w);
+    return GBT_OK;
+}
+
+gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t, float w)
+{
+    FORWARD_IF_ERROR(reserve_tree(m));
+    put_tree(m, t, w);
     return GBT_OK;
 }
 
 gbt_status gbt__model_index_trees(struct gbt_model *m)
 {
-    while (m->forest.ntrees < m->ntrees) FORWARD_IF_ERROR(gbt__forest_append(&m->forest, &m->trees[m->forest.ntrees]));
+    while (m->forest.ntrees < m->ntrees) {
+        const uint32_t t = m->forest.ntrees;
+        FORWARD_IF_ERROR(gbt__forest_append(&m->forest, &m->trees[t], gbt__model_weight(m, t)));
+    }
     return GBT_OK;
+}
+
+gbt_status gbt__model_reweigh(struct gbt_model *m, uint32_t from)
+{
+    if (from >= m->ntrees) return GBT_OK;
+    m->epoch++;
+    gbt__forest_truncate(&m->forest, from);
+    return gbt__model_index_trees(m);
 }
 
 gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *types, uint64_t ntypes,
@@ -53,6 +81,13 @@ gbt_status gbt__model_check_types(const struct gbt_model *m, const uint8_t *type
     return GBT_OK;
 }
 
+void gbt__model_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin)
+{
+    const uint64_t n = d->nrow * (uint64_t)m->K;
+    for (uint64_t i = 0; i < n; i++)
+        margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
+}
+
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
 {
     if (m->ntrees > ntrees) m->epoch++;
@@ -65,6 +100,7 @@ void gbt__model_free(struct gbt_model *m)
     const uint64_t epoch = m->epoch + 1;
     gbt__model_truncate(m, 0);
     free(m->trees);
+    free(m->weight);
     free(m->base);
     gbt__names_free(m->feature_names, m->nfeature_names);
     free(m->feature_types);

@@ -31,6 +31,13 @@ struct gbt_model {
     struct gbt_tree *trees;
     uint32_t ntrees;
     size_t trees_cap;
+    /*
+     * booster=dart: each tree's weight (ntrees of them, room for trees_cap),
+     * by which its leaf values are multiplied in the forest, SHAP and
+     * exports; NULL when dart is 0 (every tree weighs 1).
+     */
+    int dart;
+    float *weight;
     struct gbt_forest forest;
     char **feature_names;    /* nfeature_names <= num_feature names, or NULL: "f0", "f1", ... */
     uint64_t nfeature_names;
@@ -82,15 +89,27 @@ static inline uint32_t gbt__model_tree_of_xgboost(const struct gbt_model *m, uin
     return j - i + (i % P) * (uint32_t)m->K + i / P;
 }
 
-/* Appends a tree to the model and its forest (t is emptied). */
-gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t);
+/* Tree t's weight: 1 but in a dart model. */
+static inline float gbt__model_weight(const struct gbt_model *m, uint32_t t)
+{
+    return m->weight ? m->weight[t] : 1.0f;
+}
+
+/* Appends a tree of weight w (1 outside dart) to the model and its forest (t is emptied). */
+gbt_status gbt__model_add_tree(struct gbt_model *m, struct gbt_tree *t, float w);
 /*
  * A loader's two steps of gbt__model_add_tree: appends a tree to the
  * model alone (t is emptied), and, once gbt__model_check has passed, lays
  * the trees not yet in the forest out for prediction.
  */
-gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t);
+gbt_status gbt__model_append_tree(struct gbt_model *m, struct gbt_tree *t, float w);
 gbt_status gbt__model_index_trees(struct gbt_model *m);
+/*
+ * A dart model's weights changed from tree `from` on: the forest lays
+ * those trees out again with their new weights, and the epoch moves (raw
+ * scores summed before are stale).
+ */
+gbt_status gbt__model_reweigh(struct gbt_model *m, uint32_t from);
 
 /*
  * The semantic checks of a model built from outside data (model_check.c):
@@ -99,6 +118,9 @@ gbt_status gbt__model_index_trees(struct gbt_model *m);
  * gbt__model_index_trees.
  */
 gbt_status gbt__model_check(const struct gbt_model *m, const char *what);
+
+/* The starting raw scores of d's rows (nrow * K): its base_margin, else the model's. */
+void gbt__model_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin);
 
 /* Drops trees from index ntrees on. */
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
@@ -149,9 +171,12 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
 /* Reads a gbt or XGBoost JSON model into the empty model m and the default parameters p. */
 gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, struct gbt_model *m,
                                 struct gbt_params *p);
-/* Writes the model in `xgboost` (1) or gbt (0) JSON to a temporary file renamed over path. */
+/* Writes the model in `format` (GBT_MODEL_*) to a temporary file renamed over path. */
 gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                           int xgboost);
+                           int format);
+/* The model in `format` (GBT_MODEL_*) into sb; GBT_E_INVALID_ARG for an unknown format. */
+gbt_status gbt__model_write(const struct gbt_model *m, const struct gbt_params *p, int format,
+                            struct gbt_strbuf *sb);
 /* Reads the model file at path into the empty model m and the default parameters p. */
 gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_params *p);
 
@@ -159,6 +184,9 @@ gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_par
 struct gbt_jdoc;
 gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
                                     struct gbt_strbuf *sb);
+/* The same document as UBJSON (XGBoost's .ubj). */
+gbt_status gbt__model_write_xgboost_ubj(const struct gbt_model *m, const struct gbt_params *p,
+                                        struct gbt_strbuf *sb);
 /* 1 when XGBoost keeps base_score as a probability: the logit-link objectives but binary:logitraw. */
 int gbt__xgboost_base_is_probability(int obj);
 /* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */

@@ -19,6 +19,7 @@
 #include "util/json_write.h"
 #include "objective/objective.h"
 #include "util/outfile.h"
+#include "util/ubjson.h"
 #include "util/util.h"
 
 #define FORMAT_NAME "gbt-model"
@@ -74,9 +75,14 @@ static void put_categories(struct gbt_strbuf *sb, const struct gbt_tree *t)
     gbt__sb_append(sb, "]", 1);
 }
 
-static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls)
+/* A tree; w: its weight in a dart model (NULL: none written). */
+static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls, const float *w)
 {
     gbt__sb_printf(sb, "    {\n      \"class\": %d,\n      \"num_nodes\": %d", cls, t->n_nodes);
+    if (w) {
+        gbt__sb_printf(sb, ",\n      \"weight\": ");
+        gbt__json_put_float(sb, *w, 0);
+    }
     PUT_ARRAY(sb, "left", t->n_nodes, gbt__sb_printf(sb, "%d", t->left[i_]));
     PUT_ARRAY(sb, "right", t->n_nodes, gbt__sb_printf(sb, "%d", t->right[i_]));
     PUT_ARRAY(sb, "feature", t->n_nodes, gbt__sb_printf(sb, "%d", t->feature[i_]));
@@ -170,7 +176,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     gbt__sb_printf(sb, "  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
         gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
-        put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K));
+        put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K), m->dart ? &m->weight[t] : NULL);
     }
     gbt__sb_printf(sb, "\n  ]\n}\n");
     RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
@@ -286,9 +292,11 @@ static gbt_status read_categories(const struct gbt_jreader *rd, int32_t obj, str
 static const char *const tree_arrays[] = {"left", "right", "feature", "default_left",
                                           "threshold", "value", "gain", "cover"};
 
-/* Tree `index` as the file has it (model_check.c checks it once the model is read). */
-static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, int K, uint32_t index, struct gbt_tree *t)
+/* Tree `index` as the file has it (model_check.c checks it once the model is read); *w its dart weight. */
+static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, const struct gbt_model *m, uint32_t index,
+                            struct gbt_tree *t, float *w)
 {
+    const int K = m->K;
     const struct gbt_jdoc *d = rd->doc;
     long long n, cls;
     int32_t e;
@@ -300,6 +308,15 @@ static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, int K, ui
     FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "class", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, K - 1, &cls));
     if (cls != (long long)(index % (uint32_t)K)) return bad(rd, e, "tree class out of order%s", "");
+    /* a dart model's trees carry their weights; other models' none */
+    e = gbt__json_member(d, obj, "weight");
+    *w = 1.0f;
+    if (m->dart && e < 0) return bad(rd, obj, "a tree of a dart model has no \"weight\"%s", "");
+    if (!m->dart && e >= 0) return bad(rd, e, "a tree has a \"weight\" but the model is not dart (booster)%s", "");
+    if (e >= 0) {
+        FORWARD_IF_ERROR(get_float(rd, &d->n[e], w));
+        if (!isfinite(*w)) return bad(rd, e, "a tree's weight is not a finite number%s", "");
+    }
     nn = (int32_t)n;
     /* the declared size against the arrays present, before it claims memory */
     for (size_t k = 0; k < sizeof tree_arrays / sizeof tree_arrays[0]; k++)
@@ -380,8 +397,7 @@ static gbt_status read_names(const struct gbt_jreader *rd, int32_t arr, struct g
     }
     if (s == GBT_OK) {
         char what[300];
-        snprintf(what, sizeof what, "%s:%u", rd->what, d->n[arr].line);
-        s = gbt__names_check((const char *const *)m->feature_names, n, what);
+        s = gbt__names_check((const char *const *)m->feature_names, n, gbt__jr_where(rd, arr, what, sizeof what));
         if (s != GBT_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", gbt_last_error());
@@ -482,12 +498,12 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "training", GBT_J_OBJECT, &e));
     for (int32_t c = d->n[e].child; c >= 0; c = d->n[c].next) {
-        char key[64], val[GBT_CONSTRAINT_TEXT_MAX];
+        char key[64], val[GBT_CONSTRAINT_TEXT_MAX], where[300];
         if (d->n[c].type != GBT_J_STRING) return bad(rd, c, "training parameter values must be strings%s", "");
         snprintf(key, sizeof key, "%.*s", (int)d->n[c].key_len, d->n[c].key);
         gbt__json_string(&d->n[c], val, sizeof val);
         if (gbt__params_set(p, key, val, NULL) != GBT_OK)
-            return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[c].line);
+            return gbt__fail_context(GBT_E_FORMAT, "%s", gbt__jr_where(rd, c, where, sizeof where));
     }
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "objective", GBT_J_STRING, &e));
     gbt__json_string(&d->n[e], text, sizeof text);
@@ -499,6 +515,7 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     m->num_class = (int)v;
     m->K = gbt__objective_groups(m->objective, m->num_class, (int)p->num_quantile_alpha);
     m->num_parallel_tree = (int)p->num_parallel_tree; /* a training parameter; 1 in older files */
+    m->dart = p->booster == GBT_BOOSTER_DART;         /* a training parameter; absent (gbtree) in older files */
     if (gbt_objective_is_multiclass(m->objective) ? m->num_class < 2 : m->num_class > 1)
         return bad(rd, e, "num_class does not fit the objective%s", "");
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "num_feature", GBT_J_NUMBER, &e));
@@ -570,8 +587,12 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
     int32_t trees, e;
     uint32_t index = 0;
     gbt_status s;
-    FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
-    FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    if (gbt__ubjson_sniff(text, len)) {
+        FORWARD_IF_ERROR(gbt__ubjson_parse(text, len, what, &doc));
+    } else {
+        FORWARD_IF_ERROR(gbt__model_sniff(text, len, what));
+        FORWARD_IF_ERROR(gbt__json_parse(text, len, what, &doc));
+    }
     if (doc.n[0].type == GBT_J_OBJECT && gbt__json_member(&doc, 0, "format") < 0 &&
         gbt__json_member(&doc, 0, "learner") >= 0) {
         s = gbt__model_read_xgboost(&doc, what, m, p);
@@ -585,12 +606,13 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
     for (e = s == GBT_OK ? doc.n[trees].child : -1; e >= 0 && s == GBT_OK; e = doc.n[e].next, index++) {
         struct gbt_tree t;
+        float w = 1.0f;
         memset(&t, 0, sizeof t);
         if (doc.n[e].type != GBT_J_OBJECT)
             s = bad(&rd, e, "trees must be objects%s", "");
         else
-            s = read_tree(&rd, e, m->K, index, &t);
-        if (s == GBT_OK) s = gbt__model_append_tree(m, &t);
+            s = read_tree(&rd, e, m, index, &t, &w);
+        if (s == GBT_OK) s = gbt__model_append_tree(m, &t, w);
         gbt__tree_free(&t);
     }
     if (s == GBT_OK && m->linear && m->ntrees > 0) s = bad(&rd, trees, "a linear model has no trees%s", "");
@@ -602,14 +624,25 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
 
 /* ---- files and buffers ---------------------------------------------------- */
 
+gbt_status gbt__model_write(const struct gbt_model *m, const struct gbt_params *p, int format,
+                            struct gbt_strbuf *sb)
+{
+    switch (format) {
+    case GBT_MODEL_GBT: return gbt__model_write_json(m, p, sb);
+    case GBT_MODEL_XGBOOST: return gbt__model_write_xgboost(m, p, sb);
+    case GBT_MODEL_XGBOOST_UBJ: return gbt__model_write_xgboost_ubj(m, p, sb);
+    default:
+        return gbt__fail(GBT_E_INVALID_ARG, "unknown model format %d (GBT_MODEL_GBT, GBT_MODEL_XGBOOST or "
+                         "GBT_MODEL_XGBOOST_UBJ)", format);
+    }
+}
+
 /*
- * Writes the model as `format` writes it to path by outfile.h's rules: a
- * temporary file renamed over a regular file (links followed), a device,
- * FIFO or socket written in place.
+ * Writes the model in `format` to path by outfile.h's rules: a temporary
+ * file renamed over a regular file (links followed), a device, FIFO or
+ * socket written in place.
  */
-static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                          gbt_status (*format)(const struct gbt_model *, const struct gbt_params *,
-                                               struct gbt_strbuf *))
+gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path, int format)
 {
     struct gbt_strbuf sb = {0};
     struct gbt_outfile out;
@@ -619,7 +652,7 @@ static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p,
     CHECK_NOT_NULL(m);
     CHECK_NOT_NULL(path);
     RETURN_ERROR_IF(strlen(path) > 4000, GBT_E_INVALID_ARG, "path is too long");
-    s = format(m, p, &sb);
+    s = gbt__model_write(m, p, format, &sb);
     if (s == GBT_OK && (r = gbt__outfile_open(&out, path, msg, sizeof msg)) != 0)
         s = gbt__fail(r == -2 ? GBT_E_NO_MEMORY : GBT_E_IO, "%s", msg);
     if (s == GBT_OK) {
@@ -632,12 +665,6 @@ static gbt_status save_as(const struct gbt_model *m, const struct gbt_params *p,
     }
     free(sb.s);
     return s;
-}
-
-gbt_status gbt__model_save(const struct gbt_model *m, const struct gbt_params *p, const char *path,
-                           int xgboost)
-{
-    return save_as(m, p, path, xgboost ? gbt__model_write_xgboost : gbt__model_write_json);
 }
 
 /*
@@ -673,7 +700,8 @@ gbt_status gbt__model_load(const char *path, struct gbt_model *m, struct gbt_par
         if (len == cap) s = gbt__reserve(&text, &cap, len + 65536, 1, "model text");
         if (s != GBT_OK) break;
         got = fread(text + len, 1, cap - len, f);
-        if ((odd = not_json(text + len, got)) != NULL) {
+        /* UBJSON (XGBoost's .ubj) is binary: read to the end */
+        if (!gbt__ubjson_sniff(text, len + got) && (odd = not_json(text + len, got)) != NULL) {
             /* a binary file of a known kind (XGBoost UBJSON, ...) is named; others get the byte */
             s = gbt__model_sniff(text, len + got, path);
             if (s == GBT_OK)

@@ -1,9 +1,9 @@
 /*
  * model_sniff.c - recognises files that are not gbt models but are often
- * given as one: models of XGBoost (UBJSON, JSON, the old binary format) and
- * LightGBM, and data files (arguments given in the wrong order), so that
- * loading says what the file is and what to do instead of a JSON parser's
- * complaint about its first byte.
+ * given as one: models of XGBoost in its old binary format and LightGBM,
+ * and data files (arguments given in the wrong order), so that loading
+ * says what the file is and what to do instead of a JSON parser's
+ * complaint about its first byte.  (XGBoost's UBJSON models are read.)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 #include "util/error.h"
 
 #define XGB_ADVICE                                                                  \
-    "gbt reads XGBoost models in their JSON format: save it from XGBoost with "      \
-    "Booster.save_model(\"model.json\") and give gbt that file"
+    "gbt reads XGBoost models in their JSON and UBJSON formats: save it from XGBoost "\
+    "with Booster.save_model(\"model.json\") or (\"model.ubj\") and give gbt that file"
 
 /* Whether `needle` (n bytes) occurs in the first `len` bytes of `text`. */
 static int contains(const char *text, size_t len, const char *needle, size_t n)
@@ -113,13 +113,6 @@ gbt_status gbt__model_sniff(const char *text, size_t len, const char *what)
     size_t head = len < 4096 ? len : 4096;
     const char *fmt;
     int header;
-    if (len >= 2 && text[0] == '{' && text[1] != '\0' && strchr("iUIlL$#", text[1])) {
-        if (contains(text, head < 64 ? head : 64, "learner", 7))
-            return gbt__fail(GBT_E_FORMAT, "%s: an XGBoost model in UBJSON (XGBoost's binary JSON, .ubj), not a "
-                             "gbt model; " XGB_ADVICE, what);
-        return gbt__fail(GBT_E_FORMAT, "%s: a UBJSON document (binary JSON), not a gbt model (gbt models are "
-                         "JSON text written by gbtrain or gbt_booster_save)", what);
-    }
     if (len >= 4 && memcmp(text, "binf", 4) == 0)
         return gbt__fail(GBT_E_FORMAT, "%s: an XGBoost model in its old binary format, not a gbt model; "
                          XGB_ADVICE, what);

@@ -351,8 +351,10 @@ static gbt_status read_objective(const struct gbt_jreader *rd, int32_t learner, 
         gbt__json_string(&rd->doc->n[e], value, sizeof value);
         if (strcmp(params[i].key, "lambdarank_num_pair_per_sample") == 0 && strcmp(value, "4294967295") == 0)
             strcpy(value, "auto"); /* XGBoost's "not set" */
-        if (gbt__params_set(p, params[i].param, value, NULL) != GBT_OK)
-            return gbt__fail_context(GBT_E_FORMAT, "%s:%u: XGBoost model", rd->what, rd->doc->n[e].line);
+        if (gbt__params_set(p, params[i].param, value, NULL) != GBT_OK) {
+            char where[300];
+            return gbt__fail_context(GBT_E_FORMAT, "%s: XGBoost model", gbt__jr_where(rd, e, where, sizeof where));
+        }
     }
     return GBT_OK;
 }
@@ -432,8 +434,8 @@ static gbt_status read_names(const struct gbt_jreader *rd, int32_t learner, stru
         if (s == GBT_OK) m->nfeature_names = ++n;
     }
     if (s == GBT_OK) {
-        char where[300];
-        snprintf(where, sizeof where, "%s:%u: XGBoost model: feature_names", rd->what, d->n[arr].line);
+        char where[300], at[300];
+        snprintf(where, sizeof where, "%s: XGBoost model: feature_names", gbt__jr_where(rd, arr, at, sizeof at));
         if (gbt__names_check((const char *const *)m->feature_names, n, where) != GBT_OK) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", gbt_last_error());
@@ -604,59 +606,6 @@ static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint
     return s;
 }
 
-/* The trees of a gbtree model ("model"), appended to m in the model's order. */
-static gbt_status read_trees(const struct gbt_jreader *rdp, int32_t model, struct gbt_model *m, struct gbt_params *p)
-{
-    const struct gbt_jreader rd = *rdp;
-    const struct gbt_jdoc *doc = rd.doc;
-    int32_t e, trees, info;
-    double v;
-    struct gbt_jiter it = {0};
-    struct gbt_jnode el;
-    uint32_t index = 0, R, *place = NULL;
-    struct gbt_tree *read = NULL;
-    gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(read_cats(&rd, model, m));
-    e = gbt__json_member(doc, model, "gbtree_model_param");
-    m->num_parallel_tree = 1;
-    if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
-        FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));
-        if (!(v >= 1 && v <= 1 << 20) || v != floor(v) || v * m->K > UINT32_MAX)
-            return gbt__jr_fail(&rd, e, "num_parallel_tree is not a count of trees per output and round");
-        m->num_parallel_tree = (int)v;
-        p->num_parallel_tree = (int64_t)v;
-    }
-    R = gbt__model_round_trees(m);
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "trees", GBT_J_ARRAY, &trees));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "tree_info", GBT_J_ARRAY, &info));
-    if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % R != 0)
-        return gbt__jr_fail(&rd, trees, "the trees do not come num_parallel_tree per output and round");
-    /* a round's trees class by class, num_parallel_tree each: XGBoost's order */
-    while (gbt__json_next(doc, info, &it, &el)) {
-        FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
-        if (v != (double)(index++ % R / (uint32_t)m->num_parallel_tree))
-            return gbt__jr_fail(&rd, info, "tree_info is not in round order");
-    }
-    FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / R, R));
-    index = 0;
-    /* read in XGBoost's order, appended in the model's (model.h) */
-    s = gbt__alloc(&read, (size_t)doc->n[trees].count + 1, sizeof *read, 1, "trees");
-    if (s == GBT_OK) s = gbt__alloc(&place, (size_t)doc->n[trees].count + 1, sizeof *place, 0, "tree order");
-    for (e = doc->n[trees].child; e >= 0 && s == GBT_OK; e = doc->n[e].next, index++) {
-        int32_t id = doc->n[e].type == GBT_J_OBJECT ? gbt__json_member(doc, e, "id") : -1;
-        /* XGBoost places a tree by its id: one out of place would belong to another output there */
-        if (id >= 0 && (xnumber(&rd, id, &doc->n[id], &v) != GBT_OK || v != (double)index))
-            s = gbt__jr_fail(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
-        if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &read[index]);
-        if (s == GBT_OK) place[gbt__model_tree_of_xgboost(m, index)] = index;
-    }
-    for (uint32_t t = 0; s == GBT_OK && t < index; t++) s = gbt__model_append_tree(m, &read[place[t]]);
-    for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
-    free(read);
-    free(place);
-    return s;
-}
-
 /* A gblinear model ("model"): its rounds and (num_feature + 1) x outputs weights, XGBoost's layout as model.h's. */
 static gbt_status read_linear(const struct gbt_jreader *rd, int32_t model, struct gbt_model *m, struct gbt_params *p)
 {
@@ -682,24 +631,40 @@ static gbt_status read_linear(const struct gbt_jreader *rd, int32_t model, struc
     return gbt__params_set(p, "booster", "gblinear", NULL);
 }
 
-gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
-                                   struct gbt_params *p)
+/* The end of reading a model (status s so far): the learner's early stop, the checks, the forest. */
+static gbt_status finish(const struct gbt_jreader *rdp, int32_t learner, struct gbt_model *m, gbt_status s)
 {
-    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
-    int32_t learner, gb, model, e;
-    char text[64];
+    const struct gbt_jreader rd = *rdp;
+    const struct gbt_jdoc *doc = rd.doc;
+    const char *what = rd.what;
     double v;
-    gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
-    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
-    gbt__json_string(&doc->n[e], text, sizeof text);
-    if (strcmp(text, "gbtree") != 0 && strcmp(text, "gblinear") != 0) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree and gblinear models only (not dart)", text);
-        return gbt__jr_fail(&rd, e, msg);
+    int32_t e;
+    e = gbt__json_member(doc, learner, "attributes");
+    /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
+    if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
+        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)gbt__model_rounds(m)) {
+        m->best_iteration = (int)v;
+        if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
+            m->best_score = NAN;
     }
-    m->linear = strcmp(text, "gblinear") == 0;
+    if (s == GBT_OK) s = gbt__model_check(m, what);
+    if (s == GBT_OK) s = gbt__model_index_trees(m);
+    return s;
+}
+
+/* The learner's gbtree (or, m->linear, gblinear) booster gb; wdrop: a dart model's nw weights (XGBoost's tree order), else NULL. */
+static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, int32_t gb, struct gbt_model *m,
+                               struct gbt_params *p, const double *wdrop, int32_t nw)
+{
+    const struct gbt_jreader rd = *rdp;
+    const struct gbt_jdoc *doc = rd.doc;
+    int32_t model, e, trees, info;
+    double v;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    uint32_t index = 0, R, *place = NULL;
+    struct gbt_tree *read = NULL;
+    gbt_status s = GBT_OK;
     FORWARD_IF_ERROR(read_objective(&rd, learner, p));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "learner_model_param", GBT_J_OBJECT, &e));
     FORWARD_IF_ERROR(xparam(&rd, e, "num_feature", &v));
@@ -728,19 +693,85 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
     FORWARD_IF_ERROR(read_names(&rd, learner, m));
     FORWARD_IF_ERROR(read_types(&rd, learner, m));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
-    if (m->linear)
-        s = read_linear(&rd, model, m, p);
-    else
-        s = read_trees(&rd, model, m, p);
-    e = gbt__json_member(doc, learner, "attributes");
-    /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
-    if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
-        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)gbt__model_rounds(m)) {
-        m->best_iteration = (int)v;
-        if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
-            m->best_score = NAN;
+    if (m->linear) return finish(&rd, learner, m, read_linear(&rd, model, m, p));
+    FORWARD_IF_ERROR(read_cats(&rd, model, m));
+    e = gbt__json_member(doc, model, "gbtree_model_param");
+    m->num_parallel_tree = 1;
+    if (e >= 0 && gbt__json_member(doc, e, "num_parallel_tree") >= 0) {
+        FORWARD_IF_ERROR(xparam(&rd, e, "num_parallel_tree", &v));
+        if (!(v >= 1 && v <= 1 << 20) || v != floor(v) || v * m->K > UINT32_MAX)
+            return gbt__jr_fail(&rd, e, "num_parallel_tree is not a count of trees per output and round");
+        m->num_parallel_tree = (int)v;
+        p->num_parallel_tree = (int64_t)v;
     }
-    if (s == GBT_OK) s = gbt__model_check(m, what);
-    if (s == GBT_OK) s = gbt__model_index_trees(m);
+    R = gbt__model_round_trees(m);
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "trees", GBT_J_ARRAY, &trees));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, model, "tree_info", GBT_J_ARRAY, &info));
+    if (doc->n[trees].count != doc->n[info].count || doc->n[trees].count % R != 0)
+        return gbt__jr_fail(&rd, trees, "the trees do not come num_parallel_tree per output and round");
+    if (m->dart && nw != doc->n[trees].count) return gbt__jr_fail(&rd, trees, "weight_drop does not have one weight per tree");
+    for (int32_t j = 0; j < nw; j++)
+        if (!isfinite((float)wdrop[j])) return gbt__jr_fail(&rd, trees, "a weight_drop is not a finite float");
+    /* a round's trees class by class, num_parallel_tree each: XGBoost's order */
+    while (gbt__json_next(doc, info, &it, &el)) {
+        FORWARD_IF_ERROR(xnumber(&rd, info, &el, &v));
+        if (v != (double)(index++ % R / (uint32_t)m->num_parallel_tree))
+            return gbt__jr_fail(&rd, info, "tree_info is not in round order");
+    }
+    FORWARD_IF_ERROR(check_counts(&rd, model, doc->n[trees].count / R, R));
+    index = 0;
+    /* read in XGBoost's order, appended in the model's (model.h) */
+    s = gbt__alloc(&read, (size_t)doc->n[trees].count + 1, sizeof *read, 1, "trees");
+    if (s == GBT_OK) s = gbt__alloc(&place, (size_t)doc->n[trees].count + 1, sizeof *place, 0, "tree order");
+    for (e = doc->n[trees].child; e >= 0 && s == GBT_OK; e = doc->n[e].next, index++) {
+        int32_t id = doc->n[e].type == GBT_J_OBJECT ? gbt__json_member(doc, e, "id") : -1;
+        /* XGBoost places a tree by its id: one out of place would belong to another output there */
+        if (id >= 0 && (xnumber(&rd, id, &doc->n[id], &v) != GBT_OK || v != (double)index))
+            s = gbt__jr_fail(&rd, id, "a tree's \"id\" is not its place in \"trees\"");
+        if (s == GBT_OK) s = read_tree(&rd, e, index, m->num_feature, &read[index]);
+        if (s == GBT_OK) place[gbt__model_tree_of_xgboost(m, index)] = index;
+    }
+    for (uint32_t t = 0; s == GBT_OK && t < index; t++)
+        s = gbt__model_append_tree(m, &read[place[t]], wdrop ? (float)wdrop[place[t]] : 1.0f);
+    for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
+    free(read);
+    free(place);
+    return finish(&rd, learner, m, s);
+}
+
+gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
+                                   struct gbt_params *p)
+{
+    const struct gbt_jreader rd = {doc, what, "XGBoost model: "};
+    int32_t learner, gb, e, nw = 0;
+    char text[64];
+    double *wdrop = NULL;
+    gbt_status s = GBT_OK;
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, 0, "learner", GBT_J_OBJECT, &learner));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, learner, "gradient_booster", GBT_J_OBJECT, &gb));
+    FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e));
+    gbt__json_string(&doc->n[e], text, sizeof text);
+    if (strcmp(text, "dart") == 0) {
+        /* {"name": "dart", "gbtree": {the gbtree booster}, "weight_drop": [one weight per tree]} */
+        m->dart = 1;
+        p->booster = GBT_BOOSTER_DART;
+        FORWARD_IF_ERROR(xarray(&rd, gb, "weight_drop", &wdrop, &nw));
+        s = gbt__jr_member(&rd, gb, "gbtree", GBT_J_OBJECT, &gb);
+        if (s == GBT_OK) s = gbt__jr_member(&rd, gb, "name", GBT_J_STRING, &e);
+        if (s == GBT_OK) gbt__json_string(&doc->n[e], text, sizeof text);
+        if (s != GBT_OK) {
+            free(wdrop);
+            return s;
+        }
+    }
+    m->linear = !m->dart && strcmp(text, "gblinear") == 0;
+    if (strcmp(text, "gbtree") != 0 && !m->linear) {
+        char msg[160];
+        free(wdrop);
+        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree, dart and gblinear models only", text);
+        return gbt__jr_fail(&rd, e, msg);
+    }
+    s = read_booster(&rd, learner, gb, m, p, wdrop, nw);
+    free(wdrop);
     return s;
 }

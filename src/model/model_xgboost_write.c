@@ -1,6 +1,7 @@
 /*
  * model_xgboost_write.c - a gbt model written in XGBoost's JSON model
- * format (model_xgboost.c reads it; docs/model-format.md, "XGBoost JSON").
+ * format (model_xgboost.c reads it; docs/model-format.md, "XGBoost JSON"),
+ * and the same document encoded as UBJSON, XGBoost's .ubj.
  *
  * Both formats hold the same trees: a row goes left when its value is
  * below the threshold, to the default side when missing, and the raw score
@@ -18,7 +19,9 @@
 #include "common/grad_math.h"
 #include "data/feature_names.h"
 #include "objective/objective.h"
+#include "util/json.h"
 #include "util/json_write.h"
+#include "util/ubjson.h"
 #include "util/util.h"
 
 /* XGBoost's node id of "no parent". */
@@ -367,11 +370,13 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
         gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
     gbt__sb_printf(sb, "],");
-    gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
     if (m->linear) {
+        gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
         put_linear(sb, m, shift);
         return put_learner_tail(sb, m, p, nfeat);
     }
+    /* a dart model: {"name": "dart", "gbtree": {the gbtree booster}, "weight_drop": [...]} */
+    gbt__sb_printf(sb, "\"gradient_booster\":{%s\"model\":{", m->dart ? "\"name\":\"dart\",\"gbtree\":{" : "");
     FORWARD_IF_ERROR(put_cats(sb, m, shift));
     gbt__sb_printf(sb, ",\"gbtree_model_param\":{\"num_parallel_tree\":\"%u\",\"num_trees\":\"%u\"}", P,
                    m->ntrees);
@@ -385,7 +390,16 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         if (j) gbt__sb_append(sb, ",", 1);
         FORWARD_IF_ERROR(put_tree(sb, &m->trees[gbt__model_tree_of_xgboost(m, j)], j, nfeat, shift));
     }
-    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"},");
+    gbt__sb_printf(sb, "]},\"name\":\"gbtree\"}");
+    if (m->dart) {
+        gbt__sb_printf(sb, ",\"weight_drop\":[");
+        for (uint32_t j = 0; j < m->ntrees; j++) {
+            if (j) gbt__sb_append(sb, ",", 1);
+            gbt__json_put_float(sb, m->weight[gbt__model_tree_of_xgboost(m, j)], 1);
+        }
+        gbt__sb_printf(sb, "]}");
+    }
+    gbt__sb_printf(sb, ",");
     return put_learner_tail(sb, m, p, nfeat);
 }
 
@@ -421,4 +435,30 @@ static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model
     gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");
     RETURN_ERROR_IF(sb->failed, GBT_E_NO_MEMORY, "out of memory writing the model");
     return GBT_OK;
+}
+
+/*
+ * The arrays of a tree that XGBoost writes typed in UBJSON, and reads
+ * typed there (all of them when "parents" is), with their element types.
+ */
+static const struct gbt_ubj_typed xgb_typed[] = {
+    {"base_weights", 'd'},  {"categories", 'l'},      {"categories_nodes", 'l'}, {"categories_segments", 'L'},
+    {"categories_sizes", 'L'}, {"default_left", 'U'}, {"left_children", 'l'},    {"loss_changes", 'd'},
+    {"parents", 'l'},       {"right_children", 'l'},  {"split_conditions", 'd'}, {"split_indices", 'l'},
+    {"split_type", 'U'},    {"sum_hessian", 'd'}};
+
+gbt_status gbt__model_write_xgboost_ubj(const struct gbt_model *m, const struct gbt_params *p,
+                                        struct gbt_strbuf *sb)
+{
+    struct gbt_strbuf text = {0};
+    struct gbt_jdoc doc;
+    /* one document, two encodings: the JSON text, parsed, encoded again */
+    gbt_status s = gbt__model_write_xgboost(m, p, &text);
+    if (s == GBT_OK) s = gbt__json_parse(text.s, text.len, "the XGBoost model", &doc);
+    if (s == GBT_OK) {
+        s = gbt__ubjson_write(&doc, xgb_typed, sizeof xgb_typed / sizeof xgb_typed[0], sb);
+        gbt__json_free(&doc);
+    }
+    free(text.s);
+    return s;
 }

@@ -37,6 +37,13 @@ void gbt__forest_free(struct gbt_forest *f)
 void gbt__forest_truncate(struct gbt_forest *f, uint32_t ntrees)
 {
     if (ntrees >= f->ntrees) return;
+    /* the dropped trees' categorical sets are the last ones: cat_bits ends at the first of them */
+    for (size_t i = f->offset[ntrees]; i < f->nodes_len; i++)
+        if (f->nodes[i].feature & GBT_PNODE_CAT) { /* leaves never have the bit */
+            uint32_t at;
+            memcpy(&at, &f->nodes[i].value, sizeof at);
+            if (at < f->cat_len) f->cat_len = at;
+        }
     f->nodes_len = f->offset[ntrees];
     f->full_len = f->full_off[ntrees];
     f->ntrees = ntrees;
@@ -51,7 +58,7 @@ static inline uint32_t order_key(float x)
 }
 
 /* Lays t out complete at full[full_len ...] and leaf[full_len ...] (see predict.h). */
-static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, int depth)
+static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, int depth, float w)
 {
     const size_t width = (size_t)1 << depth;
     struct gbt_fnode *nodes;
@@ -78,7 +85,7 @@ static gbt_status append_full(struct gbt_forest *f, const struct gbt_tree *t, in
             at[2 * h] = at[2 * h + 1] = i;
         }
     }
-    for (size_t h = width; h < 2 * width; h++) leaf[h - width] = t->value[at[h]];
+    for (size_t h = width; h < 2 * width; h++) leaf[h - width] = t->value[at[h]] * w;
     free(at);
     return GBT_OK;
 }
@@ -93,7 +100,7 @@ static gbt_status reserve_cat_bits(struct gbt_forest *f, const struct gbt_tree *
     return gbt__reserve(&f->cat_bits, &f->cat_cap, need, sizeof *f->cat_bits, "forest categories");
 }
 
-gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
+gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t, float w)
 {
     int depth = 0, full;
     struct gbt_pnode *nodes;
@@ -122,7 +129,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
         f->full_ok = d;
     }
     FORWARD_IF_ERROR(reserve_cat_bits(f, t));
-    if (full) FORWARD_IF_ERROR(append_full(f, t, depth));
+    if (full) FORWARD_IF_ERROR(append_full(f, t, depth, w));
     FORWARD_IF_ERROR(gbt__alloc(&order, (size_t)t->n_nodes, sizeof *order, 0, "forest order"));
     if (gbt__alloc(&pos, (size_t)t->n_nodes, sizeof *pos, 0, "forest order") != GBT_OK) {
         free(order);
@@ -147,7 +154,7 @@ gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t)
             nodes[p].left = p;
             nodes[p].feature = GBT_PNODE_DL;
             nodes[p].threshold = NAN;
-            nodes[p].value = t->value[i];
+            nodes[p].value = t->value[i] * w;
         } else if (gbt__tree_is_cat(t, i)) {
             const uint32_t at = (uint32_t)f->cat_len;
             nodes[p].left = pos[t->left[i]];

@@ -106,7 +106,8 @@ struct gbt_forest {
     uint32_t feature_end; /* 1 + the largest feature any tree splits on */
 };
 
-gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t);
+/* Appends tree t with its leaf values multiplied by w (a dart tree's weight; else 1). */
+gbt_status gbt__forest_append(struct gbt_forest *f, const struct gbt_tree *t, float w);
 void gbt__forest_truncate(struct gbt_forest *f, uint32_t ntrees);
 void gbt__forest_free(struct gbt_forest *f);
 

@@ -1,6 +1,6 @@
 /*
- * shap.c - leaf indices, SHAP values and SHAP interaction values on the
- * host: the trees of a round range in the form of common/shap_math.h,
+ * shap.c - leaf indices, SHAP values (exact, or Saabas' approximation) and
+ * SHAP interaction values on the host: the trees of a round range in the form of common/shap_math.h,
  * then each row densified (NaN: missing) and walked, by the CPU in
  * parallel over rows or by the backend's predict_explain in chunks.
  */
@@ -18,7 +18,7 @@ struct shap_host {
     struct gbt_shap_node *nodes;
     uint64_t *offset, *feat_off;
     int32_t *cls;
-    double *expected;
+    double *expected, *mean;
     uint32_t *feats;
     uint32_t *cat_bits;
 };
@@ -30,6 +30,7 @@ static void host_free(struct shap_host *h)
     free(h->feat_off);
     free(h->cls);
     free(h->expected);
+    free(h->mean);
     free(h->feats);
     free(h->cat_bits);
     memset(h, 0, sizeof *h);
@@ -40,7 +41,8 @@ uint64_t gbt__explain_width(const struct gbt_model *m, int kind, uint32_t t0, ui
     const uint64_t w = m->num_feature + 1;
     switch (kind) {
     case GBT_EXPLAIN_LEAF: return t1 > t0 ? t1 - t0 : 0;
-    case GBT_EXPLAIN_CONTRIBS: return (uint64_t)m->K * w;
+    case GBT_EXPLAIN_CONTRIBS:
+    case GBT_EXPLAIN_APPROX: return (uint64_t)m->K * w;
     default: return (uint64_t)m->K * w * w;
     }
 }
@@ -51,7 +53,6 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     const uint32_t nt = t1 - t0;
     uint64_t nn = 0, nf = 0;
     int32_t maxn = 1;
-    double *e = NULL;
     int32_t *depth = NULL;
     uint8_t *seen = NULL;
     gbt_status s;
@@ -71,12 +72,11 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     if (s == GBT_OK) s = gbt__alloc(&h->cls, (size_t)nt + 1, sizeof *h->cls, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&h->expected, (size_t)nt + 1, sizeof *h->expected, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&h->feats, nn + 1, sizeof *h->feats, 0, "SHAP trees");
-    if (s == GBT_OK) s = gbt__alloc(&e, (size_t)maxn, sizeof *e, 0, "SHAP trees");
+    if (s == GBT_OK) s = gbt__alloc(&h->mean, nn + 1, sizeof *h->mean, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&depth, (size_t)maxn, sizeof *depth, 0, "SHAP trees");
     if (s == GBT_OK) s = gbt__alloc(&seen, (size_t)m->num_feature + 1, 1, 1, "SHAP trees");
     if (s == GBT_OK && ncat > 0) s = gbt__alloc(&h->cat_bits, ncat, sizeof *h->cat_bits, 0, "SHAP categories");
     if (s != GBT_OK) {
-        free(e);
         free(depth);
         free(seen);
         host_free(h);
@@ -86,6 +86,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
     ncat = 0;
     for (uint32_t u = 0; u < nt; u++) {
         const struct gbt_tree *t = &m->trees[t0 + u];
+        const float w = gbt__model_weight(m, t0 + u); /* a dart tree's weight scales its values, so its SHAP values */
         struct gbt_shap_node *nodes = h->nodes + nn;
         h->offset[u] = nn;
         h->feat_off[u] = nf;
@@ -102,7 +103,7 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
                 memcpy(&nodes[i].threshold, &at, sizeof at);
                 ncat += gbt__tree_cat_packed(t, i, h->cat_bits + at);
             }
-            nodes[i].value = t->value[i];
+            nodes[i].value = t->value[i] * w;
             nodes[i].cover = (double)t->cover[i];
             if (t->left[i] >= 0 && !seen[t->feature[i]]) {
                 seen[t->feature[i]] = 1;
@@ -119,18 +120,18 @@ static gbt_status host_build(const struct gbt_model *m, uint32_t t0, uint32_t t1
             }
         }
         if (depth[0] > h->f.max_depth) h->f.max_depth = depth[0];
-        h->expected[u] = gbt_shap_expected(nodes, t->n_nodes, e);
+        h->expected[u] = gbt_shap_expected(nodes, t->n_nodes, h->mean + nn);
         nn += (uint64_t)t->n_nodes;
     }
     h->offset[nt] = nn;
     h->feat_off[nt] = nf;
-    free(e);
     free(depth);
     free(seen);
     h->f.nodes = h->nodes;
     h->f.offset = h->offset;
     h->f.cls = h->cls;
     h->f.expected = h->expected;
+    h->f.mean = h->mean;
     h->f.feats = h->feats;
     h->f.feat_off = h->feat_off;
     h->f.cat_bits = h->cat_bits;
@@ -210,8 +211,11 @@ static void cpu_row(const struct gbt_model *m, const struct gbt_shap_forest *f, 
         return;
     }
     row_base(m, v, r, s->base);
-    if (kind == GBT_EXPLAIN_CONTRIBS) {
-        gbt_shap_row_contribs(f, s->x, s->base, s->phi, s->path, s->stack);
+    if (kind == GBT_EXPLAIN_CONTRIBS || kind == GBT_EXPLAIN_APPROX) {
+        if (kind == GBT_EXPLAIN_CONTRIBS)
+            gbt_shap_row_contribs(f, s->x, s->base, s->phi, s->path, s->stack);
+        else
+            gbt_shap_row_approx(f, s->x, s->base, s->phi);
         for (uint64_t i = 0; i < width; i++) o[i] = (float)s->phi[i];
     } else {
         gbt_shap_row_interactions(f, s->x, s->base, s->inter, s->phi, s->on, s->off, s->path, s->stack);

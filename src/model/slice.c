@@ -31,6 +31,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     const uint32_t K = (uint32_t)src->K, R = gbt__model_round_trees(src);
     m->K = src->K;
     m->num_parallel_tree = src->num_parallel_tree;
+    m->dart = src->dart;
     m->objective = src->objective;
     m->num_class = src->num_class;
     m->num_feature = src->num_feature;
@@ -50,7 +51,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
     for (uint32_t t = (uint32_t)begin * R; t < (uint32_t)end * R; t++) {
         struct gbt_tree tree;
         gbt_status s = copy_tree(&src->trees[t], &tree);
-        if (s == GBT_OK) s = gbt__model_add_tree(m, &tree);
+        if (s == GBT_OK) s = gbt__model_add_tree(m, &tree, gbt__model_weight(src, t));
         gbt__tree_free(&tree);
         FORWARD_IF_ERROR(s);
     }

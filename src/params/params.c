@@ -47,7 +47,9 @@ static const char *const objective_choices[] = {
     NULL};
 static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
-static const char *const booster_choices[] = {"gbtree", "gblinear", NULL};
+static const char *const booster_choices[] = {"gbtree", "dart", "gblinear", NULL};
+static const char *const sample_type_choices[] = {"uniform", "weighted", NULL};
+static const char *const normalize_type_choices[] = {"tree", "forest", NULL};
 static const char *const updater_choices[] = {"shotgun", "coord_descent", NULL};
 static const char *const selector_choices[] = {"cyclic", "shuffle", "random", "greedy", "thrifty", NULL};
 static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
@@ -95,6 +97,26 @@ static const struct pdef table[] = {
      "trees grown per class in each round, all fitted to the round's starting margins, each with "
      "eta / num_parallel_tree and its own row and column draws (a random forest: one round with "
      "subsample and colsample_bynode)"},
+    {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster),
+     GBT_PF_MODEL | GBT_PF_REBUILD | GBT_PF_DART, 1,
+     "gbtree: boosted trees; dart: boosted trees with dropout (each round leaves some earlier "
+     "trees out of the margins its gradients come from, then scales the new and the dropped "
+     "trees by weights kept in the model); gblinear: one weight per feature and output plus a bias, "
+     "by coordinate descent on the raw feature values (missing values count as 0; CPU only; its eta "
+     "defaults to 0.5 and lambda to 0 unless set, as in XGBoost)"},
+    {"rate_drop", "", PT_DOUBLE, NULL, "0", 0, 1, 0, 0, OFF(rate_drop), GBT_PF_DART, 1,
+     "dart: each earlier tree's chance of being dropped in a round"},
+    {"one_drop", "", PT_BOOL, NULL, "false", 0, 1, 0, 0, OFF(one_drop), GBT_PF_DART, 1,
+     "dart: true: a round that drops no tree by rate_drop drops one (unless skip_drop skips it)"},
+    {"skip_drop", "", PT_DOUBLE, NULL, "0", 0, 1, 0, 0, OFF(skip_drop), GBT_PF_DART, 1,
+     "dart: a round's chance of dropping no tree at all (its new trees then weigh 1)"},
+    {"sample_type", "", PT_ENUM, sample_type_choices, "uniform", 0, 0, 0, 0, OFF(sample_type), GBT_PF_DART, 1,
+     "dart: uniform: every tree dropped with chance rate_drop; weighted: each with chance rate_drop "
+     "times its weight over the trees' mean weight"},
+    {"normalize_type", "", PT_ENUM, normalize_type_choices, "tree", 0, 0, 0, 0, OFF(normalize_type), GBT_PF_DART, 1,
+     "dart: with k trees dropped and eta the learning rate over the round's trees, tree: the new trees weigh 1 / (k + eta) "
+     "and the dropped ones are scaled by k / (k + eta); forest: the new trees weigh 1 / (1 + eta) "
+     "and the dropped ones are scaled by 1 / (1 + eta)"},
     {"subsample", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(subsample), 0, 1,
      "fraction of rows sampled for each round (for each tree of a round of parallel trees)"},
     {"colsample_bytree", "", PT_DOUBLE, NULL, "1", 0, 1, 1, 0, OFF(colsample_bytree), 0, 1,
@@ -163,11 +185,6 @@ static const struct pdef table[] = {
     {"tree_method", "", PT_ENUM, tree_method_choices, "hist", 0, 0, 0, 0, OFF(tree_method), 0, 0,
      "accepted for XGBoost configurations: gbt always builds histograms (exact and approx are "
      "taken as hist, gpu_hist as hist with device=cuda, each with a warning)"},
-    {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster),
-     GBT_PF_MODEL | GBT_PF_REBUILD, 0,
-     "gbtree: trees; gblinear: one weight per feature and output plus a bias, by coordinate descent "
-     "on the raw feature values (missing values count as 0; CPU only; its eta defaults to 0.5 and "
-     "lambda to 0 unless set, as in XGBoost)"},
     {"updater", "", PT_ENUM, updater_choices, "shotgun", 0, 0, 0, 0, OFF(updater), 0, 0,
      "booster=gblinear: shotgun (XGBoost's default: features outer, outputs inner) or coord_descent "
      "(outputs outer); both run in one fixed order, so the model does not depend on nthread"},
@@ -690,6 +707,8 @@ void gbt__params_each_training(const struct gbt_params *p,
     for (int i = 0; i < NPARAMS; i++) {
         char buf[GBT_CONSTRAINT_TEXT_MAX];
         if (!table[i].in_model) continue;
+        /* gbtree models are written as before dart existed: older gbt reads them */
+        if ((table[i].flags & GBT_PF_DART) && p->booster != GBT_BOOSTER_DART) continue;
         if (value_text(&table[i], p, buf, sizeof buf) == GBT_OK) fn(table[i].name, buf, user);
     }
 }

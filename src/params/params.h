@@ -17,6 +17,10 @@
 #define GBT_MAX_CLASSES 4096
 #define GBT_CONSTRAINT_TEXT_MAX 16384 /* bytes of monotone_ and interaction_constraints' text */
 
+enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_DART = 1, GBT_BOOSTER_GBLINEAR = 2 };
+enum gbt_dart_sample { GBT_DART_UNIFORM = 0, GBT_DART_WEIGHTED = 1 };
+enum gbt_dart_normalize { GBT_DART_NORM_TREE = 0, GBT_DART_NORM_FOREST = 1 };
+
 enum gbt_grow_policy { GBT_GROW_DEPTHWISE = 0, GBT_GROW_LOSSGUIDE = 1 };
 
 struct gbt_params {
@@ -36,6 +40,12 @@ struct gbt_params {
     int64_t max_cat_to_onehot; /* categorical features: one-hot below this many categories */
     int64_t max_cat_threshold; /* categorical features: the most categories of a partition's set */
     int64_t num_parallel_tree; /* trees per class and round (a random forest's size) */
+    int64_t booster;           /* enum gbt_booster_kind */
+    double rate_drop;          /* dart: each tree's chance of being dropped in a round */
+    int64_t one_drop;          /* dart: drop at least one tree (unless the round skips) */
+    double skip_drop;          /* dart: a round's chance of dropping nothing */
+    int64_t sample_type;       /* dart: enum gbt_dart_sample */
+    int64_t normalize_type;    /* dart: enum gbt_dart_normalize */
     double subsample;
     double colsample_bytree;
     double colsample_bylevel;
@@ -70,7 +80,6 @@ struct gbt_params {
     int64_t disable_default_eval_metric; /* no default metric when eval_metric is empty */
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
-    int64_t booster;     /* enum gbt_booster_kind */
     int64_t updater;     /* gblinear: enum gbt_linear_updater */
     int64_t feature_selector; /* gblinear: enum gbt_linear_selector */
     int64_t top_k;       /* gblinear greedy and thrifty: features per output and round (0: all) */
@@ -78,7 +87,6 @@ struct gbt_params {
     uint64_t given[2]; /* bit i: the table's parameter i was set (not at its default) */
 };
 
-enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_GBLINEAR = 1 };
 enum gbt_linear_updater { GBT_LINEAR_SHOTGUN = 0, GBT_LINEAR_COORD_DESCENT = 1 };
 enum gbt_linear_selector {
     GBT_SELECT_CYCLIC = 0, GBT_SELECT_SHUFFLE, GBT_SELECT_RANDOM, GBT_SELECT_GREEDY, GBT_SELECT_THRIFTY
@@ -87,7 +95,8 @@ enum gbt_linear_selector {
 /* What changing a parameter affects (bit flags). */
 enum {
     GBT_PF_MODEL = 1,   /* defines the model: frozen once the booster has trees */
-    GBT_PF_REBUILD = 2  /* changes the training set-up (binning, device, sizes) */
+    GBT_PF_REBUILD = 2, /* changes the training set-up (binning, device, sizes) */
+    GBT_PF_DART = 4     /* booster and the dart parameters: saved with the model only by dart models */
 };
 
 /* Sets every parameter to its default. */

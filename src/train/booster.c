@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "train/booster.h"
+#include "train/dart.h"
 #include "train/comm.h"
 #include "train/dist.h"
 #include "common/grad_math.h"
@@ -43,6 +44,7 @@ static void drop_state(gbt_booster *b)
     free(ts->hh);
     free(ts->hmargin);
     free(ts->cox_order);
+    free(ts->dart_drop);
     gbt__dist_free(ts->dist);
     gbt_dataset_free(ts->all);
     gbt__linear_cols_free(ts->lin);
@@ -198,9 +200,10 @@ gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, con
         RETURN_ERROR_IF(m->linear != (p->booster == GBT_BOOSTER_GBLINEAR), GBT_E_STATE,
                         "the model is a %s model; booster=%s cannot continue it", m->linear ? "linear" : "tree",
                         m->linear ? "gbtree" : "gblinear");
-        RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree, GBT_E_STATE,
-                        "the model grows %d parallel tree(s) per round; the parameters now say "
-                        "num_parallel_tree=%lld", m->num_parallel_tree, (long long)p->num_parallel_tree);
+        RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree || m->dart != (p->booster == GBT_BOOSTER_DART),
+                        GBT_E_STATE, "the model is %s with %d parallel tree(s) per round; the parameters now say "
+                        "booster=%s, num_parallel_tree=%lld", m->dart ? "dart" : "gbtree", m->num_parallel_tree,
+                        p->booster == GBT_BOOSTER_DART ? "dart" : "gbtree", (long long)p->num_parallel_tree);
         FORWARD_IF_ERROR(gbt__booster_check_names(b, train));
         FORWARD_IF_ERROR(gbt__model_check_types(m, train->feature_types, train->feature_types ? train->ncol : 0,
                                                 train->source ? train->source : "the training data"));
@@ -245,18 +248,12 @@ gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, con
     m->objective = (int)p->objective;
     m->num_class = (int)p->num_class;
     m->num_parallel_tree = (int)p->num_parallel_tree;
+    m->dart = p->booster == GBT_BOOSTER_DART;
     m->num_feature = train->ncol;
     m->index_base = train->index_base == GBT_BASE_ONE_GUESSED ? GBT_BASE_ONE : train->index_base;
     m->layout = train->layout;
     m->base = base;
     return GBT_OK;
-}
-
-void gbt__booster_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin)
-{
-    const uint64_t n = d->nrow * (uint64_t)m->K;
-    for (uint64_t i = 0; i < n; i++)
-        margin[i] = d->base_margin ? (double)d->base_margin[i] : m->base[i % (uint64_t)m->K];
 }
 
 /* What distributed training cannot do, refused on every process alike. */
@@ -321,6 +318,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     if (p->booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_setup(b, train);
     drop_state(b);
     s = check_growth(p);
+    gbt__dart_warn_unused(p);
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);
@@ -403,7 +401,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__dataset_group_ptr(train, &group_ptr, &ngroups);
     t_open = gbt__now();
     if (s == GBT_OK) {
-        gbt__booster_start_margins(m, train, margin);
+        gbt__model_start_margins(m, train, margin);
         gbt__dataset_view(train, &view);
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
         memset(&plan, 0, sizeof plan);
@@ -668,7 +666,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
             cfg.tree_index = ((uint64_t)round * (uint64_t)P + (uint64_t)p) * (uint64_t)K + (uint64_t)k;
             s = gbt__grow_tree(b->ts->ops, b->ts->ctx, &cfg, k, &sums[k], &tree);
             if (s == GBT_OK) {
-                s = gbt__model_add_tree(&b->model, &tree);
+                s = gbt__model_add_tree(&b->model, &tree, 1.0f);
                 if (s != GBT_OK) gbt__tree_free(&tree);
             }
         }
@@ -677,6 +675,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     free(sums);
     free(start);
     free(cur);
+    if (s == GBT_OK) s = gbt__dart_finish(b, before);
     /* distributed: no process leaves the round before every process has finished it */
     if (b->ts && b->ts->dist) s = gbt__dist_agree(b->ts->dist, s);
     if (s != GBT_OK) {
@@ -695,7 +694,7 @@ static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
                     gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)
         FORWARD_IF_ERROR(gbt__booster_build_state(b, train));
-    return GBT_OK;
+    return gbt__dart_prepare(b, train);
 }
 
 /* One round from the objective callback's gradients (gbt_booster_set_objective_callback). */

@@ -35,6 +35,10 @@ struct gbt_train_state {
     /* distributed training (dist.h), else NULL: the exchanges, and every process's labels */
     struct gbt_dist *dist;
     gbt_dataset *all;
+    /* booster=dart (dart.c): the round's dropped trees, drawn (ready) for the coming round; stale:
+       the backend's margins are not the sum of every tree times its weight */
+    uint32_t *dart_drop, dart_ndrop;
+    int dart_ready, dart_stale;
     struct gbt_linear_cols *lin; /* booster=gblinear: the training data by column (train/linear.c) */
 };
 
@@ -116,9 +120,6 @@ gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d);
 
 /* d's base_margin, when it has one, holds K values per row. */
 gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K);
-
-/* The starting raw scores of d's rows (nrow * K): its base_margin, else the model's. */
-void gbt__booster_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin);
 
 /* 1 when `device` is "auto" (a failure on a CUDA device falls back to the CPU). */
 int gbt__booster_device_auto(const char *device);

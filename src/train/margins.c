@@ -103,7 +103,7 @@ gbt_status gbt__booster_eval_margins(const gbt_booster *b, const gbt_dataset *d,
     FORWARD_IF_ERROR(gbt__booster_device_margins(b, &v, 0, m->ntrees, &margin));
     if (margin == NULL) {
         FORWARD_IF_ERROR(gbt__alloc(&margin, d->nrow * (uint64_t)m->K, sizeof *margin, 0, "margins"));
-        gbt__booster_start_margins(m, d, margin);
+        gbt__model_start_margins(m, d, margin);
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, gbt__booster_threads(b), margin);
     }
     *out = margin;

@@ -27,11 +27,8 @@ static gbt_status fail(struct parser *ps, const char *msg)
     return gbt__fail(GBT_E_FORMAT, "%s:%u: %s (byte %zu)", ps->what, ps->line, msg, at);
 }
 
-/*
- * The length of the valid UTF-8 sequence at p (at most n bytes), or 0:
- * no overlong forms, no surrogates, nothing above U+10FFFF (RFC 3629).
- */
-static size_t utf8_len(const unsigned char *p, size_t n)
+/* no overlong forms, no surrogates, nothing above U+10FFFF */
+size_t gbt__utf8_len(const unsigned char *p, size_t n)
 {
     size_t len;
     uint32_t c;
@@ -84,7 +81,7 @@ static gbt_status scan_string(struct parser *ps, const char **text, size_t *len)
         unsigned char c = (unsigned char)*ps->p;
         if (c < 0x20) return fail(ps, "control character in a string");
         if (c >= 0x80) {
-            size_t n = utf8_len((const unsigned char *)ps->p, (size_t)(ps->end - ps->p));
+            size_t n = gbt__utf8_len((const unsigned char *)ps->p, (size_t)(ps->end - ps->p));
             if (n == 0) return fail(ps, "a string is not valid UTF-8");
             ps->p += n;
             continue;
@@ -307,7 +304,24 @@ gbt_status gbt__json_parse(const char *src, size_t len, const char *what, struct
 void gbt__json_free(struct gbt_jdoc *doc)
 {
     free(doc->n);
+    free(doc->own);
+    free(doc->at);
     memset(doc, 0, sizeof *doc);
+}
+
+size_t gbt__json_source_pos(const struct gbt_jdoc *doc, size_t text)
+{
+    size_t lo = 0, hi = doc->nat;
+    if (doc->at == NULL) return text;
+    /* the last value that starts at or before `text` */
+    while (hi - lo > 1) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (doc->at[mid].text <= text)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return doc->nat ? doc->at[lo].bin : 0;
 }
 
 int32_t gbt__json_member(const struct gbt_jdoc *doc, int32_t obj, const char *key)
@@ -345,7 +359,7 @@ int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it
     el->line = it->line;
     el->child = el->next = -1;
     el->text = p;
-    el->pos = (size_t)(p - doc->src);
+    el->pos = gbt__json_source_pos(doc, (size_t)(p - doc->src));
     it->p = number_end(p, end);
     el->len = (size_t)(it->p - p);
     return 1;
@@ -424,8 +438,19 @@ void gbt__json_string(const struct gbt_jnode *n, char *buf, size_t len)
 
 gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *msg)
 {
+    if (n && rd->doc->own) return gbt__fail(GBT_E_FORMAT, "%s: %s%s (byte %zu)", rd->what, rd->format, msg, n->pos);
     if (n) return gbt__fail(GBT_E_FORMAT, "%s:%u: %s%s (byte %zu)", rd->what, n->line, rd->format, msg, n->pos);
     return gbt__fail(GBT_E_FORMAT, "%s: %s%s", rd->what, rd->format, msg);
+}
+
+const char *gbt__jr_where(const struct gbt_jreader *rd, int32_t node, char *buf, size_t len)
+{
+    const struct gbt_jnode *n = &rd->doc->n[node];
+    if (rd->doc->own)
+        snprintf(buf, len, "%s (byte %zu)", rd->what, n->pos);
+    else
+        snprintf(buf, len, "%s:%u", rd->what, n->line);
+    return buf;
 }
 
 gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg)

@@ -29,10 +29,18 @@ struct gbt_jnode {
     size_t key_len;
 };
 
+/* A value of a document read from UBJSON (ubjson.h): where its JSON text starts, and its bytes. */
+struct gbt_jpos {
+    size_t text, bin;
+};
+
 struct gbt_jdoc {
     const char *src;    /* the text parsed */
     struct gbt_jnode *n;
     size_t len, cap;
+    char *own;          /* the JSON text a UBJSON document became (src), freed with the document; else NULL */
+    struct gbt_jpos *at;  /* for such a document: each value's offsets, ascending; node pos are its bytes' */
+    size_t nat;
 };
 
 /*
@@ -66,6 +74,16 @@ struct gbt_jiter {
 };
 int gbt__json_next(const struct gbt_jdoc *doc, int32_t arr, struct gbt_jiter *it, struct gbt_jnode *el);
 
+/*
+ * The byte of the document's source at which the value whose text starts
+ * at offset `text` of doc->src starts: `text` itself but for a document
+ * read from UBJSON.
+ */
+size_t gbt__json_source_pos(const struct gbt_jdoc *doc, size_t text);
+
+/* The length of the valid UTF-8 sequence at p (at most n bytes), or 0 (RFC 3629). */
+size_t gbt__utf8_len(const unsigned char *p, size_t n);
+
 /* The length of the JSON number (RFC 8259) at the start of p[0..n), or 0 when none starts there. */
 size_t gbt__json_number_len(const char *p, size_t n);
 
@@ -82,10 +100,17 @@ struct gbt_jreader {
 
 /*
  * Fails with GBT_E_FORMAT: "<what>:<line>: <format><msg> (byte <offset>)"
- * at node n (an element of a packed array too), or "<what>: <format><msg>"
+ * at node n (an element of a packed array too; no line for a UBJSON
+ * document, whose offsets are its bytes'), or "<what>: <format><msg>"
  * with n NULL.
  */
 gbt_status gbt__jr_fail_at(const struct gbt_jreader *rd, const struct gbt_jnode *n, const char *msg);
+
+/*
+ * Where node `node` is, for messages built by hand: "<what>:<line>", or
+ * for a UBJSON document "<what> (byte <offset>)"; written into buf.
+ */
+const char *gbt__jr_where(const struct gbt_jreader *rd, int32_t node, char *buf, size_t len);
 
 /* As gbt__jr_fail_at, at node number node (-1: none). */
 gbt_status gbt__jr_fail(const struct gbt_jreader *rd, int32_t node, const char *msg);

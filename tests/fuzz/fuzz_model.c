@@ -8,12 +8,16 @@
  * text itself (fuzz_ref.h), so a corruption that loads and predicts
  * otherwise is a finding.  Its mutator (LLVMFuzzerCustomMutator) mostly
  * changes numbers and types inside well-formed JSON, so most inputs load.
+ * A UBJSON input (XGBoost's .ubj; libFuzzer's mutations only) is walked as
+ * the JSON text its bytes read as, and a model that exports as XGBoost's
+ * UBJSON must read back and write the same bytes again.
  */
 #include <limits.h>
 #include <math.h>
 
 #include "fuzz_common.h"
 #include "fuzz_ref.h"
+#include "util/ubjson.h"
 
 enum { NROW = 4, MAX_FEAT = 256 };
 
@@ -101,7 +105,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
     size_t n = 0, k, rl, start, end;
     uint64_t r = seed * 6364136223846793005ull + 1442695040888963407ull;
 #define NEXT() (r = r * 6364136223846793005ull + 1442695040888963407ull, (unsigned)(r >> 33))
-    if (NEXT() % 4 == 0) return LLVMFuzzerMutate(data, size, max);
+    if (NEXT() % 4 == 0 || gbt__ubjson_sniff((const char *)data, size)) return LLVMFuzzerMutate(data, size, max);
     /* numbers (a digit or '-' after a separator) and the strings "q" and "c" */
     for (size_t i = 0; i < size && n < MAX_TOKENS; i++) {
         if (i + 2 < size && data[i] == '"' && (data[i + 1] == 'q' || data[i + 1] == 'c') && data[i + 2] == '"') {
@@ -163,8 +167,25 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned 
     return size - (end - start) + rl;
 }
 
+/* A model that exports as XGBoost's UBJSON reads it back, and its export is then a fixed point. */
+static void ubjson_round_trip(const gbt_booster *b)
+{
+    char *u1 = NULL, *u2 = NULL, *u3 = NULL;
+    size_t l1 = 0, l2 = 0, l3 = 0;
+    gbt_booster *c1 = NULL, *c2 = NULL;
+    if (gbt_booster_save_to_buffer_format(b, GBT_MODEL_XGBOOST_UBJ, &u1, &l1) != GBT_OK) return;
+    FUZZ_ASSERT(gbt_booster_load_from_buffer(u1, l1, &c1) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_save_to_buffer_format(c1, GBT_MODEL_XGBOOST_UBJ, &u2, &l2) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_load_from_buffer(u2, l2, &c2) == GBT_OK);
+    FUZZ_ASSERT(gbt_booster_save_to_buffer_format(c2, GBT_MODEL_XGBOOST_UBJ, &u3, &l3) == GBT_OK);
+    FUZZ_ASSERT(l2 == l3 && memcmp(u2, u3, l2) == 0);
+    gbt_free(u1), gbt_free(u2), gbt_free(u3);
+    gbt_booster_free(c1), gbt_booster_free(c2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    struct gbt_jdoc doc = {0};
     gbt_booster *b = NULL, *c = NULL;
     char *saved = NULL, *again = NULL, buf[64];
     size_t ls = 0, la = 0;
@@ -179,6 +200,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(gbt_booster_set_param(b, "nthread", "1") == GBT_OK);
     FUZZ_ASSERT(gbt_booster_get_attr(b, "num_feature", buf, sizeof buf) == GBT_OK);
     nf = strtoull(buf, NULL, 10);
+    /* UBJSON is walked as the JSON text it reads as */
+    if (gbt__ubjson_sniff((const char *)data, size)) {
+        FUZZ_ASSERT(gbt__ubjson_parse((const char *)data, size, "model", &doc) == GBT_OK);
+        data = (const uint8_t *)doc.own;
+        size = strlen(doc.own);
+    }
     /* the loaded model's predictions against the walk of its text first: the first thing a corruption breaks */
     if (nf >= 1 && nf <= MAX_FEAT) {
         FUZZ_ASSERT(gbt_booster_predict_size(b, NROW, 0, &psize) == GBT_OK);
@@ -187,6 +214,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(p1 && p2);
         predict_four_ways(b, nf, p1, (const char *)data, size);
     }
+    gbt__json_free(&doc);
+    ubjson_round_trip(b);
     FUZZ_ASSERT(gbt_booster_save_to_buffer(b, &saved, &ls) == GBT_OK);
     FUZZ_ASSERT(gbt_booster_load_from_buffer(saved, ls, &c) == GBT_OK);
     FUZZ_ASSERT(gbt_booster_set_param(c, "nthread", "1") == GBT_OK);

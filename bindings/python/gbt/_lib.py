@@ -224,6 +224,8 @@ _SIGNATURES = {
     "gbt_booster_predict_dense_rounds": (c_int, [_booster_p, c_void_p, c_uint64, c_uint64, c_float,
                                                  c_uint, c_int, c_int, c_void_p, c_uint64]),
     "gbt_booster_save_xgboost": (c_int, [_booster_p, c_char_p]),
+    "gbt_booster_save_format": (c_int, [_booster_p, c_char_p, c_int]),
+    "gbt_booster_save_to_buffer_format": (c_int, [_booster_p, c_int, POINTER(c_void_p), POINTER(c_size_t)]),
     "gbt_dataset_get_groups": (c_int, [_dataset_p, POINTER(POINTER(ctypes.c_uint32)),
                                        POINTER(c_uint64)]),
     "gbt_dataset_get_data": (c_int, [_dataset_p, POINTER(POINTER(c_float)), POINTER(POINTER(c_uint64)),
@@ -270,6 +272,11 @@ GBT_PREDICT_MARGIN = 1
 GBT_PREDICT_LEAF = 2
 GBT_PREDICT_CONTRIBS = 4
 GBT_PREDICT_INTERACTIONS = 8
+GBT_PREDICT_APPROX = 16
+# model formats (gbt.h's GBT_MODEL_*)
+GBT_MODEL_GBT = 0
+GBT_MODEL_XGBOOST = 1
+GBT_MODEL_XGBOOST_UBJ = 2
 
 
 def check(status: int, context: str = "") -> None:

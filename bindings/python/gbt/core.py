@@ -992,7 +992,8 @@ class Booster:
         XGBoost's; accepted and unused (gbt keeps each evaluated dataset's
         scores between rounds itself).
     model_file : str, os.PathLike, bytes or bytearray, optional
-        A saved model to load: a path, or the model's JSON bytes.
+        A saved model to load: a path, or the model's bytes (gbt's JSON,
+        XGBoost's JSON or UBJSON: :meth:`save_raw`'s, or XGBoost's).
 
     Notes
     -----
@@ -1805,8 +1806,14 @@ class Booster:
             ``(rows, groups, F + 1, F + 1)`` for ``pred_interactions``.
         training : bool
             Accepted; gbt's trees predict the same in and out of training.
-        approx_contribs
-            Not supported (gbt gives exact SHAP values).
+        approx_contribs : bool, default False
+            With ``pred_contribs``: Saabas' approximation instead of the exact
+            SHAP values (``GBT_PREDICT_APPROX``, XGBoost's): in each tree the
+            bias gets the root's expected value and every split on the row's
+            path gives its feature the change of the expected value (the
+            cover-weighted mean of the leaves below) from the node to the
+            child the row takes.  Not with ``pred_interactions`` (refused);
+            ignored otherwise, as in XGBoost.
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
@@ -1826,17 +1833,18 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
-        if approx_contribs:
-            raise ValueError("approx_contribs is not supported: gbt computes exact SHAP values "
-                             "(pred_contribs=True)")
-        # training=True: XGBoost's dropout (dart) would differ; gbtree predicts the same either way.
+        if approx_contribs and pred_interactions:
+            raise ValueError("approx_contribs with pred_interactions is not supported: gbt computes exact SHAP "
+                             "interaction values (pred_interactions=True), and approximate SHAP values with "
+                             "pred_contribs=True, approx_contribs=True")
+        # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
         flags = _lib.GBT_PREDICT_MARGIN if output_margin else 0
         if pred_leaf:
             flags |= _lib.GBT_PREDICT_LEAF
         elif pred_contribs:
-            flags |= _lib.GBT_PREDICT_CONTRIBS
+            flags |= _lib.GBT_PREDICT_CONTRIBS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         elif pred_interactions:
             flags |= _lib.GBT_PREDICT_INTERACTIONS
         try:
@@ -1979,18 +1987,27 @@ class Booster:
         raise ValueError("feature names differ from the training data's (" + "; ".join(detail) + ")")
 
     # -- saving and loading
-    def save_model(self, fname: PathLike, format: str = "gbt") -> None:
+    def save_model(self, fname: PathLike, format: Optional[str] = None) -> None:
         """Save the model (written atomically: a temporary file renamed).
 
         Parameters
         ----------
         fname : str or os.PathLike
-        format : {"gbt", "xgboost"}, default "gbt"
-            ``gbt``: gbt's JSON model (``gbt_booster_save``, what gbtrain
-            writes); ``xgboost``: XGBoost's JSON model format, which
-            ``xgboost.Booster(model_file=...)`` loads
-            (``gbt_booster_save_xgboost``).  :meth:`load_model` reads both.
+            A name ending in ``.ubj`` gets XGBoost's UBJSON model format
+            (XGBoost's default binary format, what its ``save_model("m.ubj")``
+            writes and ``xgboost.Booster(model_file=...)`` loads).
+        format : {"gbt", "xgboost"}, optional
+            ``gbt`` (the default but for ``.ubj`` names): gbt's JSON model
+            (``gbt_booster_save``, what gbtrain writes); ``xgboost``:
+            XGBoost's model format, JSON, or UBJSON for a ``.ubj`` name
+            (``gbt_booster_save_format``).  :meth:`load_model` reads all three.
         """
+        ubj = os.fsdecode(fname).endswith(".ubj")
+        if format is None:
+            format = "xgboost" if ubj else "gbt"
+        if format == "gbt" and ubj:
+            raise ValueError("a .ubj file holds XGBoost's UBJSON model format: save it with format='xgboost' "
+                             "(or leave format out), or give gbt's JSON model another name")
         if format == "gbt":
             check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
         elif format == "xgboost":
@@ -1999,22 +2016,39 @@ class Booster:
             raise ValueError(f"format must be 'gbt' or 'xgboost'; got {format!r}")
 
     def save_xgboost(self, fname: PathLike) -> None:
-        """Save the model in XGBoost's JSON format (``gbt_booster_save_xgboost``)."""
-        check(LIB.gbt_booster_save_xgboost(self._handle, cstr(os.fsdecode(fname))))
+        """Save the model in XGBoost's format: UBJSON for a name ending in
+        ``.ubj``, JSON otherwise (``gbt_booster_save_format``)."""
+        path = os.fsdecode(fname)
+        check(LIB.gbt_booster_save_format(self._handle, cstr(path), _lib.GBT_MODEL_XGBOOST_UBJ if path.endswith(".ubj")
+                                          else _lib.GBT_MODEL_XGBOOST))
 
     def save_raw(self, raw_format: str = "json") -> bytearray:
-        """The model as JSON bytes (``gbt_booster_save_to_buffer``)."""
-        if raw_format != "json":
-            raise ValueError(f"raw_format must be 'json' (gbt models are JSON); got {raw_format!r}")
+        """The model as bytes (``gbt_booster_save_to_buffer_format``).
+
+        Parameters
+        ----------
+        raw_format : {"json", "ubj"}, default "json"
+            ``json``: gbt's JSON model, which keeps everything gbt holds
+            (XGBoost's default is ``ubj``); ``ubj``: XGBoost's UBJSON model,
+            which ``xgboost.Booster(model_file=bytearray(...))`` loads.
+            :meth:`load_model` and ``Booster(model_file=...)`` read both.
+            XGBoost's ``deprecated`` binary format is not written.
+        """
+        formats = {"json": _lib.GBT_MODEL_GBT, "ubj": _lib.GBT_MODEL_XGBOOST_UBJ}
+        if raw_format not in formats:
+            raise ValueError(f"raw_format must be 'json' (gbt's JSON model) or 'ubj' (XGBoost's UBJSON model); "
+                             f"got {raw_format!r}" + (": XGBoost's old binary format is not written by gbt"
+                                                      if raw_format == "deprecated" else ""))
         p, n = c_void_p(), c_size_t()
-        check(LIB.gbt_booster_save_to_buffer(self._handle, byref(p), byref(n)))
+        check(LIB.gbt_booster_save_to_buffer_format(self._handle, formats[raw_format], byref(p), byref(n)))
         try:
             return bytearray(ctypes.string_at(p, n.value))
         finally:
             LIB.gbt_free(p)
 
     def load_model(self, fname: Union[PathLike, bytes, bytearray]) -> None:
-        """Load a model from a file or from JSON bytes; replaces this booster's model.
+        """Load a model from a file or from bytes (gbt's JSON, XGBoost's JSON or
+        UBJSON, told apart by their first bytes); replaces this booster's model.
 
         Training parameters come from the model; ``nthread``, ``device``,
         ``verbosity`` and ``eval_metric`` set on this booster are kept.

@@ -243,12 +243,13 @@ class GBTModel(BaseEstimator):
         return self._rounds()
 
     def save_model(self, fname: Any) -> None:
-        """Save the fitted model (:meth:`gbt.Booster.save_model`, gbt's JSON)."""
+        """Save the fitted model (:meth:`gbt.Booster.save_model`: gbt's JSON, or
+        XGBoost's UBJSON for a name ending in ``.ubj``)."""
         self.get_booster().save_model(fname)
 
     def load_model(self, fname: Any) -> None:
-        """Load a model saved by :meth:`save_model` (or any gbt or XGBoost JSON
-        model) into this estimator.  ``n_features_in_`` comes from the model;
+        """Load a model saved by :meth:`save_model` (or any gbt model, or XGBoost
+        JSON or UBJSON model) into this estimator.  ``n_features_in_`` comes from the model;
         a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
         does not store the original labels)."""
         b = Booster(model_file=fname)

@@ -33,6 +33,7 @@ _TREE = {"eta": ["eta", "learning_rate"], "max_depth": ["max_depth"], "max_leave
          "monotone_constraints": ["monotone_constraints"],
          "interaction_constraints": ["interaction_constraints"]}
 _TRAIN = ("objective", "booster", "disable_default_eval_metric")
+_DART = ("normalize_type", "one_drop", "rate_drop", "sample_type", "skip_drop")  # dart_train_param
 _RANK = ["lambdarank_pair_method", "lambdarank_num_pair_per_sample", "lambdarank_normalization",
          "lambdarank_score_normalization", "ndcg_exp_gain"]
 # each objective's own section in XGBoost's "objective" (and, for some, its metric's)
@@ -92,17 +93,21 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
             entry[sec] = {n: listed(params.get(n, "")) if n in _LISTS else params.get(n, "") for n in names}
         metric_list.append(entry)
     placed.add("eval_metric")
+    gbtree = {
+        "name": "gbtree",
+        "gbtree_model_param": {"num_parallel_tree": take("num_parallel_tree") or "1",
+                               "num_trees": str(num_trees)},
+        "gbtree_train_param": {"process_type": "default", "tree_method": take("tree_method"),
+                               "updater": "grow_quantile_histmaker", "updater_seq": "grow_quantile_histmaker"},
+        "specified_updater": False,
+        "tree_train_param": tree,
+        "updater": [{"name": "grow_quantile_histmaker", "hist_train_param": {"debug_synchronize": "0"}}]}
+    # dart: XGBoost's {"name": "dart", "gbtree": {...}, "dart_train_param": {...}} (bools as 0/1)
+    dart = {n: {"true": "1", "false": "0"}.get(take(n), params.get(n, "")) for n in _DART}
     learner = {
         "generic_param": generic,
-        "gradient_booster": {
-            "name": "gbtree",
-            "gbtree_model_param": {"num_parallel_tree": take("num_parallel_tree") or "1",
-                                   "num_trees": str(num_trees)},
-            "gbtree_train_param": {"process_type": "default", "tree_method": take("tree_method"),
-                                   "updater": "grow_quantile_histmaker", "updater_seq": "grow_quantile_histmaker"},
-            "specified_updater": False,
-            "tree_train_param": tree,
-            "updater": [{"name": "grow_quantile_histmaker", "hist_train_param": {"debug_synchronize": "0"}}]},
+        "gradient_booster": ({"name": "dart", "gbtree": gbtree, "dart_train_param": dart}
+                             if params.get("booster") == "dart" else gbtree),
         "learner_model_param": model_param,
         "learner_train_param": {**{n: take(n) for n in _TRAIN}, "multi_strategy": "one_output_per_tree"},
         "metrics": metric_list,

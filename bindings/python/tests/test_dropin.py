@@ -518,3 +518,45 @@ def test_custom_multiclass_objective_predicts_classes_as_xgboost():
     xgb = pytest.importorskip("xgboost")
     xb = xgb.train(params, xgb.DMatrix(X, y), 5, obj=softprob)
     assert xb.predict(xgb.DMatrix(X)).shape == b.predict(d).shape == (200,)
+
+
+@pytest.mark.parametrize("kind", ["binary", "multiclass", "categorical"])
+def test_ubjson_models_both_ways_with_xgboost(tmp_path, kind):
+    """XGBoost's .ubj and save_raw() bytes load in gbt and predict what XGBoost predicts; gbt's
+    .ubj and save_raw("ubj") load in XGBoost and predict what gbt predicts; gbt's UBJSON read
+    and written again is the same bytes."""
+    xgb = pytest.importorskip("xgboost")
+    X, y = _binary(200, 4)
+    params = {"objective": "binary:logistic", "max_depth": 3}
+    types = None
+    if kind == "multiclass":
+        y = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5]).astype(np.float32)
+        params = {"objective": "multi:softprob", "num_class": 3, "max_depth": 3}
+    elif kind == "categorical":
+        X[:, 1] = np.floor(np.abs(X[:, 1]) * 3) % 6
+        y = ((X[:, 1] % 2 == 0) ^ (X[:, 0] > 0)).astype(np.float32)
+        types = ["q", "c", "q", "q"]
+        params = dict(params, max_cat_to_onehot=1)
+    theirs = xgb.train(params, xgb.DMatrix(X, y, feature_types=types, enable_categorical=bool(types)), 4)
+    want = theirs.predict(xgb.DMatrix(X, feature_types=types, enable_categorical=bool(types)), output_margin=True)
+    theirs.save_model(str(tmp_path / "x.ubj"))
+    for mine in (gbt.Booster(model_file=str(tmp_path / "x.ubj")), gbt.Booster(model_file=theirs.save_raw())):
+        np.testing.assert_allclose(mine.predict(gbt.Dataset(X), output_margin=True), want, rtol=1e-6, atol=1e-6)
+    mine.save_model(str(tmp_path / "g.ubj"))
+    raw = mine.save_raw("ubj")
+    assert open(tmp_path / "g.ubj", "rb").read() == bytes(raw)
+    for back in (xgb.Booster(model_file=str(tmp_path / "g.ubj")), xgb.Booster(model_file=raw)):
+        got = back.predict(xgb.DMatrix(X, feature_types=types, enable_categorical=bool(types)), output_margin=True)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    again = gbt.Booster()
+    again.load_model(raw)
+    assert again.save_raw("ubj") == raw
+
+
+def test_save_raw_formats_refused_clearly(tmp_path):
+    bst = gbt.train({"max_depth": 2}, gbt.Dataset(*_binary(50, 2)), 1)
+    with pytest.raises(ValueError, match="'json'.*'ubj'.*old binary format"):
+        bst.save_raw("deprecated")
+    with pytest.raises(ValueError, match="UBJSON"):
+        bst.save_model(str(tmp_path / "m.ubj"), format="gbt")
+    assert not (tmp_path / "m.ubj").exists()

@@ -235,3 +235,28 @@ def test_plot_tree_needs_graphviz(multi):
         assert gbt.to_graphviz(b, tree_idx=1) == b.get_dump(dump_format="dot")[1]
     with pytest.raises(IndexError):
         gbt.to_graphviz(b, tree_idx=18)
+
+
+@pytest.mark.parametrize("objective", ["binary:logistic", "multi:softprob"])
+def test_approx_contribs_are_xgboosts(objective, tmp_path):
+    """pred_contribs with approx_contribs (Saabas) of an XGBoost model loaded in gbt: XGBoost 3.2's
+    own output within 1e-5, each block summing to the margin, and not the exact SHAP values."""
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.RandomState(5)
+    X = rng.normal(size=(150, 4)).astype(np.float32)
+    X[rng.uniform(size=X.shape) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) * np.nan_to_num(X[:, 2]) > 0).astype(np.float32)
+    params = {"objective": objective, "max_depth": 4, "eta": 0.5}
+    if objective == "multi:softprob":
+        y = y + (np.nan_to_num(X[:, 3]) > 0.5)
+        params["num_class"] = 3
+    theirs = xgb.train(params, xgb.DMatrix(X, y), 5)
+    mine = gbt.Booster(model_file=theirs.save_raw("ubj"))
+    got = mine.predict(X, pred_contribs=True, approx_contribs=True)
+    want = theirs.predict(xgb.DMatrix(X), pred_contribs=True, approx_contribs=True)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
+    margin = mine.predict(X, output_margin=True)
+    np.testing.assert_allclose(got.sum(axis=-1), margin, rtol=1e-5, atol=1e-5)
+    assert np.abs(got - mine.predict(X, pred_contribs=True)).max() > 1e-3
+    with pytest.raises(ValueError, match="approx_contribs with pred_interactions"):
+        mine.predict(X, pred_interactions=True, approx_contribs=True)
