@@ -636,7 +636,11 @@ GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
  * compared with what the device may use: on the CPU the physical memory
  * and the process's address-space and data limits (GBT_E_NO_MEMORY), on
  * CUDA the free memory (GBT_E_DEVICE); the message gives both numbers and
- * the pool's size.
+ * the pool's size.  With booster=gblinear a round is one pass of XGBoost's
+ * coordinate descent over the raw feature values (no binning; a dataset
+ * from gbt_dataset_from_iter is refused), on the CPU: device=cuda is
+ * refused (GBT_E_PARAM), device=auto trains on the CPU; training over MPI
+ * (gbt_booster_set_mpi_comm) is refused too (GBT_E_PARAM).
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 
@@ -1053,7 +1057,9 @@ GBT_API gbt_status gbt_booster_set_feature_names(gbt_booster *b, const char *con
  *   "gain"         total_gain / weight: the average gain of a split on it
  *   "cover"        total_cover / weight
  * A feature no tree splits on gets 0.  Sums run in tree and node order, in
- * double over the float gains and covers of the model file.
+ * double over the float gains and covers of the model file.  A linear
+ * model (booster=gblinear) has "weight" only: its coefficients, as
+ * XGBoost's get_score (one output only; GBT_E_INVALID_ARG otherwise).
  */
 GBT_API gbt_status gbt_booster_feature_importance(const gbt_booster *b, const char *type, double *out,
                                                   uint64_t len);
@@ -1081,6 +1087,10 @@ GBT_API gbt_status gbt_booster_feature_importance(const gbt_booster *b, const ch
  *           values take); every tree in a cluster of its own when tree is
  *           -1.  `dot -Tpng` renders it.
  * Numbers are written with the fewest digits that read back to the same float.
+ * A linear model (booster=gblinear; tree 0 or -1) dumps as XGBoost's
+ * linear dump: "bias:" and "weight:" lines (text) or {"bias": [...],
+ * "weight": [...]} in an array (json), the weights feature by feature,
+ * output by output, 6 significant digits; it has no "dot" graph.
  */
 GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, int tree, int with_stats,
                                     char **out, size_t *len);
@@ -1092,7 +1102,8 @@ GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, in
  * round is in the range (renumbered from begin).  0 <= begin < end <=
  * the number of rounds, else GBT_E_INVALID_ARG.  Its predictions are the
  * starting scores plus the trees of those rounds.  Training it adds rounds
- * after them (see gbt_booster_update).
+ * after them (see gbt_booster_update).  A linear model (booster=gblinear)
+ * cannot be sliced (GBT_E_INVALID_ARG): its rounds are one set of weights.
  */
 GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out);
 
@@ -1119,7 +1130,10 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  *   hessian sum of the training rows that reached them), then the bias
  *   term: the row's starting score (base_margin, or the model's base
  *   score) plus each tree's expected value.  A block sums to the raw score
- *   of its class (up to float rounding).
+ *   of its class (up to float rounding).  A linear model (booster=gblinear)
+ *   gives XGBoost's linear contributions instead: x * w of each present
+ *   feature (0 where missing), then the bias plus the starting score; it
+ *   has no leaf ids or interaction values (GBT_E_INVALID_ARG).
  * GBT_PREDICT_INTERACTIONS: per row, K blocks of (F + 1) x (F + 1) floats,
  *   row-major: the SHAP interaction values of features i and j (i != j,
  *   symmetric), on the diagonal each feature's main effect; row i of a

@@ -2,7 +2,8 @@
 # mpi_errors.sh - gbtrain and gbpredict under mpirun when one rank fails:
 # every rank exits with status 1 (none hangs, none exits alone while the
 # others wait), the message names the rank, the file and the line, and no
-# model or output file is written.  Run only in a build with MPI.
+# model or output file is written; booster=gblinear is refused alike on
+# every rank.  Run only in a build with MPI.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
 . "$srcdir/tests/mpi_env.sh"
@@ -92,5 +93,13 @@ check "no output file is written" test ! -e pred.txt
 mpi 2 gbpredict --metric=auc "$D" good.model pred.txt
 check "gbpredict --metric under mpirun is refused on every rank" all_failed 2
 check "with a message saying why" grep -q "metric is not available under mpirun" err.txt
+
+# booster=gblinear does not train distributed: refused alike on every rank, no model
+head -200 "$D" > g0.csv
+sed -n 201,400p "$D" > g1.csv
+mpi 2 gbtrain --num_round=2 --booster=gblinear 'g%d.csv' lin.model
+check "booster=gblinear under mpirun: every rank exits with status 1" all_failed 2
+check "with a message saying why" grep -q "booster=gblinear does not train distributed (MPI)" err.txt
+check "no model file is written" test ! -e lin.model
 
 done_testing

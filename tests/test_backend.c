@@ -27,6 +27,8 @@
  * Multi-target trainings (issue 33: 3 labels a row, one output each;
  * multi-label logistic with scale_pos_weight, reg:absoluteerror's
  * per-target refit) give the same bits on 1 and 2 threads and on the device.
+ * booster=gblinear, CPU-only: device=cuda refused by name, device=auto the
+ * CPU's bytes, the same bytes on 1 and 2 threads.
  * The survival objectives (issue 9), whose gradients the host computes for
  * every backend, train here with the others (survival:aft with each of its
  * three distributions); set_gradients, the operation that takes those
@@ -2342,6 +2344,68 @@ static void test_custom_training(void)
     gbt_dataset_free(d);
 }
 
+/*
+ * booster=gblinear is CPU-only (train/linear.c): device=cuda refuses it by
+ * name, device=auto trains it on the CPU to device=cpu's model bytes, and
+ * the bytes do not depend on the thread count (shuffle: seeded draws).
+ */
+static gbt_status train_linear(const gbt_dataset *d, const char *device, int nthread, char **buf, size_t *len,
+                               char *used, size_t used_len)
+{
+    gbt_booster *b = NULL;
+    gbt_status st = gbt_booster_create(&b);
+    *buf = NULL;
+    if (st == GBT_OK) st = set(b, "booster", "gblinear");
+    if (st == GBT_OK) st = set(b, "objective", "multi:softprob");
+    if (st == GBT_OK) st = set(b, "num_class", "3");
+    if (st == GBT_OK) st = set(b, "updater", "coord_descent");
+    if (st == GBT_OK) st = set(b, "feature_selector", "shuffle");
+    if (st == GBT_OK) st = set(b, "alpha", "0.01");
+    if (st == GBT_OK) st = set(b, "device", "%s", device);
+    if (st == GBT_OK) st = set(b, "nthread", "%d", nthread);
+    if (st == GBT_OK) st = set(b, "verbosity", "0");
+    for (int r = 0; r < 3 && st == GBT_OK; r++) st = gbt_booster_update(b, d);
+    if (st == GBT_OK) st = gbt_booster_save_to_buffer(b, buf, len);
+    if (st == GBT_OK) gbt_booster_get_attr(b, "device", used, used_len);
+    gbt_booster_free(b);
+    return st;
+}
+
+static void test_linear(void)
+{
+    enum { ROWS = 600, COLS = 7 };
+    float *x = malloc(ROWS * COLS * sizeof *x), *y = malloc(ROWS * sizeof *y);
+    gbt_dataset *d = NULL;
+    char *cpu = NULL, *one = NULL, *aut = NULL, *cu = NULL, dev[32] = "", dev_auto[32] = "";
+    size_t ncpu = 0, none = 0, naut = 0, ncu = 0;
+    gbt_status st, st_cu;
+    for (uint64_t r = 0; r < ROWS; r++) {
+        for (uint32_t f = 0; f < COLS; f++) x[r * COLS + f] = feature_value(r, f);
+        y[r] = (float)((r * 7 + (uint64_t)(x[r * COLS] > 0.5f)) % 3);
+    }
+    st = gbt_dataset_from_dense(x, ROWS, COLS, NAN, &d);
+    if (st == GBT_OK) st = gbt_dataset_set_field(d, "label", y, ROWS);
+    if (st == GBT_OK) st = train_linear(d, "cpu", 2, &cpu, &ncpu, dev, sizeof dev);
+    ok(st == GBT_OK && strcmp(dev, "cpu") == 0, "gblinear trains on the cpu (%s)",
+       st == GBT_OK ? dev : gbt_last_error());
+    st = train_linear(d, "cpu", 1, &one, &none, dev, sizeof dev);
+    ok(st == GBT_OK && none == ncpu && memcmp(one, cpu, ncpu) == 0,
+       "gblinear: the same model bytes on 1 and 2 threads (%zu bytes; shuffle, softprob)", none);
+    st = train_linear(d, "auto", 2, &aut, &naut, dev_auto, sizeof dev_auto);
+    ok(st == GBT_OK && strcmp(dev_auto, "cpu") == 0 && naut == ncpu && memcmp(aut, cpu, ncpu) == 0,
+       "gblinear with device=auto trains on the cpu, to device=cpu's bytes (%s)", dev_auto);
+    st_cu = train_linear(d, "cuda", 2, &cu, &ncu, dev, sizeof dev);
+    ok(st_cu == GBT_E_PARAM && strstr(gbt_last_error(), "gblinear trains on the CPU only") != NULL,
+       "gblinear with device=cuda is refused by name: %s", gbt_last_error());
+    gbt_free(cpu);
+    gbt_free(one);
+    gbt_free(aut);
+    gbt_free(cu);
+    gbt_dataset_free(d);
+    free(x);
+    free(y);
+}
+
 int main(void)
 {
     have_cuda = gbt__backend_cuda() != NULL && gbt_device_count() > 0;
@@ -2371,6 +2435,7 @@ int main(void)
     if (part_keeps()) test_custom_training();
     if (part_keeps()) test_multi_target();
     if (part_keeps()) test_pool();
+    if (part_keeps()) test_linear();
     if (quick < 2) {
         if (part_keeps()) test_deep_tree();
         if (part_keeps()) test_many_tiles();

@@ -28,12 +28,16 @@ static void test_xgboost_names(void)
 {
     gbt_booster *b;
     const char *const rounds[] = {"n_estimators", "nround", "num_boost_round", "num-round", NULL};
+    char buf[32] = "";
     gbt_booster_create(&b);
     gbt_set_log_callback(keep_warning, NULL);
     ok_call(gbt_booster_set_param(b, "booster", "gbtree"), "booster=gbtree is accepted");
     ok_call(gbt_booster_set_param(b, "booster", "dart"), "booster=dart is accepted");
-    ok(gbt_booster_set_param(b, "booster", "gblinear") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree|dart"),
-       "booster=gblinear is refused: %s", gbt_last_error());
+    ok(gbt_booster_set_param(b, "booster", "gblinear") == GBT_OK && gbt_booster_get_param(b, "eta", buf, sizeof buf) == GBT_OK &&
+           strcmp(buf, "0.5") == 0,
+       "booster=gblinear is accepted, with XGBoost's linear eta 0.5 when eta was not set (%s)", buf);
+    ok(gbt_booster_set_param(b, "booster", "gbthree") == GBT_E_PARAM && strstr(gbt_last_error(), "gbtree|dart|gblinear"),
+       "another booster is refused: %s", gbt_last_error());
     ok(gbt_booster_set_param(b, "normalize_type", "both") == GBT_E_PARAM && strstr(gbt_last_error(), "tree|forest"),
        "normalize_type is tree or forest: %s", gbt_last_error());
     ok(gbt_booster_set_param(b, "rate_drop", "1.5") == GBT_E_PARAM, "rate_drop is in [0, 1]: %s", gbt_last_error());

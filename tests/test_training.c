@@ -2,7 +2,8 @@
  * test_training.c - training behaviour: every objective lowers its loss,
  * validation metrics and early stopping (the booster keeps the best round),
  * weights and base margins honoured, frozen model parameters, and a
- * dataset or parameter change between rounds.
+ * dataset or parameter change between rounds; booster=gblinear against
+ * XGBoost's numbers.
  */
 #include <math.h>
 
@@ -332,6 +333,59 @@ static void test_eta(void)
     ok(gbt__eta(100.0, 102.0, 110.0, 10, 10) == 0.0, "nothing left after the last round");
 }
 
+/*
+ * booster=gblinear against XGBoost 3.2 (xgb.train with booster=gblinear,
+ * updater=coord_descent, lambda=0.1, alpha=0.01, nthread=1, 3 rounds, on
+ * the rows below with these weights): its weights, bias, base_score and raw
+ * scores (NaN is missing, counted as 0); and a linear model is refused
+ * what it has not (leaves, slices, a tree booster on it).
+ */
+static void test_linear(void)
+{
+    static const float x[8 * 3] = {1, 0.5f, -2, 0, 1.5f, 1, 2, NAN, 0.5f, -1, 2, 1,
+                                   0.5f, -1, NAN, 1.5f, 0, -1, -0.5f, 1, 2, 3, -2, 0};
+    static const float y[8] = {1.0f, 2.5f, 0.5f, 3.0f, -1.0f, 0.0f, 2.0f, -0.5f};
+    static const float w[8] = {1, 2, 1, 0.5f, 1, 1, 3, 1};
+    static const double xgb_margin[8] = {0.7989465594291687, 2.088984727859497, 0.5073548555374146,
+                                         2.7115743160247803, 0.4291611909866333, 0.48492541909217834,
+                                         2.1273021697998047, -0.9921873807907104};
+    gbt_dataset *d = NULL;
+    gbt_booster *b = NULL, *sl = NULL;
+    double m[8], worst = 0.0;
+    float leaf[8];
+    char dump[256] = "", *text = NULL;
+    size_t len = 0;
+    gbt_status s = gbt_dataset_from_dense(x, 8, 3, NAN, &d);
+    if (s == GBT_OK) s = gbt_dataset_set_field(d, "label", y, 8);
+    if (s == GBT_OK) s = gbt_dataset_set_field(d, "weight", w, 8);
+    if (s == GBT_OK) s = gbt_booster_create(&b);
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "booster", "gblinear");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "updater", "coord_descent");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "lambda", "0.1");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "alpha", "0.01");
+    for (int r = 0; r < 3 && s == GBT_OK; r++) s = gbt_booster_update(b, d);
+    if (s == GBT_OK) s = gbt_booster_train_margins(b, d, m, 8);
+    for (int i = 0; i < 8 && s == GBT_OK; i++)
+        if (fabs(m[i] - xgb_margin[i]) > worst) worst = fabs(m[i] - xgb_margin[i]);
+    ok(s == GBT_OK && worst <= 1e-6, "gblinear: XGBoost's raw scores after 3 rounds (largest difference %g)%s%s",
+       worst, s ? ": " : "", s ? gbt_last_error() : "");
+    if (s == GBT_OK) s = gbt_booster_dump(b, "text", -1, 0, &text, &len);
+    if (s == GBT_OK) snprintf(dump, sizeof dump, "%s", text);
+    gbt_free(text);
+    ok(strcmp(dump, "bias:\n-0.0446436\nweight:\n-0.352339\n0.540502\n0.132399\n") == 0,
+       "gblinear: XGBoost's dump of its bias and weights (%zu bytes)", strlen(dump));
+    ok(b && gbt_booster_predict(b, d, GBT_PREDICT_LEAF, leaf, 8) == GBT_E_INVALID_ARG &&
+           strstr(gbt_last_error(), "no leaves"),
+       "gblinear: leaf ids refused (%s)", gbt_last_error());
+    ok(b && gbt_booster_slice(b, 0, 1, &sl) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "cannot be sliced"),
+       "gblinear: slicing refused (%s)", gbt_last_error());
+    ok(b && gbt_booster_set_param(b, "booster", "gbtree") == GBT_E_STATE, "gblinear: the booster kind is frozen (%s)",
+       gbt_last_error());
+    gbt_booster_free(sl);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 int main(void)
 {
     test_eta();
@@ -341,5 +395,6 @@ int main(void)
     test_state();
     test_scale_pos_weight();
     test_divergence();
+    test_linear();
     return done_testing();
 }

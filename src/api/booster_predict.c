@@ -12,6 +12,7 @@
 
 #include "data/dataset.h"
 #include "data/feature_names.h"
+#include "model/linear.h"
 #include "model/shap.h"
 #include "metric/metric.h"
 #include "objective/objective.h"
@@ -43,7 +44,7 @@ static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0,
                                    uint32_t *t1)
 {
     const unsigned known = GBT_PREDICT_MARGIN | GBT_PREDICT_APPROX | EXPLAIN_FLAGS, ex = flags & EXPLAIN_FLAGS;
-    const uint32_t K = gbt__model_round_trees(&b->model), rounds = b->model.ntrees / K;
+    const uint32_t K = gbt__model_round_trees(&b->model), rounds = (uint32_t)gbt__model_rounds(&b->model);
     RETURN_ERROR_IF(flags & ~known, GBT_E_INVALID_ARG, "unknown prediction flags 0x%x", flags);
     RETURN_ERROR_IF(ex & (ex - 1), GBT_E_INVALID_ARG,
                     "prediction flags 0x%x ask for more than one of leaf ids, SHAP values and SHAP "
@@ -52,6 +53,17 @@ static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0,
                     "prediction flags 0x%x: GBT_PREDICT_APPROX (approx_contribs) approximates SHAP values: it "
                     "goes with GBT_PREDICT_CONTRIBS (pred_contribs) only", flags);
     if (r1 == 0) r1 = (int)rounds;
+    RETURN_ERROR_IF(b->model.linear && ex && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
+                    "a linear model (booster=gblinear) has no leaves and no SHAP interaction values; "
+                    "its contributions are x * w (GBT_PREDICT_CONTRIBS)");
+    RETURN_ERROR_IF(b->model.linear && (r0 != 0 || r1 < 0 || (uint32_t)r1 > rounds), GBT_E_INVALID_ARG,
+                    "a linear model (booster=gblinear) predicts with all its %u rounds, as in XGBoost: "
+                    "rounds [%d, %d) cannot be taken apart (a range must start at 0)", rounds, r0, r1);
+    if (b->model.linear && (uint32_t)r1 < rounds)
+        gbt__log((int)b->params.verbosity, GBT_LOG_WARNING,
+                 "a linear model (booster=gblinear) predicts with all its %u rounds: the end of rounds [0, %d) "
+                 "is ignored, as XGBoost ignores it", rounds, r1);
+    if (b->model.linear) r1 = r0 = 0; /* no trees */
     RETURN_ERROR_IF(r0 < 0 || r0 > r1 || (uint32_t)r1 > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %u rounds", r0, r1, rounds);
     *t0 = (uint32_t)r0 * K;
@@ -103,6 +115,11 @@ static gbt_status explain_view(const gbt_booster *b, const struct gbt_dview *v, 
     const struct gbt_backend_ops *ops;
     int ordinal;
     gbt_status s;
+    if (b->model.linear) {
+        /* on the host whatever the device, as the linear model's raw scores (margins.c) */
+        gbt__linear_contribs(&b->model, v, gbt__booster_threads(b), out);
+        return GBT_OK;
+    }
     FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
     if (ordinal < 0 || ops->predict_explain == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS) ops = NULL;
     s = gbt__explain(&b->model, v, kind, t0, t1, gbt__booster_threads(b), ops ? ops->predict_explain : NULL, ordinal, out);

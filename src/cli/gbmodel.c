@@ -24,8 +24,10 @@ static void usage(FILE *f)
             "            depth, early stopping, and the training parameters that\n"
             "            differ from their defaults\n"
             "importance  one line per feature that some tree splits on, 'NAME<TAB>VALUE',\n"
-            "            most important first (ties in feature order)\n"
-            "dump        the trees, to OUTPUT_FILE (default: standard output)\n"
+            "            most important first (ties in feature order); a linear model\n"
+            "            (booster=gblinear): its nonzero coefficients, with --type=weight\n"
+            "dump        the trees (a linear model: its biases and weights, as XGBoost),\n"
+            "            to OUTPUT_FILE (default: standard output)\n"
             "slice       a model of rounds [A, B) (every tree of those rounds),\n"
             "            saved to OUTPUT_FILE; training it goes on after round B - 1\n"
             "convert     the model in another format, saved to OUTPUT_FILE; MODEL_FILE\n"
@@ -222,7 +224,7 @@ static void importance(const char *path, const char *type, const char *out_path)
     if ((s = gbt_booster_feature_importance(b, "weight", weight, n)) != GBT_OK)
         cli_die_status(s, "feature importance");
     for (uint64_t f = 0; f < n; f++)
-        if (weight[f] > 0) r[k++] = (struct ranked){v[f], f};
+        if (weight[f] != 0) r[k++] = (struct ranked){v[f], f}; /* a linear model's coefficients may be < 0 */
     qsort(r, (size_t)k, sizeof *r, by_value);
     cli_out_open(&out, out_path);
     for (uint64_t i = 0; i < k; i++) {

@@ -16,7 +16,9 @@ enum gbt_rng_stream {
     GBT_RNG_LEVEL_COLS,   /* a = tree * 64 + depth, b = feature: colsample_bylevel */
     GBT_RNG_NODE_COLS,    /* a = tree * 2^32 + node, b = feature: colsample_bynode */
     GBT_RNG_RANK_PAIRS,   /* a = round * 2^32 + group, b = index * pairs + k: rank pairs (mean) */
-    GBT_RNG_DART          /* a = round, b = 0 (skip), 1 + tree (drop), 2^64 - 1 (one_drop): dart */
+    GBT_RNG_DART,         /* a = round, b = 0 (skip), 1 + tree (drop), 2^64 - 1 (one_drop): dart */
+    GBT_RNG_LINEAR_ORDER, /* a = round, b = position: gblinear's feature_selector=shuffle */
+    GBT_RNG_LINEAR_PICK   /* a = round * 2^32 + output, b = step: gblinear's feature_selector=random */
 };
 
 GBT_SHARED uint64_t gbt_mix64(uint64_t z)

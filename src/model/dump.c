@@ -217,6 +217,37 @@ static gbt_status dump_tree(struct dumper *d, uint32_t ti)
     return GBT_OK;
 }
 
+/*
+ * A linear model as XGBoost's linear dump: the K biases, then the weights
+ * feature by feature, output by output (6 significant digits); as text
+ * "bias:" and "weight:" lines, as JSON one object in a list.
+ */
+static gbt_status dump_linear(const struct gbt_model *m, int format, int tree, char **out, size_t *len)
+{
+    struct gbt_strbuf sb = {0};
+    const uint64_t K = (uint64_t)m->K, n = m->num_feature * K;
+    RETURN_ERROR_IF(format == DUMP_DOT, GBT_E_INVALID_ARG, "a linear model (booster=gblinear) has no graph to "
+                    "draw: dump it as text or json");
+    RETURN_ERROR_IF(tree > 0, GBT_E_INVALID_ARG, "a linear model (booster=gblinear) dumps as one piece "
+                    "(tree 0 or -1), not tree %d", tree);
+    gbt__sb_printf(&sb, format == DUMP_JSON ? "[\n  { \"bias\": [\n" : "bias:\n");
+    for (uint64_t k = 0; k < K; k++)
+        gbt__sb_printf(&sb, format == DUMP_JSON ? "      %g%s\n" : "%g\n", (double)m->weights[n + k],
+                       k + 1 < K ? "," : "");
+    gbt__sb_printf(&sb, format == DUMP_JSON ? "    ],\n    \"weight\": [\n" : "weight:\n");
+    for (uint64_t i = 0; i < n; i++)
+        gbt__sb_printf(&sb, format == DUMP_JSON ? "      %g%s\n" : "%g\n", (double)m->weights[i],
+                       i + 1 < n ? "," : "");
+    if (format == DUMP_JSON) gbt__sb_printf(&sb, "    ]\n  }\n]\n");
+    if (sb.failed) {
+        free(sb.s);
+        return gbt__fail(GBT_E_NO_MEMORY, "out of memory writing the dump");
+    }
+    *out = sb.s;
+    *len = sb.len;
+    return GBT_OK;
+}
+
 gbt_status gbt__model_dump(const struct gbt_model *m, const char *format, int tree, int with_stats,
                            char **out, size_t *len)
 {
@@ -238,9 +269,10 @@ gbt_status gbt__model_dump(const struct gbt_model *m, const char *format, int tr
         d.format = DUMP_DOT;
     else
         return gbt__fail(GBT_E_INVALID_ARG, "unknown dump format '%s' (text, json, dot)", format);
-    RETURN_ERROR_IF(tree < -1 || (tree >= 0 && (uint32_t)tree >= m->ntrees), GBT_E_INVALID_ARG,
+    RETURN_ERROR_IF(tree < -1 || (tree >= 0 && (uint32_t)tree >= m->ntrees && !m->linear), GBT_E_INVALID_ARG,
                     "tree %d does not exist: the model has %u trees (0 to %u; -1: all)", tree,
                     m->ntrees, m->ntrees ? m->ntrees - 1 : 0);
+    if (m->linear) return dump_linear(m, d.format, tree, out, len);
     d.sb = &sb;
     d.m = m;
     d.with_stats = with_stats != 0;

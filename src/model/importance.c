@@ -29,6 +29,17 @@ gbt_status gbt__model_feature_importance(const struct gbt_model *m, const char *
     RETURN_ERROR_IF(len < m->num_feature, GBT_E_INVALID_ARG,
                     "the output holds %llu values; the model has %llu features", (unsigned long long)len,
                     (unsigned long long)m->num_feature);
+    if (m->linear) {
+        /* XGBoost's get_score of a linear model: the weights */
+        RETURN_ERROR_IF(t != IMP_WEIGHT, GBT_E_INVALID_ARG,
+                        "a linear model (booster=gblinear) has importance 'weight' only (its coefficients), "
+                        "not '%s'", type);
+        RETURN_ERROR_IF(m->K != 1, GBT_E_INVALID_ARG,
+                        "a linear model (booster=gblinear) of %d outputs has %d coefficients per feature: "
+                        "read them from its dump", m->K, m->K);
+        for (uint64_t f = 0; f < m->num_feature; f++) out[f] = (double)m->weights[f];
+        return GBT_OK;
+    }
     {
         /* the splits are counted and summed in tree order, node order: the same bits every time */
         double *count = NULL;

@@ -104,12 +104,24 @@ void gbt__model_free(struct gbt_model *m)
     free(m->base);
     gbt__names_free(m->feature_names, m->nfeature_names);
     free(m->feature_types);
+    free(m->weights);
     gbt__model_free_attrs(m);
     gbt__forest_free(&m->forest);
     memset(m, 0, sizeof *m);
     m->best_iteration = -1;
     m->num_parallel_tree = 1;
     m->epoch = epoch;
+}
+
+gbt_status gbt__model_linear_init(struct gbt_model *m)
+{
+    const uint64_t n = (m->num_feature + 1) * (uint64_t)m->K;
+    float *w;
+    FORWARD_IF_ERROR(gbt__alloc(&w, n, sizeof *w, 1, "linear weights"));
+    free(m->weights);
+    m->weights = w;
+    m->linear = 1;
+    return GBT_OK;
 }
 
 gbt_status gbt__model_set_feature_names(struct gbt_model *m, const char *const *names, uint64_t n)

@@ -53,7 +53,18 @@ struct gbt_model {
     char **attr_keys, **attr_values;
     uint64_t nattr;
     uint64_t epoch;       /* moves whenever trees are dropped: raw scores summed before are stale */
+    /*
+     * booster=gblinear (then no trees): linear_rounds rounds trained, and
+     * (num_feature + 1) * K weights, XGBoost's layout: feature f's weight
+     * for output k at f * K + k, output k's bias at num_feature * K + k.
+     */
+    int linear;
+    int linear_rounds;
+    float *weights;
 };
+
+/* Allocates a linear model's zero weights for num_feature and K (set before). */
+gbt_status gbt__model_linear_init(struct gbt_model *m);
 
 /* Trees per round: K * num_parallel_tree. */
 static inline uint32_t gbt__model_round_trees(const struct gbt_model *m)
@@ -70,6 +81,7 @@ static inline int gbt__model_targets(const struct gbt_model *m)
 /* Complete rounds of the model (0 before training). */
 static inline int gbt__model_rounds(const struct gbt_model *m)
 {
+    if (m->linear) return m->linear_rounds;
     return m->K ? (int)(m->ntrees / gbt__model_round_trees(m)) : 0;
 }
 

@@ -24,6 +24,7 @@
 
 #define FORMAT_NAME "gbt-model"
 #define FORMAT_VERSION 1
+#define FORMAT_VERSION_LINEAR 2 /* a linear model's files (older readers refuse them) */
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -94,6 +95,24 @@ static void put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, int cls, c
     gbt__sb_append(sb, "\n    }", 6);
 }
 
+/* booster=gblinear: its updater's parameters, rounds and weights (model.h's layout). */
+static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p)
+{
+    static const char *const keys[] = {"updater", "feature_selector", "top_k"};
+    gbt__sb_printf(sb, "  \"linear\": {");
+    for (int i = 0; i < 3; i++) {
+        char v[64] = "";
+        gbt__params_get(p, keys[i], v, sizeof v);
+        gbt__sb_printf(sb, "\"%s\": \"%s\", ", keys[i], v);
+    }
+    gbt__sb_printf(sb, "\"rounds\": %d,\n    \"weights\": [", m->linear_rounds);
+    for (uint64_t i = 0; i < (m->num_feature + 1) * (uint64_t)m->K; i++) {
+        if (i) gbt__sb_append(sb, ", ", 2);
+        gbt__json_put_float(sb, m->weights[i], 0);
+    }
+    gbt__sb_printf(sb, "]},\n");
+}
+
 gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_params *p,
                                  struct gbt_strbuf *sb)
 {
@@ -101,7 +120,7 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     /* write only what loads: the loader's checks, before a byte of the model */
     FORWARD_IF_ERROR(gbt__model_check(m, "cannot save the model"));
     gbt__sb_printf(sb, "{\n  \"format\": \"%s\",\n  \"format_version\": %d,\n  \"gbt_version\": \"%s\",\n",
-                   FORMAT_NAME, FORMAT_VERSION, gbt_version());
+                   FORMAT_NAME, m->linear ? FORMAT_VERSION_LINEAR : FORMAT_VERSION, gbt_version());
     gbt__sb_printf(sb, "  \"objective\": \"%s\",\n  \"num_class\": %d,\n  \"num_feature\": %llu,\n",
                    gbt__objective_name(m->objective), m->num_class, (unsigned long long)m->num_feature);
     if (gbt__model_targets(m) > 1) gbt__sb_printf(sb, "  \"num_target\": %d,\n", m->num_target);
@@ -153,7 +172,9 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
     }
     gbt__sb_printf(sb, "  \"training\": {");
     gbt__params_each_training(p, put_training, sb);
-    gbt__sb_printf(sb, "\n  },\n  \"trees\": [");
+    gbt__sb_printf(sb, "\n  },\n");
+    if (m->linear) put_linear(sb, m, p);
+    gbt__sb_printf(sb, "  \"trees\": [");
     for (uint32_t t = 0; t < m->ntrees; t++) {
         gbt__sb_append(sb, t ? ",\n" : "\n", t ? 2 : 1);
         put_tree(sb, &m->trees[t], (int)(t % (uint32_t)m->K), m->dart ? &m->weight[t] : NULL);
@@ -471,9 +492,9 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     if (strcmp(text, FORMAT_NAME) != 0) return bad(rd, e, "not a gbt model (format \"%s\")", text);
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "format_version", GBT_J_NUMBER, &e));
     FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 1 << 30, &v));
-    if (v > FORMAT_VERSION) {
+    if (v > FORMAT_VERSION_LINEAR) {
         snprintf(text, sizeof text, "%lld", v);
-        return bad(rd, e, "format version %s is newer than this gbt reads (" STR(FORMAT_VERSION) ")", text);
+        return bad(rd, e, "format version %s is newer than this gbt reads (" STR(FORMAT_VERSION_LINEAR) ")", text);
     }
     /* training parameters first: objective and num_class are among them */
     FORWARD_IF_ERROR(gbt__jr_member(rd, root, "training", GBT_J_OBJECT, &e));
@@ -537,6 +558,36 @@ static gbt_status read_header(const struct gbt_jreader *rd, struct gbt_model *m,
     return GBT_OK;
 }
 
+/* The "linear" object: booster=gblinear's parameters, rounds and weights. */
+static gbt_status read_linear(const struct gbt_jreader *rd, int32_t obj, struct gbt_model *m, struct gbt_params *p)
+{
+    static const char *const keys[] = {"updater", "feature_selector", "top_k"};
+    const struct gbt_jdoc *d = rd->doc;
+    const uint64_t n = (m->num_feature + 1) * (uint64_t)m->K;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int32_t e;
+    long long v;
+    char text[64];
+    RETURN_ERROR_IF(d->n[obj].type != GBT_J_OBJECT, GBT_E_FORMAT, "%s:%u: \"linear\" must be an object", rd->what,
+                    d->n[obj].line);
+    for (int i = 0; i < 3; i++) {
+        FORWARD_IF_ERROR(gbt__jr_member(rd, obj, keys[i], GBT_J_STRING, &e));
+        gbt__json_string(&d->n[e], text, sizeof text);
+        if (gbt__params_set(p, keys[i], text, NULL) != GBT_OK)
+            return gbt__fail_context(GBT_E_FORMAT, "%s:%u", rd->what, d->n[e].line);
+    }
+    if (gbt__params_set(p, "booster", "gblinear", NULL) != GBT_OK) return gbt__fail_context(GBT_E_FORMAT, "%s", rd->what);
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "rounds", GBT_J_NUMBER, &e));
+    FORWARD_IF_ERROR(get_int(rd, &d->n[e], 0, 0x7fffffff, &v));
+    m->linear_rounds = (int)v;
+    FORWARD_IF_ERROR(gbt__jr_member(rd, obj, "weights", GBT_J_ARRAY, &e));
+    if ((uint64_t)d->n[e].count != n) return bad(rd, e, "the linear weights are not (num_feature + 1) x outputs%s", "");
+    FORWARD_IF_ERROR(gbt__model_linear_init(m));
+    for (uint64_t i = 0; i < n && gbt__json_next(d, e, &it, &el); i++) FORWARD_IF_ERROR(get_float(rd, &el, &m->weights[i]));
+    return GBT_OK;
+}
+
 gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, struct gbt_model *m,
                                 struct gbt_params *p)
 {
@@ -558,6 +609,7 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         return s;
     }
     s = read_header(&rd, m, p, 0);
+    if (s == GBT_OK && gbt__json_member(&doc, 0, "linear") >= 0) s = read_linear(&rd, gbt__json_member(&doc, 0, "linear"), m, p);
     if (s == GBT_OK) s = gbt__jr_member(&rd, 0, "trees", GBT_J_ARRAY, &trees);
     if (s == GBT_OK && doc.n[trees].count % m->K != 0)
         s = bad(&rd, trees, "the number of trees is not a multiple of the classes%s", "");
@@ -572,6 +624,7 @@ gbt_status gbt__model_read_json(const char *text, size_t len, const char *what, 
         if (s == GBT_OK) s = gbt__model_append_tree(m, &t, w);
         gbt__tree_free(&t);
     }
+    if (s == GBT_OK && m->linear && m->ntrees > 0) s = bad(&rd, trees, "a linear model has no trees%s", "");
     gbt__json_free(&doc);
     if (s == GBT_OK) s = gbt__model_check(m, what);
     if (s == GBT_OK) s = gbt__model_index_trees(m);

@@ -606,13 +606,58 @@ static gbt_status check_counts(const struct gbt_jreader *rd, int32_t model, uint
     return s;
 }
 
-/* The learner's gbtree booster gb; wdrop: a dart model's nw weights (XGBoost's tree order), else NULL. */
+/* A gblinear model ("model"): its rounds and (num_feature + 1) x outputs weights, XGBoost's layout as model.h's. */
+static gbt_status read_linear(const struct gbt_jreader *rd, int32_t model, struct gbt_model *m, struct gbt_params *p)
+{
+    const struct gbt_jdoc *doc = rd->doc;
+    const uint64_t n = (m->num_feature + 1) * (uint64_t)m->K;
+    struct gbt_jiter it = {0};
+    struct gbt_jnode el;
+    int32_t w;
+    double v;
+    if ((w = gbt__json_member(doc, model, "boosted_rounds")) >= 0) {
+        FORWARD_IF_ERROR(xnumber(rd, w, &doc->n[w], &v));
+        if (!(v >= 0 && v <= 0x7fffffff) || v != floor(v)) return gbt__jr_fail(rd, model, "boosted_rounds is not a count");
+        m->linear_rounds = (int)v;
+    }
+    FORWARD_IF_ERROR(gbt__jr_member(rd, model, "weights", GBT_J_ARRAY, &w));
+    if ((uint64_t)doc->n[w].count != n) return gbt__jr_fail(rd, w, "the gblinear weights are not (num_feature + 1) x outputs");
+    FORWARD_IF_ERROR(gbt__model_linear_init(m));
+    for (uint64_t i = 0; i < n && gbt__json_next(doc, w, &it, &el); i++) {
+        FORWARD_IF_ERROR(xnumber(rd, w, &el, &v));
+        m->weights[i] = (float)v;
+    }
+    /* as set by name: eta and lambda take the linear booster's defaults (the file holds neither) */
+    return gbt__params_set(p, "booster", "gblinear", NULL);
+}
+
+/* The end of reading a model (status s so far): the learner's early stop, the checks, the forest. */
+static gbt_status finish(const struct gbt_jreader *rdp, int32_t learner, struct gbt_model *m, gbt_status s)
+{
+    const struct gbt_jreader rd = *rdp;
+    const struct gbt_jdoc *doc = rd.doc;
+    const char *what = rd.what;
+    double v;
+    int32_t e;
+    e = gbt__json_member(doc, learner, "attributes");
+    /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
+    if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
+        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)gbt__model_rounds(m)) {
+        m->best_iteration = (int)v;
+        if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
+            m->best_score = NAN;
+    }
+    if (s == GBT_OK) s = gbt__model_check(m, what);
+    if (s == GBT_OK) s = gbt__model_index_trees(m);
+    return s;
+}
+
+/* The learner's gbtree (or, m->linear, gblinear) booster gb; wdrop: a dart model's nw weights (XGBoost's tree order), else NULL. */
 static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, int32_t gb, struct gbt_model *m,
                                struct gbt_params *p, const double *wdrop, int32_t nw)
 {
     const struct gbt_jreader rd = *rdp;
     const struct gbt_jdoc *doc = rd.doc;
-    const char *what = rd.what;
     int32_t model, e, trees, info;
     double v;
     struct gbt_jiter it = {0};
@@ -655,6 +700,7 @@ static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, i
     FORWARD_IF_ERROR(read_names(&rd, learner, m));
     FORWARD_IF_ERROR(read_types(&rd, learner, m));
     FORWARD_IF_ERROR(gbt__jr_member(&rd, gb, "model", GBT_J_OBJECT, &model));
+    if (m->linear) return finish(&rd, learner, m, read_linear(&rd, model, m, p));
     FORWARD_IF_ERROR(read_cats(&rd, model, m));
     e = gbt__json_member(doc, model, "gbtree_model_param");
     m->num_parallel_tree = 1;
@@ -697,17 +743,7 @@ static gbt_status read_booster(const struct gbt_jreader *rdp, int32_t learner, i
     for (uint32_t j = 0; read && j < (uint32_t)doc->n[trees].count; j++) gbt__tree_free(&read[j]);
     free(read);
     free(place);
-    e = gbt__json_member(doc, learner, "attributes");
-    /* an early stop of a round the model holds (XGBoost keeps the attribute of a model sliced shorter) */
-    if (s == GBT_OK && e >= 0 && gbt__json_member(doc, e, "best_iteration") >= 0 &&
-        xparam(&rd, e, "best_iteration", &v) == GBT_OK && v >= 0 && v < (double)gbt__model_rounds(m)) {
-        m->best_iteration = (int)v;
-        if (gbt__json_member(doc, e, "best_score") < 0 || xparam(&rd, e, "best_score", &m->best_score) != GBT_OK)
-            m->best_score = NAN;
-    }
-    if (s == GBT_OK) s = gbt__model_check(m, what);
-    if (s == GBT_OK) s = gbt__model_index_trees(m);
-    return s;
+    return finish(&rd, learner, m, s);
 }
 
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
@@ -735,10 +771,11 @@ gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what,
             return s;
         }
     }
-    if (strcmp(text, "gbtree") != 0) {
+    m->linear = !m->dart && strcmp(text, "gblinear") == 0;
+    if (strcmp(text, "gbtree") != 0 && !m->linear) {
         char msg[160];
         free(wdrop);
-        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree and dart models only (not gblinear)", text);
+        snprintf(msg, sizeof msg, "booster \"%s\": gbt reads gbtree, dart and gblinear models only", text);
         return gbt__jr_fail(&rd, e, msg);
     }
     s = read_booster(&rd, learner, gb, m, p, wdrop, nw);

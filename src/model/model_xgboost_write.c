@@ -312,6 +312,10 @@ static gbt_status put_tree(struct gbt_strbuf *sb, const struct gbt_tree *t, uint
     return GBT_OK;
 }
 
+static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shift);
+static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p,
+                                   uint64_t nfeat);
+
 gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_params *p,
                                     struct gbt_strbuf *sb)
 {
@@ -366,6 +370,11 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
         gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
     gbt__sb_printf(sb, "],");
+    if (m->linear) {
+        gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");
+        put_linear(sb, m, shift);
+        return put_learner_tail(sb, m, p, nfeat);
+    }
     /* a dart model: {"name": "dart", "gbtree": {the gbtree booster}, "weight_drop": [...]} */
     gbt__sb_printf(sb, "\"gradient_booster\":{%s\"model\":{", m->dart ? "\"name\":\"dart\",\"gbtree\":{" : "");
     FORWARD_IF_ERROR(put_cats(sb, m, shift));
@@ -390,7 +399,29 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
         }
         gbt__sb_printf(sb, "]}");
     }
-    gbt__sb_printf(sb, ",\"learner_model_param\":{\"base_score\":\"[");
+    gbt__sb_printf(sb, ",");
+    return put_learner_tail(sb, m, p, nfeat);
+}
+
+/* A gblinear model's "model": XGBoost's layout (model.h's), a zero weight for LIBSVM's unused index 0. */
+static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shift)
+{
+    const uint64_t K = (uint64_t)m->K;
+    gbt__sb_printf(sb, "\"boosted_rounds\":%d,\"weights\":[", m->linear_rounds);
+    for (uint64_t i = 0; i < (m->num_feature + 1 + (uint64_t)shift) * K; i++) {
+        const uint64_t f = i / K, k = i % K;
+        const float w = f < (uint64_t)shift ? 0.0f : m->weights[(f - (uint64_t)shift) * K + k];
+        if (i) gbt__sb_append(sb, ",", 1);
+        gbt__json_put_float(sb, w, 1); /* XGBoost reads a weight written as an integer as an error */
+    }
+    gbt__sb_printf(sb, "]},\"name\":\"gblinear\"},");
+}
+
+/* The learner's model parameters, objective and version, after the booster. */
+static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p,
+                                   uint64_t nfeat)
+{
+    gbt__sb_printf(sb, "\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ",", 1);
         gbt__json_put_float(sb, (float)to_base_score(m->objective, m->base[k]), 1);

@@ -69,6 +69,9 @@ gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, str
     CHECK_NOT_NULL(src);
     CHECK_NOT_NULL(out);
     RETURN_ERROR_IF(src->K == 0, GBT_E_STATE, "the booster has no model: train or load one first");
+    RETURN_ERROR_IF(src->linear, GBT_E_INVALID_ARG,
+                    "a linear model (booster=gblinear) cannot be sliced: its rounds are summed into one set "
+                    "of weights (XGBoost refuses it too)");
     rounds = gbt__model_rounds(src);
     RETURN_ERROR_IF(begin < 0 || end <= begin || end > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %d rounds (0 <= begin < end <= %d)",

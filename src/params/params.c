@@ -47,10 +47,12 @@ static const char *const objective_choices[] = {
     NULL};
 static const char *const grow_choices[] = {"depthwise", "lossguide", NULL};
 static const char *const tree_method_choices[] = {"hist", "auto", NULL};
-static const char *const booster_choices[] = {"gbtree", "dart", NULL};
+static const char *const booster_choices[] = {"gbtree", "dart", "gblinear", NULL};
 static const char *const sample_type_choices[] = {"uniform", "weighted", NULL};
 static const char *const normalize_type_choices[] = {"tree", "forest", NULL};
 static const char *const multi_strategy_choices[] = {"one_output_per_tree", NULL};
+static const char *const updater_choices[] = {"shotgun", "coord_descent", NULL};
+static const char *const selector_choices[] = {"cyclic", "shuffle", "random", "greedy", "thrifty", NULL};
 static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
 static const char *const pair_method_choices[] = {"topk", "mean", NULL};
 
@@ -107,10 +109,13 @@ static const struct pdef table[] = {
      "trees grown per class in each round, all fitted to the round's starting margins, each with "
      "eta / num_parallel_tree and its own row and column draws (a random forest: one round with "
      "subsample and colsample_bynode)"},
-    {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster), GBT_PF_MODEL | GBT_PF_DART, 1,
+    {"booster", "", PT_ENUM, booster_choices, "gbtree", 0, 0, 0, 0, OFF(booster),
+     GBT_PF_MODEL | GBT_PF_REBUILD | GBT_PF_DART, 1,
      "gbtree: boosted trees; dart: boosted trees with dropout (each round leaves some earlier "
      "trees out of the margins its gradients come from, then scales the new and the dropped "
-     "trees by weights kept in the model; gblinear is not implemented)"},
+     "trees by weights kept in the model); gblinear: one weight per feature and output plus a bias, "
+     "by coordinate descent on the raw feature values (missing values count as 0; CPU only; its eta "
+     "defaults to 0.5 and lambda to 0 unless set, as in XGBoost)"},
     {"rate_drop", "", PT_DOUBLE, NULL, "0", 0, 1, 0, 0, OFF(rate_drop), GBT_PF_DART, 1,
      "dart: each earlier tree's chance of being dropped in a round"},
     {"one_drop", "", PT_BOOL, NULL, "false", 0, 1, 0, 0, OFF(one_drop), GBT_PF_DART, 1,
@@ -196,12 +201,24 @@ static const struct pdef table[] = {
      0, 0,
      "multi-target models (labels of several values per row) and multi-class ones grow one tree per target or "
      "class and round (XGBoost's multi_output_tree, trees with a vector of values per leaf, is not implemented)"},
+    {"updater", "", PT_ENUM, updater_choices, "shotgun", 0, 0, 0, 0, OFF(updater), 0, 0,
+     "booster=gblinear: shotgun (XGBoost's default: features outer, outputs inner) or coord_descent "
+     "(outputs outer); both run in one fixed order, so the model does not depend on nthread"},
+    {"feature_selector", "", PT_ENUM, selector_choices, "cyclic", 0, 0, 0, 0, OFF(feature_selector), 0, 0,
+     "booster=gblinear: the order of the coordinate updates: cyclic, shuffle (seeded per round), "
+     "random (seeded draws with repeats), greedy or thrifty (largest weight change first, "
+     "coord_descent only, with top_k)"},
+    {"top_k", "", PT_INT, NULL, "0", 0, INT32_MAX, 0, 0, OFF(top_k), 0, 0,
+     "booster=gblinear with feature_selector greedy or thrifty: the most features updated per output "
+     "and round (0: all)"},
     {"validate_features", "", PT_INT, NULL, "1", 0, 1, 0, 0, OFF(validate_features), 0, 0,
      "1: predicting, evaluating or training on data whose feature names differ from the model's is an "
      "error; 0: names are not compared"},
 };
 
 #define NPARAMS ((int)(sizeof table / sizeof table[0]))
+_Static_assert(NPARAMS <= 64 * (int)(sizeof ((struct gbt_params *)0)->given / sizeof(uint64_t)),
+               "gbt_params.given has a bit per parameter");
 
 static void normalise(const char *in, char *out, size_t len)
 {
@@ -559,6 +576,20 @@ static gbt_status set_tree_method(struct gbt_params *p, const char *value)
     return GBT_OK;
 }
 
+/*
+ * XGBoost's linear booster has defaults of its own (eta 0.5, lambda 0):
+ * eta and lambda that were never set take the chosen booster's.
+ */
+static void booster_defaults(struct gbt_params *p)
+{
+    const int linear = p->booster == GBT_BOOSTER_GBLINEAR;
+    for (int i = 0; i < NPARAMS; i++) {
+        if (p->given[i / 64] & (1ull << (i % 64))) continue;
+        if (table[i].offset == OFF(eta)) p->eta = linear ? 0.5 : 0.3;
+        if (table[i].offset == OFF(lambda)) p->lambda = linear ? 0.0 : 1.0;
+    }
+}
+
 gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *value, int *flags)
 {
     struct gbt_params tmp;
@@ -579,11 +610,13 @@ gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *v
         return gbt__fail(GBT_E_PARAM, "unknown parameter '%s'", name);
     }
     tmp = *p;
+    tmp.given[(d - table) / 64] |= 1ull << ((d - table) % 64);
     if (d->offset == OFF(tree_method) &&
         (strcmp(value, "gpu_hist") == 0 || strcmp(value, "exact") == 0 || strcmp(value, "approx") == 0))
         FORWARD_IF_ERROR(set_tree_method(&tmp, value));
     else
         FORWARD_IF_ERROR(set_one(d, &tmp, value));
+    if (d->offset == OFF(booster)) booster_defaults(&tmp);
     *p = tmp;
     if (flags) *flags = d->flags;
     return GBT_OK;

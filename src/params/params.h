@@ -17,7 +17,7 @@
 #define GBT_MAX_CLASSES 4096
 #define GBT_CONSTRAINT_TEXT_MAX 16384 /* bytes of monotone_ and interaction_constraints' text */
 
-enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_DART = 1 };
+enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_DART = 1, GBT_BOOSTER_GBLINEAR = 2 };
 enum gbt_dart_sample { GBT_DART_UNIFORM = 0, GBT_DART_WEIGHTED = 1 };
 enum gbt_dart_normalize { GBT_DART_NORM_TREE = 0, GBT_DART_NORM_FOREST = 1 };
 
@@ -84,7 +84,16 @@ struct gbt_params {
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
     int64_t multi_strategy; /* accepted for XGBoost configurations; always one_output_per_tree */
+    int64_t updater;     /* gblinear: enum gbt_linear_updater */
+    int64_t feature_selector; /* gblinear: enum gbt_linear_selector */
+    int64_t top_k;       /* gblinear greedy and thrifty: features per output and round (0: all) */
     int64_t validate_features; /* compare the data's feature names with the model's */
+    uint64_t given[2]; /* bit i: the table's parameter i was set (not at its default) */
+};
+
+enum gbt_linear_updater { GBT_LINEAR_SHOTGUN = 0, GBT_LINEAR_COORD_DESCENT = 1 };
+enum gbt_linear_selector {
+    GBT_SELECT_CYCLIC = 0, GBT_SELECT_SHUFFLE, GBT_SELECT_RANDOM, GBT_SELECT_GREEDY, GBT_SELECT_THRIFTY
 };
 
 /* What changing a parameter affects (bit flags). */
@@ -125,5 +134,12 @@ gbt_status gbt__device_parse(const char *text, int *kind, int *ordinal);
 void gbt__params_each_training(const struct gbt_params *p,
                                void (*fn)(const char *name, const char *value, void *user),
                                void *user);
+
+/* obj_param.c: scale_pos_weight where it applies (binary objectives), else 1. */
+double gbt__params_scale_pos(const struct gbt_params *p);
+/* max_delta_step resolved: auto is 0.7 for count:poisson (as XGBoost), else 0. */
+double gbt__params_max_delta_step(const struct gbt_params *p);
+/* The objective's parameters for the gradients (both boosters, every backend). */
+struct gbt_obj_param gbt__params_obj_param(const struct gbt_params *p);
 
 #endif

@@ -26,6 +26,7 @@
 #include "objective/leaf_refit.h"
 #include "objective/objective.h"
 #include "objective/surv_order.h"
+#include "train/linear.h"
 #include "params/rank.h"
 #include "util/util.h"
 
@@ -46,6 +47,7 @@ static void drop_state(gbt_booster *b)
     free(ts->dart_drop);
     gbt__dist_free(ts->dist);
     gbt_dataset_free(ts->all);
+    gbt__linear_cols_free(ts->lin);
     free(ts);
     b->ts = NULL;
 }
@@ -121,13 +123,13 @@ gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *v
     CHECK_NOT_NULL(b);
     p = b->params;
     FORWARD_IF_ERROR(gbt__params_set(&p, name, value, &flags));
-    if ((flags & GBT_PF_MODEL) && b->model.ntrees > 0) {
+    if ((flags & GBT_PF_MODEL) && gbt__model_rounds(&b->model) > 0) {
         char before[64], after[64];
         gbt__params_get(&b->params, name, before, sizeof before);
         gbt__params_get(&p, name, after, sizeof after);
         RETURN_ERROR_IF(strcmp(before, after) != 0, GBT_E_STATE,
-                        "cannot change '%s' from %s to %s: the booster already has trees", name,
-                        before, after);
+                        "cannot change '%s' from %s to %s: the booster already has %s", name, before,
+                        after, b->model.linear ? "weights" : "trees");
     }
     b->params = p;
     if (flags & GBT_PF_REBUILD) drop_state(b);
@@ -175,38 +177,6 @@ gbt_status gbt__booster_check_base_margin(const gbt_dataset *d, int K)
 }
 
 /* scale_pos_weight where it applies (binary objectives), else 1. */
-static double scale_pos(const struct gbt_params *p)
-{
-    const int binary = p->objective == GBT_OBJ_BINARY_LOGISTIC || p->objective == GBT_OBJ_BINARY_LOGITRAW;
-    return binary ? p->scale_pos_weight : 1.0;
-}
-
-/* max_delta_step resolved: auto is 0.7 for count:poisson (as XGBoost), else 0. */
-static double max_delta_step(const struct gbt_params *p)
-{
-    if (!isnan(p->max_delta_step)) return p->max_delta_step;
-    return p->objective == GBT_OBJ_COUNT_POISSON ? 0.7 : 0.0;
-}
-
-/* The objective's parameters for the backends' gradients. */
-static struct gbt_obj_param obj_param(const struct gbt_params *p)
-{
-    struct gbt_obj_param op;
-    /* zeroed whole: the padding too travels to the device as a kernel argument */
-    memset(&op, 0, sizeof op);
-    op.scale_pos = scale_pos(p);
-    op.poisson_delta = max_delta_step(p);
-    op.huber_slope = p->huber_slope;
-    op.tweedie_rho = p->tweedie_variance_power;
-    if (p->objective == GBT_OBJ_REG_QUANTILEERROR)
-        memcpy(op.alpha, p->quantile_alpha, (size_t)p->num_quantile_alpha * sizeof op.alpha[0]);
-    else
-        op.alpha[0] = 0.5;
-    op.aft_dist = (int)p->aft_loss_distribution;
-    op.aft_sigma = p->aft_loss_distribution_scale;
-    return op;
-}
-
 /* The data's feature names against the model's, unless validate_features=0. */
 gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d)
 {
@@ -215,13 +185,11 @@ gbt_status gbt__booster_check_names(const gbt_booster *b, const gbt_dataset *d)
                             d->nfeature_names, d->source ? d->source : "the data");
 }
 
-/* Fixes the model's objective, classes, starting scores and features on first training. */
-/* all: the labels the starting score comes from (every process's when distributed) */
-static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all)
+gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all)
 {
     struct gbt_model *m = &b->model;
     const struct gbt_params *p = &b->params;
-    const struct gbt_obj_param op = obj_param(p);
+    const struct gbt_obj_param op = gbt__params_obj_param(p);
     const int T = gbt__dataset_targets(train); /* multi-target: one output per target */
     int K = T > 1 ? T : gbt__objective_groups((int)p->objective, (int)p->num_class, (int)p->num_quantile_alpha);
     double *base;
@@ -233,6 +201,9 @@ static gbt_status init_model(gbt_booster *b, const gbt_dataset *train, const gbt
         RETURN_ERROR_IF(m->objective != p->objective || m->K != K, GBT_E_STATE,
                         "the model was trained with objective %s and %d output(s); the parameters now say %s",
                         gbt__objective_name(m->objective), m->K, gbt__objective_name((int)p->objective));
+        RETURN_ERROR_IF(m->linear != (p->booster == GBT_BOOSTER_GBLINEAR), GBT_E_STATE,
+                        "the model is a %s model; booster=%s cannot continue it", m->linear ? "linear" : "tree",
+                        m->linear ? "gbtree" : "gblinear");
         RETURN_ERROR_IF(m->num_parallel_tree != p->num_parallel_tree || m->dart != (p->booster == GBT_BOOSTER_DART),
                         GBT_E_STATE, "the model is %s with %d parallel tree(s) per round; the parameters now say "
                         "booster=%s, num_parallel_tree=%lld", m->dart ? "dart" : "gbtree", m->num_parallel_tree,
@@ -349,6 +320,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     gbt_status s;
     double t0 = gbt__now(), t_open;
 
+    if (p->booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_setup(b, train);
     drop_state(b);
     s = check_growth(p);
     gbt__dart_warn_unused(p);
@@ -371,7 +343,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         if (s == GBT_OK) s = gbt__dist_check_categories(ts->dist, train->category_names, train->ncol);
         if (s == GBT_OK) s = gbt__dist_gather_labels(ts->dist, train, &ts->all);
     }
-    if (s == GBT_OK) s = init_model(b, train, ts->all ? ts->all : train);
+    if (s == GBT_OK) s = gbt__booster_init_model(b, train, ts->all ? ts->all : train);
     if (s == GBT_OK) s = gbt__booster_check_base_margin(train, m->K);
     if (s == GBT_OK) {
         ts->data_generation = train->generation;
@@ -510,7 +482,7 @@ static void grow_config(const gbt_booster *b, struct gbt_grow_config *cfg)
     cfg->gamma = p->gamma;
     cfg->sp.lambda = p->lambda;
     cfg->sp.alpha = p->alpha;
-    cfg->sp.max_delta_step = max_delta_step(p);
+    cfg->sp.max_delta_step = gbt__params_max_delta_step(p);
     cfg->sp.min_child_weight = p->min_child_weight;
     cfg->sp.max_cat_to_onehot = (int32_t)p->max_cat_to_onehot;
     cfg->sp.max_cat_threshold = (int32_t)p->max_cat_threshold;
@@ -652,6 +624,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     const int sampled = P > 1 && b->params.subsample < 1.0;
     const uint64_t len = train->nrow * (uint64_t)K;
     gbt_status s;
+    if (b->params.booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_round(b, train, grad, hess);
     grow_config(b, &cfg);
     cfg.eta /= (double)P;
     cfg.rows = (double)(b->ts->dist ? b->ts->dist->nrow_total : train->nrow) * b->params.subsample;
@@ -659,7 +632,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     req.round = round;
     req.seed = (uint64_t)b->params.seed;
     req.subsample = b->params.subsample;
-    req.obj = obj_param(&b->params);
+    req.obj = gbt__params_obj_param(&b->params);
     req.row_base = req.group_base = 0; /* the distributed backend numbers its rows itself */
     req.max_hook = NULL;
     /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
@@ -727,7 +700,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
 /* The checks of every training call, and the training state for `train`. */
 static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
 {
-    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && scale_pos(&b->params) == 1.0, GBT_E_PARAM,
+    RETURN_ERROR_IF(b->params.scale_pos_weight != 1.0 && gbt__params_scale_pos(&b->params) == 1.0, GBT_E_PARAM,
                     "scale_pos_weight applies to binary:logistic and binary:logitraw, not to %s",
                     gbt__objective_name((int)b->params.objective));
     if (b->ts == NULL || b->ts->data_generation != train->generation)
@@ -743,7 +716,7 @@ static gbt_status callback_round(gbt_booster *b, const gbt_dataset *train)
     gbt_status s = gbt__alloc(&m, len ? len : 1, sizeof *m, 0, "training margins");
     if (s == GBT_OK) s = gbt__alloc(&g, len ? len : 1, sizeof *g, 0, "gradients");
     if (s == GBT_OK) s = gbt__alloc(&h, len ? len : 1, sizeof *h, 0, "hessians");
-    if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, m);
+    if (s == GBT_OK) s = gbt_booster_train_margins(b, train, m, len);
     if (s == GBT_OK) {
         int rc = b->obj_fn(m, train->nrow, b->model.K, train, b->obj_user, g, h);
         if (rc != 0) s = gbt__fail(GBT_E_INVALID_ARG, "the custom objective failed (it returned %d)", rc);
@@ -783,6 +756,7 @@ gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train, d
                     "the output holds %llu doubles; the margins are %llu (rows x %d)",
                     (unsigned long long)len, (unsigned long long)(train->nrow * (uint64_t)b->model.K),
                     b->model.K);
+    if (b->params.booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_train_margins(b, train, out);
     return b->ts->ops->read_margins(b->ts->ctx, out);
 }
 

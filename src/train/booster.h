@@ -39,6 +39,7 @@ struct gbt_train_state {
        the backend's margins are not the sum of every tree times its weight */
     uint32_t *dart_drop, dart_ndrop;
     int dart_ready, dart_stale;
+    struct gbt_linear_cols *lin; /* booster=gblinear: the training data by column (train/linear.c) */
 };
 
 struct gbt_comm;
@@ -103,6 +104,13 @@ void gbt__booster_drop_state(gbt_booster *b);
  * starting scores): the first round on a dataset, or after a rebuild.
  */
 gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
+
+/*
+ * Fixes the model's objective, classes, starting scores and features on
+ * first training (checks them when training on); all: the labels the
+ * starting score comes from (every process's when distributed).
+ */
+gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all);
 
 /* The threads the booster's nthread parameter gives. */
 int gbt__booster_threads(const gbt_booster *b);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "data/dataset.h"
+#include "model/linear.h"
 #include "train/booster.h"
 #include "train/margins.h"
 #include "util/util.h"
@@ -27,6 +28,12 @@ gbt_status gbt__booster_device_margins(const gbt_booster *b, const struct gbt_dv
     int ordinal;
     gbt_status s;
     *out = NULL;
+    if (m->linear) {
+        /* a linear model's scores: one pass on the host, whatever the device (model/linear.c) */
+        FORWARD_IF_ERROR(gbt__alloc(out, v->nrow * (uint64_t)m->K + 1, sizeof **out, 0, "margins"));
+        gbt__linear_margins(m, v, gbt__booster_threads(b), *out);
+        return GBT_OK;
+    }
     FORWARD_IF_ERROR(gbt__device_resolve(b->params.device, 0, &ops, &ordinal));
     if (ordinal < 0 || ops->predict_margins == NULL || v->nrow < GBT_DEVICE_PREDICT_MIN_ROWS)
         return GBT_OK;

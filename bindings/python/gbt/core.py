@@ -936,7 +936,8 @@ _XGB_ONLY: Dict[str, Any] = {
     "validate_parameters": None, "silent": None, "predictor": None, "max_cached_hist_node": None,
     "sampling_method": {"uniform"},
     "process_type": {"default"},
-    "updater": set(), "refresh_leaf": set(), "gpu_id": set(),
+    "updater": set(),  # the tree updaters; gblinear's go to the library (Booster._set_one)
+    "refresh_leaf": set(), "gpu_id": set(),
     # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
     # column draws differ each round (seed_per_iteration); debug_synchronize and
     # sparse_threshold are XGBoost's internal knobs
@@ -1077,7 +1078,10 @@ class Booster:
         return out
 
     def _set_one(self, name: str, value: Any, quiet: bool = False) -> None:
-        if name.replace("-", "_") in _XGB_ONLY and not _has_param(name):
+        # the library's updater is gblinear's (shotgun, coord_descent); XGBoost's tree
+        # updaters ("grow_quantile_histmaker", ...) have no counterpart, as before
+        tree_updater = name == "updater" and value not in ("shotgun", "coord_descent")
+        if name.replace("-", "_") in _XGB_ONLY and (tree_updater or not _has_param(name)):
             _xgb_only_param(name.replace("-", "_"), value)
             return
         if name in ("eval_metric", "metric"):
@@ -1547,7 +1551,10 @@ class Booster:
 
     # -- slices and dumps
     def num_trees(self) -> int:
-        """The number of trees: rounds times outputs (classes, quantiles)."""
+        """The number of trees: rounds times outputs (classes, quantiles); 0 for a
+        linear model (booster="gblinear")."""
+        if self.get_param("booster") == "gblinear":
+            return 0
         n = c_uint64()
         check(LIB.gbt_booster_predict_size(self._handle, 1, _lib.GBT_PREDICT_LEAF, byref(n)))
         return int(n.value)
@@ -1607,7 +1614,9 @@ class Booster:
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
         rename = _fmap_renamer(fmap, self._c_feature_names()) if fmap else None
         out = []
-        for t in range(self.num_trees()):
+        # a linear model (booster=gblinear) dumps as one piece, XGBoost's "bias:"/"weight:" lists
+        pieces = 1 if self.get_param("booster") == "gblinear" else self.num_trees()
+        for t in range(pieces):
             text = self._dump_one(dump_format, t, with_stats)
             if dump_format == "text" and text.startswith("booster["):
                 text = text.split("\n", 1)[1]  # XGBoost's get_dump has no "booster[T]:" line

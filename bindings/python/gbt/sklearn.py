@@ -9,6 +9,7 @@ the MPI processes, each on its own rows, as XGBoost's estimators do.
 """
 from __future__ import annotations
 
+import json
 import inspect
 import numbers
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -448,16 +449,43 @@ class GBTModel(BaseEstimator):
     @property
     def feature_importances_(self) -> np.ndarray:
         """Feature importance as XGBoost's estimators give it: ``importance_type``
-        (default ``gain``) per feature, 0 for unused ones, divided by the sum
-        (float32; all zeros when no tree splits)."""
+        (default ``gain``; ``weight``, the coefficients, for booster="gblinear")
+        per feature, 0 for unused ones, divided by the sum (float32; all zeros
+        when no tree splits)."""
         b = self.get_booster()
-        values = b.feature_importances(self.importance_type or "gain").astype(np.float32)
+        linear = b.get_param("booster") == "gblinear"  # XGBoost's default there: the coefficients
+        values = b.feature_importances(self.importance_type or ("weight" if linear else "gain")).astype(np.float32)
         total = values.sum()
         return values if total == 0 else values / total
+
+    def _linear_dump(self) -> Dict[str, Any]:
+        b = self.get_booster()
+        if b.get_param("booster") != "gblinear":
+            raise AttributeError(f"coef_ and intercept_ are defined for booster='gblinear' only, not "
+                                 f"{b.get_param('booster')!r}")
+        return json.loads(b.get_dump(dump_format="json")[0])
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """booster='gblinear': the weights as XGBoost's estimators give them (feature by
+        feature, output by output; with more than 2 classes reshaped to (n_classes, -1)
+        as XGBoost reshapes them)."""
+        coef = np.array(self._linear_dump()["weight"])
+        n_classes = getattr(self, "n_classes_", None)
+        if n_classes is not None and n_classes > 2:
+            coef = coef.reshape((n_classes, -1))
+        return coef
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """booster='gblinear': the bias of each output (without base_score, as XGBoost)."""
+        return np.array(self._linear_dump()["bias"])
 
     def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:
         # XGBoost's rule: no range (or an open one) means up to best_iteration
         # when early stopping recorded one, else every round.
+        if self.get_booster().get_param("booster") == "gblinear":
+            return (0, 0)  # as XGBoost: a linear model predicts with all its rounds
         if iteration_range is None or iteration_range[1] == 0:
             best = self.best_iteration_
             return (0, best + 1) if best is not None else (0, 0)

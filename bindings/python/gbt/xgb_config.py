@@ -114,6 +114,16 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
         "metrics": metric_list,
         "objective": obj,
     }
+    if params.get("booster") == "gblinear":
+        # XGBoost's linear booster's sections (its updater's parameters; no tree ones)
+        linear = {"alpha": take("alpha"), "eta": take("eta"), "feature_selector": take("feature_selector"),
+                  "lambda": take("lambda"), "learning_rate": take("eta"), "reg_alpha": take("alpha"),
+                  "reg_lambda": take("lambda")}
+        learner["gradient_booster"] = {
+            "name": "gblinear",
+            "gblinear_train_param": {"max_row_perbatch": "18446744073709551615", "tolerance": "0",
+                                     "updater": take("updater")},
+            "updater": {"linear_train_param": linear, "coordinate_param": {"top_k": take("top_k")}}}
     learner["gbt_param"] = {n: v for n, v in params.items() if n not in placed}
     return {"learner": learner, "version": version}
 
@@ -156,5 +166,8 @@ def parameters(text: str, known: Any) -> List[Tuple[str, Any]]:
             walk(node, ())
         else:
             walk(node, ("name", "updater", "updater_seq", "process_type"))
+            linear = node.get("gblinear_train_param") if isinstance(node, dict) else None
+            if isinstance(linear, dict) and linear.get("updater") and known("updater"):
+                out["updater"] = linear["updater"]  # gblinear's (the walk skips the tree updaters)
     first = [(k, out.pop(k)) for k in ("booster", "objective", "num_class") if k in out]
     return first + sorted(out.items())
