@@ -198,10 +198,14 @@ tests_emu_planted_tsan_LDFLAGS = $(EMU_TSAN)
 # make check-cuda-emu[-asan|-tsan]: only the emulated tests, in one build.
 emu_plain_tests = $(emu_backend_halves) tests/test_cuda_errors tests/cuda_nodevice.sh tests/cuda_twodevices.sh $(emu_plain_mpi) \
 	tests/cuda_interleave.sh tests/emu_planted tests/test_cuda_quantize
+# make check-cuda-emu TESTS='tests/emu_planted ...' runs those only (make puts a TESTS
+# given on its command line in MAKEFLAGS).
 check-cuda-emu:
 	$(MAKE) $(AM_MAKEFLAGS) libgbt_emu.la tests/test_backend$(EXEEXT) tests/test_cuda_errors$(EXEEXT) \
 	  tests/emu_planted$(EXEEXT) tests/test_cuda_quantize$(EXEEXT) $(emu_plain_mpi:.sh=$(EXEEXT))
-	$(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS='$(emu_plain_tests)' TEST_SUITE_LOG=cuda-emu.log
+	@case " $$MAKEFLAGS " in *" TESTS="*) t='$(TESTS)';; *) t='$(emu_plain_tests)';; esac; \
+	  echo "$(MAKE) check-TESTS TESTS='$$t'"; \
+	  $(MAKE) $(AM_MAKEFLAGS) check-TESTS TESTS="$$t" TEST_SUITE_LOG=cuda-emu.log
 # The sanitizer builds' tests run under their plain names (automake's log
 # rules), each through tests/emu_variant.sh, which picks the _asan or
 # _tsan program; the shell tests pick it themselves from GBT_EMU_VARIANT.

@@ -278,6 +278,34 @@ const allocation *find_device(const void *p, bool inclusive_end)
     return a && !a->pinned ? a : NULL;
 }
 
+/*
+ * How device memory is closed to host code.  Where the processor and the
+ * kernel have protection keys (x86-64 PKU, Linux 4.9, glibc 2.27), every
+ * device page carries one key, which this thread's PKRU register opens and
+ * closes: one unprivileged instruction, where an mprotect of every
+ * allocation cost a system call each (a tenth of test_backend's time).
+ * Other threads never have the key open (Linux starts threads with every
+ * key but 0 closed).  Elsewhere each allocation is mprotected in turn.
+ */
+#if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 27)) && \
+    defined(PKEY_DISABLE_ACCESS)
+#define GBT_EMU_PKEYS 1
+#endif
+int device_key = -2; /* -2: not asked yet; -1: none, mprotect instead */
+
+int device_pkey(void)
+{
+    if (device_key == -2) {
+#ifdef GBT_EMU_PKEYS
+        device_key = pkey_alloc(0, PKEY_DISABLE_ACCESS);
+        if (device_key < 0) device_key = -1;
+#else
+        device_key = -1;
+#endif
+    }
+    return device_key;
+}
+
 void protect_all(int prot)
 {
     for (auto &kv : allocs)
@@ -285,15 +313,52 @@ void protect_all(int prot)
             mprotect(kv.second.map, kv.second.map_len - page, prot);
 }
 
+/* Opens (or closes) every device buffer to this thread. */
+void device_access(bool open)
+{
+#ifdef GBT_EMU_PKEYS
+    if (device_pkey() >= 0) {
+        pkey_set(device_key, open ? 0 : PKEY_DISABLE_ACCESS);
+        return;
+    }
+#endif
+    protect_all(open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+/* New device pages [m, m + n): opened to this thread (under the key if any) until close_new_pages. */
+void open_new_pages(char *m, size_t n)
+{
+#ifdef GBT_EMU_PKEYS
+    if (device_pkey() >= 0) {
+        pkey_mprotect(m, n, PROT_READ | PROT_WRITE, device_key);
+        if (device_depth == 0) pkey_set(device_key, 0);
+        return;
+    }
+#endif
+    mprotect(m, n, PROT_READ | PROT_WRITE);
+}
+
+void close_new_pages(char *m, size_t n)
+{
+    if (device_depth > 0) return;
+#ifdef GBT_EMU_PKEYS
+    if (device_pkey() >= 0) {
+        pkey_set(device_key, PKEY_DISABLE_ACCESS);
+        return;
+    }
+#endif
+    mprotect(m, n, PROT_NONE);
+}
+
 /* Device memory is accessible between enter_device and leave_device. */
 void enter_device(void)
 {
-    if (device_depth++ == 0) protect_all(PROT_READ | PROT_WRITE);
+    if (device_depth++ == 0) device_access(true);
 }
 
 void leave_device(void)
 {
-    if (--device_depth == 0) protect_all(PROT_NONE);
+    if (--device_depth == 0) device_access(false);
 }
 
 void fill_poison(void *p, size_t n)
@@ -346,13 +411,13 @@ cudaError_t device_alloc(void **out, size_t bytes)
     /* the buffer ends where the guard page starts; its start keeps the alignment its size allows */
     char *base = m + data_pages - n;
     base -= (uintptr_t)base % align_of_size(n);
-    mprotect(m, data_pages, PROT_READ | PROT_WRITE);
+    open_new_pages(m, data_pages);
     fill_poison(base, n);
 #ifdef GBT_EMU_ASAN
     ASAN_POISON_MEMORY_REGION(m, (size_t)(base - m));
     ASAN_POISON_MEMORY_REGION(base + n, (size_t)(m + data_pages - (base + n)));
 #endif
-    if (device_depth == 0) mprotect(m, data_pages, PROT_NONE);
+    close_new_pages(m, data_pages);
     allocs[(uintptr_t)base] = allocation{base, n, m, map_len, charged, false};
     COST(on_alloc(base, n));
     used_bytes += charged;
@@ -544,11 +609,13 @@ size_t dynamic_limit(const kernel_info &ki)
 
 #ifndef GBT_EMU_USE_UCONTEXT
 /*
- * gbt_emu_swap(save, to): saves the callee-saved registers, the SSE and x87
- * control words and the stack pointer in *save, and resumes the context
- * whose stack pointer is `to`.  A new context's stack holds the registers
- * to pop and fiber_entry as the return address: r12 carries the fiber, r13
- * the function fiber_entry calls with it.
+ * gbt_emu_swap(save, to): saves the callee-saved registers and the stack
+ * pointer in *save, and resumes the context whose stack pointer is `to`.
+ * A new context's stack holds the registers to pop and fiber_entry as the
+ * return address: r12 carries the fiber, r13 the function fiber_entry
+ * calls with it.  The SSE and x87 control words are not switched (ldmxcsr
+ * and fldcw cost more than the rest of the switch): every fiber runs with
+ * the launching thread's, and run_grid reports a kernel that changes them.
  */
 extern "C" void gbt_emu_swap(void **save, void *to);
 extern "C" void gbt_emu_fiber_entry(void);
@@ -557,10 +624,8 @@ asm(".text\n"
     ".type gbt_emu_swap,@function\n"
     "gbt_emu_swap:\n"
     "  pushq %rbp\n  pushq %rbx\n  pushq %r12\n  pushq %r13\n  pushq %r14\n  pushq %r15\n"
-    "  subq $8, %rsp\n  stmxcsr (%rsp)\n  fnstcw 4(%rsp)\n"
     "  movq %rsp, (%rdi)\n"
     "  movq %rsi, %rsp\n"
-    "  ldmxcsr (%rsp)\n  fldcw 4(%rsp)\n  addq $8, %rsp\n"
     "  popq %r15\n  popq %r14\n  popq %r13\n  popq %r12\n  popq %rbx\n  popq %rbp\n"
     "  ret\n"
     ".size gbt_emu_swap, .-gbt_emu_swap\n"
@@ -573,9 +638,54 @@ asm(".text\n"
     ".size gbt_emu_fiber_entry, .-gbt_emu_fiber_entry\n");
 #endif
 
+/* The floating-point control words (SSE, x87) of this thread: fibers share them. */
+struct fp_control {
+    uint32_t mxcsr;
+    uint16_t x87;
+    bool operator!=(const fp_control &o) const { return mxcsr != o.mxcsr || x87 != o.x87; }
+};
+
+fp_control fp_control_now(void)
+{
+    fp_control c = {0, 0};
+#if defined(__x86_64__)
+    asm volatile("stmxcsr %0" : "=m"(c.mxcsr));
+    asm volatile("fnstcw %0" : "=m"(c.x87));
+#endif
+    return c;
+}
+
+void fp_control_set(const fp_control &c)
+{
+#if defined(__x86_64__)
+    asm volatile("ldmxcsr %0" : : "m"(c.mxcsr));
+    asm volatile("fldcw %0" : : "m"(c.x87));
+#else
+    (void)c;
+#endif
+}
+
 constexpr size_t STACK_BYTES = (size_t)256 << 10;
 
 enum fiber_state { F_READY, F_RUNNING, F_BARRIER, F_WARP, F_DONE };
+
+/*
+ * A fiber's stack: 256 KB above a guard page.  A CUDA thread takes a stack
+ * when it first runs and gives it back when it ends, so the threads of a
+ * kernel that never wait run one after another on one stack, which stays
+ * in the cache: fiber_main runs the next thread in place when the one it
+ * ran has ended and the scheduler picks a thread that has not started.
+ * Under ThreadSanitizer each fiber keeps a stack of its own: TSan records
+ * stack accesses per thread, and a stack handed from one CUDA thread to
+ * another would look like a race between them.  The top of each stack is
+ * lowered by a multiple of 64 bytes (its colour), so that the tops of a
+ * block's stacks fall in different cache sets.
+ */
+struct fstack {
+    char *map;
+    char *lo, *top; /* usable: [lo, top) */
+    bool abandoned; /* last used by a fiber stopped in the middle of its kernel */
+};
 
 struct block;
 
@@ -592,16 +702,17 @@ struct fiber {
     int wsrc;
     hook_fn whook;
     void *wctx;
-    /* its context */
-    char *stack_map;
-    char *stack; /* usable stack [stack, stack + STACK_BYTES) */
+    /* its context: a stack from its first run to its end (NULL: not started or ended) */
+    fstack *stk;
+#ifdef GBT_EMU_TSAN
+    fstack *own;
+#endif
 #ifdef GBT_EMU_USE_UCONTEXT
     ucontext_t uc;
 #else
     void *sp;
 #endif
     void *asan_fake;
-    bool abandoned; /* stopped in the middle of its kernel */
     void *tsan_fiber;
 };
 
@@ -649,6 +760,8 @@ struct grid_run {
 /* The scheduler of this OS thread. */
 struct scheduler {
     std::vector<fiber *> pool;
+    std::vector<fstack *> free_stacks;
+    unsigned nstacks;
     grid_run *g;
     fiber *cur;
 #ifdef GBT_EMU_USE_UCONTEXT
@@ -672,55 +785,77 @@ void uc_entry(unsigned lo, unsigned hi)
 }
 #endif
 
-/* Makes f start at fiber_main on its next resume. */
-void fiber_reset(fiber *f)
+fstack *stack_new(void)
 {
+    scheduler *s = S;
+    fstack *st = new fstack();
+    st->map = (char *)mmap(NULL, STACK_BYTES + page, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (st->map == MAP_FAILED) {
+        fprintf(stderr, "# gbt-emu: cannot map a fiber stack: %s\n", strerror(errno));
+        abort();
+    }
+    mprotect(st->map, page, PROT_NONE); /* a stack overflow faults */
+    st->lo = st->map + page;
+    st->top = st->lo + STACK_BYTES - (size_t)(s->nstacks++ * 5 % 64) * 64;
+    return st;
+}
+
+/* Gives f a stack and makes it start at fiber_main when it is resumed. */
+void fiber_start(fiber *f)
+{
+#ifdef GBT_EMU_TSAN
+    if (f->own == NULL) f->own = stack_new();
+    f->stk = f->own;
+#else
+    scheduler *s = S;
+    if (s->free_stacks.empty()) s->free_stacks.push_back(stack_new());
+    f->stk = s->free_stacks.back();
+    s->free_stacks.pop_back();
+#endif
+    fstack *st = f->stk;
 #ifdef GBT_EMU_ASAN
     /*
-     * The frames of its last run never returned (fiber_main switches away
+     * The frames of the stack's last fiber never returned (it switched away
      * for good): their redzones are still poisoned.  A fiber ends near the
      * top of its stack, unless its kernel was stopped, deeper.
      */
-    const size_t used = f->abandoned ? STACK_BYTES : (size_t)16 << 10;
-    ASAN_UNPOISON_MEMORY_REGION(f->stack + STACK_BYTES - used, used);
-    f->abandoned = false;
+    const size_t used = st->abandoned ? STACK_BYTES : (size_t)24 << 10;
+    ASAN_UNPOISON_MEMORY_REGION(st->lo + STACK_BYTES - used, used);
 #endif
+    st->abandoned = false;
 #ifdef GBT_EMU_USE_UCONTEXT
     getcontext(&f->uc);
-    f->uc.uc_stack.ss_sp = f->stack;
-    f->uc.uc_stack.ss_size = STACK_BYTES;
+    f->uc.uc_stack.ss_sp = st->lo;
+    f->uc.uc_stack.ss_size = (size_t)(st->top - st->lo);
     f->uc.uc_link = NULL;
     makecontext(&f->uc, (void (*)())uc_entry, 2, (unsigned)(uintptr_t)f, (unsigned)((uintptr_t)f >> 32));
 #else
-    void **top = (void **)(f->stack + STACK_BYTES);
-    void **sp = top - 10; /* 16-byte aligned: after the pops and ret, rsp = top - 16 */
-    uint32_t ctl[2];
-    asm volatile("stmxcsr %0" : "=m"(ctl[0]));
-    asm volatile("fnstcw %0" : "=m"(ctl[1]));
-    memcpy(&sp[0], ctl, 8);
-    sp[1] = NULL;                      /* r15 */
-    sp[2] = NULL;                      /* r14 */
-    sp[3] = (void *)fiber_main;        /* r13 */
-    sp[4] = f;                         /* r12 */
-    sp[5] = NULL;                      /* rbx */
-    sp[6] = NULL;                      /* rbp */
-    sp[7] = (void *)gbt_emu_fiber_entry;
-    sp[8] = sp[9] = NULL;
+    void **sp = (void **)st->top - 9; /* 16-byte aligned: after the pops and ret, rsp = top - 16 */
+    sp[0] = NULL;                     /* r15 */
+    sp[1] = NULL;                     /* r14 */
+    sp[2] = (void *)fiber_main;       /* r13 */
+    sp[3] = f;                        /* r12 */
+    sp[4] = NULL;                     /* rbx */
+    sp[5] = NULL;                     /* rbp */
+    sp[6] = (void *)gbt_emu_fiber_entry;
+    sp[7] = sp[8] = NULL;
     f->sp = sp;
 #endif
+}
+
+/* f has ended or is stopped for good: its stack goes back (it is reused only after f has switched away). */
+void fiber_release(fiber *f)
+{
+#ifndef GBT_EMU_TSAN
+    S->free_stacks.push_back(f->stk);
+#endif
+    f->stk = NULL;
 }
 
 fiber *fiber_new(void)
 {
     fiber *f = new fiber();
-    f->stack_map = (char *)mmap(NULL, STACK_BYTES + page, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (f->stack_map == MAP_FAILED) {
-        fprintf(stderr, "# gbt-emu: cannot map a fiber stack: %s\n", strerror(errno));
-        abort();
-    }
-    mprotect(f->stack_map, page, PROT_NONE); /* a stack overflow faults */
-    f->stack = f->stack_map + page;
 #ifdef GBT_EMU_TSAN
     f->tsan_fiber = __tsan_create_fiber(0);
 #endif
@@ -755,11 +890,12 @@ scheduler *sched(void)
 void switch_to(fiber *f)
 {
     scheduler *s = S;
+    if (f->stk == NULL) fiber_start(f);
     s->cur = f;
     current = &f->ids;
 #ifdef GBT_EMU_ASAN
     void *fake = NULL;
-    __sanitizer_start_switch_fiber(&fake, f->stack, STACK_BYTES);
+    __sanitizer_start_switch_fiber(&fake, f->stk->lo, (size_t)(f->stk->top - f->stk->lo));
 #endif
 #ifdef GBT_EMU_TSAN
     __tsan_switch_to_fiber(f->tsan_fiber, __tsan_switch_to_fiber_no_sync);
@@ -772,32 +908,37 @@ void switch_to(fiber *f)
     s->cur = NULL;
 }
 
+/* A uniform index below n from the generator (Lemire's multiply-shift: no division). */
+size_t pick_index(uint64_t *rng, size_t n)
+{
+    return (size_t)(((unsigned __int128)splitmix(rng) * n) >> 64);
+}
+
+/* Takes a random runnable fiber off the queue: NULL when there is none or the kernel has failed. */
+fiber *pick_runnable(grid_run *g)
+{
+    if (g->failed || g->runnable.empty()) return NULL;
+    const size_t i = pick_index(&g->rng, g->runnable.size());
+    fiber *next = g->runnable[i];
+    g->runnable[i] = g->runnable.back();
+    g->runnable.pop_back();
+    next->state = F_RUNNING;
+    return next;
+}
+
 /*
- * Fiber f stops running (it has set its state; `last`: it will never be
- * resumed): straight to a random runnable fiber, or to the scheduler when
- * there is none or the kernel has failed.  Returns when f is resumed.
+ * Fiber f stops running and `next` (picked by pick_runnable) runs, or the
+ * scheduler when next is NULL.  `last`: f will never be resumed (it gives
+ * its stack back).  Returns when f is resumed.
  */
-void switch_away(fiber *f, bool last)
+void resume_next(fiber *f, fiber *next, bool last)
 {
     scheduler *s = S;
-    grid_run *g = s->g;
-    fiber *next = NULL;
-    if (!g->failed && !g->runnable.empty()) {
-        const size_t i = splitmix(&g->rng) % g->runnable.size();
-        next = g->runnable[i];
-        g->runnable[i] = g->runnable.back();
-        g->runnable.pop_back();
-        if (next == f) { /* f itself was picked: it just goes on */
-            f->state = F_RUNNING;
-            return;
-        }
-        next->state = F_RUNNING;
-    }
+    if (next && next->stk == NULL) fiber_start(next); /* before f's stack is free to take */
+    if (last) fiber_release(f);
 #ifdef GBT_EMU_ASAN
-    __sanitizer_start_switch_fiber(last ? NULL : &f->asan_fake, next ? next->stack : s->stack_bottom,
-                                   next ? STACK_BYTES : s->stack_size);
-#else
-    (void)last;
+    __sanitizer_start_switch_fiber(last ? NULL : &f->asan_fake, next ? next->stk->lo : s->stack_bottom,
+                                   next ? (size_t)(next->stk->top - next->stk->lo) : s->stack_size);
 #endif
     if (next) {
         s->cur = next;
@@ -815,6 +956,18 @@ void switch_away(fiber *f, bool last)
 #ifdef GBT_EMU_ASAN
     __sanitizer_finish_switch_fiber(f->asan_fake, NULL, NULL);
 #endif
+}
+
+/*
+ * Fiber f stops running (it has set its state; `last`: it will never be
+ * resumed): straight to a random runnable fiber, or to the scheduler when
+ * there is none or the kernel has failed.  Returns when f is resumed.
+ */
+void switch_away(fiber *f, bool last)
+{
+    fiber *next = pick_runnable(S->g);
+    if (next == f) return; /* f itself was picked: it just goes on */
+    resume_next(f, next, last);
 }
 
 void make_ready(grid_run *g, fiber *f)
@@ -841,10 +994,16 @@ std::string where_text(const grid_run *g, const fiber *f)
     report(where_text(g, f) + ": " + what);
     g->failed = true;
     sticky = cudaErrorLaunchFailure;
-    f->abandoned = true;
+    f->stk->abandoned = true;
     f->state = F_DONE;
     switch_away(f, true);
     abort(); /* never resumed */
+}
+
+/* Whether two waits are at the same call (one file's name is usually one pointer: compared first). */
+inline bool same_site(const site &a, const site &b)
+{
+    return a.line == b.line && (a.file == b.file || strcmp(a.file, b.file) == 0);
 }
 
 const char *kind_name(int kind)
@@ -902,24 +1061,37 @@ void check_exit(fiber *f)
 
 void fiber_main(fiber *f)
 {
-    block *b = f->blk;
-    grid_run *g = b->g;
 #ifdef GBT_EMU_ASAN
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
+    for (;;) {
+        block *b = f->blk;
+        grid_run *g = b->g;
 #ifdef GBT_EMU_TSAN
-    __tsan_acquire(&b->tsan_start);
+        __tsan_acquire(&b->tsan_start);
 #endif
-    g->k->body(g->k->args);
+        g->k->body(g->k->args);
 #ifdef GBT_EMU_TSAN
-    __tsan_release(&b->tsan_end);
+        __tsan_release(&b->tsan_end);
 #endif
-    f->state = F_DONE;
-    b->exited++;
-    b->warps[f->warp].exited |= 1u << f->ids.lane;
-    check_exit(f);
-    switch_away(f, true);
-    abort();
+        f->state = F_DONE;
+        b->exited++;
+        b->warps[f->warp].exited |= 1u << f->ids.lane;
+        check_exit(f);
+        fiber *next = pick_runnable(g);
+#ifndef GBT_EMU_TSAN
+        if (next && next->stk == NULL) { /* a thread that has not started: it runs here, on f's stack */
+            next->stk = f->stk;
+            f->stk = NULL;
+            S->cur = next;
+            current = &next->ids;
+            f = next;
+            continue;
+        }
+#endif
+        resume_next(f, next, true);
+        abort(); /* never resumed */
+    }
 }
 
 /* ---- blocks and grids ------------------------------------------------------------------------------------ */
@@ -928,6 +1100,37 @@ unsigned flat_threads(dim3 d)
 {
     return d.x * d.y * d.z;
 }
+
+#ifdef GBT_EMU_TSAN
+/* Appends three numbers as "(x,y,z)" (snprintf, intercepted by TSan, cost a tenth of a run). */
+char *put_triple(char *p, unsigned x, unsigned y, unsigned z)
+{
+    const unsigned v[3] = {x, y, z};
+    *p++ = '(';
+    for (int i = 0; i < 3; i++) {
+        char digits[10];
+        int n = 0;
+        unsigned u = v[i];
+        do digits[n++] = (char)('0' + u % 10); while ((u /= 10) != 0);
+        while (n > 0) *p++ = digits[--n];
+        *p++ = i < 2 ? ',' : ')';
+    }
+    return p;
+}
+
+/* TSan's name for f: its CUDA thread and block, as its reports show them. */
+void tsan_name_fiber(fiber *f)
+{
+    char name[96], *p = name;
+    static const char thread_word[] = "CUDA thread ", block_word[] = " of block ";
+    memcpy(p, thread_word, sizeof thread_word - 1);
+    p = put_triple(p + sizeof thread_word - 1, f->ids.tid.x, f->ids.tid.y, f->ids.tid.z);
+    memcpy(p, block_word, sizeof block_word - 1);
+    p = put_triple(p + sizeof block_word - 1, f->ids.bid.x, f->ids.bid.y, f->ids.bid.z);
+    *p = '\0';
+    __tsan_set_fiber_name(f->tsan_fiber, name);
+}
+#endif
 
 void block_setup(block *b, grid_run *g, unsigned linear, fiber **fibers)
 {
@@ -964,12 +1167,8 @@ void block_setup(block *b, grid_run *g, unsigned linear, fiber **fibers)
         f->ids.gdim = gd;
         f->ids.lane = r % 32;
         f->asan_fake = NULL;
-        fiber_reset(f);
 #ifdef GBT_EMU_TSAN
-        char name[96];
-        snprintf(name, sizeof name, "CUDA thread (%u,%u,%u) of block (%u,%u,%u)", f->ids.tid.x,
-                 f->ids.tid.y, f->ids.tid.z, b->bid.x, b->bid.y, b->bid.z);
-        __tsan_set_fiber_name(f->tsan_fiber, name);
+        tsan_name_fiber(f);
 #endif
         make_ready(g, f);
     }
@@ -1033,21 +1232,26 @@ void run_grid(kernel_call &k)
     g.failed = false;
     while (s->pool.size() < (size_t)wave * nthreads) s->pool.push_back(fiber_new());
     for (unsigned i = 0; i < nblocks; i++) order[i] = i;
-    for (unsigned i = nblocks; i > 1; i--) std::swap(order[i - 1], order[splitmix(&g.rng) % i]);
+    for (unsigned i = nblocks; i > 1; i--) std::swap(order[i - 1], order[pick_index(&g.rng, i)]);
     s->g = &g;
+    const fp_control fpc = fp_control_now();
     COST(kernel_begin(k.name, nblocks, nthreads));
     for (unsigned first = 0; first < nblocks && !g.failed; first += wave) {
         const unsigned nb = nblocks - first < wave ? nblocks - first : wave;
         for (unsigned i = 0; i < nb; i++)
             block_setup(&blocks[i], &g, order[first + i], &s->pool[(size_t)i * nthreads]);
         while (!g.runnable.empty()) {
-            const size_t i = splitmix(&g.rng) % g.runnable.size();
-            fiber *f = g.runnable[i];
-            g.runnable[i] = g.runnable.back();
-            g.runnable.pop_back();
-            f->state = F_RUNNING;
-            switch_to(f);
+            switch_to(pick_runnable(&g));
             if (g.failed) break;
+        }
+        if (fp_control_now() != fpc) {
+            /* fibers share the OS thread's control words (gbt_emu_swap does not switch them) */
+            if (!g.failed)
+                report(where_text(&g, NULL) + ": the kernel changed the floating-point control words "
+                                              "(rounding mode, exception masks), which CUDA threads cannot");
+            fp_control_set(fpc);
+            g.failed = true;
+            sticky = cudaErrorLaunchFailure;
         }
         if (!g.failed)
             for (unsigned i = 0; i < nb; i++)
@@ -1058,9 +1262,13 @@ void run_grid(kernel_call &k)
                     break;
                 }
         for (unsigned i = 0; i < nb; i++) {
-            if (g.failed)
-                for (unsigned r = 0; r < blocks[i].nthreads; r++)
-                    blocks[i].f[r]->abandoned = blocks[i].f[r]->state != F_DONE || blocks[i].f[r]->abandoned;
+            /* threads stopped in the middle of the kernel (it failed) give their stacks back */
+            for (unsigned r = 0; r < blocks[i].nthreads; r++) {
+                fiber *f = blocks[i].f[r];
+                if (f->stk == NULL) continue;
+                f->stk->abandoned = true;
+                fiber_release(f);
+            }
             block_release(&blocks[i]);
         }
         g.runnable.clear();
@@ -1085,8 +1293,7 @@ void block_barrier(site w, bool user, hook_fn hook, void *ctx)
         b->bar_user = user;
         b->bar_hook = hook;
         b->bar_ctx = ctx;
-    } else if (b->bar_where.line != w.line || strcmp(b->bar_where.file, w.file) != 0 ||
-               b->bar_user != user) {
+    } else if (!same_site(b->bar_where, w) || b->bar_user != user) {
         fail_here(f, format("waits at %s %s:%d while other threads of its block wait at %s %s:%d: "
                             "divergent barriers",
                             user ? "__syncthreads" : "a CUB block collective", w.file, w.line,
@@ -1151,8 +1358,7 @@ uint64_t warp_op(unsigned mask, warp_kind kind, site w, uint64_t value, int src,
             if (!(mask & (1u << l))) continue;
             fiber *x = b->f[f->warp * 32 + l];
             lanes[l] = x;
-            if (x->wmask != mask || x->wkind != (int)kind || x->where.line != w.line ||
-                strcmp(x->where.file, w.file) != 0)
+            if (x->wmask != mask || x->wkind != (int)kind || !same_site(x->where, w))
                 fail_here(f, format("lanes of a warp meet at different warp operations: lane %u at %s %s:%d "
                                     "(mask 0x%08x), lane %u at %s %s:%d (mask 0x%08x)",
                                     lane, kind_name(kind), w.file, w.line, mask, l, kind_name(x->wkind),
