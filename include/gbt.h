@@ -299,7 +299,13 @@ GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
 /*
  * Sets a per-row field (or feature_weights, per feature), copying n floats:
  *   "label"        n == nrow; finite values
- *   "weight"       n == nrow; finite, >= 0
+ *   "weight"       n == nrow; finite, >= 0; or, on data with query groups
+ *                  (set them first), n == ngroups: one weight per group,
+ *                  as XGBoost's ranking takes them, given to each of its
+ *                  rows (read back one per row).  The ranking objectives
+ *                  weigh whole groups: per-row weights must be equal
+ *                  within each group.  File: PATH.weight, one line per
+ *                  row or per group.
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
  *                  scores used instead of base_score in training and
  *                  prediction

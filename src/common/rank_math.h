@@ -27,7 +27,7 @@
  *   4. lambdarank_normalization: mean: times 1 / k; topk: times
  *      log2(1 + L) / L with L = the sum of -2 lambda over the pairs (L > 0);
  *   5. times the group's weight (op->rank_wnorm folds in the weights'
- *      normalisation, rows / sum of row weights).
+ *      normalisation, groups / sum of group weights, as XGBoost's).
  * Rows that the row subsample leaves out get 0 afterwards.
  */
 #ifndef GBT_COMMON_RANK_MATH_H

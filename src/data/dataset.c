@@ -427,6 +427,28 @@ static void touch_field(gbt_dataset *d, float **slot)
         gbt__dataset_touch_keep(d);
 }
 
+/*
+ * Weights given per query group (XGBoost's form on ranking data): each
+ * finite and >= 0, every row of group g weighs values[g].
+ */
+static gbt_status set_group_weights(gbt_dataset *d, const float *values, uint64_t n)
+{
+    float *copy;
+    uint64_t r = 0;
+    for (uint64_t g = 0; g < n; g++)
+        RETURN_ERROR_IF(!isfinite(values[g]) || values[g] < 0, GBT_E_FORMAT,
+                        "weight %g of query group %llu is %s", (double)values[g],
+                        (unsigned long long)g,
+                        isnan(values[g]) ? "NaN" : isinf(values[g]) ? "infinite" : "negative");
+    FORWARD_IF_ERROR(gbt__alloc(&copy, d->nrow, sizeof(float), 0, "weight"));
+    for (uint64_t g = 0; g < n; g++)
+        for (uint32_t i = 0; i < d->groups[g]; i++) copy[r++] = values[g];
+    free(d->weight);
+    d->weight = copy;
+    touch_field(d, &d->weight);
+    return GBT_OK;
+}
+
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
                                  uint64_t n)
 {
@@ -465,10 +487,15 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         RETURN_ERROR_IF(n == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
                         "base_margin has %llu values; expected a multiple of the %llu rows",
                         (unsigned long long)n, (unsigned long long)d->nrow);
+    } else if (slot == &d->weight && d->ngroups && n == d->ngroups && n != d->nrow) {
+        return set_group_weights(d, values, n);
     } else {
         RETURN_ERROR_IF(n != d->nrow, GBT_E_INVALID_ARG,
-                        "%s has %llu values but the dataset has %llu rows", field,
-                        (unsigned long long)n, (unsigned long long)d->nrow);
+                        "%s has %llu values but the dataset has %llu rows%s", field,
+                        (unsigned long long)n, (unsigned long long)d->nrow,
+                        slot != &d->weight ? ""
+                        : d->ngroups ? " and query groups"
+                                     : " (weights per query group: set the groups first)");
     }
     if (slot != &d->feature_weights)
         FORWARD_IF_ERROR(check_field_values(d, field, values, n,

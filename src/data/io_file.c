@@ -353,15 +353,20 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         /* one per feature, not per row */
         s = gbt_dataset_set_field(d, field, v, n);
         if (s != GBT_OK) s = gbt__fail_context(GBT_E_FORMAT, "%s", side);
-    } else if (strcmp(field, "weight") == 0 && n != d->nrow)
-        s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
-                      (unsigned long long)d->nrow);
-    else if (strcmp(field, "weight") == 0 && n > 0) {
+    } else if (strcmp(field, "weight") == 0 && n != d->nrow && !(d->ngroups && n == d->ngroups)) {
+        if (d->ngroups)
+            s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows in %llu query groups (give one "
+                          "per row or one per group)", side, (unsigned long long)n,
+                          (unsigned long long)d->nrow, (unsigned long long)d->ngroups);
+        else
+            s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
+                          (unsigned long long)d->nrow);
+    } else if (strcmp(field, "weight") == 0 && n > 0) {
         s = GBT_OK;
         for (uint64_t i = 0; i < n && s == GBT_OK; i++)
             if (v[i] < 0)
-                s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of row %llu is negative", side,
-                              (double)v[i], (unsigned long long)i);
+                s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of %s %llu is negative", side, (double)v[i],
+                              n == d->nrow ? "row" : "query group", (unsigned long long)i);
         if (s == GBT_OK) s = gbt_dataset_set_field(d, field, v, n);
     } else if (n == 0 || n % d->nrow != 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu values; expected a multiple of the %llu rows", side,
@@ -404,12 +409,13 @@ static gbt_status side_groups(gbt_dataset *d, const char *path)
 
 gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path, int weights)
 {
+    /* the groups first: PATH.weight may hold one weight per group (ranking, as XGBoost's) */
+    FORWARD_IF_ERROR(side_groups(d, path));
     if (weights) FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
     FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
-    FORWARD_IF_ERROR(side_field(d, path, "feature_weights", "feature_weights"));
-    return side_groups(d, path);
+    return side_field(d, path, "feature_weights", "feature_weights");
 }
 
 /*

@@ -52,8 +52,9 @@ gbt_status gbt__rank_check(int obj, const struct gbt_params *p, const gbt_datase
                 gbt__dataset_where(d, r, where, sizeof where);
                 return gbt__fail(GBT_E_FORMAT,
                                  "%s: weight %g differs from %g of the first row of its query group "
-                                 "(group %llu); %s weighs whole groups, so every row of a group "
-                                 "needs the group's weight",
+                                 "(group %llu); %s weighs whole groups: Size of weight must equal "
+                                 "to the number of query groups when ranking group is used (one "
+                                 "weight per group; per-row weights must be equal within a group)",
                                  where, (double)d->weight[r], (double)d->weight[first],
                                  (unsigned long long)g, name);
             }
@@ -71,9 +72,11 @@ void gbt__rank_obj_param(const struct gbt_params *p, const gbt_dataset *d, struc
     op->rank_normalization = (int32_t)p->lambdarank_normalization;
     op->rank_score_norm = (int32_t)p->lambdarank_score_normalization;
     op->rank_wnorm = 1.0;
-    if (d && d->weight && d->nrow) {
-        for (uint64_t r = 0; r < d->nrow; r++) sw += d->weight[r];
-        op->rank_wnorm = sw > 0.0 ? (double)d->nrow / sw : 1.0;
+    if (d && d->weight && d->ngroups) {
+        /* XGBoost's normalisation: the number of groups over the sum of the groups' weights */
+        uint64_t r = 0;
+        for (uint64_t g = 0; g < d->ngroups; r += d->groups[g], g++) sw += d->weight[r];
+        op->rank_wnorm = sw > 0.0 ? (double)d->ngroups / sw : 1.0;
     }
 }
 

@@ -336,6 +336,8 @@ class Dataset:
         ``missing`` other than NaN is passed on as ``missing=V``.
     """
 
+    _group_weight: Optional[np.ndarray] = None  # weights given per query group (get_weight)
+
     def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
                  missing: Optional[float] = None, silent: bool = False,
                  feature_names: Optional[Sequence[str]] = None, feature_types: Any = None,
@@ -550,6 +552,9 @@ class Dataset:
         if field == "feature_weights":
             self.set_feature_weights(data)
             return
+        if field == "weight":
+            self.set_weight(data)
+            return
         if field in ("label_lower_bound", "label_upper_bound") and data is not None:
             arr = _as_vector(data, self.num_row(), field)
             check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
@@ -558,7 +563,9 @@ class Dataset:
 
     def get_float_info(self, field: str) -> np.ndarray:
         """A per-row field by name (a float32 copy); an empty array when it is not
-        set (XGBoost's behaviour)."""
+        set (XGBoost's behaviour); ``weight`` as given (per row or per group)."""
+        if field == "weight" and self._group_weight is not None:
+            return self._group_weight.copy()
         v = self._get_field(field)
         return np.empty(0, dtype=np.float32) if v is None else v
 
@@ -578,8 +585,44 @@ class Dataset:
         self._set_field("label", label)
 
     def set_weight(self, weight: Any) -> None:
-        """Set the row weights (finite, >= 0; None removes them)."""
+        """Set the weights (finite, >= 0; None removes them): one per row, or,
+        on data with query groups, one per group as XGBoost takes them for
+        ranking.  Per-group weights given before the groups wait for
+        :meth:`set_group` / :meth:`set_qid` (as in XGBoost, the sizes are
+        checked when training)."""
+        self._group_weight = None
+        if weight is not None:
+            arr = np.asarray(weight)
+            if arr.ndim == 2 and arr.shape[1] == 1:
+                arr = arr.reshape(-1)
+            groups = self.get_group()
+            if arr.ndim == 1 and arr.shape[0] != self.num_row() and groups is not None \
+                    and arr.shape[0] != groups.size:
+                raise ValueError("Size of weight must equal to the number of query groups when ranking "
+                                 f"group is used: {arr.shape[0]} weights for {groups.size} query "
+                                 f"groups of {self.num_row()} rows (or give one per row)")
+            if arr.ndim == 1 and arr.shape[0] != self.num_row():
+                if not np.all(np.isfinite(arr.astype(np.float64))):
+                    raise ValueError("weight contains NaN or infinity")
+                self._group_weight = np.ascontiguousarray(arr, dtype=np.float32)
+                check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), None, 0))
+                if groups is not None:
+                    check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"),
+                                                    _ptr(self._group_weight), arr.shape[0]), "weight")
+                return
         self._set_field("weight", weight)
+
+    def _check_weight(self) -> None:
+        """Raise XGBoost's error when per-group weights do not match the groups."""
+        if self._group_weight is None:
+            return
+        groups = self.get_group()
+        if groups is None:
+            raise ValueError(f"Size of weights must equal to number of rows: {self._group_weight.size} "
+                             f"weights for {self.num_row()} rows and no query groups")
+        if groups.size != self._group_weight.size:
+            raise ValueError("Size of weight must equal to the number of query groups when ranking "
+                             f"group is used: {self._group_weight.size} weights for {groups.size} groups")
 
     def set_base_margin(self, margin: Any) -> None:
         """Set the starting raw scores: one per row, or rows x num_class."""
@@ -595,6 +638,11 @@ class Dataset:
                              f"{self.num_row()} rows")
         sizes = np.ascontiguousarray(sizes, dtype=np.uint32)
         check(LIB.gbt_dataset_set_groups(self._handle, _ptr(sizes), sizes.size))
+        gw = self._group_weight
+        if gw is not None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), None, 0))
+            if gw.size == sizes.size:
+                check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), _ptr(gw), gw.size), "weight")
 
     def set_qid(self, qid: Any) -> None:
         """Set query groups from a query id per row (rows of a query consecutive)."""
@@ -715,7 +763,8 @@ class Dataset:
         return self.get_float_info("label")
 
     def get_weight(self) -> np.ndarray:
-        """The weights (a float32 copy); an empty array when there are none (as XGBoost's)."""
+        """The weights (a float32 copy) as given: per row, or per query group;
+        an empty array when there are none (as XGBoost's)."""
         return self.get_float_info("weight")
 
     def get_base_margin(self) -> np.ndarray:
@@ -732,8 +781,6 @@ class Dataset:
             self.set_feature_weights(feature_weights)
         if label is not None:
             self.set_label(label)
-        if weight is not None:
-            self.set_weight(weight)
         if base_margin is not None:
             self.set_base_margin(base_margin)
         if label_lower_bound is not None:
@@ -746,6 +793,8 @@ class Dataset:
             self.set_group(group)
         if qid is not None:
             self.set_qid(qid)
+        if weight is not None:  # after the groups: on ranking data, one weight per group
+            self.set_weight(weight)
         if feature_names is not None:
             self.feature_names = feature_names
         if feature_types is not None:

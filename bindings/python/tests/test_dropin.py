@@ -193,6 +193,27 @@ def test_save_binary_round_trip(tmp_path, sparse):
     assert not [p for p in os.listdir(tmp_path) if ".tmp" in p]
 
 
+# -- ranking weights: one per query group, as XGBoost takes them
+def test_ranking_weights_per_group_match_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.RandomState(0)
+    sizes = rng.randint(3, 10, size=12)
+    n = int(sizes.sum())
+    X = rng.normal(size=(n, 3)).astype(np.float32)
+    y = np.digitize(X[:, 0] + 0.5 * rng.normal(size=n), [-1, 0, 1]).astype(np.float32)
+    w = rng.uniform(0.2, 3.0, size=len(sizes)).astype(np.float32)
+    p = {"objective": "rank:ndcg", "max_depth": 2, "eta": 0.3, "base_score": 0.5}
+    dx = xgb.DMatrix(X, y, weight=w, group=sizes)
+    d = gbt.DMatrix(X, y, weight=w)  # before the groups, as XGBoost allows
+    d.set_group(sizes)
+    np.testing.assert_array_equal(d.get_weight(), w)
+    np.testing.assert_allclose(gbt.train(p, d, 4).predict(d), xgb.train(p, dx, 4).predict(dx), atol=1e-6)
+    with pytest.raises(ValueError, match="equal to the number of query groups"):
+        gbt.XGBRanker(n_estimators=1).fit(X, y, group=sizes, sample_weight=y)
+    with pytest.raises(ValueError, match="equal to the number of query groups"):
+        gbt.train(p, gbt.DMatrix(X, y, weight=w[:5], group=sizes), 1)
+
+
 def test_save_binary_into_a_missing_directory_leaves_nothing(tmp_path):
     d = gbt.DMatrix(np.ones((3, 2), np.float32))
     with pytest.raises(OSError):
