@@ -617,6 +617,20 @@ GBT_API gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const c
 GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
 
 /*
+ * lambdarank_unbiased: the position biases the booster's training has
+ * estimated so far (XGBoost's "ti+" and "tj-" of save_config): *npos
+ * positions (the first rows of each query in the order given), ti_plus[i]
+ * and tj_minus[i] for i < min(*npos, cap) (either may be NULL), 1 for every
+ * position before the first round, position 0 always 1.  *npos is 0 when
+ * the booster holds no such training (lambdarank_unbiased off, not trained
+ * in this process, or its training state dropped by a change of the data
+ * or parameters; as in XGBoost, the biases are estimated afresh by each
+ * training that starts).
+ */
+GBT_API gbt_status gbt_booster_rank_position_bias(const gbt_booster *b, double *ti_plus, double *tj_minus,
+                                                  uint32_t cap, uint32_t *npos);
+
+/*
  * Trains one more boosting round on `train`, which must have labels.  The
  * first round on a dataset bins it (max_bin) and sets up the device; later
  * rounds on the same, unchanged dataset reuse that work.  With device=auto,

@@ -135,7 +135,7 @@ static void rank_group(int obj, const struct gbt_obj_param *op, uint64_t seed, i
     uint32_t idx[3 * 64];
     double st[2 * 64];
     struct gbt_rank_scratch sc = {idx, idx + n, idx + 2 * n, st, st + n};
-    gbt_rank_group_gradients(obj, op, seed, round, 0, (uint32_t)n, s, y, w, &sc, g, h);
+    gbt_rank_group_gradients(obj, op, seed, round, 0, (uint32_t)n, s, y, w, &sc, NULL, g, h);
 }
 
 static void test_gradients(void)

@@ -79,6 +79,7 @@ struct gbt_obj_param {
     /* rank:* (common/rank_math.h) */
     double rank_wnorm;           /* groups / sum of group weights (1 without weights) */
     uint32_t rank_num_pair;      /* lambdarank_num_pair_per_sample, resolved */
+    uint32_t rank_npos;          /* lambdarank_unbiased: positions with a bias (0: off) */
     int32_t rank_method;         /* enum gbt_rank_pair_method */
     int32_t rank_exp_gain;       /* ndcg_exp_gain */
     int32_t rank_normalization;  /* lambdarank_normalization */

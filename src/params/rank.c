@@ -72,6 +72,14 @@ void gbt__rank_obj_param(const struct gbt_params *p, const gbt_dataset *d, struc
     op->rank_normalization = (int32_t)p->lambdarank_normalization;
     op->rank_score_norm = (int32_t)p->lambdarank_score_normalization;
     op->rank_wnorm = 1.0;
+    op->rank_npos = 0;
+    if (p->lambdarank_unbiased && d) {
+        /* the positions tracked: the first k (topk) or 32 (mean), no more than the largest query */
+        uint32_t most = 0, want = p->lambdarank_pair_method == GBT_RANK_TOPK ? op->rank_num_pair : 32u;
+        for (uint64_t g = 0; g < d->ngroups; g++)
+            if (d->groups[g] > most) most = d->groups[g];
+        op->rank_npos = want < most ? want : most;
+    }
     if (d && d->weight && d->ngroups) {
         /* XGBoost's normalisation: the number of groups over the sum of the groups' weights */
         uint64_t r = 0;

@@ -1793,6 +1793,14 @@ class Booster:
         version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
         cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
                                 self.num_trees() if self._has_model() else 0, base, version)
+        if str(params.get("lambdarank_unbiased", "")).lower() in ("1", "true"):
+            # the position biases estimated by this booster's training (XGBoost's ti+ and tj-)
+            n = ctypes.c_uint32()
+            check(LIB.gbt_booster_rank_position_bias(self._handle, None, None, 0, byref(n)))
+            tp, tm = np.empty(n.value, np.float64), np.empty(n.value, np.float64)
+            check(LIB.gbt_booster_rank_position_bias(self._handle, _ptr(tp), _ptr(tm), n.value, byref(n)))
+            cfg["learner"]["objective"]["ti+"] = tp.tolist()
+            cfg["learner"]["objective"]["tj-"] = tm.tolist()
         return json.dumps(cfg)
 
     def load_config(self, config: str) -> None:

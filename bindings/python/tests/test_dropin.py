@@ -1,5 +1,6 @@
 """XGBoost's Python API on gbt, call by call: what `import gbt as xgb` relies on.
 Expected values come from XGBoost itself (where installed) or by hand."""
+import json
 import os
 import pickle
 import signal
@@ -212,6 +213,29 @@ def test_ranking_weights_per_group_match_xgboost():
         gbt.XGBRanker(n_estimators=1).fit(X, y, group=sizes, sample_weight=y)
     with pytest.raises(ValueError, match="equal to the number of query groups"):
         gbt.train(p, gbt.DMatrix(X, y, weight=w[:5], group=sizes), 1)
+
+
+# -- lambdarank_unbiased: XGBoost's position biases and predictions on position-biased clicks
+def test_lambdarank_unbiased_matches_xgboost():
+    xgb = pytest.importorskip("xgboost")
+    rng = np.random.RandomState(1)
+    sizes = rng.randint(5, 15, size=40)
+    n = int(sizes.sum())
+    X = rng.normal(size=(n, 3)).astype(np.float32)
+    pos = np.concatenate([np.arange(s) for s in sizes])  # the order shown: rows in their query
+    click = ((X[:, 0] + 0.3 * rng.normal(size=n) > 0.3) & (rng.uniform(size=n) < 1.0 / (1 + pos)))
+    y = click.astype(np.float32)
+    p = {"objective": "rank:ndcg", "max_depth": 2, "eta": 0.3, "base_score": 0.5, "lambdarank_unbiased": True,
+         "lambdarank_num_pair_per_sample": 8, "lambdarank_bias_norm": 0.5}
+    dx, d = xgb.DMatrix(X, y, group=sizes), gbt.DMatrix(X, y, group=sizes)
+    bx, b = xgb.train(p, dx, 5), gbt.train(p, d, 5)
+    np.testing.assert_allclose(b.predict(d), bx.predict(dx), atol=1e-6)
+    ours, theirs = (json.loads(m.save_config())["learner"]["objective"] for m in (b, bx))
+    for key in ("ti+", "tj-"):
+        assert len(ours[key]) == 8 and ours[key][0] == 1.0 and np.ptp(ours[key]) > 0.1
+        np.testing.assert_allclose(ours[key], theirs[key], rtol=1e-5)
+    plain = gbt.train(dict(p, lambdarank_unbiased=False), d, 5).predict(d)
+    assert np.max(np.abs(plain - b.predict(d))) > 0.1
 
 
 def test_save_binary_into_a_missing_directory_leaves_nothing(tmp_path):
