@@ -312,11 +312,13 @@ GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
  *   "label_lower_bound", "label_upper_bound"
  *                  n == nrow; survival:aft's time intervals: row i's time
  *                  lies in [lower_i, upper_i], 0 <= lower <= upper, upper
- *                  may be +INFINITY (right-censored), lower 0 is
- *                  left-censored, lower == upper an observed time (> 0).
+ *                  may be +INFINITY (right-censored), lower 0 or
+ *                  -INFINITY is left-censored (-INFINITY is kept as 0,
+ *                  and read back so), lower == upper an observed time (> 0).
  *                  Set both or neither (then the labels are observed
  *                  times).  Files: the side files PATH.lower and PATH.upper
- *                  of gbt_dataset_from_file ("inf" in PATH.upper).
+ *                  of gbt_dataset_from_file ("inf" in PATH.upper, "-inf"
+ *                  in PATH.lower).
  *   "feature_weights"
  *                  n == ncol; finite, >= 0, not all 0: feature f's weight
  *                  in the draws of colsample_bytree, colsample_bylevel

@@ -382,12 +382,13 @@ gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense, const
     return GBT_OK;
 }
 
-/* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound). */
+/* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound); 3: also -inf (label_lower_bound). */
 static gbt_status check_field_values(const gbt_dataset *d, const char *field, const float *v,
                                      uint64_t n, int nonneg)
 {
     for (uint64_t i = 0; i < n; i++) {
         if (nonneg == 2 && v[i] > 0 && isinf(v[i])) continue;
+        if (nonneg == 3 && v[i] < 0 && isinf(v[i])) continue;
         if (!isfinite(v[i]) || (nonneg && v[i] < 0)) {
             char where[512];
             uint64_t row = i % d->nrow;
@@ -499,10 +500,15 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     }
     if (slot != &d->feature_weights)
         FORWARD_IF_ERROR(check_field_values(d, field, values, n,
-                                        slot == &d->label_upper ? 2
-                                        : slot == &d->weight || slot == &d->label_lower));
+                                        slot == &d->label_upper   ? 2
+                                        : slot == &d->label_lower ? 3
+                                                                  : slot == &d->weight));
     FORWARD_IF_ERROR(gbt__alloc(&copy, n, sizeof(float), 0, field));
     memcpy(copy, values, n * sizeof(float));
+    /* a lower bound of -inf is no lower bound: left-censored, as 0 (XGBoost's reading) */
+    if (slot == &d->label_lower)
+        for (uint64_t i = 0; i < n; i++)
+            if (isinf(copy[i])) copy[i] = 0.0f;
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;

@@ -248,9 +248,10 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
 /*
  * Reads every number of a side file into *out (free it; NULL when there
  * are none): floats, or (sizes) uint32_t integers in [1, UINT32_MAX]
- * parsed as integers.  pos_inf: floats may also be +inf ("inf").
+ * parsed as integers.  inf_sign: floats may also be +inf ("inf") when 1,
+ * -inf when -1.
  */
-static gbt_status read_numbers(const char *path, int sizes, int pos_inf, void **out, uint64_t *n)
+static gbt_status read_numbers(const char *path, int sizes, int inf_sign, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
     union {
@@ -284,7 +285,7 @@ static gbt_status read_numbers(const char *path, int sizes, int pos_inf, void **
                 break;
             }
             if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX
-                      : !isfinite(x) && !(pos_inf && x > 0)) {
+                      : !isfinite(x) && !(inf_sign > 0 && x > 0) && !(inf_sign < 0 && x < 0)) {
                 s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %s", path, (unsigned long long)lr.line,
                               sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
@@ -338,7 +339,11 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 0, strcmp(field, "label_upper_bound") == 0, &raw, &n);
+    /* inf: an open upper bound; -inf: an open lower bound (left-censored, as 0) */
+    s = read_numbers(side, 0, strcmp(field, "label_upper_bound") == 0   ? 1
+                              : strcmp(field, "label_lower_bound") == 0 ? -1
+                                                                        : 0,
+                     &raw, &n);
     if (s != GBT_OK) {
         free(side);
         return s;

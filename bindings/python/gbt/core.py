@@ -1134,6 +1134,13 @@ class Booster:
             return
         text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
         st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
+        if st == _lib.ParamError.status and not _has_param(name):
+            # XGBoost ignores an unknown name with a warning; the C API refuses it
+            hint = LIB.gbt_last_error().decode("utf-8", "replace")
+            if not quiet:
+                import warnings
+                warnings.warn(f'Parameters: {{ "{name}" }} are not used. ({hint})', UserWarning, stacklevel=4)
+            return
         if not quiet:
             check(st)
 
@@ -1143,8 +1150,10 @@ class Booster:
 
         ``eval_metric`` replaces the booster's metric list with the value (a
         name or a list of names); other parameters take text or numbers.
-        Unknown names and values out of range raise :class:`gbt.ParamError`
-        with the library's message (the closest valid name, the range).
+        An unknown name is ignored with XGBoost's warning (``Parameters: {
+        "name" } are not used.``, a ``UserWarning`` with the closest valid
+        name); a value out of range raises :class:`gbt.ParamError` with the
+        library's message.  (The C API and the CLIs refuse unknown names.)
         """
         if isinstance(params, str):
             items = [(params, value)]
