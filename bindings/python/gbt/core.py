@@ -573,11 +573,14 @@ class Dataset:
         """Set each feature's weight in the draws of ``colsample_bytree``,
         ``colsample_bylevel`` and ``colsample_bynode`` (XGBoost's
         ``feature_weights``): one finite value >= 0 per feature, not all 0;
-        None removes them."""
+        None or an empty array removes them."""
         if weights is None:
             check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
             return
         arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float32).reshape(-1))
+        if arr.size == 0:  # XGBoost's way of removing them
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
+            return
         check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:

@@ -260,6 +260,8 @@ def test_set_info_and_empty_fields():
     np.testing.assert_array_equal(d.get_float_info("feature_weights"), [1.0, 3.0])
     with pytest.raises(ValueError, match="feature_weights"):
         d.set_info(feature_weights=np.ones(3))  # one per feature
+    d.set_info(feature_weights=np.empty(0))  # XGBoost's removal
+    assert d.get_float_info("feature_weights").size == 0
     with pytest.raises(ValueError, match="categorical"):
         gbt.DMatrix(X, feature_types=["q", "c"])
 
