@@ -377,6 +377,12 @@ class Dataset:
         else:
             if data is None:
                 raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
+            if np.ndim(data) == 0:  # not array-like: XGBoost's warning, then its TypeError
+                import warnings
+                warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
+                              UserWarning, stacklevel=2)
+                raise TypeError(f"Not supported type for data: {type(data)} (give an array, a DataFrame, "
+                                "a sparse matrix or a path)")
             self._from_dense(_as_dense_f32(data), handle)
         self._handle = handle
         if feature_names is None:

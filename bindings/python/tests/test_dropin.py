@@ -262,6 +262,8 @@ def test_set_info_and_empty_fields():
         d.set_info(feature_weights=np.ones(3))  # one per feature
     d.set_info(feature_weights=np.empty(0))  # XGBoost's removal
     assert d.get_float_info("feature_weights").size == 0
+    with pytest.raises(TypeError, match="Not supported type"), pytest.warns(UserWarning, match="Unknown data"):
+        gbt.DMatrix(object())  # as XGBoost: a warning, then TypeError
     with pytest.raises(ValueError, match="categorical"):
         gbt.DMatrix(X, feature_types=["q", "c"])
 
