@@ -573,6 +573,8 @@ class Dataset:
         if field == "weight" and self._group_weight is not None:
             return self._group_weight.copy()
         v = self._get_field(field)
+        if field == "base_margin" and v is not None and v.size > self.num_row():
+            return v.reshape(self.num_row(), -1)  # several outputs: rows x outputs, as XGBoost's
         return np.empty(0, dtype=np.float32) if v is None else v
 
     def set_feature_weights(self, weights: Any) -> None:
@@ -777,7 +779,9 @@ class Dataset:
         return self.get_float_info("weight")
 
     def get_base_margin(self) -> np.ndarray:
-        """The base margin (a float32 copy, flat); an empty array when there is none."""
+        """The base margin (a float32 copy): one per row, or rows x outputs
+        when it has several per row (XGBoost's shapes); an empty array when
+        there is none."""
         return self.get_float_info("base_margin")
 
     def set_info(self, *, label: Any = None, weight: Any = None, base_margin: Any = None,

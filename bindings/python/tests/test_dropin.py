@@ -262,6 +262,11 @@ def test_set_info_and_empty_fields():
         d.set_info(feature_weights=np.ones(3))  # one per feature
     d.set_info(feature_weights=np.empty(0))  # XGBoost's removal
     assert d.get_float_info("feature_weights").size == 0
+    m = gbt.DMatrix(np.zeros((4, 2), np.float32))
+    m.set_base_margin(np.arange(12, dtype=np.float32).reshape(4, 3))  # XGBoost reads it back as 4 x 3
+    assert m.get_base_margin().shape == (4, 3) and m.get_base_margin()[1, 0] == 3
+    m.set_base_margin(np.ones(4, np.float32))
+    assert m.get_base_margin().shape == (4,)
     with pytest.raises(TypeError, match="Not supported type"), pytest.warns(UserWarning, match="Unknown data"):
         gbt.DMatrix(object())  # as XGBoost: a warning, then TypeError
     with pytest.raises(ValueError, match="categorical"):
