@@ -41,7 +41,8 @@ gbt_status gbt__rank_check(int obj, const struct gbt_params *p, const gbt_datase
                 bad = "is not a finite relevance >= 0";
             else if (exp_gain && (y != floorf(y) || y > (float)GBT_RANK_MAX_EXP_LABEL))
                 bad = "is not a whole number in 0..31, as the gain 2^label - 1 of ndcg_exp_gain=true "
-                      "needs (set ndcg_exp_gain=false for other relevances)";
+                      "needs (Set `ndcg_exp_gain` to false to use custom DCG gain: with ndcg_exp_gain=false "
+                      "the gain is the label)";
             else if (obj == GBT_OBJ_RANK_MAP && y != 0.0f && y != 1.0f)
                 bad = "is not 0 or 1 (rank:map takes binary relevance)";
             if (bad) {
