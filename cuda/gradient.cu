@@ -141,20 +141,27 @@ __global__ void __launch_bounds__(64, 12)
                 const uint32_t *group_ptr, const double *margin, const float *label,
                 const float *weight, uint64_t seed, int round, double subsample,
                 uint64_t row_base, uint64_t group_base, uint32_t *idx, double *stat,
-                double *g, double *h)
+                const double *bias, double *g, double *h)
 {
     for (uint64_t grp = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; grp < ngroups;
          grp += (uint64_t)gridDim.x * blockDim.x) {
         const uint32_t b = group_ptr[grp], cnt = group_ptr[grp + 1] - b;
         struct gbt_rank_scratch s;
+        struct gbt_rank_bias ub;
         const double w = (weight ? (double)weight[b] : 1.0) * op.rank_wnorm;
+        /* bias (lambdarank_unbiased): ti+, tj- (rank_npos each), then li and lj (n each) */
+        ub.tplus = bias;
+        ub.tminus = bias + op.rank_npos;
+        ub.li = bias ? (double *)bias + 2 * (uint64_t)op.rank_npos + b : NULL;
+        ub.lj = bias ? (double *)bias + 2 * (uint64_t)op.rank_npos + n + b : NULL;
+        ub.npos = op.rank_npos;
         s.order = idx + b;
         s.tmp = idx + n + b;
         s.lorder = idx + 2 * n + b;
         s.nrel = stat + b;
         s.acc = stat + n + b;
         gbt_rank_group_gradients(obj, &op, seed, round, group_base + grp, cnt, margin + b, label + b,
-                                 w, &s, g + b, h + b);
+                                 w, &s, bias ? &ub : NULL, g + b, h + b);
         for (uint32_t i = 0; i < cnt; i++)
             if (!gbt_row_sampled(seed, round, row_base + b + i, subsample)) {
                 g[b + i] = 0.0;
@@ -300,6 +307,43 @@ static int quantize(struct gbt_cu_ctx *c, const struct gbt_grad_request *one,
     return 0;
 }
 
+/*
+ * The ranking objectives' gradients into gtmp and htmp; lambdarank_unbiased
+ * takes the biases to the device and brings each row's li and lj back.
+ */
+static int rank(struct gbt_cu_ctx *c, const struct gbt_grad_request *req, char *msg)
+{
+    const uint64_t n = c->n, np = req->obj.rank_npos;
+    double *bias = NULL;
+    int rc = 0;
+    cudaError_t e;
+    if (np) {
+        e = cudaMalloc((void **)&bias, (2 * np + 2 * n) * sizeof(double));
+        if (e != cudaSuccess) return fail(msg, e, "allocating the position biases", __FILE__, __LINE__);
+        e = cudaMemcpyAsync(bias, req->rank_tplus, np * sizeof(double), cudaMemcpyHostToDevice, c->stream);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(bias + np, req->rank_tminus, np * sizeof(double), cudaMemcpyHostToDevice,
+                                c->stream);
+        if (e != cudaSuccess) rc = fail(msg, e, "cudaMemcpyAsync (the position biases)", __FILE__, __LINE__);
+    }
+    if (rc == 0) {
+        rank_groups<<<grid_for(c, c->ngroups, 64), 64, 0, c->stream>>>(
+            c->objective, req->obj, n, c->ngroups, c->group_ptr, c->margin, c->label,
+            c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, req->row_base,
+            req->group_base, c->rank_idx, c->rank_stat, bias, c->gtmp, c->htmp);
+        e = cudaGetLastError();
+        if (e != cudaSuccess) rc = fail(msg, e, "launching rank_groups", __FILE__, __LINE__);
+    }
+    if (rc == 0 && np) {
+        e = cudaMemcpyAsync(req->rank_li, bias + 2 * np, 2 * n * sizeof(double), cudaMemcpyDeviceToHost,
+                            c->stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+        if (e != cudaSuccess) rc = fail(msg, e, "cudaMemcpyAsync (li and lj)", __FILE__, __LINE__);
+    }
+    if (bias) (void)cudaFree(bias);
+    return rc;
+}
+
 extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_request *req,
                                 struct gbt_class_sums *out, char *msg)
 {
@@ -311,11 +355,8 @@ extern "C" int gbt_cu_gradients(struct gbt_cu_ctx *c, const struct gbt_grad_requ
     if (gbt_objective_is_ranking(c->objective)) {
         if (c->ngroups == 0)
             return failf(msg, GBT_E_INTERNAL, "ranking objective without query groups");
-        rank_groups<<<grid_for(c, c->ngroups, 64), 64, 0, c->stream>>>(
-            c->objective, req->obj, n, c->ngroups, c->group_ptr, c->margin, c->label,
-            c->has_weight ? c->weight : NULL, req->seed, req->round, req->subsample, req->row_base,
-            req->group_base, c->rank_idx, c->rank_stat, c->gtmp, c->htmp);
-        CU_LAUNCHED("rank_groups");
+        int rc = rank(c, req, msg);
+        if (rc) return rc;
     } else if (K == 1) {
         return quantize(c, req, req->max_hook, out, msg);
     } else {

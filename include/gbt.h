@@ -314,17 +314,26 @@ GBT_API gbt_status gbt_dataset_is_binary(const char *path, int *out);
  *                  reg:quantileerror, survival:* or rank:*).
  *                  gbt_dataset_get_field gives all n * T
  *   "weight"       n == nrow; finite, >= 0
+ *   "weight"       n == nrow; finite, >= 0; or, on data with query groups
+ *                  (set them first), n == ngroups: one weight per group,
+ *                  as XGBoost's ranking takes them, given to each of its
+ *                  rows (read back one per row).  The ranking objectives
+ *                  weigh whole groups: per-row weights must be equal
+ *                  within each group.  File: PATH.weight, one line per
+ *                  row or per group.
  *   "base_margin"  n == nrow or nrow * num_class (row-major); initial raw
  *                  scores used instead of base_score in training and
  *                  prediction
  *   "label_lower_bound", "label_upper_bound"
  *                  n == nrow; survival:aft's time intervals: row i's time
  *                  lies in [lower_i, upper_i], 0 <= lower <= upper, upper
- *                  may be +INFINITY (right-censored), lower 0 is
- *                  left-censored, lower == upper an observed time (> 0).
+ *                  may be +INFINITY (right-censored), lower 0 or
+ *                  -INFINITY is left-censored (-INFINITY is kept as 0,
+ *                  and read back so), lower == upper an observed time (> 0).
  *                  Set both or neither (then the labels are observed
  *                  times).  Files: the side files PATH.lower and PATH.upper
- *                  of gbt_dataset_from_file ("inf" in PATH.upper).
+ *                  of gbt_dataset_from_file ("inf" in PATH.upper, "-inf"
+ *                  in PATH.lower).
  *   "feature_weights"
  *                  n == ncol; finite, >= 0, not all 0: feature f's weight
  *                  in the draws of colsample_bytree, colsample_bylevel
@@ -623,6 +632,20 @@ GBT_API gbt_status gbt_booster_set_attr(gbt_booster *b, const char *key, const c
  * *json with gbt_free.
  */
 GBT_API gbt_status gbt_booster_attributes(const gbt_booster *b, char **json);
+
+/*
+ * lambdarank_unbiased: the position biases the booster's training has
+ * estimated so far (XGBoost's "ti+" and "tj-" of save_config): *npos
+ * positions (the first rows of each query in the order given), ti_plus[i]
+ * and tj_minus[i] for i < min(*npos, cap) (either may be NULL), 1 for every
+ * position before the first round, position 0 always 1.  *npos is 0 when
+ * the booster holds no such training (lambdarank_unbiased off, not trained
+ * in this process, or its training state dropped by a change of the data
+ * or parameters; as in XGBoost, the biases are estimated afresh by each
+ * training that starts).
+ */
+GBT_API gbt_status gbt_booster_rank_position_bias(const gbt_booster *b, double *ti_plus, double *tj_minus,
+                                                  uint32_t cap, uint32_t *npos);
 
 /*
  * Trains one more boosting round on `train`, which must have labels.  The

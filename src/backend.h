@@ -109,6 +109,14 @@ struct gbt_grad_request {
     /* the global index of local row 0 and of local query group 0 (row sampling, pair draws) */
     uint64_t row_base, group_base;
     const struct gbt_max_hook *max_hook; /* NULL: one process */
+    /*
+     * lambdarank_unbiased (obj.rank_npos > 0), host memory: the position
+     * biases ti+ and tj- (rank_npos each), and li and lj, one per row, that
+     * gradients fills (common/rank_math.h; rank_lj == rank_li + nrow); else
+     * NULL.
+     */
+    const double *rank_tplus, *rank_tminus;
+    double *rank_li, *rank_lj;
 };
 
 /* One class's gradients for this round: exact totals and fixed-point exponents. */

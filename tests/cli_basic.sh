@@ -288,6 +288,18 @@ check "without groups the whole file is one query (another ndcg@10)" \
 "$gbtrain" --objective=rank:ndcg --num_round=1 rank.csv norank.model 2> norank.err
 check "a ranking objective without groups: an error naming .group, .query and qid:" \
     sh -c 'grep -q "needs query groups" norank.err && grep -q "FILE.group" norank.err && grep -q "qid:" norank.err'
+# weights per query group (XGBoost's form) in a .weight file: the model of the same weights per row
+awk '{ split($2, q, ":"); if (q[2] != last) { if (n) print n; n = 0; last = q[2] } n++ } END { print n }' \
+    "$data/rank.test.libsvm" > rank.csv.group
+awk '{ print (NR % 3) + 0.5 }' rank.csv.group > rank.csv.weight
+"$gbtrain" -q --objective=rank:ndcg --num_round=2 rank.csv rankgw.model
+awk 'NR == FNR { w[NR] = (NR % 3) + 0.5; s[NR] = $1; next } END { for (g = 1; g in s; g++) for (i = 0; i < s[g]; i++) print w[g] }' \
+    rank.csv.group rank.csv.group > rank.csv.weight
+"$gbtrain" -q --objective=rank:ndcg --num_round=2 rank.csv rankrw.model
+"$gbtrain" -q --objective=rank:ndcg --num_round=2 "$data/rank.test.libsvm" rankuw.model
+check "a .weight file of one weight per query group trains the model of those weights per row" \
+    sh -c 'cmp -s rankgw.model rankrw.model && ! cmp -s rankgw.model rankuw.model'
+rm rank.csv.group rank.csv.weight
 
 # constraints in a config file (quoted or not) equal them on the command line, and the model keeps them
 printf 'monotone_constraints = "(0,0,1,1,0,0,0,0,1,0)"\ninteraction_constraints = [[0,1],[2,3,8],[4,5,6,7,9]]\n' > cons.conf

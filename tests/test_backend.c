@@ -13,7 +13,8 @@
  *   everywhere;
  *   cuda against cpu: needs a CUDA device, else "ok N # SKIP no CUDA device".
  * Cases cover every objective (the ranking ones with query groups of 1 to
- * 200 rows, topk truncated at 8 pairs or mean with seeded pairs), the three binned layouts (dense uint8,
+ * 200 rows, topk truncated at 8 pairs or mean with seeded pairs; their
+ * trainings on dense data with lambdarank_unbiased's position biases), the three binned layouts (dense uint8,
  * dense uint16 via max_bin > 256, CSR via sparse data), missing values,
  * weights, subsampling, feature masks (colsample), depthwise and lossguide,
  * L1 and max_delta_step, and (on CUDA) histograms split into several
@@ -125,6 +126,7 @@ struct spec {
     int aft_dist;   /* survival:aft: aft_loss_distribution (0 normal, 1 logistic, 2 extreme) */
     int max_depth;  /* trainings: 0 for the default, 5 */
     int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
+    int rank_unbiased; /* trainings, ranking objectives: lambdarank_unbiased (position biases) */
     const char *monotone, *interaction; /* constraints (NULL: none) */
     int feature_weights;                /* 1: the data gets feature weights */
     int max_leaves; /* trainings, lossguide: 0 for 16 with max_depth 0, -1 for no limit */
@@ -372,7 +374,7 @@ static gbt_status brute_gradients(void *p, const struct gbt_grad_request *req,
             gbt_rank_group_gradients(b->obj, &req->obj, req->seed, req->round, g, cnt, b->margin + s0,
                                      b->label + s0,
                                      (b->weight ? b->weight[s0] : 1.0) * req->obj.rank_wnorm, &sc,
-                                     b->g + s0, b->h + s0);
+                                     NULL, b->g + s0, b->h + s0);
         }
         for (uint64_t r = 0; r < n; r++)
             if (!gbt_row_sampled(req->seed, req->round, r, req->subsample)) b->g[r] = b->h[r] = 0.0;
@@ -1163,6 +1165,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     }
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_pair_method", "mean");
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
+    if (st == GBT_OK && s->rank_unbiased) st = set(b, "lambdarank_unbiased", "true");
     if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
@@ -1698,7 +1701,9 @@ static void test_trainings(void)
                 if (obj == GBT_OBJ_SURVIVAL_AFT) s.aft_dist = aft_cases++ % 3;
                 if (!part_keeps()) continue;
                 s.rank_mean = gbt_objective_is_ranking(obj) && pol == 1;
-                snprintf(name, sizeof name, "%s%s %s %s %dx%d%s%s%s%s", obj_name(obj),
+                s.rank_unbiased = gbt_objective_is_ranking(obj) && l != L_CSR;
+                snprintf(name, sizeof name, "%s%s%s %s %s %dx%d%s%s%s%s", obj_name(obj),
+                         s.rank_unbiased ? " unbiased" : "",
                          s.rank_mean                 ? " mean"
                          : obj != GBT_OBJ_SURVIVAL_AFT ? ""
                          : s.aft_dist == 0           ? " normal"

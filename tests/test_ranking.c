@@ -14,7 +14,8 @@
  * prints the table below), and a few values worked out by hand.
  *
  * Checks: a ranking objective without groups, bad labels, weights that
- * differ within a group: errors that name the fix or the row.  Training:
+ * differ within a group: errors that name the fix or the row; weights
+ * given one per query group (XGBoost's form).  Training:
  * rank:ndcg, rank:map and rank:pairwise learn on datasets/rank.*, the
  * model round-trips, and gbt_booster_eval scores per query.
  */
@@ -134,7 +135,7 @@ static void rank_group(int obj, const struct gbt_obj_param *op, uint64_t seed, i
     uint32_t idx[3 * 64];
     double st[2 * 64];
     struct gbt_rank_scratch sc = {idx, idx + n, idx + 2 * n, st, st + n};
-    gbt_rank_group_gradients(obj, op, seed, round, 0, (uint32_t)n, s, y, w, &sc, g, h);
+    gbt_rank_group_gradients(obj, op, seed, round, 0, (uint32_t)n, s, y, w, &sc, NULL, g, h);
 }
 
 static void test_gradients(void)
@@ -434,8 +435,33 @@ static void test_checks(void)
         d = metric_data(grade, 1, 0);
         gbt_dataset_set_field(d, "weight", w, 20);
         ok(train_on(d, "rank:ndcg", NULL, NULL) == GBT_E_FORMAT && strstr(gbt_last_error(), "row 9") &&
-               strstr(gbt_last_error(), "group 1"),
-           "a weight that differs within a query: error naming row 9 (%s)", gbt_last_error());
+               strstr(gbt_last_error(), "group 1") &&
+               strstr(gbt_last_error(), "equal to the number of query groups"),
+           "a weight that differs within a query: error naming row 9 and XGBoost's rule (%s)",
+           gbt_last_error());
+        gbt_dataset_free(d);
+    }
+    {
+        /* weights per query group (XGBoost's form): each group's rows take its weight */
+        const float *got = NULL;
+        uint64_t n = 0;
+        int same = 1;
+        d = metric_data(grade, 0, 0);
+        ok(gbt_dataset_set_field(d, "weight", group_w, 5) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "set the groups first"),
+           "5 weights for 20 rows without groups: error saying to set the groups first (%s)",
+           gbt_last_error());
+        gbt_dataset_set_groups(d, sizes, 5);
+        ok(gbt_dataset_set_field(d, "weight", group_w, 5) == GBT_OK &&
+               gbt_dataset_get_field(d, "weight", &got, &n) == GBT_OK && n == 20,
+           "5 weights for the 5 query groups are taken, read back one per row");
+        for (int i = 0, r = 0; i < 5 && got; i++)
+            for (uint32_t j = 0; j < sizes[i]; j++, r++) same &= got[r] == group_w[i];
+        ok(same && train_on(d, "rank:ndcg", NULL, NULL) == GBT_OK,
+           "every row of a group has the group's weight, and rank:ndcg trains on them");
+        ok(gbt_dataset_set_field(d, "weight", group_w, 4) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "4 values") && strstr(gbt_last_error(), "query groups"),
+           "4 weights for 5 groups and 20 rows: error (%s)", gbt_last_error());
         gbt_dataset_free(d);
     }
     {

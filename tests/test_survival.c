@@ -382,6 +382,15 @@ static void test_checks(void)
        "label_lower_bound: negative values are refused: %s", gbt_last_error());
     ok(gbt_dataset_set_field(d, "label_lower_bound", inf, 4) == GBT_E_FORMAT,
        "label_lower_bound: inf is refused: %s", gbt_last_error());
+    {
+        /* -inf: no lower bound, left-censored as 0 (XGBoost's reading) */
+        const float minf[] = {1.0f, -INFINITY, 2.0f, 3.0f};
+        ok(gbt_dataset_set_field(d, "label_lower_bound", minf, 4) == GBT_OK &&
+               gbt_dataset_get_field(d, "label_lower_bound", &got, &n) == GBT_OK && n == 4 && got[1] == 0.0f &&
+               got[0] == 1.0f,
+           "label_lower_bound takes -inf as 0 (left-censored)");
+        gbt_dataset_set_field(d, "label_lower_bound", NULL, 0);
+    }
     ok(gbt_dataset_set_field(d, "label_upper_bound", inf, 4) == GBT_OK &&
            gbt_dataset_get_field(d, "label_upper_bound", &got, &n) == GBT_OK && n == 4 && isinf(got[1]),
        "label_upper_bound takes +inf and reads back");
@@ -405,6 +414,15 @@ static void test_side_files(void)
     ok(nl == 3 && nh == 3 && lo[1] == 2.5f && lo[2] == 0.0f && hi[0] == 1.0f && isinf(hi[1]) && hi[2] == 4.0f,
        "FILE.lower and FILE.upper become label_lower_bound and label_upper_bound (inf read)");
     gbt_dataset_free(d);
+    tu_write("surv.csv.lower", "1\n2.5\n-inf\n");
+    ok(gbt_dataset_from_file(path, "label_column=0", &d) == GBT_OK &&
+           gbt_dataset_get_field(d, "label_lower_bound", &lo, &nl) == GBT_OK && nl == 3 && lo[2] == 0.0f,
+       "-inf in FILE.lower is a left-censored 0");
+    gbt_dataset_free(d);
+    tu_write("surv.csv.upper", "1\n-inf\n4\n");
+    ok(gbt_dataset_from_file(path, "label_column=0", &d) == GBT_E_FORMAT, "-inf in FILE.upper is refused: %s",
+       gbt_last_error());
+    tu_write("surv.csv.upper", "1\ninf\n4\n");
     tu_write("surv.csv.lower", "1\n-2\n0\n");
     ok(gbt_dataset_from_file(path, "label_column=0", &d) == GBT_E_FORMAT, "a negative lower bound in FILE.lower is refused: %s",
        gbt_last_error());

@@ -217,3 +217,18 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     memcpy(buf, tmp, strlen(tmp) + 1);
     return GBT_OK;
 }
+
+gbt_status gbt_booster_rank_position_bias(const gbt_booster *b, double *ti_plus, double *tj_minus,
+                                          uint32_t cap, uint32_t *npos)
+{
+    const struct gbt_train_state *ts;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(npos);
+    ts = b->ts;
+    *npos = ts && ts->rank_bias ? ts->rank_npos : 0;
+    for (uint32_t i = 0; i < *npos && i < cap; i++) {
+        if (ti_plus) ti_plus[i] = ts->rank_bias[i];
+        if (tj_minus) tj_minus[i] = ts->rank_bias[*npos + i];
+    }
+    return GBT_OK;
+}

@@ -26,8 +26,18 @@
  *        g[hi] += lambda, g[lo] -= lambda, h[hi] += hess, h[lo] += hess;
  *   4. lambdarank_normalization: mean: times 1 / k; topk: times
  *      log2(1 + L) / L with L = the sum of -2 lambda over the pairs (L > 0);
+ *   4b. lambdarank_unbiased (Unbiased LambdaMART, XGBoost's extended
+ *      IPW): with the position biases ti+ and tj- of the last round
+ *      (struct gbt_rank_bias; a document's position is its row's place in
+ *      the group as given, the order the clicks were shown in), a pair
+ *      whose rows ih (higher label) and il both lie in the first npos
+ *      positions has lambda and hess divided by ti+[ih] tj-[il], and adds
+ *      its cost log(1 / (1 - p)) dZ: li[ih] += cost / tj-[il],
+ *      lj[il] += cost / ti+[ih] (the host sums them over the groups and
+ *      sets ti+[i] = (li[i] / li[0])^(1 / (1 + lambdarank_bias_norm)),
+ *      tj- alike, for the next round: train/booster.c);
  *   5. times the group's weight (op->rank_wnorm folds in the weights'
- *      normalisation, rows / sum of row weights).
+ *      normalisation, groups / sum of group weights, as XGBoost's).
  * Rows that the row subsample leaves out get 0 afterwards.
  */
 #ifndef GBT_COMMON_RANK_MATH_H
@@ -148,10 +158,24 @@ GBT_SHARED uint32_t gbt_rank_partner(uint64_t seed, int round, uint64_t group, u
     return r < left ? r : r - left + bucket_end;
 }
 
+/*
+ * lambdarank_unbiased: the position biases of the last round (npos each,
+ * 1 in the first round) and this round's per-row sums for one group (li
+ * and lj point at the group's first row).
+ */
+struct gbt_rank_bias {
+    const double *tplus, *tminus;
+    double *li, *lj;
+    uint32_t npos;
+};
+
+#define GBT_RANK_EPS 1e-16
+
 /* One pair of model positions a, b: adds its lambdas; returns the pair's -2 lambda (0: no pair). */
 GBT_SHARED double gbt_rank_pair(int obj, const struct gbt_obj_param *op, uint32_t a, uint32_t b,
                                 const struct gbt_rank_scratch *s, uint32_t n, const double *margin,
-                                const float *label, double inv_idcg, double *g, double *h)
+                                const float *label, double inv_idcg, const struct gbt_rank_bias *ub,
+                                double *g, double *h)
 {
     const uint32_t *order = s->order;
     uint32_t hi = a, lo = b;
@@ -183,7 +207,19 @@ GBT_SHARED double gbt_rank_pair(int obj, const struct gbt_obj_param *op, uint32_
     p = gbt_sigmoid(sh - sl);
     lambda = (p - 1.0) * dz;
     hh = p * (1.0 - p);
-    hess = (hh < 1e-16 ? 1e-16 : hh) * dz * 2.0;
+    hess = (hh < GBT_RANK_EPS ? GBT_RANK_EPS : hh) * dz * 2.0;
+    if (ub && order[hi] < ub->npos && order[lo] < ub->npos) {
+        const uint32_t ih = order[hi], il = order[lo];
+        /* log(1 / (1 - sigmoid(x))) = log(1 + e^x), finite for any x */
+        const double x = sh - sl;
+        const double cost = ((x > 0.0 ? x : 0.0) + gbt_log1p(gbt_exp(x > 0.0 ? -x : x))) * dz;
+        if (ub->tplus[ih] >= GBT_RANK_EPS && ub->tminus[il] >= GBT_RANK_EPS) {
+            lambda /= ub->tplus[ih] * ub->tminus[il];
+            hess /= ub->tplus[ih] * ub->tminus[il];
+        }
+        if (ub->tminus[il] >= GBT_RANK_EPS) ub->li[ih] += cost / ub->tminus[il];
+        if (ub->tplus[ih] >= GBT_RANK_EPS) ub->lj[il] += cost / ub->tplus[ih];
+    }
     g[order[hi]] += lambda;
     h[order[hi]] += hess;
     g[order[lo]] -= lambda;
@@ -194,12 +230,15 @@ GBT_SHARED double gbt_rank_pair(int obj, const struct gbt_obj_param *op, uint32_
 /*
  * Gradients of one group of n rows (margin, label, g and h point at its
  * first row) for round `round`; w is the group's weight times
- * op->rank_wnorm.  s holds n entries in each array.
+ * op->rank_wnorm.  s holds n entries in each array.  ub: NULL, or
+ * (lambdarank_unbiased) the biases, and li and lj of the group's rows,
+ * which this sets.
  */
 GBT_SHARED void gbt_rank_group_gradients(int obj, const struct gbt_obj_param *op, uint64_t seed,
                                          int round, uint64_t group, uint32_t n,
                                          const double *margin, const float *label, double w,
-                                         const struct gbt_rank_scratch *s, double *g, double *h)
+                                         const struct gbt_rank_scratch *s,
+                                         const struct gbt_rank_bias *ub, double *g, double *h)
 {
     const uint32_t k = op->rank_num_pair;
     const int topk = op->rank_method == GBT_RANK_TOPK;
@@ -208,6 +247,10 @@ GBT_SHARED void gbt_rank_group_gradients(int obj, const struct gbt_obj_param *op
         g[i] = 0.0;
         h[i] = 0.0;
         s->order[i] = i;
+        if (ub) {
+            ub->li[i] = 0.0;
+            ub->lj[i] = 0.0;
+        }
     }
     if (n < 2) return;
     gbt_rank_sort(s->order, s->tmp, n, margin, label, 0);
@@ -231,7 +274,7 @@ GBT_SHARED void gbt_rank_group_gradients(int obj, const struct gbt_obj_param *op
         const uint32_t m = k < n ? k : n;
         for (uint32_t i = 0; i < m; i++)
             for (uint32_t j = i + 1; j < n; j++)
-                sum_lambda += gbt_rank_pair(obj, op, i, j, s, n, margin, label, inv_idcg, g, h);
+                sum_lambda += gbt_rank_pair(obj, op, i, j, s, n, margin, label, inv_idcg, ub, g, h);
     } else {
         /* lorder: model positions sorted by their label, descending; buckets of equal labels */
         for (uint32_t i = 0; i < n; i++) s->lorder[i] = s->order[i];
@@ -248,7 +291,7 @@ GBT_SHARED void gbt_rank_group_gradients(int obj, const struct gbt_obj_param *op
                     for (uint32_t t = 0; t < k; t++) {
                         uint32_t q = gbt_rank_partner(seed, round, group, p, t, k, i, n - j, j);
                         sum_lambda += gbt_rank_pair(obj, op, s->lorder[p], s->lorder[q], s, n,
-                                                    margin, label, inv_idcg, g, h);
+                                                    margin, label, inv_idcg, ub, g, h);
                     }
             i = j;
         }
@@ -262,6 +305,27 @@ GBT_SHARED void gbt_rank_group_gradients(int obj, const struct gbt_obj_param *op
     for (uint32_t i = 0; i < n; i++) {
         g[i] = g[i] * norm * w;
         h[i] = h[i] * norm * w;
+    }
+}
+
+/* x^reg for x >= 0 and 0 < reg <= 1, from gmath.h's exp and log. */
+GBT_SHARED double gbt_rank_root(double x, double reg)
+{
+    return x > 0.0 ? gbt_exp(reg * gbt_log(x)) : 0.0;
+}
+
+/*
+ * lambdarank_unbiased, after a round: ti+[i] = (li[i] / li[0])^reg and
+ * tj-[i] = (lj[i] / lj[0])^reg with reg = 1 / (1 + lambdarank_bias_norm)
+ * (eq. 30 and 31 of Unbiased LambdaMART, normalised as XGBoost does), each
+ * left as it was while its position 0's sum is below GBT_RANK_EPS.
+ */
+GBT_SHARED void gbt_rank_bias_update(const double *li, const double *lj, uint32_t npos, double reg,
+                                     double *tplus, double *tminus)
+{
+    for (uint32_t i = 0; i < npos; i++) {
+        if (li[0] >= GBT_RANK_EPS) tplus[i] = gbt_rank_root(li[i] / li[0], reg);
+        if (lj[0] >= GBT_RANK_EPS) tminus[i] = gbt_rank_root(lj[i] / lj[0], reg);
     }
 }
 

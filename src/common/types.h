@@ -77,8 +77,9 @@ struct gbt_obj_param {
     double tweedie_rho;   /* reg:tweedie: the variance power, in [1, 2) */
     double aft_sigma;     /* survival:aft: the scale of the distribution */
     /* rank:* (common/rank_math.h) */
-    double rank_wnorm;           /* rows / sum of row weights (1 without weights) */
+    double rank_wnorm;           /* groups / sum of group weights (1 without weights) */
     uint32_t rank_num_pair;      /* lambdarank_num_pair_per_sample, resolved */
+    uint32_t rank_npos;          /* lambdarank_unbiased: positions with a bias (0: off) */
     int32_t rank_method;         /* enum gbt_rank_pair_method */
     int32_t rank_exp_gain;       /* ndcg_exp_gain */
     int32_t rank_normalization;  /* lambdarank_normalization */

@@ -67,14 +67,21 @@ static gbt_status rank_gradients(struct cpu_ctx *c, const struct gbt_grad_reques
     for (uint64_t g = 0; g < c->ngroups; g++) {
         const uint32_t b = c->group_ptr[g], cnt = c->group_ptr[g + 1] - b;
         struct gbt_rank_scratch s;
+        struct gbt_rank_bias ub;
         double w = (c->weight ? (double)c->weight[b] : 1.0) * req->obj.rank_wnorm;
+        ub.tplus = req->rank_tplus;
+        ub.tminus = req->rank_tminus;
+        ub.li = req->rank_li ? req->rank_li + b : NULL;
+        ub.lj = req->rank_lj ? req->rank_lj + b : NULL;
+        ub.npos = req->obj.rank_npos;
         s.order = c->rank_idx + b;
         s.tmp = c->rank_idx + n + b;
         s.lorder = c->rank_idx + 2 * n + b;
         s.nrel = c->rank_stat + b;
         s.acc = c->rank_stat + n + b;
         gbt_rank_group_gradients(c->objective, &req->obj, req->seed, req->round, req->group_base + g, cnt,
-                                 c->margin + b, c->label + b, w, &s, c->gtmp + b, c->htmp + b);
+                                 c->margin + b, c->label + b, w, &s, ub.npos ? &ub : NULL, c->gtmp + b,
+                                 c->htmp + b);
         for (uint32_t i = 0; i < cnt; i++)
             if (!gbt_row_sampled((uint64_t)req->seed, req->round, req->row_base + b + i, req->subsample)) {
                 c->gtmp[b + i] = 0.0;

@@ -382,12 +382,13 @@ gbt_status gbt_dataset_get_data(const gbt_dataset *d, const float **dense, const
     return GBT_OK;
 }
 
-/* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound). */
+/* nonneg: values must be >= 0; 2: also +inf is allowed (label_upper_bound); 3: also -inf (label_lower_bound). */
 static gbt_status check_field_values(const gbt_dataset *d, const char *field, const float *v,
                                      uint64_t n, int nonneg)
 {
     for (uint64_t i = 0; i < n; i++) {
         if (nonneg == 2 && v[i] > 0 && isinf(v[i])) continue;
+        if (nonneg == 3 && v[i] < 0 && isinf(v[i])) continue;
         if (!isfinite(v[i]) || (nonneg && v[i] < 0)) {
             char where[512];
             uint64_t row = i / (n / d->nrow); /* row-major: n is a multiple of the rows */
@@ -425,6 +426,28 @@ static void touch_field(gbt_dataset *d, float **slot)
         gbt__dataset_touch(d);
     else
         gbt__dataset_touch_keep(d);
+}
+
+/*
+ * Weights given per query group (XGBoost's form on ranking data): each
+ * finite and >= 0, every row of group g weighs values[g].
+ */
+static gbt_status set_group_weights(gbt_dataset *d, const float *values, uint64_t n)
+{
+    float *copy;
+    uint64_t r = 0;
+    for (uint64_t g = 0; g < n; g++)
+        RETURN_ERROR_IF(!isfinite(values[g]) || values[g] < 0, GBT_E_FORMAT,
+                        "weight %g of query group %llu is %s", (double)values[g],
+                        (unsigned long long)g,
+                        isnan(values[g]) ? "NaN" : isinf(values[g]) ? "infinite" : "negative");
+    FORWARD_IF_ERROR(gbt__alloc(&copy, d->nrow, sizeof(float), 0, "weight"));
+    for (uint64_t g = 0; g < n; g++)
+        for (uint32_t i = 0; i < d->groups[g]; i++) copy[r++] = values[g];
+    free(d->weight);
+    d->weight = copy;
+    touch_field(d, &d->weight);
+    return GBT_OK;
 }
 
 gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float *values,
@@ -470,17 +493,27 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
         RETURN_ERROR_IF(n == 0 || n % d->nrow != 0 || n / d->nrow > GBT_MAX_TARGETS, GBT_E_INVALID_ARG,
                         "label has %llu values; expected the %llu rows times the targets (1 to %d)",
                         (unsigned long long)n, (unsigned long long)d->nrow, GBT_MAX_TARGETS);
+    } else if (slot == &d->weight && d->ngroups && n == d->ngroups && n != d->nrow) {
+        return set_group_weights(d, values, n);
     } else {
         RETURN_ERROR_IF(n != d->nrow, GBT_E_INVALID_ARG,
-                        "%s has %llu values but the dataset has %llu rows", field,
-                        (unsigned long long)n, (unsigned long long)d->nrow);
+                        "%s has %llu values but the dataset has %llu rows%s", field,
+                        (unsigned long long)n, (unsigned long long)d->nrow,
+                        slot != &d->weight ? ""
+                        : d->ngroups ? " and query groups"
+                                     : " (weights per query group: set the groups first)");
     }
     if (slot != &d->feature_weights)
         FORWARD_IF_ERROR(check_field_values(d, field, values, n,
-                                        slot == &d->label_upper ? 2
-                                        : slot == &d->weight || slot == &d->label_lower));
+                                        slot == &d->label_upper   ? 2
+                                        : slot == &d->label_lower ? 3
+                                                                  : slot == &d->weight));
     FORWARD_IF_ERROR(gbt__alloc(&copy, n, sizeof(float), 0, field));
     memcpy(copy, values, n * sizeof(float));
+    /* a lower bound of -inf is no lower bound: left-censored, as 0 (XGBoost's reading) */
+    if (slot == &d->label_lower)
+        for (uint64_t i = 0; i < n; i++)
+            if (isinf(copy[i])) copy[i] = 0.0f;
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;

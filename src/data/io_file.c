@@ -248,9 +248,10 @@ static gbt_status guess_format(struct gbt_line_reader *lr, int skip_header, int 
 /*
  * Reads every number of a side file into *out (free it; NULL when there
  * are none): floats, or (sizes) uint32_t integers in [1, UINT32_MAX]
- * parsed as integers.  pos_inf: floats may also be +inf ("inf").
+ * parsed as integers.  inf_sign: floats may also be +inf ("inf") when 1,
+ * -inf when -1.
  */
-static gbt_status read_numbers(const char *path, int sizes, int pos_inf, void **out, uint64_t *n)
+static gbt_status read_numbers(const char *path, int sizes, int inf_sign, void **out, uint64_t *n)
 {
     struct gbt_line_reader lr;
     union {
@@ -284,7 +285,7 @@ static gbt_status read_numbers(const char *path, int sizes, int pos_inf, void **
                 break;
             }
             if (sizes ? errno == ERANGE || u < 1 || u > UINT32_MAX
-                      : !isfinite(x) && !(pos_inf && x > 0)) {
+                      : !isfinite(x) && !(inf_sign > 0 && x > 0) && !(inf_sign < 0 && x < 0)) {
                 s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %s", path, (unsigned long long)lr.line,
                               sizes ? "a group size must lie in [1, 4294967295]" : "value is not finite");
                 break;
@@ -338,7 +339,11 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         free(side);
         return GBT_OK;
     }
-    s = read_numbers(side, 0, strcmp(field, "label_upper_bound") == 0, &raw, &n);
+    /* inf: an open upper bound; -inf: an open lower bound (left-censored, as 0) */
+    s = read_numbers(side, 0, strcmp(field, "label_upper_bound") == 0   ? 1
+                              : strcmp(field, "label_lower_bound") == 0 ? -1
+                                                                        : 0,
+                     &raw, &n);
     if (s != GBT_OK) {
         free(side);
         return s;
@@ -353,15 +358,20 @@ static gbt_status side_field(gbt_dataset *d, const char *path, const char *ext, 
         /* one per feature, not per row */
         s = gbt_dataset_set_field(d, field, v, n);
         if (s != GBT_OK) s = gbt__fail_context(GBT_E_FORMAT, "%s", side);
-    } else if (strcmp(field, "weight") == 0 && n != d->nrow)
-        s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
-                      (unsigned long long)d->nrow);
-    else if (strcmp(field, "weight") == 0 && n > 0) {
+    } else if (strcmp(field, "weight") == 0 && n != d->nrow && !(d->ngroups && n == d->ngroups)) {
+        if (d->ngroups)
+            s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows in %llu query groups (give one "
+                          "per row or one per group)", side, (unsigned long long)n,
+                          (unsigned long long)d->nrow, (unsigned long long)d->ngroups);
+        else
+            s = gbt__fail(GBT_E_FORMAT, "%s: %llu weights for %llu rows", side, (unsigned long long)n,
+                          (unsigned long long)d->nrow);
+    } else if (strcmp(field, "weight") == 0 && n > 0) {
         s = GBT_OK;
         for (uint64_t i = 0; i < n && s == GBT_OK; i++)
             if (v[i] < 0)
-                s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of row %llu is negative", side,
-                              (double)v[i], (unsigned long long)i);
+                s = gbt__fail(GBT_E_FORMAT, "%s: weight %g of %s %llu is negative", side, (double)v[i],
+                              n == d->nrow ? "row" : "query group", (unsigned long long)i);
         if (s == GBT_OK) s = gbt_dataset_set_field(d, field, v, n);
     } else if (n == 0 || n % d->nrow != 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: %llu values; expected a multiple of the %llu rows", side,
@@ -406,12 +416,13 @@ gbt_status gbt__dataset_read_side_files(gbt_dataset *d, const char *path, int we
 {
     /* labels first: T values per row give T targets (multi-target), replacing the file's own */
     FORWARD_IF_ERROR(side_field(d, path, "label", "label"));
+    /* the groups first: PATH.weight may hold one weight per group (ranking, as XGBoost's) */
+    FORWARD_IF_ERROR(side_groups(d, path));
     if (weights) FORWARD_IF_ERROR(side_field(d, path, "weight", "weight"));
     FORWARD_IF_ERROR(side_field(d, path, "base_margin", "base_margin"));
     FORWARD_IF_ERROR(side_field(d, path, "lower", "label_lower_bound"));
     FORWARD_IF_ERROR(side_field(d, path, "upper", "label_upper_bound"));
-    FORWARD_IF_ERROR(side_field(d, path, "feature_weights", "feature_weights"));
-    return side_groups(d, path);
+    return side_field(d, path, "feature_weights", "feature_weights");
 }
 
 /*

@@ -328,6 +328,8 @@ static gbt_status read_objective(const struct gbt_jreader *rd, int32_t learner, 
         {"lambdarank_param", "lambdarank_normalization", "lambdarank_normalization"},
         {"lambdarank_param", "lambdarank_score_normalization", "lambdarank_score_normalization"},
         {"lambdarank_param", "ndcg_exp_gain", "ndcg_exp_gain"},
+        {"lambdarank_param", "lambdarank_unbiased", "lambdarank_unbiased"},
+        {"lambdarank_param", "lambdarank_bias_norm", "lambdarank_bias_norm"},
     };
     int32_t obj, e;
     char name[64], value[GBT_MAX_QUANTILES * 32];
@@ -339,10 +341,6 @@ static gbt_status read_objective(const struct gbt_jreader *rd, int32_t learner, 
         snprintf(msg, sizeof msg, "objective \"%s\" is not one gbt trains", name);
         return gbt__jr_fail(rd, e, msg);
     }
-    e = gbt__json_member(rd->doc, obj, "lambdarank_param");
-    if (e >= 0 && rd->doc->n[e].type == GBT_J_OBJECT && (e = gbt__json_member(rd->doc, e, "lambdarank_unbiased")) >= 0 &&
-        rd->doc->n[e].type == GBT_J_STRING && rd->doc->n[e].len == 1 && rd->doc->n[e].text[0] == '1')
-        return gbt__jr_fail(rd, e, "lambdarank_unbiased=1 (position-debiased ranking) is not one gbt trains");
     for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
         int32_t blk = gbt__json_member(rd->doc, obj, params[i].block);
         if (blk < 0 || rd->doc->n[blk].type != GBT_J_OBJECT) continue;

@@ -100,17 +100,21 @@ static gbt_status put_objective(struct gbt_strbuf *sb, const struct gbt_model *m
     case GBT_OBJ_RANK_NDCG:
     case GBT_OBJ_RANK_MAP:
         /* XGBoost writes 4294967295 for an unset (automatic) number of pairs */
-        gbt__sb_printf(sb, ",\"lambdarank_param\":{\"lambdarank_bias_norm\":\"1\","
-                           "\"lambdarank_normalization\":\"%d\",\"lambdarank_num_pair_per_sample\":\"",
+        gbt__sb_printf(sb, ",\"lambdarank_param\":{\"lambdarank_bias_norm\":\"");
+        gbt__json_put_double(sb, p->lambdarank_bias_norm);
+        gbt__sb_printf(sb, "\",\"lambdarank_normalization\":\"%d\",\"lambdarank_num_pair_per_sample\":\"",
                        (int)p->lambdarank_normalization);
         if (isnan(p->lambdarank_num_pair_per_sample))
             gbt__sb_printf(sb, "4294967295");
         else
             gbt__json_put_double(sb, p->lambdarank_num_pair_per_sample);
         gbt__sb_printf(sb, "\",\"lambdarank_pair_method\":\"%s\",\"lambdarank_score_normalization\":\"%d\","
-                           "\"lambdarank_unbiased\":\"0\",\"ndcg_exp_gain\":\"%d\"}",
+                           "\"lambdarank_unbiased\":\"%d\",\"ndcg_exp_gain\":\"%d\"}",
                        p->lambdarank_pair_method ? "mean" : "topk", (int)p->lambdarank_score_normalization,
-                       (int)p->ndcg_exp_gain);
+                       (int)p->lambdarank_unbiased, (int)p->ndcg_exp_gain);
+        /* XGBoost's reader wants the position biases; they take no part in prediction, and
+           its training estimates them afresh */
+        if (p->lambdarank_unbiased) gbt__sb_printf(sb, ",\"ti+\":[],\"tj-\":[]");
         break;
     case GBT_OBJ_BINARY_HINGE:
     case GBT_OBJ_REG_SQUAREDLOGERROR:

@@ -168,6 +168,12 @@ static const struct pdef table[] = {
     {"lambdarank_score_normalization", "", PT_BOOL, NULL, "true", 0, 1, 0, 0,
      OFF(lambdarank_score_normalization), 0, 1,
      "rank:*: divide each pair's metric change by |score difference| + 0.01"},
+    {"lambdarank_unbiased", "", PT_BOOL, NULL, "false", 0, 1, 0, 0, OFF(lambdarank_unbiased), 0, 1,
+     "rank:*: Unbiased LambdaMART: estimate each position's click bias from the rows' order in "
+     "their query (the order shown) and debias the pairs by it, as XGBoost's"},
+    {"lambdarank_bias_norm", "", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(lambdarank_bias_norm), 0, 1,
+     "rank:* with lambdarank_unbiased: the Lp regularisation p of the position biases "
+     "(bias = (L_i / L_0)^(1 / (1 + p)))"},
     {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"monotone_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(monotone_constraints),

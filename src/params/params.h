@@ -65,6 +65,8 @@ struct gbt_params {
     int64_t ndcg_exp_gain;                  /* rank:ndcg and the ndcg metrics: gain 2^y - 1 (1) or y (0) */
     int64_t lambdarank_normalization;
     int64_t lambdarank_score_normalization;
+    int64_t lambdarank_unbiased;            /* rank:*: Unbiased LambdaMART's position biases */
+    double lambdarank_bias_norm;            /* their Lp regularisation p */
     double base_score; /* NaN: estimated from the labels */
     /*
      * As given (params/constraints.h), resolved against the training

@@ -41,7 +41,8 @@ gbt_status gbt__rank_check(int obj, const struct gbt_params *p, const gbt_datase
                 bad = "is not a finite relevance >= 0";
             else if (exp_gain && (y != floorf(y) || y > (float)GBT_RANK_MAX_EXP_LABEL))
                 bad = "is not a whole number in 0..31, as the gain 2^label - 1 of ndcg_exp_gain=true "
-                      "needs (set ndcg_exp_gain=false for other relevances)";
+                      "needs (Set `ndcg_exp_gain` to false to use custom DCG gain: with ndcg_exp_gain=false "
+                      "the gain is the label)";
             else if (obj == GBT_OBJ_RANK_MAP && y != 0.0f && y != 1.0f)
                 bad = "is not 0 or 1 (rank:map takes binary relevance)";
             if (bad) {
@@ -52,8 +53,9 @@ gbt_status gbt__rank_check(int obj, const struct gbt_params *p, const gbt_datase
                 gbt__dataset_where(d, r, where, sizeof where);
                 return gbt__fail(GBT_E_FORMAT,
                                  "%s: weight %g differs from %g of the first row of its query group "
-                                 "(group %llu); %s weighs whole groups, so every row of a group "
-                                 "needs the group's weight",
+                                 "(group %llu); %s weighs whole groups: Size of weight must equal "
+                                 "to the number of query groups when ranking group is used (one "
+                                 "weight per group; per-row weights must be equal within a group)",
                                  where, (double)d->weight[r], (double)d->weight[first],
                                  (unsigned long long)g, name);
             }
@@ -71,9 +73,19 @@ void gbt__rank_obj_param(const struct gbt_params *p, const gbt_dataset *d, struc
     op->rank_normalization = (int32_t)p->lambdarank_normalization;
     op->rank_score_norm = (int32_t)p->lambdarank_score_normalization;
     op->rank_wnorm = 1.0;
-    if (d && d->weight && d->nrow) {
-        for (uint64_t r = 0; r < d->nrow; r++) sw += d->weight[r];
-        op->rank_wnorm = sw > 0.0 ? (double)d->nrow / sw : 1.0;
+    op->rank_npos = 0;
+    if (p->lambdarank_unbiased && d) {
+        /* the positions tracked: the first k (topk) or 32 (mean), no more than the largest query */
+        uint32_t most = 0, want = p->lambdarank_pair_method == GBT_RANK_TOPK ? op->rank_num_pair : 32u;
+        for (uint64_t g = 0; g < d->ngroups; g++)
+            if (d->groups[g] > most) most = d->groups[g];
+        op->rank_npos = want < most ? want : most;
+    }
+    if (d && d->weight && d->ngroups) {
+        /* XGBoost's normalisation: the number of groups over the sum of the groups' weights */
+        uint64_t r = 0;
+        for (uint64_t g = 0; g < d->ngroups; r += d->groups[g], g++) sw += d->weight[r];
+        op->rank_wnorm = sw > 0.0 ? (double)d->ngroups / sw : 1.0;
     }
 }
 

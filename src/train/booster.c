@@ -45,6 +45,7 @@ static void drop_state(gbt_booster *b)
     free(ts->hmargin);
     free(ts->cox_order);
     free(ts->dart_drop);
+    free(ts->rank_bias);
     gbt__dist_free(ts->dist);
     gbt_dataset_free(ts->all);
     gbt__linear_cols_free(ts->lin);
@@ -606,6 +607,72 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
 }
 
 /*
+ * lambdarank_unbiased: the round's request takes the position biases (1
+ * while training starts) and room for each row's li and lj.
+ */
+static gbt_status rank_bias_request(gbt_booster *b, const gbt_dataset *train, struct gbt_grad_request *req)
+{
+    struct gbt_train_state *ts = b->ts;
+    const uint32_t np = req->obj.rank_npos;
+    if (ts->rank_bias == NULL || ts->rank_npos != np) {
+        free(ts->rank_bias);
+        ts->rank_bias = NULL;
+        FORWARD_IF_ERROR(gbt__alloc(&ts->rank_bias, 2 * (size_t)np + 2 * train->nrow, sizeof(double), 0,
+                                    "position biases"));
+        ts->rank_npos = np;
+        for (uint32_t i = 0; i < 2 * np; i++) ts->rank_bias[i] = 1.0;
+    }
+    req->rank_tplus = ts->rank_bias;
+    req->rank_tminus = ts->rank_bias + np;
+    req->rank_li = ts->rank_bias + 2 * (size_t)np;
+    req->rank_lj = req->rank_li + train->nrow;
+    return GBT_OK;
+}
+
+/*
+ * lambdarank_unbiased after a round's gradients: each position's li and lj
+ * summed over the queries (every process's) in fixed point, so that the sums
+ * are exact and the same for any split of the data, then the new ti+ and tj-.
+ */
+static gbt_status rank_bias_update(gbt_booster *b, const gbt_dataset *train)
+{
+    struct gbt_train_state *ts = b->ts;
+    const uint32_t np = ts->rank_npos;
+    const double *li = ts->rank_bias + 2 * (size_t)np, *lj = li + train->nrow;
+    double m[2] = {0.0, 0.0}, *sum = NULL;
+    int64_t *q = NULL;
+    uint64_t r = 0;
+    int e[2];
+    gbt_status s = gbt__alloc(&q, 2 * (size_t)np, sizeof *q, 1, "position bias sums");
+    if (s == GBT_OK) s = gbt__alloc(&sum, 2 * (size_t)np, sizeof *sum, 0, "position bias sums");
+    for (uint64_t g = 0; g < train->ngroups && s == GBT_OK; r += train->groups[g], g++)
+        for (uint32_t i = 0; i < train->groups[g] && i < np; i++) {
+            m[0] = fabs(li[r + i]) > m[0] ? fabs(li[r + i]) : m[0];
+            m[1] = fabs(lj[r + i]) > m[1] ? fabs(lj[r + i]) : m[1];
+        }
+    if (s == GBT_OK && ts->dist) s = gbt__dist_max_sum(ts->dist, m, 2, NULL, 0);
+    e[0] = gbt_quant_exponent(m[0]);
+    e[1] = gbt_quant_exponent(m[1]);
+    r = 0;
+    for (uint64_t g = 0; g < train->ngroups && s == GBT_OK; r += train->groups[g], g++)
+        for (uint32_t i = 0; i < train->groups[g] && i < np; i++) {
+            q[i] += gbt_quantize(li[r + i], e[0]);
+            q[np + i] += gbt_quantize(lj[r + i], e[1]);
+        }
+    if (s == GBT_OK && ts->dist) s = gbt__dist_max_sum(ts->dist, NULL, 0, q, 2 * (size_t)np);
+    for (uint32_t i = 0; i < np && s == GBT_OK; i++) {
+        sum[i] = gbt_dequantize(q[i], e[0]);
+        sum[np + i] = gbt_dequantize(q[np + i], e[1]);
+    }
+    if (s == GBT_OK)
+        gbt_rank_bias_update(sum, sum + np, np, 1.0 / (1.0 + b->params.lambdarank_bias_norm), ts->rank_bias,
+                             ts->rank_bias + np);
+    free(q);
+    free(sum);
+    return s;
+}
+
+/*
  * One round: the gradients, then num_parallel_tree (P) trees per class, each with eta / P (XGBoost's
  * share), stored parallel index first (model.h), sharing the gradients; with subsample < 1 tree p draws
  * its rows with the key round * P + p (the round when P is 1) and fits the gradients of the round's
@@ -635,6 +702,8 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     req.obj = gbt__params_obj_param(&b->params);
     req.row_base = req.group_base = 0; /* the distributed backend numbers its rows itself */
     req.max_hook = NULL;
+    req.rank_tplus = req.rank_tminus = NULL;
+    req.rank_li = req.rank_lj = NULL;
     /* the built-in objective's refit; a custom objective's leaves stay its Newton steps */
     if (grad == NULL && gbt_objective_refits_leaves(b->model.objective)) {
         refit.alpha = req.obj.alpha;
@@ -657,6 +726,8 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
     if (gbt_objective_is_ranking(b->model.objective))
         gbt__rank_obj_param(&b->params, b->ts->all ? b->ts->all : train, &req.obj);
     s = gbt__alloc(&sums, (size_t)K, sizeof *sums, 0, "class sums");
+    if (s == GBT_OK && req.obj.rank_npos && grad == NULL) s = rank_bias_request(b, train, &req);
+    else req.obj.rank_npos = 0;
     /* the round's starting margins: parallel trees refit against them, and fit their gradients */
     if (s == GBT_OK && P > 1 && (cfg.refit || sampled)) {
         s = gbt__alloc(&start, len ? len : 1, sizeof *start, 0, "the round's margins");
@@ -683,6 +754,7 @@ static gbt_status boost_round(gbt_booster *b, const gbt_dataset *train, const do
         }
         if (s == GBT_OK && sampled && p + 1 < P) s = b->ts->ops->read_margins(b->ts->ctx, cur);
     }
+    if (s == GBT_OK && req.obj.rank_npos) s = rank_bias_update(b, train);
     free(sums);
     free(start);
     free(cur);

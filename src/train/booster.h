@@ -32,6 +32,12 @@ struct gbt_train_state {
     /* gradients computed on the host (survival, custom): nrow * K each, class-major */
     double *hg, *hh, *hmargin;
     uint32_t *cox_order; /* survival:cox: rows by |label| (surv_order.h) */
+    /*
+     * lambdarank_unbiased: ti+ and tj- (rank_npos each; 1 at first), then the
+     * last round's li and lj of every row (nrow each; common/rank_math.h)
+     */
+    double *rank_bias;
+    uint32_t rank_npos;
     /* distributed training (dist.h), else NULL: the exchanges, and every process's labels */
     struct gbt_dist *dist;
     gbt_dataset *all;

@@ -375,6 +375,13 @@ static gbt_status reduce_max(void *user, double *maxima, int n)
     return d->comm->ops->allreduce_f64(d->comm->impl, maxima, (size_t)n, GBT_COMM_MAX);
 }
 
+gbt_status gbt__dist_max_sum(struct gbt_dist *d, double *v, size_t n, int64_t *q, size_t m)
+{
+    FORWARD_IF_ERROR(gbt__dist_agree(d, GBT_OK));
+    if (n) FORWARD_IF_ERROR(d->comm->ops->allreduce_f64(d->comm->impl, v, n, GBT_COMM_MAX));
+    return m ? d->comm->ops->allreduce_i64(d->comm->impl, q, m, GBT_COMM_SUM) : GBT_OK;
+}
+
 /* the exact totals of every process, after a gradients call that returned s */
 static gbt_status sum_totals(struct gbt_dist *d, gbt_status s, struct gbt_class_sums *out)
 {

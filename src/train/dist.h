@@ -60,6 +60,9 @@ void gbt__dist_free(struct gbt_dist *d);
  */
 gbt_status gbt__dist_agree(struct gbt_dist *d, gbt_status s);
 
+/* Every process's element-wise maximum of v[0..n), and sum of q[0..m) (exact), in place. */
+gbt_status gbt__dist_max_sum(struct gbt_dist *d, double *v, size_t n, int64_t *q, size_t m);
+
 /*
  * Checks that every process has the same features and parameters:
  * ncol, and `sig`, a digest of the parameters that decide the model.

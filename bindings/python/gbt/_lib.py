@@ -192,6 +192,8 @@ _SIGNATURES = {
     "gbt_booster_get_attr": (c_int, [_booster_p, c_char_p, POINTER(c_char), c_size_t]),
     "gbt_booster_set_attr": (c_int, [_booster_p, c_char_p, c_char_p]),
     "gbt_booster_attributes": (c_int, [_booster_p, POINTER(c_void_p)]),
+    "gbt_booster_rank_position_bias": (c_int, [_booster_p, c_void_p, c_void_p, ctypes.c_uint32,
+                                               POINTER(ctypes.c_uint32)]),
     "gbt_booster_update": (c_int, [_booster_p, _dataset_p]),
     "gbt_booster_eval": (c_int, [_booster_p, _dataset_p, c_char_p, POINTER(c_double)]),
     "gbt_booster_num_rounds": (c_int, [_booster_p, POINTER(c_int)]),

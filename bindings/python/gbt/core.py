@@ -336,6 +336,8 @@ class Dataset:
         ``missing`` other than NaN is passed on as ``missing=V``.
     """
 
+    _group_weight: Optional[np.ndarray] = None  # weights given per query group (get_weight)
+
     def __init__(self, data: Any, label: Any = None, *, weight: Any = None, base_margin: Any = None,
                  missing: Optional[float] = None, silent: bool = False,
                  feature_names: Optional[Sequence[str]] = None, feature_types: Any = None,
@@ -375,6 +377,12 @@ class Dataset:
         else:
             if data is None:
                 raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
+            if np.ndim(data) == 0:  # not array-like: XGBoost's warning, then its TypeError
+                import warnings
+                warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
+                              UserWarning, stacklevel=2)
+                raise TypeError(f"Not supported type for data: {type(data)} (give an array, a DataFrame, "
+                                "a sparse matrix or a path)")
             self._from_dense(_as_dense_f32(data), handle)
         self._handle = handle
         if feature_names is None:
@@ -551,6 +559,9 @@ class Dataset:
         if field == "feature_weights":
             self.set_feature_weights(data)
             return
+        if field == "weight":
+            self.set_weight(data)
+            return
         if field in ("label_lower_bound", "label_upper_bound") and data is not None:
             arr = _as_vector(data, self.num_row(), field)
             check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
@@ -559,19 +570,26 @@ class Dataset:
 
     def get_float_info(self, field: str) -> np.ndarray:
         """A per-row field by name (a float32 copy); an empty array when it is not
-        set (XGBoost's behaviour)."""
+        set (XGBoost's behaviour); ``weight`` as given (per row or per group)."""
+        if field == "weight" and self._group_weight is not None:
+            return self._group_weight.copy()
         v = self._get_field(field)
+        if field == "base_margin" and v is not None and v.size > self.num_row():
+            return v.reshape(self.num_row(), -1)  # several outputs: rows x outputs, as XGBoost's
         return np.empty(0, dtype=np.float32) if v is None else v
 
     def set_feature_weights(self, weights: Any) -> None:
         """Set each feature's weight in the draws of ``colsample_bytree``,
         ``colsample_bylevel`` and ``colsample_bynode`` (XGBoost's
         ``feature_weights``): one finite value >= 0 per feature, not all 0;
-        None removes them."""
+        None or an empty array removes them."""
         if weights is None:
             check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
             return
         arr = np.ascontiguousarray(np.asarray(weights, dtype=np.float32).reshape(-1))
+        if arr.size == 0:  # XGBoost's way of removing them
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), None, 0))
+            return
         check(LIB.gbt_dataset_set_field(self._handle, cstr("feature_weights"), _ptr(arr), arr.size))
 
     def set_label(self, label: Any) -> None:
@@ -581,8 +599,44 @@ class Dataset:
         self._set_field("label", label)
 
     def set_weight(self, weight: Any) -> None:
-        """Set the row weights (finite, >= 0; None removes them)."""
+        """Set the weights (finite, >= 0; None removes them): one per row, or,
+        on data with query groups, one per group as XGBoost takes them for
+        ranking.  Per-group weights given before the groups wait for
+        :meth:`set_group` / :meth:`set_qid` (as in XGBoost, the sizes are
+        checked when training)."""
+        self._group_weight = None
+        if weight is not None:
+            arr = np.asarray(weight)
+            if arr.ndim == 2 and arr.shape[1] == 1:
+                arr = arr.reshape(-1)
+            groups = self.get_group()
+            if arr.ndim == 1 and arr.shape[0] != self.num_row() and groups is not None \
+                    and arr.shape[0] != groups.size:
+                raise ValueError("Size of weight must equal to the number of query groups when ranking "
+                                 f"group is used: {arr.shape[0]} weights for {groups.size} query "
+                                 f"groups of {self.num_row()} rows (or give one per row)")
+            if arr.ndim == 1 and arr.shape[0] != self.num_row():
+                if not np.all(np.isfinite(arr.astype(np.float64))):
+                    raise ValueError("weight contains NaN or infinity")
+                self._group_weight = np.ascontiguousarray(arr, dtype=np.float32)
+                check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), None, 0))
+                if groups is not None:
+                    check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"),
+                                                    _ptr(self._group_weight), arr.shape[0]), "weight")
+                return
         self._set_field("weight", weight)
+
+    def _check_weight(self) -> None:
+        """Raise XGBoost's error when per-group weights do not match the groups."""
+        if self._group_weight is None:
+            return
+        groups = self.get_group()
+        if groups is None:
+            raise ValueError(f"Size of weights must equal to number of rows: {self._group_weight.size} "
+                             f"weights for {self.num_row()} rows and no query groups")
+        if groups.size != self._group_weight.size:
+            raise ValueError("Size of weight must equal to the number of query groups when ranking "
+                             f"group is used: {self._group_weight.size} weights for {groups.size} groups")
 
     def set_base_margin(self, margin: Any) -> None:
         """Set the starting raw scores: one per row, or rows x num_class."""
@@ -598,6 +652,11 @@ class Dataset:
                              f"{self.num_row()} rows")
         sizes = np.ascontiguousarray(sizes, dtype=np.uint32)
         check(LIB.gbt_dataset_set_groups(self._handle, _ptr(sizes), sizes.size))
+        gw = self._group_weight
+        if gw is not None:
+            check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), None, 0))
+            if gw.size == sizes.size:
+                check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), _ptr(gw), gw.size), "weight")
 
     def set_qid(self, qid: Any) -> None:
         """Set query groups from a query id per row (rows of a query consecutive)."""
@@ -719,11 +778,14 @@ class Dataset:
         return self.get_float_info("label")
 
     def get_weight(self) -> np.ndarray:
-        """The weights (a float32 copy); an empty array when there are none (as XGBoost's)."""
+        """The weights (a float32 copy) as given: per row, or per query group;
+        an empty array when there are none (as XGBoost's)."""
         return self.get_float_info("weight")
 
     def get_base_margin(self) -> np.ndarray:
-        """The base margin (a float32 copy, flat); an empty array when there is none."""
+        """The base margin (a float32 copy): one per row, or rows x outputs
+        when it has several per row (XGBoost's shapes); an empty array when
+        there is none."""
         return self.get_float_info("base_margin")
 
     def set_info(self, *, label: Any = None, weight: Any = None, base_margin: Any = None,
@@ -736,8 +798,6 @@ class Dataset:
             self.set_feature_weights(feature_weights)
         if label is not None:
             self.set_label(label)
-        if weight is not None:
-            self.set_weight(weight)
         if base_margin is not None:
             self.set_base_margin(base_margin)
         if label_lower_bound is not None:
@@ -750,6 +810,8 @@ class Dataset:
             self.set_group(group)
         if qid is not None:
             self.set_qid(qid)
+        if weight is not None:  # after the groups: on ranking data, one weight per group
+            self.set_weight(weight)
         if feature_names is not None:
             self.feature_names = feature_names
         if feature_types is not None:
@@ -1093,6 +1155,13 @@ class Booster:
             return
         text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
         st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
+        if st == _lib.ParamError.status and not _has_param(name):
+            # XGBoost ignores an unknown name with a warning; the C API refuses it
+            hint = LIB.gbt_last_error().decode("utf-8", "replace")
+            if not quiet:
+                import warnings
+                warnings.warn(f'Parameters: {{ "{name}" }} are not used. ({hint})', UserWarning, stacklevel=4)
+            return
         if not quiet:
             check(st)
 
@@ -1102,8 +1171,10 @@ class Booster:
 
         ``eval_metric`` replaces the booster's metric list with the value (a
         name or a list of names); other parameters take text or numbers.
-        Unknown names and values out of range raise :class:`gbt.ParamError`
-        with the library's message (the closest valid name, the range).
+        An unknown name is ignored with XGBoost's warning (``Parameters: {
+        "name" } are not used.``, a ``UserWarning`` with the closest valid
+        name); a value out of range raises :class:`gbt.ParamError` with the
+        library's message.  (The C API and the CLIs refuse unknown names.)
         """
         if isinstance(params, str):
             items = [(params, value)]
@@ -1759,6 +1830,14 @@ class Booster:
         version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
         cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
                                 self.num_trees() if self._has_model() else 0, base, version, num_target)
+        if str(params.get("lambdarank_unbiased", "")).lower() in ("1", "true"):
+            # the position biases estimated by this booster's training (XGBoost's ti+ and tj-)
+            n = ctypes.c_uint32()
+            check(LIB.gbt_booster_rank_position_bias(self._handle, None, None, 0, byref(n)))
+            tp, tm = np.empty(n.value, np.float64), np.empty(n.value, np.float64)
+            check(LIB.gbt_booster_rank_position_bias(self._handle, _ptr(tp), _ptr(tm), n.value, byref(n)))
+            cfg["learner"]["objective"]["ti+"] = tp.tolist()
+            cfg["learner"]["objective"]["tj-"] = tm.tolist()
         return json.dumps(cfg)
 
     def load_config(self, config: str) -> None:

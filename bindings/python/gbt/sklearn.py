@@ -886,8 +886,9 @@ class GBTRanker(GBTModel):
         if sample_weight is not None:
             w = np.asarray(sample_weight, dtype=np.float64).reshape(-1)
             if w.shape[0] != len(sizes):
-                raise ValueError(f"sample_weight has {w.shape[0]} values but there are {len(sizes)} "
-                                 "query groups (rankers take one weight per group)")
+                raise ValueError("Size of weight must equal to the number of query groups when ranking "
+                                 f"group is used: sample_weight has {w.shape[0]} values for "
+                                 f"{len(sizes)} query groups (rankers take one weight per group)")
             dtrain.set_weight(w)
         names = getattr(self, "feature_names_in_", None)
         if names is not None:

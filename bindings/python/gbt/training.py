@@ -53,6 +53,8 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
     fills the history and runs the callbacks, whose True stops the training.
     An exception in a callback stops it after that round and is raised
     here; so is one from a custom objective or metric."""
+    for d in list(trains) + [d for sets in evals for d, _ in sets]:
+        d._check_weight()
     model = boosters[0]
     stops = [c for c in container.callbacks if isinstance(c, EarlyStopping)]
     if len(stops) > 1:

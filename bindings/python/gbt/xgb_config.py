@@ -35,7 +35,7 @@ _TREE = {"eta": ["eta", "learning_rate"], "max_depth": ["max_depth"], "max_leave
 _TRAIN = ("objective", "booster", "disable_default_eval_metric")
 _DART = ("normalize_type", "one_drop", "rate_drop", "sample_type", "skip_drop")  # dart_train_param
 _RANK = ["lambdarank_pair_method", "lambdarank_num_pair_per_sample", "lambdarank_normalization",
-         "lambdarank_score_normalization", "ndcg_exp_gain"]
+         "lambdarank_score_normalization", "ndcg_exp_gain", "lambdarank_unbiased", "lambdarank_bias_norm"]
 # each objective's own section in XGBoost's "objective" (and, for some, its metric's)
 _OBJECTIVE_SECTIONS: Dict[str, Tuple[str, List[str]]] = {
     **{o: ("reg_loss_param", ["scale_pos_weight"]) for o in
