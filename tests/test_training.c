@@ -383,6 +383,14 @@ static void test_linear(void)
        gbt_last_error());
     gbt_booster_free(sl);
     gbt_booster_free(b);
+    b = NULL;
+    s = gbt_booster_create(&b);
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "booster", "gblinear");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "objective", "rank:ndcg");
+    if (s == GBT_OK) s = gbt_booster_set_param(b, "lambdarank_unbiased", "true");
+    ok(s == GBT_OK && gbt_booster_update(b, d) == GBT_E_PARAM && strstr(gbt_last_error(), "lambdarank_unbiased"),
+       "gblinear: lambdarank_unbiased refused by name (%s)", gbt_last_error());
+    gbt_booster_free(b);
     gbt_dataset_free(d);
 }
 

@@ -144,6 +144,9 @@ static gbt_status check_linear(const gbt_booster *b, const gbt_dataset *train)
                     GBT_E_PARAM,
                     "updater=shotgun supports feature_selector cyclic and shuffle (as in XGBoost); "
                     "use updater=coord_descent for random, greedy or thrifty");
+    RETURN_ERROR_IF(p->lambdarank_unbiased, GBT_E_PARAM,
+                    "lambdarank_unbiased (position-bias estimation) is built for booster=gbtree and dart, "
+                    "not gblinear");
     FORWARD_IF_ERROR(gbt__device_parse(p->device, &kind, NULL));
     RETURN_ERROR_IF(kind == GBT_DEVICE_CUDA, GBT_E_PARAM,
                     "booster=gblinear trains on the CPU only: set device=cpu (or auto, which trains "
@@ -372,7 +375,7 @@ static gbt_status rank_gradients(gbt_booster *b, const gbt_dataset *train, doubl
         const double w = (train->weight ? (double)train->weight[r0] : 1.0) * op.rank_wnorm;
         struct gbt_rank_scratch sc = {idx + r0, idx + n + r0, idx + 2 * n + r0, stat + r0, stat + n + r0};
         gbt_rank_group_gradients(b->model.objective, &op, (uint64_t)b->params.seed, b->model.linear_rounds, q, cnt,
-                                 b->ts->hmargin + r0, train->label + r0, w, &sc, g + r0, h + r0);
+                                 b->ts->hmargin + r0, train->label + r0, w, &sc, NULL, g + r0, h + r0);
     }
     free(gp);
     free(idx);
