@@ -188,7 +188,7 @@ struct cat_args {
 };
 
 /* One thread per (job, categorical feature): gbt_cat_best. */
-__global__ void __launch_bounds__(64, 11) split_cat(split_args a, cat_args ca, uint32_t njobs)
+__global__ void __launch_bounds__(64, 8) split_cat(split_args a, cat_args ca, uint32_t njobs)
 {
     const uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (uint64_t)njobs * ca.ncat) return;
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(64, 11) split_cat(split_args a, cat_args ca, u
 }
 
 /* One thread per job: the set of a categorical winner (gbt_cat_best again, now with its bits). */
-__global__ void __launch_bounds__(64, 11)
+__global__ void __launch_bounds__(64, 8)
     cat_sets(split_args a, cat_args ca, const struct gbt_split *out, uint32_t njobs)
 {
     const uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;

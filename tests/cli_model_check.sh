@@ -83,7 +83,8 @@ edit '"iteration_indptr":\[0,1,2,3\]' '"iteration_indptr":[0,2,2,3]' "$work/x.js
 fails "XGBoost: iteration_indptr that is not one tree a round" "xptr.json:1: XGBoost model: iteration_indptr is not num_parallel_tree trees per output and round" \
     gbpredict -q --header "$work/p.csv" "$work/xptr.json" "$work/o.txt"
 edit '"num_target":"1"' '"num_target":"2"' "$work/x.json" xtarget.json
-fails "XGBoost: two targets for a one-output objective" "xtarget.json:1: XGBoost model: num_target is not the number of outputs" \
+fails "XGBoost: two targets (a multi-target model) but three trees, not one per target and round" \
+    "xtarget.json:1: XGBoost model: the trees do not come num_parallel_tree per output and round" \
     gbpredict -q --header "$work/p.csv" "$work/xtarget.json" "$work/o.txt"
 edit '"num_class":"0"' '"num_class":"-1"' "$work/x.json" xclass.json
 fails "XGBoost: num_class -1 (it was saved as a gbt model that gbt refused)" "xclass.json:1: XGBoost model: num_class does not fit the objective" \
