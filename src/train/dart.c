@@ -55,6 +55,7 @@ static gbt_status draw_drops(gbt_booster *b, struct gbt_train_state *ts)
     double sum = 0.0;
     ts->dart_ndrop = 0;
     if (n == 0 || (p->skip_drop > 0.0 && unit(p, round, 0) < p->skip_drop)) return GBT_OK;
+    free(ts->dart_drop); /* the last round's */
     FORWARD_IF_ERROR(gbt__alloc(&ts->dart_drop, n, sizeof *ts->dart_drop, 0, "dropped trees"));
     for (uint32_t t = 0; t < n; t++) sum += (double)m->weight[t];
     for (uint32_t t = 0; t < n; t++) {
