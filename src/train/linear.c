@@ -411,7 +411,7 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
 {
     struct gbt_train_state *ts = b->ts;
     const struct gbt_obj_param op = gbt__params_obj_param(&b->params);
-    const int K = b->model.K, obj = b->model.objective;
+    const int K = b->model.K, obj = b->model.objective, T = gbt__dataset_targets(train);
     const uint64_t len = train->nrow * (uint64_t)K;
     if (grad == NULL) {
         FORWARD_IF_ERROR(gbt__linear_train_margins(b, train, ts->hmargin));
@@ -420,9 +420,15 @@ static gbt_status round_gradients(gbt_booster *b, const gbt_dataset *train, cons
         else if (gbt__objective_survival(obj))
             FORWARD_IF_ERROR(survival_gradients(b, train, ts->hg, ts->hh));
         for (uint64_t r = 0; r < train->nrow && !gbt_objective_is_ranking(obj) && !gbt__objective_survival(obj); r++) {
-            const double w = gbt_row_weight(train->label[r], train->weight ? train->weight[r] : 1.0, op.scale_pos);
-            gbt_row_gradients(obj, &op, K, ts->hmargin + r * (uint64_t)K, 1, train->label[r], w,
-                              ts->hg + r * (uint64_t)K, ts->hh + r * (uint64_t)K, 1);
+            const double rw = train->weight ? train->weight[r] : 1.0;
+            if (T > 1) { /* multi-target: output k fits label k of the row */
+                gbt_target_gradients(obj, &op, T, ts->hmargin + r * (uint64_t)K, 1, train->label + r * (uint64_t)T, rw,
+                                     ts->hg + r * (uint64_t)K, ts->hh + r * (uint64_t)K, 1);
+                continue;
+            }
+            gbt_row_gradients(obj, &op, K, ts->hmargin + r * (uint64_t)K, 1, train->label[r],
+                              gbt_row_weight(train->label[r], rw, op.scale_pos), ts->hg + r * (uint64_t)K,
+                              ts->hh + r * (uint64_t)K, 1);
         }
         grad = ts->hg;
         hess = ts->hh;

@@ -86,3 +86,15 @@ def test_gblinear_ranking_and_survival():
         px = xgb.train(p, made[0], 10).predict(xgb.DMatrix(X), output_margin=True)
         pg = gbt.train(dict(p), made[1], 10).predict(gbt.Dataset(X), output_margin=True)
         assert np.max(np.abs(pg - px)) <= 1e-5 * np.max(np.abs(px)), objective
+
+
+def test_multi_target_matches_xgboost():
+    """Two labels a row: each output fits its own label (XGBoost's gblinear: the same bits)."""
+    xgb = pytest.importorskip("xgboost")
+    X = np.random.RandomState(3).rand(200, 3).astype(np.float32)
+    Y = np.c_[X[:, 0], 5 * X[:, 1] - X[:, 2]].astype(np.float32)
+    p = {"booster": "gblinear", "updater": "coord_descent"}
+    ours = gbt.train(p, gbt.DMatrix(X, label=Y), 20).predict(gbt.DMatrix(X))
+    theirs = xgb.train(p, xgb.DMatrix(X, label=Y), 20).predict(xgb.DMatrix(X))
+    assert ours.shape == (200, 2)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-6)
