@@ -158,7 +158,7 @@ static void check_case(const struct kase *k, int have_cuda, int cuda_policy)
             gbt_booster_free(b);
             if (have_cuda && p == cuda_policy && d && bi == 2) {
                 b = tu_train(d, ROUNDS, set_cuda);
-                ok(ref && b && tu_same_model(ref, b), "%s %s, batches of %llu on device=cuda: the CPU's in-memory model",
+                ok(ref && b && tu_same_model(ref, b), "%s %s, batches of %llu in pages on device=cuda: the CPU's in-memory model",
                    k->objective, policies[p], (unsigned long long)bs);
                 gbt_booster_free(b);
             }
