@@ -543,8 +543,8 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
 /*
  * A data file read in batches through gbt_dataset_from_iter: path and
  * options as gbt_dataset_from_file's (a CSV, TSV or LIBSVM text file; a
- * URI's "#CACHE" is accepted and names nothing: the binned matrix stays in
- * memory), the file read a batch of about batch_bytes of its text at a
+ * URI's "#CACHE" is the cache prefix of gbt_dataset_from_iter_ext: the
+ * binned matrix kept in pages on disk), the file read a batch of about batch_bytes of its text at a
  * time (an option: batch_bytes=N, default 33554432), so that its feature
  * values are never all in memory.  The dataset built is
  * gbt_dataset_from_iter's with max_bin (what it cannot do, it cannot do),

@@ -11,7 +11,8 @@
  * file tells: its width and, when guessed, its index base.  The side
  * files: PATH.weight is read whole (4 bytes a row) and handed out batch by
  * batch (binning reads the weights); the others are set on the dataset
- * built.
+ * built.  A URI's "#CACHE" is the cache prefix of the binned matrix's
+ * pages on disk (gbt_dataset_from_iter_ext, data/pages.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 struct file_iter {
     const char *path, *options;
     char *file;
+    char *cache;                /* the URI's "#CACHE", or NULL */
     struct gbt_file_options o;
     struct gbt_line_reader lr;
     int open;
@@ -63,7 +65,9 @@ static gbt_status open_file(struct file_iter *it)
     it->file = NULL;
     it->open = 0;
     FORWARD_IF_ERROR(gbt__file_open(it->path, it->options, &it->o, &it->lr, &it->file, &cache, &binary));
-    free(cache);
+    /* the first open's: gbt_dataset_from_iter_ext holds it while the passes open the file again */
+    if (it->cache == NULL) it->cache = cache;
+    else free(cache);
     it->open = !binary;
     RETURN_ERROR_IF(binary, GBT_E_INVALID_ARG,
                     "%s: a binary dataset file is read whole (gbt_dataset_load_binary), not in batches",
@@ -220,12 +224,13 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
     it.options = options;
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
-    if (s == GBT_OK) s = gbt_dataset_from_iter(file_next, file_reset, &it, max_bin, &d);
+    if (s == GBT_OK) s = gbt_dataset_from_iter_ext(file_next, file_reset, &it, max_bin, it.cache, &d);
     /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
     if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
     if (it.open) gbt__lines_close(&it.lr);
     free(it.file);
+    free(it.cache);
     free(it.weights);
     gbt_dataset_free(it.first);
     if (s != GBT_OK) {
