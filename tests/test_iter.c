@@ -55,6 +55,7 @@ static int next_cb(void *user, gbt_batch *b)
     if (s->at >= N) return 0;
     if (s->bad_kind == 1 && i == (uint64_t)s->bad_at) ncol = C - 1;
     if (s->bad_kind == 3 && i == (uint64_t)s->bad_at) return -7;
+    if (s->bad_kind == 4 && s->resets == 2 && i == (uint64_t)s->bad_at) return -7; /* in the second pass only */
     if (s->csr) {
         uint64_t ptr[N + 1], k = 0;
         uint32_t idx[N * C];
@@ -323,6 +324,14 @@ static void check_pages(void)
     if (truncate(pa, size - 3) != 0) exit(2);
     check_fails(a, "page 4: truncated", "a file cut short");
     gbt_dataset_free(a);
+    {
+        /* a batch failing in the second pass, with pages written before it */
+        struct src s = {50, 0, 0, 0, 0, 3, 4, 0};
+        gbt_dataset *d = NULL;
+        ok(gbt_dataset_from_iter_ext(next_cb, reset_cb, &s, 16, prefix, &d) == GBT_E_INVALID_ARG && d == NULL &&
+               strstr(gbt_last_error(), "batch 3"),
+           "a batch failing in pass 2: %s", gbt_last_error());
+    }
     ok(page_files(NULL, NULL) == 0, "no page file is left");
 }
 

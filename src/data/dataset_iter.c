@@ -638,7 +638,6 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
         bn->max_bin = max_bin;
         s = run_pass(&it, 2, bin_batch);
     }
-    if (s == GBT_OK && bn->pages) s = gbt__pages_close(bn->pages);
     if (s == GBT_OK && it.row_at != it.nrow)
         s = gbt__fail(GBT_E_INVALID_ARG, "the second pass gave %llu rows, the first %llu: after reset the "
                                          "iterator must give the same batches",
@@ -647,6 +646,7 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
         s = gbt__fail(GBT_E_INVALID_ARG, "the second pass gave %llu present values, the first %llu: after reset "
                                          "the iterator must give the same batches",
                       (unsigned long long)it.nnz_at, (unsigned long long)it.nnz);
+    if (s == GBT_OK && bn->pages) s = gbt__pages_close(bn->pages);
     if (s == GBT_OK) s = assemble(&it, bn, out);
     gbt__binned_release(bn);
     iter_free(&it);
