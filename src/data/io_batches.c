@@ -207,7 +207,9 @@ static gbt_status finish(struct file_iter *it, gbt_dataset *d)
     return it->o.side_files ? gbt__dataset_read_side_files(d, it->file, 0) : GBT_OK;
 }
 
-gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
+/* The file's dataset: cuts of its own (ref NULL) or ref's. */
+static gbt_status from_file_iter(const char *path, const char *options, const gbt_dataset *ref, int max_bin,
+                                 gbt_dataset **out)
 {
     struct file_iter it;
     gbt_dataset *d = NULL;
@@ -220,7 +222,9 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
     it.options = options;
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
-    if (s == GBT_OK) s = gbt_dataset_from_iter(file_next, file_reset, &it, max_bin, &d);
+    if (s == GBT_OK)
+        s = ref ? gbt_dataset_from_iter_ref(file_next, file_reset, &it, ref, max_bin, &d)
+                : gbt_dataset_from_iter(file_next, file_reset, &it, max_bin, &d);
     /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
     if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
@@ -234,4 +238,16 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
     }
     *out = d;
     return GBT_OK;
+}
+
+gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
+{
+    return from_file_iter(path, options, NULL, max_bin, out);
+}
+
+gbt_status gbt_dataset_from_file_iter_ref(const char *path, const char *options, const gbt_dataset *ref,
+                                          int max_bin, gbt_dataset **out)
+{
+    CHECK_NOT_NULL(ref);
+    return from_file_iter(path, options, ref, max_bin, out);
 }
