@@ -572,6 +572,20 @@ GBT_API gbt_status gbt_dataset_from_file_iter_ref(const char *path, const char *
                                                   int max_bin, gbt_dataset **out);
 
 /*
+ * A data file read a batch at a time, as gbt_dataset_from_file_iter reads
+ * it (path, options and errors alike; a LIBSVM file is read once first,
+ * for its width and index base), each batch handed out as a dataset of its
+ * rows with their feature values and labels: gbt_file_batches_next gives
+ * the next one (the caller frees it), or *batch NULL after the last, so a
+ * prediction holds one batch at a time.  Side files are not read.  The
+ * first batch has the file's feature names.
+ */
+typedef struct gbt_file_batches gbt_file_batches;
+GBT_API gbt_status gbt_file_batches_open(const char *path, const char *options, gbt_file_batches **out);
+GBT_API gbt_status gbt_file_batches_next(gbt_file_batches *r, gbt_dataset **batch);
+GBT_API void gbt_file_batches_close(gbt_file_batches *r);
+
+/*
  * Frees the dataset and what it keeps: its data, fields, names and its
  * binned data.  The first training on a dataset computes the bin cuts and
  * the binned matrix (one byte per cell when max_bin <= 256, else two; four
