@@ -123,9 +123,10 @@ def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, 
         names.append(list(feature_names) if feature_names is not None else None)
 
 
-def dataset_from_iter(it: DataIter, max_bin: int, missing: float) -> Dict[str, Any]:
-    """A ``gbt_dataset`` handle made from the iterator's batches, and the
-    first batch's feature names."""
+def dataset_from_iter(it: DataIter, max_bin: int, missing: float, ref: Any = None) -> Dict[str, Any]:
+    """A ``gbt_dataset`` handle made from the iterator's batches (binned with
+    the cuts of ``ref``, a dataset handle, when given), and the first
+    batch's feature names."""
     if not isinstance(it, DataIter):
         raise TypeError("expected a gbt.DataIter")
     names: List[Optional[List[str]]] = []
@@ -152,8 +153,12 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float) -> Dict[str, A
             return -1
 
     handle = c_void_p()
-    status = LIB.gbt_dataset_from_iter(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
-                                       byref(handle))
+    if ref is None:
+        status = LIB.gbt_dataset_from_iter(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
+                                           byref(handle))
+    else:
+        status = LIB.gbt_dataset_from_iter_ref(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, ref,
+                                               int(max_bin), byref(handle))
     it.reraise()
     check(status)
     return {"handle": handle, "feature_names": names[0] if names else None}
