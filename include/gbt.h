@@ -503,8 +503,9 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * 0).  The dataset built holds no feature values: prediction and
  * evaluation by a model whose split thresholds are not its cuts (the
  * training data itself is evaluated from the training state's scores; for
- * a validation set, bin it with gbt_dataset_from_iter_ref), slicing, gbt_dataset_get_data and gbt_dataset_save_binary on it, a
- * training with another max_bin, continued training from a model with
+ * a validation set, bin it with gbt_dataset_from_iter_ref), slicing,
+ * gbt_dataset_get_data and gbt_dataset_save_binary on it, a training with
+ * another max_bin, continued training from a model with
  * trees, distributed training and changes of its weights or feature types
  * are refused with GBT_E_INVALID_ARG (docs/external-memory.md).  The
  * batches are not written to disk: this is the in-memory binned matrix

@@ -482,7 +482,8 @@ int main(int argc, char **argv)
                 char file[sizeof f->path];
                 plain_data_file(opt->value, f);
                 /* named by its file: "test.csv?batch_bytes=N#dtest.cache" is "test" */
-                snprintf(file, sizeof file, "%.*s", (int)(f->cache ? strcspn(f->path, "?#") : strlen(f->path)), f->path);
+                snprintf(file, sizeof file, "%.*s", (int)(f->cache ? strcspn(f->path, "?#") : strlen(f->path)),
+                         f->path);
                 base_name(file, f->name, sizeof f->name);
             } else {
                 xgb_data_file(opt, f);

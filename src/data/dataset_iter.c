@@ -518,7 +518,8 @@ static gbt_status bin_ref(struct iter *it, const gbt_dataset *b, uint64_t i)
     if (q->layout == GBT_QM_CSR) {
         const uint64_t m = part.row_ptr[b->nrow];
         s = gbt__reserve(&q->row_ptr, &it->row_cap, it->row_at + b->nrow + 1, sizeof *q->row_ptr, "binned rows");
-        if (s == GBT_OK) s = gbt__reserve(&q->slots, &it->code_cap, it->nnz_at + m + 1, sizeof *q->slots, "binned values");
+        if (s == GBT_OK)
+            s = gbt__reserve(&q->slots, &it->code_cap, it->nnz_at + m + 1, sizeof *q->slots, "binned values");
         if (s == GBT_OK) {
             for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
             memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);

@@ -135,7 +135,8 @@ gbt_status gbt__booster_check_bins(const gbt_booster *b, const gbt_dataset *d, u
                             "splits on feature %u, %s", c->nfeat, t, f, how);
             RETURN_ERROR_IF(((n->feature & GBT_PNODE_CAT) != 0) != gbt__cuts_is_cat(c, f), GBT_E_INVALID_ARG,
                             "the dataset was made from an iterator and holds only bins; tree %u splits on feature "
-                            "%u as %s but its bins are %s, %s", t, f, (n->feature & GBT_PNODE_CAT) ? "categorical" : "numeric",
+                            "%u as %s but its bins are %s, %s", t, f,
+                            (n->feature & GBT_PNODE_CAT) ? "categorical" : "numeric",
                             gbt__cuts_is_cat(c, f) ? "categories" : "numeric", how);
             /* the last cut (FLT_MAX) bounds no bin's values; a split after the last bin is stored at -FLT_MAX */
             RETURN_ERROR_IF(!(n->feature & GBT_PNODE_CAT) && n->threshold != -FLT_MAX &&

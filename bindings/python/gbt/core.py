@@ -926,7 +926,8 @@ class QuantileDMatrix(Dataset):
         self.missing = float(missing) if missing is not None else math.nan
         self._categories, self._frame, self.enable_categorical = {}, None, False
         if ref is not None and not isinstance(ref, Dataset):
-            raise TypeError(f"ref must be the training gbt.Dataset (a QuantileDMatrix, DMatrix), not {type(ref).__name__}")
+            raise TypeError("ref must be the training gbt.Dataset (a QuantileDMatrix, DMatrix), "
+                            f"not {type(ref).__name__}")
         if max_bin is None and ref is not None:
             max_bin = getattr(ref, "max_bin", None)
         self.max_bin = 256 if max_bin is None else int(max_bin)
