@@ -374,6 +374,15 @@ static void check_ref(int have_cuda, int sparse)
            same_floats(bm, vmem, bi, vref, GBT_PREDICT_LEAF) && same_floats(bm, vmem, bi, vref, GBT_PREDICT_CONTRIBS),
        "values, margins, leaf ids and SHAP values on it are the rows' in memory");
     ok(vref_mem && same_floats(bm, vmem, bm, vref_mem, 0), "so with the in-memory training rows as its reference");
+    if (!sparse) {
+        /* base margins set on the binned rows start their scores as they start the rows' in memory */
+        float bmg[NV_MAX];
+        for (uint64_t r = 0; r < NV; r++) bmg[r] = 0.01f * (float)(r % 13);
+        ok(vref && gbt_dataset_set_field(vref, "base_margin", bmg, NV) == GBT_OK &&
+               gbt_dataset_set_field(vmem, "base_margin", bmg, NV) == GBT_OK &&
+               same_floats(bm, vmem, bi, vref, GBT_PREDICT_MARGIN),
+           "with base margins too");
+    }
     if (have_cuda) {
         gbt_booster_set_param(bi, "device", "cuda");
         ok(same_floats(bm, vmem, bi, vref, 0) && same_floats(bm, vmem, bi, vref, GBT_PREDICT_MARGIN),
