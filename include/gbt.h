@@ -500,10 +500,12 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * (feature_weights and feature names are set on the dataset built).  Every
  * batch must have the same columns, the same fields and feature types as
  * the first, and each pass the same rows; an error names the batch (from
- * 0).  The dataset built holds no feature values: prediction, evaluation
- * (but of the training data itself, whose scores are the training state's),
- * slicing, gbt_dataset_get_data and gbt_dataset_save_binary on it, a
- * training with another max_bin, continued training from a model with
+ * 0).  The dataset built holds no feature values: prediction and
+ * evaluation by a model whose split thresholds are not its cuts (the
+ * training data itself is evaluated from the training state's scores; for
+ * a validation set, bin it with gbt_dataset_from_iter_ref), slicing,
+ * gbt_dataset_get_data and gbt_dataset_save_binary on it, a training with
+ * another max_bin, continued training from a model with
  * trees, distributed training and changes of its weights or feature types
  * are refused with GBT_E_INVALID_ARG (docs/external-memory.md).  The
  * batches are not written to disk: this is the in-memory binned matrix
@@ -532,6 +534,28 @@ GBT_API gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_f
                                          int max_bin, gbt_dataset **out);
 GBT_API gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
                                              int max_bin, const char *cache_prefix, gbt_dataset **out);
+/*
+ * A dataset from batches binned with the cuts of another dataset, ref (XGBoost's
+ * QuantileDMatrix(it, ref=dtrain)): the cuts are those a training on ref
+ * with max_bin uses (ref's kept binned matrix when it has one for max_bin,
+ * else ref is binned now and keeps it, so that its training does not bin
+ * again), so no pass gathers values: each batch is binned as it comes, in
+ * one pass (reset, then next until it returns 0), and the dataset keeps
+ * the codes and the per-row fields as gbt_dataset_from_iter's does.  Every
+ * split threshold of a model trained on ref is then a boundary of its
+ * bins, so evaluation (an entry of gbt_booster_train's evals) and
+ * prediction (values, margins, leaf ids, SHAP values) route its rows
+ * exactly as they would route the rows' values, on the CPU and on CUDA
+ * (they check that every threshold of the trees used is one of the
+ * dataset's cuts, and refuse with GBT_E_INVALID_ARG when one is not).
+ * The dataset has ref's features: dense batches a column for each,
+ * sparse ones no more columns than ref; a categorical feature (as ref's,
+ * which the batches' feature types must match) may only hold ref's
+ * categories, and a value of a feature that ref has none of is read as
+ * missing where ref is sparse.
+ */
+GBT_API gbt_status gbt_dataset_from_iter_ref(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                             const gbt_dataset *ref, int max_bin, gbt_dataset **out);
 GBT_API gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol,
                                        float missing);
 GBT_API gbt_status gbt_batch_set_csr(gbt_batch *b, const uint64_t *indptr, const uint32_t *indices,
@@ -559,6 +583,26 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
  */
 GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
                                               gbt_dataset **out);
+/*
+ * The same file binned with ref's cuts (gbt_dataset_from_iter_ref's
+ * dataset, read in one pass; a LIBSVM file in two): a validation file.
+ */
+GBT_API gbt_status gbt_dataset_from_file_iter_ref(const char *path, const char *options, const gbt_dataset *ref,
+                                                  int max_bin, gbt_dataset **out);
+
+/*
+ * A data file read a batch at a time, as gbt_dataset_from_file_iter reads
+ * it (path, options and errors alike; a LIBSVM file is read once first,
+ * for its width and index base), each batch handed out as a dataset of its
+ * rows with their feature values and labels: gbt_file_batches_next gives
+ * the next one (the caller frees it), or *batch NULL after the last, so a
+ * prediction holds one batch at a time.  Side files are not read.  The
+ * first batch has the file's feature names.
+ */
+typedef struct gbt_file_batches gbt_file_batches;
+GBT_API gbt_status gbt_file_batches_open(const char *path, const char *options, gbt_file_batches **out);
+GBT_API gbt_status gbt_file_batches_next(gbt_file_batches *r, gbt_dataset **batch);
+GBT_API void gbt_file_batches_close(gbt_file_batches *r);
 
 /*
  * Frees the dataset and what it keeps: its data, fields, names and its

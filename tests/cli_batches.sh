@@ -5,7 +5,11 @@
 # file read whole, byte for byte; a bad line in a later batch gets the whole
 # file's message and leaves no model.  The binned rows go to a page file
 # under the CACHE prefix, read back by the training and removed at exit
-# (a failed training's too); a prefix in a missing folder is refused.
+# (a failed training's too); a prefix in a missing folder is refused.  A
+# validation file so named is binned with the training data's cuts
+# (gbt_dataset_from_file_iter_ref) and its metric lines are those of the
+# file read whole; gbpredict predicts such a file batch by batch, writing
+# what it writes for the file read whole.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
 # one thread: these trainings take milliseconds, and idle OpenMP threads spin on a loaded machine
@@ -40,6 +44,32 @@ fails "a failed training: named, and its page file removed too" "num_class" \
 check "... no page file left" sh -c 'test -z "$(ls pg)"'
 fails "a cache prefix in a missing folder: refused, naming the path" \
     "cannot create the page file 'nodir/c-gbt-[0-9]*-0.pages'" "$gbtrain" -q "bc.csv#nodir/c" nodir.model
+
+# validation files in batches, binned with the training data's cuts: the metric lines of the file read whole
+te=$data/breast_cancer.test.csv
+cp "$te" te.csv
+"$gbtrain" --objective=binary:logistic --num_round=4 --eval_train=0 --valid=te.csv bc.csv v.whole 2>v.whole.log
+"$gbtrain" --objective=binary:logistic --num_round=4 --eval_train=0 "--valid=te.csv?batch_bytes=3000#dte.cache" \
+    "bc.csv?batch_bytes=5000#c" v.batches 2>v.batches.log
+grep '^\[' v.whole.log | cut -f2 >v.whole.metrics
+grep '^\[' v.batches.log | cut -f2 >v.batches.metrics
+check "--valid=PATH?OPTIONS#CACHE in 15 batches: the same 4 te-logloss lines as the file read whole" \
+    sh -c 'test "$(grep -c "^te-logloss:" v.whole.metrics)" -eq 4 && cmp -s v.whole.metrics v.batches.metrics'
+printf 'data = "bc.csv"\neval[te] = "te.csv?batch_bytes=3000#dtest.cache"\nobjective = binary:logistic\nnum_round = 4\neval_train = 0\nmodel_out = "v.conf"\n' >v.cfg
+"$gbtrain" --config v.cfg 2>v.conf.log
+grep '^\[' v.conf.log | cut -f2 >v.conf.metrics
+check "eval[te] = \"PATH#CACHE\" in a --config file (the training data read whole): the same lines" \
+    cmp -s v.whole.metrics v.conf.metrics
+
+# gbpredict DATA_FILE#CACHE: each batch predicted and written in turn, the output of the file read whole
+"$gbpredict" -q te.csv whole.model p.whole
+"$gbpredict" "te.csv?batch_bytes=2000#c" whole.model p.batches 2>p.log
+"$gbpredict" -q --pred_leaf te.csv whole.model l.whole
+"$gbpredict" -q --pred_leaf "te.csv?batch_bytes=2000#c" whole.model l.batches
+check "gbpredict 'PATH?batch_bytes=2000#c': the predictions and leaf ids of the file read whole, in 15 batches" \
+    sh -c 'cmp -s p.whole p.batches && cmp -s l.whole l.batches && grep -q "142 rows predicted in 15 batches" p.log'
+fails "gbpredict --metric with #CACHE is refused" "needs every row's prediction at once" \
+    "$gbpredict" -q --metric=auc "te.csv#c" whole.model p.metric
 
 # LIBSVM: the width and the guessed index base are the whole file's; the groups from PATH.group
 digits=$data/digits.train.csv

@@ -13,6 +13,9 @@
  * pages); check_pages adds the CSR and two-byte layouts in pages, a stale
  * page (another dataset's file in its place), a corrupt one (a byte
  * flipped), a truncated one, and the files gone once the datasets are freed.
+ * Validation rows binned with the training rows' cuts
+ * (gbt_dataset_from_iter_ref) evaluate and predict as the same rows in
+ * memory, bit for bit (check_ref).
  *
  * Built twice: tests/test_iter against the library (the CPU; valgrind runs
  * it), and tests/test_iter_emu against the emulated CUDA device
@@ -188,12 +191,9 @@ static void check_refused(void)
     struct src s = {100, 0, 0, 0, 0, -1, 0, 0};
     gbt_dataset *d, *slice = NULL;
     gbt_booster *b;
-    float out[N];
     tu_data(N, C, 0.0, 0, x, y);
     d = from_iter(&s, 256);
     b = d ? tu_train(d, 1, set) : NULL;
-    ok(b && gbt_booster_predict(b, d, 0, out, N) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "iterator"),
-       "prediction on it is refused: %s", gbt_last_error());
     {
         char *buf = NULL;
         size_t len = 0;
@@ -376,6 +376,185 @@ static void check_file(int have_cuda)
     tu_cleanup();
 }
 
+/* ---- a dataset binned with a reference's cuts (gbt_dataset_from_iter_ref) ---- */
+
+/* validation rows: enough for the device's walk where there is one (GBT_DEVICE_PREDICT_MIN_ROWS), else few */
+enum { NT = 300, NV_MAX = 1100 };
+static uint64_t NV = 200;
+static float xr[(NT + NV_MAX) * C], yr[NT + NV_MAX];
+
+/* Rows of xr in batches of 128, dense or CSR, feature 2 categorical when cat is set. */
+struct rows {
+    const float *x, *y;
+    uint64_t n, at;
+    int csr, cat, ncol;
+};
+
+static int rows_reset(void *user)
+{
+    ((struct rows *)user)->at = 0;
+    return 0;
+}
+
+static int rows_next(void *user, gbt_batch *b)
+{
+    struct rows *s = user;
+    const char *types[C] = {"q", "q", "c", "q", "q", "q"};
+    const uint64_t n = s->n - s->at < 128 ? s->n - s->at : 128, ncol = s->ncol ? (uint64_t)s->ncol : C;
+    const float *x = s->x + s->at * C;
+    if (n == 0) return 0;
+    if (s->csr) {
+        uint64_t ptr[129], k = 0;
+        uint32_t idx[128 * C];
+        float val[128 * C];
+        ptr[0] = 0;
+        for (uint64_t r = 0; r < n; r++) {
+            for (uint64_t c = 0; c < C; c++)
+                if (!isnan(x[r * C + c])) {
+                    idx[k] = (uint32_t)c;
+                    val[k++] = x[r * C + c];
+                }
+            ptr[r + 1] = k;
+        }
+        if (gbt_batch_set_csr(b, ptr, idx, val, n, C) != GBT_OK) return -1;
+    } else if (ncol == C) {
+        if (gbt_batch_set_dense(b, x, n, C, NAN) != GBT_OK) return -1;
+    } else {
+        float part[128 * C];
+        for (uint64_t r = 0; r < n; r++) memcpy(part + r * ncol, x + r * C, ncol * sizeof *part);
+        if (gbt_batch_set_dense(b, part, n, ncol, NAN) != GBT_OK) return -1;
+    }
+    if (gbt_batch_set_field(b, "label", s->y + s->at, n) != GBT_OK) return -1;
+    if (s->cat && gbt_batch_set_feature_types(b, types, C) != GBT_OK) return -1;
+    s->at += n;
+    return 1;
+}
+
+/* Same floats: a prediction of the binned rows against the rows in memory. */
+static int same_floats(const gbt_booster *a, const gbt_dataset *da, const gbt_booster *b, const gbt_dataset *db,
+                       unsigned flags)
+{
+    uint64_t n = 0, m = 0;
+    float *p = NULL, *q = NULL;
+    int same = gbt_booster_predict_size(a, NV, flags, &n) == GBT_OK && n > 0 && (p = malloc(n * 4)) != NULL &&
+               (q = malloc(n * 4)) != NULL && gbt_booster_predict(a, da, flags, p, n) == GBT_OK &&
+               gbt_booster_predict_size(b, NV, flags, &m) == GBT_OK && m == n &&
+               gbt_booster_predict(b, db, flags, q, n) == GBT_OK && memcmp(p, q, n * 4) == 0;
+    if (!same) diag("flags %u: %s", flags, gbt_last_error());
+    free(p);
+    free(q);
+    return same;
+}
+
+/*
+ * Validation rows binned with the training rows' cuts evaluate and predict
+ * as the same rows in memory (an independent path: the trees on the
+ * values), bit for bit: metrics each round, values, margins, leaf ids and
+ * SHAP values; the reference made from an iterator or in memory.  Dense
+ * rows with a categorical feature (reg:squarederror), and sparse ones (the
+ * CSR layout, 3 classes) with a feature the training rows never have.
+ * Other cuts are refused.  Where a CUDA device is there, its predictions and
+ * metrics are the CPU's.
+ */
+static void check_ref(int have_cuda, int sparse)
+{
+    const char *set[] = {sparse ? "objective=multi:softprob" : "objective=reg:squarederror",
+                         sparse ? "num_class=3" : "eta=0.3", "max_depth=3", "max_bin=16", "nthread=2",
+                         "device=cpu", NULL};
+    const char *types[C] = {"q", "q", "c", "q", "q", "q"};
+    struct rows tr = {xr, yr, NT, 0, 0, !sparse, 0}, va = {xr + NT * C, yr + NT, NV, 0, sparse, !sparse, 0};
+    gbt_dataset *tmem = NULL, *vmem = NULL, *tit = NULL, *vref = NULL, *vref_mem = NULL, *vown = NULL, *bad = NULL;
+    gbt_booster *bm, *bi, *b2, *b32;
+    const gbt_dataset *evals[2];
+    int same_metrics = 1;
+    float out[NV_MAX * 3];
+    NV = have_cuda ? NV_MAX : 200;
+    va.n = NV;
+    tu_data(NT + NV, C, sparse ? 0.8 : 0.1, sparse ? 3 : 0, xr, yr);
+    if (sparse)
+        for (int r = 0; r < NT; r++) xr[r * C + 5] = NAN; /* feature 5 only in the validation rows */
+    if (gbt_dataset_from_dense(xr, NT, C, NAN, &tmem) != GBT_OK || gbt_dataset_set_field(tmem, "label", yr, NT) ||
+        gbt_dataset_from_dense(xr + NT * C, NV, C, NAN, &vmem) != GBT_OK ||
+        gbt_dataset_set_field(vmem, "label", yr + NT, NV) ||
+        (!sparse && (gbt_dataset_set_feature_types(tmem, types, C) || gbt_dataset_set_feature_types(vmem, types, C))))
+        exit(2);
+    if (gbt_dataset_from_iter(rows_next, rows_reset, &tr, 16, &tit) != GBT_OK ||
+        gbt_dataset_from_iter_ref(rows_next, rows_reset, &va, tit, 16, &vref) != GBT_OK ||
+        gbt_dataset_from_iter_ref(rows_next, rows_reset, &va, tmem, 16, &vref_mem) != GBT_OK ||
+        gbt_dataset_from_iter(rows_next, rows_reset, &va, 16, &vown) != GBT_OK)
+        diag("from_iter: %s", gbt_last_error());
+    bm = tu_booster(set);
+    bi = tu_booster(set);
+    /* each round's metric on the binned rows and on the rows in memory */
+    for (int r = 0; r < ROUNDS && tit && vref; r++) {
+        double em = -1, ei = -2;
+        same_metrics &= gbt_booster_update(bm, tmem) == GBT_OK && gbt_booster_update(bi, tit) == GBT_OK &&
+                        gbt_booster_eval_round(bm, vmem, &em, 1) == GBT_OK &&
+                        gbt_booster_eval_round(bi, vref, &ei, 1) == GBT_OK && em == ei;
+        if (em != ei) diag("round %d: %.17g in memory, %.17g binned (%s)", r, em, ei, gbt_last_error());
+    }
+    ok(tit && vref && same_metrics && tu_same_model(bm, bi), "%s: each round's metric on the binned validation rows "
+       "is the in-memory rows' (gbt_booster_eval_round)", sparse ? "sparse, 3 classes" : "dense, categorical");
+    evals[0] = tit;
+    evals[1] = vref;
+    b2 = tu_booster(set);
+    ok(tit && vref && gbt_booster_train(b2, tit, ROUNDS, evals, NULL, 2) == GBT_OK && tu_same_model(bm, b2),
+       "gbt_booster_train takes it among evals");
+    ok(vref && same_floats(bm, vmem, bi, vref, 0) && same_floats(bm, vmem, bi, vref, GBT_PREDICT_MARGIN) &&
+           same_floats(bm, vmem, bi, vref, GBT_PREDICT_LEAF) && same_floats(bm, vmem, bi, vref, GBT_PREDICT_CONTRIBS),
+       "values, margins, leaf ids and SHAP values on it are the rows' in memory");
+    ok(vref_mem && same_floats(bm, vmem, bm, vref_mem, 0), "so with the in-memory training rows as its reference");
+    if (!sparse) {
+        /* base margins set on the binned rows start their scores as they start the rows' in memory */
+        float bmg[NV_MAX];
+        for (uint64_t r = 0; r < NV; r++) bmg[r] = 0.01f * (float)(r % 13);
+        ok(vref && gbt_dataset_set_field(vref, "base_margin", bmg, NV) == GBT_OK &&
+               gbt_dataset_set_field(vmem, "base_margin", bmg, NV) == GBT_OK &&
+               same_floats(bm, vmem, bi, vref, GBT_PREDICT_MARGIN),
+           "with base margins too");
+    }
+    if (have_cuda) {
+        gbt_booster_set_param(bi, "device", "cuda");
+        ok(same_floats(bm, vmem, bi, vref, 0) && same_floats(bm, vmem, bi, vref, GBT_PREDICT_MARGIN),
+           "on device=cuda (%llu rows: the device's walk) too", (unsigned long long)NV);
+        {
+            double em = -1, ei = -2;
+            const int got = gbt_booster_eval_round(bm, vmem, &em, 1) == GBT_OK &&
+                            gbt_booster_eval(bi, vref, sparse ? "mlogloss" : "rmse", &ei) == GBT_OK;
+            ok(got && em == ei, "and its metric: %.17g (in memory, the CPU), %.17g", em, ei);
+        }
+    }
+    ok(vown && gbt_booster_predict(bi, vown, 0, out, NV * 3) == GBT_E_INVALID_ARG &&
+           strstr(gbt_last_error(), "is not one of its cuts"),
+       "its own cuts are refused: %s", gbt_last_error());
+    {
+        const char *set32[] = {"max_bin=32", "device=cpu", "max_depth=3", sparse ? "objective=multi:softprob" : NULL,
+                               "num_class=3", NULL};
+        b32 = tu_train(tmem, 1, set32);
+        ok(b32 && vref_mem && gbt_booster_predict(b32, vref_mem, 0, out, NV * 3) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "not one of its cuts"),
+           "a model of other cuts is refused: %s", gbt_last_error());
+        gbt_booster_free(b32);
+    }
+    ok(gbt_dataset_from_iter_ref(rows_next, rows_reset, &va, tit, 32, &bad) == GBT_E_INVALID_ARG && bad == NULL &&
+           strstr(gbt_last_error(), "max_bin=32"), "another max_bin of a reference from an iterator: %s",
+       gbt_last_error());
+    va.ncol = C - 1;
+    va.csr = va.cat = 0;
+    ok(gbt_dataset_from_iter_ref(rows_next, rows_reset, &va, tmem, 16, &bad) == GBT_E_INVALID_ARG && bad == NULL &&
+           strstr(gbt_last_error(), "batch 0 has 5 columns but the reference dataset 6"),
+       "fewer dense columns than the reference: %s", gbt_last_error());
+    gbt_booster_free(bm);
+    gbt_booster_free(bi);
+    gbt_booster_free(b2);
+    gbt_dataset_free(tmem);
+    gbt_dataset_free(vmem);
+    gbt_dataset_free(tit);
+    gbt_dataset_free(vref);
+    gbt_dataset_free(vref_mem);
+    gbt_dataset_free(vown);
+}
+
 int main(void)
 {
     const struct kase cases[] = {
@@ -390,6 +569,8 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_case(&cases[i], have_cuda, (int)(i % 2));
     if (!only_device) check_pages(); /* before check_file, which removes the test folder */
     check_file(have_cuda);
+    check_ref(have_cuda, 0);
+    check_ref(have_cuda, 1);
     if (only_device) return done_testing();
     tu_data(N, C, 0.1, 0, x, y);
     check_bad(1, 2, "batch 2 has 5 columns but batch 0 has 6");

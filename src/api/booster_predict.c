@@ -167,6 +167,38 @@ static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, 
     return GBT_OK;
 }
 
+/*
+ * A dataset that holds only bins (made from an iterator), when the trees
+ * route its codes (margins.c): block by block, each block's bins as
+ * values, as any rows.
+ */
+static gbt_status predict_binned(const gbt_booster *b, const gbt_dataset *d, unsigned flags, int r0, int r1,
+                                 float *out, uint64_t out_len)
+{
+    const uint64_t block = gbt__binned_block_rows(d);
+    uint64_t need, width;
+    uint32_t t0, t1;
+    struct gbt_dview v;
+    float *buf = NULL;
+    gbt_status s = GBT_OK;
+    CHECK_NOT_NULL(out);
+    FORWARD_IF_ERROR(check_prediction(b, flags, r0, r1, &t0, &t1));
+    FORWARD_IF_ERROR(size_of(b, d->nrow, flags, t0, t1, &need));
+    RETURN_ERROR_IF(out_len < need, GBT_E_INVALID_ARG, "the output holds %llu floats; %llu rows need %llu",
+                    (unsigned long long)out_len, (unsigned long long)d->nrow, (unsigned long long)need);
+    FORWARD_IF_ERROR(gbt__booster_check_base_margin(d, b->model.K));
+    FORWARD_IF_ERROR(gbt__booster_check_bins(b, d, t0, t1));
+    width = need / d->nrow;
+    FORWARD_IF_ERROR(gbt__alloc(&buf, block * d->ncol, sizeof *buf, 0, "binned rows' values"));
+    for (uint64_t a = 0; s == GBT_OK && a < d->nrow; a += block) {
+        const uint64_t n = d->nrow - a < block ? d->nrow - a : block;
+        gbt__binned_view(d, a, n, b->model.K, buf, &v);
+        s = predict_view(b, &v, flags, r0, r1, out + a * width, n * width);
+    }
+    free(buf);
+    return s;
+}
+
 gbt_status gbt_booster_predict_rounds(const gbt_booster *b, const gbt_dataset *d, unsigned flags,
                                       int round_begin, int round_end, float *out, uint64_t out_len)
 {
@@ -174,9 +206,9 @@ gbt_status gbt_booster_predict_rounds(const gbt_booster *b, const gbt_dataset *d
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(d);
     FORWARD_IF_ERROR(check_model(b));
-    FORWARD_IF_ERROR(gbt__dataset_need_values(d, "prediction"));
     FORWARD_IF_ERROR(gbt__booster_check_index_base(&b->model, d));
     FORWARD_IF_ERROR(gbt__booster_check_names(b, d));
+    if (d->binned_only) return predict_binned(b, d, flags, round_begin, round_end, out, out_len);
     gbt__dataset_view(d, &v);
     return predict_view(b, &v, flags, round_begin, round_end, out, out_len);
 }

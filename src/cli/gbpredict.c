@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_mpi.h"
@@ -84,7 +85,11 @@ static void usage(FILE *f)
             "  --help                   print this text\n"
             "\n"
             "DATA_FILE may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
-            "options win over the flags); FILE#CACHE is read as FILE, with a warning.\n"
+            "options win over the flags); FILE#CACHE (XGBoost's external-memory cache)\n"
+            "reads FILE in batches of about 32 MiB of its text (batch_bytes=N among the\n"
+            "URI's options), each predicted and written before the next, so its rows\n"
+            "are never all in memory; not with --metric, DATA_FILE.base_margin or\n"
+            "mpirun.\n"
             "\n"
             "Side files next to DATA_FILE are read when present, and named when read:\n"
             "DATA_FILE.base_margin (starting raw scores: they change every prediction),\n"
@@ -244,6 +249,69 @@ static const char bool_flags[] =
 static const char bare_flags[] =
     "margin pred_leaf pred_contribs approx_contribs pred_interactions header q quiet help h version force";
 
+/* The rows written with their width values each (cli_format_float), tab-separated. */
+static void write_rows(FILE *f, const float *pred, uint64_t nrow, uint64_t width)
+{
+    char buf[32];
+    for (uint64_t r = 0; r < nrow; r++)
+        for (uint64_t k = 0; k < width; k++) {
+            cli_format_float(buf, sizeof buf, pred[r * width + k]);
+            fputs(buf, f);
+            fputc(k + 1 < width ? '\t' : '\n', f);
+        }
+}
+
+/*
+ * DATA_FILE#CACHE: the file read a batch at a time (gbt_file_batches_*),
+ * each batch predicted and written before the next is read, so memory
+ * holds one batch.  What needs every row at once is refused.
+ */
+static void predict_batches(const struct cli_opts *o, const gbt_booster *b, const char *data, const char *data_opts,
+                            unsigned flags, int round_begin, int round_end, int quiet)
+{
+    const size_t plain = strcspn(data, "?#");
+    char side[4200];
+    gbt_file_batches *r = NULL;
+    struct cli_out out;
+    uint64_t rows = 0, batches = 0;
+    gbt_status s;
+    if (cli_mpi_size() > 1)
+        cli_die("%s: DATA_FILE#CACHE is read in batches by one process, not under mpirun: drop the #CACHE", data);
+    if (cli_get(o, "metric"))
+        cli_die("%s: --metric needs every row's prediction at once: drop the #CACHE", data);
+    snprintf(side, sizeof side, "%.*s.base_margin", (int)plain, data);
+    if (access(side, F_OK) == 0)
+        cli_die("%s: starting raw scores are not read in batches (DATA_FILE#CACHE): drop the #CACHE", side);
+    if ((s = gbt_file_batches_open(data, data_opts, &r)) != GBT_OK) cli_die_status(s, "reading data");
+    cli_out_open(&out, o->npositional == 3 ? o->positional[2] : NULL);
+    for (;;) {
+        gbt_dataset *d = NULL;
+        uint64_t nrow, len, width;
+        float *pred;
+        if ((s = gbt_file_batches_next(r, &d)) != GBT_OK) cli_die_status(s, "reading data");
+        if (d == NULL) break;
+        cli_apply_feature_types(o, d, data);
+        gbt_dataset_shape(d, &nrow, NULL);
+        s = gbt_booster_predict_size_rounds(b, nrow, flags, round_begin, round_end, &len);
+        if (s == GBT_OK) s = gbt_booster_predict_size_rounds(b, 1, flags, round_begin, round_end, &width);
+        if (s != GBT_OK) cli_die_status(s, "predicting");
+        pred = malloc(len * sizeof *pred + 1);
+        if (pred == NULL) cli_die("out of memory for %llu predictions", (unsigned long long)len);
+        if ((s = gbt_booster_predict_rounds(b, d, flags, round_begin, round_end, pred, len)) != GBT_OK)
+            cli_die_status(s, "predicting");
+        write_rows(out.f, pred, nrow, width);
+        free(pred);
+        gbt_dataset_free(d);
+        rows += nrow;
+        batches++;
+    }
+    cli_out_commit(&out);
+    gbt_file_batches_close(r);
+    if (!quiet)
+        fprintf(stderr, "%.*s: %llu rows predicted in %llu batch%s\n", (int)plain, data, (unsigned long long)rows,
+                (unsigned long long)batches, batches == 1 ? "" : "es");
+}
+
 int main(int argc, char **argv)
 {
     struct cli_opts o;
@@ -332,6 +400,13 @@ int main(int argc, char **argv)
                  taken[0] ? "; give --delimiter, --header or --label_column to read it otherwise)" : "");
         cli_set_note(note_text);
     }
+    /* "PATH#CACHE" (no file of that name): in batches */
+    if (strchr(o.positional[0], '#') && access(o.positional[0], F_OK) != 0) {
+        predict_batches(&o, b, o.positional[0], data_opts, flags, round_begin, round_end, quiet);
+        gbt_booster_free(b);
+        free(o.v);
+        return 0;
+    }
     /* under mpirun, this rank's share of the rows (cli_mpi.h) */
     d = cli_mpi_read_share(o.positional[0], data_opts, b, shown, sizeof shown);
     /* past the reading, a header taken from the model still explains names that differ */
@@ -375,16 +450,7 @@ int main(int argc, char **argv)
     }
 
     cli_out_open(&out, o.npositional == 3 ? o.positional[2] : NULL);
-    {
-        char buf[32];
-        for (uint64_t r = 0; r < nrow; r++) {
-            for (uint64_t k = 0; k < width; k++) {
-                cli_format_float(buf, sizeof buf, pred[r * width + k]);
-                fputs(buf, out.f);
-                fputc(k + 1 < width ? '\t' : '\n', out.f);
-            }
-        }
-    }
+    write_rows(out.f, pred, nrow, width);
     cli_out_commit(&out);
     cli_mpi_agree();
     free(pred);

@@ -152,10 +152,10 @@ static void usage(FILE *f)
             "  --help                   print this text\n"
             "\n"
             "A data file may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
-            "options win over the flags); TRAIN_FILE#CACHE (XGBoost's external-memory\n"
-            "cache) is read in batches, its binned rows written in pages to a new file\n"
-            "CACHE-gbt-PID-N.pages, removed at the end; another FILE#CACHE is read whole,\n"
-            "with a warning.\n"
+            "options win over the flags); FILE#CACHE (XGBoost's external-memory cache)\n"
+            "reads FILE in batches: training data binned as it is read, its binned rows\n"
+            "written in pages to a new file CACHE-gbt-PID-N.pages, removed at the end;\n"
+            "a validation file binned with the training data's cuts, in memory.\n"
             "\n"
             "Ctrl-C (SIGINT) or SIGTERM finishes the round in progress, saves the model\n"
             "of the finished rounds and exits with status 130; before the first new\n"
@@ -387,34 +387,39 @@ static void free_batches(void)
 }
 
 /*
- * The training data named "PATH#CACHE", read in batches
- * (gbt_dataset_from_file_iter): binned with the booster's max_bin as it is
- * read, its feature values never all in memory.
+ * Data named "PATH#CACHE", read in batches (gbt_dataset_from_file_iter):
+ * the training data (ref NULL) binned with the booster's max_bin as it is
+ * read, a validation file with the training data's cuts (ref, through
+ * gbt_dataset_from_file_iter_ref), their feature values never all in
+ * memory.
  */
 static gbt_dataset *load_batches(const struct data_file *f, const char *data_opts, const struct cli_opts *o,
-                                 const gbt_booster *b)
+                                 const gbt_booster *b, const gbt_dataset *ref)
 {
     gbt_dataset *d = NULL;
     char options[1200], max_bin[32], path[4096 + 520];
     gbt_status s;
     if (cli_mpi_size() > 1)
-        cli_die("%s: training data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE",
-                f->path);
-    if (cli_get(o, "model_in"))
+        cli_die("%s: %s data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE", f->path,
+                ref ? "validation" : "training");
+    if (!ref && cli_get(o, "model_in"))
         cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
                 "feature values): drop the #CACHE", f->path);
     if (cli_get(o, "categorical_feature") || cli_get(o, "feature_types"))
-        cli_die("%s: --categorical_feature and --feature_types are not applied to training data read in "
-                "batches (#CACHE) yet: drop the #CACHE", f->path);
+        cli_die("%s: --categorical_feature and --feature_types are not applied to %s data read in "
+                "batches (#CACHE) yet: drop the #CACHE", f->path, ref ? "validation" : "training");
     if (gbt_booster_get_param(b, "max_bin", max_bin, sizeof max_bin) != GBT_OK)
         snprintf(max_bin, sizeof max_bin, "256");
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
     /* the cache name back on the path: the prefix of the page file the library writes */
     snprintf(path, sizeof path, "%s%s%s", f->path, f->cache_name[0] ? "#" : "", f->cache_name);
-    s = gbt_dataset_from_file_iter(path, options, atoi(max_bin), &d);
+    s = ref ? gbt_dataset_from_file_iter_ref(f->path, options, ref, atoi(max_bin), &d)
+            : gbt_dataset_from_file_iter(path, options, atoi(max_bin), &d);
     if (s != GBT_OK) cli_die_status(s, "reading data");
-    batches_data = d;
-    atexit(free_batches);
+    if (!ref) { /* only the training data has a page file */
+        batches_data = d;
+        atexit(free_batches);
+    }
     if (verbosity >= GBT_LOG_INFO) cli_report_data(f->path, d, 0);
     return d;
 }
@@ -495,8 +500,12 @@ int main(int argc, char **argv)
             struct data_file *f = &files[1 + nvalid];
             if (nvalid == 64) cli_die("at most 64 validation files");
             if (strcmp(opt->name, "valid") == 0) {
+                char file[sizeof f->path];
                 plain_data_file(opt->value, f);
-                base_name(f->path, f->name, sizeof f->name);
+                /* named by its file: "test.csv?batch_bytes=N#dtest.cache" is "test" */
+                snprintf(file, sizeof file, "%.*s", (int)(f->cache ? strcspn(f->path, "?#") : strlen(f->path)),
+                         f->path);
+                base_name(file, f->name, sizeof f->name);
             } else {
                 xgb_data_file(opt, f);
                 snprintf(f->name, sizeof f->name, "%.*s", len, name);
@@ -599,7 +608,7 @@ int main(int argc, char **argv)
     {
         const int declared = cli_get(&o, "categorical_feature") || cli_get(&o, "feature_types");
         const int continued = cli_get(&o, "model_in") != NULL;
-        train = files[0].cache ? load_batches(&files[0], data_opts, &o, b)
+        train = files[0].cache ? load_batches(&files[0], data_opts, &o, b, NULL)
                                : load(&files[0], data_opts, &o, continued ? b : NULL, declared && !continued);
         if (!continued) keep_category_names(b, train);
     }
@@ -609,7 +618,8 @@ int main(int argc, char **argv)
         eval_names[neval++] = "train";
     }
     for (int i = 1; i <= nvalid; i++, neval++) {
-        evals[neval] = load(&files[i], data_opts, &o, b, 0);
+        evals[neval] = files[i].cache ? load_batches(&files[i], data_opts, &o, b, train)
+                                      : load(&files[i], data_opts, &o, b, 0);
         eval_names[neval] = files[i].name;
     }
     /* under mpirun: every rank has read its rows, or all exit with the first failure */

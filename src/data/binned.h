@@ -64,6 +64,15 @@ gbt_status gbt__binned_get(const gbt_dataset *d, int max_bin, int nthread, int v
  */
 void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b);
 
+/*
+ * Rows [r0, r0 + n) of q as values (binned_values.c), n * nfeat floats
+ * row-major, NaN where missing: each code's value lies in its bin, so a
+ * split at one of q's cuts sends it where it sends every value of the bin
+ * (evaluation and prediction on a dataset that holds only bins,
+ * train/margins.c).
+ */
+void gbt__binned_values(const struct gbt_qmatrix *q, uint64_t r0, uint64_t n, float *out);
+
 /* A new empty matrix with one reference, kept with no dataset (distributed training). */
 gbt_status gbt__binned_alloc(struct gbt_binned **out);
 

@@ -20,6 +20,13 @@
  * 0) and rescaled as it changes.  That is exact when every weight is a
  * whole number at the final shift (the lowest bit of every weight is
  * tracked); when one is not, pass 1 runs again at the final shift.
+ *
+ * With a reference dataset (gbt_dataset_from_iter_ref) there are no cuts to
+ * make: one pass bins each batch with a copy of the reference's cuts and
+ * appends its codes, so that every split threshold of a model trained on
+ * the reference is a bin boundary here (evaluation and prediction on codes,
+ * train/margins.c).  Values the reference's cuts cannot hold are dealt with
+ * first (ref_batch).
  */
 #include <limits.h>
 #include <math.h>
@@ -90,6 +97,9 @@ struct iter {
     struct gbt_qmatrix *qm;
     struct gbt_pages *pages; /* a cache prefix's page file (pages.h): each batch a page, no codes in qm */
     uint64_t row_at, nnz_at;
+    /* the reference's binned matrix (its cuts), or NULL; the codes' capacity in rows or slots */
+    const struct gbt_qmatrix *ref;
+    size_t row_cap, code_cap;
 };
 
 /* ---- the batch handle ------------------------------------------------------- */
@@ -318,24 +328,14 @@ static gbt_status check_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
     return GBT_OK;
 }
 
-/* Pass 1 on batch i: its checks, fields, counts and distinct values. */
-static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
+/* Batch i's checks, fields and counts (every batch, with or without a reference). */
+static gbt_status gather_rows(struct iter *it, const gbt_dataset *b, uint64_t i)
 {
     const uint64_t nf = b->ncol;
-    uint32_t **bk = NULL;
-    uint64_t **bw = NULL;
-    size_t *bn = NULL;
-    gbt_status s;
     FORWARD_IF_ERROR(check_batch(it, b, i));
-    if (it->keys == NULL) {
-        FORWARD_IF_ERROR(gbt__alloc(&it->keys, nf, sizeof *it->keys, 1, "distinct values"));
-        if (it->has[1])
-            FORWARD_IF_ERROR(gbt__alloc(&it->w, nf, sizeof *it->w, 1, "distinct weights"));
-        else
-            FORWARD_IF_ERROR(gbt__alloc(&it->cnt, nf, sizeof *it->cnt, 1, "distinct counts"));
-        FORWARD_IF_ERROR(gbt__alloc(&it->n, nf, sizeof *it->n, 1, "distinct counts"));
-        FORWARD_IF_ERROR(gbt__alloc(&it->count, nf, sizeof *it->count, 1, "value counts"));
-    }
+    if (it->count == NULL)
+        FORWARD_IF_ERROR(gbt__alloc(&it->count, it->ref ? it->ref->cuts.nfeat : nf, sizeof *it->count, 1,
+                                    "value counts"));
     FORWARD_IF_ERROR(append(&it->batch_rows, &it->batch_cap, &it->nbatch, &b->nrow, 1, sizeof b->nrow, "batches"));
     for (int k = 0; k < NFIELDS; k++) {
         const float *v = *field_slot((gbt_dataset *)b, k);
@@ -363,6 +363,26 @@ static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
             for (uint64_t f = 0; f < nf; f++) it->count[f] += !isnan(b->dense[r * nf + f]);
     } else {
         for (uint64_t k = 0; k < b->nnz; k++) it->count[b->indices[k]]++;
+    }
+    return GBT_OK;
+}
+
+/* Pass 1 on batch i: its checks, fields, counts and distinct values. */
+static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
+{
+    const uint64_t nf = b->ncol;
+    uint32_t **bk = NULL;
+    uint64_t **bw = NULL;
+    size_t *bn = NULL;
+    gbt_status s;
+    FORWARD_IF_ERROR(gather_rows(it, b, i));
+    if (it->keys == NULL) {
+        FORWARD_IF_ERROR(gbt__alloc(&it->keys, nf, sizeof *it->keys, 1, "distinct values"));
+        if (it->has[1])
+            FORWARD_IF_ERROR(gbt__alloc(&it->w, nf, sizeof *it->w, 1, "distinct weights"));
+        else
+            FORWARD_IF_ERROR(gbt__alloc(&it->cnt, nf, sizeof *it->cnt, 1, "distinct counts"));
+        FORWARD_IF_ERROR(gbt__alloc(&it->n, nf, sizeof *it->n, 1, "distinct counts"));
     }
     /* unweighted rows count in units (shift 0); weighted ones at the shift of the rows so far */
     if (it->has[1] && !it->fixed_shift) rescale(it, final_shift(it));
@@ -422,6 +442,151 @@ static gbt_status bin_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
     it->row_at += b->nrow;
     gbt__qmatrix_free(&part);
     return GBT_OK;
+}
+
+/* ---- with a reference: its cuts, one pass --------------------------------- */
+
+/*
+ * What the reference's cuts cannot hold, checked before batch b (index i)
+ * is binned with them: a category the reference does not have is refused
+ * (its code would be another category's), and in the CSR layout a value of
+ * a feature with no slots there (the reference has none of its values, so
+ * no tree trained on it splits on it) is dropped; *clean is then a copy of
+ * the rows without those values, else NULL.
+ */
+static gbt_status ref_batch(const struct iter *it, const gbt_dataset *b, uint64_t i, gbt_dataset **clean)
+{
+    const struct gbt_cuts *c = &it->qm->cuts;
+    const int csr = it->qm->layout == GBT_QM_CSR;
+    uint64_t drop = 0;
+    *clean = NULL;
+    for (uint64_t r = 0; r < b->nrow; r++) {
+        const uint64_t k0 = b->dense ? 0 : b->indptr[r], k1 = b->dense ? b->ncol : b->indptr[r + 1];
+        for (uint64_t k = k0; k < k1; k++) {
+            const uint32_t f = b->dense ? (uint32_t)k : b->indices[k];
+            const float v = b->dense ? b->dense[r * b->ncol + k] : b->values[k];
+            if (isnan(v)) continue;
+            if (gbt__cuts_is_cat(c, f)) {
+                const uint32_t bin = gbt__bin_of(c, f, v);
+                RETURN_ERROR_IF(c->nbins[f] == 0 || (float)c->category[c->offset[f] + bin] != v, GBT_E_INVALID_ARG,
+                                "batch %llu, row %llu: category %g of feature %u is not one of the reference "
+                                "dataset's (the rows are binned with its cuts)",
+                                (unsigned long long)i, (unsigned long long)r, (double)v, f);
+            }
+            drop += csr && c->offset[f] == c->offset[f + 1];
+        }
+    }
+    if (drop == 0) return GBT_OK;
+    {
+        /* the rows as CSR without the values of features the reference has no slots for */
+        uint64_t *ptr = NULL, n = 0;
+        uint32_t *idx = NULL;
+        float *val = NULL;
+        gbt_status s = gbt__alloc(&ptr, b->nrow + 1, sizeof *ptr, 0, "batch rows");
+        if (s == GBT_OK) s = gbt__alloc(&idx, b->nnz + 1, sizeof *idx, 0, "batch values");
+        if (s == GBT_OK) s = gbt__alloc(&val, b->nnz + 1, sizeof *val, 0, "batch values");
+        for (uint64_t r = 0; s == GBT_OK && r < b->nrow; r++) {
+            const uint64_t k0 = b->dense ? 0 : b->indptr[r], k1 = b->dense ? b->ncol : b->indptr[r + 1];
+            ptr[r] = n;
+            for (uint64_t k = k0; k < k1; k++) {
+                const uint32_t f = b->dense ? (uint32_t)k : b->indices[k];
+                const float v = b->dense ? b->dense[r * b->ncol + k] : b->values[k];
+                if (isnan(v) || c->offset[f] == c->offset[f + 1]) continue;
+                idx[n] = f;
+                val[n++] = v;
+            }
+        }
+        if (s == GBT_OK) {
+            ptr[b->nrow] = n;
+            s = gbt_dataset_from_csr(ptr, idx, val, b->nrow, b->ncol, clean);
+        }
+        free(ptr);
+        free(idx);
+        free(val);
+        return s;
+    }
+}
+
+/* Batch i binned with the reference's cuts, its codes appended: the one pass with a reference. */
+static gbt_status bin_ref(struct iter *it, const gbt_dataset *b, uint64_t i)
+{
+    struct gbt_qmatrix *q = it->qm, part;
+    const struct gbt_cuts *c = &q->cuts;
+    const uint64_t nf = c->nfeat;
+    gbt_dataset *clean = NULL;
+    gbt_status s;
+    RETURN_ERROR_IF(b->ncol > nf || (b->dense && b->ncol != nf), GBT_E_INVALID_ARG,
+                    "batch %llu has %llu columns but the reference dataset %llu features: %s",
+                    (unsigned long long)i, (unsigned long long)b->ncol, (unsigned long long)nf,
+                    b->dense ? "dense rows need a column for each of them" : "sparse rows may have fewer, not more");
+    for (uint32_t f = 0; f < b->ncol; f++)
+        RETURN_ERROR_IF((b->feature_types && b->feature_types[f] == GBT_FT_CATEGORICAL) != gbt__cuts_is_cat(c, f),
+                        GBT_E_INVALID_ARG, "batch %llu: feature %u is %s here but %s in the reference dataset",
+                        (unsigned long long)i, f, gbt__cuts_is_cat(c, f) ? "numeric" : "categorical",
+                        gbt__cuts_is_cat(c, f) ? "categorical" : "numeric");
+    FORWARD_IF_ERROR(gather_rows(it, b, i));
+    FORWARD_IF_ERROR(ref_batch(it, b, i, &clean));
+    s = gbt__quantize_rows(clean ? clean : b, q, it->nthread, &part);
+    gbt_dataset_free(clean);
+    FORWARD_IF_ERROR(s);
+    if (q->layout == GBT_QM_CSR) {
+        const uint64_t m = part.row_ptr[b->nrow];
+        s = gbt__reserve(&q->row_ptr, &it->row_cap, it->row_at + b->nrow + 1, sizeof *q->row_ptr, "binned rows");
+        if (s == GBT_OK)
+            s = gbt__reserve(&q->slots, &it->code_cap, it->nnz_at + m + 1, sizeof *q->slots, "binned values");
+        if (s == GBT_OK) {
+            for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
+            memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);
+            it->nnz_at += m;
+        }
+    } else if (q->layout == GBT_QM_DENSE8) {
+        s = gbt__reserve(&q->codes8, &it->code_cap, (it->row_at + b->nrow) * nf, 1, "binned matrix");
+        if (s == GBT_OK) memcpy(q->codes8 + it->row_at * nf, part.codes8, b->nrow * nf);
+    } else {
+        s = gbt__reserve(&q->codes16, &it->code_cap, (it->row_at + b->nrow) * nf, sizeof *q->codes16,
+                         "binned matrix");
+        if (s == GBT_OK) memcpy(q->codes16 + it->row_at * nf, part.codes16, b->nrow * nf * sizeof *q->codes16);
+    }
+    it->row_at += b->nrow;
+    gbt__qmatrix_free(&part);
+    return s;
+}
+
+/* dst := a copy of the cuts src (dst holds nothing). */
+static gbt_status copy_cuts(struct gbt_cuts *dst, const struct gbt_cuts *src)
+{
+    const size_t nf = src->nfeat, ns = src->total_slots;
+    memset(dst, 0, sizeof *dst);
+    dst->nfeat = src->nfeat;
+    dst->total_slots = src->total_slots;
+    FORWARD_IF_ERROR(gbt__alloc(&dst->offset, nf + 1, sizeof *dst->offset, 0, "cuts"));
+    FORWARD_IF_ERROR(gbt__alloc(&dst->nbins, nf + 1, sizeof *dst->nbins, 0, "cuts"));
+    FORWARD_IF_ERROR(gbt__alloc(&dst->cut, ns + 1, sizeof *dst->cut, 0, "cuts"));
+    FORWARD_IF_ERROR(gbt__alloc(&dst->has_missing, nf + 1, 1, 1, "cuts"));
+    memcpy(dst->offset, src->offset, (nf + 1) * sizeof *dst->offset);
+    memcpy(dst->nbins, src->nbins, nf * sizeof *dst->nbins);
+    memcpy(dst->cut, src->cut, ns * sizeof *dst->cut);
+    if (src->is_cat) {
+        FORWARD_IF_ERROR(gbt__alloc(&dst->is_cat, nf + 1, 1, 0, "cuts"));
+        FORWARD_IF_ERROR(gbt__alloc(&dst->category, ns + 1, sizeof *dst->category, 0, "cuts"));
+        memcpy(dst->is_cat, src->is_cat, nf);
+        memcpy(dst->category, src->category, ns * sizeof *dst->category);
+    }
+    return GBT_OK;
+}
+
+/*
+ * An empty matrix with the reference's cuts, in its layout, but for two
+ * bytes a code where a feature's missing code would not fit one (the
+ * reference's feature had all 256 value bins and no missing value).
+ */
+static gbt_status ref_matrix(const struct gbt_qmatrix *ref, struct gbt_qmatrix *q)
+{
+    memset(q, 0, sizeof *q);
+    q->layout = ref->layout;
+    for (uint32_t f = 0; q->layout == GBT_QM_DENSE8 && f < ref->cuts.nfeat; f++)
+        if (ref->cuts.nbins[f] >= 256) q->layout = GBT_QM_DENSE16;
+    return copy_cuts(&q->cuts, &ref->cuts);
 }
 
 /* One pass: reset, then each batch until next says there are no more. */
@@ -649,6 +814,60 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
     if (s == GBT_OK && bn->pages) s = gbt__pages_close(bn->pages);
     if (s == GBT_OK) s = assemble(&it, bn, out);
     gbt__binned_release(bn);
+    iter_free(&it);
+    return s;
+}
+
+gbt_status gbt_dataset_from_iter_ref(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                     const gbt_dataset *ref, int max_bin, gbt_dataset **out)
+{
+    struct iter it;
+    struct gbt_binned *rb = NULL, *bn = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(next);
+    CHECK_NOT_NULL(reset);
+    CHECK_NOT_NULL(ref);
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    RETURN_ERROR_IF(max_bin < 2 || max_bin > 65535, GBT_E_INVALID_ARG,
+                    "gbt_dataset_from_iter_ref: max_bin %d is out of range [2, 65535]", max_bin);
+    memset(&it, 0, sizeof it);
+    it.next = next;
+    it.reset = reset;
+    it.user = user;
+    it.nthread = gbt__threads(0);
+    it.low = INT_MAX;
+    /* the reference's binning for max_bin: its kept one, else binned now and kept with it for training */
+    s = gbt__binned_get(ref, max_bin, it.nthread, 1 /* warnings */, NULL, &rb);
+    if (s != GBT_OK) s = gbt__fail_context(s, "the reference dataset");
+    if (s == GBT_OK) s = gbt__binned_alloc(&bn);
+    if (s == GBT_OK) s = ref_matrix(&rb->qm, &bn->qm);
+    if (s == GBT_OK) {
+        it.ref = &rb->qm;
+        it.qm = &bn->qm;
+        bn->max_bin = max_bin;
+        s = run_pass(&it, 1, bin_ref);
+    }
+    if (s == GBT_OK && it.nrow == 0) s = gbt__fail(GBT_E_INVALID_ARG, "the iterator gave no rows");
+    if (s == GBT_OK) {
+        struct gbt_qmatrix *q = &bn->qm;
+        q->nrow = it.nrow;
+        if (q->layout == GBT_QM_CSR) q->row_ptr[it.nrow] = it.nnz_at;
+        for (uint32_t f = 0; f < q->cuts.nfeat; f++) q->cuts.has_missing[f] = it.count[f] < it.nrow;
+        if (q->layout == GBT_QM_CSR) it.nnz = it.nnz_at;
+        /* the dataset has the reference's features (sparse batches may have fewer) and their types */
+        it.ncol = q->cuts.nfeat;
+        free(it.types);
+        it.types = NULL;
+        if (q->cuts.is_cat) {
+            s = gbt__alloc(&it.types, it.ncol, 1, 0, "feature types");
+            for (uint32_t f = 0; s == GBT_OK && f < it.ncol; f++)
+                it.types[f] = q->cuts.is_cat[f] ? GBT_FT_CATEGORICAL : GBT_FT_NUMERIC;
+        }
+        if (s == GBT_OK) s = assemble(&it, bn, out);
+    }
+    gbt__binned_release(bn);
+    gbt__binned_release(rb);
     iter_free(&it);
     return s;
 }

@@ -13,6 +13,8 @@
  * batch (binning reads the weights); the others are set on the dataset
  * built.  A URI's "#CACHE" is the cache prefix of the binned matrix's
  * pages on disk (gbt_dataset_from_iter_ext, data/pages.h).
+ * gbt_file_batches_* hand the batches out as datasets (gbpredict's
+ * DATA_FILE#CACHE: predicted and written one batch at a time).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -148,24 +150,39 @@ static int file_reset(void *user)
     return s == GBT_OK ? 0 : fail(it, s);
 }
 
-static int file_next(void *user, gbt_batch *b)
+/* The next batch's rows (NULL: no more), their columns checked against the file's. */
+static gbt_status next_rows(struct file_iter *it, gbt_dataset **out)
 {
-    struct file_iter *it = user;
     gbt_dataset *d = NULL;
     gbt_status s = read_batch(it, &d);
-    if (s == GBT_OK && d == NULL) {
-        if (it->weights && it->rows != it->nweights)
-            return fail(it, gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for %llu rows", it->file,
-                                      (unsigned long long)it->nweights, (unsigned long long)it->rows));
-        return 0;
-    }
-    if (s == GBT_OK && it->o.format == GBT_FMT_LIBSVM) s = libsvm_columns(it, d);
-    if (s == GBT_OK && it->first == NULL) {
+    *out = NULL;
+    if (s != GBT_OK || d == NULL) return s;
+    if (it->o.format == GBT_FMT_LIBSVM) s = libsvm_columns(it, d);
+    if (s == GBT_OK && it->batch == 0 && it->first == NULL) { /* the first batch read */
         it->ncol = d->ncol;
     } else if (s == GBT_OK && d->ncol != it->ncol) {
         s = gbt__fail(GBT_E_FORMAT, "%s:%llu: %llu feature columns, but the lines before have %llu", it->file,
                       (unsigned long long)(d->row_line ? d->row_line[0] : 0), (unsigned long long)d->ncol,
                       (unsigned long long)it->ncol);
+    }
+    if (s != GBT_OK) {
+        gbt_dataset_free(d);
+        return s;
+    }
+    *out = d;
+    return GBT_OK;
+}
+
+static int file_next(void *user, gbt_batch *b)
+{
+    struct file_iter *it = user;
+    gbt_dataset *d = NULL;
+    gbt_status s = next_rows(it, &d);
+    if (s == GBT_OK && d == NULL) {
+        if (it->weights && it->rows != it->nweights)
+            return fail(it, gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for %llu rows", it->file,
+                                      (unsigned long long)it->nweights, (unsigned long long)it->rows));
+        return 0;
     }
     if (s == GBT_OK && it->weights) {
         if (it->rows + d->nrow > it->nweights)
@@ -211,7 +228,9 @@ static gbt_status finish(struct file_iter *it, gbt_dataset *d)
     return it->o.side_files ? gbt__dataset_read_side_files(d, it->file, 0) : GBT_OK;
 }
 
-gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
+/* The file's dataset: cuts of its own (ref NULL) or ref's. */
+static gbt_status from_file_iter(const char *path, const char *options, const gbt_dataset *ref, int max_bin,
+                                 gbt_dataset **out)
 {
     struct file_iter it;
     gbt_dataset *d = NULL;
@@ -224,7 +243,9 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
     it.options = options;
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
-    if (s == GBT_OK) s = gbt_dataset_from_iter_ext(file_next, file_reset, &it, max_bin, it.cache, &d);
+    if (s == GBT_OK)
+        s = ref ? gbt_dataset_from_iter_ref(file_next, file_reset, &it, ref, max_bin, &d)
+                : gbt_dataset_from_iter_ext(file_next, file_reset, &it, max_bin, it.cache, &d);
     /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
     if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
@@ -238,5 +259,79 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
         return s;
     }
     *out = d;
+    return GBT_OK;
+}
+
+gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
+{
+    return from_file_iter(path, options, NULL, max_bin, out);
+}
+
+gbt_status gbt_dataset_from_file_iter_ref(const char *path, const char *options, const gbt_dataset *ref,
+                                          int max_bin, gbt_dataset **out)
+{
+    CHECK_NOT_NULL(ref);
+    return from_file_iter(path, options, ref, max_bin, out);
+}
+
+/* ---- the public batch reader: gbpredict's DATA_FILE#CACHE ---------------- */
+
+struct gbt_file_batches {
+    struct file_iter it;
+    char *path, *options;
+};
+
+void gbt_file_batches_close(gbt_file_batches *r)
+{
+    if (r == NULL) return;
+    if (r->it.open) gbt__lines_close(&r->it.lr);
+    free(r->it.file);
+    free(r->path);
+    free(r->options);
+    free(r);
+}
+
+gbt_status gbt_file_batches_open(const char *path, const char *options, gbt_file_batches **out)
+{
+    gbt_file_batches *r = NULL;
+    gbt_status s;
+    CHECK_NOT_NULL(path);
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(&r, 1, sizeof *r, 1, "batch reader"));
+    s = gbt__strdup(&r->path, path);
+    if (s == GBT_OK && options) s = gbt__strdup(&r->options, options);
+    r->it.path = r->path;
+    r->it.options = r->options;
+    if (s == GBT_OK) s = open_file(&r->it);
+    /* the side files are the caller's to refuse or read: a batch holds rows only */
+    if (s == GBT_OK && r->it.o.format == GBT_FMT_LIBSVM) s = libsvm_scan(&r->it);
+    if (s != GBT_OK) {
+        gbt_file_batches_close(r);
+        return s;
+    }
+    *out = r;
+    return GBT_OK;
+}
+
+gbt_status gbt_file_batches_next(gbt_file_batches *r, gbt_dataset **batch)
+{
+    struct file_iter *it;
+    gbt_dataset *d = NULL;
+    CHECK_NOT_NULL(r);
+    CHECK_NOT_NULL(batch);
+    *batch = NULL;
+    it = &r->it;
+    FORWARD_IF_ERROR(next_rows(it, &d));
+    if (d == NULL) return GBT_OK;
+    if (it->o.format == GBT_FMT_LIBSVM)
+        d->index_base = it->base == 0 ? GBT_BASE_ZERO : it->guessed ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
+    if (d->source == NULL && gbt__strdup(&d->source, it->file) != GBT_OK) {
+        gbt_dataset_free(d);
+        return GBT_E_NO_MEMORY;
+    }
+    it->rows += d->nrow;
+    it->batch++;
+    *batch = d;
     return GBT_OK;
 }

@@ -569,7 +569,9 @@ gbt_status gbt__dataset_read_file(const char *path, const char *options, const s
     if (cache)
         gbt__log(GBT_LOG_WARNING, GBT_LOG_WARNING,
                  "%s: '#%s' (XGBoost's external-memory cache) ignored: this reads the data into memory (gbtrain "
-                 "reads its training data so in batches; the C API: gbt_dataset_from_file_iter)", path, cache);
+                 "and gbpredict read data named so in batches; the C API: gbt_dataset_from_file_iter, "
+                 "gbt_file_batches_open)",
+                 path, cache);
     if (binary) {
         s = gbt_dataset_load_binary(file, out);
     } else {

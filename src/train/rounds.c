@@ -163,7 +163,6 @@ static gbt_status cache_filled(struct gbt_eval_cache *c, const gbt_dataset *d, c
 gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, const gbt_dataset *d)
 {
     const struct gbt_model *m = &b->model;
-    struct gbt_dview v;
     gbt_status s;
     if (c->margin && (c->d != d || c->generation != d->generation || c->epoch != m->epoch ||
                       c->ntrees > m->ntrees)) {
@@ -179,9 +178,8 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         return cache_filled(c, d, m, s);
     }
     if (c->margin) {
-        gbt__dataset_view(d, &v);
-        gbt__forest_add(&m->forest, c->ntrees, m->ntrees, m->K, &v, gbt__threads(b->params.nthread),
-                        c->margin);
+        s = gbt__booster_add_margins(b, d, c->ntrees, m->ntrees, c->margin);
+        if (s != GBT_OK) return cache_filled(c, d, m, s);
         c->ntrees = m->ntrees;
         return GBT_OK;
     }

@@ -886,18 +886,26 @@ class QuantileDMatrix(Dataset):
     dataset for training itself, from the booster's ``max_bin``).
 
     ``max_bin`` given here becomes the booster's ``max_bin`` in
-    :func:`gbt.train` unless params set it; ``ref`` (the training data whose
-    bins a validation set should use) and ``max_quantile_batches`` are
-    accepted: gbt always bins with the training data's cuts.
+    :func:`gbt.train` unless params set it; ``max_quantile_batches`` is
+    accepted and unused.  With an array, ``ref`` (the training data whose
+    bins a validation set should use) is accepted: the dataset keeps its
+    values, and the trees route values as they route the training data's
+    bins.
 
     ``data`` may be a :class:`gbt.DataIter` (the fields then come with each
     batch, through ``input_data``): the batches are read twice, for the
     cuts of all the rows and then to bin each batch
     (``gbt_dataset_from_iter``), and the dataset keeps the binned matrix
     (``max_bin``, 256 by default) without the feature values.  It trains the
-    model of the same rows in one :class:`Dataset`, byte for byte; a
-    training with another ``max_bin``, prediction, evaluation (as an entry
-    of ``evals`` too) and slicing need the feature values and are refused
+    model of the same rows in one :class:`Dataset`, byte for byte.  With
+    ``ref`` (a :class:`Dataset`, the training data), the batches are read
+    once and binned with the cuts a training on ``ref`` uses
+    (``gbt_dataset_from_iter_ref``; ``max_bin`` is then ``ref``'s unless
+    given): evaluation (an entry of ``evals``) and prediction on it give the
+    values of the same rows in memory, bit for bit, as XGBoost's
+    ``QuantileDMatrix(it, ref=dtrain)``.  Prediction and evaluation by trees
+    whose thresholds are not its cuts (another ``max_bin``, other data),
+    a training with another ``max_bin`` and slicing are refused
     (docs/external-memory.md)."""
 
     _pages = False  # ExtMemQuantileDMatrix: the binned matrix in pages on disk
@@ -919,9 +927,17 @@ class QuantileDMatrix(Dataset):
         missing = kwargs.get("missing")
         self.missing = float(missing) if missing is not None else math.nan
         self._categories, self._frame, self.enable_categorical = {}, None, False
+        if ref is not None and not isinstance(ref, Dataset):
+            raise TypeError("ref must be the training gbt.Dataset (a QuantileDMatrix, DMatrix), "
+                            f"not {type(ref).__name__}")
+        if max_bin is None and ref is not None:
+            max_bin = getattr(ref, "max_bin", None)
         self.max_bin = 256 if max_bin is None else int(max_bin)
-        cache = (data.cache_prefix or "") if self._pages else None
-        made = dataset_from_iter(data, self.max_bin, self.missing, cache)
+        if ref is None:
+            cache = (data.cache_prefix or "") if self._pages else None
+            made = dataset_from_iter(data, self.max_bin, self.missing, cache_prefix=cache)
+        else:  # binned with ref's cuts, kept in memory (no pages): a validation set
+            made = dataset_from_iter(data, self.max_bin, self.missing, ref=ref._handle)
         self._handle = made["handle"]
         names = kwargs.get("feature_names") or made["feature_names"]
         self.set_info(feature_names=names, feature_weights=kwargs.get("feature_weights"))

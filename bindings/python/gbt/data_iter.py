@@ -125,11 +125,12 @@ def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, 
         names.append(list(feature_names) if feature_names is not None else None)
 
 
-def dataset_from_iter(it: DataIter, max_bin: int, missing: float,
-                      cache_prefix: Optional[str] = None) -> Dict[str, Any]:
-    """A ``gbt_dataset`` handle made from the iterator's batches (the
-    binned matrix in pages under cache_prefix unless it is None), and the
-    first batch's feature names."""
+def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: Optional[str] = None,
+                      ref: Any = None) -> Dict[str, Any]:
+    """A ``gbt_dataset`` handle made from the iterator's batches (binned with
+    the cuts of ``ref``, a dataset handle, when given; else the binned matrix
+    in pages under cache_prefix unless it is None), and the first batch's
+    feature names."""
     if not isinstance(it, DataIter):
         raise TypeError("expected a gbt.DataIter")
     names: List[Optional[List[str]]] = []
@@ -156,8 +157,12 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float,
             return -1
 
     handle = c_void_p()
-    status = LIB.gbt_dataset_from_iter_ext(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
-                                           None if cache_prefix is None else cstr(cache_prefix), byref(handle))
+    if ref is not None:
+        status = LIB.gbt_dataset_from_iter_ref(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, ref,
+                                               int(max_bin), byref(handle))
+    else:
+        status = LIB.gbt_dataset_from_iter_ext(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
+                                               None if cache_prefix is None else cstr(cache_prefix), byref(handle))
     it.reraise()
     check(status)
     return {"handle": handle, "feature_names": names[0] if names else None}

@@ -1,7 +1,8 @@
 """gbt.DataIter and QuantileDMatrix(iterator): the model bytes of the same
 rows in one Dataset, also from ExtMemQuantileDMatrix's pages on disk; the
 same iterator class against XGBoost's QuantileDMatrix(iterator) and
-ExtMemQuantileDMatrix; bad batches and exceptions in the callbacks; a
+ExtMemQuantileDMatrix; a validation set binned with the training cuts
+(QuantileDMatrix(it, ref=)); bad batches and exceptions in the callbacks; a
 corrupt page refused."""
 import gc
 
@@ -164,10 +165,53 @@ def test_what_needs_the_values_is_refused():
     X, y = _data(100, 4)
     d = gbt.QuantileDMatrix(Batches(X, {"label": y}, [30]), max_bin=16)
     b = gbt.train({"max_depth": 2, "device": "cpu"}, d, 2)
-    with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator"):
-        b.predict(d)
+    # other rows with cuts of their own: the trees' thresholds are not bin boundaries there
+    other = gbt.QuantileDMatrix(Batches(X[::-1][:70] * 1.5, {"label": y[:70]}, [30]), max_bin=16)
+    with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator.*not one of its cuts"):
+        b.predict(other)
     with pytest.raises(gbt.InvalidArgumentError, match="max_bin=16"):
         gbt.train({"max_bin": 64, "device": "cpu"}, d, 1)
+
+
+def test_ref_validation_set_as_in_memory_and_as_xgboost():
+    # QuantileDMatrix(it, ref=dtrain): the validation rows binned with the training cuts evaluate and
+    # predict as the same rows in memory, bit for bit, as XGBoost's QuantileDMatrix(it, ref=) does
+    xgb = pytest.importorskip("xgboost")
+    X, y = _data(300, 4, seed=3)
+    Xt, yt, Xv, yv = X[:200], y[:200], X[200:], y[200:]
+    params = {"max_depth": 3, "device": "cpu", "eval_metric": ["rmse", "mae"]}
+    dtrain = gbt.QuantileDMatrix(Batches(Xt, {"label": yt}, [64]), max_bin=32)
+    dvalid = gbt.QuantileDMatrix(Batches(Xv, {"label": yv}, [40]), ref=dtrain)
+    want, got = {}, {}
+    mem = gbt.train(dict(params, max_bin=32), gbt.Dataset(Xt, label=yt), 3,
+                    evals=[(gbt.Dataset(Xv, label=yv), "v")], evals_result=want, verbose_eval=False)
+    b = gbt.train(params, dtrain, 3, evals=[(dvalid, "v")], evals_result=got, verbose_eval=False)
+    assert dvalid.max_bin == 32 and len(got["v"]["rmse"]) == 3 and got == want
+    assert np.array_equal(b.predict(dvalid), mem.predict(gbt.Dataset(Xv)))
+    assert np.array_equal(b.predict(dvalid, pred_leaf=True), mem.predict(gbt.Dataset(Xv), pred_leaf=True))
+    ref_mem = gbt.QuantileDMatrix(Batches(Xv, {"label": yv}, [40]), ref=gbt.Dataset(Xt, label=yt), max_bin=32)
+    assert np.array_equal(mem.predict(ref_mem, output_margin=True), mem.predict(gbt.Dataset(Xv), output_margin=True))
+
+    class It(xgb.DataIter):
+        def __init__(self, X, y):
+            self.X, self.y, self.at = X, y, 0
+            super().__init__()
+
+        def next(self, input_data):
+            if self.at >= len(self.y):
+                return False
+            input_data(data=self.X[self.at:self.at + 40], label=self.y[self.at:self.at + 40])
+            self.at += 40
+            return True
+
+        def reset(self):
+            self.at = 0
+
+    xt = xgb.QuantileDMatrix(It(Xt, yt), max_bin=32)
+    xv = xgb.QuantileDMatrix(It(Xv, yv), ref=xt, max_bin=32)  # XGBoost asks for the same max_bin again
+    theirs = xgb.train({"max_depth": 3, "nthread": 1, "tree_method": "hist", "max_bin": 32}, xt, 3)
+    # the semantics gbt follows: XGBoost's binned validation rows predict as its rows in memory
+    assert np.array_equal(theirs.predict(xv), theirs.predict(xgb.DMatrix(Xv)))
 
 
 def test_training_set_evaluated_from_its_training_scores():
