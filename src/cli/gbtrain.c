@@ -379,11 +379,7 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
                                  const gbt_booster *b)
 {
     gbt_dataset *d = NULL;
-    char options[1200], max_bin[32];
-    gbt_status s;
-    if (cli_mpi_size() > 1)
-        cli_die("%s: training data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE",
-                f->path);
+    char options[1200], max_bin[32], path[4096];
     if (cli_get(o, "model_in"))
         cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
                 "feature values): drop the #CACHE", f->path);
@@ -393,9 +389,8 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
     if (gbt_booster_get_param(b, "max_bin", max_bin, sizeof max_bin) != GBT_OK)
         snprintf(max_bin, sizeof max_bin, "256");
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    s = gbt_dataset_from_file_iter(f->path, options, atoi(max_bin), &d);
-    if (s != GBT_OK) cli_die_status(s, "reading data");
-    if (verbosity >= GBT_LOG_INFO) cli_report_data(f->path, d, 0);
+    d = cli_mpi_read_batches(f->path, options, atoi(max_bin), path, sizeof path);
+    if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
     return d;
 }
 

@@ -25,6 +25,13 @@ struct gbt_binned {
     struct gbt_qmatrix qm;
     int max_bin;
     int refs; /* changed under binned.c's lock */
+    /*
+     * A dataset made from batches over a communicator (dataset_iter.c's
+     * peers): the cuts are those of every process's rows, nproc processes
+     * and nrow_all rows together.  0 otherwise (this dataset's own cuts).
+     */
+    int nproc;
+    uint64_t nrow_all;
 };
 
 /*
@@ -54,6 +61,12 @@ gbt_status gbt__binned_get(const gbt_dataset *d, int max_bin, int nthread, int v
  * matrix so, and no feature values (d->binned_only).
  */
 void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b);
+
+/*
+ * GBT_OK unless d's kept binning has the cuts of several processes' rows
+ * (binned nproc > 1), which only a training over those processes may use.
+ */
+gbt_status gbt__binned_check_local(const gbt_dataset *d);
 
 /* A new empty matrix with one reference, kept with no dataset (distributed training). */
 gbt_status gbt__binned_alloc(struct gbt_binned **out);

@@ -222,6 +222,13 @@ gbt_status gbt__side_weights(const char *path, float **w, uint64_t *n);
 gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
                                   uint64_t ncats, gbt_dataset **out);
 
+/*
+ * gbt_dataset_from_file_iter, and with peers (not NULL) over their
+ * processes, each reading its own file (gbt__dataset_from_iter_peers).
+ */
+gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *options, int max_bin,
+                                             const struct gbt_iter_peers *peers, gbt_dataset **out);
+
 /* Reads the lines of a CSV or TSV file into a dense dataset. */
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,
                                gbt_dataset **out);

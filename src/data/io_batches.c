@@ -52,6 +52,13 @@ static int fail(struct file_iter *it, gbt_status s)
     return -1;
 }
 
+/* A failure of next: kept, and given to the batch, whose message the iterator then reports as it is. */
+static int next_fail(struct file_iter *it, gbt_batch *b, gbt_status s)
+{
+    gbt__batch_fail(b, s);
+    return fail(it, s);
+}
+
 static gbt_status open_file(struct file_iter *it)
 {
     char *cache = NULL;
@@ -151,7 +158,7 @@ static int file_next(void *user, gbt_batch *b)
     gbt_status s = read_batch(it, &d);
     if (s == GBT_OK && d == NULL) {
         if (it->weights && it->rows != it->nweights)
-            return fail(it, gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for %llu rows", it->file,
+            return next_fail(it, b, gbt__fail(GBT_E_FORMAT, "%s.weight: %llu weights for %llu rows", it->file,
                                       (unsigned long long)it->nweights, (unsigned long long)it->rows));
         return 0;
     }
@@ -172,7 +179,7 @@ static int file_next(void *user, gbt_batch *b)
     }
     if (s != GBT_OK) {
         gbt_dataset_free(d);
-        return fail(it, s);
+        return next_fail(it, b, s);
     }
     it->rows += d->nrow;
     it->batch++;
@@ -181,7 +188,7 @@ static int file_next(void *user, gbt_batch *b)
         s = gbt__dataset_alloc(&it->first);
         if (s != GBT_OK) {
             gbt_dataset_free(d);
-            return fail(it, s);
+            return next_fail(it, b, s);
         }
         it->first->feature_names = d->feature_names;
         it->first->nfeature_names = d->nfeature_names;
@@ -190,7 +197,7 @@ static int file_next(void *user, gbt_batch *b)
         d->nfeature_names = 0;
     }
     s = gbt__batch_take(b, d);
-    return s == GBT_OK ? 1 : fail(it, s);
+    return s == GBT_OK ? 1 : next_fail(it, b, s);
 }
 
 /* The dataset built gets what the file says besides its rows: names, layout, source, side files. */
@@ -209,6 +216,12 @@ static gbt_status finish(struct file_iter *it, gbt_dataset *d)
 
 gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
 {
+    return gbt__dataset_from_file_iter_peers(path, options, max_bin, NULL, out);
+}
+
+gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *options, int max_bin,
+                                             const struct gbt_iter_peers *peers, gbt_dataset **out)
+{
     struct file_iter it;
     gbt_dataset *d = NULL;
     gbt_status s;
@@ -220,9 +233,10 @@ gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int
     it.options = options;
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
-    if (s == GBT_OK) s = gbt_dataset_from_iter(file_next, file_reset, &it, max_bin, &d);
-    /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
-    if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
+    if (s != GBT_OK && peers) s = peers->agree(peers->user, s); /* the others are in their first agreement */
+    else if (s == GBT_OK) s = gbt__dataset_from_iter_peers(file_next, file_reset, &it, max_bin, peers, &d);
+    /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" (peers: agreed on so) */
+    if (s != GBT_OK && it.status != GBT_OK && !peers) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
     if (it.open) gbt__lines_close(&it.lr);
     free(it.file);
