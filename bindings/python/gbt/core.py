@@ -898,7 +898,11 @@ class QuantileDMatrix(Dataset):
     model of the same rows in one :class:`Dataset`, byte for byte; a
     training with another ``max_bin``, prediction, evaluation (as an entry
     of ``evals`` too) and slicing need the feature values and are refused
-    (docs/external-memory.md)."""
+    (docs/external-memory.md).  Made inside a collective context
+    (``gbt.collective.CommunicatorContext``, ``gbt.collective.init``), every
+    rank with its own batches, its cuts are those of every rank's rows
+    (``gbt_dataset_from_iter_mpi``), for a distributed :func:`gbt.train`
+    over that communicator; one made outside is refused there."""
 
     def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
                  max_quantile_batches: Optional[int] = None, **kwargs: Any):
@@ -918,7 +922,10 @@ class QuantileDMatrix(Dataset):
         self.missing = float(missing) if missing is not None else math.nan
         self._categories, self._frame, self.enable_categorical = {}, None, False
         self.max_bin = 256 if max_bin is None else int(max_bin)
-        made = dataset_from_iter(data, self.max_bin, self.missing)
+        from .collective import _current
+
+        # inside a collective context (gbt.collective.init, CommunicatorContext) over its ranks, as XGBoost's
+        made = dataset_from_iter(data, self.max_bin, self.missing, _current())
         self._handle = made["handle"]
         names = kwargs.get("feature_names") or made["feature_names"]
         self.set_info(feature_names=names, feature_weights=kwargs.get("feature_weights"))

@@ -123,9 +123,11 @@ def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, 
         names.append(list(feature_names) if feature_names is not None else None)
 
 
-def dataset_from_iter(it: DataIter, max_bin: int, missing: float) -> Dict[str, Any]:
+def dataset_from_iter(it: DataIter, max_bin: int, missing: float, comm: Any = None) -> Dict[str, Any]:
     """A ``gbt_dataset`` handle made from the iterator's batches, and the
-    first batch's feature names."""
+    first batch's feature names; with ``comm`` (an mpi4py communicator)
+    over its ranks (``gbt_dataset_from_iter_mpi``: the cuts of every rank's
+    batches), every rank calling it with its own iterator."""
     if not isinstance(it, DataIter):
         raise TypeError("expected a gbt.DataIter")
     names: List[Optional[List[str]]] = []
@@ -152,8 +154,14 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float) -> Dict[str, A
             return -1
 
     handle = c_void_p()
-    status = LIB.gbt_dataset_from_iter(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
-                                       byref(handle))
+    if comm is not None:
+        from .collective import _comm_address
+
+        status = LIB.gbt_dataset_from_iter_mpi(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
+                                               _comm_address(comm), byref(handle))
+    else:
+        status = LIB.gbt_dataset_from_iter(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
+                                           byref(handle))
     it.reraise()
     check(status)
     return {"handle": handle, "feature_names": names[0] if names else None}
