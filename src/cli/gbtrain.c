@@ -151,8 +151,9 @@ static void usage(FILE *f)
             "  --help                   print this text\n"
             "\n"
             "A data file may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
-            "options win over the flags); FILE#CACHE (XGBoost's external-memory cache)\n"
-            "is ignored with a warning.\n"
+            "options win over the flags); the training data named FILE#CACHE (XGBoost's\n"
+            "external-memory cache) is read in batches, never all its values in memory\n"
+            "(a validation file named so is read whole, with a warning).\n"
             "\n"
             "Ctrl-C (SIGINT) or SIGTERM finishes the round in progress, saves the model\n"
             "of the finished rounds and exits with status 130; before the first new\n"
@@ -171,8 +172,9 @@ static void usage(FILE *f)
             "field, so side files and format options do not apply to it.\n"
             "\n"
             "Under mpirun, each rank trains on its share of the rows (a file name with\n"
-            "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
-            "rank 0 writes the model: the model of one process on all the rows.\n"
+            "%%d: the file of its rank; otherwise its range of the file's rows; read in\n"
+            "batches, FILE%%d#CACHE only) and rank 0 writes the model: the model of one\n"
+            "process on all the rows.\n"
             "\n");
     cli_print_params(f, tool_defaults);
 }
