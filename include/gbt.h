@@ -536,9 +536,10 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
  * three times: first for its width and index base), so it must be a
  * regular file.  Errors are gbt_dataset_from_file's, naming the file and
  * line.  Side files: as gbt_dataset_from_file's (PATH.weight is held
- * whole, 4 bytes a row).  Not read in batches (GBT_E_INVALID_ARG):
- * binary dataset files, category names (category_names=1), LIBSVM qid
- * (give PATH.group).
+ * whole, 4 bytes a row).  LIBSVM qid: a query may go on across the
+ * batches' boundaries (the groups are those of the file read whole).  Not
+ * read in batches (GBT_E_INVALID_ARG): binary dataset files and category
+ * names (category_names=1).
  */
 GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
                                               gbt_dataset **out);

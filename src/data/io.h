@@ -34,6 +34,15 @@ struct gbt_line_reader {
      * stop at the first line end at or after this offset
      */
     uint64_t stop;
+    /*
+     * LIBSVM read in batches (io_libsvm.c): the qid state after the lines
+     * read so far (0: no line yet, 1: every line has a qid, 2: none has),
+     * the last line's qid, and whether the last read's first query went on
+     * from the read before (the same qid across the batches' boundary)
+     */
+    int qid_state;
+    long long qid_last;
+    int qid_continues;
 };
 
 gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);

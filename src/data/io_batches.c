@@ -11,7 +11,10 @@
  * file tells: its width and, when guessed, its index base.  The side
  * files: PATH.weight is read whole (4 bytes a row) and handed out batch by
  * batch (binning reads the weights); the others are set on the dataset
- * built.
+ * built.  LIBSVM qid: a query may go on across a batch boundary (the line
+ * reader carries the last qid from one batch to the next), so the batches
+ * carry no groups: their sizes are gathered here, a query that goes on
+ * added to the last, and set on the dataset built.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -38,6 +41,9 @@ struct file_iter {
     int base;                   /* LIBSVM: the index base, 0 or 1 */
     int guessed;                /* LIBSVM: the base was guessed */
     gbt_dataset *first;         /* batch 0's names and layout, kept for the dataset built */
+    uint32_t *groups;           /* LIBSVM qid: the query sizes so far (this pass) */
+    size_t groups_cap;
+    uint64_t ngroups;
     gbt_status status;          /* the first failure, with its message in msg */
     char msg[GBT_ERROR_MSG_MAX];
 };
@@ -84,6 +90,7 @@ static gbt_status open_file(struct file_iter *it)
     if (it->o.batch_bytes == 0) it->o.batch_bytes = DEFAULT_BATCH_BYTES;
     it->batch = 0;
     it->rows = 0;
+    it->ngroups = 0;
     return s;
 }
 
@@ -108,12 +115,21 @@ static gbt_status read_batch(struct file_iter *it, gbt_dataset **out)
     return gbt__file_read_rows(&it->lr, &o, out);
 }
 
-/* A LIBSVM batch's indices made zero-based (it->base) and its width the file's. */
+/*
+ * A LIBSVM batch's indices made zero-based (it->base) and its width the
+ * file's; its queries (qid) taken into it->groups, the first added to the
+ * last when it goes on from the batch before.
+ */
 static gbt_status libsvm_columns(struct file_iter *it, gbt_dataset *d)
 {
-    RETURN_ERROR_IF(d->ngroups > 0, GBT_E_INVALID_ARG,
-                    "%s: qid is not read in batches (a query could span two of them): give the query groups in "
-                    "%s.group, or read the file whole", it->file, it->file);
+    const int on = it->lr.qid_continues && it->ngroups > 0 && d->ngroups > 0;
+    if (on) it->groups[it->ngroups - 1] += d->groups[0];
+    FORWARD_IF_ERROR(gbt__reserve(&it->groups, &it->groups_cap, (size_t)(it->ngroups + d->ngroups + 1),
+                                  sizeof *it->groups, "query groups"));
+    for (uint64_t g = on ? 1 : 0; g < d->ngroups; g++) it->groups[it->ngroups++] = d->groups[g];
+    free(d->groups);
+    d->groups = NULL;
+    d->ngroups = 0;
     if (it->base == 1 && (d->ncol >= 2 || d->nnz > 0)) FORWARD_IF_ERROR(gbt__dataset_set_index_base(d, 1));
     d->index_base = GBT_BASE_NONE;
     d->ncol = it->ncol;
@@ -211,6 +227,7 @@ static gbt_status finish(struct file_iter *it, gbt_dataset *d)
     if (it->o.format == GBT_FMT_LIBSVM)
         d->index_base = it->base == 0 ? GBT_BASE_ZERO : it->guessed ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
     FORWARD_IF_ERROR(gbt__strdup(&d->source, it->file));
+    if (it->ngroups) FORWARD_IF_ERROR(gbt_dataset_set_groups(d, it->groups, it->ngroups));
     return it->o.side_files ? gbt__dataset_read_side_files(d, it->file, 0) : GBT_OK;
 }
 
@@ -241,6 +258,7 @@ gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *optio
     if (it.open) gbt__lines_close(&it.lr);
     free(it.file);
     free(it.weights);
+    free(it.groups);
     gbt_dataset_free(it.first);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
