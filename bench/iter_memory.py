@@ -2,8 +2,9 @@
 """Peak memory (ru_maxrss) of one training round on generated rows, each
 way in a fresh process: gbt's Dataset from one array, gbt's
 QuantileDMatrix from a DataIter (the rows made batch by batch, never all
-held), and XGBoost's QuantileDMatrix from the array and from the same
-iterator.
+held), gbt's ExtMemQuantileDMatrix from it (the binned matrix in pages on
+disk, in a temporary folder), and XGBoost's QuantileDMatrix from the array
+and from the same iterator, and its ExtMemQuantileDMatrix.
 
     python3 bench/iter_memory.py [ROWS] [COLS] [BATCHES] [continuous|rounded]
 
@@ -15,7 +16,7 @@ import subprocess
 import sys
 
 CHILD = r'''
-import resource, sys
+import resource, sys, tempfile
 import numpy as np
 rows, cols, nb, kind, way = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 lib = __import__("xgboost" if way.startswith("xgb") else "gbt")
@@ -30,9 +31,9 @@ def batch(k):
     return X, (X[:, 0] + X[:, 1] > 1).astype(np.float32)
 
 class It(lib.DataIter):
-    def __init__(self):
+    def __init__(self, cache_prefix=None):
         self.k = 0
-        super().__init__()
+        super().__init__(cache_prefix=cache_prefix)
     def next(self, input_data):
         if self.k == nb:
             return False
@@ -44,7 +45,10 @@ class It(lib.DataIter):
         self.k = 0
 
 params = {"objective": "binary:logistic", "max_depth": 6, "max_bin": 256, "nthread": 2}
-if way.endswith("iter"):
+cache = tempfile.TemporaryDirectory()
+if way.endswith("extmem"):
+    d = lib.ExtMemQuantileDMatrix(It(cache.name + "/c"), max_bin=256)
+elif way.endswith("iter"):
     d = lib.QuantileDMatrix(It(), max_bin=256)
 else:
     n = rows // nb
@@ -64,7 +68,7 @@ def main():
     nb = sys.argv[3] if len(sys.argv) > 3 else "8"
     kind = sys.argv[4] if len(sys.argv) > 4 else "continuous"
     print(f"{rows} x {cols} float32, {nb} batches, {kind}")
-    for way in ("gbt-array", "gbt-iter", "xgb-array", "xgb-iter"):
+    for way in ("gbt-array", "gbt-iter", "gbt-extmem", "xgb-array", "xgb-iter", "xgb-extmem"):
         subprocess.run([sys.executable, "-c", CHILD, rows, cols, nb, kind, way], check=True)
 
 

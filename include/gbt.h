@@ -509,12 +509,30 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * are refused with GBT_E_INVALID_ARG (docs/external-memory.md).  The
  * batches are not written to disk: this is the in-memory binned matrix
  * made without the raw floats.
+ *
+ * gbt_dataset_from_iter_ext with a cache_prefix (XGBoost's DataIter
+ * cache_prefix; NULL: gbt_dataset_from_iter) keeps the binned matrix on
+ * disk instead: the second pass writes each batch's binned rows as one
+ * page of a new file, "<cache_prefix>-gbt-<pid>-<n>.pages" (a prefix
+ * ending in '/' is a folder: no '-'), created so that it never replaces a
+ * file (GBT_E_IO naming the path when it cannot be created or written),
+ * each page with a header (its rows, layout, a hash of the cuts, the
+ * dataset's own number) and a CRC-32, and removed by gbt_dataset_free.
+ * Each training on the dataset reads the pages back, checking every one:
+ * a page of another dataset or of other cuts (stale), cut short or with a
+ * wrong checksum (corrupt) fails the training with GBT_E_FORMAT naming the
+ * file, the page and the fault.  The model is gbt_dataset_from_iter's,
+ * byte for byte.  Training holds the whole binned matrix in memory while
+ * it runs (it does not stream the pages yet): the pages save the memory
+ * between trainings, not during one (docs/external-memory.md).
  */
 typedef struct gbt_batch gbt_batch;
 typedef int (*gbt_iter_next_fn)(void *user, gbt_batch *batch);
 typedef int (*gbt_iter_reset_fn)(void *user);
 GBT_API gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
                                          int max_bin, gbt_dataset **out);
+GBT_API gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                             int max_bin, const char *cache_prefix, gbt_dataset **out);
 GBT_API gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol,
                                        float missing);
 GBT_API gbt_status gbt_batch_set_csr(gbt_batch *b, const uint64_t *indptr, const uint32_t *indices,
@@ -526,8 +544,8 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
 /*
  * A data file read in batches through gbt_dataset_from_iter: path and
  * options as gbt_dataset_from_file's (a CSV, TSV or LIBSVM text file; a
- * URI's "#CACHE" is accepted and names nothing: the binned matrix stays in
- * memory), the file read a batch of about batch_bytes of its text at a
+ * URI's "#CACHE" is the cache prefix of gbt_dataset_from_iter_ext: the
+ * binned matrix kept in pages on disk), the file read a batch of about batch_bytes of its text at a
  * time (an option: batch_bytes=N, default 33554432), so that its feature
  * values are never all in memory.  The dataset built is
  * gbt_dataset_from_iter's with max_bin (what it cannot do, it cannot do),

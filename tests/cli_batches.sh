@@ -3,7 +3,9 @@
 # cache syntax (PATH#CACHE, PATH?OPTIONS#CACHE, in a --config file too) in
 # batches (gbt_dataset_from_file_iter), and the model is the one of the same
 # file read whole, byte for byte; a bad line in a later batch gets the whole
-# file's message and leaves no model.
+# file's message and leaves no model.  The binned rows go to a page file
+# under the CACHE prefix, read back by the training and removed at exit
+# (a failed training's too); a prefix in a missing folder is refused.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
 # one thread: these trainings take milliseconds, and idle OpenMP threads spin on a loaded machine
@@ -27,6 +29,17 @@ printf 'data = "bc.csv?format=csv&label_column=0&batch_bytes=7000#dtrain.cache" 
 "$gbtrain" -q --config b.conf
 check "a --config file's data = \"PATH?OPTIONS#CACHE\": the same model ('#' in quotes is no comment)" \
     cmp -s whole.model conf.model
+mkdir pg
+"$gbtrain" --objective=binary:logistic --num_round=4 --verbosity=3 "bc.csv?batch_bytes=5000#pg/dtrain" pg.model \
+    2>pg.log
+check "18 pages read back from pg/dtrain-gbt-PID-0.pages" grep -aq "read 18 pages of pg/dtrain-gbt-[0-9]*-0.pages" pg.log
+check "... and the model of the file read whole" cmp -s whole.model pg.model
+check "the page file is removed at exit" sh -c 'test -z "$(ls pg)"'
+fails "a failed training: named, and its page file removed too" "num_class" \
+    "$gbtrain" -q --objective=multi:softprob "bc.csv?batch_bytes=5000#pg/dtrain" pg2.model
+check "... no page file left" sh -c 'test -z "$(ls pg)"'
+fails "a cache prefix in a missing folder: refused, naming the path" \
+    "cannot create the page file 'nodir/c-gbt-[0-9]*-0.pages'" "$gbtrain" -q "bc.csv#nodir/c" nodir.model
 
 # LIBSVM: the width and the guessed index base are the whole file's; the groups from PATH.group
 digits=$data/digits.train.csv

@@ -8,12 +8,17 @@
  * one in this build), on CUDA against the CPU's in-memory model.  The
  * expected model is the in-memory dataset's, made by gbt_dataset_from_dense
  * and trained apart.  Bad batches fail with a message naming the batch, and
- * what needs the feature values is refused.
+ * what needs the feature values is refused.  The batches of 97 are kept as
+ * pages on disk (gbt_dataset_from_iter_ext with a cache prefix: five
+ * pages); check_pages adds the CSR and two-byte layouts in pages, a stale
+ * page (another dataset's file in its place), a corrupt one (a byte
+ * flipped), a truncated one, and the files gone once the datasets are freed.
  *
  * Built twice: tests/test_iter against the library (the CPU; valgrind runs
  * it), and tests/test_iter_emu against the emulated CUDA device
  * (GBT_CUDA_EMU), which runs only the device=cuda cases.
  */
+#include <dirent.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -50,6 +55,7 @@ static int next_cb(void *user, gbt_batch *b)
     if (s->at >= N) return 0;
     if (s->bad_kind == 1 && i == (uint64_t)s->bad_at) ncol = C - 1;
     if (s->bad_kind == 3 && i == (uint64_t)s->bad_at) return -7;
+    if (s->bad_kind == 4 && s->resets == 2 && i == (uint64_t)s->bad_at) return -7; /* in the second pass only */
     if (s->csr) {
         uint64_t ptr[N + 1], k = 0;
         uint32_t idx[N * C];
@@ -83,10 +89,13 @@ static int next_cb(void *user, gbt_batch *b)
     return 1;
 }
 
+static const char *cache; /* a cache prefix: the dataset's binned matrix in pages there; NULL: in memory */
+static char prefix[300];   /* the test folder's "dtrain.cache" */
+
 static gbt_dataset *from_iter(struct src *s, int max_bin)
 {
     gbt_dataset *d = NULL;
-    if (gbt_dataset_from_iter(next_cb, reset_cb, s, max_bin, &d) != GBT_OK) {
+    if (gbt_dataset_from_iter_ext(next_cb, reset_cb, s, max_bin, cache, &d) != GBT_OK) {
         diag("gbt_dataset_from_iter: %s", gbt_last_error());
         return NULL;
     }
@@ -138,17 +147,19 @@ static void check_case(const struct kase *k, int have_cuda, int cuda_policy)
             gbt_dataset *d;
             gbt_booster *b;
             if (only_device && !(have_cuda && p == cuda_policy && bi == 2)) continue;
+            cache = bi == 2 ? prefix : NULL; /* the batches of 97 in pages */
             d = from_iter(&s, 16);
+            cache = NULL;
             b = d && !only_device ? tu_train(d, ROUNDS, set) : NULL;
             /* two passes; three for these weights, of which some are not whole at the final shift */
             if (!only_device)
                 ok(ref && b && tu_same_model(ref, b) && s.resets == (k->weighted ? 3 : 2),
-                   "%s %s, batches of %llu (%s): the in-memory model (%d resets)",
-                   k->objective, policies[p], (unsigned long long)bs, s.csr ? "CSR" : "dense", s.resets);
+                   "%s %s, batches of %llu (%s%s): the in-memory model (%d resets)", k->objective, policies[p],
+                   (unsigned long long)bs, s.csr ? "CSR" : "dense", bi == 2 ? ", in pages" : "", s.resets);
             gbt_booster_free(b);
             if (have_cuda && p == cuda_policy && d && bi == 2) {
                 b = tu_train(d, ROUNDS, set_cuda);
-                ok(ref && b && tu_same_model(ref, b), "%s %s, batches of %llu on device=cuda: the CPU's in-memory model",
+                ok(ref && b && tu_same_model(ref, b), "%s %s, batches of %llu in pages on device=cuda: the CPU's in-memory model",
                    k->objective, policies[p], (unsigned long long)bs);
                 gbt_booster_free(b);
             }
@@ -206,6 +217,124 @@ static void check_refused(void)
     gbt_dataset_free(d);
 }
 
+/* The page files in the test folder: their count, and in path the path of one that is not `except`'s. */
+static int page_files(char *path, const char *except)
+{
+    DIR *dir = opendir(tu_tmpdir());
+    struct dirent *e;
+    int n = 0;
+    if (dir == NULL) exit(2);
+    while ((e = readdir(dir)) != NULL)
+        if (strstr(e->d_name, ".pages")) {
+            char p[600];
+            n++;
+            snprintf(p, sizeof p, "%s/%s", tu_tmpdir(), e->d_name);
+            if (path && (except == NULL || strcmp(p, except) != 0)) strcpy(path, p);
+        }
+    closedir(dir);
+    return n;
+}
+
+/* A paged dataset of the rows in batches of bs (CSR batches: csr) and in path its page file (beside except's). */
+static gbt_dataset *paged(uint64_t bs, int csr, int max_bin, char *path, const char *except)
+{
+    struct src s = {bs, 0, csr, 0, 0, -1, 0, 0};
+    gbt_dataset *d;
+    const int n = page_files(NULL, NULL);
+    cache = prefix;
+    d = from_iter(&s, max_bin);
+    cache = NULL;
+    if (d == NULL || page_files(path, except) != n + 1) exit(2);
+    return d;
+}
+
+/* Training on d fails with GBT_E_FORMAT and a message holding want. */
+static void check_fails(gbt_dataset *d, const char *want, const char *what)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+    gbt_booster *b = tu_booster(set);
+    const gbt_status st = gbt_booster_train(b, d, 1, NULL, NULL, 0);
+    ok(st == GBT_E_FORMAT && strstr(gbt_last_error(), want) && strstr(gbt_last_error(), ".pages'"),
+       "%s is refused: %s", what, gbt_last_error());
+    gbt_booster_free(b);
+}
+
+/*
+ * Pages in the other layouts (CSR: data 85% missing; two bytes: max_bin
+ * 300), then stale, corrupt and cut short pages refused, and every page
+ * file gone once its dataset is freed.
+ */
+static void check_pages(void)
+{
+    const char *set_csr[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
+    const char *set_wide[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=300", "device=cpu", NULL};
+    char pa[600], pb[600];
+    gbt_dataset *mem, *a, *b;
+    gbt_booster *ref, *got;
+    FILE *f;
+    long size;
+    tu_data(N, C, 0.0, 0, x, y);
+    for (int i = 0; i < N * C; i++)
+        if ((i * 7) % 20 < 17) x[i] = NAN;
+    mem = in_memory(0, 0);
+    a = paged(50, 1, 16, NULL, NULL);
+    ref = tu_train(mem, 2, set_csr);
+    got = tu_train(a, 2, set_csr);
+    ok(ref && got && tu_same_model(ref, got), "CSR layout in 9 pages of 50 rows: the in-memory model");
+    gbt_booster_free(ref);
+    gbt_booster_free(got);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+    tu_data(N, C, 0.0, 0, x, y);
+    mem = in_memory(0, 0);
+    a = paged(100, 0, 300, NULL, NULL);
+    ref = tu_train(mem, 2, set_wide);
+    got = tu_train(a, 2, set_wide);
+    ok(ref && got && tu_same_model(ref, got), "two-byte codes (max_bin 300) in 5 pages: the in-memory model");
+    gbt_booster_free(ref);
+    gbt_booster_free(got);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+    ok(page_files(NULL, NULL) == 0, "the page files are removed with their datasets");
+    /* another dataset's file in the place of a's: of other cuts, then of the same */
+    a = paged(100, 0, 16, pa, NULL);
+    b = paged(100, 0, 8, pb, pa);
+    if (rename(pb, pa) != 0) exit(2);
+    check_fails(a, "stale: binned with other cuts", "a page of other cuts");
+    gbt_dataset_free(b);
+    b = paged(100, 0, 16, pb, pa);
+    if (rename(pb, pa) != 0) exit(2);
+    check_fails(a, "stale: written for another dataset", "a page of another dataset with the same cuts");
+    gbt_dataset_free(b);
+    gbt_dataset_free(a);
+    /* a byte of page 0's codes flipped, then the file cut short */
+    a = paged(100, 0, 16, pa, NULL);
+    f = fopen(pa, "r+b");
+    if (f == NULL || fseek(f, 90, SEEK_SET) != 0) exit(2);
+    {
+        const int c = fgetc(f);
+        if (fseek(f, 90, SEEK_SET) != 0 || fputc(c ^ 1, f) == EOF) exit(2);
+        fclose(f);
+        check_fails(a, "page 0: checksum mismatch", "a page with a byte flipped");
+        f = fopen(pa, "r+b");
+        if (f == NULL || fseek(f, 90, SEEK_SET) != 0 || fputc(c, f) == EOF || fseek(f, 0, SEEK_END) != 0) exit(2);
+    }
+    size = ftell(f);
+    fclose(f);
+    if (truncate(pa, size - 3) != 0) exit(2);
+    check_fails(a, "page 4: truncated", "a file cut short");
+    gbt_dataset_free(a);
+    {
+        /* a batch failing in the second pass, with pages written before it */
+        struct src s = {50, 0, 0, 0, 0, 3, 4, 0};
+        gbt_dataset *d = NULL;
+        ok(gbt_dataset_from_iter_ext(next_cb, reset_cb, &s, 16, prefix, &d) == GBT_E_INVALID_ARG && d == NULL &&
+               strstr(gbt_last_error(), "batch 3"),
+           "a batch failing in pass 2: %s", gbt_last_error());
+    }
+    ok(page_files(NULL, NULL) == 0, "no page file is left");
+}
+
 /*
  * gbt_dataset_from_file_iter: a CSV file of the rows (floats written to
  * round-trip, a missing value empty) read in batches of about 2,000 bytes
@@ -256,8 +385,10 @@ int main(void)
     };
     const int have_cuda = gbt_device_count() > 0;
     diag("%d CUDA device(s)%s", gbt_device_count(), have_cuda ? "" : ": the CPU only");
+    snprintf(prefix, sizeof prefix, "%s/dtrain.cache", tu_tmpdir());
     if (only_device) ok(have_cuda, "the emulated CUDA device is there");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_case(&cases[i], have_cuda, (int)(i % 2));
+    if (!only_device) check_pages(); /* before check_file, which removes the test folder */
     check_file(have_cuda);
     if (only_device) return done_testing();
     tu_data(N, C, 0.1, 0, x, y);

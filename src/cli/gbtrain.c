@@ -65,6 +65,7 @@ struct data_file {
     char opts[512];
     char name[256];
     int cache; /* named with XGBoost's "#CACHE": the training data is read in batches */
+    char cache_name[512]; /* a URI's CACHE (a plain path keeps its "#CACHE", which the library splits off) */
 };
 
 /* gbtrain prints per-round metrics by default (the library's default verbosity is 1). */
@@ -151,9 +152,10 @@ static void usage(FILE *f)
             "  --help                   print this text\n"
             "\n"
             "A data file may be an XGBoost URI, FILE?format=csv&label_column=0 (those\n"
-            "options win over the flags); the training data named FILE#CACHE (XGBoost's\n"
-            "external-memory cache) is read in batches, never all its values in memory\n"
-            "(a validation file named so is read whole, with a warning).\n"
+            "options win over the flags); TRAIN_FILE#CACHE (XGBoost's external-memory\n"
+            "cache) is read in batches, its binned rows written in pages to a new file\n"
+            "CACHE-gbt-PID-N.pages, removed at the end; another FILE#CACHE is read whole,\n"
+            "with a warning.\n"
             "\n"
             "Ctrl-C (SIGINT) or SIGTERM finishes the round in progress, saves the model\n"
             "of the finished rounds and exits with status 130; before the first new\n"
@@ -242,9 +244,13 @@ static void xgb_data_file(const struct cli_opt *opt, struct data_file *f)
     memcpy(f->path, opt->value, n);
     f->path[n] = '\0';
     snprintf(f->opts, sizeof f->opts, "%s", q ? q + 1 : "");
-    /* "PATH?OPTIONS#CACHE": the cache's name is not kept (gbt writes no cache file) */
+    /* "PATH?OPTIONS#CACHE": the cache's name kept, the prefix of the training data's page file */
     f->cache = strchr(q ? f->opts : f->path, '#') != NULL && access(opt->value, F_OK) != 0;
-    if (f->cache) *strchr(q ? f->opts : f->path, '#') = '\0';
+    if (f->cache) {
+        char *hash = strchr(q ? f->opts : f->path, '#');
+        snprintf(f->cache_name, sizeof f->cache_name, "%s", hash + 1);
+        *hash = '\0';
+    }
     for (char *c = f->opts; *c; c++)
         if (*c == '&') *c = ',';
     /* each option once, as in a URI given on the command line (gbt_dataset_from_file) */
@@ -277,7 +283,7 @@ static void refuse_pred_task(const struct cli_opts *o, const struct cli_opt *tas
 {
     const struct cli_opt *test = NULL, *model = NULL;
     const char *out = cli_get(o, "name_pred"), *margin = cli_get(o, "pred_margin");
-    struct data_file f = {"TEST_DATA", "", "", 0};
+    struct data_file f = {"TEST_DATA", "", "", 0, ""};
     char msg[9000], opts[1100] = "";
     size_t n = 0;
     for (size_t i = 0; i < o->n; i++) {
@@ -372,6 +378,15 @@ static gbt_dataset *load(const struct data_file *f, const char *data_opts, const
     return d;
 }
 
+/* The training data read in batches, freed at any exit (cli_die's too), which removes its page file. */
+static gbt_dataset *batches_data;
+
+static void free_batches(void)
+{
+    gbt_dataset_free(batches_data);
+    batches_data = NULL;
+}
+
 /*
  * The training data named "PATH#CACHE", read in batches
  * (gbt_dataset_from_file_iter): binned with the booster's max_bin as it is
@@ -381,7 +396,7 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
                                  const gbt_booster *b)
 {
     gbt_dataset *d = NULL;
-    char options[1200], max_bin[32], path[4096];
+    char options[1200], max_bin[32], path[4096 + 520], shown[4096 + 520];
     if (cli_get(o, "model_in"))
         cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
                 "feature values): drop the #CACHE", f->path);
@@ -391,8 +406,12 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
     if (gbt_booster_get_param(b, "max_bin", max_bin, sizeof max_bin) != GBT_OK)
         snprintf(max_bin, sizeof max_bin, "256");
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
-    d = cli_mpi_read_batches(f->path, options, atoi(max_bin), path, sizeof path);
-    if (verbosity >= GBT_LOG_INFO) cli_report_data(path, d, 0);
+    /* the cache name back on the path: the prefix of the page file the library writes */
+    snprintf(path, sizeof path, "%s%s%s", f->path, f->cache_name[0] ? "#" : "", f->cache_name);
+    d = cli_mpi_read_batches(path, options, atoi(max_bin), shown, sizeof shown);
+    batches_data = d;
+    atexit(free_batches);
+    if (verbosity >= GBT_LOG_INFO) cli_report_data(f->path, d, 0);
     return d;
 }
 
@@ -628,7 +647,10 @@ int main(int argc, char **argv)
     }
     if (interrupt_signal()) exit(130);
     for (int i = eval_train; i < neval; i++) gbt_dataset_free(evals[i]);
-    gbt_dataset_free(train);
+    if (train == batches_data)
+        free_batches();
+    else
+        gbt_dataset_free(train);
     gbt_booster_free(b);
     free(o.v);
     free(config);

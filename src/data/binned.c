@@ -45,6 +45,7 @@ void gbt__binned_release(struct gbt_binned *b)
     unlock();
     if (!last) return;
     gbt__qmatrix_free(&b->qm);
+    gbt__pages_free(b->pages);
     free(b);
 }
 
@@ -98,6 +99,26 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
         b->refs++;
     }
     unlock();
+    if (b && b->pages) {
+        /* the codes are on disk: read back for this training only */
+        struct gbt_binned *mem = NULL;
+        t0 = gbt__now();
+        s = gbt__binned_alloc(&mem);
+        if (s == GBT_OK) s = gbt__pages_load(b->pages, &b->qm, &mem->qm);
+        if (s == GBT_OK) {
+            mem->max_bin = max_bin;
+            gbt__log(verbosity, GBT_LOG_DEBUG, "binned data: read %llu pages of %s in %.3f s (max_bin=%d, %u bins)",
+                     (unsigned long long)gbt__pages_count(b->pages), gbt__pages_path(b->pages), gbt__now() - t0,
+                     max_bin, b->qm.cuts.total_slots);
+        }
+        gbt__binned_release(b);
+        if (s != GBT_OK) {
+            gbt__binned_release(mem);
+            return s;
+        }
+        *out = mem;
+        return GBT_OK;
+    }
     if (b) {
         gbt__log(verbosity, GBT_LOG_DEBUG, "binned data: reusing the dataset's (max_bin=%d, %u bins)", max_bin,
                  b->qm.cuts.total_slots);

@@ -19,10 +19,17 @@
 #ifndef GBT_BINNED_H
 #define GBT_BINNED_H
 
+#include "data/pages.h"
 #include "data/quantize.h"
 
 struct gbt_binned {
+    /*
+     * With pages (a dataset made from batches with a cache prefix,
+     * data/pages.h) qm holds the cuts, nrow and layout but no codes, which
+     * are on disk; gbt__binned_get reads them back for each training.
+     */
     struct gbt_qmatrix qm;
+    struct gbt_pages *pages; /* NULL: the codes are in qm; freed (its file removed) with the matrix */
     int max_bin;
     int refs; /* changed under binned.c's lock */
     /*
@@ -47,7 +54,9 @@ struct gbt_binner {
 
 /*
  * A reference to d's binned matrix for max_bin: the kept one when it is
- * still valid, else a new one binned now (by `by`, NULL: the host with
+ * still valid (when its codes are in pages: a new matrix, not kept, of
+ * the cuts and the pages read back, every page checked: GBT_E_FORMAT for a
+ * stale or corrupt one), else a new one binned now (by `by`, NULL: the host with
  * nthread threads) and kept with d in place of the old.  Logs at
  * GBT_LOG_DEBUG whether it binned (and where) or reused.  Release it with
  * gbt__binned_release.

@@ -195,13 +195,15 @@ struct gbt_iter_peers {
 };
 
 /*
- * gbt_dataset_from_iter, and with peers (not NULL) over their processes:
+ * gbt_dataset_from_iter_ext (cache_prefix NULL: the binned matrix in
+ * memory), and with peers (not NULL) over their processes:
  * the cuts are those of every process's batches together (this process's
  * lists merged over the processes as distributed training merges them) and
  * each process bins its own batches with them.  Every process calls it.
  */
 gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
-                                        const struct gbt_iter_peers *peers, gbt_dataset **out);
+                                        const char *cache_prefix, const struct gbt_iter_peers *peers,
+                                        gbt_dataset **out);
 
 /* Whether feature f of d is categorical. */
 static inline int gbt__dataset_is_cat(const gbt_dataset *d, uint64_t f)

@@ -11,7 +11,8 @@
  * and the largest weight, so the cuts are those of all the rows in one
  * dataset.  Pass 2 bins each batch with those cuts (gbt__quantize_rows)
  * into its rows of the binned matrix, which the dataset keeps (binned.h)
- * with no feature values beside it.
+ * with no feature values beside it, or, given a cache prefix, writes it as
+ * the next page of a file on disk (pages.h), keeping only the cuts.
  *
  * The weights' fixed-point shift depends on the largest weight and the row
  * count of all batches, which pass 1 learns only at its end: the lists are
@@ -37,6 +38,7 @@
 #include "data/binned.h"
 #include "data/dataset.h"
 #include "data/distinct.h"
+#include "data/pages.h"
 #include "data/quantize.h"
 #include "util/util.h"
 
@@ -97,6 +99,7 @@ struct iter {
     uint64_t merges;         /* the cut code's merge calls (feature order, perhaps twice) */
     /* pass 2 */
     struct gbt_qmatrix *qm;
+    struct gbt_pages *pages; /* a cache prefix's page file (pages.h): each batch a page, no codes in qm */
     uint64_t row_at, nnz_at;
 };
 
@@ -410,12 +413,23 @@ static gbt_status bin_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
     FORWARD_IF_ERROR(gbt__quantize_rows(b, q, it->nthread, &part));
     if (q->layout == GBT_QM_CSR) {
         const uint64_t m = part.row_ptr[b->nrow];
-        if (it->nnz_at + m > q->row_ptr[q->nrow]) {
+        if (it->nnz_at + m > it->nnz) {
             gbt__qmatrix_free(&part);
             return gbt__fail(GBT_E_INVALID_ARG, "batch %llu has more present values than in the first pass: "
                                                 "after reset the iterator must give the same batches",
                              (unsigned long long)i);
         }
+    }
+    if (it->pages) {
+        /* the batch's rows are a page on disk, never kept here */
+        const gbt_status s = gbt__pages_write(it->pages, &part);
+        it->row_at += b->nrow;
+        it->nnz_at += q->layout == GBT_QM_CSR ? part.row_ptr[b->nrow] : 0;
+        gbt__qmatrix_free(&part);
+        return s;
+    }
+    if (q->layout == GBT_QM_CSR) {
+        const uint64_t m = part.row_ptr[b->nrow];
         for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
         memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);
         it->nnz_at += m;
@@ -515,7 +529,8 @@ static gbt_status iter_merge(void *user, const uint32_t *keys, const uint64_t *w
     return GBT_OK;
 }
 
-static gbt_status make_cuts(struct iter *it, int max_bin, struct gbt_qmatrix *qm)
+/* The cuts into qm, and room for every row's codes unless they go to pages. */
+static gbt_status make_cuts(struct iter *it, int max_bin, int paged, struct gbt_qmatrix *qm)
 {
     float none = 0.0f;
     gbt_dataset shell;
@@ -542,6 +557,7 @@ static gbt_status make_cuts(struct iter *it, int max_bin, struct gbt_qmatrix *qm
     qm->row_ptr = NULL;
     qm->slots = NULL;
     qm->nrow = it->nrow;
+    if (paged) return GBT_OK;
     if (qm->layout == GBT_QM_CSR) {
         FORWARD_IF_ERROR(gbt__alloc(&qm->row_ptr, it->nrow + 1, sizeof *qm->row_ptr, 0, "binned rows"));
         FORWARD_IF_ERROR(gbt__alloc(&qm->slots, it->nnz, sizeof *qm->slots, 0, "binned values"));
@@ -646,11 +662,18 @@ static gbt_status assemble(struct iter *it, struct gbt_binned *bn, gbt_dataset *
 gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
                                  gbt_dataset **out)
 {
-    return gbt__dataset_from_iter_peers(next, reset, user, max_bin, NULL, out);
+    return gbt_dataset_from_iter_ext(next, reset, user, max_bin, NULL, out);
+}
+
+gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
+                                     const char *cache_prefix, gbt_dataset **out)
+{
+    return gbt__dataset_from_iter_peers(next, reset, user, max_bin, cache_prefix, NULL, out);
 }
 
 gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
-                                        const struct gbt_iter_peers *peers, gbt_dataset **out)
+                                        const char *cache_prefix, const struct gbt_iter_peers *peers,
+                                        gbt_dataset **out)
 {
     struct iter it;
     struct gbt_binned *bn = NULL;
@@ -672,7 +695,8 @@ gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn
     it.peers = peers;
     s = first_pass(&it);
     if (s == GBT_OK) s = gbt__binned_alloc(&bn);
-    if (s == GBT_OK) s = make_cuts(&it, max_bin, &bn->qm);
+    if (s == GBT_OK) s = make_cuts(&it, max_bin, cache_prefix != NULL, &bn->qm);
+    if (s == GBT_OK && cache_prefix) s = gbt__pages_create(cache_prefix, &bn->qm, &bn->pages);
     /* the distinct values are done with: free them before the binned matrix fills */
     for (uint64_t f = 0; it.keys && f < it.ncol; f++) {
         free(it.keys[f]);
@@ -688,6 +712,7 @@ gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn
     }
     if (s == GBT_OK) {
         it.qm = &bn->qm;
+        it.pages = bn->pages;
         bn->max_bin = max_bin;
         bn->nproc = peers ? peers->nproc : 0;
         bn->nrow_all = it.all_nrow;
@@ -701,6 +726,7 @@ gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn
         s = gbt__fail(GBT_E_INVALID_ARG, "the second pass gave %llu present values, the first %llu: after reset "
                                          "the iterator must give the same batches",
                       (unsigned long long)it.nnz_at, (unsigned long long)it.nnz);
+    if (s == GBT_OK && bn->pages) s = gbt__pages_close(bn->pages);
     if (s == GBT_OK) s = assemble(&it, bn, out);
     /* every process ends with the first failure of any (a failure after pass 1 is agreed on here) */
     if (peers) s = peers->agree(peers->user, s);

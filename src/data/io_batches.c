@@ -14,7 +14,9 @@
  * built.  LIBSVM qid: a query may go on across a batch boundary (the line
  * reader carries the last qid from one batch to the next), so the batches
  * carry no groups: their sizes are gathered here, a query that goes on
- * added to the last, and set on the dataset built.
+ * added to the last, and set on the dataset built.  A URI's "#CACHE" is
+ * the cache prefix of the binned matrix's pages on disk
+ * (gbt_dataset_from_iter_ext, data/pages.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +32,7 @@
 struct file_iter {
     const char *path, *options;
     char *file;
+    char *cache;                /* the URI's "#CACHE", or NULL */
     struct gbt_file_options o;
     struct gbt_line_reader lr;
     int open;
@@ -76,7 +79,9 @@ static gbt_status open_file(struct file_iter *it)
     it->file = NULL;
     it->open = 0;
     FORWARD_IF_ERROR(gbt__file_open(it->path, it->options, &it->o, &it->lr, &it->file, &cache, &binary));
-    free(cache);
+    /* the first open's: gbt_dataset_from_iter_ext holds it while the passes open the file again */
+    if (it->cache == NULL) it->cache = cache;
+    else free(cache);
     it->open = !binary;
     RETURN_ERROR_IF(binary, GBT_E_INVALID_ARG,
                     "%s: a binary dataset file is read whole (gbt_dataset_load_binary), not in batches",
@@ -251,12 +256,14 @@ gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *optio
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
     if (s != GBT_OK && peers) s = peers->agree(peers->user, s); /* the others are in their first agreement */
-    else if (s == GBT_OK) s = gbt__dataset_from_iter_peers(file_next, file_reset, &it, max_bin, peers, &d);
+    else if (s == GBT_OK)
+        s = gbt__dataset_from_iter_peers(file_next, file_reset, &it, max_bin, it.cache, peers, &d);
     /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" (peers: agreed on so) */
     if (s != GBT_OK && it.status != GBT_OK && !peers) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
     if (it.open) gbt__lines_close(&it.lr);
     free(it.file);
+    free(it.cache);
     free(it.weights);
     free(it.groups);
     gbt_dataset_free(it.first);

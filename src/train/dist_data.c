@@ -30,7 +30,7 @@ static gbt_status over_comm(const void *mpi_comm, gbt_iter_next_fn next, gbt_ite
     s = gbt__dist_open(c, GBT_OK, 0, 0, &d);
     if (s == GBT_OK) {
         gbt__dist_iter_peers(d, &peers);
-        s = next ? gbt__dataset_from_iter_peers(next, reset, user, max_bin, &peers, out)
+        s = next ? gbt__dataset_from_iter_peers(next, reset, user, max_bin, NULL, &peers, out)
                  : gbt__dataset_from_file_iter_peers(path, options, max_bin, &peers, out);
     }
     gbt__dist_free(d);

@@ -12,7 +12,7 @@ from ._lib import (DeviceError, FormatError, GBTError, GBTIOError, InternalError
                    XGBoostError)
 from ._lib import LIB as _LIB
 from . import callback, collective
-from .core import Booster, Dataset, QuantileDMatrix, build_info, device_count, params_info
+from .core import Booster, Dataset, ExtMemQuantileDMatrix, QuantileDMatrix, build_info, device_count, params_info
 from .data_iter import DataIter
 
 #: XGBoost's name for a dataset, so that scripts written for XGBoost's train() run
@@ -24,7 +24,7 @@ from .plotting import plot_importance, plot_metric, plot_tree, to_graphviz
 
 __version__: str = _LIB.gbt_version().decode()
 
-__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "DataIter", "Booster", "train", "cv", "callback", "collective", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
+__all__ = ["Dataset", "DMatrix", "QuantileDMatrix", "ExtMemQuantileDMatrix", "DataIter", "Booster", "train", "cv", "callback", "collective", "set_config", "get_config", "config_context", "build_info", "device_count", "params_info",
            "plot_metric", "plot_importance", "plot_tree", "to_graphviz", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTModel", "XGBClassifier", "XGBRegressor",
            "XGBRanker", "XGBModel", "GBTRFClassifier", "GBTRFRegressor", "XGBRFClassifier", "XGBRFRegressor", "GBTError", "XGBoostError", "InvalidArgumentError",
            "OutOfMemoryError", "GBTIOError", "FormatError", "ParamError", "StateError",

@@ -176,6 +176,8 @@ _SIGNATURES = {
     "gbt_dataset_from_iter": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, POINTER(_dataset_p)]),
     "gbt_dataset_from_iter_mpi": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, c_void_p,
                                           POINTER(_dataset_p)]),
+    "gbt_dataset_from_iter_ext": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, c_char_p,
+                                          POINTER(_dataset_p)]),
     "gbt_batch_set_dense": (c_int, [c_void_p, c_void_p, c_uint64, c_uint64, c_float]),
     "gbt_batch_set_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_void_p, c_uint64, c_uint64]),
     "gbt_batch_set_field": (c_int, [c_void_p, c_char_p, c_void_p, c_uint64]),

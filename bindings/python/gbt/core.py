@@ -13,7 +13,7 @@ import numpy as np
 from . import _lib
 from ._lib import LIB, XGBoostError, check, cstr
 
-__all__ = ["Dataset", "QuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
+__all__ = ["Dataset", "QuantileDMatrix", "ExtMemQuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -904,6 +904,8 @@ class QuantileDMatrix(Dataset):
     (``gbt_dataset_from_iter_mpi``), for a distributed :func:`gbt.train`
     over that communicator; one made outside is refused there."""
 
+    _pages = False  # ExtMemQuantileDMatrix: the binned matrix in pages on disk
+
     def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
                  max_quantile_batches: Optional[int] = None, **kwargs: Any):
         from .data_iter import DataIter, dataset_from_iter
@@ -924,11 +926,38 @@ class QuantileDMatrix(Dataset):
         self.max_bin = 256 if max_bin is None else int(max_bin)
         from .collective import _current
 
+        cache = (data.cache_prefix or "") if self._pages else None
         # inside a collective context (gbt.collective.init, CommunicatorContext) over its ranks, as XGBoost's
-        made = dataset_from_iter(data, self.max_bin, self.missing, _current())
+        made = dataset_from_iter(data, self.max_bin, self.missing, cache, _current())
         self._handle = made["handle"]
         names = kwargs.get("feature_names") or made["feature_names"]
         self.set_info(feature_names=names, feature_weights=kwargs.get("feature_weights"))
+
+
+class ExtMemQuantileDMatrix(QuantileDMatrix):
+    """XGBoost's ``ExtMemQuantileDMatrix``: a :class:`QuantileDMatrix` of a
+    :class:`gbt.DataIter` whose binned matrix is kept on disk, in pages of
+    a file under the iterator's ``cache_prefix`` (``None``: the current
+    folder), one page a batch, each with a header and a CRC-32
+    (``gbt_dataset_from_iter_ext``).  The file is removed when the
+    dataset is freed.  Each training reads the pages back, checking each
+    (a stale or corrupt page raises :class:`gbt.FormatError` naming the
+    file), and gives the model of :class:`QuantileDMatrix` on the same
+    batches, byte for byte.  A training holds the whole binned matrix while
+    it runs (it does not stream the pages yet: docs/external-memory.md).
+    ``cache_host_ratio`` is accepted and unused."""
+
+    _pages = True
+
+    def __init__(self, data: Any, *, missing: Optional[float] = None, nthread: Optional[int] = None,
+                 max_bin: Optional[int] = None, ref: Any = None, enable_categorical: bool = False,
+                 max_quantile_batches: Optional[int] = None, cache_host_ratio: Optional[float] = None):
+        from .data_iter import DataIter
+
+        if not isinstance(data, DataIter):
+            raise TypeError("ExtMemQuantileDMatrix takes a gbt.DataIter")
+        super().__init__(data, max_bin=max_bin, ref=ref, max_quantile_batches=max_quantile_batches,
+                         missing=missing, nthread=nthread, enable_categorical=enable_categorical)
 
 
 # ---------------------------------------------------------------- parameters

@@ -1,5 +1,6 @@
 """XGBoost's ``DataIter``: batches of data from any source, for
-:class:`gbt.QuantileDMatrix` (``gbt_dataset_from_iter``).
+:class:`gbt.QuantileDMatrix` (``gbt_dataset_from_iter``) and
+:class:`gbt.ExtMemQuantileDMatrix` (its binned matrix in pages on disk).
 
 A subclass implements ``next(input_data)``, which hands one batch to
 ``input_data(data=..., label=..., ...)`` and returns True, or returns False
@@ -30,8 +31,9 @@ class DataIter(ABC):
     Parameters
     ----------
     cache_prefix : str, optional
-        XGBoost's prefix of the cache files of external memory.  gbt writes
-        no pages to disk yet (docs/external-memory.md): accepted and unused.
+        XGBoost's prefix of the cache files of external memory: where
+        :class:`gbt.ExtMemQuantileDMatrix` writes its page file (``None``:
+        the current folder); :class:`gbt.QuantileDMatrix` writes none.
     release_data : bool
         XGBoost's; gbt keeps no converted batch between calls either way.
     on_host, min_cache_page_bytes :
@@ -123,8 +125,10 @@ def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, 
         names.append(list(feature_names) if feature_names is not None else None)
 
 
-def dataset_from_iter(it: DataIter, max_bin: int, missing: float, comm: Any = None) -> Dict[str, Any]:
-    """A ``gbt_dataset`` handle made from the iterator's batches, and the
+def dataset_from_iter(it: DataIter, max_bin: int, missing: float,
+                      cache_prefix: Optional[str] = None, comm: Any = None) -> Dict[str, Any]:
+    """A ``gbt_dataset`` handle made from the iterator's batches (the
+    binned matrix in pages under cache_prefix unless it is None), and the
     first batch's feature names; with ``comm`` (an mpi4py communicator)
     over its ranks (``gbt_dataset_from_iter_mpi``: the cuts of every rank's
     batches), every rank calling it with its own iterator."""
@@ -157,11 +161,15 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, comm: Any = No
     if comm is not None:
         from .collective import _comm_address
 
+        if cache_prefix is not None:
+            raise ValueError("ExtMemQuantileDMatrix inside a collective context: pages over a communicator are "
+                             "not done yet; use QuantileDMatrix (the binned matrix in memory)")
         status = LIB.gbt_dataset_from_iter_mpi(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
                                                _comm_address(comm), byref(handle))
     else:
-        status = LIB.gbt_dataset_from_iter(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
-                                           byref(handle))
+        status = LIB.gbt_dataset_from_iter_ext(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None,
+                                               int(max_bin), None if cache_prefix is None else cstr(cache_prefix),
+                                               byref(handle))
     it.reraise()
     check(status)
     return {"handle": handle, "feature_names": names[0] if names else None}

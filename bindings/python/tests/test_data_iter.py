@@ -1,6 +1,10 @@
 """gbt.DataIter and QuantileDMatrix(iterator): the model bytes of the same
-rows in one Dataset; the same iterator class against XGBoost's
-QuantileDMatrix(iterator); bad batches and exceptions in the callbacks."""
+rows in one Dataset, also from ExtMemQuantileDMatrix's pages on disk; the
+same iterator class against XGBoost's QuantileDMatrix(iterator) and
+ExtMemQuantileDMatrix; bad batches and exceptions in the callbacks; a
+corrupt page refused."""
+import gc
+
 import numpy as np
 import pytest
 
@@ -20,10 +24,10 @@ def _data(n=300, ncol=5, seed=0):
 class Batches(gbt.DataIter):
     """Rows in batches of the given sizes (the last repeated), with the fields of those rows."""
 
-    def __init__(self, X, fields, sizes, sparse=False):
+    def __init__(self, X, fields, sizes, sparse=False, cache_prefix=None):
         self.X, self.fields, self.sizes, self.sparse = X, fields, sizes, sparse
         self.at = self.k = self.resets = 0
-        super().__init__()
+        super().__init__(cache_prefix=cache_prefix)
 
     def next(self, input_data):
         if self.at >= len(self.X):
@@ -48,7 +52,7 @@ class Batches(gbt.DataIter):
     ({"objective": "multi:softprob", "num_class": 3, "grow_policy": "lossguide", "max_leaves": 6}, "multi"),
     ({"objective": "rank:ndcg"}, "rank"),
 ])
-def test_iterator_gives_the_in_memory_model(params, task):
+def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
     X, y = _data()
     fields = {"label": y}
     if task == "multi":
@@ -63,6 +67,14 @@ def test_iterator_gives_the_in_memory_model(params, task):
         got = gbt.train(params, gbt.QuantileDMatrix(it, max_bin=32), 3).save_raw()
         assert got == want, sizes
         assert it.resets == 2
+    # in pages on disk (three batches: three pages), removed with the dataset
+    d = gbt.ExtMemQuantileDMatrix(Batches(X, fields, [100] if task == "rank" else [40, 70, 30],
+                                          cache_prefix=str(tmp_path / "c")), max_bin=32)
+    assert len(list(tmp_path.glob("c-gbt-*.pages"))) == 1
+    assert gbt.train(params, d, 3).save_raw() == want
+    del d
+    gc.collect()
+    assert list(tmp_path.iterdir()) == []
     if task == "reg":
         # sparse batches (absent entries missing) give the model of the same sparse matrix
         import scipy.sparse as sp
@@ -72,17 +84,17 @@ def test_iterator_gives_the_in_memory_model(params, task):
         assert got.save_raw() == want
 
 
-def test_same_iterator_as_xgboost():
+def test_same_iterator_as_xgboost(tmp_path):
     xgb = pytest.importorskip("xgboost")
     X, y = _data(200, 4)
     params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 64, "tree_method": "hist", "nthread": 1}
 
-    def iterator(base):
+    def iterator(base, cache_prefix=None):
         """An iterator of XGBoost's protocol over either library's base class."""
         class It(base):
             def __init__(self):
                 self.at = 0
-                base.__init__(self)
+                base.__init__(self, cache_prefix=cache_prefix)
 
             def next(self, input_data):
                 if self.at >= len(y):
@@ -98,6 +110,27 @@ def test_same_iterator_as_xgboost():
     ours = gbt.train(dict(params, device="cpu"), gbt.QuantileDMatrix(iterator(gbt.DataIter), max_bin=64), 4)
     theirs = xgb.train(params, xgb.QuantileDMatrix(iterator(xgb.DataIter), max_bin=64), 4)
     np.testing.assert_allclose(ours.predict(gbt.DMatrix(X)), theirs.predict(xgb.DMatrix(X)), rtol=1e-5, atol=1e-6)
+    # external memory: pages on disk in both, the same iterator class
+    ours_ext = gbt.train(dict(params, device="cpu"),
+                         gbt.ExtMemQuantileDMatrix(iterator(gbt.DataIter, str(tmp_path / "g")), max_bin=64), 4)
+    assert ours_ext.save_raw() == ours.save_raw()
+    theirs_ext = xgb.train(params, xgb.ExtMemQuantileDMatrix(iterator(xgb.DataIter, str(tmp_path / "x")),
+                                                             max_bin=64), 4)
+    np.testing.assert_allclose(ours_ext.predict(gbt.DMatrix(X)), theirs_ext.predict(xgb.DMatrix(X)),
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_corrupt_page_refused(tmp_path):
+    X, y = _data(100, 4)
+    d = gbt.ExtMemQuantileDMatrix(Batches(X, {"label": y}, [30], cache_prefix=str(tmp_path) + "/"), max_bin=16)
+    (page,) = tmp_path.glob("gbt-*.pages")
+    raw = bytearray(page.read_bytes())
+    raw[100] ^= 1
+    page.write_bytes(bytes(raw))
+    with pytest.raises(gbt.FormatError, match="page 0: checksum mismatch"):
+        gbt.train({"max_depth": 2, "device": "cpu"}, d, 1)
+    with pytest.raises(TypeError, match="DataIter"):
+        gbt.ExtMemQuantileDMatrix(X)
 
 
 def test_bad_batches():

@@ -1,0 +1,352 @@
+/*
+ * pages.c - pages of the binned matrix on disk (pages.h): the file
+ * created new under the caller's prefix, pages appended with their
+ * headers and checksums, read back with every check, removed at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "data/pages.h"
+#include "util/crc32.h"
+#include "util/util.h"
+
+#define PAGE_TAG "GBTPAGE"
+#define PAGE_VERSION 1u
+enum { HEADER_WORDS = 10, HEADER_BYTES = HEADER_WORDS * 8 };
+
+struct gbt_pages {
+    char *path;
+    FILE *f;                /* open while pages are written */
+    uint64_t cuts_hash, id; /* in every header */
+    uint64_t nrow, nnz;     /* rows and (CSR) values written so far */
+    uint64_t total_rows;
+    int layout;
+    uint32_t nfeat;
+    uint64_t npage, cap;
+    uint64_t *row_begin, *val_begin; /* per page, npage + 1: its first row and (CSR) value */
+};
+
+static atomic_uint_fast64_t file_seq;
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t cuts_hash(const struct gbt_qmatrix *q)
+{
+    const struct gbt_cuts *c = &q->cuts;
+    uint64_t h = 14695981039346656037ull, shape[4] = {c->nfeat, c->total_slots, (uint64_t)q->layout, q->nrow};
+    h = fnv(h, shape, sizeof shape);
+    h = fnv(h, c->offset, (c->nfeat + 1) * sizeof *c->offset);
+    h = fnv(h, c->nbins, c->nfeat * sizeof *c->nbins);
+    h = fnv(h, c->cut, c->total_slots * sizeof *c->cut);
+    h = fnv(h, c->has_missing, c->nfeat);
+    if (c->is_cat) h = fnv(h, c->is_cat, c->nfeat);
+    return h;
+}
+
+/* A page's value count: CSR slots, or cells. */
+static uint64_t page_values(const struct gbt_pages *p, uint64_t nrow, uint64_t nnz)
+{
+    return p->layout == GBT_QM_CSR ? nnz : nrow * p->nfeat;
+}
+
+static void header_fill(const struct gbt_pages *p, uint64_t i, uint64_t row_begin, uint64_t nrow, uint64_t nval,
+                        uint64_t h[HEADER_WORDS])
+{
+    const uint32_t vl[2] = {PAGE_VERSION, (uint32_t)p->layout};
+    memset(h, 0, HEADER_BYTES);
+    memcpy(h, PAGE_TAG, sizeof PAGE_TAG);
+    memcpy(&h[1], vl, sizeof vl);
+    h[2] = i;
+    h[3] = row_begin;
+    h[4] = nrow;
+    h[5] = p->nfeat;
+    h[6] = nval;
+    h[7] = p->cuts_hash;
+    h[8] = p->id;
+    h[9] = p->total_rows;
+}
+
+gbt_status gbt__pages_create(const char *prefix, const struct gbt_qmatrix *q, struct gbt_pages **out)
+{
+    struct gbt_pages *p = NULL;
+    const size_t n = strlen(prefix);
+    const char *dash = n > 0 && prefix[n - 1] != '/' ? "-" : "";
+    int fd = -1;
+    gbt_status s;
+    *out = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(&p, 1, sizeof *p, 1, "page store"));
+    s = gbt__alloc(&p->path, n + 64, 1, 0, "page file name");
+    for (int tries = 0; s == GBT_OK && fd < 0 && tries < 1000; tries++) {
+        snprintf(p->path, n + 64, "%s%sgbt-%ld-%llu.pages", prefix, dash, (long)getpid(),
+                 (unsigned long long)atomic_fetch_add(&file_seq, 1));
+        fd = open(p->path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST)
+            s = gbt__fail(GBT_E_IO, "cannot create the page file '%s' (cache prefix '%s'): %s", p->path, prefix,
+                          strerror(errno));
+    }
+    if (s == GBT_OK && fd < 0)
+        s = gbt__fail(GBT_E_IO, "cannot create a page file under the cache prefix '%s': every name tried exists",
+                      prefix);
+    if (s == GBT_OK && (p->f = fdopen(fd, "wb")) == NULL) {
+        s = gbt__fail(GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
+        close(fd);
+        unlink(p->path);
+    }
+    if (s != GBT_OK) {
+        free(p->path);
+        free(p);
+        return s;
+    }
+    p->layout = q->layout;
+    p->nfeat = q->cuts.nfeat;
+    p->total_rows = q->nrow;
+    p->cuts_hash = cuts_hash(q);
+    {
+        /* this dataset's number: a page of another one (even of the same cuts) is stale */
+        const uint64_t mix[4] = {(uint64_t)getpid(), (uint64_t)time(NULL), (uint64_t)(uintptr_t)p,
+                                 (uint64_t)atomic_load(&file_seq)};
+        p->id = fnv(p->cuts_hash, mix, sizeof mix);
+    }
+    *out = p;
+    return GBT_OK;
+}
+
+static gbt_status write_all(struct gbt_pages *p, struct gbt_crc32 *crc, const void *v, size_t n)
+{
+    gbt__crc32_update(crc, v, n);
+    RETURN_ERROR_IF(n && fwrite(v, 1, n, p->f) != n, GBT_E_IO, "cannot write the page file '%s': %s", p->path,
+                    strerror(errno));
+    return GBT_OK;
+}
+
+gbt_status gbt__pages_write(struct gbt_pages *p, const struct gbt_qmatrix *part)
+{
+    struct gbt_crc32 crc;
+    uint64_t h[HEADER_WORDS];
+    const uint64_t nrow = part->nrow, nnz = p->layout == GBT_QM_CSR ? part->row_ptr[nrow] : 0;
+    const uint64_t nval = page_values(p, nrow, nnz);
+    RETURN_ERROR_IF(p->f == NULL, GBT_E_INVALID_ARG, "the page file '%s' is closed", p->path);
+    if (p->npage + 1 >= p->cap) {
+        const uint64_t cap = p->cap ? 2 * p->cap : 16;
+        uint64_t **arr[2] = {&p->row_begin, &p->val_begin};
+        for (int k = 0; k < 2; k++) {
+            uint64_t *grown = realloc(*arr[k], cap * sizeof **arr[k]);
+            RETURN_ERROR_IF(grown == NULL, GBT_E_NO_MEMORY, "out of memory for the page index");
+            if (p->cap == 0) grown[0] = 0;
+            *arr[k] = grown;
+        }
+        p->cap = cap;
+    }
+    gbt__crc32_init(&crc);
+    header_fill(p, p->npage, p->nrow, nrow, nval, h);
+    FORWARD_IF_ERROR(write_all(p, &crc, h, HEADER_BYTES));
+    if (p->layout == GBT_QM_CSR) {
+        FORWARD_IF_ERROR(write_all(p, &crc, part->row_ptr, (nrow + 1) * sizeof *part->row_ptr));
+        FORWARD_IF_ERROR(write_all(p, &crc, part->slots, nval * sizeof *part->slots));
+    } else if (p->layout == GBT_QM_DENSE8) {
+        FORWARD_IF_ERROR(write_all(p, &crc, part->codes8, nval));
+    } else {
+        FORWARD_IF_ERROR(write_all(p, &crc, part->codes16, nval * sizeof *part->codes16));
+    }
+    {
+        const uint32_t sum = crc.value;
+        FORWARD_IF_ERROR(write_all(p, &crc, &sum, sizeof sum));
+    }
+    p->nrow += nrow;
+    p->nnz += nnz;
+    p->npage++;
+    p->row_begin[p->npage] = p->nrow;
+    p->val_begin[p->npage] = p->nnz;
+    return GBT_OK;
+}
+
+gbt_status gbt__pages_close(struct gbt_pages *p)
+{
+    int bad;
+    if (p->f == NULL) return GBT_OK;
+    bad = fclose(p->f) != 0;
+    p->f = NULL;
+    RETURN_ERROR_IF(bad, GBT_E_IO, "cannot write the page file '%s': %s", p->path, strerror(errno));
+    RETURN_ERROR_IF(p->nrow != p->total_rows, GBT_E_INVALID_ARG, "the page file '%s' has %llu rows of %llu",
+                    p->path, (unsigned long long)p->nrow, (unsigned long long)p->total_rows);
+    return GBT_OK;
+}
+
+const char *gbt__pages_path(const struct gbt_pages *p)
+{
+    return p->path;
+}
+
+uint64_t gbt__pages_count(const struct gbt_pages *p)
+{
+    return p->npage;
+}
+
+/* Reads n bytes of page i into v, adding them to the checksum. */
+static gbt_status read_all(const struct gbt_pages *p, FILE *f, uint64_t i, struct gbt_crc32 *crc, void *v, size_t n)
+{
+    RETURN_ERROR_IF(n && fread(v, 1, n, f) != n, GBT_E_FORMAT,
+                    "page file '%s', page %llu: %s: the file was cut short or replaced since it was written",
+                    p->path, (unsigned long long)i, ferror(f) ? strerror(errno) : "truncated");
+    gbt__crc32_update(crc, v, n);
+    return GBT_OK;
+}
+
+/* Page i's header against the one written. */
+static gbt_status check_header(const struct gbt_pages *p, uint64_t i, const uint64_t got[HEADER_WORDS])
+{
+    uint64_t want[HEADER_WORDS];
+    const uint64_t nrow = p->row_begin[i + 1] - p->row_begin[i];
+    uint32_t vl[2];
+    header_fill(p, i, p->row_begin[i], nrow, page_values(p, nrow, p->val_begin[i + 1] - p->val_begin[i]), want);
+    memcpy(vl, &got[1], sizeof vl);
+    RETURN_ERROR_IF(memcmp(got, PAGE_TAG, sizeof PAGE_TAG) != 0, GBT_E_FORMAT,
+                    "page file '%s', page %llu: no page header there (not a gbt page file, or overwritten)", p->path,
+                    (unsigned long long)i);
+    RETURN_ERROR_IF(vl[0] != PAGE_VERSION, GBT_E_FORMAT, "page file '%s', page %llu: format version %u, not %u",
+                    p->path, (unsigned long long)i, vl[0], PAGE_VERSION);
+    RETURN_ERROR_IF(got[7] != want[7], GBT_E_FORMAT,
+                    "page file '%s', page %llu: stale: binned with other cuts or another shape than this dataset's",
+                    p->path, (unsigned long long)i);
+    RETURN_ERROR_IF(got[8] != want[8], GBT_E_FORMAT,
+                    "page file '%s', page %llu: stale: written for another dataset", p->path, (unsigned long long)i);
+    RETURN_ERROR_IF(memcmp(got, want, HEADER_BYTES) != 0, GBT_E_FORMAT,
+                    "page file '%s', page %llu: the header says page %llu of rows [%llu, +%llu), %llu values, "
+                    "layout %u; this dataset wrote page %llu of rows [%llu, +%llu), %llu values, layout %d",
+                    p->path, (unsigned long long)i, (unsigned long long)got[2], (unsigned long long)got[3],
+                    (unsigned long long)got[4], (unsigned long long)got[6], vl[1], (unsigned long long)i,
+                    (unsigned long long)want[3], (unsigned long long)want[4], (unsigned long long)want[6], p->layout);
+    return GBT_OK;
+}
+
+/* Every code of rows [r0, r1) of out (CSR: slots [v0, v1)) within the cuts. */
+static gbt_status check_codes(const struct gbt_pages *p, uint64_t i, const struct gbt_qmatrix *out, uint64_t r0,
+                              uint64_t r1, uint64_t v0, uint64_t v1)
+{
+    const struct gbt_cuts *c = &out->cuts;
+    int bad = 0;
+    if (out->layout == GBT_QM_CSR) {
+        bad |= out->row_ptr[r0] != v0;
+        for (uint64_t r = r0; r < r1; r++) bad |= out->row_ptr[r + 1] < out->row_ptr[r];
+        bad |= out->row_ptr[r1] != v1;
+        for (uint64_t k = v0; k < v1; k++) bad |= out->slots[k] >= c->total_slots;
+    } else {
+        for (uint64_t r = r0; r < r1; r++)
+            for (uint32_t f = 0; f < c->nfeat; f++) {
+                const uint64_t k = r * c->nfeat + f;
+                bad |= (out->layout == GBT_QM_DENSE8 ? out->codes8[k] : out->codes16[k]) > c->nbins[f];
+            }
+    }
+    RETURN_ERROR_IF(bad, GBT_E_FORMAT, "page file '%s', page %llu: a code out of the cuts' range (corrupt)",
+                    p->path, (unsigned long long)i);
+    return GBT_OK;
+}
+
+/* Page i read into its rows of out, with every check. */
+static gbt_status read_page(const struct gbt_pages *p, FILE *f, uint64_t i, struct gbt_qmatrix *out)
+{
+    struct gbt_crc32 crc;
+    uint64_t h[HEADER_WORDS];
+    const uint64_t r0 = p->row_begin[i], r1 = p->row_begin[i + 1], v0 = p->val_begin[i], v1 = p->val_begin[i + 1];
+    const uint64_t nf = p->nfeat;
+    uint32_t stored, sum;
+    gbt__crc32_init(&crc);
+    FORWARD_IF_ERROR(read_all(p, f, i, &crc, h, HEADER_BYTES));
+    FORWARD_IF_ERROR(check_header(p, i, h));
+    if (p->layout == GBT_QM_CSR) {
+        const uint64_t first = out->row_ptr[r0];
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->row_ptr + r0, (r1 - r0 + 1) * 8));
+        for (uint64_t r = r0; r <= r1; r++) out->row_ptr[r] += first; /* page offsets from 0 */
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->slots + v0, (v1 - v0) * 4));
+    } else if (p->layout == GBT_QM_DENSE8) {
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes8 + r0 * nf, (r1 - r0) * nf));
+    } else {
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes16 + r0 * nf, (r1 - r0) * nf * 2));
+    }
+    sum = crc.value;
+    FORWARD_IF_ERROR(read_all(p, f, i, &crc, &stored, sizeof stored));
+    RETURN_ERROR_IF(stored != sum, GBT_E_FORMAT,
+                    "page file '%s', page %llu: checksum mismatch (stored %08x, computed %08x): the file is corrupt",
+                    p->path, (unsigned long long)i, stored, sum);
+    return check_codes(p, i, out, r0, r1, v0, v1);
+}
+
+#define DUP(dst, src, n)                                                                    \
+    do {                                                                                    \
+        if ((src) != NULL) {                                                                \
+            FORWARD_IF_ERROR(gbt__alloc(&(dst), (n) ? (n) : 1, sizeof *(src), 0, "cuts")); \
+            memcpy((dst), (src), (n) * sizeof *(src));                                      \
+        }                                                                                   \
+    } while (0)
+
+static gbt_status cuts_copy(struct gbt_cuts *to, const struct gbt_cuts *c)
+{
+    to->nfeat = c->nfeat;
+    to->total_slots = c->total_slots;
+    DUP(to->offset, c->offset, c->nfeat + 1u);
+    DUP(to->nbins, c->nbins, c->nfeat);
+    DUP(to->cut, c->cut, c->total_slots);
+    DUP(to->has_missing, c->has_missing, c->nfeat);
+    DUP(to->is_cat, c->is_cat, c->nfeat);
+    DUP(to->category, c->category, c->total_slots);
+    return GBT_OK;
+}
+
+static gbt_status load(const struct gbt_pages *p, const struct gbt_qmatrix *q, struct gbt_qmatrix *out)
+{
+    const uint64_t n = p->nrow, nf = p->nfeat, cells = n * nf > 0 ? n * nf : 1;
+    FILE *f;
+    gbt_status s = GBT_OK;
+    RETURN_ERROR_IF(p->f != NULL, GBT_E_INVALID_ARG, "the page file '%s' is still being written", p->path);
+    FORWARD_IF_ERROR(cuts_copy(&out->cuts, &q->cuts));
+    out->nrow = n;
+    out->layout = p->layout;
+    if (p->layout == GBT_QM_CSR) {
+        FORWARD_IF_ERROR(gbt__alloc(&out->row_ptr, n + 1, sizeof *out->row_ptr, 1, "binned rows"));
+        FORWARD_IF_ERROR(gbt__alloc(&out->slots, p->nnz ? p->nnz : 1, sizeof *out->slots, 0, "binned values"));
+    } else if (p->layout == GBT_QM_DENSE8) {
+        FORWARD_IF_ERROR(gbt__alloc(&out->codes8, cells, 1, 0, "binned matrix"));
+    } else {
+        FORWARD_IF_ERROR(gbt__alloc(&out->codes16, cells, 2, 0, "binned matrix"));
+    }
+    f = fopen(p->path, "rb");
+    RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
+    for (uint64_t i = 0; s == GBT_OK && i < p->npage; i++) s = read_page(p, f, i, out);
+    if (s == GBT_OK && fgetc(f) != EOF)
+        s = gbt__fail(GBT_E_FORMAT, "page file '%s': bytes after its %llu pages: the file was replaced", p->path,
+                      (unsigned long long)p->npage);
+    fclose(f);
+    return s;
+}
+
+gbt_status gbt__pages_load(const struct gbt_pages *p, const struct gbt_qmatrix *q, struct gbt_qmatrix *out)
+{
+    gbt_status s;
+    memset(out, 0, sizeof *out);
+    s = load(p, q, out);
+    if (s != GBT_OK) gbt__qmatrix_free(out);
+    return s;
+}
+
+void gbt__pages_free(struct gbt_pages *p)
+{
+    if (p == NULL) return;
+    if (p->f) fclose(p->f);
+    unlink(p->path);
+    free(p->path);
+    free(p->row_begin);
+    free(p->val_begin);
+    free(p);
+}
