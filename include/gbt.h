@@ -506,7 +506,8 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * a validation set, bin it with gbt_dataset_from_iter_ref), slicing,
  * gbt_dataset_get_data and gbt_dataset_save_binary on it, a training with
  * another max_bin, continued training from a model with
- * trees, distributed training and changes of its weights or feature types
+ * trees, distributed training (but of datasets made by
+ * gbt_dataset_from_iter_mpi) and changes of its weights or feature types
  * are refused with GBT_E_INVALID_ARG (docs/external-memory.md).  The
  * batches are not written to disk: this is the in-memory binned matrix
  * made without the raw floats.
@@ -577,9 +578,10 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
  * three times: first for its width and index base), so it must be a
  * regular file.  Errors are gbt_dataset_from_file's, naming the file and
  * line.  Side files: as gbt_dataset_from_file's (PATH.weight is held
- * whole, 4 bytes a row).  Not read in batches (GBT_E_INVALID_ARG):
- * binary dataset files, category names (category_names=1), LIBSVM qid
- * (give PATH.group).
+ * whole, 4 bytes a row).  LIBSVM qid: a query may go on across the
+ * batches' boundaries (the groups are those of the file read whole).  Not
+ * read in batches (GBT_E_INVALID_ARG): binary dataset files and category
+ * names (category_names=1).
  */
 GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
                                               gbt_dataset **out);
@@ -603,6 +605,30 @@ typedef struct gbt_file_batches gbt_file_batches;
 GBT_API gbt_status gbt_file_batches_open(const char *path, const char *options, gbt_file_batches **out);
 GBT_API gbt_status gbt_file_batches_next(gbt_file_batches *r, gbt_dataset **batch);
 GBT_API void gbt_file_batches_close(gbt_file_batches *r);
+
+/*
+ * gbt_dataset_from_iter and gbt_dataset_from_file_iter over the MPI
+ * communicator *mpi_comm (as gbt_booster_set_mpi_comm takes it: the
+ * address of an MPI_Comm, NULL for MPI_COMM_WORLD), for distributed
+ * training: every rank calls it at once with its own batches (its own
+ * file), and the bin cuts are those of every rank's rows together (each
+ * rank's distinct values merged over the ranks, as distributed training
+ * merges those of datasets with feature values), with which each rank bins
+ * its own batches.  A training under a booster on that communicator
+ * (gbt_booster_set_mpi_comm), each rank on the dataset it made here, gives
+ * the model one process trains on all the ranks' rows in rank order, byte
+ * for byte; such a dataset is refused by a training on one process alone
+ * (its cuts are not its rows'), and a dataset made by
+ * gbt_dataset_from_iter alone is refused by distributed training.  Each
+ * rank needs at least one row.  An error on one rank (a bad batch, batches
+ * of another width) ends the call on every rank with that rank's error,
+ * its message prefixed by "rank R: ".  GBT_E_INVALID_ARG when the library
+ * was built without MPI.
+ */
+GBT_API gbt_status gbt_dataset_from_iter_mpi(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                             int max_bin, const void *mpi_comm, gbt_dataset **out);
+GBT_API gbt_status gbt_dataset_from_file_iter_mpi(const char *path, const char *options, int max_bin,
+                                                  const void *mpi_comm, gbt_dataset **out);
 
 /*
  * Frees the dataset and what it keeps: its data, fields, names and its

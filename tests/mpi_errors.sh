@@ -82,6 +82,18 @@ check "the message names rank 1, the feature and a differing name" \
     grep -q "rank 1: feature 0's categories differ from rank 0's: category 0 is 'b' there, 'a' on rank 0" err.txt
 check "no model file is written" test ! -e bad.model
 
+# training data read in batches (#CACHE): rank 1's bad line in a later batch reaches every rank with its
+# file and line; a file shared by every rank is refused (one file per rank: %d)
+head -200 "$D" > b0.csv
+sed -n 201,400p "$D" | sed '150s/^\([^,]*\),\([^,]*\),/\1,x\2,/' > b1.csv
+mpi 2 gbtrain --num_round=2 --objective=binary:logistic 'b%d.csv?batch_bytes=4000#c' bad.model
+check "batches: rank 1's bad line in a later batch: every rank exits with status 1" all_failed 2
+check "the message names rank 1, its file and line" grep -q "rank 1: b1.csv:150: value 'x" err.txt
+check "no model file is written" test ! -e bad.model
+mpi 2 gbtrain --num_round=2 --objective=binary:logistic 'b0.csv#c' bad.model
+check "batches of one file shared by the ranks: refused on every rank, saying to name one file per rank" \
+    sh -c 'grep -q "one file per rank: name it with %d" err.txt && test ! -e bad.model'
+
 # gbpredict: rank 1's malformed shard; no output file
 gbtrain -q --num_round=2 --objective=binary:logistic "$D" good.model
 sed -n 201,300p "$D" | sed '5s/^\([^,]*\),\([^,]*\),/\1,x\2,/' > s1.csv

@@ -182,6 +182,32 @@ REF_TRAIN=names.csv
 nps=2
 run "category names, one file per rank" 'names%d.csv' $opts --categorical_feature=0 --max_depth=3
 
+# training data read in batches (PATH%d#CACHE, gbt_dataset_from_file_iter_mpi): each rank's distinct
+# values merged over the ranks make the cuts, each rank bins its own file's batches with them
+# (2 ranks; a reference read whole by one process): regression with weights spanning 2^30 (so the
+# batches' lists are read again at the final fixed-point shift), and rank:ndcg with PATH.group
+awk '{ print (NR % 3 == 0 ? 0.3 : NR % 3 == 1 ? 0.000000001 : 2) }' "$data/diabetes.train.csv" > it.csv.weight
+cp "$data/diabetes.train.csv" it.csv
+head -n 150 it.csv > it0.csv
+tail -n +151 it.csv > it1.csv
+head -n 150 it.csv.weight > it0.csv.weight
+tail -n +151 it.csv.weight > it1.csv.weight
+REF_TRAIN=it.csv
+nps=2
+run "batches (it%d.csv?batch_bytes=3000#c), weighted: the cuts of both ranks' rows" 'it%d.csv?batch_bytes=3000#c' \
+    $opts --objective=reg:squarederror
+head -n 686 "$data/rank.train.libsvm" | sed 's/ qid:[0-9]*//' > rk.svm
+head -n 686 "$data/rank.train.libsvm" | awk '{ q = $2; if (q != last && NR > 1) { print n; n = 0 } n++; last = q }
+    END { print n }' > rk.svm.group
+head -n 419 rk.svm > rk0.svm
+tail -n +420 rk.svm > rk1.svm
+head -n 20 rk.svm.group > rk0.svm.group
+tail -n +21 rk.svm.group > rk1.svm.group
+REF_TRAIN=rk.svm
+nps=2
+run "batches of LIBSVM files with PATH.group, rank:ndcg" 'rk%d.svm?indexing_mode=auto&batch_bytes=8000#c' \
+    $opts --objective=rank:ndcg --max_depth=3
+
 # ranks without rows: 3 rows shared among up to 4 ranks (row ranges of one file)
 # (a file of no rows is refused by the reader: 'no data rows')
 printf '1,0.5,2\n0,1.5,1\n1,2.5,0\n' > tiny.csv

@@ -20,10 +20,12 @@ static int rank, size = 1;
 int cli_mpi_rank(void) { return rank; }
 int cli_mpi_size(void) { return size; }
 
-#ifdef GBT_WITH_MPI
-
 /* Whether MPI was started (cli_mpi_start). */
 static int distributed;
+
+int cli_mpi_distributed(void) { return distributed; }
+
+#ifdef GBT_WITH_MPI
 
 /* The longest message passed from the failing rank. */
 #define MSG_MAX 4096
@@ -232,4 +234,23 @@ gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt
     gbt_dataset_free(whole);
     if (s != GBT_OK) cli_die_status(s, "taking this rank's rows");
     return part;
+}
+
+gbt_dataset *cli_mpi_read_batches(const char *path, const char *options, int max_bin, char *shown, size_t len)
+{
+    gbt_dataset *d = NULL;
+    gbt_status s;
+    if (!cli_mpi_distributed()) {
+        snprintf(shown, len, "%s", path);
+        s = gbt_dataset_from_file_iter(path, options, max_bin, &d);
+    } else {
+        if (size > 1 && strstr(path, "%d") == NULL)
+            cli_die("%s: under mpirun, training data read in batches (#CACHE) is one file per rank: name it with "
+                    "%%d (part%%d.csv#cache: rank r reads part<r>.csv), or drop the #CACHE to share one file's rows",
+                    path);
+        rank_path(path, shown, len);
+        s = gbt_dataset_from_file_iter_mpi(shown, options, max_bin, NULL, &d);
+    }
+    if (s != GBT_OK) cli_die_status(s, "reading data");
+    return d;
 }

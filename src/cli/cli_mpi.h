@@ -45,6 +45,18 @@ gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt
                                 size_t len);
 
 /*
+ * Reads training data in batches (gbt_dataset_from_file_iter, with the
+ * booster's max_bin): under a launcher this rank's file, the path with
+ * "%d" replaced by the rank (a path without it only on one rank), over
+ * MPI_COMM_WORLD (gbt_dataset_from_file_iter_mpi: the cuts of every rank's
+ * rows).  `shown` (len bytes) receives the path read.  Dies on errors.
+ */
+gbt_dataset *cli_mpi_read_batches(const char *path, const char *options, int max_bin, char *shown, size_t len);
+
+/* Whether the tool runs under a launcher, as one of its ranks (cli_mpi_start). */
+int cli_mpi_distributed(void);
+
+/*
  * Gathers every rank's n floats to rank 0, in rank order: rank 0 gets a
  * malloc'ed array of all of them (*total of them), the other ranks NULL.
  * Not distributed: a copy of local.

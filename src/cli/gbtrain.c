@@ -174,8 +174,9 @@ static void usage(FILE *f)
             "field, so side files and format options do not apply to it.\n"
             "\n"
             "Under mpirun, each rank trains on its share of the rows (a file name with\n"
-            "%%d: the file of its rank; otherwise its range of the file's rows) and\n"
-            "rank 0 writes the model: the model of one process on all the rows.\n"
+            "%%d: the file of its rank; otherwise its range of the file's rows; read in\n"
+            "batches, FILE%%d#CACHE only) and rank 0 writes the model: the model of one\n"
+            "process on all the rows.\n"
             "\n");
     cli_print_params(f, tool_defaults);
 }
@@ -397,11 +398,10 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
                                  const gbt_booster *b, const gbt_dataset *ref)
 {
     gbt_dataset *d = NULL;
-    char options[1200], max_bin[32], path[4096 + 520];
-    gbt_status s;
-    if (cli_mpi_size() > 1)
-        cli_die("%s: %s data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE", f->path,
-                ref ? "validation" : "training");
+    char options[1200], max_bin[32], path[4096 + 520], shown[4096 + 520];
+    if (ref && cli_mpi_size() > 1)
+        cli_die("%s: validation data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE",
+                f->path);
     if (!ref && cli_get(o, "model_in"))
         cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
                 "feature values): drop the #CACHE", f->path);
@@ -413,10 +413,11 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
     snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
     /* the cache name back on the path: the prefix of the page file the library writes */
     snprintf(path, sizeof path, "%s%s%s", f->path, f->cache_name[0] ? "#" : "", f->cache_name);
-    s = ref ? gbt_dataset_from_file_iter_ref(f->path, options, ref, atoi(max_bin), &d)
-            : gbt_dataset_from_file_iter(path, options, atoi(max_bin), &d);
-    if (s != GBT_OK) cli_die_status(s, "reading data");
-    if (!ref) { /* only the training data has a page file */
+    if (ref) { /* no page file: kept in memory */
+        gbt_status s = gbt_dataset_from_file_iter_ref(f->path, options, ref, atoi(max_bin), &d);
+        if (s != GBT_OK) cli_die_status(s, "reading data");
+    } else { /* the training data: its page file removed at any exit */
+        d = cli_mpi_read_batches(path, options, atoi(max_bin), shown, sizeof shown);
         batches_data = d;
         atexit(free_batches);
     }

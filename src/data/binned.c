@@ -73,6 +73,17 @@ void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b)
     gbt__binned_release(old);
 }
 
+gbt_status gbt__binned_check_local(const gbt_dataset *d)
+{
+    const struct gbt_binned *b = d->binned;
+    RETURN_ERROR_IF(d->binned_only && b && b->nproc > 1, GBT_E_INVALID_ARG,
+                    "the dataset was made from batches over %d processes (gbt_dataset_from_iter_mpi): its bins "
+                    "are the cuts of all their %llu rows, so it trains only under that communicator "
+                    "(gbt_booster_set_mpi_comm), with the other processes' parts",
+                    b->nproc, (unsigned long long)b->nrow_all);
+    return GBT_OK;
+}
+
 gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int verbosity,
                            const struct gbt_binner *by, struct gbt_binned **out)
 {

@@ -32,6 +32,13 @@ struct gbt_binned {
     struct gbt_pages *pages; /* NULL: the codes are in qm; freed (its file removed) with the matrix */
     int max_bin;
     int refs; /* changed under binned.c's lock */
+    /*
+     * A dataset made from batches over a communicator (dataset_iter.c's
+     * peers): the cuts are those of every process's rows, nproc processes
+     * and nrow_all rows together.  0 otherwise (this dataset's own cuts).
+     */
+    int nproc;
+    uint64_t nrow_all;
 };
 
 /*
@@ -72,6 +79,12 @@ void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b);
  * train/margins.c).
  */
 void gbt__binned_values(const struct gbt_qmatrix *q, uint64_t r0, uint64_t n, float *out);
+
+/*
+ * GBT_OK unless d's kept binning has the cuts of several processes' rows
+ * (binned nproc > 1), which only a training over those processes may use.
+ */
+gbt_status gbt__binned_check_local(const gbt_dataset *d);
 
 /* A new empty matrix with one reference, kept with no dataset (distributed training). */
 gbt_status gbt__binned_alloc(struct gbt_binned **out);

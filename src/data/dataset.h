@@ -172,6 +172,39 @@ gbt_status gbt__dataset_set_index_base(gbt_dataset *d, int indexing_mode);
  */
 gbt_status gbt__batch_take(gbt_batch *b, gbt_dataset *d);
 
+/* A failure of the next callback (s, with its message in gbt_last_error) that the iterator reports as it is. */
+void gbt__batch_fail(gbt_batch *b, gbt_status s);
+
+/*
+ * The other processes of a dataset made from batches over a communicator
+ * (train/dist_data.c: gbt_dataset_from_iter_mpi): every call is collective
+ * and starts with an agreement on the failures so far.  agree: every
+ * process's status s, GBT_OK when all are, else the first failure (the
+ * same on every process); max_sum: the element-wise maximum of v[0..n)
+ * and sum of q[0..m) over the processes, in place; merge: one feature's
+ * distinct values and fixed-point weights over the processes
+ * (gbt_quant_dist's merge).
+ */
+struct gbt_iter_peers {
+    int nproc;
+    gbt_status (*agree)(void *user, gbt_status s);
+    gbt_status (*max_sum)(void *user, double *v, size_t n, int64_t *q, size_t m);
+    gbt_status (*merge)(void *user, const uint32_t *keys, const uint64_t *w, size_t n, uint32_t **mkeys,
+                        uint64_t **mw, size_t *mn);
+    void *user;
+};
+
+/*
+ * gbt_dataset_from_iter_ext (cache_prefix NULL: the binned matrix in
+ * memory), and with peers (not NULL) over their processes:
+ * the cuts are those of every process's batches together (this process's
+ * lists merged over the processes as distributed training merges them) and
+ * each process bins its own batches with them.  Every process calls it.
+ */
+gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
+                                        const char *cache_prefix, const struct gbt_iter_peers *peers,
+                                        gbt_dataset **out);
+
 /* Whether feature f of d is categorical. */
 static inline int gbt__dataset_is_cat(const gbt_dataset *d, uint64_t f)
 {

@@ -27,6 +27,13 @@
  * the reference is a bin boundary here (evaluation and prediction on codes,
  * train/margins.c).  Values the reference's cuts cannot hold are dealt with
  * first (ref_batch).
+ *
+ * Over a communicator (peers, gbt_dataset_from_iter_mpi) each process
+ * reads its own batches; the row and value counts, the largest weight and
+ * so the final shift are every process's, and each feature's list is
+ * merged over the processes (the merge of distributed training) before the
+ * cuts are made, so every process bins its batches with the cuts of all
+ * the rows.
  */
 #include <limits.h>
 #include <math.h>
@@ -92,6 +99,10 @@ struct iter {
     size_t *n;
     uint64_t *count;
     int shift, fixed_shift;  /* fixed_shift: the pass that repeats at the final shift */
+    /* after pass 1: the rows, present values and largest weight (1 unweighted) of every process */
+    const struct gbt_iter_peers *peers; /* the other processes, or NULL */
+    uint64_t all_nrow, all_nnz;
+    float all_maxw;
     uint64_t merges;         /* the cut code's merge calls (feature order, perhaps twice) */
     /* pass 2 */
     struct gbt_qmatrix *qm;
@@ -128,6 +139,13 @@ static gbt_status batch_data(gbt_batch *b, gbt_status s, gbt_dataset *d)
 gbt_status gbt__batch_take(gbt_batch *b, gbt_dataset *d)
 {
     return batch_data(b, GBT_OK, d);
+}
+
+void gbt__batch_fail(gbt_batch *b, gbt_status s)
+{
+    if (b->status != GBT_OK || s == GBT_OK) return;
+    b->status = s;
+    snprintf(b->msg, sizeof b->msg, "%s", gbt_last_error());
 }
 
 gbt_status gbt_batch_set_dense(gbt_batch *b, const float *data, uint64_t nrow, uint64_t ncol, float missing)
@@ -236,6 +254,7 @@ static void rescale(struct iter *it, int to)
 /* The shift of every row's weights: gbt__quantize's for these rows, when it knows them all. */
 static int final_shift(const struct iter *it)
 {
+    if (it->all_nrow) return gbt_weight_shift((double)it->all_maxw, it->all_nrow);
     return gbt_weight_shift(it->has[1] ? (double)it->maxw : 1.0, it->nrow);
 }
 
@@ -630,13 +649,13 @@ static gbt_status iter_sum_counts(void *user, uint64_t *count, uint32_t nfeat)
 {
     const struct iter *it = user;
     for (uint32_t f = 0; f < nfeat; f++) count[f] += it->count[f];
-    return GBT_OK;
+    return it->peers ? it->peers->max_sum(it->peers->user, NULL, 0, (int64_t *)count, nfeat) : GBT_OK;
 }
 
 static gbt_status iter_max_weight(void *user, double *w)
 {
     const struct iter *it = user;
-    *w = it->has[1] ? (double)it->maxw : 1.0;
+    *w = (double)it->all_maxw; /* every process's already */
     return GBT_OK;
 }
 
@@ -663,6 +682,15 @@ static gbt_status iter_merge(void *user, const uint32_t *keys, const uint64_t *w
         (*mw)[i] = it->cnt ? (uint64_t)it->cnt[f][i] << to
                    : to >= it->shift ? it->w[f][i] << (to - it->shift) : it->w[f][i] >> (it->shift - to);
     *mn = it->n[f];
+    if (it->peers) {
+        /* this process's list, merged with every other process's */
+        uint32_t *mine = *mkeys;
+        uint64_t *minew = *mw;
+        gbt_status s = it->peers->merge(it->peers->user, mine, minew, it->n[f], mkeys, mw, mn);
+        free(mine);
+        free(minew);
+        return s;
+    }
     return GBT_OK;
 }
 
@@ -677,8 +705,8 @@ static gbt_status make_cuts(struct iter *it, int max_bin, int paged, struct gbt_
     shell.dense = &none; /* no rows */
     shell.feature_types = it->types;
     memset(&q, 0, sizeof q);
-    q.nrow = it->nrow;
-    q.nnz = it->nnz;
+    q.nrow = it->all_nrow;
+    q.nnz = it->all_nnz;
     q.sum_counts = iter_sum_counts;
     q.max_weight = iter_max_weight;
     q.merge = iter_merge;
@@ -707,11 +735,47 @@ static gbt_status make_cuts(struct iter *it, int max_bin, int paged, struct gbt_
     return GBT_OK;
 }
 
+/* A digest of the feature types (0: all numeric), the same on every process that has the same. */
+static double types_digest(const struct iter *it)
+{
+    uint32_t h = 2166136261u;
+    for (uint64_t f = 0; it->types && f < it->ncol; f++) h = (h ^ it->types[f]) * 16777619u;
+    return it->types ? (double)h : 0.0;
+}
+
+/* After pass 1: the totals of every process (this one's alone without peers), and their columns compared. */
+static gbt_status totals(struct iter *it, gbt_status s)
+{
+    double v[5];
+    int64_t q[2];
+    if (it->peers) s = it->peers->agree(it->peers->user, s);
+    FORWARD_IF_ERROR(s);
+    v[0] = (double)it->ncol;
+    v[1] = -(double)it->ncol;
+    v[2] = types_digest(it);
+    v[3] = -v[2];
+    v[4] = it->has[1] ? (double)it->maxw : 1.0;
+    q[0] = (int64_t)it->nrow;
+    q[1] = (int64_t)it->nnz;
+    if (it->peers) FORWARD_IF_ERROR(it->peers->max_sum(it->peers->user, v, 5, q, 2));
+    /* every process compares the same maxima: all fail alike */
+    RETURN_ERROR_IF(v[0] != -v[1], GBT_E_INVALID_ARG,
+                    "the processes' batches have from %.0f to %.0f columns: every process's batches must have "
+                    "the same columns", -v[1], v[0]);
+    RETURN_ERROR_IF(v[2] != -v[3], GBT_E_INVALID_ARG,
+                    "the processes' batches have different feature types: every process must give the same");
+    it->all_maxw = (float)v[4];
+    it->all_nrow = (uint64_t)q[0];
+    it->all_nnz = (uint64_t)q[1];
+    return GBT_OK;
+}
+
 /* Pass 1, again at the final shift when a weight is not whole there. */
 static gbt_status first_pass(struct iter *it)
 {
-    FORWARD_IF_ERROR(run_pass(it, 1, gather));
-    RETURN_ERROR_IF(it->nrow == 0, GBT_E_INVALID_ARG, "the iterator gave no rows");
+    gbt_status s = run_pass(it, 1, gather);
+    if (s == GBT_OK && it->nrow == 0) s = gbt__fail(GBT_E_INVALID_ARG, "the iterator gave no rows");
+    FORWARD_IF_ERROR(totals(it, s));
     if (!it->has[1] || it->low + final_shift(it) >= 0) return GBT_OK;
     /* a weight below the final shift's resolution: its truncation must be the in-memory one's */
     {
@@ -724,6 +788,10 @@ static gbt_status first_pass(struct iter *it)
         again.low = INT_MAX;
         again.shift = final_shift(it);
         again.fixed_shift = 1;
+        again.peers = it->peers;
+        again.all_nrow = it->all_nrow;
+        again.all_nnz = it->all_nnz;
+        again.all_maxw = it->all_maxw;
         iter_free(it);
         *it = again;
     }
@@ -765,6 +833,13 @@ gbt_status gbt_dataset_from_iter(gbt_iter_next_fn next, gbt_iter_reset_fn reset,
 gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
                                      const char *cache_prefix, gbt_dataset **out)
 {
+    return gbt__dataset_from_iter_peers(next, reset, user, max_bin, cache_prefix, NULL, out);
+}
+
+gbt_status gbt__dataset_from_iter_peers(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
+                                        const char *cache_prefix, const struct gbt_iter_peers *peers,
+                                        gbt_dataset **out)
+{
     struct iter it;
     struct gbt_binned *bn = NULL;
     gbt_status s;
@@ -772,14 +847,17 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
     CHECK_NOT_NULL(reset);
     CHECK_NOT_NULL(out);
     *out = NULL;
-    RETURN_ERROR_IF(max_bin < 2 || max_bin > 65535, GBT_E_INVALID_ARG,
-                    "gbt_dataset_from_iter: max_bin %d is out of range [2, 65535]", max_bin);
+    if (max_bin < 2 || max_bin > 65535) {
+        s = gbt__fail(GBT_E_INVALID_ARG, "gbt_dataset_from_iter: max_bin %d is out of range [2, 65535]", max_bin);
+        return peers ? peers->agree(peers->user, s) : s;
+    }
     memset(&it, 0, sizeof it);
     it.next = next;
     it.reset = reset;
     it.user = user;
     it.nthread = gbt__threads(0);
     it.low = INT_MAX;
+    it.peers = peers;
     s = first_pass(&it);
     if (s == GBT_OK) s = gbt__binned_alloc(&bn);
     if (s == GBT_OK) s = make_cuts(&it, max_bin, cache_prefix != NULL, &bn->qm);
@@ -801,6 +879,8 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
         it.qm = &bn->qm;
         it.pages = bn->pages;
         bn->max_bin = max_bin;
+        bn->nproc = peers ? peers->nproc : 0;
+        bn->nrow_all = it.all_nrow;
         s = run_pass(&it, 2, bin_batch);
     }
     if (s == GBT_OK && it.row_at != it.nrow)
@@ -813,6 +893,12 @@ gbt_status gbt_dataset_from_iter_ext(gbt_iter_next_fn next, gbt_iter_reset_fn re
                       (unsigned long long)it.nnz_at, (unsigned long long)it.nnz);
     if (s == GBT_OK && bn->pages) s = gbt__pages_close(bn->pages);
     if (s == GBT_OK) s = assemble(&it, bn, out);
+    /* every process ends with the first failure of any (a failure after pass 1 is agreed on here) */
+    if (peers) s = peers->agree(peers->user, s);
+    if (s != GBT_OK && *out) {
+        gbt_dataset_free(*out);
+        *out = NULL;
+    }
     gbt__binned_release(bn);
     iter_free(&it);
     return s;

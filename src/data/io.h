@@ -34,6 +34,15 @@ struct gbt_line_reader {
      * stop at the first line end at or after this offset
      */
     uint64_t stop;
+    /*
+     * LIBSVM read in batches (io_libsvm.c): the qid state after the lines
+     * read so far (0: no line yet, 1: every line has a qid, 2: none has),
+     * the last line's qid, and whether the last read's first query went on
+     * from the read before (the same qid across the batches' boundary)
+     */
+    int qid_state;
+    long long qid_last;
+    int qid_continues;
 };
 
 gbt_status gbt__lines_open(struct gbt_line_reader *lr, const char *path);
@@ -221,6 +230,13 @@ gbt_status gbt__side_weights(const char *path, float **w, uint64_t *n);
  */
 gbt_status gbt__dataset_read_file(const char *path, const char *options, const struct gbt_cat_dict *cats,
                                   uint64_t ncats, gbt_dataset **out);
+
+/*
+ * gbt_dataset_from_file_iter, and with peers (not NULL) over their
+ * processes, each reading its own file (gbt__dataset_from_iter_peers).
+ */
+gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *options, int max_bin,
+                                             const struct gbt_iter_peers *peers, gbt_dataset **out);
 
 /* Reads the lines of a CSV or TSV file into a dense dataset. */
 gbt_status gbt__read_delimited(struct gbt_line_reader *lr, const struct gbt_csv_options *opt,

@@ -11,10 +11,14 @@
  * file tells: its width and, when guessed, its index base.  The side
  * files: PATH.weight is read whole (4 bytes a row) and handed out batch by
  * batch (binning reads the weights); the others are set on the dataset
- * built.  A URI's "#CACHE" is the cache prefix of the binned matrix's
- * pages on disk (gbt_dataset_from_iter_ext, data/pages.h).
- * gbt_file_batches_* hand the batches out as datasets (gbpredict's
- * DATA_FILE#CACHE: predicted and written one batch at a time).
+ * built.  LIBSVM qid: a query may go on across a batch boundary (the line
+ * reader carries the last qid from one batch to the next), so the batches
+ * carry no groups: their sizes are gathered here, a query that goes on
+ * added to the last, and set on the dataset built.  A URI's "#CACHE" is
+ * the cache prefix of the binned matrix's pages on disk
+ * (gbt_dataset_from_iter_ext, data/pages.h).  gbt_file_batches_* hand the
+ * batches out as datasets (gbpredict's DATA_FILE#CACHE: predicted and
+ * written one batch at a time).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +46,9 @@ struct file_iter {
     int base;                   /* LIBSVM: the index base, 0 or 1 */
     int guessed;                /* LIBSVM: the base was guessed */
     gbt_dataset *first;         /* batch 0's names and layout, kept for the dataset built */
+    uint32_t *groups;           /* LIBSVM qid: the query sizes so far (this pass) */
+    size_t groups_cap;
+    uint64_t ngroups;
     gbt_status status;          /* the first failure, with its message in msg */
     char msg[GBT_ERROR_MSG_MAX];
 };
@@ -54,6 +61,13 @@ static int fail(struct file_iter *it, gbt_status s)
         snprintf(it->msg, sizeof it->msg, "%s", gbt_last_error());
     }
     return -1;
+}
+
+/* A failure of next: kept, and given to the batch, whose message the iterator then reports as it is. */
+static int next_fail(struct file_iter *it, gbt_batch *b, gbt_status s)
+{
+    gbt__batch_fail(b, s);
+    return fail(it, s);
 }
 
 static gbt_status open_file(struct file_iter *it)
@@ -83,6 +97,7 @@ static gbt_status open_file(struct file_iter *it)
     if (it->o.batch_bytes == 0) it->o.batch_bytes = DEFAULT_BATCH_BYTES;
     it->batch = 0;
     it->rows = 0;
+    it->ngroups = 0;
     return s;
 }
 
@@ -107,12 +122,21 @@ static gbt_status read_batch(struct file_iter *it, gbt_dataset **out)
     return gbt__file_read_rows(&it->lr, &o, out);
 }
 
-/* A LIBSVM batch's indices made zero-based (it->base) and its width the file's. */
+/*
+ * A LIBSVM batch's indices made zero-based (it->base) and its width the
+ * file's; its queries (qid) taken into it->groups, the first added to the
+ * last when it goes on from the batch before.
+ */
 static gbt_status libsvm_columns(struct file_iter *it, gbt_dataset *d)
 {
-    RETURN_ERROR_IF(d->ngroups > 0, GBT_E_INVALID_ARG,
-                    "%s: qid is not read in batches (a query could span two of them): give the query groups in "
-                    "%s.group, or read the file whole", it->file, it->file);
+    const int on = it->lr.qid_continues && it->ngroups > 0 && d->ngroups > 0;
+    if (on) it->groups[it->ngroups - 1] += d->groups[0];
+    FORWARD_IF_ERROR(gbt__reserve(&it->groups, &it->groups_cap, (size_t)(it->ngroups + d->ngroups + 1),
+                                  sizeof *it->groups, "query groups"));
+    for (uint64_t g = on ? 1 : 0; g < d->ngroups; g++) it->groups[it->ngroups++] = d->groups[g];
+    free(d->groups);
+    d->groups = NULL;
+    d->ngroups = 0;
     if (it->base == 1 && (d->ncol >= 2 || d->nnz > 0)) FORWARD_IF_ERROR(gbt__dataset_set_index_base(d, 1));
     d->index_base = GBT_BASE_NONE;
     d->ncol = it->ncol;
@@ -193,7 +217,7 @@ static int file_next(void *user, gbt_batch *b)
     }
     if (s != GBT_OK) {
         gbt_dataset_free(d);
-        return fail(it, s);
+        return next_fail(it, b, s);
     }
     it->rows += d->nrow;
     it->batch++;
@@ -202,7 +226,7 @@ static int file_next(void *user, gbt_batch *b)
         s = gbt__dataset_alloc(&it->first);
         if (s != GBT_OK) {
             gbt_dataset_free(d);
-            return fail(it, s);
+            return next_fail(it, b, s);
         }
         it->first->feature_names = d->feature_names;
         it->first->nfeature_names = d->nfeature_names;
@@ -211,7 +235,7 @@ static int file_next(void *user, gbt_batch *b)
         d->nfeature_names = 0;
     }
     s = gbt__batch_take(b, d);
-    return s == GBT_OK ? 1 : fail(it, s);
+    return s == GBT_OK ? 1 : next_fail(it, b, s);
 }
 
 /* The dataset built gets what the file says besides its rows: names, layout, source, side files. */
@@ -225,12 +249,13 @@ static gbt_status finish(struct file_iter *it, gbt_dataset *d)
     if (it->o.format == GBT_FMT_LIBSVM)
         d->index_base = it->base == 0 ? GBT_BASE_ZERO : it->guessed ? GBT_BASE_ONE_GUESSED : GBT_BASE_ONE;
     FORWARD_IF_ERROR(gbt__strdup(&d->source, it->file));
+    if (it->ngroups) FORWARD_IF_ERROR(gbt_dataset_set_groups(d, it->groups, it->ngroups));
     return it->o.side_files ? gbt__dataset_read_side_files(d, it->file, 0) : GBT_OK;
 }
 
-/* The file's dataset: cuts of its own (ref NULL) or ref's. */
+/* The file's dataset: cuts of its own (ref NULL; over the processes of peers when given) or ref's. */
 static gbt_status from_file_iter(const char *path, const char *options, const gbt_dataset *ref, int max_bin,
-                                 gbt_dataset **out)
+                                 const struct gbt_iter_peers *peers, gbt_dataset **out)
 {
     struct file_iter it;
     gbt_dataset *d = NULL;
@@ -243,16 +268,18 @@ static gbt_status from_file_iter(const char *path, const char *options, const gb
     it.options = options;
     s = open_file(&it);
     if (s == GBT_OK && it.o.side_files) s = gbt__side_weights(it.file, &it.weights, &it.nweights);
-    if (s == GBT_OK)
+    if (s != GBT_OK && peers) s = peers->agree(peers->user, s); /* the others are in their first agreement */
+    else if (s == GBT_OK)
         s = ref ? gbt_dataset_from_iter_ref(file_next, file_reset, &it, ref, max_bin, &d)
-                : gbt_dataset_from_iter_ext(file_next, file_reset, &it, max_bin, it.cache, &d);
-    /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" */
-    if (s != GBT_OK && it.status != GBT_OK) s = gbt__fail(it.status, "%s", it.msg);
+                : gbt__dataset_from_iter_peers(file_next, file_reset, &it, max_bin, it.cache, peers, &d);
+    /* the reader's message (FILE:LINE: ...) rather than "the next callback failed" (peers: agreed on so) */
+    if (s != GBT_OK && it.status != GBT_OK && !peers) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
     if (it.open) gbt__lines_close(&it.lr);
     free(it.file);
     free(it.cache);
     free(it.weights);
+    free(it.groups);
     gbt_dataset_free(it.first);
     if (s != GBT_OK) {
         gbt_dataset_free(d);
@@ -262,16 +289,22 @@ static gbt_status from_file_iter(const char *path, const char *options, const gb
     return GBT_OK;
 }
 
+gbt_status gbt__dataset_from_file_iter_peers(const char *path, const char *options, int max_bin,
+                                             const struct gbt_iter_peers *peers, gbt_dataset **out)
+{
+    return from_file_iter(path, options, NULL, max_bin, peers, out);
+}
+
 gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin, gbt_dataset **out)
 {
-    return from_file_iter(path, options, NULL, max_bin, out);
+    return from_file_iter(path, options, NULL, max_bin, NULL, out);
 }
 
 gbt_status gbt_dataset_from_file_iter_ref(const char *path, const char *options, const gbt_dataset *ref,
                                           int max_bin, gbt_dataset **out)
 {
     CHECK_NOT_NULL(ref);
-    return from_file_iter(path, options, ref, max_bin, out);
+    return from_file_iter(path, options, ref, max_bin, NULL, out);
 }
 
 /* ---- the public batch reader: gbpredict's DATA_FILE#CACHE ---------------- */

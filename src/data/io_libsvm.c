@@ -184,7 +184,7 @@ struct csr_caps {
  * must sort or clean.
  */
 static gbt_status append_rows(const char *path, gbt_dataset *d, struct csr_caps *caps, int *qid_state,
-                              long long *last_qid, int *unsorted, const struct gbt_chunk *ch,
+                              long long *last_qid, int *continues, int *unsorted, const struct gbt_chunk *ch,
                               const struct svm_rows *rows)
 {
     const uint64_t n = d->nrow + ch->rows;
@@ -196,6 +196,8 @@ static gbt_status append_rows(const char *path, gbt_dataset *d, struct csr_caps 
     for (uint64_t r = 0; r < ch->rows; r++) {
         const int has = rows->has_qid[r];
         const uint64_t at = ch->first_line + rows->line[r];
+        /* the first row of a batch whose query goes on from the batch before (lr's state) */
+        if (d->nrow == 0 && *qid_state == 1 && has && rows->qid[r] == *last_qid) *continues = 1;
         if (*qid_state == 0) *qid_state = has ? 1 : 2;
         if ((*qid_state == 1) != has)
             LINE_FAIL(path, at, "%s", has ? "qid appears, but not on earlier lines" : "qid is missing");
@@ -237,6 +239,7 @@ struct svm_read {
     struct csr_caps caps;
     long long last_qid;
     int qid_state; /* 0: no line yet, 1: every line has qid, 2: none has */
+    int continues; /* the first query goes on from the lines before (reading in batches) */
     int unsorted;
     struct svm_rows rows[GBT_MAX_CHUNKS];
     uint64_t first_nnz[GBT_MAX_CHUNKS];
@@ -253,8 +256,8 @@ static gbt_status svm_place(void *ctx, struct gbt_chunk *ch, int i)
     struct svm_read *sr = ctx;
     ch->first_row = sr->d->nrow;
     sr->first_nnz[i] = sr->d->nnz;
-    return append_rows(sr->path, sr->d, &sr->caps, &sr->qid_state, &sr->last_qid, &sr->unsorted, ch,
-                       &sr->rows[i]);
+    return append_rows(sr->path, sr->d, &sr->caps, &sr->qid_state, &sr->last_qid, &sr->continues, &sr->unsorted,
+                       ch, &sr->rows[i]);
 }
 
 static gbt_status svm_explain(void *ctx, const struct gbt_chunk *ch, int i, uint64_t line)
@@ -291,11 +294,16 @@ gbt_status gbt__read_libsvm(struct gbt_line_reader *lr, gbt_dataset **out)
     FORWARD_IF_ERROR(gbt__dataset_alloc(&d));
     r.path = lr->path;
     r.d = d;
+    r.qid_state = lr->qid_state; /* reading in batches: the lines before this batch's */
+    r.last_qid = lr->qid_last;
     s = gbt__strdup(&d->source, lr->path);
     if (s == GBT_OK) s = gbt__reserve(&d->indptr, &r.caps.indptr, 2, sizeof(uint64_t), "rows");
     if (s == GBT_OK) d->indptr[0] = 0;
     if (s == GBT_OK) s = gbt__lines_read_chunks(lr, &ops);
     for (int i = 0; i < GBT_MAX_CHUNKS; i++) free_rows(&r.rows[i]);
+    lr->qid_state = r.qid_state;
+    lr->qid_last = r.last_qid;
+    lr->qid_continues = r.continues;
     if (s == GBT_OK && d->nrow == 0) s = gbt__fail(GBT_E_FORMAT, "%s: no data rows", lr->path);
     if (s == GBT_OK && d->ncol == 0)
         s = gbt__fail(GBT_E_FORMAT, "%s: no features: every line has only a label", lr->path);

@@ -328,9 +328,8 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);
-    if (s == GBT_OK && (m->ntrees > 0 || b->comm))
-        s = gbt__dataset_need_values(train, m->ntrees > 0 ? "training on from a model with trees (its starting scores)"
-                                                          : "distributed training");
+    if (s == GBT_OK && m->ntrees > 0)
+        s = gbt__dataset_need_values(train, "training on from a model with trees (its starting scores)");
     if (s == GBT_OK) s = gbt__alloc(&ts, 1, sizeof *ts, 1, "training state");
     if (b->comm) {
         /* from here on, every failure is agreed on: the other processes stop too */
@@ -355,12 +354,14 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         const int n = ts->ops->device_count();
         if (n > 0) ts->ordinal = b->comm->local_rank % n;
     }
-    /* distributed: the cuts depend on every process's rows, so the data is binned for this training only */
-    if (s == GBT_OK && ts->dist) s = gbt__binned_alloc(&ts->binned);
+    /*
+     * distributed: the cuts depend on every process's rows, so the data is binned for this training only
+     * (a dataset from batches: binned so when it was made over the processes)
+     */
     if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
     if (s == GBT_OK && ts->dist) {
-        s = gbt__dist_quantize(ts->dist, train, (int)p->max_bin, nt, &ts->binned->qm);
-    } else if (s == GBT_OK) {
+        s = gbt__dist_binned(ts->dist, train, (int)p->max_bin, nt, (int)p->verbosity, &ts->binned);
+    } else if (s == GBT_OK && (s = gbt__binned_check_local(train)) == GBT_OK) {
         /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
         struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
         s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);

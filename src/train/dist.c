@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/binned.h"
 #include "data/categories.h"
 #include "data/dataset.h"
 #include "data/distinct.h"
@@ -364,6 +365,68 @@ gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int m
     q.merge = merge;
     q.user = d;
     return gbt__dist_agree(d, gbt__quantize_dist(part, max_bin, nthread, &q, out));
+}
+
+/* ---- datasets from batches over the processes --------------------------------- */
+
+static gbt_status peers_agree(void *user, gbt_status s)
+{
+    return gbt__dist_agree(user, s);
+}
+
+static gbt_status peers_max_sum(void *user, double *v, size_t n, int64_t *q, size_t m)
+{
+    return gbt__dist_max_sum(user, v, n, q, m);
+}
+
+void gbt__dist_iter_peers(struct gbt_dist *d, struct gbt_iter_peers *p)
+{
+    p->nproc = d->comm->size;
+    p->agree = peers_agree;
+    p->max_sum = peers_max_sum;
+    p->merge = merge;
+    p->user = d;
+}
+
+gbt_status gbt__dist_binned(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread, int verbosity,
+                            struct gbt_binned **out)
+{
+    const struct gbt_binned *kept = part->binned;
+    int64_t v[4];
+    uint32_t h = 2166136261u;
+    gbt_status s = GBT_OK;
+    *out = NULL;
+    if (!part->binned_only) {
+        s = gbt__binned_alloc(out);
+        s = gbt__dist_agree(d, s);
+        if (s == GBT_OK) s = gbt__dist_quantize(d, part, max_bin, nthread, &(*out)->qm);
+        return s;
+    }
+    /* made from batches: its binning must be over these processes, with every process's cuts */
+    if (kept == NULL || kept->nproc != d->comm->size || kept->nrow_all != d->nrow_total)
+        s = gbt__fail(GBT_E_INVALID_ARG,
+                      "its training data was made from batches %s%d processes and %llu rows, but %d processes "
+                      "with %llu rows train: make every process's dataset with gbt_dataset_from_iter_mpi (Python: "
+                      "QuantileDMatrix inside gbt.collective.CommunicatorContext) over the communicator that trains",
+                      kept && kept->nproc > 1 ? "over " : "by itself, not over the ", kept ? kept->nproc : 0,
+                      (unsigned long long)(kept ? kept->nrow_all : part->nrow), d->comm->size,
+                      (unsigned long long)d->nrow_total);
+    if (s == GBT_OK) s = gbt__binned_get(part, max_bin, nthread, verbosity, NULL, out);
+    s = gbt__dist_agree(d, s);
+    if (s != GBT_OK) return s;
+    /* the same cuts on every process (a digest of them: its largest and smallest over the processes) */
+    for (size_t i = 0; i < (*out)->qm.cuts.total_slots * sizeof(float); i++)
+        h = (h ^ ((const unsigned char *)(*out)->qm.cuts.cut)[i]) * 16777619u;
+    v[0] = h;
+    v[1] = -(int64_t)h;
+    v[2] = (*out)->qm.layout;
+    v[3] = -(int64_t)(*out)->qm.layout;
+    s = d->comm->ops->allreduce_i64(d->comm->impl, v, 4, GBT_COMM_MAX);
+    if (s == GBT_OK && (v[0] != -v[1] || v[2] != -v[3]))
+        s = gbt__fail(GBT_E_INVALID_ARG, "the processes' datasets made from batches have different bin cuts: "
+                                         "make them together, over the communicator that trains");
+    if (s != GBT_OK) d->failed = 1;
+    return s;
 }
 
 /* ---- the backend wrapper ---------------------------------------------------- */

@@ -98,6 +98,22 @@ gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int m
                               struct gbt_qmatrix *out);
 
 /*
+ * The binned matrix this process trains on: for a dataset with feature
+ * values its rows binned with the cuts of every process (gbt__dist_quantize,
+ * a matrix of this training's own); for one made from batches
+ * (gbt_dataset_from_iter_mpi) its kept binning, which must have been made
+ * over these processes (the same process and row counts, and the same cuts
+ * everywhere: checked).  Release it with gbt__binned_release.
+ */
+struct gbt_binned;
+gbt_status gbt__dist_binned(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread, int verbosity,
+                            struct gbt_binned **out);
+
+/* The processes as a dataset from batches sees them (data/dataset.h's gbt_iter_peers), on d. */
+struct gbt_iter_peers;
+void gbt__dist_iter_peers(struct gbt_dist *d, struct gbt_iter_peers *p);
+
+/*
  * Puts the exchanges around the backend (inner, ctx): *ops and *ctx
  * become the wrapper's, which owns ctx from then on (its close closes it).
  */

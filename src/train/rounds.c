@@ -175,6 +175,11 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         /* the training data held as bins only: its raw scores are the training state's */
         s = c->margin ? GBT_OK : gbt__alloc(&c->margin, d->nrow * (uint64_t)m->K + 1, sizeof *c->margin, 0, "margins");
         if (s == GBT_OK) s = b->ts->ops->read_margins(b->ts->ctx, c->margin);
+        if (b->ts->dist && c->all == NULL) {
+            /* distributed (every process's dataset from batches): every process's labels, once */
+            s = gbt__dist_agree(b->ts->dist, s);
+            if (s == GBT_OK) s = gbt__dist_gather_labels(b->ts->dist, d, &c->all);
+        }
         return cache_filled(c, d, m, s);
     }
     if (c->margin) {

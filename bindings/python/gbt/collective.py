@@ -84,6 +84,14 @@ def _mpi_libraries() -> set:
 def _attach(booster: Any, comm: Any) -> None:
     """Puts booster on comm (gbt_booster_set_mpi_comm), which the library duplicates."""
     comm = _checked(comm)
+    check(LIB.gbt_booster_set_mpi_comm(booster._handle, _comm_address(comm)))
+    booster._comm = comm
+
+
+def _comm_address(comm: Any) -> ctypes.c_void_p:
+    """The address of comm's MPI_Comm, the C calls' `const void *mpi_comm`, after
+    checking that libgbt has MPI and that one MPI library is loaded."""
+    comm = _checked(comm)
     from .core import build_info
     if not build_info().get("mpi"):
         raise RuntimeError("this libgbt was built without MPI (configure found no working mpicc), so it cannot "
@@ -95,9 +103,8 @@ def _attach(booster: Any, comm: Any) -> None:
                            "MPI that libgbt was built with: set MPI4PY_LIBMPI to the libmpi that `ldd` shows "
                            "for libgbt, or build mpi4py against it (pip install --no-binary mpi4py mpi4py)")
     MPI = _mpi()
-    # the address of the MPI_Comm inside the mpi4py object: the C call's `const void *mpi_comm`
-    check(LIB.gbt_booster_set_mpi_comm(booster._handle, ctypes.c_void_p(MPI._addressof(comm))))
-    booster._comm = comm
+    # the address of the MPI_Comm inside the mpi4py object
+    return ctypes.c_void_p(MPI._addressof(comm))
 
 
 def _same_categories(comm: Any, categories: Any) -> None:

@@ -906,7 +906,12 @@ class QuantileDMatrix(Dataset):
     ``QuantileDMatrix(it, ref=dtrain)``.  Prediction and evaluation by trees
     whose thresholds are not its cuts (another ``max_bin``, other data),
     a training with another ``max_bin`` and slicing are refused
-    (docs/external-memory.md)."""
+    (docs/external-memory.md).  Made inside a collective context
+    (``gbt.collective.CommunicatorContext``, ``gbt.collective.init``), every
+    rank with its own batches and without ``ref``, its cuts are those of
+    every rank's rows (``gbt_dataset_from_iter_mpi``), for a distributed
+    :func:`gbt.train` over that communicator; one made outside is refused
+    there."""
 
     _pages = False  # ExtMemQuantileDMatrix: the binned matrix in pages on disk
 
@@ -934,8 +939,11 @@ class QuantileDMatrix(Dataset):
             max_bin = getattr(ref, "max_bin", None)
         self.max_bin = 256 if max_bin is None else int(max_bin)
         if ref is None:
+            from .collective import _current
+
             cache = (data.cache_prefix or "") if self._pages else None
-            made = dataset_from_iter(data, self.max_bin, self.missing, cache_prefix=cache)
+            # inside a collective context (gbt.collective.init, CommunicatorContext) over its ranks, as XGBoost's
+            made = dataset_from_iter(data, self.max_bin, self.missing, cache_prefix=cache, comm=_current())
         else:  # binned with ref's cuts, kept in memory (no pages): a validation set
             made = dataset_from_iter(data, self.max_bin, self.missing, ref=ref._handle)
         self._handle = made["handle"]

@@ -126,11 +126,13 @@ def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, 
 
 
 def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: Optional[str] = None,
-                      ref: Any = None) -> Dict[str, Any]:
+                      ref: Any = None, comm: Any = None) -> Dict[str, Any]:
     """A ``gbt_dataset`` handle made from the iterator's batches (binned with
     the cuts of ``ref``, a dataset handle, when given; else the binned matrix
     in pages under cache_prefix unless it is None), and the first batch's
-    feature names."""
+    feature names; with ``comm`` (an mpi4py communicator) over its ranks
+    (``gbt_dataset_from_iter_mpi``: the cuts of every rank's batches), every
+    rank calling it with its own iterator."""
     if not isinstance(it, DataIter):
         raise TypeError("expected a gbt.DataIter")
     names: List[Optional[List[str]]] = []
@@ -160,6 +162,14 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: 
     if ref is not None:
         status = LIB.gbt_dataset_from_iter_ref(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, ref,
                                                int(max_bin), byref(handle))
+    elif comm is not None:
+        from .collective import _comm_address
+
+        if cache_prefix is not None:
+            raise ValueError("ExtMemQuantileDMatrix inside a collective context: pages over a communicator are "
+                             "not done yet; use QuantileDMatrix (the binned matrix in memory)")
+        status = LIB.gbt_dataset_from_iter_mpi(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
+                                               _comm_address(comm), byref(handle))
     else:
         status = LIB.gbt_dataset_from_iter_ext(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
                                                None if cache_prefix is None else cstr(cache_prefix), byref(handle))

@@ -24,6 +24,7 @@ def data():
 
 PARAMS = {"objective": "binary:logistic", "eta": 0.6, "max_depth": 3, "nthread": 1, "seed": 1}
 LOSSGUIDE = dict(PARAMS, grow_policy="lossguide", max_leaves=6, max_depth=0)
+RANK = dict(PARAMS, objective="rank:ndcg")
 
 
 def part(a, rank, size):
@@ -83,6 +84,42 @@ def main(out):
                       verbose_eval=False, comm=sub)
         save("depthwise2", b)
         sub.Free()
+
+    # QuantileDMatrix(DataIter) made inside the context over every rank (gbt_dataset_from_iter_mpi), in
+    # 2 batches a rank; regression, then rank:ndcg with qid (each rank's rows whole queries)
+    class Batches(gbt.DataIter):
+        def __init__(self, Xr, yr, qid=None):
+            super().__init__()
+            half = len(Xr) // 24 * 12  # a query (12 rows) lies within one batch
+            self.parts = [(Xr[:half], yr[:half], None if qid is None else qid[:half]),
+                          (Xr[half:], yr[half:], None if qid is None else qid[half:])]
+            self.at = 0
+
+        def next(self, input_data):
+            if self.at == len(self.parts):
+                return False
+            Xb, yb, qb = self.parts[self.at]
+            extra = {} if qb is None else {"qid": qb}
+            input_data(data=Xb, label=yb, **extra)
+            self.at += 1
+            return True
+
+        def reset(self):
+            self.at = 0
+
+    with collective.CommunicatorContext():
+        b = gbt.train(PARAMS, gbt.QuantileDMatrix(Batches(part(X, rank, size), part(y, rank, size))), 4)
+        save("iter", b)
+        q = np.repeat(np.arange(300 // 12), 12)  # 25 queries of 12 rows; every rank's share whole queries
+        cut = [r * 300 // size // 12 * 12 for r in range(size)] + [300]
+        sl = slice(cut[rank], cut[rank + 1])
+        b = gbt.train(RANK, gbt.QuantileDMatrix(Batches(X[sl], y[sl] * 2, q[sl])), 4)
+        save("iter_rank", b)
+    try:  # made outside a context: its cuts are its own rows', refused by a distributed training
+        gbt.train(PARAMS, gbt.QuantileDMatrix(Batches(part(X, rank, size), part(y, rank, size))), 1, comm=world)
+        facts["iter_alone"] = None
+    except gbt.GBTError as e:
+        facts["iter_alone"] = str(e)
 
     # a callback that stops rank 1 only after round 2: every rank stops there; the evaluation log
     # (verbose_eval) prints on rank 0 only

@@ -105,6 +105,20 @@ def test_every_rank_ends_with_the_one_process_model(ranks, case, params, nranks)
         assert all(f["depthwise_history"] == history for f in facts)
 
 
+def test_iterator_datasets_made_in_the_context_give_the_one_process_model(ranks):
+    """QuantileDMatrix(DataIter) on each rank (2 batches of its rows): the model
+    of one process's in-memory Dataset of all the rows, binary and rank:ndcg."""
+    facts, models, _ = ranks
+    X, y, _, _ = mpi_worker.data()
+    ref = bytes(gbt.train(mpi_worker.PARAMS, gbt.DMatrix(X, y), 4).save_raw())
+    q = np.repeat(np.arange(300 // 12), 12)
+    ref_rank = bytes(gbt.train(mpi_worker.RANK, gbt.DMatrix(X, y * 2, qid=q), 4).save_raw())
+    for r in range(NP):
+        assert models[("iter", str(r))] == ref, f"rank {r}"
+        assert models[("iter_rank", str(r))] == ref_rank, f"rank {r}, rank:ndcg"
+        assert "made from batches by itself" in facts[r]["iter_alone"], facts[r]["iter_alone"]
+
+
 def test_a_callback_stopping_one_rank_stops_every_rank_there(ranks):
     assert [f["stopped_rounds"] for f in ranks[0]] == [3] * NP
 
