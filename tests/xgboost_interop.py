@@ -12,12 +12,14 @@ XGBoost -> gbt: xgboost.train's model saved as JSON and as UBJSON (.ubj)
 predicts the same in gbpredict.  The same both ways in UBJSON: the export
 converted to .ubj loads in XGBoost and predicts the same, and a .ubj that
 gbt wrote, read and written again, gives the same bytes.  gbt -> XGBoost -> gbt: the converted-back model predicts the
-same as the original.  Same training: where XGBoost's quantile sketch is
+same bits as the original and its dump numbers the nodes as the original's
+and XGBoost's dump of the export do.  Same training: where XGBoost's quantile sketch is
 exact (at most 2 x 8 x max_bin + 2 values per feature) gbt's bin cuts are
 XGBoost's, so gbtrain and xgboost.train with the same parameters grow the
 same trees and predict the same raw scores.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -66,6 +68,11 @@ def agree(a, b):
     a, b = np.asarray(a, np.float64), np.asarray(b, np.float64).reshape(np.shape(a))
     d = np.abs(a - b) / np.maximum(1.0, np.abs(a))
     return a.shape == b.shape and bool(np.all(d <= 1e-5)), float(d.max()) if d.size else 0.0
+
+
+def node_ids(dump):
+    """A text dump's node numbering: each split's id and its yes, no and missing ids, each leaf's id."""
+    return re.findall(r"(\d+):(?:\[[^]]*\] yes=(\d+),no=(\d+),missing=(\d+)|leaf)", dump)
 
 
 def gbt_margins(model, data, fmt, cols, *extra):
@@ -157,10 +164,11 @@ for name, data, params, cols in cases:
         theirs = None
     same, d = agree(mine, theirs) if mine is not None and theirs is not None and theirs is not False else (
         False, float("nan"))
-    # a .ubj read and written again is the same bytes (the first export may number the nodes otherwise)
+    # the export read and written again is the same bytes: node ids and starting scores kept exactly
     stable = tool("gbmodel", "-q", "convert", "--to=xgboost", ubj, ubj2) and tool(
-        "gbmodel", "-q", "convert", "--to=xgboost", ubj2, ubj3) and open(ubj2, "rb").read() == open(ubj3, "rb").read()
-    ok(same and stable, "%s: exported as UBJSON (.ubj), XGBoost predicts gbt's raw scores (%.2g); a .ubj read and "
+        "gbmodel", "-q", "convert", "--to=xgboost", ubj2, ubj3) and \
+        open(ubj, "rb").read() == open(ubj2, "rb").read() == open(ubj3, "rb").read()
+    ok(same and stable, "%s: exported as UBJSON (.ubj), XGBoost predicts gbt's raw scores (%.2g); the .ubj read and "
        "written again is the same bytes" % (name, d))
     if treelite is None:
         n += 1
@@ -175,11 +183,16 @@ for name, data, params, cols in cases:
             same, d = False, float("nan")
         ok(same, "%s: Treelite %s loads the export and predicts gbt's raw scores (%.2g)" % (
             name, treelite.__version__, d))
-    # the converted-back model takes LIBSVM indices as they are, as XGBoost does
+    # the converted-back model takes LIBSVM indices as they are, as XGBoost does; it predicts the
+    # same bits (XGBoost's own save and load are exact) and numbers its nodes as the original and
+    # XGBoost's dump of the export do
     again = tool("gbmodel", "convert", "--to=gbt", exported, back) and gbt_margins(
         back, te, fmt, cols, *(["--indexing_mode=0"] if fmt == "libsvm" else []))
-    same, d = agree(mine, again) if again is not None and again is not False else (False, float("nan"))
-    ok(same, "%s: converted back, gbt predicts the same (%.2g)" % (name, d))
+    same = again is not None and again is not False and np.array_equal(mine, again)
+    ids = [node_ids(subprocess.run([os.path.join(build, "gbmodel"), "dump", f], capture_output=True,
+                                   text=True).stdout) for f in (model, back)]
+    ok(same and ids[0] == ids[1] == node_ids("".join(booster.get_dump())),
+       "%s: converted back, gbt predicts the same bits and dumps the nodes as the original and XGBoost do" % name)
     if fmt == "libsvm":
         ok(not tool("gbpredict", "-q", te, back, os.path.join(work, "x.txt")),
            "%s: the converted-back model refuses to guess the file one-based" % name)

@@ -196,6 +196,18 @@ gbt_status gbt__model_write_xgboost_ubj(const struct gbt_model *m, const struct 
                                         struct gbt_strbuf *sb);
 /* 1 when XGBoost keeps base_score as a probability: the logit-link objectives but binary:logitraw. */
 int gbt__xgboost_base_is_probability(int obj);
+/*
+ * XGBoost keeps the starting score as base_score, a float (a probability,
+ * a mean for the log link, else the raw score): gbt__xgboost_base_score is
+ * raw score margin's base_score, gbt__xgboost_base_margin base_score's raw
+ * score (in double), and gbt__xgboost_base_round sets the K raw scores of
+ * base to the ones a base_score holds, those XGBoost's format keeps exactly
+ * (a trained model's are rounded so, as XGBoost rounds its own, so that an
+ * export loads back predicting the same bits).
+ */
+float gbt__xgboost_base_score(int obj, double margin);
+double gbt__xgboost_base_margin(int obj, float base_score);
+void gbt__xgboost_base_round(int obj, int K, double *base);
 /* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p);

@@ -223,9 +223,13 @@ static const char *const node_arrays[] = {"left_children", "right_children", "sp
 enum { NA_LEFT, NA_RIGHT, NA_FEATURE, NA_COND, NA_DEFLEFT, NA_WEIGHT, NA_GAIN, NA_COVER, NA_TYPE, NA_COUNT };
 
 /*
- * One tree: the nodes reachable from the root, numbered in breadth-first
- * order (children after their parents, as gbt keeps them); deleted nodes
- * that XGBoost may leave in its arrays are skipped.
+ * One tree: the nodes reachable from the root.  They keep the file's ids,
+ * which XGBoost's dumps and node-indexed outputs show, when those ids are
+ * a numbering gbt can hold: every node reachable, children after their
+ * parents (XGBoost's growers number so, left child before right, but not
+ * always in breadth-first order).  Otherwise (deleted nodes that XGBoost
+ * may leave in its arrays, ids reused out of order) they are numbered in
+ * breadth-first order, left before right, and deleted nodes skipped.
  */
 static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, uint32_t tree, uint64_t nfeat, struct gbt_tree *t)
 {
@@ -282,6 +286,11 @@ static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, uint32_t 
                 order[tail] = (int32_t)r;
                 newid[(int32_t)r] = tail++;
             }
+        }
+        if (s == GBT_OK && tail == nn) {
+            int32_t i = 0;
+            while (i < nn && (a[NA_LEFT][i] == -1 || (a[NA_LEFT][i] > i && a[NA_RIGHT][i] > i))) i++;
+            for (int32_t j = 0; i == nn && j < nn; j++) order[j] = newid[j] = j; /* the file's ids */
         }
         if (s == GBT_OK) s = gbt__tree_init(t, tail);
         for (int32_t j = 0; j < tail && s == GBT_OK; j++) {
@@ -382,7 +391,8 @@ static gbt_status read_base(const struct gbt_jreader *rd, int32_t e, int obj, in
                                    : "base_score is not a number or a bracketed list of numbers");
             break;
         }
-        v = gbt__strtod(p, &end);
+        /* XGBoost reads base_score as a float */
+        v = (float)gbt__strtod(p, &end);
         if (end != p + len || !isfinite(v)) {
             s = gbt__jr_fail(rd, e, "base_score is not a finite number");
             break;
@@ -395,7 +405,7 @@ static gbt_status read_base(const struct gbt_jreader *rd, int32_t e, int obj, in
             s = gbt__jr_fail(rd, e, "base_score of a log-link objective is not positive");
             break;
         }
-        base[n++] = gbt__xgboost_base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
+        base[n++] = gbt__xgboost_base_margin(obj, (float)v);
         p += len;
         while (list && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
         if (list && *p == ',') {

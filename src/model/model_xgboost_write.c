@@ -36,12 +36,23 @@ int gbt__xgboost_base_is_probability(int obj)
     return gbt__objective_logit_link(obj) && obj != GBT_OBJ_BINARY_LOGITRAW;
 }
 
-/* base_score as XGBoost keeps it: a probability or, for the log link, a mean; else the raw score. */
-static double to_base_score(int obj, double margin)
+/* base_score as XGBoost keeps it, a float: a probability or, for the log link, a mean; else the raw score. */
+float gbt__xgboost_base_score(int obj, double margin)
 {
-    if (gbt__xgboost_base_is_probability(obj)) return 1.0 / (1.0 + exp(-margin));
-    if (gbt__objective_log_link(obj)) return exp(margin);
-    return margin;
+    if (gbt__xgboost_base_is_probability(obj)) return (float)(1.0 / (1.0 + exp(-margin)));
+    if (gbt__objective_log_link(obj)) return (float)exp(margin);
+    return (float)margin;
+}
+
+double gbt__xgboost_base_margin(int obj, float base_score)
+{
+    const double v = base_score;
+    return gbt__xgboost_base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
+}
+
+void gbt__xgboost_base_round(int obj, int K, double *base)
+{
+    for (int k = 0; k < K; k++) base[k] = gbt__xgboost_base_margin(obj, gbt__xgboost_base_score(obj, base[k]));
 }
 
 /* The objective object: its name and XGBoost's parameter block for it. */
@@ -428,7 +439,7 @@ static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model
     gbt__sb_printf(sb, "\"learner_model_param\":{\"base_score\":\"[");
     for (int k = 0; k < m->K; k++) {
         if (k) gbt__sb_append(sb, ",", 1);
-        gbt__json_put_float(sb, (float)to_base_score(m->objective, m->base[k]), 1);
+        gbt__json_put_float(sb, gbt__xgboost_base_score(m->objective, m->base[k]), 1);
     }
     /* several outputs are classes for multi:*, targets (one per quantile) otherwise */
     gbt__sb_printf(sb, "]\",\"boost_from_average\":\"1\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","
