@@ -398,6 +398,33 @@ def host_line(h):
                 fmt(h["copy_d2h_bytes"]), fmt(h["copy_d2d"]), fmt(h["memset"]), fmt(h["memset_bytes"])))
 
 
+def replayed(files):
+    """The sizes, per-size counts and tree shapes of one or more earlier --json files, in the order of
+    their sizes: at most two sizes in all, no size twice (two one-size counts, of the same kernels,
+    taken at different times, make one two-size run)."""
+    per = {}
+    for fn in files:
+        try:
+            with open(fn) as f:
+                old = json.load(f)
+        except OSError as e:
+            sys.exit("costmodel: %s: cannot read it (%s)" % (fn, e.strerror))
+        except ValueError as e:
+            sys.exit("costmodel: %s: not JSON (%s)" % (fn, e))
+        try:
+            got = list(zip(old["sizes"], old["per_size"], old["trees"]))
+        except (KeyError, TypeError) as e:
+            sys.exit("costmodel: %s: not a costmodel --json file (no %s)" % (fn, e))
+        for n, ps, t in got:
+            if n in per:
+                sys.exit("costmodel: %s: %d rows counted twice in --replay's files" % (fn, n))
+            per[n] = (ps["kernels"], ps["host"], tuple(t))
+    if not 1 <= len(per) <= 2:
+        sys.exit("costmodel: --replay's files hold %d sizes; one or two are modelled" % len(per))
+    sizes = sorted(per)
+    return (sizes, [per[n][0] for n in sizes], [per[n][1] for n in sizes], [per[n][2] for n in sizes])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rows", default="68000,136000",
@@ -414,7 +441,8 @@ def main():
                     " BUILDDIR/cuda when it has them, else this tree's)")
     ap.add_argument("--workdir", default=os.path.join(HERE, "work"), help="generated data (default bench/work)")
     ap.add_argument("--json", help="also write every count and modelled figure to this file")
-    ap.add_argument("--replay", help="model again the counts of an earlier --json file (no emulation)")
+    ap.add_argument("--replay", help="model again the counts of an earlier --json file (no emulation); two"
+                    " files, comma-separated, each of one size, are modelled together as one two-size run")
     args = ap.parse_args()
     args.argv = sys.argv[1:]
     args.bindir = os.path.join(args.builddir, "bench")
@@ -426,10 +454,8 @@ def main():
         if not os.path.exists(os.path.join(args.cuda_src, "histogram.cu")):
             args.cuda_src = os.path.join(SRCDIR, "cuda")
     if args.replay:
-        with open(args.replay) as f:
-            old = json.load(f)
-        res = report(old["sizes"], [x["kernels"] for x in old["per_size"]], [x["host"] for x in old["per_size"]],
-                     [tuple(t) for t in old["trees"]], args.target_rows, args)
+        sizes, kerns, hosts, trees = replayed(args.replay.split(","))
+        res = report(sizes, kerns, hosts, trees, args.target_rows, args)
         if args.json:
             with open(args.json, "w") as f:
                 json.dump(res, f, indent=1, sort_keys=True)
