@@ -15,6 +15,10 @@
 if HAVE_EMU
 
 tests_cuda_emu_rewrite_SOURCES = tests/cuda-emu/rewrite.c
+# a stand-alone tool (the C library only): without this it would link
+# Makefile.am's LDADD, libgbt_core.la, and a build that only needs the
+# emulator (check-cuda-emu-tsan) would compile the core for nothing
+tests_cuda_emu_rewrite_LDADD =
 
 EMU_CU_GEN = \
 	tests/cuda-emu/gen/device.cc tests/cuda-emu/gen/segments.cc tests/cuda-emu/gen/gradient.cc \
@@ -221,8 +225,12 @@ check-cuda-emu-asan:
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 # Arguments of the ThreadSanitizer run's sub-make: check-TESTS builds only the
 # _tsan programs (not every test program, as it does by default) and
-# takes the plain programs, which its log rules name, as made (-o).
-emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT))
+# takes the plain programs, which its log rules name, as made (-o).  The
+# -o options go in AM_MAKEFLAGS too: make does not pass -o down to
+# sub-makes, and check-TESTS runs the tests in one (without it the plain
+# emulator library and three plain programs were compiled for nothing).
+emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT)) \
+	AM_MAKEFLAGS='$(emu_tsan_run:%=-o %$(EXEEXT))'
 # ThreadSanitizer's runtime must be clang's (LLVM 14 or later): GCC 12's
 # libtsan costs every synchronisation a walk over every thread the process
 # started, and each CUDA thread of the emulator is one (a block of 1,024
