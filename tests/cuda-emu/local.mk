@@ -67,15 +67,17 @@ EMU_TSAN = -fsanitize=thread
 
 # ---- plain ----
 check_LTLIBRARIES = libgbt_emu.la
-libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc $(emu_header_files)
+# The core's objects are libgbt_base.la's (Makefile.am): only the files
+# that GBT_WITH_CUDA and GBT_CUDA_EMU change are compiled here.
+libgbt_emu_la_SOURCES = $(core_backend_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc $(emu_header_files)
 nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
-libgbt_emu_la_LIBADD = $(MPI_LIBS) -lm
+libgbt_emu_la_LIBADD = libgbt_base.la $(MPI_LIBS) -lm
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer ----
 EXTRA_LTLIBRARIES = libgbt_emu_asan.la libgbt_emu_tsan.la libgbt_emu_rt_tsan.la
-libgbt_emu_asan_la_SOURCES = $(libgbt_emu_la_SOURCES)
+libgbt_emu_asan_la_SOURCES = $(core_sources) $(libgbt_emu_la_SOURCES)
 nodist_libgbt_emu_asan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_asan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_asan_la_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
@@ -86,7 +88,7 @@ libgbt_emu_asan_la_LIBADD = $(MPI_LIBS) -lm
 # Without OpenMP the thread counts passed to the parallel loops are unused.
 EMU_TSAN_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas -Wno-unused-parameter -ffp-contract=off \
 	-fno-trapping-math $(EMU_TSAN)
-libgbt_emu_tsan_la_SOURCES = $(core_sources) cuda/backend_cuda.c $(emu_header_files)
+libgbt_emu_tsan_la_SOURCES = $(core_sources) $(core_backend_sources) cuda/backend_cuda.c $(emu_header_files)
 nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
@@ -286,7 +288,7 @@ tests/emu_cost_kernels.o: tests/emu_cost.cc
 CLEANFILES += $(EMU_COST_OBJ) tests/emu_cost.cc tests/emu_cost_kernels.o libgbt_emu_cost.a bench/costmodel_run$(EXEEXT)
 
 EXTRA_LIBRARIES = libgbt_emu_cost.a
-libgbt_emu_cost_a_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc \
+libgbt_emu_cost_a_SOURCES = $(core_sources) $(core_backend_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc \
 	tests/cuda-emu/cost.h $(emu_header_files)
 libgbt_emu_cost_a_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
 libgbt_emu_cost_a_CXXFLAGS = $(EMU_CXXFLAGS)
