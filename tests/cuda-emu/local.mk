@@ -15,6 +15,10 @@
 if HAVE_EMU
 
 tests_cuda_emu_rewrite_SOURCES = tests/cuda-emu/rewrite.c
+# a stand-alone tool (the C library only): without this it would link
+# Makefile.am's LDADD, libgbt_core.la, and a build that only needs the
+# emulator (check-cuda-emu-tsan) would compile the core for nothing
+tests_cuda_emu_rewrite_LDADD =
 
 EMU_CU_GEN = \
 	tests/cuda-emu/gen/device.cc tests/cuda-emu/gen/segments.cc tests/cuda-emu/gen/gradient.cc \
@@ -63,15 +67,17 @@ EMU_TSAN = -fsanitize=thread
 
 # ---- plain ----
 check_LTLIBRARIES = libgbt_emu.la
-libgbt_emu_la_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc $(emu_header_files)
+# The core's objects are libgbt_base.la's (Makefile.am): only the files
+# that GBT_WITH_CUDA and GBT_CUDA_EMU change are compiled here.
+libgbt_emu_la_SOURCES = $(core_backend_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc $(emu_header_files)
 nodist_libgbt_emu_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_la_CXXFLAGS = $(EMU_CXXFLAGS)
-libgbt_emu_la_LIBADD = $(MPI_LIBS) -lm
+libgbt_emu_la_LIBADD = libgbt_base.la $(MPI_LIBS) -lm
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer ----
 EXTRA_LTLIBRARIES = libgbt_emu_asan.la libgbt_emu_tsan.la libgbt_emu_rt_tsan.la
-libgbt_emu_asan_la_SOURCES = $(libgbt_emu_la_SOURCES)
+libgbt_emu_asan_la_SOURCES = $(core_sources) $(libgbt_emu_la_SOURCES)
 nodist_libgbt_emu_asan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_asan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_asan_la_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
@@ -82,7 +88,7 @@ libgbt_emu_asan_la_LIBADD = $(MPI_LIBS) -lm
 # Without OpenMP the thread counts passed to the parallel loops are unused.
 EMU_TSAN_CFLAGS = $(WARN_CFLAGS) -Wno-unknown-pragmas -Wno-unused-parameter -ffp-contract=off \
 	-fno-trapping-math $(EMU_TSAN)
-libgbt_emu_tsan_la_SOURCES = $(core_sources) cuda/backend_cuda.c $(emu_header_files)
+libgbt_emu_tsan_la_SOURCES = $(core_sources) $(core_backend_sources) cuda/backend_cuda.c $(emu_header_files)
 nodist_libgbt_emu_tsan_la_SOURCES = $(EMU_CU_GEN)
 libgbt_emu_tsan_la_CPPFLAGS = $(EMU_CPPFLAGS)
 libgbt_emu_tsan_la_CFLAGS = $(EMU_TSAN_CFLAGS)
@@ -221,8 +227,12 @@ check-cuda-emu-asan:
 	  TESTS='$(emu_asan_run)' TEST_SUITE_LOG=cuda-emu-asan.log
 # Arguments of the ThreadSanitizer run's sub-make: check-TESTS builds only the
 # _tsan programs (not every test program, as it does by default) and
-# takes the plain programs, which its log rules name, as made (-o).
-emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT))
+# takes the plain programs, which its log rules name, as made (-o).  The
+# -o options go in AM_MAKEFLAGS too: make does not pass -o down to
+# sub-makes, and check-TESTS runs the tests in one (without it the plain
+# emulator library and three plain programs were compiled for nothing).
+emu_only_these = check_PROGRAMS= check_LTLIBRARIES= $(emu_tsan_run:%=-o %$(EXEEXT)) \
+	AM_MAKEFLAGS='$(emu_tsan_run:%=-o %$(EXEEXT))'
 # ThreadSanitizer's runtime must be clang's (LLVM 14 or later): GCC 12's
 # libtsan costs every synchronisation a walk over every thread the process
 # started, and each CUDA thread of the emulator is one (a block of 1,024
@@ -278,7 +288,7 @@ tests/emu_cost_kernels.o: tests/emu_cost.cc
 CLEANFILES += $(EMU_COST_OBJ) tests/emu_cost.cc tests/emu_cost_kernels.o libgbt_emu_cost.a bench/costmodel_run$(EXEEXT)
 
 EXTRA_LIBRARIES = libgbt_emu_cost.a
-libgbt_emu_cost_a_SOURCES = $(core_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc \
+libgbt_emu_cost_a_SOURCES = $(core_sources) $(core_backend_sources) cuda/backend_cuda.c tests/cuda-emu/runtime.cc tests/cuda-emu/cost.cc \
 	tests/cuda-emu/cost.h $(emu_header_files)
 libgbt_emu_cost_a_CPPFLAGS = $(EMU_CPPFLAGS) -DGBT_EMU_COST=1
 libgbt_emu_cost_a_CXXFLAGS = $(EMU_CXXFLAGS)

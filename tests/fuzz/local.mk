@@ -6,7 +6,7 @@ FUZZ_TARGETS = readers model params invariants
 FUZZ_JOBS = 2
 fuzz:
 	FUZZ_CC='$(FUZZ_CC)' FUZZ_SECONDS='$(FUZZ_SECONDS)' FUZZ_TARGETS='$(FUZZ_TARGETS)' FUZZ_JOBS='$(FUZZ_JOBS)' \
-	FUZZ_SOURCES='$(filter-out src/train/comm_mpi.c,$(filter %.c,$(core_sources)))' \
+	FUZZ_SOURCES='$(filter-out src/train/comm_mpi.c,$(filter %.c,$(core_sources) $(core_backend_sources)))' \
 	  $(SHELL) $(srcdir)/tests/fuzz/fuzz.sh $(srcdir) tests/fuzz/build
 clean-local:
 	rm -rf tests/fuzz/build
