@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 
 from . import _lib
-from ._lib import LIB, XGBoostError, check, cstr
+from ._lib import LIB, GBTIOError, XGBoostError, check, cstr
 
 __all__ = ["Dataset", "QuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
 
@@ -1027,7 +1027,11 @@ def _fmap_renamer(fmap: PathLike, names: List[str]) -> Callable[[str], str]:
     import re
 
     mapping: Dict[str, str] = {}
-    with open(os.fspath(fmap), encoding="utf-8") as f:
+    try:
+        f = open(os.fspath(fmap), encoding="utf-8")
+    except OSError as e:  # XGBoost raises its XGBoostError (a ValueError)
+        raise GBTIOError(f"{os.fspath(fmap)}: cannot read the feature map: {e.strerror}") from e
+    with f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
