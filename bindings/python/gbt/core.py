@@ -84,7 +84,7 @@ def _is_sparse(x: Any) -> bool:
 # The model attribute (Booster.set_attr) holding the training frame's category names.
 CATEGORIES_ATTR = "feature_categories"
 # The facts gbt_booster_get_attr reports; other attribute names are the user's (set_attr).
-_FACTS = ("device", "best_iteration", "best_score", "num_feature", "num_trees", "training_file")
+_FACTS = ("device", "best_iteration", "best_score", "num_feature", "num_trees", "num_target", "training_file")
 
 
 def _cat_value(v: Any) -> Any:
