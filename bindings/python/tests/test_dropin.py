@@ -632,3 +632,14 @@ def test_empty_matrices_as_xgboost(caplog):
     assert "the training data has no rows" in caplog.text  # XGBoost: "Empty dataset"
     assert e.num_boosted_rounds() == 2
     np.testing.assert_array_equal(e.predict(gbt.DMatrix(X)), np.zeros(60, np.float32))
+
+
+# -- XGBoost 3.2's test_basic_models: booster[...] and names checked against an unnamed DMatrix
+def test_ellipsis_slice_and_unnamed_dmatrix_as_xgboost():
+    X, y = _binary(40, 3)
+    b = gbt.train({"max_depth": 2}, gbt.DMatrix(X, y, feature_names=["a", "b", "c"]), 3)
+    assert b[...].num_boosted_rounds() == 3
+    with pytest.raises(ValueError, match="no feature names"):
+        b.predict(gbt.DMatrix(X))  # XGBoost: ValueError, the data lacks the model's names
+    assert b.predict(gbt.DMatrix(X), validate_features=False).shape == (40,)
+    assert b.inplace_predict(X).shape == (40,)  # arrays carry no names: no check, as XGBoost
