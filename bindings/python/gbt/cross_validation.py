@@ -131,7 +131,7 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
     if early_stopping_rounds:
         cbs.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize))
     if any(isinstance(c, EarlyStopping) and c.save_best for c in cbs):
-        raise ValueError("EarlyStopping's save_best is not applicable to gbt.cv, which returns no model "
+        raise ValueError("EarlyStopping's `save_best` is not applicable to gbt.cv, which returns no model "
                          "(as in XGBoost)")
 
     packs = []
