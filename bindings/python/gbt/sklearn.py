@@ -219,6 +219,11 @@ class GBTModel(BaseEstimator):
                 if not hasattr(self, "kwargs"):
                     self.kwargs = {}
                 self.kwargs[key] = value
+        if hasattr(self, "_Booster"):  # a fitted model takes them too, as XGBoost's (eval_metric for eval_set)
+            names = {_PARAM_NAMES.get(k, k) for k in params}
+            given = {k: v for k, v in self._booster_params().items() if k in names}
+            if given:
+                self._Booster.set_param(given)
         return self
 
     def evals_result(self) -> Dict[str, Dict[str, List[float]]]:
