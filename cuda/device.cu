@@ -317,7 +317,10 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
     if (c->ntiles == 0) c->ntiles = 1;
 
-    if (n == 0 || n >= 0xFFFFFFFFull)
+    if (n == 0)
+        return failf(msg, GBT_E_INVALID_ARG,
+                     "the CUDA backend trains on 1 row or more; train a dataset of no rows with device=cpu");
+    if (n >= 0xFFFFFFFFull)
         return failf(msg, GBT_E_INVALID_ARG, "the CUDA backend needs 1 to 2^32-2 rows (got %llu)",
                      (unsigned long long)n);
     CU_CHECK(cudaSetDevice(ordinal));

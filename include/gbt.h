@@ -176,6 +176,10 @@ typedef struct gbt_dataset gbt_dataset;
  * first in row-major order is named).  Large matrices are copied and checked
  * in one pass over OpenMP's threads (OMP_NUM_THREADS, at most one per
  * processor); the dataset is the same for any thread count.
+ * nrow may be 0 (as XGBoost's DMatrix): such a dataset predicts and
+ * evaluates to nothing, and training on it (CPU only: CUDA refuses it)
+ * grows trees of one leaf of 0 from an intercept of 0, with a warning.
+ * This holds for gbt_dataset_from_csr too.
  */
 GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint64_t ncol,
                                           float missing, gbt_dataset **out);
@@ -688,6 +692,8 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *   "num_feature"     the number of features the model was trained on
  *   "num_trees"       the number of trees (rounds times the classes times
  *                     num_parallel_tree)
+ *   "num_target"      the labels per row the model was trained on: its
+ *                     targets (XGBoost's num_target), 1 unless multi-target
  *   "training_file"   how the file the model was last trained on was laid
  *                     out, as gbt_dataset_from_file's options:
  *                     "format=libsvm", or "format=csv,header=1,label_column=30"

@@ -330,6 +330,8 @@ check "target 0 predicts as a model of the file's label alone" cmp -s mt1.txt on
 printf '2.5\t-3\n' > mt23.txt
 cut -f2,3 mt.txt | sort -u > mt23got.txt
 check "the constant targets predict their values" cmp -s mt23.txt mt23got.txt
+"$gbmodel" info mt.model > mt.info
+check "gbmodel info gives the model's 3 targets" grep -qx "num_target: 3" mt.info
 
 ls | grep -q '\.tmp\.' && leftover=yes || leftover=no
 check "no temporary files are left" test "$leftover" = no

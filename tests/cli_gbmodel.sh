@@ -33,7 +33,7 @@ check "--version prints the version and build information" grep -q '"cuda": {"co
 check "info: objective, rounds, trees, leaves, depth, names, parameters" \
     sh -c 'grep -qx "objective: reg:squarederror" info.txt && grep -qx "rounds: 2" info.txt && grep -qx "trees: 2" info.txt &&
            grep -qx "leaves: 5" info.txt && grep -qx "max_depth_reached: 2" info.txt &&
-           grep -qx "feature_names: a, b, c" info.txt && grep -qx "  max_depth = 2" info.txt && grep -qx "best_iteration: none" info.txt'
+           grep -qx "feature_names: a, b, c" info.txt && grep -qx "  max_depth = 2" info.txt && grep -qx "best_iteration: none" info.txt && grep -qx "num_target: 1" info.txt'
 
 "$gbmodel" importance hand.model > imp.txt
 printf 'a\t8\nc\t4\n' > want.txt

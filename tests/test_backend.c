@@ -28,6 +28,8 @@
  * Multi-target trainings (issue 33: 3 labels a row, one output each;
  * multi-label logistic with scale_pos_weight, reg:absoluteerror's
  * per-target refit) give the same bits on 1 and 2 threads and on the device.
+ * A dataset of no rows: trained on by the CPU, refused by name for
+ * training on CUDA, predicted on (nothing) by both.
  * booster=gblinear, CPU-only: device=cuda refused by name, device=auto the
  * CPU's bytes, the same bytes on 1 and 2 threads.
  * The survival objectives (issue 9), whose gradients the host computes for
@@ -1343,6 +1345,65 @@ static void test_multi_target(void)
 }
 
 /*
+ * A dataset of no rows (XGBoost takes one): trained on and evaluated on
+ * by the CPU, each tree a single leaf of 0; the CUDA backend refuses to
+ * train on it by name, and predicts on it what the CPU does (nothing).
+ */
+static void test_empty(void)
+{
+    struct spec s;
+    gbt_dataset *d = NULL;
+    gbt_booster *b = NULL;
+    char *m = NULL;
+    size_t n = 0;
+    float none[1] = {0.0f};
+    int rounds = 0;
+    gbt_status st;
+    memset(&s, 0, sizeof s);
+    s.name = "0 rows";
+    s.obj = GBT_OBJ_REG_SQUAREDERROR;
+    s.K = 1;
+    s.layout = L_DENSE8;
+    s.rounds = 2;
+    s.max_depth = 3;
+    s.policy = GBT_GROW_DEPTHWISE;
+    s.subsample = 1.0;
+    s.colsample = 1.0;
+    s.scale_pos = 1.0;
+    st = gbt_dataset_from_dense(none, 0, 4, NAN, &d);
+    if (st == GBT_OK) st = gbt_dataset_set_field(d, "label", none, 0);
+    if (st == GBT_OK) st = train(&s, d, "cpu", 1, &b, &m, &n);
+    if (st != GBT_OK) diag("%s: %s", s.name, gbt_last_error());
+    if (st == GBT_OK) st = gbt_booster_num_rounds(b, &rounds);
+    ok(st == GBT_OK && rounds == 2, "%s: trains 2 rounds on the cpu (%d; %zu bytes)", s.name, rounds, n);
+    if (have_cuda) {
+        gbt_booster *bc = NULL;
+        char *mc = NULL;
+        size_t nc = 0;
+        float *pc = NULL, *pg = NULL;
+        uint64_t lc = 1, lg = 1;
+        gbt_status sc = train(&s, d, "cuda", 1, &bc, &mc, &nc);
+        ok(sc == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "no rows with device=cpu") != NULL,
+           "%s: device=cuda refuses to train: %s", s.name, gbt_last_error());
+        sc = b ? predict_all(b, d, &pc, &lc) : GBT_E_INTERNAL;
+        if (sc == GBT_OK) sc = gbt_booster_set_param(b, "device", "cuda");
+        if (sc == GBT_OK) sc = predict_all(b, d, &pg, &lg);
+        if (sc != GBT_OK) diag("%s predictions: %s", s.name, gbt_last_error());
+        ok(sc == GBT_OK && lc == 0 && lg == 0, "%s: predictions on cuda and cpu, none", s.name);
+        free(pc);
+        free(pg);
+        gbt_free(mc);
+        gbt_booster_free(bc);
+    } else {
+        skip(SKIP_NO_DEVICE);
+        skip(SKIP_NO_DEVICE);
+    }
+    gbt_free(m);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
+/*
  * Constrained trainings (monotone, interaction, feature weights with
  * column sampling): the same bits on 1 and 2 threads and on the device.
  */
@@ -2439,6 +2500,7 @@ int main(void)
     if (part_keeps()) test_explain();
     if (part_keeps()) test_custom_training();
     if (part_keeps()) test_multi_target();
+    if (part_keeps()) test_empty();
     if (part_keeps()) test_pool();
     if (part_keeps()) test_linear();
     if (quick < 2) {

@@ -75,6 +75,17 @@ static void test_xgboost_names(void)
     }
     gbt_set_log_callback(NULL, NULL);
     gbt_booster_free(b);
+    /* XGBoost's learner: num_class > 1 without an objective means multi:softmax. */
+    gbt_booster_create(&b);
+    gbt_booster_set_param(b, "num_class", "2");
+    ok(strcmp(get(b, "objective"), "multi:softmax") == 0, "num_class=2 without an objective: %s",
+       get(b, "objective"));
+    gbt_booster_set_param(b, "num_class", "0");
+    ok(strcmp(get(b, "objective"), "reg:squarederror") == 0, "num_class=0 again: %s", get(b, "objective"));
+    gbt_booster_set_param(b, "objective", "binary:logistic");
+    gbt_booster_set_param(b, "num_class", "3");
+    ok(strcmp(get(b, "objective"), "binary:logistic") == 0, "an objective set stays: %s", get(b, "objective"));
+    gbt_booster_free(b);
 }
 
 int main(void)

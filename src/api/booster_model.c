@@ -140,7 +140,7 @@ gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_boost
 static int is_fact(const char *key)
 {
     static const char *const facts[] = {"device", "best_iteration", "best_score", "num_feature", "num_trees",
-                                        "training_file"};
+                                        "num_target", "training_file"};
     for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
         if (strcmp(key, facts[i]) == 0) return 1;
     return 0;
@@ -195,6 +195,9 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else if (strcmp(key, "num_trees") == 0) {
         RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
         snprintf(tmp, sizeof tmp, "%u", b->model.ntrees);
+    } else if (strcmp(key, "num_target") == 0) {
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        snprintf(tmp, sizeof tmp, "%d", gbt__model_targets(&b->model));
     } else if (strcmp(key, "training_file") == 0) {
         RETURN_ERROR_IF(b->model.layout.format == GBT_FILE_NONE, GBT_E_STATE,
                         "the model does not record a training file (trained on data from memory, or saved "
@@ -205,7 +208,7 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
         const char *v = gbt__model_attr(&b->model, key);
         RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG,
                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature, num_trees, "
-                        "training_file, or one set by gbt_booster_set_attr)", key);
+                        "num_target, training_file, or one set by gbt_booster_set_attr)", key);
         RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
                         "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
                         strlen(v) + 1);

@@ -156,6 +156,8 @@ static void info(const char *path, const char *out_path)
     fprintf(out.f, "objective: %s\n", buf);
     gbt_booster_get_param(b, "num_class", buf, sizeof buf);
     fprintf(out.f, "num_class: %s\n", buf);
+    attr(b, "num_target", buf, sizeof buf);
+    fprintf(out.f, "num_target: %s\n", buf);
     gbt_booster_num_rounds(b, &rounds);
     fprintf(out.f, "rounds: %d\n", rounds);
     attr(b, "num_trees", buf, sizeof buf);

@@ -85,7 +85,6 @@ void gbt__dataset_where(const gbt_dataset *d, uint64_t r, char *buf, size_t len)
 
 gbt_status gbt__dataset_check_shape(uint64_t nrow, uint64_t ncol)
 {
-    RETURN_ERROR_IF(nrow == 0, GBT_E_INVALID_ARG, "dataset has no rows");
     RETURN_ERROR_IF(nrow >= GBT_MAX_ROWS, GBT_E_INVALID_ARG,
                     "dataset has %llu rows; gbt supports fewer than %llu", (unsigned long long)nrow,
                     (unsigned long long)GBT_MAX_ROWS);
@@ -474,7 +473,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
                          "unknown field '%s' (expected label, weight, base_margin, "
                          "label_lower_bound, label_upper_bound or feature_weights)", field);
     if (slot == &d->weight) FORWARD_IF_ERROR(gbt__dataset_need_values(d, "changing the weights (binning reads them)"));
-    if (n == 0 && values == NULL) {
+    if (n == 0 && (values == NULL || (d->nrow == 0 && slot == &d->base_margin))) {
         free(*slot);
         *slot = NULL;
         if (slot == &d->base_margin) d->nbase_margin = 0;
@@ -486,11 +485,12 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     if (slot == &d->feature_weights) {
         FORWARD_IF_ERROR(check_feature_weights(d, values, n));
     } else if (slot == &d->base_margin) {
-        RETURN_ERROR_IF(n == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
+        RETURN_ERROR_IF(d->nrow == 0 || n % d->nrow != 0, GBT_E_INVALID_ARG,
                         "base_margin has %llu values; expected a multiple of the %llu rows",
                         (unsigned long long)n, (unsigned long long)d->nrow);
     } else if (slot == &d->label) {
-        RETURN_ERROR_IF(n == 0 || n % d->nrow != 0 || n / d->nrow > GBT_MAX_TARGETS, GBT_E_INVALID_ARG,
+        RETURN_ERROR_IF(d->nrow ? n == 0 || n % d->nrow != 0 || n / d->nrow > GBT_MAX_TARGETS : n != 0,
+                        GBT_E_INVALID_ARG,
                         "label has %llu values; expected the %llu rows times the targets (1 to %d)",
                         (unsigned long long)n, (unsigned long long)d->nrow, GBT_MAX_TARGETS);
     } else if (slot == &d->weight && d->ngroups && n == d->ngroups && n != d->nrow) {
@@ -517,7 +517,7 @@ gbt_status gbt_dataset_set_field(gbt_dataset *d, const char *field, const float 
     free(*slot);
     *slot = copy;
     if (slot == &d->base_margin) d->nbase_margin = n;
-    if (slot == &d->label) d->ntarget = (uint32_t)(n / d->nrow);
+    if (slot == &d->label) d->ntarget = d->nrow ? (uint32_t)(n / d->nrow) : 1; /* no rows: no labels, one target */
     touch_field(d, slot);
     return GBT_OK;
 }

@@ -134,7 +134,7 @@ static inline int gbt__dataset_targets(const gbt_dataset *d)
 /* A new empty dataset shell (nrow = ncol = 0) with a fresh generation. */
 gbt_status gbt__dataset_alloc(gbt_dataset **out);
 
-/* Checks a dataset's shape: rows in [1, GBT_MAX_ROWS), columns in [1, GBT_MAX_FEATURES]. */
+/* Checks a dataset's shape: rows in [0, GBT_MAX_ROWS) (none: a dataset to predict or evaluate on), columns in [1, GBT_MAX_FEATURES]. */
 gbt_status gbt__dataset_check_shape(uint64_t nrow, uint64_t ncol);
 
 /*

@@ -60,7 +60,9 @@ static const struct pdef table[] = {
     {"objective", "", PT_ENUM, objective_choices, "reg:squarederror", 0, 0, 0, 0, OFF(objective),
      GBT_PF_MODEL | GBT_PF_REBUILD, 1, "learning task and loss"},
     {"num_class", "", PT_INT, NULL, "0", 0, GBT_MAX_CLASSES, 0, 0, OFF(num_class),
-     GBT_PF_MODEL | GBT_PF_REBUILD, 1, "number of classes for multi:softmax and multi:softprob"},
+     GBT_PF_MODEL | GBT_PF_REBUILD, 1,
+     "number of classes for multi:softmax and multi:softprob (num_class > 1 without an objective: "
+     "multi:softmax, as XGBoost)"},
     {"eta", "learning_rate", PT_DOUBLE, NULL, "0.3", 0, INF, 0, 1, OFF(eta), 0, 1,
      "step size shrinkage applied to each tree's leaf values"},
     {"max_depth", "", PT_INT, NULL, "6", 0, 63, 0, 0, OFF(max_depth), GBT_PF_REBUILD, 1,
@@ -583,16 +585,21 @@ static gbt_status set_tree_method(struct gbt_params *p, const char *value)
 }
 
 /*
- * XGBoost's linear booster has defaults of its own (eta 0.5, lambda 0):
- * eta and lambda that were never set take the chosen booster's.
+ * Defaults that depend on other parameters, as XGBoost's: the linear
+ * booster's eta 0.5 and lambda 0, and objective multi:softmax once
+ * num_class > 1 is set without an objective (XGBoost's learner).  Only
+ * parameters that were never set take them.
  */
-static void booster_defaults(struct gbt_params *p)
+static void dependent_defaults(struct gbt_params *p)
 {
     const int linear = p->booster == GBT_BOOSTER_GBLINEAR;
     for (int i = 0; i < NPARAMS; i++) {
         if (p->given[i / 64] & (1ull << (i % 64))) continue;
         if (table[i].offset == OFF(eta)) p->eta = linear ? 0.5 : 0.3;
         if (table[i].offset == OFF(lambda)) p->lambda = linear ? 0.0 : 1.0;
+        if (table[i].offset == OFF(objective))
+            p->objective = enum_index(objective_choices,
+                                      p->num_class > 1 ? "multi:softmax" : table[i].deflt);
     }
 }
 
@@ -622,7 +629,7 @@ gbt_status gbt__params_set(struct gbt_params *p, const char *name, const char *v
         FORWARD_IF_ERROR(set_tree_method(&tmp, value));
     else
         FORWARD_IF_ERROR(set_one(d, &tmp, value));
-    if (d->offset == OFF(booster)) booster_defaults(&tmp);
+    if (d->offset == OFF(booster) || d->offset == OFF(num_class)) dependent_defaults(&tmp);
     *p = tmp;
     if (flags) *flags = d->flags;
     return GBT_OK;

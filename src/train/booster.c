@@ -328,6 +328,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     s = check_growth(p);
     gbt__dart_warn_unused(p);
     if (s == GBT_OK) s = gbt__objective_check((int)p->objective, (int)p->num_class, train);
+    if (s == GBT_OK && train->nrow == 0) /* as XGBoost's "Empty dataset" warning */
+        gbt__log((int)p->verbosity, GBT_LOG_WARNING,
+                 "the training data has no rows: every tree is a single leaf of 0");
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);
     if (s == GBT_OK && m->ntrees > 0)

@@ -173,6 +173,10 @@ static gbt_status stop_rule_init(const gbt_booster *b, int num_valid, const char
     /* the parameter alone (gbtrain without validation sets) asks for nothing; an explicit rule does */
     RETURN_ERROR_IF(r->rounds > 0 && num_valid == 0 && (explicit_rounds || b->es_data[0] || b->es_metric[0]),
                     GBT_E_INVALID_ARG, "early stopping needs at least one validation set");
+    /* XGBoost: "`save_best` is not applicable to the current booster" (a linear model has no rounds to cut) */
+    RETURN_ERROR_IF(r->rounds > 0 && r->save_best && b->params.booster == GBT_BOOSTER_GBLINEAR, GBT_E_PARAM,
+                    "early stopping's `save_best` is not applicable to booster=gblinear: its rounds add up "
+                    "to one set of weights that cannot be cut back to the best round");
     RETURN_ERROR_IF(r->rounds > 0 && num_valid > 0 && ml->total == 0, GBT_E_PARAM,
                     "early_stopping_rounds needs a metric: disable_default_eval_metric leaves none "
                     "without eval_metric or a custom metric");

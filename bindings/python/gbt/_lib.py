@@ -22,8 +22,10 @@ _log = logging.getLogger("gbt")
 
 # ---------------------------------------------------------------- errors
 
-class GBTError(Exception):
-    """A call into libgbt failed.
+class GBTError(ValueError):
+    """A call into libgbt failed.  A ``ValueError``, as XGBoost's
+    ``XGBoostError`` is, so that code written against XGBoost that catches
+    ``ValueError`` catches gbt's errors too.
 
     Attributes
     ----------

@@ -71,14 +71,14 @@ class CallbackContainer:
     def before_training(self, model: Booster) -> Booster:
         for c in self.callbacks:
             model = c.before_training(model)
-            if not isinstance(model, Booster):
+            if not isinstance(model, Booster) and not isinstance(getattr(model, "cvfolds", None), list):
                 raise TypeError(f"{type(c).__name__}.before_training must return the Booster")
         return model
 
     def after_training(self, model: Booster) -> Booster:
         for c in self.callbacks:
             model = c.after_training(model)
-            if not isinstance(model, Booster):
+            if not isinstance(model, Booster) and not isinstance(getattr(model, "cvfolds", None), list):
                 raise TypeError(f"{type(c).__name__}.after_training must return the Booster")
         return model
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 
 from . import _lib
-from ._lib import LIB, XGBoostError, check, cstr
+from ._lib import LIB, GBTIOError, XGBoostError, check, cstr
 
 __all__ = ["Dataset", "QuantileDMatrix", "ExtMemQuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
 
@@ -84,7 +84,7 @@ def _is_sparse(x: Any) -> bool:
 # The model attribute (Booster.set_attr) holding the training frame's category names.
 CATEGORIES_ATTR = "feature_categories"
 # The facts gbt_booster_get_attr reports; other attribute names are the user's (set_attr).
-_FACTS = ("device", "best_iteration", "best_score", "num_feature", "num_trees", "training_file")
+_FACTS = ("device", "best_iteration", "best_score", "num_feature", "num_trees", "num_target", "training_file")
 
 
 def _cat_value(v: Any) -> Any:
@@ -1071,7 +1071,7 @@ def _xgb_only_param(name: str, value: Any) -> None:
     if value in ok or text in ok:
         return
     import warnings
-    warnings.warn(f"gbt has no parameter {name}: {name}={value!r} is ignored", UserWarning, stacklevel=4)
+    warnings.warn(f"gbt has no parameter `{name}`: {name}={value!r} is ignored", UserWarning, stacklevel=4)
 
 
 def _fmap_renamer(fmap: PathLike, names: List[str]) -> Callable[[str], str]:
@@ -1080,7 +1080,11 @@ def _fmap_renamer(fmap: PathLike, names: List[str]) -> Callable[[str], str]:
     import re
 
     mapping: Dict[str, str] = {}
-    with open(os.fspath(fmap), encoding="utf-8") as f:
+    try:
+        f = open(os.fspath(fmap), encoding="utf-8")
+    except OSError as e:  # XGBoost raises its XGBoostError (a ValueError)
+        raise GBTIOError(f"{os.fspath(fmap)}: cannot read the feature map: {e.strerror}") from e
+    with f:
         for lineno, line in enumerate(f, 1):
             if not line.strip():
                 continue
@@ -1683,12 +1687,15 @@ class Booster:
         check(LIB.gbt_booster_predict_size(self._handle, 1, _lib.GBT_PREDICT_LEAF, byref(n)))
         return int(n.value)
 
-    def __getitem__(self, val: Union[int, slice]) -> "Booster":
+    def __getitem__(self, val: Union[int, slice, "ellipsis"]) -> "Booster":
         """``booster[a:b]``: a new Booster with rounds ``a`` to ``b - 1``
-        (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``.  Steps
+        (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``,
+        ``booster[...]`` every round (as in XGBoost: a copy).  Steps
         other than 1 are not supported.  As in XGBoost, the slice has no
         ``best_iteration`` or ``best_score`` (its other attributes stay)."""
         n = self.num_boosted_rounds()
+        if val is Ellipsis:
+            val = slice(None, None)
         if isinstance(val, (int, np.integer)):
             i = int(val)
             if i < 0:
@@ -1998,7 +2005,7 @@ class Booster:
                 d = Dataset(data, missing=missing)
             names = d.feature_names
             if validate_features:
-                self._check_names(names)
+                self._check_names(names, unnamed=not isinstance(data, Dataset))
             nrow = d.num_row()
             out, size = self._out(nrow, flags, begin, end)
             unnamed = names is not None and not validate_features
@@ -2108,8 +2115,15 @@ class Booster:
         size = nrow * self._width(flags, begin, end)
         return np.empty(size, dtype=np.float32), size
 
-    def _check_names(self, names: Optional[List[str]]) -> None:
+    def _check_names(self, names: Optional[List[str]], unnamed: bool = True) -> None:
+        """A ValueError when the data's feature names differ from the model's;
+        data without names passes only with ``unnamed`` (XGBoost refuses a
+        DMatrix without names for a model with names, not arrays)."""
         mine = self.feature_names
+        if mine is not None and names is None and not unnamed:
+            raise ValueError("the data has no feature names, but the model's features are named ("
+                             + ", ".join(mine[:10]) + (", ..." if len(mine) > 10 else "")
+                             + "); validate_features=False predicts on it by position")
         if mine is None or names is None or names == mine:
             return
         missing = [n for n in mine if n not in names]

@@ -15,6 +15,36 @@ from .training import _drive
 __all__ = ["cv"]
 
 
+class CVPack:
+    """One fold of :func:`gbt.cv`, as XGBoost's: its training rows
+    ``dtrain``, its test rows ``dtest``, its booster ``bst`` and the sets it
+    is evaluated on, ``watchlist``."""
+
+    def __init__(self, dtrain: Dataset, dtest: Dataset, bst: Booster):
+        self.dtrain, self.dtest, self.bst = dtrain, dtest, bst
+        self.watchlist = [(dtrain, "train"), (dtest, "test")]
+
+
+class _PackedBooster:
+    """The model :func:`gbt.cv`'s callbacks see, as XGBoost's: the folds as
+    ``cvfolds``; ``set_param`` and ``set_attr`` apply to every fold, and any
+    other attribute is the first fold's booster's."""
+
+    def __init__(self, cvfolds: List[CVPack]):
+        self.cvfolds = cvfolds
+
+    def set_param(self, params: Any, value: Any = None) -> None:
+        for f in self.cvfolds:
+            f.bst.set_param(params, value)
+
+    def set_attr(self, **kwargs: Any) -> None:
+        for f in self.cvfolds:
+            f.bst.set_attr(**kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cvfolds[0].bst, name)
+
+
 def _folds(dtrain: Dataset, nfold: int, stratified: bool, folds: Any, seed: int,
            shuffle: bool) -> List[Tuple[np.ndarray, np.ndarray]]:
     n = dtrain.num_row()
@@ -64,7 +94,9 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
     the folds, logs the round, stops early on the means and runs the
     callbacks through its per-round hook.
     Callbacks see ``{"train": {metric: [(mean, std), ...]}, "test": ...}``
-    and a :class:`gbt.Booster` of the first fold.
+    and, as the model, XGBoost's packed booster: ``model.cvfolds`` lists each
+    fold's ``dtrain``, ``dtest`` and ``bst``; ``set_param`` and ``set_attr``
+    apply to every fold; other attributes are the first fold's booster's.
 
     Returns
     -------
@@ -99,20 +131,23 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
     if early_stopping_rounds:
         cbs.append(EarlyStopping(rounds=early_stopping_rounds, maximize=maximize))
     if any(isinstance(c, EarlyStopping) and c.save_best for c in cbs):
-        raise ValueError("EarlyStopping's save_best is not applicable to gbt.cv, which returns no model "
+        raise ValueError("EarlyStopping's `save_best` is not applicable to gbt.cv, which returns no model "
                          "(as in XGBoost)")
 
     packs = []
+    grouped = dtrain.get_group() is not None
     for train_idx, test_idx in _folds(dtrain, nfold, stratified, folds, seed, shuffle):
-        dtr, dte = (dtrain.slice(np.sort(train_idx), allow_groups=True),
-                    dtrain.slice(np.sort(test_idx), allow_groups=True))
+        if grouped:  # whole query groups, in the data's order
+            train_idx, test_idx = np.sort(train_idx), np.sort(test_idx)
+        dtr, dte = (dtrain.slice(train_idx, allow_groups=grouped),
+                    dtrain.slice(test_idx, allow_groups=grouped))  # XGBoost keeps the folds' order
         p = copy.deepcopy(params)
         if fpreproc is not None:
             dtr, dte, p = fpreproc(dtr, dte, p)
         packs.append((Booster(p), dtr, dte))
 
     container = CallbackContainer(cbs)
-    container.before_training(packs[0][0])
+    view = container.before_training(_PackedBooster([CVPack(dtr, dte, b) for b, dtr, dte in packs]))
     monitors = [c for c in cbs if isinstance(c, EvaluationMonitor)]
     try:
         for b, dtr, dte in packs:
@@ -122,16 +157,16 @@ def cv(params: Any, dtrain: Dataset, num_boost_round: int = 10, nfold: int = 3, 
             if custom_metric is not None:
                 b._set_custom_metric(custom_metric, output_margin=obj is not None, maximize=maximize,
                                      datasets=[dtr, dte])
-        if int(num_boost_round) > 0 and not container.before_iteration(packs[0][0], 0):
+        if int(num_boost_round) > 0 and not container.before_iteration(view, 0):
             _drive([b for b, _, _ in packs], [dtr for _, dtr, _ in packs],
                    [[(dtr, "train"), (dte, "test")] for _, dtr, dte in packs], int(num_boost_round),
-                   container, 0, folds=True, show_stdv=any(m.show_stdv for m in monitors))
+                   container, 0, folds=True, show_stdv=any(m.show_stdv for m in monitors), view=view)
     finally:
         for b, dtr, dte in packs:
             b._clear_custom_metric()
             if obj is not None:
                 b._clear_objective()
-    container.after_training(packs[0][0])
+    container.after_training(view)
     history = container.history
     stop = next((c for c in cbs if isinstance(c, EarlyStopping)), None)
     rows = len(next(iter(next(iter(history.values())).values()))) if history else 0

@@ -219,6 +219,11 @@ class GBTModel(BaseEstimator):
                 if not hasattr(self, "kwargs"):
                     self.kwargs = {}
                 self.kwargs[key] = value
+        if hasattr(self, "_Booster"):  # a fitted model takes them too, as XGBoost's (eval_metric for eval_set)
+            names = {_PARAM_NAMES.get(k, k) for k in params}
+            given = {k: v for k, v in self._booster_params().items() if k in names}
+            if given:
+                self._Booster.set_param(given)
         return self
 
     def evals_result(self) -> Dict[str, Dict[str, List[float]]]:
@@ -362,8 +367,10 @@ class GBTModel(BaseEstimator):
     def _validate_X(self, X: Any, reset: bool) -> Any:
         X = self._encode_categories(X, fit=False)
         _refuse_non_numeric_columns(X)
+        # prediction takes no rows too (an empty result), as XGBoost's
         return validate_data(self, X, reset=reset, accept_sparse=_ACCEPT_SPARSE,
-                             dtype=[np.float32, np.float64], ensure_all_finite="allow-nan")
+                             dtype=[np.float32, np.float64], ensure_all_finite="allow-nan",
+                             ensure_min_samples=1 if reset else 0)
 
     def _dataset(self, X: Any, y: Any = None, weight: Any = None, base_margin: Any = None) -> Dataset:
         missing = np.nan if self.missing is None else float(self.missing)

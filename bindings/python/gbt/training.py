@@ -44,7 +44,7 @@ def _keep_finished_rounds(booster: Booster, container: CallbackContainer, start:
 
 def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
            evals: Sequence[Sequence[Tuple[Dataset, str]]], num_rounds: int, container: CallbackContainer,
-           start: int, folds: bool = False, show_stdv: bool = False) -> None:
+           start: int, folds: bool = False, show_stdv: bool = False, view: Any = None) -> None:
     """One call of the training driver: ``gbt_booster_train`` for one
     booster, ``gbt_booster_train_folds`` for the folds of :func:`gbt.cv`
     (``evals[f]`` the sets of fold f, named alike).  The driver calls the
@@ -52,10 +52,12 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
     standard deviations), its log line and early stopping's state; the hook
     fills the history and runs the callbacks, whose True stops the training.
     An exception in a callback stops it after that round and is raised
-    here; so is one from a custom objective or metric."""
+    here; so is one from a custom objective or metric.  The callbacks see
+    ``view`` as the model (:func:`gbt.cv`'s folds), else the first booster."""
     for d in list(trains) + [d for sets in evals for d, _ in sets]:
         d._check_weight()
     model = boosters[0]
+    seen = model if view is None else view
     stops = [c for c in container.callbacks if isinstance(c, EarlyStopping)]
     if len(stops) > 1:
         raise ValueError(f"a training takes one EarlyStopping callback; got {len(stops)}")
@@ -75,9 +77,9 @@ def _drive(boosters: Sequence[Booster], trains: Sequence[Dataset],
                     metrics[k % len(metrics)], []).append(value)
             for c in stops:
                 c._observe(best_it, best_score, bool(early))
-            stop = container.after_iteration(model, it, line.decode("utf-8", "replace") if line else None)
+            stop = container.after_iteration(seen, it, line.decode("utf-8", "replace") if line else None)
             if not stop and it + 1 < end:
-                stop = container.before_iteration(model, it + 1)
+                stop = container.before_iteration(seen, it + 1)
             return 1 if stop else 0
         except BaseException as e:  # raised again once the driver returns
             state["error"] = e

@@ -155,3 +155,22 @@ def test_one_crossing_and_one_hook_call_per_round(data, monkeypatch, cv):
         gbt.train(params, dtrain, 6, evals=[(dtrain, "train"), (dtest, "test")], obj=logistic,
                   verbose_eval=False)
         assert calls == {"gbt_booster_train": 1, "hook": 6}
+
+
+def test_cv_callbacks_see_the_folds():
+    # XGBoost's cv hands callbacks a packed booster: model.cvfolds (each fold's dtrain,
+    # dtest, bst); set_param reaches every fold (XGBoost's test_cv_explicit_fold_indices_labels)
+    rng = np.random.RandomState(0)
+    d = gbt.Dataset(rng.randn(30, 3), label=np.arange(30))
+    seen = []
+
+    class Look(TrainingCallback):
+        def after_iteration(self, model, epoch, evals_log):
+            seen.append([f.dtest.get_label().tolist() for f in model.cvfolds])
+            model.set_param("eta", 0.25)
+            seen.append([f.bst.get_param("eta") for f in model.cvfolds])
+            return False
+
+    gbt.cv({"max_depth": 2}, d, 1, folds=[([1, 3], [5, 8]), ([7, 9], [23, 11, 2])], callbacks=[Look()],
+           as_pandas=False)
+    assert seen == [[[5.0, 8.0], [23.0, 11.0, 2.0]], ["0.25", "0.25"]]

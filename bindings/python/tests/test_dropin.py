@@ -645,3 +645,32 @@ def test_save_raw_formats_refused_clearly(tmp_path):
     with pytest.raises(ValueError, match="UBJSON"):
         bst.save_model(str(tmp_path / "m.ubj"), format="gbt")
     assert not (tmp_path / "m.ubj").exists()
+
+
+# -- datasets of no rows, as XGBoost 3.2 takes them
+def test_empty_matrices_as_xgboost(caplog):
+    import scipy.sparse as sp
+
+    X, y = _binary(60, 3)
+    b = gbt.train({"max_depth": 2}, gbt.DMatrix(X, y), 2)
+    for e in (gbt.DMatrix(np.zeros((0, 3)), label=np.zeros(0)), gbt.DMatrix(sp.csr_matrix((0, 3)))):
+        assert (e.num_row(), e.num_col()) == (0, 3)
+        assert b.predict(e).shape == (0,) and b.predict(e, pred_contribs=True).shape == (0, 4)
+    assert b.inplace_predict(np.zeros((0, 3))).shape == (0,)
+    assert gbt.XGBClassifier(n_estimators=2).fit(X, y).predict_proba(np.zeros((0, 3))).shape == (0, 2)
+    # training on no rows: XGBoost 3.2 grows 2 trees of one leaf 0 from an intercept of 0
+    e = gbt.train({}, gbt.DMatrix(np.zeros((0, 3)), label=np.zeros(0)), 2)
+    assert "the training data has no rows" in caplog.text  # XGBoost: "Empty dataset"
+    assert e.num_boosted_rounds() == 2
+    np.testing.assert_array_equal(e.predict(gbt.DMatrix(X)), np.zeros(60, np.float32))
+
+
+# -- XGBoost 3.2's test_basic_models: booster[...] and names checked against an unnamed DMatrix
+def test_ellipsis_slice_and_unnamed_dmatrix_as_xgboost():
+    X, y = _binary(40, 3)
+    b = gbt.train({"max_depth": 2}, gbt.DMatrix(X, y, feature_names=["a", "b", "c"]), 3)
+    assert b[...].num_boosted_rounds() == 3
+    with pytest.raises(ValueError, match="no feature names"):
+        b.predict(gbt.DMatrix(X))  # XGBoost: ValueError, the data lacks the model's names
+    assert b.predict(gbt.DMatrix(X), validate_features=False).shape == (40,)
+    assert b.inplace_predict(X).shape == (40,)  # arrays carry no names: no check, as XGBoost

@@ -98,3 +98,16 @@ def test_multi_target_matches_xgboost():
     theirs = xgb.train(p, xgb.DMatrix(X, label=Y), 20).predict(xgb.DMatrix(X))
     assert ours.shape == (200, 2)
     np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-6)
+
+
+def test_save_best_is_refused_as_xgboost():
+    # XGBoost 3.2 (test_callback's test_early_stopping_save_best_model): ValueError for gblinear
+    rng = np.random.RandomState(0)
+    X = rng.randn(50, 3)
+    d = gbt.DMatrix(X, label=X[:, 0])
+    es = gbt.callback.EarlyStopping(rounds=2, save_best=True)
+    with pytest.raises(ValueError, match="`save_best` is not applicable"):
+        gbt.train({"booster": "gblinear"}, d, 5, evals=[(d, "t")], callbacks=[es], verbose_eval=False)
+    es = gbt.callback.EarlyStopping(rounds=2)  # without save_best it trains
+    assert gbt.train({"booster": "gblinear"}, d, 5, evals=[(d, "t")], callbacks=[es],
+                     verbose_eval=False).num_boosted_rounds() == 5

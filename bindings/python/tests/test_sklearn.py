@@ -182,3 +182,14 @@ def test_histogram_pool_size_bounds_memory_not_the_model():
     unbounded = GBTRegressor(histogram_pool_size=0, **kw).fit(X, y)
     assert small.get_booster().save_raw() == unbounded.get_booster().save_raw()
     assert small.get_params()["histogram_pool_size"] == 0.0001
+
+
+def test_set_params_after_fit_reaches_the_booster():
+    # XGBoost's set_params passes the parameters to a fitted model's booster (test_eval_metrics'
+    # check_precision_score sets eval_metric so and evaluates with get_booster().eval_set)
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(60, 3), rng.randint(0, 2, 60)
+    r = gbt.XGBRanker(n_estimators=2).fit(X, y, qid=np.zeros(60))
+    r.set_params(eval_metric="pre@8", max_depth=3)
+    assert "Xy-pre@8:" in r.get_booster().eval_set([(gbt.DMatrix(X, y), "Xy")])
+    assert r.get_booster().get_param("max_depth") == "3"
