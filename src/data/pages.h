@@ -6,7 +6,8 @@
  *
  * The file, `PREFIX-gbt-PID-N.pages` (PREFIX ending in '/': no '-'), is
  * created new (O_EXCL: an existing file is never written over; N counts up
- * until the name is free) and removed when the dataset is freed.  Each
+ * until the name is free) and removed when the dataset, and any training
+ * streaming it, is done with it (binned.h's references).  Each
  * page is a header (the tag "GBTPAGE\0", the format version, the page's
  * index, its first row and row count, the layout, the feature count, the
  * count of its values, a hash of the cuts and the total shape, and the
