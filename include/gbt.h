@@ -523,14 +523,15 @@ GBT_API gbt_status gbt_dataset_shape(const gbt_dataset *d, uint64_t *nrow, uint6
  * ending in '/' is a folder: no '-'), created so that it never replaces a
  * file (GBT_E_IO naming the path when it cannot be created or written),
  * each page with a header (its rows, layout, a hash of the cuts, the
- * dataset's own number) and a CRC-32, and removed by gbt_dataset_free.
- * Each training on the dataset reads the pages back, checking every one:
- * a page of another dataset or of other cuts (stale), cut short or with a
- * wrong checksum (corrupt) fails the training with GBT_E_FORMAT naming the
- * file, the page and the fault.  The model is gbt_dataset_from_iter's,
- * byte for byte.  Training holds the whole binned matrix in memory while
- * it runs (it does not stream the pages yet): the pages save the memory
- * between trainings, not during one (docs/external-memory.md).
+ * dataset's own number) and a CRC-32, and removed by gbt_dataset_free
+ * (once no booster's training on it still reads them).  A training on
+ * the CPU streams the pages, one in memory at a time, reading them in
+ * order for each batch of nodes; on CUDA it reads them back whole.  Every
+ * page read is checked: a page of another dataset or of other cuts
+ * (stale), cut short or with a wrong checksum (corrupt) fails the
+ * training with GBT_E_FORMAT naming the file, the page and the fault.
+ * The model is gbt_dataset_from_iter's, byte for byte
+ * (docs/external-memory.md).
  */
 typedef struct gbt_batch gbt_batch;
 typedef int (*gbt_iter_next_fn)(void *user, gbt_batch *batch);

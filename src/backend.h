@@ -61,12 +61,20 @@
 #include "params/params.h"
 
 struct gbt_forest;
+struct gbt_pages;
 struct gbt_dview;
 struct gbt_shap_forest;
 
 /* What a backend needs to set up training on one dataset. */
 struct gbt_train_plan {
     const struct gbt_qmatrix *qm; /* binned training data (host) */
+    /*
+     * With a backend whose stream_pages is set, the pages of a dataset made
+     * from batches with a cache prefix (data/pages.h): qm then holds the
+     * cuts, nrow and layout but no codes, and the backend reads the pages
+     * in order whenever it needs codes.  NULL: the codes are in qm.
+     */
+    const struct gbt_pages *pages;
     const float *label;           /* nrow * num_target, row-major */
     int num_target;               /* labels per row: num_class (multi-target: output k fits label k) or 1 */
     const float *weight;          /* nrow, or NULL for all 1 */
@@ -161,6 +169,8 @@ struct gbt_leaf {
 
 struct gbt_backend_ops {
     const char *name;
+    /* 1: open takes plan->pages and streams them; 0: it needs the codes in plan->qm */
+    int stream_pages;
     int (*device_count)(void);
     /*
      * Optional (NULL: none): why device_count() is 0 when the driver could

@@ -36,7 +36,7 @@ check "a --config file's data = \"PATH?OPTIONS#CACHE\": the same model ('#' in q
 mkdir pg
 "$gbtrain" --objective=binary:logistic --num_round=4 --verbosity=3 "bc.csv?batch_bytes=5000#pg/dtrain" pg.model \
     2>pg.log
-check "18 pages read back from pg/dtrain-gbt-PID-0.pages" grep -aq "read 18 pages of pg/dtrain-gbt-[0-9]*-0.pages" pg.log
+check "18 pages of pg/dtrain-gbt-PID-0.pages streamed by the training" grep -aq "18 pages of pg/dtrain-gbt-[0-9]*-0.pages streamed" pg.log
 check "... and the model of the file read whole" cmp -s whole.model pg.model
 check "the page file is removed at exit" sh -c 'test -z "$(ls pg)"'
 fails "a failed training: named, and its page file removed too" "num_class" \

@@ -16,6 +16,8 @@
  * Validation rows binned with the training rows' cuts
  * (gbt_dataset_from_iter_ref) evaluate and predict as the same rows in
  * memory, bit for bit (check_ref).
+ * The CPU trains on pages streaming them (one page in memory at a time):
+ * check_page_memory checks that its memory check counts one page.
  *
  * Built twice: tests/test_iter against the library (the CPU; valgrind runs
  * it), and tests/test_iter_emu against the emulated CUDA device
@@ -259,6 +261,59 @@ static void check_fails(gbt_dataset *d, const char *want, const char *what)
     gbt_booster_free(b);
 }
 
+/* The bytes a training on d says it needs under a memory of 1 byte (its message in msg). */
+static unsigned long long needs(gbt_dataset *d, char *msg, size_t len)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+    gbt_booster *b = tu_booster(set);
+    unsigned long long v = 0;
+    const char *at;
+    setenv("GBT_CPU_FAKE_MEMORY_BYTES", "1", 1);
+    if (gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_E_NO_MEMORY && (at = strstr(gbt_last_error(), "about ")))
+        v = strtoull(at + 6, NULL, 10);
+    snprintf(msg, len, "%s", gbt_last_error());
+    unsetenv("GBT_CPU_FAKE_MEMORY_BYTES");
+    gbt_booster_free(b);
+    return v;
+}
+
+/* Whether a training on d succeeds under a memory of `bytes`. */
+static int fits(gbt_dataset *d, unsigned long long bytes)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+    gbt_booster *b = tu_booster(set);
+    char v[32];
+    gbt_status st;
+    snprintf(v, sizeof v, "%llu", bytes);
+    setenv("GBT_CPU_FAKE_MEMORY_BYTES", v, 1);
+    st = gbt_booster_train(b, d, 1, NULL, NULL, 0);
+    unsetenv("GBT_CPU_FAKE_MEMORY_BYTES");
+    gbt_booster_free(b);
+    return st == GBT_OK;
+}
+
+/*
+ * Training streams the pages: its memory check counts one page (100 rows
+ * x 6 one-byte codes) and a byte a row of partition notes (420), 1,020
+ * bytes, where the in-memory matrix is 2,520 bytes; a memory that fits
+ * the first and not the second trains the paged dataset only.
+ */
+static void check_page_memory(void)
+{
+    char m_mem[1024], m_paged[1024];
+    gbt_dataset *mem = in_memory(0, 0), *a = paged(100, 0, 16, NULL, NULL);
+    const unsigned long long in_mem = needs(mem, m_mem, sizeof m_mem), in_pages = needs(a, m_paged, sizeof m_paged);
+    ok(in_mem > 0 && in_pages > 0 && in_mem - in_pages == 2520 - 1020,
+       "the memory check counts a page, not the matrix: %llu bytes against %llu", in_pages, in_mem);
+    ok(strstr(m_paged, "the binned matrix in 5 pages on disk, of which one page and a byte a row: 1020 bytes") &&
+           !strstr(m_mem, "pages"),
+       "and says so: %s", m_paged);
+    ok(in_pages > 0 && fits(a, in_pages) && !fits(mem, in_pages),
+       "a memory of %llu bytes trains on the pages, not in memory", in_pages);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+}
+
 /*
  * Pages in the other layouts (CSR: data 85% missing; two bytes: max_bin
  * 300), then stale, corrupt and cut short pages refused, and every page
@@ -296,6 +351,7 @@ static void check_pages(void)
     gbt_dataset_free(mem);
     gbt_dataset_free(a);
     ok(page_files(NULL, NULL) == 0, "the page files are removed with their datasets");
+    check_page_memory();
     /* another dataset's file in the place of a's: of other cuts, then of the same */
     a = paged(100, 0, 16, pa, NULL);
     b = paged(100, 0, 8, pb, pa);

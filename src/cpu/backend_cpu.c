@@ -1,6 +1,10 @@
 /*
  * backend_cpu.c - the CPU backend: the reference every other backend is
  * tested against.  This file holds its table, set-up, leaves and margins.
+ * A dataset whose binned matrix is in pages on disk (data/pages.h) is
+ * trained on without reading it whole: histogram.c and partition.c read
+ * the pages in order whenever they need codes, and only the per-row state,
+ * the histograms and one page are in memory.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,8 @@ static void cpu_close(void *p)
     struct cpu_ctx *c = p;
     if (c == NULL) return;
     gbt__qcols_free(&c->cols);
+    gbt__pages_reader_close(c->reader);
+    free(c->go_left);
     free(c->margin);
     free(c->grad);
     free(c->gtmp);
@@ -64,7 +70,15 @@ static gbt_status cpu_open(int ordinal, const struct gbt_train_plan *plan, void 
     if (s == GBT_OK) s = gbt__alloc(&c->node_begin, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->node_count, c->max_nodes, sizeof(uint64_t), 1, "nodes");
     if (s == GBT_OK) s = gbt__alloc(&c->hist, c->max_slots, sizeof(*c->hist), 1, "histograms");
-    if (s == GBT_OK) s = gbt__qcols_build(plan->qm, c->nthread, &c->cols);
+    if (s == GBT_OK && plan->pages) {
+        /* the codes stay on disk: histograms and partition read the pages in order */
+        c->pages = plan->pages;
+        c->npage = gbt__pages_count(plan->pages);
+        s = gbt__pages_reader_open(plan->pages, plan->qm, &c->reader);
+        if (s == GBT_OK) s = gbt__alloc(&c->go_left, n ? n : 1, 1, 0, "row partition");
+    } else if (s == GBT_OK) {
+        s = gbt__qcols_build(plan->qm, c->nthread, &c->cols);
+    }
     if (s == GBT_OK)
         s = gbt__alloc(&c->scratch, (size_t)2 * (size_t)c->nthread * plan->qm->cuts.total_slots,
                        sizeof(struct gbt_hbin), 0, "histogram scratch");
@@ -185,6 +199,7 @@ static gbt_status cpu_read_gradients(void *p, int cls, struct gbt_gpair *out)
 
 static const struct gbt_backend_ops cpu_ops = {
     .name = "cpu",
+    .stream_pages = 1,
     .device_count = cpu_device_count,
     .describe = cpu_describe,
     .open = cpu_open,

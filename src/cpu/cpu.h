@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "data/pages.h"
 
 /* Rows a partition chunk holds at most. */
 #define GBT_CPU_CHUNK 16384
@@ -22,7 +23,16 @@
 
 struct cpu_ctx {
     const struct gbt_qmatrix *qm;
-    struct gbt_qcols cols; /* the column-major copy of qm's codes, for the partition */
+    struct gbt_qcols cols; /* the column-major copy of qm's codes, for the partition (not with pages) */
+    /*
+     * With pages (plan->pages): qm has no codes; histograms and partition
+     * read the pages in order through reader, and the partition first
+     * notes each row's side in go_left (nrow bytes).  NULL otherwise.
+     */
+    const struct gbt_pages *pages;
+    struct gbt_page_reader *reader;
+    uint64_t npage;
+    uint8_t *go_left;
     uint64_t nrow;
     uint32_t nfeat;
     int K; /* outputs: classes, quantiles or targets (1 for most objectives) */
@@ -54,6 +64,7 @@ struct cpu_ctx {
 /* The bytes a training on the CPU holds at its peak (memory.c). */
 struct gbt_cpu_estimate {
     uint64_t total; /* everything, the binned matrix and the full histogram pool included */
+    uint64_t codes; /* the binned matrix (with pages: the largest page and the partition's notes) */
     uint64_t pool;  /* max_slots histograms */
 };
 void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimate *e);

@@ -1,8 +1,9 @@
 /*
  * memory.c - the CPU backend's memory estimate: what a training holds at
- * its peak (the binned matrix, per-row arrays, node arrays, the histogram
- * pool full, the per-thread scratch), checked against what the process may
- * use before anything is allocated.
+ * its peak (the binned matrix, or with pages on disk the largest page and
+ * a byte a row of partition notes; per-row arrays, node arrays, the
+ * histogram pool full, the per-thread scratch), checked against what the
+ * process may use before anything is allocated.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,8 @@ void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimat
     const uint64_t bins = plan->qm->cuts.total_slots, T = (uint64_t)plan->nthread;
     const uint64_t hist = bins * sizeof(struct gbt_hbin);
     e->pool = (uint64_t)plan->max_slots * hist;
-    e->total = qmatrix_bytes(plan->qm, n);
+    e->codes = plan->pages ? gbt__pages_max_page_bytes(plan->pages) + n : qmatrix_bytes(plan->qm, n);
+    e->total = e->codes;
     e->total += nk * (sizeof(double) * 3 + sizeof(struct gbt_gpair)); /* margins, gradients */
     e->total += n * 2 * sizeof(uint32_t);                              /* row partition */
     e->total += T * GBT_CPU_CHUNK * sizeof(uint32_t);
@@ -55,6 +57,7 @@ gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
     struct gbt_cpu_estimate e;
     uint64_t limit = UINT64_MAX;
     const char *why = NULL;
+    char paged[160] = "";
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) {
         limit = (uint64_t)pages * (uint64_t)page;
@@ -72,12 +75,17 @@ gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
         }
     }
     gbt__cpu_estimate(plan, &e);
+    if (plan->pages)
+        snprintf(paged, sizeof paged,
+                 "the binned matrix in %llu pages on disk, of which one page and a byte a row: %llu bytes, ",
+                 (unsigned long long)gbt__pages_count(plan->pages), (unsigned long long)e.codes);
     RETURN_ERROR_IF(why != NULL && e.total > limit, GBT_E_NO_MEMORY,
                     "training needs about %llu bytes on the CPU but %s is %llu bytes (%llu rows, "
-                    "%u features, a histogram pool of %u slots of %u bins: %llu bytes); lower "
+                    "%u features, %sa histogram pool of %u slots of %u bins: %llu bytes); lower "
                     "histogram_pool_size",
                     (unsigned long long)e.total, why, (unsigned long long)limit,
-                    (unsigned long long)plan->nrow, plan->qm->cuts.nfeat, plan->max_slots,
-                    plan->qm->cuts.total_slots, (unsigned long long)e.pool);
+                    (unsigned long long)plan->nrow, plan->qm->cuts.nfeat, paged, plan->max_slots,
+                    plan->qm->cuts.total_slots,
+                    (unsigned long long)e.pool);
     return GBT_OK;
 }

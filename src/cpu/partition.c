@@ -7,7 +7,12 @@
  * (rights wait in a per-thread buffer), and counts them, reading the split
  * feature from the column-major copy of the codes.
  * A scan of the counts gives every chunk its place in the children; pass
- * two copies each chunk's lefts and rights there.
+ * two copies each chunk's lefts and rights there.  Being stable, it keeps
+ * each node's rows ascending (begin_tree puts them so), which the pages
+ * rely on: with pages (cpu.h) a pass before pass one reads the pages in
+ * order and notes each row's side from the page's row-major codes (a
+ * node's rows in a page are one run of its range), and pass one reads
+ * the notes instead of the column-major copy, which is not built.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +106,14 @@ static uint64_t split_sparse(const struct cpu_ctx *c, const uint16_t *col, const
     return nl;
 }
 
+/* Whether a row of the given code goes left under job jb (miss: the feature's missing code). */
+static inline int goes_left(const struct gbt_partition_job *jb, uint32_t code, uint32_t miss)
+{
+    if (code == miss) return jb->default_left;
+    if (jb->is_cat) return !((jb->cat_set[code / 32] >> (code % 32)) & 1u);
+    return code <= (uint32_t)jb->bin;
+}
+
 /*
  * A categorical split: the rows whose code is in the set go right, the
  * others left, missing rows to the default side.  One loop for every
@@ -112,7 +125,7 @@ static uint64_t split_cat(const struct cpu_ctx *c, const struct gbt_partition_jo
     const struct gbt_qcols *q = &c->cols;
     const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f];
     const uint64_t off = q->col_off[f], cn = q->col_off[f + 1] - off;
-    const uint32_t *restrict rows = c->rows, *set = jb->cat_set;
+    const uint32_t *restrict rows = c->rows;
     uint32_t *lefts = c->rows_tmp + begin;
     uint64_t nl = 0, nr = 0, pos = 0;
     for (uint64_t k = begin; k < end; k++) {
@@ -127,7 +140,7 @@ static uint64_t split_cat(const struct cpu_ctx *c, const struct gbt_partition_jo
             pos = gallop(q->col_row + off, cn, pos, r);
             code = (pos < cn && q->col_row[off + pos] == r) ? q->col_code[off + pos] : miss;
         }
-        l = code == miss ? jb->default_left : !((set[code / 32] >> (code % 32)) & 1u);
+        l = goes_left(jb, code, miss);
         lefts[nl] = r;
         rights[nr] = r;
         nl += (uint64_t)l;
@@ -151,6 +164,83 @@ static uint64_t split_rows(const struct cpu_ctx *c, const struct gbt_partition_j
                         jb->default_left, begin, end, rights);
 }
 
+/* With pages: rows[begin, end) split by the sides decide_pages noted. */
+static uint64_t split_noted(const struct cpu_ctx *c, uint64_t begin, uint64_t end, uint32_t *rights)
+{
+    const uint32_t *restrict rows = c->rows;
+    const uint8_t *restrict go = c->go_left;
+    uint32_t *lefts = c->rows_tmp + begin;
+    uint64_t nl = 0, nr = 0;
+    for (uint64_t k = begin; k < end; k++) {
+        const uint32_t r = rows[k];
+        const int l = go[r];
+        lefts[nl] = r;
+        rights[nr] = r;
+        nl += (uint64_t)l;
+        nr += (uint64_t)!l;
+    }
+    memcpy(lefts + nl, rights, nr * sizeof *rights);
+    return nl;
+}
+
+/* The first position in [lo, hi) of the ascending c->rows whose row is >= r. */
+static uint64_t rows_lower_bound(const struct cpu_ctx *c, uint64_t lo, uint64_t hi, uint64_t r)
+{
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (c->rows[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/*
+ * With pages: each page read in turn, and the side of each split node's
+ * rows in it (one run of the node's ascending rows) noted in go_left from
+ * the page's row-major codes, in pieces of at most CHUNK rows; a page
+ * without any of the nodes' rows is not read.
+ */
+static gbt_status decide_pages(struct cpu_ctx *c, const struct gbt_partition_job *jobs, int n)
+{
+    struct chunk *pc = NULL;
+    size_t cap = 0;
+    gbt_status s = GBT_OK;
+    for (uint64_t i = 0; s == GBT_OK && i < c->npage; i++) {
+        const struct gbt_qmatrix *m = NULL;
+        const uint64_t r0 = gbt__pages_row_begin(c->pages, i), r1 = gbt__pages_row_begin(c->pages, i + 1);
+        uint64_t first;
+        size_t np = 0;
+        for (int j = 0; s == GBT_OK && j < n; j++) {
+            const uint64_t b = c->node_begin[jobs[j].node], e = b + c->node_count[jobs[j].node];
+            const uint64_t a = rows_lower_bound(c, b, e, r0), z = rows_lower_bound(c, a, e, r1);
+            for (uint64_t k = a; k < z && s == GBT_OK; k += CHUNK) {
+                s = gbt__reserve(&pc, &cap, np + 1, sizeof *pc, "partition chunks");
+                if (s != GBT_OK) break;
+                pc[np].job = j;
+                pc[np].begin = k;
+                pc[np].end = k + CHUNK < z ? k + CHUNK : z;
+                np++;
+            }
+        }
+        if (s != GBT_OK || np == 0) continue; /* none of the nodes' rows there: the page is not read */
+        s = gbt__pages_reader_read(c->reader, i, &m, &first);
+        if (s != GBT_OK) break;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(c->nthread) if (np > 1)
+        for (size_t q = 0; q < np; q++) {
+            const struct gbt_partition_job *jb = &jobs[pc[q].job];
+            const uint32_t f = (uint32_t)jb->feature, miss = c->qm->cuts.nbins[f];
+            for (uint64_t k = pc[q].begin; k < pc[q].end; k++) {
+                const uint32_t r = c->rows[k];
+                c->go_left[r] = (uint8_t)goes_left(jb, gbt__qm_code(m, r - r0, f), miss);
+            }
+        }
+    }
+    free(pc);
+    return s;
+}
+
 gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int n)
 {
     struct cpu_ctx *c = p;
@@ -164,13 +254,17 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
     size = size < MIN_CHUNK ? MIN_CHUNK : size > CHUNK ? CHUNK : size;
     for (int j = 0; j < n; j++) {
         const struct gbt_partition_job *jb = &jobs[j];
-        uint64_t b, e;
         RETURN_ERROR_IF(jb->node < 0 || jb->left < 0 || jb->right < 0 ||
                             (uint32_t)jb->node >= c->max_nodes ||
                             (uint32_t)jb->left >= c->max_nodes ||
                             (uint32_t)jb->right >= c->max_nodes || jb->feature < 0 ||
                             (uint32_t)jb->feature >= c->nfeat || (jb->is_cat && jb->cat_set == NULL),
                         GBT_E_INTERNAL, "bad partition job for node %d", jb->node);
+    }
+    if (c->reader) FORWARD_IF_ERROR(decide_pages(c, jobs, n));
+    for (int j = 0; j < n; j++) {
+        const struct gbt_partition_job *jb = &jobs[j];
+        uint64_t b, e;
         b = c->node_begin[jb->node];
         e = b + c->node_count[jb->node];
         for (uint64_t s = b; s < e || s == b; s += size) {
@@ -195,7 +289,8 @@ gbt_status gbt__cpu_partition(void *p, const struct gbt_partition_job *jobs, int
         uint32_t *rights = c->part_scratch + (size_t)t * CHUNK;
 #pragma omp for schedule(dynamic, 1)
         for (size_t i = 0; i < nch; i++) {
-            ch[i].nleft = split_rows(c, &jobs[ch[i].job], ch[i].begin, ch[i].end, rights);
+            ch[i].nleft = c->reader ? split_noted(c, ch[i].begin, ch[i].end, rights)
+                                    : split_rows(c, &jobs[ch[i].job], ch[i].begin, ch[i].end, rights);
         }
     }
     for (size_t i = 0; i < nch;) {

@@ -254,7 +254,7 @@ static gbt_status end_of_archive(struct v1_reader *r)
 
 gbt_status gbt__binary_read_v1(FILE *f, const char *path, uint64_t size, struct gbt_binary_parts *p)
 {
-    struct v1_reader r = {f, path, GBT_BINARY_MAGIC_LEN, size, {{0}, 0}, ""};
+    struct v1_reader r = {f, path, GBT_BINARY_MAGIC_LEN, size, {{{0}}, 0}, ""};
     unsigned seen = 0;
     for (;;) {
         unsigned char h[30], extra[65536];

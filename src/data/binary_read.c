@@ -359,7 +359,7 @@ gbt_status gbt_dataset_load_binary(const char *path, gbt_dataset **out)
     if (version == 1) {
         s = gbt__binary_read_v1(f, path, size, &p);
     } else if (version == 2) {
-        struct v2_reader r = {f, path, GBT_BINARY_MAGIC_LEN, size, {{0}, 0}};
+        struct v2_reader r = {f, path, GBT_BINARY_MAGIC_LEN, size, {{{0}}, 0}};
         gbt__crc32_init(&r.crc);
         s = read_v2(&r, magic, &p);
     } else if (version > GBT_BINARY_VERSION) {

@@ -99,7 +99,7 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
         b->refs++;
     }
     unlock();
-    if (b && b->pages) {
+    if (b && b->pages && !(by && by->stream_pages)) {
         /* the codes are on disk: read back for this training only */
         struct gbt_binned *mem = NULL;
         t0 = gbt__now();
@@ -117,6 +117,13 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
             return s;
         }
         *out = mem;
+        return GBT_OK;
+    }
+    if (b && b->pages) {
+        gbt__log(verbosity, GBT_LOG_DEBUG, "binned data: %llu pages of %s streamed by the training (max_bin=%d, %u bins)",
+                 (unsigned long long)gbt__pages_count(b->pages), gbt__pages_path(b->pages), max_bin,
+                 b->qm.cuts.total_slots);
+        *out = b;
         return GBT_OK;
     }
     if (b) {

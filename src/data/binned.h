@@ -50,13 +50,19 @@ struct gbt_binner {
     gbt_status (*quantize)(int ordinal, const gbt_dataset *d, int max_bin, struct gbt_qmatrix *out);
     int ordinal;
     const char *name; /* for the log: "cuda" */
+    /*
+     * 1: the training reads the pages itself, one at a time (the CPU
+     * backend): a paged matrix is returned as it is kept, its codes left on
+     * disk; 0: read back whole.
+     */
+    int stream_pages;
 };
 
 /*
  * A reference to d's binned matrix for max_bin: the kept one when it is
- * still valid (when its codes are in pages: a new matrix, not kept, of
- * the cuts and the pages read back, every page checked: GBT_E_FORMAT for a
- * stale or corrupt one), else a new one binned now (by `by`, NULL: the host with
+ * still valid (when its codes are in pages and `by` does not stream them:
+ * a new matrix, not kept, of the cuts and the pages read back, every page
+ * checked: GBT_E_FORMAT for a stale or corrupt one), else a new one binned now (by `by`, NULL: the host with
  * nthread threads) and kept with d in place of the old.  Logs at
  * GBT_LOG_DEBUG whether it binned (and where) or reused.  Release it with
  * gbt__binned_release.

@@ -231,56 +231,70 @@ static gbt_status check_header(const struct gbt_pages *p, uint64_t i, const uint
     return GBT_OK;
 }
 
-/* Every code of rows [r0, r1) of out (CSR: slots [v0, v1)) within the cuts. */
-static gbt_status check_codes(const struct gbt_pages *p, uint64_t i, const struct gbt_qmatrix *out, uint64_t r0,
-                              uint64_t r1, uint64_t v0, uint64_t v1)
+/*
+ * Every code of out's rows [r0, r1) (CSR: slots [v0, v1)) within the cuts
+ * (c: out's own may be unset).
+ */
+static gbt_status check_codes(const struct gbt_pages *p, uint64_t i, const struct gbt_cuts *c,
+                              const struct gbt_qmatrix *out, uint64_t r0, uint64_t r1, uint64_t v0, uint64_t v1)
 {
-    const struct gbt_cuts *c = &out->cuts;
     int bad = 0;
-    if (out->layout == GBT_QM_CSR) {
+    if (p->layout == GBT_QM_CSR) {
         bad |= out->row_ptr[r0] != v0;
         for (uint64_t r = r0; r < r1; r++) bad |= out->row_ptr[r + 1] < out->row_ptr[r];
         bad |= out->row_ptr[r1] != v1;
         for (uint64_t k = v0; k < v1; k++) bad |= out->slots[k] >= c->total_slots;
+    } else if (p->layout == GBT_QM_DENSE8) {
+        for (uint64_t r = r0; r < r1; r++) {
+            const uint8_t *row = out->codes8 + r * c->nfeat;
+            for (uint32_t f = 0; f < c->nfeat; f++) bad |= row[f] > c->nbins[f];
+        }
     } else {
-        for (uint64_t r = r0; r < r1; r++)
-            for (uint32_t f = 0; f < c->nfeat; f++) {
-                const uint64_t k = r * c->nfeat + f;
-                bad |= (out->layout == GBT_QM_DENSE8 ? out->codes8[k] : out->codes16[k]) > c->nbins[f];
-            }
+        for (uint64_t r = r0; r < r1; r++) {
+            const uint16_t *row = out->codes16 + r * c->nfeat;
+            for (uint32_t f = 0; f < c->nfeat; f++) bad |= row[f] > c->nbins[f];
+        }
     }
     RETURN_ERROR_IF(bad, GBT_E_FORMAT, "page file '%s', page %llu: a code out of the cuts' range (corrupt)",
                     p->path, (unsigned long long)i);
     return GBT_OK;
 }
 
-/* Page i read into its rows of out, with every check. */
-static gbt_status read_page(const struct gbt_pages *p, FILE *f, uint64_t i, struct gbt_qmatrix *out)
+/*
+ * Page i read, with every check, into out's rows from r0 (CSR: its values
+ * from v0; out->row_ptr[r0] == v0 already): the whole matrix's place of
+ * the page, or 0 for a buffer of one page.
+ */
+static gbt_status read_page(const struct gbt_pages *p, FILE *f, uint64_t i, const struct gbt_cuts *c,
+                            struct gbt_qmatrix *out, uint64_t r0, uint64_t v0)
 {
     struct gbt_crc32 crc;
     uint64_t h[HEADER_WORDS];
-    const uint64_t r0 = p->row_begin[i], r1 = p->row_begin[i + 1], v0 = p->val_begin[i], v1 = p->val_begin[i + 1];
+    const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
     const uint64_t nf = p->nfeat;
     uint32_t stored, sum;
     gbt__crc32_init(&crc);
     FORWARD_IF_ERROR(read_all(p, f, i, &crc, h, HEADER_BYTES));
     FORWARD_IF_ERROR(check_header(p, i, h));
     if (p->layout == GBT_QM_CSR) {
-        const uint64_t first = out->row_ptr[r0];
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->row_ptr + r0, (r1 - r0 + 1) * 8));
-        for (uint64_t r = r0; r <= r1; r++) out->row_ptr[r] += first; /* page offsets from 0 */
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->slots + v0, (v1 - v0) * 4));
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->row_ptr + r0, (n + 1) * 8));
+        for (uint64_t r = r0; r <= r0 + n; r++) out->row_ptr[r] += v0; /* page offsets from 0 */
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->slots + v0, nv * 4));
     } else if (p->layout == GBT_QM_DENSE8) {
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes8 + r0 * nf, (r1 - r0) * nf));
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes8 + r0 * nf, n * nf));
     } else {
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes16 + r0 * nf, (r1 - r0) * nf * 2));
+        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes16 + r0 * nf, n * nf * 2));
     }
     sum = crc.value;
     FORWARD_IF_ERROR(read_all(p, f, i, &crc, &stored, sizeof stored));
     RETURN_ERROR_IF(stored != sum, GBT_E_FORMAT,
                     "page file '%s', page %llu: checksum mismatch (stored %08x, computed %08x): the file is corrupt",
                     p->path, (unsigned long long)i, stored, sum);
-    return check_codes(p, i, out, r0, r1, v0, v1);
+    FORWARD_IF_ERROR(check_codes(p, i, c, out, r0, r0 + n, v0, v0 + nv));
+    RETURN_ERROR_IF(i + 1 == p->npage && fgetc(f) != EOF, GBT_E_FORMAT,
+                    "page file '%s': bytes after its %llu pages: the file was replaced", p->path,
+                    (unsigned long long)p->npage);
+    return GBT_OK;
 }
 
 #define DUP(dst, src, n)                                                                    \
@@ -323,10 +337,8 @@ static gbt_status load(const struct gbt_pages *p, const struct gbt_qmatrix *q, s
     }
     f = fopen(p->path, "rb");
     RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
-    for (uint64_t i = 0; s == GBT_OK && i < p->npage; i++) s = read_page(p, f, i, out);
-    if (s == GBT_OK && fgetc(f) != EOF)
-        s = gbt__fail(GBT_E_FORMAT, "page file '%s': bytes after its %llu pages: the file was replaced", p->path,
-                      (unsigned long long)p->npage);
+    for (uint64_t i = 0; s == GBT_OK && i < p->npage; i++)
+        s = read_page(p, f, i, &out->cuts, out, p->row_begin[i], p->val_begin[i]);
     fclose(f);
     return s;
 }
@@ -349,4 +361,103 @@ void gbt__pages_free(struct gbt_pages *p)
     free(p->row_begin);
     free(p->val_begin);
     free(p);
+}
+
+struct gbt_page_reader {
+    const struct gbt_pages *p;
+    FILE *f;
+    uint64_t next;            /* the page the file is at */
+    struct gbt_qmatrix page;  /* one page's codes; cuts: a copy of the struct of q's, not owned */
+};
+
+/* Page i's bytes in the file: header, codes, checksum. */
+static uint64_t page_file_bytes(const struct gbt_pages *p, uint64_t i)
+{
+    const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
+    const uint64_t codes = p->layout == GBT_QM_CSR      ? (n + 1) * 8 + nv * 4
+                           : p->layout == GBT_QM_DENSE8 ? n * p->nfeat
+                                                        : n * p->nfeat * 2;
+    return HEADER_BYTES + codes + 4;
+}
+
+uint64_t gbt__pages_max_page_bytes(const struct gbt_pages *p)
+{
+    uint64_t most = 0;
+    for (uint64_t i = 0; i < p->npage; i++) {
+        const uint64_t b = page_file_bytes(p, i) - HEADER_BYTES - 4;
+        if (b > most) most = b;
+    }
+    return most;
+}
+
+gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qmatrix *q, struct gbt_page_reader **out)
+{
+    struct gbt_page_reader *r;
+    uint64_t rows = 1, vals = 1;
+    gbt_status s;
+    *out = NULL;
+    RETURN_ERROR_IF(p->f != NULL, GBT_E_INVALID_ARG, "the page file '%s' is still being written", p->path);
+    for (uint64_t i = 0; i < p->npage; i++) {
+        const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
+        if (n > rows) rows = n;
+        if (nv > vals) vals = nv;
+    }
+    FORWARD_IF_ERROR(gbt__alloc(&r, 1, sizeof *r, 1, "page reader"));
+    r->p = p;
+    r->page.cuts = q->cuts;
+    r->page.layout = p->layout;
+    if (p->layout == GBT_QM_CSR) {
+        s = gbt__alloc(&r->page.row_ptr, rows + 1, sizeof *r->page.row_ptr, 1, "a page's rows");
+        if (s == GBT_OK) s = gbt__alloc(&r->page.slots, vals, sizeof *r->page.slots, 0, "a page's values");
+    } else if (p->layout == GBT_QM_DENSE8) {
+        s = gbt__alloc(&r->page.codes8, rows * (p->nfeat ? p->nfeat : 1), 1, 0, "a page's codes");
+    } else {
+        s = gbt__alloc(&r->page.codes16, rows * (p->nfeat ? p->nfeat : 1), 2, 0, "a page's codes");
+    }
+    if (s == GBT_OK && (r->f = fopen(p->path, "rb")) == NULL)
+        s = gbt__fail(GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
+    if (s != GBT_OK) {
+        gbt__pages_reader_close(r);
+        return s;
+    }
+    *out = r;
+    return GBT_OK;
+}
+
+gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const struct gbt_qmatrix **page,
+                                  uint64_t *row_begin)
+{
+    const struct gbt_pages *p = r->p;
+    RETURN_ERROR_IF(i >= p->npage, GBT_E_INTERNAL, "page %llu of %llu", (unsigned long long)i,
+                    (unsigned long long)p->npage);
+    if (i != r->next) {
+        uint64_t at = 0;
+        for (uint64_t k = 0; k < i; k++) at += page_file_bytes(p, k);
+        RETURN_ERROR_IF(fseeko(r->f, (off_t)at, SEEK_SET) != 0, GBT_E_IO, "cannot seek in the page file '%s': %s",
+                        p->path, strerror(errno));
+    }
+    r->next = p->npage + 1; /* unknown until this read succeeds */
+    r->page.nrow = p->row_begin[i + 1] - p->row_begin[i];
+    if (p->layout == GBT_QM_CSR) r->page.row_ptr[0] = 0;
+    FORWARD_IF_ERROR(read_page(p, r->f, i, &r->page.cuts, &r->page, 0, 0));
+    r->next = i + 1;
+    *page = &r->page;
+    *row_begin = p->row_begin[i];
+    return GBT_OK;
+}
+
+uint64_t gbt__pages_row_begin(const struct gbt_pages *p, uint64_t i)
+{
+    return p->row_begin[i];
+}
+
+void gbt__pages_reader_close(struct gbt_page_reader *r)
+{
+    if (r == NULL) return;
+    if (r->f) fclose(r->f);
+    free(r->page.codes8);
+    free(r->page.codes16);
+    free(r->page.row_ptr);
+    free(r->page.slots);
+    free(r);
 }

@@ -6,7 +6,8 @@
  *
  * The file, `PREFIX-gbt-PID-N.pages` (PREFIX ending in '/': no '-'), is
  * created new (O_EXCL: an existing file is never written over; N counts up
- * until the name is free) and removed when the dataset is freed.  Each
+ * until the name is free) and removed when the dataset, and any training
+ * streaming it, is done with it (binned.h's references).  Each
  * page is a header (the tag "GBTPAGE\0", the format version, the page's
  * index, its first row and row count, the layout, the feature count, the
  * count of its values, a hash of the cuts and the total shape, and the
@@ -50,6 +51,28 @@ uint64_t gbt__pages_count(const struct gbt_pages *p);
  * page's codes, each page checked as above.
  */
 gbt_status gbt__pages_load(const struct gbt_pages *p, const struct gbt_qmatrix *q, struct gbt_qmatrix *out);
+
+/*
+ * Reading the pages one at a time, for a training that streams them (the
+ * CPU backend): a reader holds the open file and a buffer the size of the
+ * largest page.  gbt__pages_reader_read reads page i (seeking there unless
+ * it is the page after the last read) with every check of
+ * gbt__pages_load, into the reader's buffer: *page is that page alone
+ * (nrow its rows, CSR row offsets from 0, cuts a copy of q's pointers),
+ * valid until the next read; *row_begin its first row in the matrix.
+ */
+struct gbt_page_reader;
+gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qmatrix *q,
+                                  struct gbt_page_reader **out);
+gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const struct gbt_qmatrix **page,
+                                  uint64_t *row_begin);
+void gbt__pages_reader_close(struct gbt_page_reader *r);
+
+/* Page i's first row (i = the page count: the row count). */
+uint64_t gbt__pages_row_begin(const struct gbt_pages *p, uint64_t i);
+
+/* The bytes of the largest page's codes (a reader's buffer). */
+uint64_t gbt__pages_max_page_bytes(const struct gbt_pages *p);
 
 /* Closes and removes the file, and frees p (NULL: nothing). */
 void gbt__pages_free(struct gbt_pages *p);

@@ -368,7 +368,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         s = gbt__dist_binned(ts->dist, train, (int)p->max_bin, nt, (int)p->verbosity, &ts->binned);
     } else if (s == GBT_OK && (s = gbt__binned_check_local(train)) == GBT_OK) {
         /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
-        struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name};
+        struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name, ts->ops->stream_pages};
         s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
         if (s != GBT_OK && by.quantize && gbt__booster_device_auto(p->device)) {
             /* as when opening fails below: device=auto goes on with the CPU, whose binning is the same */
@@ -377,7 +377,8 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
                      gbt_last_error());
             ts->ops = gbt__backend_cpu();
             ts->ordinal = -1;
-            s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, NULL, &ts->binned);
+            by = (struct gbt_binner){NULL, -1, ts->ops->name, ts->ops->stream_pages};
+            s = gbt__binned_get(train, (int)p->max_bin, nt, (int)p->verbosity, &by, &ts->binned);
         }
     }
     if (s == GBT_OK) ts->qm = &ts->binned->qm;
@@ -418,6 +419,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
         gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
         memset(&plan, 0, sizeof plan);
         plan.qm = ts->qm;
+        plan.pages = ts->binned->pages;
         plan.label = train->label;
         plan.num_target = gbt__dataset_targets(train);
         plan.weight = train->weight;
