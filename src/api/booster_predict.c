@@ -192,8 +192,8 @@ static gbt_status predict_binned(const gbt_booster *b, const gbt_dataset *d, uns
     FORWARD_IF_ERROR(gbt__alloc(&buf, block * d->ncol, sizeof *buf, 0, "binned rows' values"));
     for (uint64_t a = 0; s == GBT_OK && a < d->nrow; a += block) {
         const uint64_t n = d->nrow - a < block ? d->nrow - a : block;
-        gbt__binned_view(d, a, n, b->model.K, buf, &v);
-        s = predict_view(b, &v, flags, r0, r1, out + a * width, n * width);
+        s = gbt__binned_view(d, a, n, b->model.K, buf, &v);
+        if (s == GBT_OK) s = predict_view(b, &v, flags, r0, r1, out + a * width, n * width);
     }
     free(buf);
     return s;

@@ -87,6 +87,13 @@ void gbt__binned_keep(gbt_dataset *d, struct gbt_binned *b);
 void gbt__binned_values(const struct gbt_qmatrix *q, uint64_t r0, uint64_t n, float *out);
 
 /*
+ * gbt__binned_values of b's rows [r0, r0 + n), also when b keeps its codes
+ * in pages on disk (then read, with their checks, page by page: only the
+ * pages that hold those rows, one at a time).
+ */
+gbt_status gbt__binned_rows(const struct gbt_binned *b, uint64_t r0, uint64_t n, float *out);
+
+/*
  * GBT_OK unless d's kept binning has the cuts of several processes' rows
  * (binned nproc > 1), which only a training over those processes may use.
  */

@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "data/binned.h"
+#include "data/pages.h"
 
 /*
  * Feature f's value for code b: the bin's smallest value, cut[b - 1] (bin
@@ -39,4 +40,30 @@ void gbt__binned_values(const struct gbt_qmatrix *q, uint64_t r0, uint64_t n, fl
             x[f] = bin_value(c, (uint32_t)f, slot - c->offset[f]);
         }
     }
+}
+
+gbt_status gbt__binned_rows(const struct gbt_binned *b, uint64_t r0, uint64_t n, float *out)
+{
+    struct gbt_page_reader *r = NULL;
+    const uint32_t nf = b->qm.cuts.nfeat;
+    uint64_t npages;
+    gbt_status s;
+    if (!b->pages) {
+        gbt__binned_values(&b->qm, r0, n, out);
+        return GBT_OK;
+    }
+    /* the codes are on disk: the pages that hold rows [r0, r0 + n), each read with its checks */
+    npages = gbt__pages_count(b->pages);
+    s = gbt__pages_reader_open(b->pages, &b->qm, &r);
+    for (uint64_t i = 0; s == GBT_OK && i < npages; i++) {
+        const uint64_t pb = gbt__pages_row_begin(b->pages, i), pe = gbt__pages_row_begin(b->pages, i + 1);
+        const uint64_t a = pb > r0 ? pb : r0, e = pe < r0 + n ? pe : r0 + n;
+        const struct gbt_qmatrix *page;
+        uint64_t begin;
+        if (a >= e) continue;
+        s = gbt__pages_reader_read(r, i, &page, &begin);
+        if (s == GBT_OK) gbt__binned_values(page, a - begin, e - a, out + (a - r0) * nf);
+    }
+    gbt__pages_reader_close(r);
+    return s;
 }

@@ -155,9 +155,9 @@ uint64_t gbt__binned_block_rows(const gbt_dataset *d)
     return rows > GBT_DEVICE_PREDICT_MIN_ROWS ? rows : GBT_DEVICE_PREDICT_MIN_ROWS;
 }
 
-void gbt__binned_view(const gbt_dataset *d, uint64_t r0, uint64_t n, int K, float *buf, struct gbt_dview *v)
+gbt_status gbt__binned_view(const gbt_dataset *d, uint64_t r0, uint64_t n, int K, float *buf, struct gbt_dview *v)
 {
-    gbt__binned_values(&d->binned->qm, r0, n, buf);
+    FORWARD_IF_ERROR(gbt__binned_rows(d->binned, r0, n, buf));
     memset(v, 0, sizeof *v);
     v->nrow = n;
     v->ncol = d->ncol;
@@ -167,6 +167,7 @@ void gbt__binned_view(const gbt_dataset *d, uint64_t r0, uint64_t n, int K, floa
         v->base_margin = d->base_margin + r0 * (uint64_t)K;
         v->nbase_margin = n * (uint64_t)K;
     }
+    return GBT_OK;
 }
 
 gbt_status gbt__booster_add_margins(const gbt_booster *b, const gbt_dataset *d, uint32_t t0, uint32_t t1,
@@ -176,6 +177,7 @@ gbt_status gbt__booster_add_margins(const gbt_booster *b, const gbt_dataset *d, 
     const uint64_t block = d->binned_only ? gbt__binned_block_rows(d) : d->nrow;
     struct gbt_dview v;
     float *buf = NULL;
+    gbt_status s = GBT_OK;
     if (!d->binned_only) {
         gbt__dataset_view(d, &v);
         gbt__forest_add(&m->forest, t0, t1, m->K, &v, gbt__booster_threads(b), margin);
@@ -183,13 +185,14 @@ gbt_status gbt__booster_add_margins(const gbt_booster *b, const gbt_dataset *d, 
     }
     FORWARD_IF_ERROR(gbt__booster_check_bins(b, d, t0, t1));
     FORWARD_IF_ERROR(gbt__alloc(&buf, block * d->ncol, sizeof *buf, 0, "binned rows' values"));
-    for (uint64_t r0 = 0; r0 < d->nrow; r0 += block) {
+    for (uint64_t r0 = 0; s == GBT_OK && r0 < d->nrow; r0 += block) {
         const uint64_t n = d->nrow - r0 < block ? d->nrow - r0 : block;
-        gbt__binned_view(d, r0, n, m->K, buf, &v);
-        gbt__forest_add(&m->forest, t0, t1, m->K, &v, gbt__booster_threads(b), margin + r0 * (uint64_t)m->K);
+        s = gbt__binned_view(d, r0, n, m->K, buf, &v);
+        if (s == GBT_OK)
+            gbt__forest_add(&m->forest, t0, t1, m->K, &v, gbt__booster_threads(b), margin + r0 * (uint64_t)m->K);
     }
     free(buf);
-    return GBT_OK;
+    return s;
 }
 
 /* gbt__booster_eval_margins of a dataset that holds only bins: block by block, on the device when it can. */
@@ -204,8 +207,8 @@ static gbt_status binned_margins(const gbt_booster *b, const gbt_dataset *d, dou
     for (uint64_t r0 = 0; s == GBT_OK && r0 < d->nrow; r0 += block) {
         const uint64_t n = d->nrow - r0 < block ? d->nrow - r0 : block;
         double *dev = NULL;
-        gbt__binned_view(d, r0, n, m->K, buf, &v);
-        s = gbt__booster_device_margins(b, &v, 0, m->ntrees, &dev);
+        s = gbt__binned_view(d, r0, n, m->K, buf, &v);
+        if (s == GBT_OK) s = gbt__booster_device_margins(b, &v, 0, m->ntrees, &dev);
         if (s == GBT_OK && dev) memcpy(margin + r0 * K, dev, n * K * sizeof *dev);
         else if (s == GBT_OK)
             gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &v, gbt__booster_threads(b), margin + r0 * K);

@@ -45,9 +45,11 @@ uint64_t gbt__binned_block_rows(const gbt_dataset *d);
 
 /*
  * Rows [r0, r0 + n) of such a dataset as values in buf (n * ncol floats)
- * and the dense view *v of them, with their base margins (K a row).
+ * and the dense view *v of them, with their base margins (K a row); the
+ * codes of pages on disk are read for it (a stale or corrupt page: its
+ * error).
  */
-void gbt__binned_view(const gbt_dataset *d, uint64_t r0, uint64_t n, int K, float *buf, struct gbt_dview *v);
+gbt_status gbt__binned_view(const gbt_dataset *d, uint64_t r0, uint64_t n, int K, float *buf, struct gbt_dview *v);
 
 /* margin (nrow * K) += the raw scores of the trees [t0, t1) on d, on the host (bins checked). */
 gbt_status gbt__booster_add_margins(const gbt_booster *b, const gbt_dataset *d, uint32_t t0, uint32_t t1,

@@ -957,12 +957,15 @@ class ExtMemQuantileDMatrix(QuantileDMatrix):
     a file under the iterator's ``cache_prefix`` (``None``: the current
     folder), one page a batch, each with a header and a CRC-32
     (``gbt_dataset_from_iter_ext``).  The file is removed when the
-    dataset is freed.  Each training reads the pages back, checking each
-    (a stale or corrupt page raises :class:`gbt.FormatError` naming the
-    file), and gives the model of :class:`QuantileDMatrix` on the same
-    batches, byte for byte.  A training holds the whole binned matrix while
-    it runs (it does not stream the pages yet: docs/external-memory.md).
-    ``cache_host_ratio`` is accepted and unused."""
+    dataset and every booster that trained on it are freed.  Training on
+    the CPU streams the pages, one in memory at a time (CUDA reads them
+    back whole), checking each (a stale or corrupt page raises
+    :class:`gbt.FormatError` naming the file), and gives the model of
+    :class:`QuantileDMatrix` on the same batches, byte for byte; prediction
+    and evaluation on it read the pages too (docs/external-memory.md).
+    With ``ref`` the batches are binned with ``ref``'s cuts and kept in
+    memory, as :class:`QuantileDMatrix`'s.  ``cache_host_ratio`` is
+    accepted and unused."""
 
     _pages = True
 

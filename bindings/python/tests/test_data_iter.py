@@ -72,8 +72,11 @@ def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
     d = gbt.ExtMemQuantileDMatrix(Batches(X, fields, [100] if task == "rank" else [40, 70, 30],
                                           cache_prefix=str(tmp_path / "c")), max_bin=32)
     assert len(list(tmp_path.glob("c-gbt-*.pages"))) == 1
-    assert gbt.train(params, d, 3).save_raw() == want
-    del d
+    booster = gbt.train(params, d, 3)
+    assert booster.save_raw() == want
+    # predicted from its pages (read back page by page): the values of the rows in memory
+    np.testing.assert_array_equal(booster.predict(d), booster.predict(gbt.Dataset(X, **fields)))
+    del d, booster
     gc.collect()
     assert list(tmp_path.iterdir()) == []
     if task == "reg":
