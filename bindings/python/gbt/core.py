@@ -279,8 +279,11 @@ class Dataset:
         CSR), a list of rows, or the path of a LIBSVM, CSV or TSV file read by
         the C reader (``gbt_dataset_from_file``; XGBoost's URI suffixes such as
         ``train.txt?format=libsvm`` or ``?format=csv&label_column=0`` become
-        its options, and a file written by :meth:`save_binary` is read back).
-        libgbt copies what it is
+        its options, and a file written by :meth:`save_binary` is read back),
+        or a :class:`gbt.DataIter` whose batches are joined in memory, the
+        fields it gives with them too (XGBoost's ``DMatrix(iterator)``;
+        :class:`QuantileDMatrix` and :class:`ExtMemQuantileDMatrix` keep only
+        bins).  libgbt copies what it is
         given; a C-ordered float32 array (or a CSR matrix with float32 values,
         uint32 indices and uint64 row pointers) is handed over without a
         conversion in Python, anything else is converted once first.
@@ -348,6 +351,20 @@ class Dataset:
                  _categories: Optional[Mapping[int, Sequence[Any]]] = None):
         self._handle = c_void_p()
         self.missing = float(missing) if missing is not None else math.nan
+        from .data_iter import DataIter, concat_batches
+
+        if isinstance(data, DataIter):  # XGBoost's DMatrix(iterator): the batches joined, values kept
+            got = concat_batches(data)
+            data = got["data"]
+            label = got.get("label") if label is None else label
+            weight = got.get("weight") if weight is None else weight
+            base_margin = got.get("base_margin") if base_margin is None else base_margin
+            group = got.get("group") if group is None else group
+            qid = got.get("qid") if qid is None else qid
+            label_lower_bound = got.get("label_lower_bound") if label_lower_bound is None else label_lower_bound
+            label_upper_bound = got.get("label_upper_bound") if label_upper_bound is None else label_upper_bound
+            feature_names = got.get("feature_names") if feature_names is None else feature_names
+            feature_types = got.get("feature_types") if feature_types is None else feature_types
         _check_feature_types(feature_types)
         handle = c_void_p()
         df_names = df_types = None

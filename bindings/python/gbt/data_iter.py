@@ -176,3 +176,45 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: 
     it.reraise()
     check(status)
     return {"handle": handle, "feature_names": names[0] if names else None}
+
+
+def concat_batches(it: DataIter) -> Dict[str, Any]:
+    """Every batch of ``it`` (from a reset), joined in order: what
+    ``Dataset(iterator)`` (XGBoost's ``DMatrix(iterator)``) holds, the
+    feature values kept in memory.  A field must come with every batch or
+    with none; the first batch's feature names and types are the dataset's."""
+    parts: List[Dict[str, Any]] = []
+
+    def input_data(**kwargs: Any) -> None:
+        parts.append(kwargs)
+
+    it.reset()
+    while it.next(input_data):
+        pass
+    it.reset()
+    if not parts:
+        raise ValueError("the iterator gave no batches")
+    out: Dict[str, Any] = {}
+    for key in sorted(set().union(*parts)):
+        values = [p.get(key) for p in parts]
+        if key in ("feature_names", "feature_types"):
+            out[key] = values[0]
+            continue
+        given = [v is not None for v in values]
+        if not any(given):
+            continue
+        if not all(given):
+            raise ValueError(f"batch {given.index(not given[0])} {'has' if not given[0] else 'has no'} "
+                             f"{key}, but batch 0 {'has none' if not given[0] else 'has'}: give it with every "
+                             "batch or with none")
+        if key == "data" and hasattr(values[0], "tocsr"):  # scipy sparse
+            import scipy.sparse
+
+            out[key] = scipy.sparse.vstack([v.tocsr() for v in values], format="csr")
+        elif key == "data" and hasattr(values[0], "iloc"):  # pandas
+            import pandas
+
+            out[key] = pandas.concat(values, ignore_index=True)
+        else:
+            out[key] = np.concatenate([np.asarray(v) for v in values])
+    return out

@@ -88,6 +88,30 @@ def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
         assert got.save_raw() == want
 
 
+def test_dataset_from_an_iterator_keeps_the_values():
+    """Dataset(iterator), XGBoost's DMatrix(iterator): the batches joined in
+    memory, feature values kept: the model and predictions of the same rows
+    given at once, dense and sparse; a field missing from a batch refused."""
+    X, y = _data()
+    w = np.linspace(0.5, 2, len(y)).astype(np.float32)
+    params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32}
+    want = gbt.train(params, gbt.Dataset(X, label=y, weight=w), 3)
+    d = gbt.DMatrix(Batches(X, {"label": y, "weight": w}, [40, 70, 30]))
+    got = gbt.train(params, d, 3)
+    assert got.save_raw() == want.save_raw()
+    np.testing.assert_array_equal(got.predict(d), want.predict(gbt.Dataset(X)))
+    import scipy.sparse as sp
+    sparse_want = gbt.train(params, gbt.Dataset(sp.csr_matrix(np.nan_to_num(X, nan=0.0)), label=y), 3)
+    sparse_got = gbt.train(params, gbt.Dataset(Batches(X, {"label": y}, [100], sparse=True)), 3)
+    assert sparse_got.save_raw() == sparse_want.save_raw()
+
+    class NoLabelLater(Batches):
+        def next(self, input_data):
+            return super().next(input_data if self.k == 0 else lambda data, label: input_data(data=data))
+    with pytest.raises(ValueError, match="batch 1 has no label, but batch 0 has"):
+        gbt.Dataset(NoLabelLater(X, {"label": y}, [100]))
+
+
 def test_same_iterator_as_xgboost(tmp_path):
     xgb = pytest.importorskip("xgboost")
     X, y = _data(200, 4)
