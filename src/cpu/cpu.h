@@ -97,4 +97,20 @@ void gbt__cpu_best_of_cat(const struct gbt_cuts *cuts, const struct gbt_hbin *h,
                           struct gbt_cat_entry *order, struct gbt_split *best, uint32_t *bits);
 gbt_status gbt__cpu_partition(void *ctx, const struct gbt_partition_job *jobs, int n);
 
+/*
+ * The first position in [lo, hi) of the ascending c->rows whose row is >=
+ * r (a node's rows ascend: its rows in one page are one run of its range).
+ */
+static inline uint64_t gbt__cpu_rows_lower_bound(const struct cpu_ctx *c, uint64_t lo, uint64_t hi, uint64_t r)
+{
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (c->rows[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 #endif

@@ -202,19 +202,6 @@ static void add_part(struct cpu_ctx *c, const struct gbt_hist_job *jobs, int n, 
     }
 }
 
-/* The first position in [lo, hi) of the ascending c->rows whose row is >= r. */
-static uint64_t rows_lower_bound(const struct cpu_ctx *c, uint64_t lo, uint64_t hi, uint64_t r)
-{
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (c->rows[mid] < r)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /*
  * With pages: each page read in turn, and each BUILD node's rows in it (a
  * node's rows are ascending, so they are one run of its range) added.
@@ -230,8 +217,8 @@ static gbt_status add_pages(struct cpu_ctx *c, const struct gbt_hist_job *jobs, 
         for (int j = 0; j < n; j++) {
             const uint64_t b = c->node_begin[jobs[j].node], e = b + c->node_count[jobs[j].node];
             if (jobs[j].op != GBT_HIST_BUILD) continue;
-            beg[j] = rows_lower_bound(c, b, e, r0);
-            cnt[j] = rows_lower_bound(c, beg[j], e, r1) - beg[j];
+            beg[j] = gbt__cpu_rows_lower_bound(c, b, e, r0);
+            cnt[j] = gbt__cpu_rows_lower_bound(c, beg[j], e, r1) - beg[j];
             any += cnt[j];
         }
         if (any == 0) continue; /* none of the nodes' rows there: the page is not read */

@@ -183,19 +183,6 @@ static uint64_t split_noted(const struct cpu_ctx *c, uint64_t begin, uint64_t en
     return nl;
 }
 
-/* The first position in [lo, hi) of the ascending c->rows whose row is >= r. */
-static uint64_t rows_lower_bound(const struct cpu_ctx *c, uint64_t lo, uint64_t hi, uint64_t r)
-{
-    while (lo < hi) {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        if (c->rows[mid] < r)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 /*
  * With pages: each page read in turn, and the side of each split node's
  * rows in it (one run of the node's ascending rows) noted in go_left from
@@ -214,7 +201,8 @@ static gbt_status decide_pages(struct cpu_ctx *c, const struct gbt_partition_job
         size_t np = 0;
         for (int j = 0; s == GBT_OK && j < n; j++) {
             const uint64_t b = c->node_begin[jobs[j].node], e = b + c->node_count[jobs[j].node];
-            const uint64_t a = rows_lower_bound(c, b, e, r0), z = rows_lower_bound(c, a, e, r1);
+            const uint64_t a = gbt__cpu_rows_lower_bound(c, b, e, r0);
+            const uint64_t z = gbt__cpu_rows_lower_bound(c, a, e, r1);
             for (uint64_t k = a; k < z && s == GBT_OK; k += CHUNK) {
                 s = gbt__reserve(&pc, &cap, np + 1, sizeof *pc, "partition chunks");
                 if (s != GBT_OK) break;
