@@ -420,6 +420,43 @@ static gbt_status gather(struct iter *it, const gbt_dataset *b, uint64_t i)
     return s;
 }
 
+/*
+ * A batch's nrow binned rows (part, freed here) appended to the matrix at
+ * it->row_at: into arrays sized by the first pass, or (grow: the one pass
+ * with a reference, whose sizes are not known ahead) arrays grown to hold
+ * them.
+ */
+static gbt_status append_codes(struct iter *it, struct gbt_qmatrix *part, uint64_t nrow, int grow)
+{
+    struct gbt_qmatrix *q = it->qm;
+    const uint64_t nf = q->cuts.nfeat;
+    gbt_status s = GBT_OK;
+    if (q->layout == GBT_QM_CSR) {
+        const uint64_t m = part->row_ptr[nrow];
+        if (grow) {
+            s = gbt__reserve(&q->row_ptr, &it->row_cap, it->row_at + nrow + 1, sizeof *q->row_ptr, "binned rows");
+            if (s == GBT_OK)
+                s = gbt__reserve(&q->slots, &it->code_cap, it->nnz_at + m + 1, sizeof *q->slots, "binned values");
+        }
+        if (s == GBT_OK) {
+            for (uint64_t r = 0; r < nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part->row_ptr[r];
+            memcpy(q->slots + it->nnz_at, part->slots, m * sizeof *q->slots);
+            it->nnz_at += m;
+        }
+    } else if (q->layout == GBT_QM_DENSE8) {
+        if (grow) s = gbt__reserve(&q->codes8, &it->code_cap, (it->row_at + nrow) * nf, 1, "binned matrix");
+        if (s == GBT_OK) memcpy(q->codes8 + it->row_at * nf, part->codes8, nrow * nf);
+    } else {
+        if (grow)
+            s = gbt__reserve(&q->codes16, &it->code_cap, (it->row_at + nrow) * nf, sizeof *q->codes16,
+                             "binned matrix");
+        if (s == GBT_OK) memcpy(q->codes16 + it->row_at * nf, part->codes16, nrow * nf * sizeof *q->codes16);
+    }
+    it->row_at += nrow;
+    gbt__qmatrix_free(part);
+    return s;
+}
+
 /* Pass 2 on batch i: its rows binned into the matrix. */
 static gbt_status bin_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
 {
@@ -448,19 +485,7 @@ static gbt_status bin_batch(struct iter *it, const gbt_dataset *b, uint64_t i)
         gbt__qmatrix_free(&part);
         return s;
     }
-    if (q->layout == GBT_QM_CSR) {
-        const uint64_t m = part.row_ptr[b->nrow];
-        for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
-        memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);
-        it->nnz_at += m;
-    } else if (q->layout == GBT_QM_DENSE8) {
-        memcpy(q->codes8 + it->row_at * nf, part.codes8, b->nrow * nf);
-    } else {
-        memcpy(q->codes16 + it->row_at * nf, part.codes16, b->nrow * nf * sizeof *q->codes16);
-    }
-    it->row_at += b->nrow;
-    gbt__qmatrix_free(&part);
-    return GBT_OK;
+    return append_codes(it, &part, b->nrow, 0);
 }
 
 /* ---- with a reference: its cuts, one pass --------------------------------- */
@@ -548,27 +573,7 @@ static gbt_status bin_ref(struct iter *it, const gbt_dataset *b, uint64_t i)
     s = gbt__quantize_rows(clean ? clean : b, q, it->nthread, &part);
     gbt_dataset_free(clean);
     FORWARD_IF_ERROR(s);
-    if (q->layout == GBT_QM_CSR) {
-        const uint64_t m = part.row_ptr[b->nrow];
-        s = gbt__reserve(&q->row_ptr, &it->row_cap, it->row_at + b->nrow + 1, sizeof *q->row_ptr, "binned rows");
-        if (s == GBT_OK)
-            s = gbt__reserve(&q->slots, &it->code_cap, it->nnz_at + m + 1, sizeof *q->slots, "binned values");
-        if (s == GBT_OK) {
-            for (uint64_t r = 0; r < b->nrow; r++) q->row_ptr[it->row_at + r] = it->nnz_at + part.row_ptr[r];
-            memcpy(q->slots + it->nnz_at, part.slots, m * sizeof *q->slots);
-            it->nnz_at += m;
-        }
-    } else if (q->layout == GBT_QM_DENSE8) {
-        s = gbt__reserve(&q->codes8, &it->code_cap, (it->row_at + b->nrow) * nf, 1, "binned matrix");
-        if (s == GBT_OK) memcpy(q->codes8 + it->row_at * nf, part.codes8, b->nrow * nf);
-    } else {
-        s = gbt__reserve(&q->codes16, &it->code_cap, (it->row_at + b->nrow) * nf, sizeof *q->codes16,
-                         "binned matrix");
-        if (s == GBT_OK) memcpy(q->codes16 + it->row_at * nf, part.codes16, b->nrow * nf * sizeof *q->codes16);
-    }
-    it->row_at += b->nrow;
-    gbt__qmatrix_free(&part);
-    return s;
+    return append_codes(it, &part, b->nrow, 1);
 }
 
 /* dst := a copy of the cuts src (dst holds nothing). */
