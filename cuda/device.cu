@@ -305,7 +305,6 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     /* with pages the codes stay on disk: none on the device, two pages streamed through it */
     const int paged = plan->pages != NULL;
     const uint64_t nnz = qm->layout == GBT_QM_CSR && !paged ? qm->row_ptr[n] : 0;
-    const int whole = !paged; /* the codes on the device whole */
     int major = 0, minor = 0;
     size_t fr = 0, tot = 0, need = 0;
     const char *fake;
@@ -326,8 +325,9 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     if (paged) {
         c->pages = plan->pages;
         c->npage = gbt__pages_count(plan->pages);
-        c->page_cap = gbt__pages_max_page_bytes(plan->pages);
-        if (c->page_cap == 0) c->page_cap = 1;
+        /* whole 8-byte words: a CSR page's row offsets (8 bytes each) lead the buffer */
+        c->page_cap = (gbt__pages_max_page_bytes(plan->pages) + 7) / 8 * 8;
+        if (c->page_cap == 0) c->page_cap = 8;
     }
     c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
     if (c->ntiles == 0) c->ntiles = 1;
@@ -379,14 +379,14 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     st_bytes[ST_CAT] = (size_t)c->max_slots * c->cat_words * 4;
 
     request req[] = {
-        {(void **)&c->codes8, whole && qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
+        {(void **)&c->codes8, !paged && qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
          "the binned matrix"},
-        {(void **)&c->codes16, whole && qm->layout == GBT_QM_DENSE16 ? n * c->code_stride * 2 : 0,
+        {(void **)&c->codes16, !paged && qm->layout == GBT_QM_DENSE16 ? n * c->code_stride * 2 : 0,
          "the binned matrix"},
         {(void **)&c->codes_col,
-         !whole ? 0 : qm->layout == GBT_QM_DENSE8 ? n * nf : qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0,
+         paged ? 0 : qm->layout == GBT_QM_DENSE8 ? n * nf : qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0,
          "the binned matrix by column"},
-        {(void **)&c->row_ptr, whole && qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
+        {(void **)&c->row_ptr, !paged && qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
         {(void **)&c->page_dev[0], paged ? c->page_cap : 0, "a page of the binned matrix"},
         {(void **)&c->page_dev[1], paged ? c->page_cap : 0, "a page of the binned matrix"},
         {(void **)&c->noted, paged ? n : 0, "the partition's notes"},
@@ -499,7 +499,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
             c->codes16, c->code_stride, (uint16_t *)c->codes_col, n, (uint32_t)nf);
         CU_LAUNCHED("transpose_codes");
     }
-    if (qm->layout == GBT_QM_CSR && whole) {
+    if (qm->layout == GBT_QM_CSR && !paged) {
         CU_FORWARD(copy_in(c, c->row_ptr, qm->row_ptr, (n + 1) * 8, msg));
         CU_FORWARD(copy_in(c, c->slots, qm->slots, nnz * 4, msg));
     }
