@@ -504,7 +504,7 @@ static int rows_next(void *user, gbt_batch *b)
  * device=cuda streams the pages (cuda/pages.cu): its CSR and two-byte
  * layouts (the one-byte one: check_case) give the CPU's in-memory model;
  * its memory check counts two page buffers of 100 rows x 6 one-byte codes
- * (600 bytes, 608 in whole 8-byte words, allocated in 512-byte units: 1,024 each) and a byte a row
+ * (600 bytes, allocated in 512-byte units: 1,024 each) and a byte a row
  * of partition notes (420: 512), 2,560 bytes, where the whole matrix on
  * the device is its rows (2,520: 2,560) and their column-major copy
  * (2,560), 5,120 bytes; a device memory that fits the first and not the
