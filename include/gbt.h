@@ -641,6 +641,14 @@ GBT_API gbt_status gbt_dataset_from_iter_mpi(gbt_iter_next_fn next, gbt_iter_res
                                              int max_bin, const void *mpi_comm, gbt_dataset **out);
 GBT_API gbt_status gbt_dataset_from_file_iter_mpi(const char *path, const char *options, int max_bin,
                                                   const void *mpi_comm, gbt_dataset **out);
+/*
+ * gbt_dataset_from_iter_mpi with each rank's binned rows in pages on disk
+ * under cache_prefix (gbt_dataset_from_iter_ext's; NULL: in memory): each
+ * rank writes its own page file (named with its process id).
+ */
+GBT_API gbt_status gbt_dataset_from_iter_ext_mpi(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                                 int max_bin, const char *cache_prefix, const void *mpi_comm,
+                                                 gbt_dataset **out);
 
 /*
  * Frees the dataset and what it keeps: its data, fields, names and its
