@@ -981,8 +981,10 @@ class ExtMemQuantileDMatrix(QuantileDMatrix):
     :class:`QuantileDMatrix` on the same batches, byte for byte; prediction
     and evaluation on it read the pages too (docs/external-memory.md).
     With ``ref`` the batches are binned with ``ref``'s cuts and kept in
-    memory, as :class:`QuantileDMatrix`'s.  ``cache_host_ratio`` is
-    accepted and unused."""
+    memory, as :class:`QuantileDMatrix`'s.  Made inside a collective
+    context, as :class:`QuantileDMatrix`, each rank writes its own page file
+    (``gbt_dataset_from_iter_ext_mpi``).  ``cache_host_ratio`` is accepted
+    and unused."""
 
     _pages = True
 
