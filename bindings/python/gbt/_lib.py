@@ -176,8 +176,6 @@ _SIGNATURES = {
                                      POINTER(_dataset_p)]),
     "gbt_dataset_from_file": (c_int, [c_char_p, c_char_p, POINTER(_dataset_p)]),
     "gbt_dataset_from_iter": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, POINTER(_dataset_p)]),
-    "gbt_dataset_from_iter_mpi": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, c_void_p,
-                                          POINTER(_dataset_p)]),
     "gbt_dataset_from_iter_ext_mpi": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, c_char_p, c_void_p,
                                               POINTER(_dataset_p)]),
     "gbt_dataset_from_iter_ext": (c_int, [ITER_NEXT_FN, ITER_RESET_FN, c_void_p, c_int, c_char_p,

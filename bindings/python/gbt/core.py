@@ -926,7 +926,8 @@ class QuantileDMatrix(Dataset):
     (docs/external-memory.md).  Made inside a collective context
     (``gbt.collective.CommunicatorContext``, ``gbt.collective.init``), every
     rank with its own batches and without ``ref``, its cuts are those of
-    every rank's rows (``gbt_dataset_from_iter_mpi``), for a distributed
+    every rank's rows (``gbt_dataset_from_iter_ext_mpi`` without a cache
+    prefix), for a distributed
     :func:`gbt.train` over that communicator; one made outside is refused
     there."""
 
