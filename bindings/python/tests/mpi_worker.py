@@ -85,7 +85,7 @@ def main(out):
         save("depthwise2", b)
         sub.Free()
 
-    # QuantileDMatrix(DataIter) made inside the context over every rank (gbt_dataset_from_iter_mpi), in
+    # QuantileDMatrix(DataIter) made inside the context over every rank (gbt_dataset_from_iter_ext_mpi), in
     # 2 batches a rank; regression, then rank:ndcg with qid (each rank's rows whole queries)
     class Batches(gbt.DataIter):
         def __init__(self, Xr, yr, qid=None):
