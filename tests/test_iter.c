@@ -407,41 +407,62 @@ static void check_pages(void)
 
 /*
  * gbt_dataset_from_file_iter: a CSV file of the rows (floats written to
- * round-trip, a missing value empty) read in batches of about 2,000 bytes
- * of its text trains the model of the same file read whole, on the CPU and
- * on the device.
+ * round-trip, a missing value empty; feature 2 a category number, declared
+ * by the option feature_types) read in batches of about 2,000 bytes of its
+ * text trains the model of the same file read whole, on the CPU and on the
+ * device; the file read whole with the option is the file read whole with
+ * gbt_dataset_set_feature_types after.
  */
 static void check_file(int have_cuda)
 {
     const char *set[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
     const char *set_cuda[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cuda", NULL};
+    const char *types[C] = {"q", "q", "c", "q", "q", "q"};
     char *text = malloc((size_t)N * (C + 1) * 20 + 1), *at = text;
     const char *path;
-    gbt_dataset *whole = NULL, *batches = NULL;
-    gbt_booster *ref = NULL, *b = NULL;
+    gbt_dataset *whole = NULL, *typed = NULL, *batches = NULL;
+    gbt_booster *ref = NULL, *b = NULL, *t = NULL;
     if (text == NULL) exit(2);
     tu_data(N, C, 0.1, 0, x, y);
     for (int r = 0; r < N; r++) {
-        at += sprintf(at, "%.9g", (double)y[r]);
+        const int cat = r * 7 % 9; /* categories 2, 5 and 7 raise the label: a split on a set of them */
+        at += sprintf(at, "%.9g", (double)y[r] + (cat == 2 || cat == 5 || cat == 7 ? 3.0 : 0.0));
         for (int c = 0; c < C; c++)
-            at += isnan(x[r * C + c]) ? sprintf(at, ",") : sprintf(at, ",%.9g", (double)x[r * C + c]);
+            at += c == 2 ? sprintf(at, ",%d", cat)
+                  : isnan(x[r * C + c]) ? sprintf(at, ",")
+                                        : sprintf(at, ",%.9g", (double)x[r * C + c]);
         *at++ = '\n';
     }
     *at = '\0';
     path = tu_write("rows.csv", text);
     free(text);
-    if (gbt_dataset_from_file(path, NULL, &whole) != GBT_OK ||
-        gbt_dataset_from_file_iter(path, "batch_bytes=2000", 16, &batches) != GBT_OK)
+    if (gbt_dataset_from_file(path, NULL, &whole) != GBT_OK || gbt_dataset_set_feature_types(whole, types, C) ||
+        gbt_dataset_from_file(path, "feature_types=qqcqqq", &typed) != GBT_OK ||
+        gbt_dataset_from_file_iter(path, "batch_bytes=2000,feature_types=qqcqqq", 16, &batches) != GBT_OK)
         diag("reading %s: %s", path, gbt_last_error());
     ref = whole ? tu_train(whole, ROUNDS, set) : NULL;
+    t = typed && !only_device ? tu_train(typed, ROUNDS, set) : NULL;
     b = batches ? tu_train(batches, ROUNDS, only_device ? set_cuda : set) : NULL;
+    if (!only_device) {
+        size_t len;
+        char *json = ref ? tu_model(ref, &len) : NULL;
+        const char *cat = json ? strstr(json, "\"categories_nodes\": [") : NULL;
+        int split = 0; /* some tree has a categorical split */
+        for (; cat && !split; cat = strstr(cat + 1, "\"categories_nodes\": ["))
+            split = cat[strlen("\"categories_nodes\": [")] != ']';
+        ok(ref && t && tu_same_model(ref, t) && split,
+           "the option feature_types=qqcqqq: the types gbt_dataset_set_feature_types sets (and a categorical split)");
+        gbt_free(json);
+    }
     if (!only_device || have_cuda)
         ok(ref && b && tu_same_model(ref, b),
-           "a CSV file in batches of 2,000 bytes%s: the model of the file read whole",
+           "a CSV file with a categorical feature in batches of 2,000 bytes%s: the model of the file read whole",
            only_device ? " on device=cuda" : "");
     gbt_booster_free(ref);
     gbt_booster_free(b);
+    gbt_booster_free(t);
     gbt_dataset_free(whole);
+    gbt_dataset_free(typed);
     gbt_dataset_free(batches);
     tu_cleanup();
 }
