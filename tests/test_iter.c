@@ -377,14 +377,25 @@ static void check_pages(void)
     check_fails(a, "stale: written for another dataset", "a page of another dataset with the same cuts");
     gbt_dataset_free(b);
     gbt_dataset_free(a);
-    /* a byte of page 0's codes flipped, then the file cut short */
+    /*
+     * a byte of page 0's codes flipped (between two rounds of one training,
+     * whose reader summed the page in the first: the next round sums it
+     * again), then the file cut short
+     */
     a = paged(100, 0, 16, pa, NULL);
     f = fopen(pa, "r+b");
     if (f == NULL || fseek(f, 90, SEEK_SET) != 0) exit(2);
     {
+        const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+        gbt_booster *b1 = tu_booster(set);
         const int c = fgetc(f);
+        const gbt_status first = gbt_booster_update(b1, a);
         if (fseek(f, 90, SEEK_SET) != 0 || fputc(c ^ 1, f) == EOF) exit(2);
         fclose(f);
+        ok(first == GBT_OK && gbt_booster_update(b1, a) == GBT_E_FORMAT &&
+               strstr(gbt_last_error(), "page 0: checksum mismatch"),
+           "a byte flipped after a round is refused by the next round: %s", gbt_last_error());
+        gbt_booster_free(b1);
         check_fails(a, "page 0: checksum mismatch", "a page with a byte flipped");
         f = fopen(pa, "r+b");
         if (f == NULL || fseek(f, 90, SEEK_SET) != 0 || fputc(c, f) == EOF || fseek(f, 0, SEEK_END) != 0) exit(2);
