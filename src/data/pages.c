@@ -574,14 +574,14 @@ gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const s
                                   uint64_t *row_begin)
 {
     const struct gbt_pages *p = r->p;
-    const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
-    const uint64_t codes = r->at[i + 1] - r->at[i] - HEADER_BYTES - 4;
-    uint64_t h[HEADER_WORDS];
+    uint64_t h[HEADER_WORDS], n, nv;
     uint32_t stored;
     struct stat now;
     int got;
     RETURN_ERROR_IF(i >= p->npage, GBT_E_INTERNAL, "page %llu of %llu", (unsigned long long)i,
                     (unsigned long long)p->npage);
+    n = p->row_begin[i + 1] - p->row_begin[i];
+    nv = p->val_begin[i + 1] - p->val_begin[i];
     RETURN_ERROR_IF(fstat(r->fd, &now) != 0, GBT_E_IO, "cannot stat the page file '%s': %s", p->path,
                     strerror(errno));
     if (!same_file(&now, &r->seen)) {
@@ -604,7 +604,7 @@ gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const s
         } else {
             gbt__crc32_update(&crc, p->layout == GBT_QM_DENSE8 ? (const void *)r->page.codes8
                                                                : (const void *)r->page.codes16,
-                              codes);
+                              r->at[i + 1] - r->at[i] - HEADER_BYTES - 4);
         }
         if (stored != crc.value) return sum_error(p, i, stored, crc.value);
     }
