@@ -242,7 +242,9 @@ enum { LIMIT_ROWS = 64 };
 
 /*
  * The largest code of each cell of LIMIT_ROWS rows, row after row (a dense
- * layout; NULL for CSR), so that a block of rows is checked as one run.
+ * layout; NULL for CSR), so that a block of rows is checked as one run: a
+ * feature's bin count (its missing code), or the largest code the width
+ * holds when that is less (256 bins and no missing value: codes 0 to 255).
  */
 static gbt_status limits_make(const struct gbt_pages *p, const struct gbt_cuts *c, void **out)
 {
@@ -252,12 +254,12 @@ static gbt_status limits_make(const struct gbt_pages *p, const struct gbt_cuts *
     if (p->layout == GBT_QM_DENSE8) {
         uint8_t *l;
         FORWARD_IF_ERROR(gbt__alloc(&l, cells ? cells : 1, 1, 0, "a page's code limits"));
-        for (size_t k = 0; k < cells; k++) l[k] = (uint8_t)c->nbins[k % nf];
+        for (size_t k = 0; k < cells; k++) l[k] = (uint8_t)(c->nbins[k % nf] < 255 ? c->nbins[k % nf] : 255);
         *out = l;
     } else {
         uint16_t *l;
         FORWARD_IF_ERROR(gbt__alloc(&l, cells ? cells : 1, 2, 0, "a page's code limits"));
-        for (size_t k = 0; k < cells; k++) l[k] = (uint16_t)c->nbins[k % nf];
+        for (size_t k = 0; k < cells; k++) l[k] = (uint16_t)(c->nbins[k % nf] < 65535 ? c->nbins[k % nf] : 65535);
         *out = l;
     }
     return GBT_OK;
