@@ -12,7 +12,10 @@
  * pages on disk (gbt_dataset_from_iter_ext with a cache prefix: five
  * pages); check_pages adds the CSR and two-byte layouts in pages, a stale
  * page (another dataset's file in its place), a corrupt one (a byte
- * flipped), a truncated one, and the files gone once the datasets are freed.
+ * flipped, also between two rounds of one training, whose reader sums a
+ * page once a tree), a code past its bins under a matching checksum
+ * (computed here), a truncated one, and the files gone once the datasets
+ * are freed.
  * Validation rows binned with the training rows' cuts
  * (gbt_dataset_from_iter_ref) evaluate and predict as the same rows in
  * memory, bit for bit (check_ref).
@@ -252,6 +255,23 @@ static gbt_dataset *paged(uint64_t bs, int csr, int max_bin, char *path, const c
     return d;
 }
 
+/*
+ * Writes the n bytes of page over f's start and (unless only_bytes) their
+ * CRC-32 after them, computed here bit by bit (the reflected IEEE
+ * polynomial, as zlib's crc32).
+ */
+static void put_crc(FILE *f, const unsigned char *page, size_t n, int only_bytes)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= page[i];
+        for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
+    crc = ~crc;
+    if (fseek(f, 0, SEEK_SET) != 0 || fwrite(page, 1, n, f) != n) exit(2);
+    if (!only_bytes && fwrite(&crc, 4, 1, f) != 1) exit(2);
+}
+
 /* Training on d fails with GBT_E_FORMAT and a message holding want. */
 static void check_fails(gbt_dataset *d, const char *want, const char *what)
 {
@@ -377,17 +397,43 @@ static void check_pages(void)
     check_fails(a, "stale: written for another dataset", "a page of another dataset with the same cuts");
     gbt_dataset_free(b);
     gbt_dataset_free(a);
-    /* a byte of page 0's codes flipped, then the file cut short */
+    /*
+     * a byte of page 0's codes flipped (between two rounds of one training,
+     * whose reader summed the page in the first: the next round sums it
+     * again), then the file cut short
+     */
     a = paged(100, 0, 16, pa, NULL);
     f = fopen(pa, "r+b");
     if (f == NULL || fseek(f, 90, SEEK_SET) != 0) exit(2);
     {
+        const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+        gbt_booster *b1 = tu_booster(set);
         const int c = fgetc(f);
+        const gbt_status first = gbt_booster_update(b1, a);
         if (fseek(f, 90, SEEK_SET) != 0 || fputc(c ^ 1, f) == EOF) exit(2);
         fclose(f);
+        ok(first == GBT_OK && gbt_booster_update(b1, a) == GBT_E_FORMAT &&
+               strstr(gbt_last_error(), "page 0: checksum mismatch"),
+           "a byte flipped after a round is refused by the next round: %s", gbt_last_error());
+        gbt_booster_free(b1);
         check_fails(a, "page 0: checksum mismatch", "a page with a byte flipped");
         f = fopen(pa, "r+b");
-        if (f == NULL || fseek(f, 90, SEEK_SET) != 0 || fputc(c, f) == EOF || fseek(f, 0, SEEK_END) != 0) exit(2);
+        if (f == NULL || fseek(f, 90, SEEK_SET) != 0 || fputc(c, f) == EOF) exit(2);
+    }
+    {
+        /* a code past its feature's bins under a checksum that matches: page 0 is 80 + 100 x 6 bytes, then its CRC */
+        unsigned char page[680], sum[4], was;
+        if (fseek(f, 0, SEEK_SET) != 0 || fread(page, 1, 680, f) != 680 || fread(sum, 1, 4, f) != 4) exit(2);
+        was = page[90];
+        page[90] = 0xff;
+        put_crc(f, page, 680, 0);
+        fclose(f);
+        check_fails(a, "page 0: a code out of the cuts' range", "a code past its bins with a good checksum");
+        f = fopen(pa, "r+b");
+        page[90] = was;
+        if (f == NULL) exit(2);
+        put_crc(f, page, 680, 1);
+        if (fseek(f, 680, SEEK_SET) != 0 || fwrite(sum, 1, 4, f) != 4 || fseek(f, 0, SEEK_END) != 0) exit(2);
     }
     size = ftell(f);
     fclose(f);

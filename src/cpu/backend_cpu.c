@@ -125,6 +125,7 @@ static gbt_status cpu_begin_tree(void *p, int cls)
     for (uint64_t r = 0; r < c->nrow; r++) c->rows[r] = (uint32_t)r;
     c->node_begin[0] = 0;
     c->node_count[0] = c->nrow;
+    if (c->reader) gbt__pages_reader_recheck(c->reader); /* each page's checksum again, once a tree */
     return GBT_OK;
 }
 

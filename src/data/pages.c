@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,13 +195,131 @@ uint64_t gbt__pages_count(const struct gbt_pages *p)
     return p->npage;
 }
 
-/* Reads n bytes of page i into v, adding them to the checksum. */
+/*
+ * Whether any of a's n codes is above lim's (n within lim's length): in
+ * blocks of a fixed count into as many flags, which the compiler turns
+ * into vector compares.
+ */
+static int over8(const uint8_t *restrict a, const uint8_t *restrict lim, size_t n)
+{
+    uint8_t acc[64] = {0};
+    unsigned any = 0;
+    size_t j = 0;
+    for (; j + 64 <= n; j += 64)
+        for (int k = 0; k < 64; k++) acc[k] |= (uint8_t)(a[j + k] > lim[j + k]);
+    for (int k = 0; k < 64; k++) any |= acc[k];
+    for (; j < n; j++) any |= a[j] > lim[j];
+    return any != 0;
+}
+
+static int over16(const uint16_t *restrict a, const uint16_t *restrict lim, size_t n)
+{
+    uint16_t acc[32] = {0};
+    unsigned any = 0;
+    size_t j = 0;
+    for (; j + 32 <= n; j += 32)
+        for (int k = 0; k < 32; k++) acc[k] |= (uint16_t)(a[j + k] > lim[j + k]);
+    for (int k = 0; k < 32; k++) any |= acc[k];
+    for (; j < n; j++) any |= a[j] > lim[j];
+    return any != 0;
+}
+
+/* Whether any of a's n slots is lim or more. */
+static int over32(const uint32_t *restrict a, uint32_t lim, size_t n)
+{
+    uint32_t acc[16] = {0};
+    unsigned any = 0;
+    size_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        for (int k = 0; k < 16; k++) acc[k] |= (uint32_t)(a[j + k] >= lim);
+    for (int k = 0; k < 16; k++) any |= acc[k];
+    for (; j < n; j++) any |= a[j] >= lim;
+    return any != 0;
+}
+
+/* Rows of a dense layout's code limits (each row: every feature's bin count, its missing code). */
+enum { LIMIT_ROWS = 64 };
+
+/*
+ * The largest code of each cell of LIMIT_ROWS rows, row after row (a dense
+ * layout; NULL for CSR), so that a block of rows is checked as one run: a
+ * feature's bin count (its missing code), or the largest code the width
+ * holds when that is less (256 bins and no missing value: codes 0 to 255).
+ */
+static gbt_status limits_make(const struct gbt_pages *p, const struct gbt_cuts *c, void **out)
+{
+    const size_t nf = p->nfeat, cells = (size_t)LIMIT_ROWS * nf;
+    *out = NULL;
+    if (p->layout == GBT_QM_CSR) return GBT_OK;
+    if (p->layout == GBT_QM_DENSE8) {
+        uint8_t *l;
+        FORWARD_IF_ERROR(gbt__alloc(&l, cells ? cells : 1, 1, 0, "a page's code limits"));
+        for (size_t k = 0; k < cells; k++) l[k] = (uint8_t)(c->nbins[k % nf] < 255 ? c->nbins[k % nf] : 255);
+        *out = l;
+    } else {
+        uint16_t *l;
+        FORWARD_IF_ERROR(gbt__alloc(&l, cells ? cells : 1, 2, 0, "a page's code limits"));
+        for (size_t k = 0; k < cells; k++) l[k] = (uint16_t)(c->nbins[k % nf] < 65535 ? c->nbins[k % nf] : 65535);
+        *out = l;
+    }
+    return GBT_OK;
+}
+
+/*
+ * Whether any code of out's rows [r0, r1) (CSR: slots [v0, v1)) is outside
+ * the cuts (c: out's own may be unset; lim: limits_make's).
+ */
+static int codes_bad(const struct gbt_pages *p, const struct gbt_cuts *c, const void *lim,
+                     const struct gbt_qmatrix *out, uint64_t r0, uint64_t r1, uint64_t v0, uint64_t v1)
+{
+    const uint64_t nf = p->nfeat;
+    int bad = 0;
+    if (p->layout == GBT_QM_CSR) {
+        bad |= out->row_ptr[r0] != v0;
+        for (uint64_t r = r0; r < r1; r++) bad |= out->row_ptr[r + 1] < out->row_ptr[r];
+        bad |= out->row_ptr[r1] != v1;
+        bad |= over32(out->slots + v0, c->total_slots, v1 - v0);
+    } else {
+        for (uint64_t r = r0; r < r1; r += LIMIT_ROWS) {
+            const size_t cells = (size_t)((r1 - r < LIMIT_ROWS ? r1 - r : LIMIT_ROWS) * nf);
+            bad |= p->layout == GBT_QM_DENSE8 ? over8(out->codes8 + r * nf, lim, cells)
+                                              : over16(out->codes16 + r * nf, lim, cells);
+        }
+    }
+    return bad;
+}
+
+static gbt_status codes_error(const struct gbt_pages *p, uint64_t i)
+{
+    return gbt__fail(GBT_E_FORMAT, "page file '%s', page %llu: a code out of the cuts' range (corrupt)", p->path,
+                     (unsigned long long)i);
+}
+
+static gbt_status sum_error(const struct gbt_pages *p, uint64_t i, uint32_t stored, uint32_t sum)
+{
+    return gbt__fail(GBT_E_FORMAT,
+                     "page file '%s', page %llu: checksum mismatch (stored %08x, computed %08x): the file is corrupt",
+                     p->path, (unsigned long long)i, stored, sum);
+}
+
+static gbt_status short_error(const struct gbt_pages *p, uint64_t i, const char *why)
+{
+    return gbt__fail(GBT_E_FORMAT,
+                     "page file '%s', page %llu: %s: the file was cut short or replaced since it was written", p->path,
+                     (unsigned long long)i, why);
+}
+
+static gbt_status tail_error(const struct gbt_pages *p)
+{
+    return gbt__fail(GBT_E_FORMAT, "page file '%s': bytes after its %llu pages: the file was replaced", p->path,
+                     (unsigned long long)p->npage);
+}
+
+/* Reads n bytes of page i into v, adding them to the checksum crc (NULL: none). */
 static gbt_status read_all(const struct gbt_pages *p, FILE *f, uint64_t i, struct gbt_crc32 *crc, void *v, size_t n)
 {
-    RETURN_ERROR_IF(n && fread(v, 1, n, f) != n, GBT_E_FORMAT,
-                    "page file '%s', page %llu: %s: the file was cut short or replaced since it was written",
-                    p->path, (unsigned long long)i, ferror(f) ? strerror(errno) : "truncated");
-    gbt__crc32_update(crc, v, n);
+    if (n && fread(v, 1, n, f) != n) return short_error(p, i, ferror(f) ? strerror(errno) : "truncated");
+    if (crc) gbt__crc32_update(crc, v, n);
     return GBT_OK;
 }
 
@@ -232,68 +351,34 @@ static gbt_status check_header(const struct gbt_pages *p, uint64_t i, const uint
 }
 
 /*
- * Every code of out's rows [r0, r1) (CSR: slots [v0, v1)) within the cuts
- * (c: out's own may be unset).
- */
-static gbt_status check_codes(const struct gbt_pages *p, uint64_t i, const struct gbt_cuts *c,
-                              const struct gbt_qmatrix *out, uint64_t r0, uint64_t r1, uint64_t v0, uint64_t v1)
-{
-    int bad = 0;
-    if (p->layout == GBT_QM_CSR) {
-        bad |= out->row_ptr[r0] != v0;
-        for (uint64_t r = r0; r < r1; r++) bad |= out->row_ptr[r + 1] < out->row_ptr[r];
-        bad |= out->row_ptr[r1] != v1;
-        for (uint64_t k = v0; k < v1; k++) bad |= out->slots[k] >= c->total_slots;
-    } else if (p->layout == GBT_QM_DENSE8) {
-        for (uint64_t r = r0; r < r1; r++) {
-            const uint8_t *row = out->codes8 + r * c->nfeat;
-            for (uint32_t f = 0; f < c->nfeat; f++) bad |= row[f] > c->nbins[f];
-        }
-    } else {
-        for (uint64_t r = r0; r < r1; r++) {
-            const uint16_t *row = out->codes16 + r * c->nfeat;
-            for (uint32_t f = 0; f < c->nfeat; f++) bad |= row[f] > c->nbins[f];
-        }
-    }
-    RETURN_ERROR_IF(bad, GBT_E_FORMAT, "page file '%s', page %llu: a code out of the cuts' range (corrupt)",
-                    p->path, (unsigned long long)i);
-    return GBT_OK;
-}
-
-/*
  * Page i read, with every check, into out's rows from r0 (CSR: its values
  * from v0; out->row_ptr[r0] == v0 already): the whole matrix's place of
- * the page, or 0 for a buffer of one page.
+ * the page (lim: limits_make's).
  */
 static gbt_status read_page(const struct gbt_pages *p, FILE *f, uint64_t i, const struct gbt_cuts *c,
-                            struct gbt_qmatrix *out, uint64_t r0, uint64_t v0)
+                            const void *lim, struct gbt_qmatrix *out, uint64_t r0, uint64_t v0)
 {
-    struct gbt_crc32 crc;
+    struct gbt_crc32 crc, *k = &crc;
     uint64_t h[HEADER_WORDS];
     const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
     const uint64_t nf = p->nfeat;
-    uint32_t stored, sum;
-    gbt__crc32_init(&crc);
-    FORWARD_IF_ERROR(read_all(p, f, i, &crc, h, HEADER_BYTES));
+    uint32_t stored;
+    gbt__crc32_init(k);
+    FORWARD_IF_ERROR(read_all(p, f, i, k, h, HEADER_BYTES));
     FORWARD_IF_ERROR(check_header(p, i, h));
     if (p->layout == GBT_QM_CSR) {
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->row_ptr + r0, (n + 1) * 8));
+        FORWARD_IF_ERROR(read_all(p, f, i, k, out->row_ptr + r0, (n + 1) * 8));
         for (uint64_t r = r0; r <= r0 + n; r++) out->row_ptr[r] += v0; /* page offsets from 0 */
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->slots + v0, nv * 4));
+        FORWARD_IF_ERROR(read_all(p, f, i, k, out->slots + v0, nv * 4));
     } else if (p->layout == GBT_QM_DENSE8) {
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes8 + r0 * nf, n * nf));
+        FORWARD_IF_ERROR(read_all(p, f, i, k, out->codes8 + r0 * nf, n * nf));
     } else {
-        FORWARD_IF_ERROR(read_all(p, f, i, &crc, out->codes16 + r0 * nf, n * nf * 2));
+        FORWARD_IF_ERROR(read_all(p, f, i, k, out->codes16 + r0 * nf, n * nf * 2));
     }
-    sum = crc.value;
-    FORWARD_IF_ERROR(read_all(p, f, i, &crc, &stored, sizeof stored));
-    RETURN_ERROR_IF(stored != sum, GBT_E_FORMAT,
-                    "page file '%s', page %llu: checksum mismatch (stored %08x, computed %08x): the file is corrupt",
-                    p->path, (unsigned long long)i, stored, sum);
-    FORWARD_IF_ERROR(check_codes(p, i, c, out, r0, r0 + n, v0, v0 + nv));
-    RETURN_ERROR_IF(i + 1 == p->npage && fgetc(f) != EOF, GBT_E_FORMAT,
-                    "page file '%s': bytes after its %llu pages: the file was replaced", p->path,
-                    (unsigned long long)p->npage);
+    FORWARD_IF_ERROR(read_all(p, f, i, NULL, &stored, sizeof stored));
+    if (stored != crc.value) return sum_error(p, i, stored, crc.value);
+    if (codes_bad(p, c, lim, out, r0, r0 + n, v0, v0 + nv)) return codes_error(p, i);
+    if (i + 1 == p->npage && fgetc(f) != EOF) return tail_error(p);
     return GBT_OK;
 }
 
@@ -322,6 +407,7 @@ static gbt_status load(const struct gbt_pages *p, const struct gbt_qmatrix *q, s
 {
     const uint64_t n = p->nrow, nf = p->nfeat, cells = n * nf > 0 ? n * nf : 1;
     FILE *f;
+    void *lim;
     gbt_status s = GBT_OK;
     RETURN_ERROR_IF(p->f != NULL, GBT_E_INVALID_ARG, "the page file '%s' is still being written", p->path);
     FORWARD_IF_ERROR(cuts_copy(&out->cuts, &q->cuts));
@@ -335,11 +421,16 @@ static gbt_status load(const struct gbt_pages *p, const struct gbt_qmatrix *q, s
     } else {
         FORWARD_IF_ERROR(gbt__alloc(&out->codes16, cells, 2, 0, "binned matrix"));
     }
+    FORWARD_IF_ERROR(limits_make(p, &out->cuts, &lim));
     f = fopen(p->path, "rb");
-    RETURN_ERROR_IF(f == NULL, GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
+    if (f == NULL) {
+        free(lim);
+        return gbt__fail(GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
+    }
     for (uint64_t i = 0; s == GBT_OK && i < p->npage; i++)
-        s = read_page(p, f, i, &out->cuts, out, p->row_begin[i], p->val_begin[i]);
+        s = read_page(p, f, i, &out->cuts, lim, out, p->row_begin[i], p->val_begin[i]);
     fclose(f);
+    free(lim);
     return s;
 }
 
@@ -363,12 +454,30 @@ void gbt__pages_free(struct gbt_pages *p)
     free(p);
 }
 
+/*
+ * A reader reads a page with pread at its offset.  The checksum verdicts:
+ * a page whose checksum matched is not summed again until
+ * gbt__pages_reader_recheck, as long as the file is the one it was read
+ * from (its device, inode, size, modification and change times, taken by
+ * fstat at every read); any difference forgets every verdict.
+ */
 struct gbt_page_reader {
     const struct gbt_pages *p;
-    FILE *f;
-    uint64_t next;            /* the page the file is at */
+    int fd;
+    uint64_t *at;             /* npage + 1: each page's offset in the file, then the file's length */
     struct gbt_qmatrix page;  /* one page's codes; cuts: a copy of the struct of q's, not owned */
+    void *lim;                /* limits_make's */
+    uint8_t *summed;          /* per page: its checksum matched, the file as `seen` */
+    struct stat seen;
 };
+
+/* Whether a and b are the same file, unchanged. */
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
 
 /* Page i's bytes in the file: header, codes, checksum. */
 static uint64_t page_file_bytes(const struct gbt_pages *p, uint64_t i)
@@ -404,6 +513,7 @@ gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qm
     }
     FORWARD_IF_ERROR(gbt__alloc(&r, 1, sizeof *r, 1, "page reader"));
     r->p = p;
+    r->fd = -1;
     r->page.cuts = q->cuts;
     r->page.layout = p->layout;
     if (p->layout == GBT_QM_CSR) {
@@ -414,7 +524,11 @@ gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qm
     } else {
         s = gbt__alloc(&r->page.codes16, rows * (p->nfeat ? p->nfeat : 1), 2, 0, "a page's codes");
     }
-    if (s == GBT_OK && (r->f = fopen(p->path, "rb")) == NULL)
+    if (s == GBT_OK) s = limits_make(p, &q->cuts, &r->lim);
+    if (s == GBT_OK) s = gbt__alloc(&r->summed, p->npage ? p->npage : 1, 1, 1, "page checks");
+    if (s == GBT_OK) s = gbt__alloc(&r->at, p->npage + 1, sizeof *r->at, 1, "page offsets");
+    for (uint64_t i = 0; s == GBT_OK && i < p->npage; i++) r->at[i + 1] = r->at[i] + page_file_bytes(p, i);
+    if (s == GBT_OK && (r->fd = open(p->path, O_RDONLY)) < 0)
         s = gbt__fail(GBT_E_IO, "cannot open the page file '%s': %s", p->path, strerror(errno));
     if (s != GBT_OK) {
         gbt__pages_reader_close(r);
@@ -424,23 +538,82 @@ gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qm
     return GBT_OK;
 }
 
+/* n bytes at `at` into v: 0, 1 when the file ends first, -1 on an error (errno). */
+static int pread_all(int fd, void *v, size_t n, uint64_t at)
+{
+    char *c = v;
+    while (n > 0) {
+        const ssize_t got = pread(fd, c, n, (off_t)at);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -1;
+        if (got == 0) return 1;
+        c += got;
+        n -= (size_t)got;
+        at += (uint64_t)got;
+    }
+    return 0;
+}
+
+/*
+ * Page i's codes (CSR: row offsets, then slots) read into the reader's
+ * page: 0, 1 when the file ends first, -1 on a read error (errno).
+ */
+static int read_codes(struct gbt_page_reader *r, uint64_t i)
+{
+    const struct gbt_pages *p = r->p;
+    const uint64_t n = p->row_begin[i + 1] - p->row_begin[i], nv = p->val_begin[i + 1] - p->val_begin[i];
+    const uint64_t at = r->at[i] + HEADER_BYTES, nf = p->nfeat;
+    int got;
+    if (p->layout == GBT_QM_CSR) {
+        got = pread_all(r->fd, r->page.row_ptr, (n + 1) * 8, at);
+        return got ? got : pread_all(r->fd, r->page.slots, nv * 4, at + (n + 1) * 8);
+    }
+    if (p->layout == GBT_QM_DENSE8) return pread_all(r->fd, r->page.codes8, n * nf, at);
+    return pread_all(r->fd, r->page.codes16, n * nf * 2, at);
+}
+
 gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const struct gbt_qmatrix **page,
                                   uint64_t *row_begin)
 {
     const struct gbt_pages *p = r->p;
+    uint64_t h[HEADER_WORDS], n, nv;
+    uint32_t stored;
+    struct stat now;
+    int got;
     RETURN_ERROR_IF(i >= p->npage, GBT_E_INTERNAL, "page %llu of %llu", (unsigned long long)i,
                     (unsigned long long)p->npage);
-    if (i != r->next) {
-        uint64_t at = 0;
-        for (uint64_t k = 0; k < i; k++) at += page_file_bytes(p, k);
-        RETURN_ERROR_IF(fseeko(r->f, (off_t)at, SEEK_SET) != 0, GBT_E_IO, "cannot seek in the page file '%s': %s",
-                        p->path, strerror(errno));
+    n = p->row_begin[i + 1] - p->row_begin[i];
+    nv = p->val_begin[i + 1] - p->val_begin[i];
+    RETURN_ERROR_IF(fstat(r->fd, &now) != 0, GBT_E_IO, "cannot stat the page file '%s': %s", p->path,
+                    strerror(errno));
+    if (!same_file(&now, &r->seen)) {
+        memset(r->summed, 0, p->npage);
+        r->seen = now;
     }
-    r->next = p->npage + 1; /* unknown until this read succeeds */
-    r->page.nrow = p->row_begin[i + 1] - p->row_begin[i];
-    if (p->layout == GBT_QM_CSR) r->page.row_ptr[0] = 0;
-    FORWARD_IF_ERROR(read_page(p, r->f, i, &r->page.cuts, &r->page, 0, 0));
-    r->next = i + 1;
+    got = pread_all(r->fd, h, HEADER_BYTES, r->at[i]);
+    if (got != 0) return short_error(p, i, got < 0 ? strerror(errno) : "truncated");
+    FORWARD_IF_ERROR(check_header(p, i, h));
+    got = read_codes(r, i);
+    if (got == 0) got = pread_all(r->fd, &stored, sizeof stored, r->at[i + 1] - 4);
+    if (got != 0) return short_error(p, i, got < 0 ? strerror(errno) : "truncated");
+    if (!r->summed[i]) {
+        struct gbt_crc32 crc;
+        gbt__crc32_init(&crc);
+        gbt__crc32_update(&crc, h, HEADER_BYTES);
+        if (p->layout == GBT_QM_CSR) {
+            gbt__crc32_update(&crc, r->page.row_ptr, (n + 1) * 8);
+            gbt__crc32_update(&crc, r->page.slots, nv * 4);
+        } else {
+            gbt__crc32_update(&crc, p->layout == GBT_QM_DENSE8 ? (const void *)r->page.codes8
+                                                               : (const void *)r->page.codes16,
+                              r->at[i + 1] - r->at[i] - HEADER_BYTES - 4);
+        }
+        if (stored != crc.value) return sum_error(p, i, stored, crc.value);
+    }
+    r->page.nrow = n;
+    if (codes_bad(p, &r->page.cuts, r->lim, &r->page, 0, n, 0, nv)) return codes_error(p, i);
+    if (i + 1 == p->npage && (uint64_t)now.st_size > r->at[p->npage]) return tail_error(p);
+    r->summed[i] = 1;
     *page = &r->page;
     *row_begin = p->row_begin[i];
     return GBT_OK;
@@ -451,10 +624,18 @@ uint64_t gbt__pages_row_begin(const struct gbt_pages *p, uint64_t i)
     return p->row_begin[i];
 }
 
+void gbt__pages_reader_recheck(struct gbt_page_reader *r)
+{
+    memset(r->summed, 0, r->p->npage);
+}
+
 void gbt__pages_reader_close(struct gbt_page_reader *r)
 {
     if (r == NULL) return;
-    if (r->f) fclose(r->f);
+    if (r->fd >= 0) close(r->fd);
+    free(r->lim);
+    free(r->summed);
+    free(r->at);
     free(r->page.codes8);
     free(r->page.codes16);
     free(r->page.row_ptr);

@@ -55,11 +55,12 @@ gbt_status gbt__pages_load(const struct gbt_pages *p, const struct gbt_qmatrix *
 /*
  * Reading the pages one at a time, for a training that streams them (the
  * CPU backend): a reader holds the open file and a buffer the size of the
- * largest page.  gbt__pages_reader_read reads page i (seeking there unless
- * it is the page after the last read) with every check of
- * gbt__pages_load, into the reader's buffer: *page is that page alone
- * (nrow its rows, CSR row offsets from 0, cuts a copy of q's pointers),
- * valid until the next read; *row_begin its first row in the matrix.
+ * largest page.  gbt__pages_reader_read reads page i (pread at its
+ * offset) with every check of gbt__pages_load (the checksum: see
+ * gbt__pages_reader_recheck), into the reader's buffer: *page is that page
+ * alone (nrow its rows, CSR row offsets from 0, cuts a copy of q's
+ * pointers), valid until the next read; *row_begin its first row in the
+ * matrix.
  */
 struct gbt_page_reader;
 gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qmatrix *q,
@@ -67,6 +68,15 @@ gbt_status gbt__pages_reader_open(const struct gbt_pages *p, const struct gbt_qm
 gbt_status gbt__pages_reader_read(struct gbt_page_reader *r, uint64_t i, const struct gbt_qmatrix **page,
                                   uint64_t *row_begin);
 void gbt__pages_reader_close(struct gbt_page_reader *r);
+
+/*
+ * A reader sums a page's bytes against its checksum at the page's first
+ * read, and again after this call or once the file's identity (fstat:
+ * device, inode, size, modification and change times) differs from the
+ * one at the last read; every other check (header, codes within the cuts,
+ * length) is made at every read.  The CPU backend calls this at each tree.
+ */
+void gbt__pages_reader_recheck(struct gbt_page_reader *r);
 
 /* Page i's first row (i = the page count: the row count). */
 uint64_t gbt__pages_row_begin(const struct gbt_pages *p, uint64_t i);
