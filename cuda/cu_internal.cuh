@@ -330,10 +330,12 @@ typedef int (*page_fn)(gbt_cu_ctx *c, const page_view &v, void *user, char *msg)
  * pages_close releases them.  pages_stream: every page in order, each
  * read from disk (with its checks), copied to the device buffer not in
  * use, and handed to fn once its copy is done; returns without waiting
- * for the kernels.
+ * for the kernels.  pages_recheck: at each tree, every page's checksum is
+ * summed again at its next read (the CPU's guarantee, pages.h).
  */
 int pages_open(gbt_cu_ctx *c, const struct gbt_train_plan *plan, char *msg);
 void pages_close(gbt_cu_ctx *c);
+void pages_recheck(gbt_cu_ctx *c);
 int pages_stream(gbt_cu_ctx *c, page_fn fn, void *user, char *msg);
 
 /* Blocks for a grid-stride loop over `items` with `threads` per block. */

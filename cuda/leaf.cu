@@ -67,6 +67,7 @@ extern "C" int gbt_cu_begin_tree(struct gbt_cu_ctx *c, int cls, char *msg)
     CU_LAUNCHED("tree_start");
     for (uint64_t i = 0; i < 2 * (uint64_t)c->max_nodes; i++) c->kids[i] = -1;
     c->root_fresh = 1;
+    pages_recheck(c); /* each page's checksum again, once a tree */
     return 0;
 }
 

@@ -50,6 +50,11 @@ void pages_close(gbt_cu_ctx *c)
     c->reader = NULL;
 }
 
+void pages_recheck(gbt_cu_ctx *c)
+{
+    if (c->reader) gbt__pages_reader_recheck(c->reader);
+}
+
 /* Page m's codes into the pinned buffer `to` (CSR: row offsets, then slots); v's pointers into `dev`. */
 static size_t pack(const gbt_cu_ctx *c, const struct gbt_qmatrix *m, void *to, void *dev, page_view *v)
 {
