@@ -906,7 +906,9 @@ class QuantileDMatrix(Dataset):
     :func:`gbt.train` unless params set it; ``max_quantile_batches`` is
     accepted and unused.  A 2-D numpy array (with ``label``, ``weight``,
     ``base_margin``, ``missing``, ``feature_names``, ``feature_weights``
-    and no ``ref``, outside a collective context) is binned as an iterator's
+    and no ``ref``, outside a collective context) whose values repeat
+    (fewer distinct values than half the present ones in 4,096 rows spread
+    over it) is binned as an iterator's
     batches are (below), blocks of about 16 MB of its rows in turn: the
     dataset keeps the binned matrix (``max_bin``, 256 by default) and no
     copy of the floats, as XGBoost's ``QuantileDMatrix`` does, and trains
@@ -948,7 +950,7 @@ class QuantileDMatrix(Dataset):
             plain = ("weight", "base_margin", "missing", "feature_names", "feature_weights", "silent", "nthread")
             if (self._pages or ref is not None or _current() is not None or not isinstance(data, np.ndarray)
                     or data.ndim != 2 or data.shape[0] == 0 or data.dtype.kind not in "fiub"
-                    or any(k not in plain for k in kwargs)):
+                    or any(k not in plain for k in kwargs) or not _ArrayRows.pays(data)):
                 super().__init__(data, label, **kwargs)
                 self.max_bin = None if max_bin is None else int(max_bin)
                 return

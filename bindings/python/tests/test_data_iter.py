@@ -271,14 +271,16 @@ def test_weights_base_margin_categories_and_names():
 
 
 def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
-    """QuantileDMatrix(array) bins blocks of the rows as an iterator's batches
-    (here 3 blocks of 128 rows, weights and a base margin with them) and keeps
-    no floats: the model of Dataset(array), byte for byte, and get_data
-    refused; with ref, the values are kept."""
+    """QuantileDMatrix(array) of repeating values bins blocks of the rows as
+    an iterator's batches (here 3 blocks of 128 rows, weights and a base
+    margin with them) and keeps no floats: the model of Dataset(array), byte
+    for byte, and get_data refused.  Mostly distinct values (where pass 1's
+    lists would outgrow a copy) and ref keep the values."""
     from gbt.data_iter import _ArrayRows
 
     monkeypatch.setattr(_ArrayRows, "BLOCK_BYTES", 128 * 4 * 5)
     X, y = _data(n=300)
+    X = np.round(X, 1)  # 11 distinct values a feature: 55 of 1,350 present in all
     w = np.linspace(0.5, 2.0, 300).astype(np.float32)
     bm = np.full(300, 0.25, np.float32)
     params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32}
@@ -287,5 +289,5 @@ def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
     assert bytes(gbt.train(params, q, 3).save_raw()) == bytes(want)
     with pytest.raises(gbt.InvalidArgumentError, match="keeps only their bins"):
         q.get_data()
-    v = gbt.QuantileDMatrix(X[:50], y[:50], ref=q)
-    assert v.get_data().shape == (50, 5)
+    assert gbt.QuantileDMatrix(X[:50], y[:50], ref=q).get_data().shape == (50, 5)
+    assert gbt.QuantileDMatrix(_data(n=300)[0], y).get_data().shape == (300, 5)  # 4 of 5 columns distinct
