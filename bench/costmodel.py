@@ -64,8 +64,8 @@ LATENCY = dict(
 )
 
 KERNEL_NAMES = {
-    "build_kernel(c->layout, true)": "hist_build (shared)",
-    "build_kernel(c->layout, false)": "hist_build (global)",
+    "build_kernel(c->layout, true, paged)": "hist_build (shared)",
+    "build_kernel(c->layout, false, paged)": "hist_build (global)",
 }
 
 KFIELDS = ["launches", "blocks", "threads", "dsmem", "gld_req", "gld_sec", "gld_bytes", "gst_req", "gst_sec",
@@ -177,7 +177,7 @@ def flush_cap(scaled, k2, builds, builds_t):
     hundred rows per node and most bins are zero, so a + b rows overshoots; cap it."""
     z = k2.get("hist_zero")
     notes = []
-    for name in ("build_kernel(c->layout, true)", "build_kernel(c->layout, false)"):
+    for name in ("build_kernel(c->layout, true, paged)", "build_kernel(c->layout, false, paged)"):
         c = scaled.get(name)
         if c is None or z is None or builds <= 0:
             continue
@@ -196,7 +196,7 @@ def flush_cap(scaled, k2, builds, builds_t):
 def ptxas_name(name):
     """The kernel of a launch expression as ptxas's report names it (W1's layout: dense uint8)."""
     if name.startswith("build_kernel("):
-        return "hist_build<0, %s>" % ("true" if "true" in name else "false")
+        return "hist_build<0, %s, false>" % ("true" if "true," in name else "false")  # W1: in memory, not paged
     return name
 
 

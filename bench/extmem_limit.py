@@ -25,7 +25,7 @@ the page file included), the seconds to make the data and to train, the peaks of
 and of the training alone (the freed heap returned by malloc_trim, then
 VmHWM reset through /proc/self/clear_refs), and
 for gbt the bytes its page reader read per round (/proc/self/io rchar),
-which a CUDA backend streaming the same pages would copy over PCIe, with
+which gbt's CUDA backend (a copy of every page per pass) would move over PCIe, with
 the seconds that takes at 25 GB/s (PCIe 4.0 x16) and 50 GB/s (5.0 x16),
 and gbt's own memory estimate (the figure its up-front check compares
 with the memory, read from the refusal under GBT_CPU_FAKE_MEMORY_BYTES=1).

@@ -191,6 +191,7 @@ static gbt_status cuda_quantize(int ordinal, const gbt_dataset *d, int max_bin, 
 
 const struct gbt_backend_ops gbt__cuda_ops = {
     .name = "cuda",
+    .stream_pages = 1,
     .device_count = cuda_device_count,
     .device_error = cuda_device_error,
     .describe = cuda_describe,

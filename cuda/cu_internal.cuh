@@ -156,6 +156,27 @@ struct gbt_cu_ctx {
      */
     int32_t *kids, *walk;
     int root_fresh;
+    /*
+     * A dataset whose binned matrix is in pages on disk (plan->pages,
+     * pages.cu): no codes on the device; histograms and partition stream
+     * the pages through two device buffers of the largest page
+     * (page_dev), each filled from its pinned staging buffer (page_host)
+     * by page_copy, a second stream, so that page k + 1 is read and copied
+     * while page k's kernels run.  page_copied[b]: buffer b's last copy;
+     * page_used[b]: the kernels that read it; page_pending[b]: a copy from
+     * page_host[b] enqueued and not yet waited for.  noted: a byte a row,
+     * the partition's side of each row, noted page by page.  NULL pages:
+     * the codes are on the device whole.
+     */
+    const struct gbt_pages *pages;
+    struct gbt_page_reader *reader;
+    uint64_t npage;
+    void *page_dev[2], *page_host[2];
+    size_t page_cap;
+    cudaStream_t page_copy;
+    cudaEvent_t page_copied[2], page_used[2];
+    int page_pending[2];
+    uint8_t *noted;
     void *allocs[48];
     int nallocs;
 };
@@ -287,6 +308,33 @@ int drain(gbt_cu_ctx *c, char *msg);
  * node_ids[0], node_ids[stride], ... (device memory).
  */
 int segments(gbt_cu_ctx *c, const int32_t *node_ids, int stride, int n, char *msg);
+
+/*
+ * One page on the device, for the kernels that pages_stream enqueues: rows
+ * [row_lo, row_hi) of the matrix; dense codes (row k of the page at
+ * k * nfeat) or CSR row offsets from 0 and slots.
+ */
+struct page_view {
+    uint64_t row_lo, row_hi;
+    const void *codes;
+    const uint64_t *row_ptr;
+    const uint32_t *slots;
+};
+
+/* Enqueues, on the context's stream, the kernels that read one page. */
+typedef int (*page_fn)(gbt_cu_ctx *c, const page_view &v, void *user, char *msg);
+
+/*
+ * pages.cu.  pages_open: the page reader, the pinned staging, the copy
+ * stream and its events (the device buffers are open_ctx's allocations);
+ * pages_close releases them.  pages_stream: every page in order, each
+ * read from disk (with its checks), copied to the device buffer not in
+ * use, and handed to fn once its copy is done; returns without waiting
+ * for the kernels.
+ */
+int pages_open(gbt_cu_ctx *c, const struct gbt_train_plan *plan, char *msg);
+void pages_close(gbt_cu_ctx *c);
+int pages_stream(gbt_cu_ctx *c, page_fn fn, void *user, char *msg);
 
 /* Blocks for a grid-stride loop over `items` with `threads` per block. */
 unsigned grid_for(const gbt_cu_ctx *c, uint64_t items, int threads);

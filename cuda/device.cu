@@ -1,7 +1,8 @@
 /*
  * device.cu - devices, errors and the training context: device count and
  * description, the memory estimate, allocation and upload of the training
- * data, pinned staging for per-call uploads, and the read-back calls.
+ * data (with pages on disk: the per-row state and two page buffers,
+ * pages.cu), pinned staging for per-call uploads, and the read-back calls.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -10,6 +11,10 @@
 #include "cu_internal.cuh"
 #include "common/cat_math.h"
 #include "math_check.h"
+
+extern "C" {
+#include "data/pages.h"
+}
 
 namespace gbt_cu {
 
@@ -182,6 +187,7 @@ void release(gbt_cu_ctx *c)
     if (c == NULL) return;
     (void)cudaSetDevice(c->dev);
     if (c->stream) (void)cudaStreamSynchronize(c->stream);
+    pages_close(c);
     for (int i = 0; i < c->nallocs; i++) (void)cudaFree(c->allocs[i]);
     for (int i = 0; i < ST_COUNT; i++) {
         if (c->stage[i].host) (void)cudaFreeHost(c->stage[i].host);
@@ -296,7 +302,9 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     const struct gbt_qmatrix *qm = plan->qm;
     const uint64_t n = plan->nrow, K = (uint64_t)plan->num_class, nf = qm->cuts.nfeat;
     const uint64_t T = plan->num_target > 1 ? (uint64_t)plan->num_target : 1;
-    const uint64_t nnz = qm->layout == GBT_QM_CSR ? qm->row_ptr[n] : 0;
+    /* with pages the codes stay on disk: none on the device, two pages streamed through it */
+    const int paged = plan->pages != NULL;
+    const uint64_t nnz = qm->layout == GBT_QM_CSR && !paged ? qm->row_ptr[n] : 0;
     int major = 0, minor = 0;
     size_t fr = 0, tot = 0, need = 0;
     const char *fake;
@@ -314,6 +322,13 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     c->has_weight = plan->weight != NULL;
     c->ngroups = plan->group_ptr ? plan->ngroups : 0;
     c->code_stride = code_stride(nf, qm->layout == GBT_QM_DENSE16 ? 2 : 1);
+    if (paged) {
+        c->pages = plan->pages;
+        c->npage = gbt__pages_count(plan->pages);
+        /* whole 8-byte words: a CSR page's row offsets (8 bytes each) lead the buffer */
+        c->page_cap = (gbt__pages_max_page_bytes(plan->pages) + 7) / 8 * 8;
+        if (c->page_cap == 0) c->page_cap = 8;
+    }
     c->ntiles = (uint32_t)((n + TILE - 1) / TILE);
     if (c->ntiles == 0) c->ntiles = 1;
 
@@ -364,14 +379,17 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
     st_bytes[ST_CAT] = (size_t)c->max_slots * c->cat_words * 4;
 
     request req[] = {
-        {(void **)&c->codes8, qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
+        {(void **)&c->codes8, !paged && qm->layout == GBT_QM_DENSE8 ? n * c->code_stride : 0,
          "the binned matrix"},
-        {(void **)&c->codes16, qm->layout == GBT_QM_DENSE16 ? n * c->code_stride * 2 : 0,
+        {(void **)&c->codes16, !paged && qm->layout == GBT_QM_DENSE16 ? n * c->code_stride * 2 : 0,
          "the binned matrix"},
         {(void **)&c->codes_col,
-         qm->layout == GBT_QM_DENSE8 ? n * nf : qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0,
+         paged ? 0 : qm->layout == GBT_QM_DENSE8 ? n * nf : qm->layout == GBT_QM_DENSE16 ? n * nf * 2 : 0,
          "the binned matrix by column"},
-        {(void **)&c->row_ptr, qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
+        {(void **)&c->row_ptr, !paged && qm->layout == GBT_QM_CSR ? (n + 1) * 8 : 0, "the binned rows"},
+        {(void **)&c->page_dev[0], paged ? c->page_cap : 0, "a page of the binned matrix"},
+        {(void **)&c->page_dev[1], paged ? c->page_cap : 0, "a page of the binned matrix"},
+        {(void **)&c->noted, paged ? n : 0, "the partition's notes"},
         {(void **)&c->slots, nnz * 4, "the binned values"},
         {(void **)&c->offset, (nf + 1) * 4, "bin offsets"},
         {(void **)&c->nbins, (nf + 1) * 4, "bin counts"},
@@ -422,13 +440,19 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         unsigned long long v = strtoull(fake, &end, 10);
         if (*end == '\0') fr = (size_t)v;
     }
-    if (need > fr)
+    if (need > fr) {
+        char codes[200] = "";
+        if (paged)
+            snprintf(codes, sizeof codes,
+                     "the binned matrix in %llu pages on disk, of which two pages and a byte a row: %zu bytes, ",
+                     (unsigned long long)c->npage, 2 * alloc_size(c->page_cap) + alloc_size(n));
         return failf(msg, GBT_E_DEVICE,
                      "training needs %zu bytes on cuda:%d but only %zu are free (%zu rows, %u "
-                     "features, a histogram pool of %u slots of %u bins: %zu bytes); lower "
+                     "features, %sa histogram pool of %u slots of %u bins: %zu bytes); lower "
                      "histogram_pool_size",
-                     need, ordinal, fr, (size_t)n, c->nfeat, c->max_slots, c->total_slots,
+                     need, ordinal, fr, (size_t)n, c->nfeat, codes, c->max_slots, c->total_slots,
                      alloc_size((size_t)c->max_slots * c->total_slots * sizeof(struct gbt_hbin)));
+    }
 
     CU_FORWARD(alloc_all(c, req, nreq, msg));
     for (int i = 0; i < ST_COUNT; i++) {
@@ -437,6 +461,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
         if (st_bytes[i]) CU_CHECK(cudaMallocHost(&c->stage[i].host, st_bytes[i]));
     }
     CU_CHECK(cudaMallocHost(&c->result_host, c->result_cap));
+    if (paged) CU_FORWARD(pages_open(c, plan, msg));
     c->slot_built = (uint8_t *)calloc(c->max_slots, 1);
     c->slot_mark = (uint8_t *)calloc(c->max_slots, 1);
     if (c->slot_built == NULL || c->slot_mark == NULL)
@@ -474,7 +499,7 @@ int open_ctx(gbt_cu_ctx *c, int ordinal, const struct gbt_train_plan *plan, cons
             c->codes16, c->code_stride, (uint16_t *)c->codes_col, n, (uint32_t)nf);
         CU_LAUNCHED("transpose_codes");
     }
-    if (qm->layout == GBT_QM_CSR) {
+    if (qm->layout == GBT_QM_CSR && !paged) {
         CU_FORWARD(copy_in(c, c->row_ptr, qm->row_ptr, (n + 1) * 8, msg));
         CU_FORWARD(copy_in(c, c->slots, qm->slots, nnz * 4, msg));
     }

@@ -17,6 +17,9 @@
  *   independent of the order.
  * - Groups too wide for shared memory add straight into the slot.
  * SUBTRACT jobs then run in one launch (slot -= src), after the builds.
+ * With pages on disk (pages.cu) the builds run once per page, in their
+ * PAGED form: every position of the batch is visited and only the rows
+ * in the page are added, from the page's codes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +55,27 @@ struct hist_args {
     const void *codes;     /* dense layouts */
     const uint64_t *row_ptr; /* CSR */
     const uint32_t *slots;   /* CSR */
+    /*
+     * PAGED kernels: the codes (row_ptr, slots) are one page's, of rows
+     * [row_lo, row_hi) (row r at r - row_lo); the nodes' other rows are
+     * left for the other pages.
+     */
+    uint32_t row_lo, row_hi;
 };
+
+/* Whether row r's codes are in the kernel's codes: always, or in its page. */
+template <bool PAGED>
+__device__ __forceinline__ bool in_page(const hist_args &a, uint32_t r)
+{
+    return !PAGED || r - a.row_lo < a.row_hi - a.row_lo;
+}
+
+/* Row r's place in the kernel's codes. */
+template <bool PAGED>
+__device__ __forceinline__ uint64_t code_row(const hist_args &a, uint32_t r)
+{
+    return PAGED ? (uint64_t)(r - a.row_lo) : (uint64_t)r;
+}
 
 /*
  * v added to a 64-bit sum of shared memory kept as two 32-bit words, lo
@@ -105,7 +128,7 @@ __device__ __forceinline__ uint32_t row_at(const uint32_t *rows, uint64_t first,
 }
 
 /* Rows [0, nr) of the list at `first` into acc (bins relative to grp.slot_lo), dense codes. */
-template <typename Code, bool SHARED>
+template <typename Code, bool SHARED, bool PAGED>
 __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp, const uint32_t *rows,
                                           uint64_t first, uint64_t nr, void *acc)
 {
@@ -133,9 +156,9 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
                 r[u] = q < nr ? row_at(rows, first, q) : 0u;
             }
             for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++) {
-                const bool in = rl + (uint64_t)u * rpi < nr;
+                const bool in = rl + (uint64_t)u * rpi < nr && in_page<PAGED>(a, r[u]);
                 gp[u] = in ? a.grad[r[u]] : gbt_gpair{0, 0};
-                code[u] = in ? (uint32_t)codes[(uint64_t)r[u] * a.stride + f] : 0u;
+                code[u] = in ? (uint32_t)codes[code_row<PAGED>(a, r[u]) * a.stride + f] : 0u;
             }
             for (uint32_t u = 0; u < HIST_ROWS_IN_FLIGHT; u++)
                 if ((gp[u].g | gp[u].h) != 0) add_pair<SHARED>(acc, nbins, base + code[u], gp[u]);
@@ -143,26 +166,29 @@ __device__ __forceinline__ void add_dense(const hist_args &a, const hgroup &grp,
     } else {
         for (uint64_t rl = 0; rl < nr; rl++) {
             const uint32_t r = row_at(rows, first, rl);
+            if (!in_page<PAGED>(a, r)) continue;
             const struct gbt_gpair gp = a.grad[r];
             if ((gp.g | gp.h) == 0) continue;
             for (uint32_t f = grp.f0 + threadIdx.x; f < grp.f1; f += blockDim.x)
-                add_pair<SHARED>(acc, nbins, a.offset[f] - grp.slot_lo + (uint32_t)codes[(uint64_t)r * a.stride + f],
-                                 gp);
+                add_pair<SHARED>(acc, nbins,
+                                 a.offset[f] - grp.slot_lo + (uint32_t)codes[code_row<PAGED>(a, r) * a.stride + f], gp);
         }
     }
 }
 
 /* The same for CSR rows of global slots (ascending within a row). */
-template <bool SHARED>
+template <bool SHARED, bool PAGED>
 __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, const uint32_t *rows,
                                         uint64_t first, uint64_t nr, void *acc)
 {
     const uint32_t nbins = grp.slot_hi - grp.slot_lo;
     for (uint64_t rl = threadIdx.x; rl < nr; rl += blockDim.x) {
         const uint32_t r = row_at(rows, first, rl);
+        if (!in_page<PAGED>(a, r)) continue;
         const struct gbt_gpair gp = a.grad[r];
         if ((gp.g | gp.h) == 0) continue;
-        for (uint64_t e = a.row_ptr[r], end = a.row_ptr[r + 1]; e < end; e++) {
+        const uint64_t k = code_row<PAGED>(a, r);
+        for (uint64_t e = a.row_ptr[k], end = a.row_ptr[k + 1]; e < end; e++) {
             const uint32_t s = a.slots[e];
             if (s < grp.slot_lo) continue;
             if (s >= grp.slot_hi) break;
@@ -177,7 +203,7 @@ __device__ __forceinline__ void add_csr(const hist_args &a, const hgroup &grp, c
  * about 113 KB leaves room for two), so at most 32 registers: the row loop waits on a chain of
  * loads and atomics per row, and only the warps in flight hide it (docs/perf-notes.md).
  */
-template <int LAYOUT, bool SHARED>
+template <int LAYOUT, bool SHARED, bool PAGED>
 __global__ void __launch_bounds__(HIST_THREADS, 2) hist_build(hist_args a, uint32_t G)
 {
     extern __shared__ ull sh[];
@@ -201,11 +227,11 @@ __global__ void __launch_bounds__(HIST_THREADS, 2) hist_build(hist_args a, uint3
             __syncthreads();
         }
         if (LAYOUT == 0)
-            add_dense<uint8_t, SHARED>(a, grp, rows, first, e - s, acc);
+            add_dense<uint8_t, SHARED, PAGED>(a, grp, rows, first, e - s, acc);
         else if (LAYOUT == 1)
-            add_dense<uint16_t, SHARED>(a, grp, rows, first, e - s, acc);
+            add_dense<uint16_t, SHARED, PAGED>(a, grp, rows, first, e - s, acc);
         else
-            add_csr<SHARED>(a, grp, rows, first, e - s, acc);
+            add_csr<SHARED, PAGED>(a, grp, rows, first, e - s, acc);
         if (SHARED) {
             __syncthreads();
             const unsigned *w = (const unsigned *)sh;
@@ -249,13 +275,20 @@ __global__ void __launch_bounds__(256, 8)
 
 typedef void (*build_fn)(hist_args, uint32_t);
 
-build_fn build_kernel(int layout, bool shared)
+template <bool PAGED>
+build_fn build_kernel_of(int layout, bool shared)
 {
     switch (layout) {
-    case GBT_QM_DENSE8: return shared ? hist_build<0, true> : hist_build<0, false>;
-    case GBT_QM_DENSE16: return shared ? hist_build<1, true> : hist_build<1, false>;
-    default: return shared ? hist_build<2, true> : hist_build<2, false>;
+    case GBT_QM_DENSE8: return shared ? hist_build<0, true, PAGED> : hist_build<0, false, PAGED>;
+    case GBT_QM_DENSE16: return shared ? hist_build<1, true, PAGED> : hist_build<1, false, PAGED>;
+    default: return shared ? hist_build<2, true, PAGED> : hist_build<2, false, PAGED>;
     }
+}
+
+/* paged: the kernels of one page's codes (hist_args.row_lo, row_hi) */
+build_fn build_kernel(int layout, bool shared, bool paged)
+{
+    return paged ? build_kernel_of<true>(layout, shared) : build_kernel_of<false>(layout, shared);
 }
 
 } // namespace
@@ -265,7 +298,7 @@ namespace gbt_cu {
 int hist_probe(gbt_cu_ctx *c, int cc_major, int cc_minor, char *msg)
 {
     cudaFuncAttributes attr;
-    cudaError_t e = cudaFuncGetAttributes(&attr, build_kernel(GBT_QM_DENSE8, true));
+    cudaError_t e = cudaFuncGetAttributes(&attr, build_kernel(GBT_QM_DENSE8, true, false));
     if (e != cudaSuccess) {
         char what[200];
         (void)cudaGetLastError();
@@ -280,7 +313,8 @@ int hist_probe(gbt_cu_ctx *c, int cc_major, int cc_minor, char *msg)
 
 int hist_setup(gbt_cu_ctx *c, const uint32_t *offset, char *msg)
 {
-    const build_fn shared_fn = build_kernel(c->layout, true), global_fn = build_kernel(c->layout, false);
+    const bool paged = c->pages != NULL; /* the kernels this context launches */
+    const build_fn shared_fn = build_kernel(c->layout, true, paged), global_fn = build_kernel(c->layout, false, paged);
     cudaFuncAttributes attr;
     int optin = 0, nb = 0;
     size_t budget, max_bins;
@@ -431,6 +465,37 @@ static int check_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int
     return s;
 }
 
+/* The BUILD kernels over a's codes: the whole matrix's or (paged) one page's. */
+static int launch_builds(gbt_cu_ctx *c, hist_args a, bool paged, char *msg)
+{
+    if (c->ngroups_shared > 0) {
+        a.groups = c->groups;
+        build_kernel(c->layout, true, paged)<<<c->hist_blocks_shared * (unsigned)c->ngroups_shared, HIST_THREADS,
+                                               c->hist_smem, c->stream>>>(a, c->hist_blocks_shared);
+        CU_LAUNCHED("hist_build (shared memory)");
+    }
+    if (c->ngroups_global > 0) {
+        a.groups = c->groups + c->ngroups_shared;
+        build_kernel(c->layout, false, paged)<<<c->hist_blocks_global * (unsigned)c->ngroups_global,
+                                                HIST_THREADS, 0, c->stream>>>(a, c->hist_blocks_global);
+        CU_LAUNCHED("hist_build (global memory)");
+    }
+    return 0;
+}
+
+/* pages_stream's call for one page: the builds of its rows (user: the hist_args of the batch). */
+static int build_page(gbt_cu_ctx *c, const page_view &v, void *user, char *msg)
+{
+    hist_args a = *(const hist_args *)user;
+    a.stride = c->nfeat;
+    a.codes = v.codes;
+    a.row_ptr = v.row_ptr;
+    a.slots = v.slots;
+    a.row_lo = (uint32_t)v.row_lo;
+    a.row_hi = (uint32_t)v.row_hi;
+    return launch_builds(c, a, true, msg);
+}
+
 /*
  * Runs checked jobs: on success the BUILD slots hold their histograms and
  * slot_mark is clear; on failure gbt_cu_histograms forgets the slots they
@@ -476,22 +541,15 @@ static int run_jobs(gbt_cu_ctx *c, const struct gbt_hist_job *jobs, int n, int n
         a.hist = (ull *)c->hist;
         a.total_slots = c->total_slots;
         a.offset = c->offset;
-        a.stride = c->code_stride;
-        a.codes = c->layout == GBT_QM_DENSE8 ? (const void *)c->codes8 : (const void *)c->codes16;
-        a.row_ptr = c->row_ptr;
-        a.slots = c->slots;
-        if (c->ngroups_shared > 0) {
-            a.groups = c->groups;
-            build_kernel(c->layout, true)<<<c->hist_blocks_shared * (unsigned)c->ngroups_shared,
-                                            HIST_THREADS, c->hist_smem, c->stream>>>(
-                a, c->hist_blocks_shared);
-            CU_LAUNCHED("hist_build (shared memory)");
-        }
-        if (c->ngroups_global > 0) {
-            a.groups = c->groups + c->ngroups_shared;
-            build_kernel(c->layout, false)<<<c->hist_blocks_global * (unsigned)c->ngroups_global,
-                                             HIST_THREADS, 0, c->stream>>>(a, c->hist_blocks_global);
-            CU_LAUNCHED("hist_build (global memory)");
+        if (c->pages) {
+            /* page by page, each node's rows in the page (all its rows are visited, the others skipped) */
+            CU_FORWARD(pages_stream(c, build_page, &a, msg));
+        } else {
+            a.stride = c->code_stride;
+            a.codes = c->layout == GBT_QM_DENSE8 ? (const void *)c->codes8 : (const void *)c->codes16;
+            a.row_ptr = c->row_ptr;
+            a.slots = c->slots;
+            CU_FORWARD(launch_builds(c, a, false, msg));
         }
     }
 

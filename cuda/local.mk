@@ -12,7 +12,7 @@ CUDA_HEADER_FILES = cuda/gbt_cuda.h cuda/cu_internal.cuh cuda/math_check.h
 CUDA_CU_FILES = \
 	cuda/device.cu cuda/segments.cu cuda/gradient.cu cuda/histogram.cu \
 	cuda/split.cu cuda/partition.cu cuda/leaf.cu cuda/predict.cu cuda/shap.cu \
-	cuda/quantize.cu
+	cuda/quantize.cu cuda/pages.cu
 
 NVCC_FLAGS = -O3 -std=c++17 $(NVCC_ARCHFLAGS) -fmad=false \
 	-Xcompiler -ffp-contract=off -Xcompiler -Wall -Xcompiler -Wextra \
@@ -37,9 +37,10 @@ CUDA_DEPS = $(CUDA_HEADER_FILES) $(top_builddir)/config.h $(top_srcdir)/include/
 	$(top_srcdir)/src/common/split_math.h $(top_srcdir)/src/common/constraint_math.h \
 	$(top_srcdir)/src/common/types.h \
 	$(top_srcdir)/src/common/surv_math.h \
-	$(top_srcdir)/src/common/rank_math.h $(top_srcdir)/src/common/cuts.h
+	$(top_srcdir)/src/common/rank_math.h $(top_srcdir)/src/common/cuts.h \
+	$(top_srcdir)/src/data/pages.h
 cuda/device.lo cuda/segments.lo cuda/gradient.lo cuda/histogram.lo cuda/split.lo \
-cuda/partition.lo cuda/leaf.lo cuda/predict.lo cuda/shap.lo cuda/quantize.lo: $(CUDA_DEPS)
+cuda/partition.lo cuda/leaf.lo cuda/predict.lo cuda/shap.lo cuda/quantize.lo cuda/pages.lo: $(CUDA_DEPS)
 
 
 EXTRA_DIST += $(CUDA_CU_FILES) $(CUDA_HEADER_FILES) cuda/backend_cuda.c

@@ -34,6 +34,11 @@
  *
  * Until the root is partitioned its list is implicit (`ident`): position p
  * holds row p, and nothing writes or reads the row buffer for it.
+ *
+ * With pages on disk (pages.cu) there are no codes on the device: per page
+ * part_note notes the side of each of the batch's rows in the page (a byte
+ * a row, from the page's row-major codes), then part_move<true> reads the
+ * notes instead of the codes.
  */
 #include <stddef.h>
 #include <string.h>
@@ -64,7 +69,35 @@ struct part_args {
     uint64_t *node_begin, *node_count;
     const uint32_t *cat_sets; /* njobs sets of cat_words words: a categorical job's bins that go right */
     uint32_t cat_words;
+    /*
+     * With pages: part_note's page (rows [page_lo, page_hi), row-major
+     * dense codes, nfeat a row, or CSR offsets from 0 and slots), and the
+     * side of each row that part_note writes and part_move<true> reads.
+     */
+    uint64_t page_lo, page_hi;
+    const uint8_t *page8;
+    const uint16_t *page16;
+    const uint64_t *page_ptr;
+    const uint32_t *page_slots;
+    uint8_t *noted;
 };
+
+/* Feature f's code in the CSR row of slots [lo, hi) (nbins[f]: missing). */
+__device__ __forceinline__ uint32_t csr_code(const part_args &a, const uint32_t *slots, uint64_t lo, uint64_t hi,
+                                             uint32_t f)
+{
+    const uint64_t end = hi;
+    const uint32_t first = a.offset[f], last = a.offset[f] + a.nbins[f];
+    while (lo < hi) {
+        const uint64_t mid = (lo + hi) / 2;
+        if (slots[mid] < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < end && slots[lo] < last) return slots[lo] - first;
+    return a.nbins[f];
+}
 
 /*
  * Row r's code for feature f (nbins[f]: missing), as gbt__qm_code; dense
@@ -75,27 +108,30 @@ __device__ __forceinline__ uint32_t code_of(const part_args &a, uint32_t r, uint
 {
     if (a.col8) return a.col8[(uint64_t)f * a.n + r];
     if (a.col16) return a.col16[(uint64_t)f * a.n + r];
-    uint64_t lo = a.row_ptr[r], hi = a.row_ptr[r + 1];
-    const uint64_t end = hi;
-    const uint32_t first = a.offset[f], last = a.offset[f] + a.nbins[f];
-    while (lo < hi) {
-        const uint64_t mid = (lo + hi) / 2;
-        if (a.slots[mid] < first)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < end && a.slots[lo] < last) return a.slots[lo] - first;
-    return a.nbins[f];
+    return csr_code(a, a.slots, a.row_ptr[r], a.row_ptr[r + 1], f);
+}
+
+/* Row k of part_note's page: its code for feature f. */
+__device__ __forceinline__ uint32_t page_code(const part_args &a, uint64_t k, uint32_t f)
+{
+    if (a.page8) return a.page8[k * a.nfeat + f];
+    if (a.page16) return a.page16[k * a.nfeat + f];
+    return csr_code(a, a.page_slots, a.page_ptr[k], a.page_ptr[k + 1], f);
+}
+
+/* Whether a row of the given code goes left under job j. */
+__device__ __forceinline__ int side_of(const part_args &a, const struct gbt_partition_job &jb, int j, uint32_t code)
+{
+    const uint32_t f = (uint32_t)jb.feature;
+    if (code == a.nbins[f]) return jb.default_left != 0;
+    if (jb.is_cat) return !gbt_cat_bit(a.cat_sets + (uint64_t)j * a.cat_words, code);
+    return code <= (uint32_t)jb.bin;
 }
 
 __device__ __forceinline__ int goes_left(const part_args &a, const struct gbt_partition_job &jb, int j,
                                          uint32_t r)
 {
-    const uint32_t f = (uint32_t)jb.feature, code = code_of(a, r, f);
-    if (code == a.nbins[f]) return jb.default_left != 0;
-    if (jb.is_cat) return !gbt_cat_bit(a.cat_sets + (uint64_t)j * a.cat_words, code);
-    return code <= (uint32_t)jb.bin;
+    return side_of(a, jb, j, code_of(a, r, (uint32_t)jb.feature));
 }
 
 /* The jobs that positions [first, last] of a tile belong to. */
@@ -140,9 +176,29 @@ struct job_cache {
 };
 
 /*
+ * With pages, for the rows of the batch in part_note's page: each one's
+ * side noted, from the page's codes (a grid-stride loop over the batch's
+ * positions; the other pages note the other rows).
+ */
+__global__ void __launch_bounds__(256, 8) part_note(part_args a)
+{
+    const uint64_t T = a.seg_prefix[a.njobs];
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < T; i += (uint64_t)gridDim.x * blockDim.x) {
+        const int j = gbt_cu::seg_find(a.seg_prefix, 0, a.njobs - 1, i);
+        const uint64_t p = a.seg_begin[j] + (i - a.seg_prefix[j]);
+        const uint32_t r = a.ident ? (uint32_t)p : a.rows[p];
+        if (r < a.page_lo || r >= a.page_hi) continue;
+        const uint32_t f = (uint32_t)a.jobs[j].feature;
+        a.noted[r] = (uint8_t)side_of(a, a.jobs[j], j, page_code(a, r - a.page_lo, f));
+    }
+}
+
+/*
+ * NOTED: each row's side from part_note's notes, else from the codes.
  * Budget: five blocks of 256 per SM (62%), at most 48 registers; it compiled to 64 (half the SM)
  * with the block size alone as its bound, and spills 80 bytes at six blocks (40 registers).
  */
+template <bool NOTED>
 __global__ void __launch_bounds__(TILE_THREADS, 5) part_move(part_args a)
 {
     __shared__ uint32_t word[TILE / 32];       /* the tile's sides, a bit per position */
@@ -169,7 +225,7 @@ __global__ void __launch_bounds__(TILE_THREADS, 5) part_move(part_args a)
             jc.load(a, j);
             const uint64_t p = jc.begin + (i - jc.first);
             const uint32_t r = a.ident ? (uint32_t)p : a.rows[p];
-            l = goes_left(a, jc.jb, j, r);
+            l = NOTED ? a.noted[r] : goes_left(a, jc.jb, j, r);
             row[k] = r;
             job[k] = j;
         }
@@ -237,6 +293,21 @@ __global__ void __launch_bounds__(128, 16) part_nodes(part_args a)
 
 using namespace gbt_cu;
 
+/* pages_stream's call for one page: the sides of the batch's rows in it (user: the part_args of the batch). */
+static int note_page(gbt_cu_ctx *c, const page_view &v, void *user, char *msg)
+{
+    part_args a = *(const part_args *)user;
+    a.page_lo = v.row_lo;
+    a.page_hi = v.row_hi;
+    a.page8 = c->layout == GBT_QM_DENSE8 ? (const uint8_t *)v.codes : NULL;
+    a.page16 = c->layout == GBT_QM_DENSE16 ? (const uint16_t *)v.codes : NULL;
+    a.page_ptr = v.row_ptr;
+    a.page_slots = v.slots;
+    part_note<<<grid_for(c, c->n, 256), 256, 0, c->stream>>>(a);
+    CU_LAUNCHED("part_note");
+    return 0;
+}
+
 extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition_job *jobs, int n,
                                 char *msg)
 {
@@ -291,7 +362,13 @@ extern "C" int gbt_cu_partition(struct gbt_cu_ctx *c, const struct gbt_partition
     a.node_count = c->node_count;
     a.ident = c->root_fresh;
     CU_CHECK(cudaMemsetAsync(c->part_fill, 0, (size_t)n * 2 * sizeof(uint32_t), c->stream));
-    part_move<<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
+    if (c->pages) {
+        a.noted = c->noted;
+        CU_FORWARD(pages_stream(c, note_page, &a, msg));
+        part_move<true><<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
+    } else {
+        part_move<false><<<c->ntiles, TILE_THREADS, 0, c->stream>>>(a);
+    }
     CU_LAUNCHED("part_move");
     part_nodes<<<(unsigned)((n + 127) / 128), 128, 0, c->stream>>>(a);
     CU_LAUNCHED("part_nodes");

@@ -239,6 +239,12 @@ GBT_API gbt_status gbt_dataset_from_csr(const uint64_t *indptr, const uint32_t *
  *                           trained on it keeps them as gbtrain does).  A
  *                           number in a column of names is an error naming
  *                           its line
+ *   feature_types=qqcq      a letter a feature (the columns but the label),
+ *                           q numeric, c categorical: the types
+ *                           gbt_dataset_set_feature_types sets, here on
+ *                           every batch of gbt_dataset_from_file_iter too
+ *                           (binning reads them); a c column holds
+ *                           category numbers, or names with category_names=1
  *   nthread=N               threads to parse with (default 0: all the
  *                           processors available); the dataset is the same
  *                           for any N
@@ -586,7 +592,8 @@ GBT_API gbt_status gbt_batch_set_feature_types(gbt_batch *b, const char *const *
  * whole, 4 bytes a row).  LIBSVM qid: a query may go on across the
  * batches' boundaries (the groups are those of the file read whole).  Not
  * read in batches (GBT_E_INVALID_ARG): binary dataset files and category
- * names (category_names=1).
+ * names (category_names=1); categorical features are declared with the
+ * option feature_types=qc.. (their values category numbers).
  */
 GBT_API gbt_status gbt_dataset_from_file_iter(const char *path, const char *options, int max_bin,
                                               gbt_dataset **out);
@@ -634,6 +641,14 @@ GBT_API gbt_status gbt_dataset_from_iter_mpi(gbt_iter_next_fn next, gbt_iter_res
                                              int max_bin, const void *mpi_comm, gbt_dataset **out);
 GBT_API gbt_status gbt_dataset_from_file_iter_mpi(const char *path, const char *options, int max_bin,
                                                   const void *mpi_comm, gbt_dataset **out);
+/*
+ * gbt_dataset_from_iter_mpi with each rank's binned rows in pages on disk
+ * under cache_prefix (gbt_dataset_from_iter_ext's; NULL: in memory): each
+ * rank writes its own page file (named with its process id).
+ */
+GBT_API gbt_status gbt_dataset_from_iter_ext_mpi(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
+                                                 int max_bin, const char *cache_prefix, const void *mpi_comm,
+                                                 gbt_dataset **out);
 
 /*
  * Frees the dataset and what it keeps: its data, fields, names and its

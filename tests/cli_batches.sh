@@ -9,7 +9,9 @@
 # validation file so named is binned with the training data's cuts
 # (gbt_dataset_from_file_iter_ref) and its metric lines are those of the
 # file read whole; gbpredict predicts such a file batch by batch, writing
-# what it writes for the file read whole.
+# what it writes for the file read whole.  Categorical features
+# (--categorical_feature, --feature_types) are read in batches too, with
+# the models and metric lines of the files read whole.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
 # one thread: these trainings take milliseconds, and idle OpenMP threads spin on a loaded machine
@@ -60,6 +62,26 @@ printf 'data = "bc.csv"\neval[te] = "te.csv?batch_bytes=3000#dtest.cache"\nobjec
 grep '^\[' v.conf.log | cut -f2 >v.conf.metrics
 check "eval[te] = \"PATH#CACHE\" in a --config file (the training data read whole): the same lines" \
     cmp -s v.whole.metrics v.conf.metrics
+
+# categorical features read in batches: columns 2 and 4 made category numbers (7 and 40 categories)
+awk -F, 'BEGIN { OFS = "," } { $3 = int($3) % 7; $5 = NR % 40; print }' bc.csv >cat.csv
+awk -F, 'BEGIN { OFS = "," } { $3 = int($3) % 7; $5 = NR % 40; print }' te.csv >cte.csv
+cat_opts="--objective=binary:logistic --num_round=4 --eval_train=0 --categorical_feature=1,3"
+"$gbtrain" $cat_opts --valid=cte.csv cat.csv cat.whole 2>cat.whole.log
+"$gbtrain" $cat_opts "--valid=cte.csv?batch_bytes=3000#d" "cat.csv?batch_bytes=5000#c" cat.batches 2>cat.batches.log
+grep '^\[' cat.whole.log | cut -f2 >cat.whole.metrics
+grep '^\[' cat.batches.log | cut -f2 >cat.batches.metrics
+check "--categorical_feature=1,3 with training and validation files in batches: the model (categorical splits) and cte-logloss lines of the files read whole" \
+    sh -c 'grep -q "\"categories_nodes\": \[[0-9]" cat.whole && cmp -s cat.whole cat.batches &&
+           test "$(grep -c "^cte-logloss:" cat.whole.metrics)" -eq 4 && cmp -s cat.whole.metrics cat.batches.metrics'
+"$gbtrain" -q --objective=binary:logistic --num_round=4 --eval_train=0 \
+    --feature_types=q,c,q,c,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q,q "cat.csv?batch_bytes=5000#c" cat.ft
+check "--feature_types=q,c,q,c,... in batches: the same model" cmp -s cat.whole cat.ft
+awk -F, 'BEGIN { OFS = "," } NR == 300 { $3 = "red" } { print }' cat.csv >catn.csv
+fails "a category name in a later batch: refused, naming the line (names are read with the file whole)" \
+    "catn.csv:300: value 'red' in column 2 is not a number: this categorical feature holds category numbers" \
+    "$gbtrain" -q --categorical_feature=1 "catn.csv?batch_bytes=5000#c" catn.model
+check "... and no model written" test ! -e catn.model
 
 # gbpredict DATA_FILE#CACHE: each batch predicted and written in turn, the output of the file read whole
 "$gbpredict" -q te.csv whole.model p.whole

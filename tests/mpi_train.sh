@@ -170,6 +170,12 @@ run "categorical features (30 and 300 categories)" cat.csv $opts --categorical_f
 run "categorical features, lossguide, max_cat_threshold 4, LightGBM's cat_smooth, cat_l2, min_data_per_group" \
     cat.csv $opts --categorical_feature=1,2 --grow_policy=lossguide --max_leaves=12 --max_depth=0 \
     --max_cat_threshold=4 --cat_smooth=3 --cat_l2=1 --min_data_per_group=10
+# the same file cut in two, one a rank, read in batches: each batch's types from --categorical_feature
+head -n 250 cat.csv > cat0.csv
+tail -n +251 cat.csv > cat1.csv
+nps=2
+run "categorical features in batches (cat%d.csv?batch_bytes=3000#c)" 'cat%d.csv?batch_bytes=3000#c' $opts \
+    --categorical_feature=1,2 --max_depth=4
 
 # category names (category_names=1) in one file per rank: each rank's file has every name, in another
 # row order, so each rank's byte-sorted list is the concatenated file's (ranks whose names differ are

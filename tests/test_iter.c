@@ -17,7 +17,9 @@
  * (gbt_dataset_from_iter_ref) evaluate and predict as the same rows in
  * memory, bit for bit (check_ref).
  * The CPU trains on pages streaming them (one page in memory at a time):
- * check_page_memory checks that its memory check counts one page.
+ * check_page_memory checks that its memory check counts one page; CUDA
+ * streams them through two device buffers: check_device_pages checks its
+ * other layouts, its memory check and a corrupt page.
  *
  * Built twice: tests/test_iter against the library (the CPU; valgrind runs
  * it), and tests/test_iter_emu against the emulated CUDA device
@@ -261,33 +263,45 @@ static void check_fails(gbt_dataset *d, const char *want, const char *what)
     gbt_booster_free(b);
 }
 
-/* The bytes a training on d says it needs under a memory of 1 byte (its message in msg). */
-static unsigned long long needs(gbt_dataset *d, char *msg, size_t len)
+/* The memory hook of the CPU's memory check, or (cuda) of the device's free memory. */
+static const char *memory_env(int cuda)
 {
-    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+    return cuda ? "GBT_CUDA_FAKE_FREE_BYTES" : "GBT_CPU_FAKE_MEMORY_BYTES";
+}
+
+/*
+ * The bytes a training on d says it needs under a memory of 1 byte (its
+ * message in msg), on the CPU or (cuda) the device.
+ */
+static unsigned long long needs(gbt_dataset *d, int cuda, char *msg, size_t len)
+{
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", cuda ? "device=cuda" : "device=cpu",
+                         NULL};
     gbt_booster *b = tu_booster(set);
     unsigned long long v = 0;
     const char *at;
-    setenv("GBT_CPU_FAKE_MEMORY_BYTES", "1", 1);
-    if (gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_E_NO_MEMORY && (at = strstr(gbt_last_error(), "about ")))
+    setenv(memory_env(cuda), "1", 1);
+    if (gbt_booster_train(b, d, 1, NULL, NULL, 0) == (cuda ? GBT_E_DEVICE : GBT_E_NO_MEMORY) &&
+        (at = strstr(gbt_last_error(), cuda ? "needs " : "about ")))
         v = strtoull(at + 6, NULL, 10);
     snprintf(msg, len, "%s", gbt_last_error());
-    unsetenv("GBT_CPU_FAKE_MEMORY_BYTES");
+    unsetenv(memory_env(cuda));
     gbt_booster_free(b);
     return v;
 }
 
-/* Whether a training on d succeeds under a memory of `bytes`. */
-static int fits(gbt_dataset *d, unsigned long long bytes)
+/* Whether a training on d succeeds under a memory of `bytes` (cuda: on the device). */
+static int fits(gbt_dataset *d, int cuda, unsigned long long bytes)
 {
-    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cpu", NULL};
+    const char *set[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", cuda ? "device=cuda" : "device=cpu",
+                         NULL};
     gbt_booster *b = tu_booster(set);
     char v[32];
     gbt_status st;
     snprintf(v, sizeof v, "%llu", bytes);
-    setenv("GBT_CPU_FAKE_MEMORY_BYTES", v, 1);
+    setenv(memory_env(cuda), v, 1);
     st = gbt_booster_train(b, d, 1, NULL, NULL, 0);
-    unsetenv("GBT_CPU_FAKE_MEMORY_BYTES");
+    unsetenv(memory_env(cuda));
     gbt_booster_free(b);
     return st == GBT_OK;
 }
@@ -302,13 +316,13 @@ static void check_page_memory(void)
 {
     char m_mem[1024], m_paged[1024];
     gbt_dataset *mem = in_memory(0, 0), *a = paged(100, 0, 16, NULL, NULL);
-    const unsigned long long in_mem = needs(mem, m_mem, sizeof m_mem), in_pages = needs(a, m_paged, sizeof m_paged);
+    const unsigned long long in_mem = needs(mem, 0, m_mem, sizeof m_mem), in_pages = needs(a, 0, m_paged, sizeof m_paged);
     ok(in_mem > 0 && in_pages > 0 && in_mem - in_pages == 2520 - 1020,
        "the memory check counts a page, not the matrix: %llu bytes against %llu", in_pages, in_mem);
     ok(strstr(m_paged, "the binned matrix in 5 pages on disk, of which one page and a byte a row: 1020 bytes") &&
            !strstr(m_mem, "pages"),
        "and says so: %s", m_paged);
-    ok(in_pages > 0 && fits(a, in_pages) && !fits(mem, in_pages),
+    ok(in_pages > 0 && fits(a, 0, in_pages) && !fits(mem, 0, in_pages),
        "a memory of %llu bytes trains on the pages, not in memory", in_pages);
     gbt_dataset_free(mem);
     gbt_dataset_free(a);
@@ -393,41 +407,62 @@ static void check_pages(void)
 
 /*
  * gbt_dataset_from_file_iter: a CSV file of the rows (floats written to
- * round-trip, a missing value empty) read in batches of about 2,000 bytes
- * of its text trains the model of the same file read whole, on the CPU and
- * on the device.
+ * round-trip, a missing value empty; feature 2 a category number, declared
+ * by the option feature_types) read in batches of about 2,000 bytes of its
+ * text trains the model of the same file read whole, on the CPU and on the
+ * device; the file read whole with the option is the file read whole with
+ * gbt_dataset_set_feature_types after.
  */
 static void check_file(int have_cuda)
 {
     const char *set[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
     const char *set_cuda[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cuda", NULL};
+    const char *types[C] = {"q", "q", "c", "q", "q", "q"};
     char *text = malloc((size_t)N * (C + 1) * 20 + 1), *at = text;
     const char *path;
-    gbt_dataset *whole = NULL, *batches = NULL;
-    gbt_booster *ref = NULL, *b = NULL;
+    gbt_dataset *whole = NULL, *typed = NULL, *batches = NULL;
+    gbt_booster *ref = NULL, *b = NULL, *t = NULL;
     if (text == NULL) exit(2);
     tu_data(N, C, 0.1, 0, x, y);
     for (int r = 0; r < N; r++) {
-        at += sprintf(at, "%.9g", (double)y[r]);
+        const int cat = r * 7 % 9; /* categories 2, 5 and 7 raise the label: a split on a set of them */
+        at += sprintf(at, "%.9g", (double)y[r] + (cat == 2 || cat == 5 || cat == 7 ? 3.0 : 0.0));
         for (int c = 0; c < C; c++)
-            at += isnan(x[r * C + c]) ? sprintf(at, ",") : sprintf(at, ",%.9g", (double)x[r * C + c]);
+            at += c == 2 ? sprintf(at, ",%d", cat)
+                  : isnan(x[r * C + c]) ? sprintf(at, ",")
+                                        : sprintf(at, ",%.9g", (double)x[r * C + c]);
         *at++ = '\n';
     }
     *at = '\0';
     path = tu_write("rows.csv", text);
     free(text);
-    if (gbt_dataset_from_file(path, NULL, &whole) != GBT_OK ||
-        gbt_dataset_from_file_iter(path, "batch_bytes=2000", 16, &batches) != GBT_OK)
+    if (gbt_dataset_from_file(path, NULL, &whole) != GBT_OK || gbt_dataset_set_feature_types(whole, types, C) ||
+        gbt_dataset_from_file(path, "feature_types=qqcqqq", &typed) != GBT_OK ||
+        gbt_dataset_from_file_iter(path, "batch_bytes=2000,feature_types=qqcqqq", 16, &batches) != GBT_OK)
         diag("reading %s: %s", path, gbt_last_error());
     ref = whole ? tu_train(whole, ROUNDS, set) : NULL;
+    t = typed && !only_device ? tu_train(typed, ROUNDS, set) : NULL;
     b = batches ? tu_train(batches, ROUNDS, only_device ? set_cuda : set) : NULL;
+    if (!only_device) {
+        size_t len;
+        char *json = ref ? tu_model(ref, &len) : NULL;
+        const char *cat = json ? strstr(json, "\"categories_nodes\": [") : NULL;
+        int split = 0; /* some tree has a categorical split */
+        for (; cat && !split; cat = strstr(cat + 1, "\"categories_nodes\": ["))
+            split = cat[strlen("\"categories_nodes\": [")] != ']';
+        ok(ref && t && tu_same_model(ref, t) && split,
+           "the option feature_types=qqcqqq: the types gbt_dataset_set_feature_types sets (and a categorical split)");
+        gbt_free(json);
+    }
     if (!only_device || have_cuda)
         ok(ref && b && tu_same_model(ref, b),
-           "a CSV file in batches of 2,000 bytes%s: the model of the file read whole",
+           "a CSV file with a categorical feature in batches of 2,000 bytes%s: the model of the file read whole",
            only_device ? " on device=cuda" : "");
     gbt_booster_free(ref);
     gbt_booster_free(b);
+    gbt_booster_free(t);
     gbt_dataset_free(whole);
+    gbt_dataset_free(typed);
     gbt_dataset_free(batches);
     tu_cleanup();
 }
@@ -484,6 +519,111 @@ static int rows_next(void *user, gbt_batch *b)
     if (s->cat && gbt_batch_set_feature_types(b, types, C) != GBT_OK) return -1;
     s->at += n;
     return 1;
+}
+
+/*
+ * device=cuda streams the pages (cuda/pages.cu): its CSR and two-byte
+ * layouts (the one-byte one: check_case) give the CPU's in-memory model;
+ * its memory check counts two page buffers of 100 rows x 6 one-byte codes
+ * (600 bytes, allocated in 512-byte units: 1,024 each) and a byte a row
+ * of partition notes (420: 512), 2,560 bytes, where the whole matrix on
+ * the device is its rows (2,520: 2,560) and their column-major copy
+ * (2,560), 5,120 bytes; a device memory that fits the first and not the
+ * second trains the paged dataset only; a corrupt page is refused on the
+ * device too; and a categorical feature (feature 2, five categories) in
+ * three pages of 128 rows gives the CPU's in-memory model, with a
+ * categorical split.
+ */
+static void check_device_pages(void)
+{
+    const char *set_cpu[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
+    const char *set_csr[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cuda", NULL};
+    const char *set_wide_cpu[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=300", "device=cpu", NULL};
+    const char *set_wide[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=300", "device=cuda", NULL};
+    const char *set_bad[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=16", "device=cuda", NULL};
+    char m_mem[1024], m_paged[1024], pa[600];
+    gbt_dataset *mem, *a;
+    gbt_booster *ref, *got;
+    FILE *f;
+    tu_data(N, C, 0.0, 0, x, y);
+    for (int i = 0; i < N * C; i++)
+        if ((i * 7) % 20 < 17) x[i] = NAN;
+    mem = in_memory(0, 0);
+    a = paged(50, 1, 16, NULL, NULL);
+    ref = tu_train(mem, 2, set_cpu);
+    got = tu_train(a, 2, set_csr);
+    ok(ref && got && tu_same_model(ref, got), "CSR layout in 9 pages of 50 rows on device=cuda: the CPU's in-memory model");
+    gbt_booster_free(ref);
+    gbt_booster_free(got);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+    tu_data(N, C, 0.0, 0, x, y);
+    mem = in_memory(0, 0);
+    a = paged(100, 0, 300, NULL, NULL);
+    ref = tu_train(mem, 2, set_wide_cpu);
+    got = tu_train(a, 2, set_wide);
+    ok(ref && got && tu_same_model(ref, got),
+       "two-byte codes (max_bin 300) in 5 pages on device=cuda: the CPU's in-memory model");
+    gbt_booster_free(ref);
+    gbt_booster_free(got);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+    {
+        struct src s = {100, 0, 0, 0, 0, -1, 0, 0};
+        unsigned long long in_mem, in_pages;
+        mem = from_iter(&s, 16); /* the same binned matrix, in memory */
+        a = paged(100, 0, 16, NULL, NULL);
+        if (mem == NULL) exit(2);
+        in_mem = needs(mem, 1, m_mem, sizeof m_mem);
+        in_pages = needs(a, 1, m_paged, sizeof m_paged);
+        ok(in_mem > 0 && in_pages > 0 && in_mem - in_pages == 5120 - 2560,
+           "the device's memory check counts two pages, not the matrix: %llu bytes against %llu", in_pages, in_mem);
+        ok(strstr(m_paged, "the binned matrix in 5 pages on disk, of which two pages and a byte a row: 2560 bytes") &&
+               !strstr(m_mem, "pages"),
+           "and says so: %s", m_paged);
+        ok(in_pages > 0 && fits(a, 1, in_pages) && !fits(mem, 1, in_pages),
+           "a device memory of %llu bytes trains on the pages, not in memory", in_pages);
+        gbt_dataset_free(mem);
+        gbt_dataset_free(a);
+    }
+    a = paged(100, 0, 16, pa, NULL);
+    f = fopen(pa, "r+b");
+    if (f == NULL || fseek(f, 90, SEEK_SET) != 0) exit(2);
+    {
+        const int c = fgetc(f);
+        gbt_booster *b = tu_booster(set_bad);
+        if (fseek(f, 90, SEEK_SET) != 0 || fputc(c ^ 1, f) == EOF) exit(2);
+        fclose(f);
+        ok(gbt_booster_train(b, a, 1, NULL, NULL, 0) == GBT_E_FORMAT &&
+               strstr(gbt_last_error(), "page 0: checksum mismatch"),
+           "a page with a byte flipped is refused on device=cuda: %s", gbt_last_error());
+        gbt_booster_free(b);
+    }
+    gbt_dataset_free(a);
+    {
+        const char *types[C] = {"q", "q", "c", "q", "q", "q"};
+        struct rows tr = {xr, yr, NT, 0, 0, 1, 0};
+        size_t len = 0;
+        char *json;
+        tu_data(NT, C, 0.1, 0, xr, yr);
+        if (gbt_dataset_from_dense(xr, NT, C, NAN, &mem) != GBT_OK || gbt_dataset_set_field(mem, "label", yr, NT) ||
+            gbt_dataset_set_feature_types(mem, types, C) ||
+            gbt_dataset_from_iter_ext(rows_next, rows_reset, &tr, 16, prefix, &a) != GBT_OK)
+            exit(2);
+        ref = tu_train(mem, 2, set_cpu);
+        got = tu_train(a, 2, set_csr);
+        json = got ? tu_model(got, &len) : NULL;
+        ok(ref && got && tu_same_model(ref, got) && json && strstr(json, "\"categories_nodes\": [") &&
+               !strstr(json, "\"categories_nodes\": []"),
+           "a categorical feature in 3 pages of 128 rows on device=cuda: the CPU's in-memory model, with a categorical "
+           "split");
+        gbt_free(json);
+        gbt_booster_free(ref);
+        gbt_booster_free(got);
+        gbt_dataset_free(mem);
+        gbt_dataset_free(a);
+    }
+    ok(page_files(NULL, NULL) == 0, "the page files are removed with their datasets");
 }
 
 /* Same floats: a prediction of the binned rows against the rows in memory. */
@@ -624,6 +764,7 @@ int main(void)
     if (only_device) ok(have_cuda, "the emulated CUDA device is there");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_case(&cases[i], have_cuda, (int)(i % 2));
     if (!only_device) check_pages(); /* before check_file, which removes the test folder */
+    if (have_cuda) check_device_pages();
     check_file(have_cuda);
     check_ref(have_cuda, 0);
     check_ref(have_cuda, 1);

@@ -236,21 +236,28 @@ gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt
     return part;
 }
 
+void cli_mpi_batches_path(const char *path, char *shown, size_t len)
+{
+    if (!cli_mpi_distributed()) {
+        snprintf(shown, len, "%s", path);
+        return;
+    }
+    if (size > 1 && strstr(path, "%d") == NULL)
+        cli_die("%s: under mpirun, training data read in batches (#CACHE) is one file per rank: name it with "
+                "%%d (part%%d.csv#cache: rank r reads part<r>.csv), or drop the #CACHE to share one file's rows",
+                path);
+    rank_path(path, shown, len);
+}
+
 gbt_dataset *cli_mpi_read_batches(const char *path, const char *options, int max_bin, char *shown, size_t len)
 {
     gbt_dataset *d = NULL;
     gbt_status s;
-    if (!cli_mpi_distributed()) {
-        snprintf(shown, len, "%s", path);
-        s = gbt_dataset_from_file_iter(path, options, max_bin, &d);
-    } else {
-        if (size > 1 && strstr(path, "%d") == NULL)
-            cli_die("%s: under mpirun, training data read in batches (#CACHE) is one file per rank: name it with "
-                    "%%d (part%%d.csv#cache: rank r reads part<r>.csv), or drop the #CACHE to share one file's rows",
-                    path);
-        rank_path(path, shown, len);
+    cli_mpi_batches_path(path, shown, len);
+    if (!cli_mpi_distributed())
+        s = gbt_dataset_from_file_iter(shown, options, max_bin, &d);
+    else
         s = gbt_dataset_from_file_iter_mpi(shown, options, max_bin, NULL, &d);
-    }
     if (s != GBT_OK) cli_die_status(s, "reading data");
     return d;
 }

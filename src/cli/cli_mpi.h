@@ -53,6 +53,9 @@ gbt_dataset *cli_mpi_read_share(const char *path, const char *options, const gbt
  */
 gbt_dataset *cli_mpi_read_batches(const char *path, const char *options, int max_bin, char *shown, size_t len);
 
+/* The file cli_mpi_read_batches reads into shown (len bytes): this rank's. Dies when a rank has none. */
+void cli_mpi_batches_path(const char *path, char *shown, size_t len);
+
 /* Whether the tool runs under a launcher, as one of its ranks (cli_mpi_start). */
 int cli_mpi_distributed(void);
 

@@ -388,6 +388,45 @@ static void free_batches(void)
 }
 
 /*
+ * --categorical_feature or --feature_types for a file read in batches: they
+ * name features by the file's width and names, which its first batch tells,
+ * so that batch is read (gbt_file_batches), the flag resolved on it as on a
+ * file read whole (cli_apply_feature_types), and its types go to the
+ * library as the option feature_types=qc.. on every batch.  Returns the
+ * options (a new string; `options` freed).
+ */
+static char *batch_types(const struct cli_opts *o, const char *path, char *options)
+{
+    gbt_file_batches *r = NULL;
+    gbt_dataset *first = NULL;
+    uint64_t nrow, ncol;
+    const char **types;
+    char *all;
+    size_t n;
+    gbt_status s;
+    if (!cli_get(o, "categorical_feature") && !cli_get(o, "feature_types")) return options;
+    s = gbt_file_batches_open(path, options, &r);
+    if (s == GBT_OK) s = gbt_file_batches_next(r, &first);
+    gbt_file_batches_close(r);
+    if (s != GBT_OK) cli_die_status(s, "reading data");
+    if (first == NULL) cli_die("%s: no data rows", path);
+    cli_apply_feature_types(o, first, path);
+    gbt_dataset_shape(first, &nrow, &ncol);
+    n = strlen(options);
+    types = malloc((size_t)ncol * sizeof *types + 1);
+    all = malloc(n + ncol + 17);
+    if (types == NULL || all == NULL) cli_die("out of memory");
+    if ((s = gbt_dataset_get_feature_types(first, ncol, types)) != GBT_OK) cli_die_status(s, "reading data");
+    n = (size_t)sprintf(all, "%s%sfeature_types=", options, n ? "," : "");
+    for (uint64_t f = 0; f < ncol; f++) all[n++] = types[f][0];
+    all[n] = '\0';
+    free(types);
+    free(options);
+    gbt_dataset_free(first);
+    return all;
+}
+
+/*
  * Data named "PATH#CACHE", read in batches (gbt_dataset_from_file_iter):
  * the training data (ref NULL) binned with the booster's max_bin as it is
  * read, a validation file with the training data's cuts (ref, through
@@ -398,29 +437,31 @@ static gbt_dataset *load_batches(const struct data_file *f, const char *data_opt
                                  const gbt_booster *b, const gbt_dataset *ref)
 {
     gbt_dataset *d = NULL;
-    char options[1200], max_bin[32], path[4096 + 520], shown[4096 + 520];
+    char *options, max_bin[32], path[4096 + 520], shown[4096 + 520];
     if (ref && cli_mpi_size() > 1)
         cli_die("%s: validation data read in batches (#CACHE) is for one process, not mpirun: drop the #CACHE",
                 f->path);
     if (!ref && cli_get(o, "model_in"))
         cli_die("%s: training on from --model_in reads the training data whole (its starting scores need the "
                 "feature values): drop the #CACHE", f->path);
-    if (cli_get(o, "categorical_feature") || cli_get(o, "feature_types"))
-        cli_die("%s: --categorical_feature and --feature_types are not applied to %s data read in "
-                "batches (#CACHE) yet: drop the #CACHE", f->path, ref ? "validation" : "training");
     if (gbt_booster_get_param(b, "max_bin", max_bin, sizeof max_bin) != GBT_OK)
         snprintf(max_bin, sizeof max_bin, "256");
-    snprintf(options, sizeof options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
+    options = malloc(strlen(data_opts) + strlen(f->opts) + 2);
+    if (options == NULL) cli_die("out of memory");
+    sprintf(options, "%s%s%s", data_opts, data_opts[0] && f->opts[0] ? "," : "", f->opts);
     /* the cache name back on the path: the prefix of the page file the library writes */
     snprintf(path, sizeof path, "%s%s%s", f->path, f->cache_name[0] ? "#" : "", f->cache_name);
+    cli_mpi_batches_path(path, shown, sizeof shown);
+    options = batch_types(o, shown, options);
     if (ref) { /* no page file: kept in memory */
-        gbt_status s = gbt_dataset_from_file_iter_ref(f->path, options, ref, atoi(max_bin), &d);
+        gbt_status s = gbt_dataset_from_file_iter_ref(shown, options, ref, atoi(max_bin), &d);
         if (s != GBT_OK) cli_die_status(s, "reading data");
     } else { /* the training data: its page file removed at any exit */
         d = cli_mpi_read_batches(path, options, atoi(max_bin), shown, sizeof shown);
         batches_data = d;
         atexit(free_batches);
     }
+    free(options);
     if (verbosity >= GBT_LOG_INFO) cli_report_data(f->path, d, 0);
     return d;
 }

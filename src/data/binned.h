@@ -26,7 +26,8 @@ struct gbt_binned {
     /*
      * With pages (a dataset made from batches with a cache prefix,
      * data/pages.h) qm holds the cuts, nrow and layout but no codes, which
-     * are on disk; gbt__binned_get reads them back for each training.
+     * are on disk; a training streams them (both backends), and
+     * gbt__binned_get reads them back whole for a caller that does not.
      */
     struct gbt_qmatrix qm;
     struct gbt_pages *pages; /* NULL: the codes are in qm; freed (its file removed) with the matrix */
@@ -51,8 +52,8 @@ struct gbt_binner {
     int ordinal;
     const char *name; /* for the log: "cuda" */
     /*
-     * 1: the training reads the pages itself, one at a time (the CPU
-     * backend): a paged matrix is returned as it is kept, its codes left on
+     * 1: the training reads the pages itself, one at a time (the CPU and
+     * CUDA backends): a paged matrix is returned as it is kept, its codes left on
      * disk; 0: read back whole.
      */
     int stream_pages;

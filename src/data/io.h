@@ -183,6 +183,8 @@ struct gbt_csv_options {
     /* ncats entries, by feature: the categories whose names the feature's fields hold (n 0: numbers) */
     const struct gbt_cat_dict *cats;
     uint64_t ncats;
+    /* the feature_types option (gbt_file_options.types), or NULL: a name in a "c" column is refused saying so */
+    const char *types;
 };
 
 /* gbt_dataset_from_file's options (io_file.c). */
@@ -195,7 +197,17 @@ struct gbt_file_options {
     int64_t nthread;    /* 0: all the machine offers */
     double progress;    /* seconds between progress reports, 0: none */
     uint64_t batch_bytes; /* the text of one batch (gbt_dataset_from_file_iter); 0: its default */
+    char *types;        /* feature_types=qcq: a letter a feature (q numeric, c categorical), or NULL; owned */
 };
+
+/* Frees what o owns (its types); o is then as parsed from no options. */
+void gbt__file_options_free(struct gbt_file_options *o);
+
+/*
+ * The feature_types option's types set on d (gbt_dataset_set_feature_types,
+ * the letters checked against d's features first); nothing without it.
+ */
+gbt_status gbt__file_apply_types(const struct gbt_file_options *o, const char *file, gbt_dataset *d);
 
 enum { GBT_FMT_GUESS, GBT_FMT_LIBSVM, GBT_FMT_CSV, GBT_FMT_TSV };
 

@@ -14,7 +14,10 @@
  * built.  LIBSVM qid: a query may go on across a batch boundary (the line
  * reader carries the last qid from one batch to the next), so the batches
  * carry no groups: their sizes are gathered here, a query that goes on
- * added to the last, and set on the dataset built.  A URI's "#CACHE" is
+ * added to the last, and set on the dataset built.  The option
+ * feature_types=qc.. sets its types on every batch (binning reads them;
+ * the values category numbers: names are read with the file whole).  A
+ * URI's "#CACHE" is
  * the cache prefix of the binned matrix's pages on disk
  * (gbt_dataset_from_iter_ext, data/pages.h).  gbt_file_batches_* hand the
  * batches out as datasets (gbpredict's DATA_FILE#CACHE: predicted and
@@ -77,6 +80,7 @@ static gbt_status open_file(struct file_iter *it)
     struct stat st;
     gbt_status s;
     if (it->open) gbt__lines_close(&it->lr);
+    gbt__file_options_free(&it->o);
     free(it->file);
     it->file = NULL;
     it->open = 0;
@@ -189,6 +193,7 @@ static gbt_status next_rows(struct file_iter *it, gbt_dataset **out)
                       (unsigned long long)(d->row_line ? d->row_line[0] : 0), (unsigned long long)d->ncol,
                       (unsigned long long)it->ncol);
     }
+    if (s == GBT_OK) s = gbt__file_apply_types(&it->o, it->file, d); /* every batch: binning reads them */
     if (s != GBT_OK) {
         gbt_dataset_free(d);
         return s;
@@ -276,6 +281,7 @@ static gbt_status from_file_iter(const char *path, const char *options, const gb
     if (s != GBT_OK && it.status != GBT_OK && !peers) s = gbt__fail(it.status, "%s", it.msg);
     if (s == GBT_OK) s = finish(&it, d);
     if (it.open) gbt__lines_close(&it.lr);
+    gbt__file_options_free(&it.o);
     free(it.file);
     free(it.cache);
     free(it.weights);
@@ -318,7 +324,9 @@ void gbt_file_batches_close(gbt_file_batches *r)
 {
     if (r == NULL) return;
     if (r->it.open) gbt__lines_close(&r->it.lr);
+    gbt__file_options_free(&r->it.o);
     free(r->it.file);
+    free(r->it.cache);
     free(r->path);
     free(r->options);
     free(r);

@@ -222,6 +222,12 @@ static gbt_status parse_row(const struct csv_format *c, const char *line, size_t
                 *row++ = name_box(id);
                 continue;
             }
+            if ((text == end || e != end) && f != c->label && opt->types && feat < strlen(opt->types) &&
+                opt->types[feat] == 'c')
+                LINE_FAIL(c->path, lineno,
+                          "value '%.*s' in column %lld is not a number: this categorical feature holds category "
+                          "numbers (names are read with the option category_names=1, which reads the file whole, "
+                          "not in batches)", (int)(end - text), text, (long long)f);
             if (text == end || e != end)
                 LINE_FAIL(c->path, lineno, "%s '%.*s' in column %lld is not a number%s",
                           f == c->label ? "label" : "value", (int)(end - text), text, (long long)f, hint);

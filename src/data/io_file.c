@@ -96,6 +96,14 @@ static gbt_status parse_option(struct gbt_file_options *o, const char *key, cons
         o->delimiter = v[0];
         return GBT_OK;
     }
+    if (strcmp(key, "feature_types") == 0) {
+        const size_t n = strspn(v, "qc");
+        RETURN_ERROR_IF(v[0] == '\0' || v[n] != '\0' || n > GBT_MAX_FEATURES, GBT_E_INVALID_ARG,
+                        "option 'feature_types' expects a letter a feature, q (numeric) or c (categorical), such "
+                        "as qqcq, got '%s'", v);
+        free(o->types);
+        return gbt__strdup(&o->types, v);
+    }
     if (strcmp(key, "header") == 0) return parse_bool(key, v, &o->csv.header);
     if (strcmp(key, "side_files") == 0) return parse_bool(key, v, &o->side_files);
     if (strcmp(key, "category_names") == 0) return parse_bool(key, v, &o->csv.category_names);
@@ -118,34 +126,64 @@ static gbt_status parse_option(struct gbt_file_options *o, const char *key, cons
     }
     return gbt__fail(GBT_E_INVALID_ARG,
                      "unknown option '%s' (expected format, label_column, features, header, delimiter, "
-                     "missing, side_files, indexing_mode, category_names, nthread, progress or batch_bytes)",
+                     "missing, side_files, indexing_mode, category_names, feature_types, nthread, progress or "
+                     "batch_bytes)",
                      key);
+}
+
+void gbt__file_options_free(struct gbt_file_options *o)
+{
+    free(o->types);
+    o->types = NULL;
 }
 
 static gbt_status parse_options(const char *text, struct gbt_file_options *o)
 {
-    char buf[1024];
-    char *save = NULL;
+    char *buf, *save = NULL;
+    gbt_status s = GBT_OK;
     memset(o, 0, sizeof *o);
     o->csv.delim = ',';
     o->side_files = 1;
     o->indexing_mode = -1;
     if (text == NULL) return GBT_OK;
-    RETURN_ERROR_IF(strlen(text) >= sizeof buf, GBT_E_INVALID_ARG, "options are too long");
-    strcpy(buf, text);
-    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    FORWARD_IF_ERROR(gbt__strdup(&buf, text));
+    for (char *item = strtok_r(buf, ",", &save); item && s == GBT_OK; item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
-        RETURN_ERROR_IF(eq == NULL, GBT_E_INVALID_ARG, "option '%s' is not key=value", item);
+        if (eq == NULL) {
+            s = gbt__fail(GBT_E_INVALID_ARG, "option '%s' is not key=value", item);
+            break;
+        }
         *eq = '\0';
-        FORWARD_IF_ERROR(parse_option(o, item, eq + 1));
+        s = parse_option(o, item, eq + 1);
     }
-    RETURN_ERROR_IF(o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0, GBT_E_INVALID_ARG,
-                    "option 'label_column=auto' needs 'features=N', the number of feature columns");
-    RETURN_ERROR_IF(o->delimiter && (o->format == GBT_FMT_LIBSVM || o->format == GBT_FMT_TSV),
-                    GBT_E_INVALID_ARG, "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
-                    o->format == GBT_FMT_LIBSVM ? "libsvm" : "tsv");
+    free(buf);
+    if (s == GBT_OK && o->csv.label_column == GBT_LABEL_AUTO && o->csv.features == 0)
+        s = gbt__fail(GBT_E_INVALID_ARG, "option 'label_column=auto' needs 'features=N', the number of feature columns");
+    if (s == GBT_OK && o->delimiter && (o->format == GBT_FMT_LIBSVM || o->format == GBT_FMT_TSV))
+        s = gbt__fail(GBT_E_INVALID_ARG, "option 'delimiter=%c' is for CSV files, not format=%s", o->delimiter,
+                      o->format == GBT_FMT_LIBSVM ? "libsvm" : "tsv");
+    if (s != GBT_OK) {
+        gbt__file_options_free(o);
+        return s;
+    }
     if (o->delimiter) o->format = GBT_FMT_CSV;
+    o->csv.types = o->types;
     return GBT_OK;
+}
+
+gbt_status gbt__file_apply_types(const struct gbt_file_options *o, const char *file, gbt_dataset *d)
+{
+    const char **types;
+    const uint64_t n = o->types ? strlen(o->types) : 0;
+    gbt_status s;
+    if (o->types == NULL) return GBT_OK;
+    RETURN_ERROR_IF(n != d->ncol, GBT_E_INVALID_ARG, "%s: option 'feature_types' gives %llu types for %llu features",
+                    file, (unsigned long long)n, (unsigned long long)d->ncol);
+    FORWARD_IF_ERROR(gbt__alloc(&types, n, sizeof *types, 0, "feature types"));
+    for (uint64_t f = 0; f < n; f++) types[f] = o->types[f] == 'c' ? "c" : "q";
+    s = gbt_dataset_set_feature_types(d, types, n); /* its messages name the file and line */
+    free(types);
+    return s;
 }
 
 void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len)
@@ -468,6 +506,7 @@ gbt_status gbt__file_open(const char *path, const char *options, struct gbt_file
     char *uri;
     gbt_status s;
     *binary = 0;
+    memset(o, 0, sizeof *o);
     FORWARD_IF_ERROR(split_uri(path, file, &uri, cache));
     if (is_binary_file(*file)) {
         /* its options and side files do not apply */
@@ -486,6 +525,7 @@ gbt_status gbt__file_open(const char *path, const char *options, struct gbt_file
         if (s != GBT_OK) gbt__lines_close(lr);
     }
     if (s != GBT_OK) {
+        gbt__file_options_free(o);
         free(*file);
         free(*cache);
         *file = *cache = NULL;
@@ -542,6 +582,7 @@ static gbt_status read_file(struct gbt_line_reader *lr, const char *path, struct
                     "the training data as PATH#CACHE)", path);
     s = gbt__file_read_rows(lr, o, &d);
     if (s == GBT_OK && o->format == GBT_FMT_LIBSVM) s = gbt__dataset_set_index_base(d, o->indexing_mode);
+    if (s == GBT_OK) s = gbt__file_apply_types(o, path, d);
     if (s == GBT_OK && gbt__lines_progress(lr))
         gbt__log(GBT_LOG_INFO, GBT_LOG_INFO, "read %s: %llu rows x %llu columns, %.0f MB in %.1fs", path,
                  (unsigned long long)d->nrow, (unsigned long long)d->ncol, (double)lr->offset / 1e6,
@@ -580,6 +621,7 @@ gbt_status gbt__dataset_read_file(const char *path, const char *options, const s
         s = read_file(&lr, file, &o, out);
         gbt__lines_close(&lr);
     }
+    gbt__file_options_free(&o);
     free(file);
     free(cache);
     return s;

@@ -1,6 +1,7 @@
 /*
  * dist_data.c - datasets from batches over an MPI communicator
- * (gbt_dataset_from_iter_mpi, gbt_dataset_from_file_iter_mpi): each
+ * (gbt_dataset_from_iter_mpi, gbt_dataset_from_iter_ext_mpi: with the binned
+ * matrix in pages, gbt_dataset_from_file_iter_mpi): each
  * process reads its own batches, and the cuts are made from every
  * process's distinct values merged by dist.c's merge, so the binned matrix
  * each keeps is its rows binned with the cuts of all the rows, the one a
@@ -18,9 +19,12 @@
 #include "util/util.h"
 
 #ifdef GBT_WITH_MPI
-/* A dataset from iter or, with iter NULL, from the file path, over the communicator *mpi_comm. */
+/*
+ * A dataset from iter (its pages under cache, NULL: in memory) or, with iter NULL, from the file path, over
+ * the communicator *mpi_comm.
+ */
 static gbt_status over_comm(const void *mpi_comm, gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
-                            const char *path, const char *options, int max_bin, gbt_dataset **out)
+                            const char *cache, const char *path, const char *options, int max_bin, gbt_dataset **out)
 {
     struct gbt_comm *c = NULL;
     struct gbt_dist *d = NULL;
@@ -30,7 +34,7 @@ static gbt_status over_comm(const void *mpi_comm, gbt_iter_next_fn next, gbt_ite
     s = gbt__dist_open(c, GBT_OK, 0, 0, &d);
     if (s == GBT_OK) {
         gbt__dist_iter_peers(d, &peers);
-        s = next ? gbt__dataset_from_iter_peers(next, reset, user, max_bin, NULL, &peers, out)
+        s = next ? gbt__dataset_from_iter_peers(next, reset, user, max_bin, cache, &peers, out)
                  : gbt__dataset_from_file_iter_peers(path, options, max_bin, &peers, out);
     }
     gbt__dist_free(d);
@@ -39,9 +43,9 @@ static gbt_status over_comm(const void *mpi_comm, gbt_iter_next_fn next, gbt_ite
 }
 #else
 static gbt_status over_comm(const void *mpi_comm, gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user,
-                            const char *path, const char *options, int max_bin, gbt_dataset **out)
+                            const char *cache, const char *path, const char *options, int max_bin, gbt_dataset **out)
 {
-    (void)mpi_comm, (void)next, (void)reset, (void)user, (void)path, (void)options, (void)max_bin, (void)out;
+    (void)mpi_comm, (void)next, (void)reset, (void)user, (void)cache, (void)path, (void)options, (void)max_bin, (void)out;
     return gbt__fail(GBT_E_INVALID_ARG, "this gbt was built without MPI (configure --with-mpi, "
                                         "with libopenmpi-dev installed)");
 }
@@ -54,7 +58,17 @@ gbt_status gbt_dataset_from_iter_mpi(gbt_iter_next_fn next, gbt_iter_reset_fn re
     CHECK_NOT_NULL(reset);
     CHECK_NOT_NULL(out);
     *out = NULL;
-    return over_comm(mpi_comm, next, reset, user, NULL, NULL, max_bin, out);
+    return over_comm(mpi_comm, next, reset, user, NULL, NULL, NULL, max_bin, out);
+}
+
+gbt_status gbt_dataset_from_iter_ext_mpi(gbt_iter_next_fn next, gbt_iter_reset_fn reset, void *user, int max_bin,
+                                         const char *cache_prefix, const void *mpi_comm, gbt_dataset **out)
+{
+    CHECK_NOT_NULL(next);
+    CHECK_NOT_NULL(reset);
+    CHECK_NOT_NULL(out);
+    *out = NULL;
+    return over_comm(mpi_comm, next, reset, user, cache_prefix, NULL, NULL, max_bin, out);
 }
 
 gbt_status gbt_dataset_from_file_iter_mpi(const char *path, const char *options, int max_bin, const void *mpi_comm,
@@ -63,5 +77,5 @@ gbt_status gbt_dataset_from_file_iter_mpi(const char *path, const char *options,
     CHECK_NOT_NULL(path);
     CHECK_NOT_NULL(out);
     *out = NULL;
-    return over_comm(mpi_comm, NULL, NULL, NULL, path, options, max_bin, out);
+    return over_comm(mpi_comm, NULL, NULL, NULL, NULL, path, options, max_bin, out);
 }

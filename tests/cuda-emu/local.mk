@@ -23,7 +23,8 @@ tests_cuda_emu_rewrite_LDADD =
 EMU_CU_GEN = \
 	tests/cuda-emu/gen/device.cc tests/cuda-emu/gen/segments.cc tests/cuda-emu/gen/gradient.cc \
 	tests/cuda-emu/gen/histogram.cc tests/cuda-emu/gen/split.cc tests/cuda-emu/gen/partition.cc \
-	tests/cuda-emu/gen/leaf.cc tests/cuda-emu/gen/predict.cc tests/cuda-emu/gen/shap.cc tests/cuda-emu/gen/quantize.cc
+	tests/cuda-emu/gen/leaf.cc tests/cuda-emu/gen/predict.cc tests/cuda-emu/gen/shap.cc tests/cuda-emu/gen/quantize.cc \
+	tests/cuda-emu/gen/pages.cc
 emu_header_files = tests/cuda-emu/emu.h tests/cuda-emu/cub.h tests/cuda-emu/gbt_emu.h tests/cuda-emu/include/cuda_runtime.h \
 	tests/cuda-emu/include/cub/block/block_scan.cuh tests/cuda-emu/include/cub/block/block_reduce.cuh \
 	tests/cuda-emu/include/cub/warp/warp_scan.cuh tests/cuda-emu/include/cub/device/device_scan.cuh \
@@ -50,6 +51,8 @@ tests/cuda-emu/gen/shap.cc: $(srcdir)/cuda/shap.cu tests/cuda-emu/rewrite$(EXEEX
 	$(EMU_REWRITE) $(srcdir)/cuda/shap.cu $@
 tests/cuda-emu/gen/quantize.cc: $(srcdir)/cuda/quantize.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/cuda/quantize.cu $@
+tests/cuda-emu/gen/pages.cc: $(srcdir)/cuda/pages.cu tests/cuda-emu/rewrite$(EXEEXT)
+	$(EMU_REWRITE) $(srcdir)/cuda/pages.cu $@
 tests/emu_planted.cc: $(srcdir)/tests/emu_planted.cu tests/cuda-emu/rewrite$(EXEEXT)
 	$(EMU_REWRITE) $(srcdir)/tests/emu_planted.cu $@
 # EXTRA_ programs and libraries are built on demand; make clean removes them too.

@@ -2128,6 +2128,26 @@ cudaError_t cudaEventSynchronize(cudaEvent_t e)
     return cudaSuccess;
 }
 
+/*
+ * The work queued on s after this call waits for the event's last record
+ * (as it stood at this call; none: nothing to wait for): when s reaches
+ * it, the recording stream runs up to that record.
+ */
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags)
+{
+    std::lock_guard<std::recursive_mutex> lock(big_lock);
+    STICKY_CHECK();
+    if (e == NULL || !valid_stream(s)) return set_error(cudaErrorInvalidResourceHandle);
+    if (flags != 0) return set_error(cudaErrorInvalidValue);
+    if (e->stream == NULL || e->recorded == 0) return cudaSuccess;
+    gbt_emu_stream *from = e->stream;
+    const uint64_t n = e->recorded;
+    enqueue(stream_of(s), [e, from, n]() {
+        if (valid_stream(from)) drain(from, [e, n]() { return e->reached >= n; });
+    });
+    return cudaSuccess;
+}
+
 /* ---- the tests' controls (gbt_emu.h) ------------------------------------------------------------------- */
 
 extern "C" int gbt_emu_reports(void)

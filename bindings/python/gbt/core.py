@@ -935,7 +935,8 @@ class QuantileDMatrix(Dataset):
     (docs/external-memory.md).  Made inside a collective context
     (``gbt.collective.CommunicatorContext``, ``gbt.collective.init``), every
     rank with its own batches and without ``ref``, its cuts are those of
-    every rank's rows (``gbt_dataset_from_iter_mpi``), for a distributed
+    every rank's rows (``gbt_dataset_from_iter_ext_mpi`` without a cache
+    prefix), for a distributed
     :func:`gbt.train` over that communicator; one made outside is refused
     there."""
 
@@ -998,8 +999,10 @@ class ExtMemQuantileDMatrix(QuantileDMatrix):
     :class:`QuantileDMatrix` on the same batches, byte for byte; prediction
     and evaluation on it read the pages too (docs/external-memory.md).
     With ``ref`` the batches are binned with ``ref``'s cuts and kept in
-    memory, as :class:`QuantileDMatrix`'s.  ``cache_host_ratio`` is
-    accepted and unused."""
+    memory, as :class:`QuantileDMatrix`'s.  Made inside a collective
+    context, as :class:`QuantileDMatrix`, each rank writes its own page file
+    (``gbt_dataset_from_iter_ext_mpi``).  ``cache_host_ratio`` is accepted
+    and unused."""
 
     _pages = True
 

@@ -172,8 +172,8 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: 
     the cuts of ``ref``, a dataset handle, when given; else the binned matrix
     in pages under cache_prefix unless it is None), and the first batch's
     feature names; with ``comm`` (an mpi4py communicator) over its ranks
-    (``gbt_dataset_from_iter_mpi``: the cuts of every rank's batches), every
-    rank calling it with its own iterator."""
+    (``gbt_dataset_from_iter_ext_mpi``: the cuts of every rank's batches, each
+    rank's pages its own file), every rank calling it with its own iterator."""
     if not isinstance(it, DataIter):
         raise TypeError("expected a gbt.DataIter")
     names: List[Optional[List[str]]] = []
@@ -206,11 +206,9 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: 
     elif comm is not None:
         from .collective import _comm_address
 
-        if cache_prefix is not None:
-            raise ValueError("ExtMemQuantileDMatrix inside a collective context: pages over a communicator are "
-                             "not done yet; use QuantileDMatrix (the binned matrix in memory)")
-        status = LIB.gbt_dataset_from_iter_mpi(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
-                                               _comm_address(comm), byref(handle))
+        status = LIB.gbt_dataset_from_iter_ext_mpi(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None,
+                                                   int(max_bin), None if cache_prefix is None else cstr(cache_prefix),
+                                                   _comm_address(comm), byref(handle))
     else:
         status = LIB.gbt_dataset_from_iter_ext(ITER_NEXT_FN(next_cb), ITER_RESET_FN(reset_cb), None, int(max_bin),
                                                None if cache_prefix is None else cstr(cache_prefix), byref(handle))

@@ -85,7 +85,7 @@ def main(out):
         save("depthwise2", b)
         sub.Free()
 
-    # QuantileDMatrix(DataIter) made inside the context over every rank (gbt_dataset_from_iter_mpi), in
+    # QuantileDMatrix(DataIter) made inside the context over every rank (gbt_dataset_from_iter_ext_mpi), in
     # 2 batches a rank; regression, then rank:ndcg with qid (each rank's rows whole queries)
     class Batches(gbt.DataIter):
         def __init__(self, Xr, yr, qid=None):
@@ -115,6 +115,17 @@ def main(out):
         sl = slice(cut[rank], cut[rank + 1])
         b = gbt.train(RANK, gbt.QuantileDMatrix(Batches(X[sl], y[sl] * 2, q[sl])), 4)
         save("iter_rank", b)
+        # ExtMemQuantileDMatrix (gbt_dataset_from_iter_ext_mpi): each rank's binned rows in its own page file
+        pages = os.path.join(out, "pages", "")
+        os.makedirs(pages, exist_ok=True)
+        it = Batches(part(X, rank, size), part(y, rank, size))
+        it.cache_prefix = pages
+        mine = f"gbt-{os.getpid()}-"
+        dpages = gbt.ExtMemQuantileDMatrix(it)
+        facts["page_files"] = sum(f.startswith(mine) for f in os.listdir(pages))
+        save("iter_pages", gbt.train(PARAMS, dpages, 4))
+        del dpages  # and the booster, freed after save: the file removed
+        facts["pages_left"] = sum(f.startswith(mine) for f in os.listdir(pages))
     try:  # made outside a context: its cuts are its own rows', refused by a distributed training
         gbt.train(PARAMS, gbt.QuantileDMatrix(Batches(part(X, rank, size), part(y, rank, size))), 1, comm=world)
         facts["iter_alone"] = None

@@ -107,7 +107,8 @@ def test_every_rank_ends_with_the_one_process_model(ranks, case, params, nranks)
 
 def test_iterator_datasets_made_in_the_context_give_the_one_process_model(ranks):
     """QuantileDMatrix(DataIter) on each rank (2 batches of its rows): the model
-    of one process's in-memory Dataset of all the rows, binary and rank:ndcg."""
+    of one process's in-memory Dataset of all the rows, binary and rank:ndcg;
+    ExtMemQuantileDMatrix too (each rank's pages in its own file, removed)."""
     facts, models, _ = ranks
     X, y, _, _ = mpi_worker.data()
     ref = bytes(gbt.train(mpi_worker.PARAMS, gbt.DMatrix(X, y), 4).save_raw())
@@ -115,6 +116,8 @@ def test_iterator_datasets_made_in_the_context_give_the_one_process_model(ranks)
     ref_rank = bytes(gbt.train(mpi_worker.RANK, gbt.DMatrix(X, y * 2, qid=q), 4).save_raw())
     for r in range(NP):
         assert models[("iter", str(r))] == ref, f"rank {r}"
+        assert models[("iter_pages", str(r))] == ref, f"rank {r}, ExtMemQuantileDMatrix"
+        assert (facts[r]["page_files"], facts[r]["pages_left"]) == (1, 0), f"rank {r}: one page file, removed"
         assert models[("iter_rank", str(r))] == ref_rank, f"rank {r}, rank:ndcg"
         assert "made from batches by itself" in facts[r]["iter_alone"], facts[r]["iter_alone"]
 
