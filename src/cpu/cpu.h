@@ -66,11 +66,13 @@ struct gbt_cpu_estimate {
     uint64_t total; /* everything, the binned matrix and the full histogram pool included */
     uint64_t codes; /* the binned matrix (with pages: the largest page and the partition's notes) */
     uint64_t pool;  /* max_slots histograms */
+    uint64_t rows;  /* per-row state: margins, gradients, the row partition */
 };
 void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimate *e);
 /*
  * GBT_E_NO_MEMORY, with the numbers, when the estimate exceeds the
- * smallest of physical memory and the address-space and data limits.
+ * smallest of physical memory, the address-space and data limits and the
+ * memory cgroup's limit.
  * Test hook: GBT_CPU_FAKE_MEMORY_BYTES=N takes N bytes as that limit.
  */
 #define GBT_CPU_FAKE_MEMORY_ENV "GBT_CPU_FAKE_MEMORY_BYTES"

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -31,9 +32,9 @@ void gbt__cpu_estimate(const struct gbt_train_plan *plan, struct gbt_cpu_estimat
     const uint64_t hist = bins * sizeof(struct gbt_hbin);
     e->pool = (uint64_t)plan->max_slots * hist;
     e->codes = plan->pages ? gbt__pages_max_page_bytes(plan->pages) + n : qmatrix_bytes(plan->qm, n);
-    e->total = e->codes;
-    e->total += nk * (sizeof(double) * 3 + sizeof(struct gbt_gpair)); /* margins, gradients */
-    e->total += n * 2 * sizeof(uint32_t);                              /* row partition */
+    e->rows = nk * (sizeof(double) * 3 + sizeof(struct gbt_gpair)); /* margins, gradients */
+    e->rows += n * 2 * sizeof(uint32_t);                              /* row partition */
+    e->total = e->codes + e->rows;
     e->total += T * GBT_CPU_CHUNK * sizeof(uint32_t);
     e->total += (uint64_t)plan->max_nodes * 2 * sizeof(uint64_t);
     e->total += (uint64_t)plan->max_slots * sizeof(struct gbt_hbin *);
@@ -52,6 +53,37 @@ static void lower_to_rlimit(int resource, uint64_t *limit, const char **why, con
     }
 }
 
+/*
+ * The smaller of the process's memory cgroup limit and *limit: v2's
+ * memory.max, v1's memory.limit_in_bytes, of the cgroup /proc/self/cgroup
+ * names (its own, not its parents').
+ */
+static void lower_to_cgroup(uint64_t *limit, const char **why)
+{
+    char line[1024], file[1200], ctrl[512];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        char *a = strchr(line, ':'), *b = a ? strchr(a + 1, ':') : NULL;
+        unsigned long long v;
+        int v2;
+        FILE *g;
+        if (b == NULL) continue;
+        b[strcspn(b, "\n")] = '\0';
+        snprintf(ctrl, sizeof ctrl, ",%.*s,", (int)(b - a - 1), a + 1);
+        v2 = b == a + 1;
+        if (!v2 && strstr(ctrl, ",memory,") == NULL) continue;
+        snprintf(file, sizeof file, v2 ? "/sys/fs/cgroup%s/memory.max" : "/sys/fs/cgroup/memory%s/memory.limit_in_bytes",
+                 b + 1);
+        g = fopen(file, "r");
+        if (g && fscanf(g, "%llu", &v) == 1 && (uint64_t)v < *limit) { /* v2's "max": no limit, no number */
+            *limit = (uint64_t)v;
+            *why = v2 ? "the memory cgroup's limit (memory.max)" : "the memory cgroup's limit (memory.limit_in_bytes)";
+        }
+        if (g) fclose(g);
+    }
+    if (f) fclose(f);
+}
+
 gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
 {
     struct gbt_cpu_estimate e;
@@ -65,6 +97,7 @@ gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
     }
     lower_to_rlimit(RLIMIT_AS, &limit, &why, "the address-space limit (ulimit -v)");
     lower_to_rlimit(RLIMIT_DATA, &limit, &why, "the data-segment limit (ulimit -d)");
+    lower_to_cgroup(&limit, &why);
     {
         const char *fake = getenv(GBT_CPU_FAKE_MEMORY_ENV);
         char *end;
@@ -81,11 +114,11 @@ gbt_status gbt__cpu_check_memory(const struct gbt_train_plan *plan)
                  (unsigned long long)gbt__pages_count(plan->pages), (unsigned long long)e.codes);
     RETURN_ERROR_IF(why != NULL && e.total > limit, GBT_E_NO_MEMORY,
                     "training needs about %llu bytes on the CPU but %s is %llu bytes (%llu rows, "
-                    "%u features, %sa histogram pool of %u slots of %u bins: %llu bytes); lower "
-                    "histogram_pool_size",
+                    "%u features, %sper-row state: %llu bytes, a histogram pool of %u slots of %u bins: %llu "
+                    "bytes); lower histogram_pool_size%s",
                     (unsigned long long)e.total, why, (unsigned long long)limit,
-                    (unsigned long long)plan->nrow, plan->qm->cuts.nfeat, paged, plan->max_slots,
-                    plan->qm->cuts.total_slots,
-                    (unsigned long long)e.pool);
+                    (unsigned long long)plan->nrow, plan->qm->cuts.nfeat, paged, (unsigned long long)e.rows,
+                    plan->max_slots, plan->qm->cuts.total_slots, (unsigned long long)e.pool,
+                    plan->pages ? ", or train on fewer rows (the per-row state stays in memory)" : "");
     return GBT_OK;
 }

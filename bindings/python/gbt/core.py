@@ -904,10 +904,19 @@ class QuantileDMatrix(Dataset):
 
     ``max_bin`` given here becomes the booster's ``max_bin`` in
     :func:`gbt.train` unless params set it; ``max_quantile_batches`` is
-    accepted and unused.  With an array, ``ref`` (the training data whose
-    bins a validation set should use) is accepted: the dataset keeps its
-    values, and the trees route values as they route the training data's
-    bins.
+    accepted and unused.  A 2-D numpy array (with ``label``, ``weight``,
+    ``base_margin``, ``missing``, ``feature_names``, ``feature_weights``
+    and no ``ref``, outside a collective context) whose values repeat
+    (fewer distinct values than half the present ones in 4,096 rows spread
+    over it) is binned as an iterator's
+    batches are (below), blocks of about 16 MB of its rows in turn: the
+    dataset keeps the binned matrix (``max_bin``, 256 by default) and no
+    copy of the floats, as XGBoost's ``QuantileDMatrix`` does, and trains
+    the model of ``Dataset(array)`` byte for byte.  Other data (a
+    DataFrame, a sparse matrix, groups, categorical features) and an array
+    with ``ref`` (the training data whose bins a validation set should use)
+    make a :class:`Dataset` that keeps its values; the trees route values as
+    they route the training data's bins.
 
     ``data`` may be a :class:`gbt.DataIter` (the fields then come with each
     batch, through ``input_data``): the batches are read twice, for the
@@ -935,12 +944,22 @@ class QuantileDMatrix(Dataset):
 
     def __init__(self, data: Any, label: Any = None, *, max_bin: Optional[int] = None, ref: Any = None,
                  max_quantile_batches: Optional[int] = None, **kwargs: Any):
-        from .data_iter import DataIter, dataset_from_iter
+        from .collective import _current
+        from .data_iter import DataIter, _ArrayRows, dataset_from_iter
 
         if not isinstance(data, DataIter):
-            super().__init__(data, label, **kwargs)
-            self.max_bin = None if max_bin is None else int(max_bin)
-            return
+            plain = ("weight", "base_margin", "missing", "feature_names", "feature_weights", "silent", "nthread")
+            if (self._pages or ref is not None or _current() is not None or not isinstance(data, np.ndarray)
+                    or data.ndim != 2 or data.shape[0] == 0 or data.dtype.kind not in "fiub"
+                    or any(k not in plain for k in kwargs) or not _ArrayRows.pays(data)):
+                super().__init__(data, label, **kwargs)
+                self.max_bin = None if max_bin is None else int(max_bin)
+                return
+            # a plain array: binned a block of rows at a time, only the binned matrix kept (as XGBoost's)
+            fields = {k: np.asarray(v) for k, v in (("label", label), ("weight", kwargs.pop("weight", None)),
+                                                    ("base_margin", kwargs.pop("base_margin", None)))
+                      if v is not None}
+            data, label = _ArrayRows(data, fields), None
         self._handle = c_void_p()
         taken = ("missing", "feature_names", "feature_weights", "silent", "nthread", "enable_categorical")
         extra = sorted(k for k in kwargs if k not in taken)
@@ -957,8 +976,6 @@ class QuantileDMatrix(Dataset):
             max_bin = getattr(ref, "max_bin", None)
         self.max_bin = 256 if max_bin is None else int(max_bin)
         if ref is None:
-            from .collective import _current
-
             cache = (data.cache_prefix or "") if self._pages else None
             # inside a collective context (gbt.collective.init, CommunicatorContext) over its ranks, as XGBoost's
             made = dataset_from_iter(data, self.max_bin, self.missing, cache_prefix=cache, comm=_current())

@@ -39,7 +39,7 @@ except ImportError as _e:  # pragma: no cover - the message is the point
     raise ImportError(f"gbt.dask needs dask and distributed ({_e}): pip install dask distributed dask-mpi "
                       "mpi4py, and start the cluster with dask-mpi (docs/distributed.md)") from _e
 
-from .core import Booster, Dataset, QuantileDMatrix
+from .core import Booster, Dataset
 from .training import train as _train
 
 __all__ = ["DaskDMatrix", "DaskQuantileDMatrix", "train", "predict", "inplace_predict",
@@ -146,7 +146,7 @@ class DaskDMatrix:
 
 class DaskQuantileDMatrix(DaskDMatrix):
     """XGBoost's ``DaskQuantileDMatrix``: each worker's share becomes a
-    :class:`gbt.QuantileDMatrix` (``max_bin`` given here is the booster's
+    :class:`gbt.Dataset` holding its values (``max_bin`` given here is the booster's
     unless params set it; ``ref`` is accepted: gbt bins every set with the
     training data's cuts, which the workers merge exactly)."""
 
@@ -171,9 +171,10 @@ def _local(share: List[Tuple[Dict[str, Any], int, int]], dtypes: Dict[str, Any],
             cols.setdefault(name, []).append(v.iloc[start:stop] if hasattr(v, "iloc") else v[start:stop])
     joined = {name: (pd.concat(vs) if hasattr(vs[0], "iloc") else np.concatenate(vs)) for name, vs in cols.items()}
     data = joined.pop("data")
-    if quantile:
-        return QuantileDMatrix(data, max_bin=max_bin, **joined, **kwargs)
-    return Dataset(data, **joined, **kwargs)
+    d = Dataset(data, **joined, **kwargs)
+    if quantile:  # QuantileDMatrix's max_bin, the values kept: the training merges every worker's into the cuts
+        d.max_bin = max_bin
+    return d
 
 
 def _train_task(world_ranks: List[int], tag: int, params: Dict[str, Any], shares: List[Any],

@@ -268,3 +268,26 @@ def test_weights_base_margin_categories_and_names():
             return super().next(lambda **kw: input_data(**kw, **meta))
 
     assert gbt.train(params, gbt.QuantileDMatrix(WithMeta(X, fields, [77]), max_bin=64), 3).save_raw() == want
+
+
+def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
+    """QuantileDMatrix(array) of repeating values bins blocks of the rows as
+    an iterator's batches (here 3 blocks of 128 rows, weights and a base
+    margin with them) and keeps no floats: the model of Dataset(array), byte
+    for byte, and slicing refused.  Mostly distinct values (where pass 1's
+    lists would outgrow a copy) and ref keep the values."""
+    from gbt.data_iter import _ArrayRows
+
+    monkeypatch.setattr(_ArrayRows, "BLOCK_BYTES", 128 * 4 * 5)
+    X, y = _data(n=300)
+    X = np.round(X, 1)  # 11 distinct values a feature: 55 of 1,350 present in all
+    w = np.linspace(0.5, 2.0, 300).astype(np.float32)
+    bm = np.full(300, 0.25, np.float32)
+    params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32, "nthread": 1}
+    q = gbt.QuantileDMatrix(X, y, weight=w, base_margin=bm, max_bin=32)
+    want = gbt.train(params, gbt.Dataset(X, label=y, weight=w, base_margin=bm), 2).save_raw()
+    assert bytes(gbt.train(params, q, 2).save_raw()) == bytes(want)
+    with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator"):
+        q.slice([0, 1])
+    assert gbt.QuantileDMatrix(X[:50], y[:50], ref=q).slice([0, 1]).num_row() == 2
+    assert gbt.QuantileDMatrix(_data(n=300)[0], y).slice([0, 1]).num_row() == 2  # 4 of 5 columns distinct
