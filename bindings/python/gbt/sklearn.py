@@ -270,7 +270,8 @@ class GBTModel(BaseEstimator):
         """Load a model saved by :meth:`save_model` (or any gbt model, or XGBoost
         JSON or UBJSON model) into this estimator.  ``n_features_in_`` comes from the model;
         a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
-        does not store the original labels).  A model an estimator of another
+        does not store the original labels), and ``objective`` and ``booster``
+        the model's, as in XGBoost.  A model an estimator of another
         kind saved (a classifier's in a regressor) is refused with XGBoost's
         TypeError."""
         b = Booster(model_file=fname)
@@ -281,6 +282,8 @@ class GBTModel(BaseEstimator):
                 raise TypeError(f"Loading an estimator with different type. Expecting: {self._kind()}, got: {kind}")
             b.set_attr(scikit_learn=None)
         self._Booster = b
+        # as XGBoost's load_model: the model's objective and booster become the estimator's
+        self.objective, self.booster = b.get_param("objective"), b.get_param("booster")
         self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names
@@ -490,7 +493,7 @@ class GBTModel(BaseEstimator):
     def _linear_dump(self) -> Dict[str, Any]:
         b = self.get_booster()
         if b.get_param("booster") != "gblinear":
-            raise AttributeError(f"coef_ and intercept_ are defined for booster='gblinear' only, not "
+            raise AttributeError(f"coef_ is defined for booster='gblinear' only, not "
                                  f"{b.get_param('booster')!r}")
         return json.loads(b.get_dump(dump_format="json")[0])
 
@@ -507,7 +510,13 @@ class GBTModel(BaseEstimator):
 
     @property
     def intercept_(self) -> np.ndarray:
-        """booster='gblinear': the bias of each output (without base_score, as XGBoost)."""
+        """booster='gblinear': the bias of each output (without base_score, as XGBoost);
+        a tree model's: its ``base_score``, one per output (XGBoost 3.2's, from
+        :meth:`gbt.Booster.save_config`), float32 as XGBoost gives them."""
+        b = self.get_booster()
+        if b.get_param("booster") != "gblinear":
+            param = json.loads(b.save_config())["learner"]["learner_model_param"]
+            return np.array(json.loads(param["base_score"]), dtype=np.float32)
         return np.array(self._linear_dump()["bias"])
 
     def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:

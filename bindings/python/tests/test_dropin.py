@@ -701,3 +701,15 @@ def test_ellipsis_slice_and_unnamed_dmatrix_as_xgboost():
         b.predict(gbt.DMatrix(X))  # XGBoost: ValueError, the data lacks the model's names
     assert b.predict(gbt.DMatrix(X), validate_features=False).shape == (40,)
     assert b.inplace_predict(X).shape == (40,)  # arrays carry no names: no check, as XGBoost
+
+
+def test_tree_estimators_intercept_is_base_score_as_xgboost():
+    # XGBoost 3.2's intercept_ of a tree model: base_score per output (test_model_io reads it)
+    xgb = pytest.importorskip("xgboost")
+    X, y = _binary(300, 4)
+    y3 = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])
+    for ours, theirs, label in ((gbt.XGBClassifier, xgb.XGBClassifier, y3), (gbt.XGBRegressor, xgb.XGBRegressor, y)):
+        got = ours(n_estimators=1).fit(X, label).intercept_
+        want = theirs(n_estimators=1).fit(X, label).intercept_
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)  # XGBoost fits base_score in float

@@ -91,7 +91,9 @@ def test_feature_importances_are_gbmodels_gain_normalised(gbmodel, tmp_path):
     assert clf.get_booster().attr("scikit_learn") is None
     with pytest.raises(TypeError, match="Expecting: regressor, got: classifier"):
         GBTRegressor().load_model(tmp_path / "clf.json")
-    assert GBTClassifier().load_model(tmp_path / "clf.json") is None
+    loaded = GBTClassifier()
+    loaded.load_model(tmp_path / "clf.json")  # and takes the model's objective, as XGBoost's
+    assert (loaded.objective, loaded.booster) == ("binary:logistic", "gbtree")
     out = subprocess.run([gbmodel, "importance", "--type=gain", str(tmp_path / "m.json")],
                          capture_output=True, text=True, check=True).stdout
     gain = np.zeros(X.shape[1])
