@@ -511,13 +511,14 @@ class GBTModel(BaseEstimator):
     @property
     def intercept_(self) -> np.ndarray:
         """booster='gblinear': the bias of each output (without base_score, as XGBoost);
+        float32 as XGBoost gives it;
         a tree model's: its ``base_score``, one per output (XGBoost 3.2's, from
         :meth:`gbt.Booster.save_config`), float32 as XGBoost gives them."""
         b = self.get_booster()
         if b.get_param("booster") != "gblinear":
             param = json.loads(b.save_config())["learner"]["learner_model_param"]
             return np.array(json.loads(param["base_score"]), dtype=np.float32)
-        return np.array(self._linear_dump()["bias"])
+        return np.array(self._linear_dump()["bias"], dtype=np.float32)
 
     def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:
         # XGBoost's rule: no range (or an open one) means up to best_iteration

@@ -713,3 +713,7 @@ def test_tree_estimators_intercept_is_base_score_as_xgboost():
         want = theirs(n_estimators=1).fit(X, label).intercept_
         assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)  # XGBoost fits base_score in float
+    # a linear model's: its bias, float32 too
+    got = gbt.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
+    want = xgb.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
+    assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
