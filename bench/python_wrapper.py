@@ -91,7 +91,7 @@ def overhead(a, d, X32, params):
         tc.append(timeit(c_train, 1))
         tp.append(timeit(py_train, 1))
     tc, tp = statistics.median(tc), statistics.median(tp)
-    assert c_train().save_raw() == py_train().save_raw()
+    assert c_train().save_raw("gbt") == py_train().save_raw("gbt")
     print(f"train: C gbt_booster_train {tc:.3f} s, gbt.train {tp:.3f} s: wrapper adds "
           f"{(tp / tc - 1) * 100:+.1f}%")
 

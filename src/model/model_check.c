@@ -62,9 +62,9 @@ static gbt_status check_header(const struct gbt_model *m, const char *what)
     RETURN_ERROR_IF(m->ntrees % K != 0, GBT_E_FORMAT,
                     "%s: %u trees are not num_parallel_tree (%d) per output (%d) and round", what, m->ntrees,
                     m->num_parallel_tree, m->K);
-    RETURN_ERROR_IF(m->best_iteration < -1 || (m->best_iteration >= 0 && (uint32_t)m->best_iteration >= m->ntrees / K),
-                    GBT_E_FORMAT, "%s: best_iteration %d is not a round of the model (0 to %d)", what,
-                    m->best_iteration, (int)(m->ntrees / K) - 1);
+    RETURN_ERROR_IF(m->best_iteration < -1 || m->best_iteration >= gbt__model_rounds(m), GBT_E_FORMAT,
+                    "%s: best_iteration %d is not a round of the model (0 to %d)", what, m->best_iteration,
+                    gbt__model_rounds(m) - 1);
     return GBT_OK;
 }
 

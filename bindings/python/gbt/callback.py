@@ -110,7 +110,10 @@ class EarlyStopping(TrainingCallback):
     ``iteration_range=(0, best_iteration + 1)``, which the scikit-learn
     estimators use by default.  ``save_best=True`` keeps rounds ``0 ..
     best_iteration`` only when the training ends (what gbt did on every
-    early stop before).  One EarlyStopping per training.
+    early stop before).  ``stopping_history`` is XGBoost's record of the
+    watched metric: ``{data name: {metric name: [each round's value]}}``
+    (``(mean, std)`` pairs in :func:`gbt.cv`), from the rounds of the last
+    training.  One EarlyStopping per training.
 
     Parameters
     ----------
@@ -147,6 +150,7 @@ class EarlyStopping(TrainingCallback):
         self.best_iteration: Optional[int] = None
         self.best_score: Optional[float] = None
         self.stopped = False
+        self.stopping_history: EvalsLog = {}
 
     def _configure(self, handle: Any) -> None:
         """Hands the rule to the training driver (``gbt_booster_set_early_stopping``)."""
@@ -166,9 +170,16 @@ class EarlyStopping(TrainingCallback):
 
     def before_training(self, model: Booster) -> Booster:
         self.best_iteration, self.best_score, self.stopped = None, None, False
+        self.stopping_history = {}
         return model
 
     def after_iteration(self, model: Booster, epoch: int, evals_log: EvalsLog) -> bool:
+        # the watched metric as the driver picks it: the named ones, else the last set's last metric
+        data = self.data_name if self.data_name is not None else next(reversed(evals_log), None)
+        log = (evals_log.get(data) or {}) if data is not None else {}
+        metric = self.metric_name if self.metric_name is not None else next(reversed(log), None)
+        if metric in log and log[metric]:
+            self.stopping_history.setdefault(data, {}).setdefault(metric, []).append(log[metric][-1])
         return self.stopped
 
 

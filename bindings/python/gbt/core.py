@@ -1198,7 +1198,7 @@ class Booster:
             LIB.gbt_booster_free(old)
 
     def __getstate__(self) -> Dict[str, Any]:
-        return {"model": self.save_raw() if self._has_model() else None,
+        return {"model": self.save_raw("gbt") if self._has_model() else None,
                 "params": self._param_snapshot()}
 
     def __setstate__(self, state: Dict[str, Any]) -> None:
@@ -1919,7 +1919,7 @@ class Booster:
             # the model's starting raw scores through the objective's transform
             # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic),
             # one per target or quantile; a multi-class model's as they are
-            margin = json.loads(bytes(self.save_raw())).get("base_margin") or []
+            margin = json.loads(bytes(self.save_raw("gbt"))).get("base_margin") or []
             base = [float(v) for v in margin]
             if not str(params.get("objective", "")).startswith("multi:") and margin:
                 num_target = len(margin)  # XGBoost's outputs: targets or quantiles
@@ -2100,7 +2100,7 @@ class Booster:
         when every feature is numeric (XGBoost's ``Booster.feature_types``)."""
         if not self._has_model():
             return None
-        types = json.loads(bytes(self.save_raw("json")).decode("utf-8")).get("feature_types")
+        types = json.loads(bytes(self.save_raw("gbt")).decode("utf-8")).get("feature_types")
         if not types or "c" not in types:
             return None
         return list(types) + ["q"] * (self.num_features() - len(types))
@@ -2213,25 +2213,36 @@ class Booster:
         check(LIB.gbt_booster_save_format(self._handle, cstr(path), _lib.GBT_MODEL_XGBOOST_UBJ if path.endswith(".ubj")
                                           else _lib.GBT_MODEL_XGBOOST))
 
-    def save_raw(self, raw_format: str = "json") -> bytearray:
+    def save_raw(self, raw_format: str = "ubj") -> bytearray:
         """The model as bytes (``gbt_booster_save_to_buffer_format``).
 
         Parameters
         ----------
-        raw_format : {"json", "ubj"}, default "json"
-            ``json``: gbt's JSON model, which keeps everything gbt holds
-            (XGBoost's default is ``ubj``); ``ubj``: XGBoost's UBJSON model,
-            which ``xgboost.Booster(model_file=bytearray(...))`` loads.
-            :meth:`load_model` and ``Booster(model_file=...)`` read both.
-            XGBoost's ``deprecated`` binary format is not written.
+        raw_format : {"ubj", "json", "gbt"}, default "ubj"
+            As in XGBoost, ``ubj`` (the default) is XGBoost's UBJSON model and
+            ``json`` XGBoost's JSON model (the export of
+            :meth:`save_xgboost`), which ``xgboost.Booster(model_file=...)``
+            loads; both hold what XGBoost's model holds, and a model XGBoost
+            cannot hold (an objective it lacks) is refused.  ``gbt``: gbt's
+            own JSON model (gbtrain's file), which keeps everything gbt
+            holds, training parameters included; pickling and :meth:`copy`
+            use it.  :meth:`load_model` and ``Booster(model_file=...)`` read
+            all three.  XGBoost's ``deprecated`` binary format is not written.
         """
-        formats = {"json": _lib.GBT_MODEL_GBT, "ubj": _lib.GBT_MODEL_XGBOOST_UBJ}
+        formats = {"ubj": _lib.GBT_MODEL_XGBOOST_UBJ, "json": _lib.GBT_MODEL_XGBOOST, "gbt": _lib.GBT_MODEL_GBT}
         if raw_format not in formats:
-            raise ValueError(f"raw_format must be 'json' (gbt's JSON model) or 'ubj' (XGBoost's UBJSON model); "
-                             f"got {raw_format!r}" + (": XGBoost's old binary format is not written by gbt"
-                                                      if raw_format == "deprecated" else ""))
+            raise ValueError(f"Unknown model format: {raw_format!r}; raw_format must be 'ubj' or 'json' "
+                             f"(XGBoost's UBJSON or JSON model) or 'gbt' (gbt's JSON model)"
+                             + (": XGBoost's old binary format is not written by gbt"
+                                if raw_format == "deprecated" else ""))
         p, n = c_void_p(), c_size_t()
-        check(LIB.gbt_booster_save_to_buffer_format(self._handle, formats[raw_format], byref(p), byref(n)))
+        try:
+            check(LIB.gbt_booster_save_to_buffer_format(self._handle, formats[raw_format], byref(p), byref(n)))
+        except _lib.GBTError as e:
+            if raw_format == "gbt":
+                raise
+            raise type(e)(f"{e.message} (save_raw(raw_format={raw_format!r}) writes XGBoost's model format; "
+                          f"raw_format='gbt' keeps gbt's whole model)", e.status) from None
         try:
             return bytearray(ctypes.string_at(p, n.value))
         finally:

@@ -202,7 +202,7 @@ def _train_task(world_ranks: List[int], tag: int, params: Dict[str, Any], shares
         history: Dict[str, Any] = {}
         booster = _train(params, sets[0], evals=list(zip(sets[1:], names)), evals_result=history,
                          comm=comm, **options)
-        raw = bytes(booster.save_raw())
+        raw = bytes(booster.save_raw("gbt"))
         first = comm.Get_rank() == 0
         del booster  # frees its duplicate of comm before comm itself
     finally:

@@ -247,18 +247,43 @@ class GBTModel(BaseEstimator):
         """The rounds ``fit`` trains (``n_estimators``)."""
         return self._rounds()
 
+    def _kind(self) -> Optional[str]:
+        """XGBoost's ``_estimator_type``: what the model file records of the estimator."""
+        for cls, kind in ((GBTRanker, "ranker"), (GBTClassifier, "classifier"), (GBTRegressor, "regressor")):
+            if isinstance(self, cls):
+                return kind
+        return None
+
     def save_model(self, fname: Any) -> None:
         """Save the fitted model (:meth:`gbt.Booster.save_model`: gbt's JSON, or
-        XGBoost's UBJSON for a name ending in ``.ubj``)."""
-        self.get_booster().save_model(fname)
+        XGBoost's UBJSON for a name ending in ``.ubj``), with XGBoost's
+        ``scikit_learn`` attribute naming the kind of estimator (``{"_estimator_type":
+        "classifier"}``), which :meth:`load_model` checks."""
+        b = self.get_booster()
+        b.set_attr(scikit_learn=json.dumps({"_estimator_type": self._kind()}))
+        try:
+            b.save_model(fname)
+        finally:
+            b.set_attr(scikit_learn=None)
 
     def load_model(self, fname: Any) -> None:
         """Load a model saved by :meth:`save_model` (or any gbt model, or XGBoost
         JSON or UBJSON model) into this estimator.  ``n_features_in_`` comes from the model;
         a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
-        does not store the original labels)."""
+        does not store the original labels), and ``objective`` and ``booster``
+        the model's, as in XGBoost.  A model an estimator of another
+        kind saved (a classifier's in a regressor) is refused with XGBoost's
+        TypeError."""
         b = Booster(model_file=fname)
+        meta = b.attr("scikit_learn")
+        if meta is not None:
+            kind = json.loads(meta).get("_estimator_type")
+            if kind is not None and kind != self._kind():
+                raise TypeError(f"Loading an estimator with different type. Expecting: {self._kind()}, got: {kind}")
+            b.set_attr(scikit_learn=None)
         self._Booster = b
+        # as XGBoost's load_model: the model's objective and booster become the estimator's
+        self.objective, self.booster = b.get_param("objective"), b.get_param("booster")
         self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names
@@ -468,7 +493,7 @@ class GBTModel(BaseEstimator):
     def _linear_dump(self) -> Dict[str, Any]:
         b = self.get_booster()
         if b.get_param("booster") != "gblinear":
-            raise AttributeError(f"coef_ and intercept_ are defined for booster='gblinear' only, not "
+            raise AttributeError(f"coef_ is defined for booster='gblinear' only, not "
                                  f"{b.get_param('booster')!r}")
         return json.loads(b.get_dump(dump_format="json")[0])
 
@@ -485,8 +510,15 @@ class GBTModel(BaseEstimator):
 
     @property
     def intercept_(self) -> np.ndarray:
-        """booster='gblinear': the bias of each output (without base_score, as XGBoost)."""
-        return np.array(self._linear_dump()["bias"])
+        """booster='gblinear': the bias of each output (without base_score, as XGBoost);
+        float32 as XGBoost gives it;
+        a tree model's: its ``base_score``, one per output (XGBoost 3.2's, from
+        :meth:`gbt.Booster.save_config`), float32 as XGBoost gives them."""
+        b = self.get_booster()
+        if b.get_param("booster") != "gblinear":
+            param = json.loads(b.save_config())["learner"]["learner_model_param"]
+            return np.array(json.loads(param["base_score"]), dtype=np.float32)
+        return np.array(self._linear_dump()["bias"], dtype=np.float32)
 
     def _iteration_range(self, iteration_range: Optional[Tuple[int, int]]) -> Tuple[int, int]:
         # XGBoost's rule: no range (or an open one) means up to best_iteration

@@ -71,20 +71,20 @@ def main(out):
         res = gbt.dask.train(client, params, dtrain, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
                              verbose_eval=False)
         with open(os.path.join(out, f"{case}.model"), "wb") as f:
-            f.write(res["booster"].save_raw())
+            f.write(res["booster"].save_raw("gbt"))
         facts[f"{case}_history"] = res["history"]
     facts["predict"] = gbt.dask.predict(client, res, dX).compute().tolist()
     # DaskQuantileDMatrix: the same model (gbt bins every dataset itself, 256 bins by default)
     res = gbt.dask.train(client, PARAMS, gbt.dask.DaskQuantileDMatrix(client, dX, dy, max_bin=256), ROUNDS,
                          evals=[(dvalid, "valid")], early_stopping_rounds=2, verbose_eval=False)
     with open(os.path.join(out, "quantile.model"), "wb") as f:
-        f.write(res["booster"].save_raw())
+        f.write(res["booster"].save_raw("gbt"))
     # 2 partitions for 3 workers: one worker has no share and stays out of the training
     two = gbt.dask.DaskDMatrix(client, da.from_array(X, chunks=(150, -1)), da.from_array(y, chunks=150))
     res = gbt.dask.train(client, PARAMS, two, ROUNDS, evals=[(dvalid, "valid")], early_stopping_rounds=2,
                          verbose_eval=False)
     with open(os.path.join(out, "two_partitions.model"), "wb") as f:
-        f.write(res["booster"].save_raw())
+        f.write(res["booster"].save_raw("gbt"))
 
     (F, fy), (Fv, fyv) = frame()
     dF, dFv = dd.from_pandas(F, npartitions=5), dd.from_pandas(Fv, npartitions=4)
@@ -93,18 +93,18 @@ def main(out):
     clf.fit(dF, dd.from_pandas(pd.Series(fy), npartitions=5),
             eval_set=[(dFv, dd.from_pandas(pd.Series(fyv), npartitions=4))], verbose=False)
     with open(os.path.join(out, "classifier.model"), "wb") as f:
-        f.write(clf.get_booster().save_raw())
+        f.write(clf.get_booster().save_raw("gbt"))
     facts["classifier_predict"] = clf.predict(dFv).compute().tolist()
     facts["classifier_proba"] = clf.predict_proba(dFv).compute()[:, 1].tolist()
 
     # the regressor on the arrays, the ranker with query ids (groups of 10 rows, within the partitions)
     reg = gbt.dask.DaskXGBRegressor(n_estimators=3, max_depth=3, n_jobs=1).fit(dX, dy)
     with open(os.path.join(out, "regressor.model"), "wb") as f:
-        f.write(reg.get_booster().save_raw())
+        f.write(reg.get_booster().save_raw("gbt"))
     rank = gbt.dask.DaskXGBRanker(n_estimators=3, max_depth=3, n_jobs=1)
     rank.fit(dX, dy, qid=da.from_array(np.arange(len(y)) // 10, chunks=CHUNK))
     with open(os.path.join(out, "ranker.model"), "wb") as f:
-        f.write(rank.get_booster().save_raw())
+        f.write(rank.get_booster().save_raw("gbt"))
     facts["ranker_predict"] = rank.predict(dX).compute().tolist()
 
     # a label NaN in one partition: the worker holding it fails to build its dataset, every worker stops

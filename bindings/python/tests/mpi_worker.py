@@ -45,7 +45,7 @@ def main(out):
 
     def save(case, booster):
         with open(os.path.join(out, f"{case}.{rank}.model"), "wb") as f:
-            f.write(booster.save_raw())
+            f.write(booster.save_raw("gbt"))
 
     def shards(r, n):
         return (gbt.DMatrix(part(X, r, n), part(y, r, n)), gbt.DMatrix(part(Xv, r, n), part(yv, r, n)))

@@ -20,10 +20,10 @@ def test_save_load_round_trip(trained, tmp_path):
     b, X, _ = trained
     b.save_model(tmp_path / "m.json")
     b2 = gbt.Booster(model_file=tmp_path / "m.json")
-    assert b2.save_raw() == b.save_raw()
+    assert b2.save_raw("gbt") == b.save_raw("gbt")
     np.testing.assert_array_equal(b2.predict(X), b.predict(X))
     b3 = gbt.Booster()
-    b3.load_model(bytes(b.save_raw()))
+    b3.load_model(bytes(b.save_raw("gbt")))
     np.testing.assert_array_equal(b3.predict(X), b.predict(X))
     assert b3.num_boosted_rounds() == 10 and b3.num_features() == 30
 
@@ -32,7 +32,7 @@ def test_pickle_and_copy(trained):
     b, X, _ = trained
     b.set_param("nthread", 1)
     for b2 in (pickle.loads(pickle.dumps(b)), copy.copy(b), copy.deepcopy(b), b.copy()):
-        assert b2 is not b and b2.save_raw() == b.save_raw()
+        assert b2 is not b and b2.save_raw("gbt") == b.save_raw("gbt")
         assert b2.get_param("nthread") == "1"
         np.testing.assert_array_equal(b2.predict(X), b.predict(X))
     b.set_param("nthread", 0)
@@ -146,9 +146,9 @@ def test_continued_training_gives_the_uninterrupted_model(breast_cancer):
     first = gbt.train(PARAMS, d, 3)
     again = gbt.train(PARAMS, d, 5, xgb_model=first)
     assert first.num_boosted_rounds() == 3  # the original is left as it was
-    assert again.save_raw() == whole.save_raw()
-    from_bytes = gbt.train(PARAMS, d, 5, xgb_model=bytes(first.save_raw()))
-    assert from_bytes.save_raw() == whole.save_raw()
+    assert again.save_raw("gbt") == whole.save_raw("gbt")
+    from_bytes = gbt.train(PARAMS, d, 5, xgb_model=bytes(first.save_raw("gbt")))
+    assert from_bytes.save_raw("gbt") == whole.save_raw("gbt")
 
 
 def test_a_model_of_0_rounds_has_empty_dumps(tmp_path):

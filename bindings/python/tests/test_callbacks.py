@@ -86,10 +86,12 @@ def test_early_stopping_callback_options(data):
     best = int(np.argmin(ll))
     assert es.stopped and b.best_iteration == best and b.best_score == ll[best]
     assert b.num_boosted_rounds() == len(ll) == best + 4  # all rounds kept
+    assert es.stopping_history == {"test": {"logloss": ll}}  # XGBoost's: the watched metric only
     es2 = EarlyStopping(rounds=3, metric_name="logloss", save_best=True)
     b2 = gbt.train({"objective": "binary:logistic", "eval_metric": ["logloss", "auc"], "eta": 0.8},
                    dtrain, 100, evals=[(dtest, "test")], callbacks=[es2], verbose_eval=False)
     assert b2.num_boosted_rounds() == best + 1 and b2.best_iteration == best
+    assert es2.stopping_history == {"test": {"logloss": ll}}  # the default data set: the last
     # the cut model is the first rounds of the whole one
     np.testing.assert_array_equal(b2.predict(dtest), b.predict(dtest, iteration_range=(0, best + 1)))
     with pytest.raises(ValueError, match="needs at least one validation set"):
@@ -105,7 +107,7 @@ def test_early_stopping_without_a_stop_keeps_every_round(data):
                   early_stopping_rounds=50, verbose_eval=False)
     assert b.num_boosted_rounds() == 5 and b.best_iteration == 4
     # recorded in the model as XGBoost records it, with or without a stop
-    assert gbt.Booster(model_file=b.save_raw()).best_iteration == 4
+    assert gbt.Booster(model_file=b.save_raw("gbt")).best_iteration == 4
 
 
 def test_evaluation_monitor_and_progress_bar(data, capsys):

@@ -41,7 +41,7 @@ def test_categorical_model(tmp_path):
     X, y = data()
     bst = gbt.train({"max_depth": 3, "nthread": 1}, gbt.Dataset(X, y, feature_types=["q", "c"]), 5)
     assert any(":{" in t for t in bst.get_dump())
-    model = json.loads(bytes(bst.save_raw()).decode())
+    model = json.loads(bytes(bst.save_raw("gbt")).decode())
     assert model["feature_types"] == ["q", "c"]
     # unseen categories (20) and negative codes go left, as XGBoost sends them
     Xt = np.array([[0.5, 20.0], [0.5, -1.0]])
@@ -61,7 +61,7 @@ def test_sklearn_feature_types():
     X, y = data()
     reg = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"], max_cat_threshold=4)
     reg.fit(X, y)
-    model = json.loads(bytes(reg.get_booster().save_raw()).decode())
+    model = json.loads(bytes(reg.get_booster().save_raw("gbt")).decode())
     assert model["feature_types"] == ["q", "c"]
     assert model["training"]["max_cat_threshold"] == "4"
     assert any(":{" in t for t in reg.get_booster().get_dump())
@@ -76,7 +76,7 @@ def test_sklearn_lightgbm_regularisation(tmp_path):
     lgb = {"cat_smooth": 10, "cat_l2": 10, "min_data_per_group": 20}
     reg = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"], **lgb).fit(X, y)
     plain = gbt.GBTRegressor(n_estimators=5, max_depth=3, feature_types=["q", "c"]).fit(X, y)
-    model = json.loads(bytes(reg.get_booster().save_raw()).decode())
+    model = json.loads(bytes(reg.get_booster().save_raw("gbt")).decode())
     assert {k: model["training"][k] for k in lgb} == {"cat_smooth": "10", "cat_l2": "10", "min_data_per_group": "20"}
     assert {k: reg.get_params()[k] for k in lgb} == lgb
     assert not np.array_equal(reg.predict(X), plain.predict(X))
@@ -198,7 +198,7 @@ def test_corrupted_categorical_model_is_refused():
     the tree and node."""
     X, y = data()
     bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.Dataset(X, y, feature_types=["q", "c"]), 2)
-    model = json.loads(bytes(bst.save_raw()).decode())
+    model = json.loads(bytes(bst.save_raw("gbt")).decode())
     tree = next(t for t in model["trees"] if t.get("categories_nodes"))
     node = tree["categories_nodes"][-1]
     leaf = len(tree["left"]) - 1  # the last node: a leaf, after every split (ascending order kept)

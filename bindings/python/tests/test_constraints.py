@@ -153,4 +153,4 @@ def test_constraint_whole_floats_accepted():
     X, y = _data(200)
     a = gbt.train({"interaction_constraints": [[0.0, 1.0], [2, 3]], "verbosity": 0}, gbt.Dataset(X, y), 2)
     b = gbt.train({"interaction_constraints": [[0, 1], [2, 3]], "verbosity": 0}, gbt.Dataset(X, y), 2)
-    assert a.save_raw() == b.save_raw()
+    assert a.save_raw("gbt") == b.save_raw("gbt")

@@ -37,7 +37,7 @@ def test_squared_error_as_custom_objective_is_reg_squarederror(weighted):
     params = {"max_depth": 4, "subsample": 0.8, "seed": 2, "base_score": 0.5}
     a = gbt.train({**params, "objective": "reg:squarederror"}, d, 8, verbose_eval=False)
     b = gbt.train(params, d, 8, obj=squared_error, verbose_eval=False)
-    assert bytes(a.save_raw()) == bytes(b.save_raw())
+    assert bytes(a.save_raw("gbt")) == bytes(b.save_raw("gbt"))
 
 
 def test_custom_objective_starts_at_half_as_xgboost():
@@ -212,7 +212,7 @@ def test_sklearn_callable_objective_and_metric():
     a = GBTRegressor(n_estimators=5, max_depth=3, base_score=0.5).fit(X, y, sample_weight=w)
     b = GBTRegressor(n_estimators=5, max_depth=3, objective=sq, eval_metric=mean_absolute_error).fit(
         X, y, sample_weight=w, eval_set=[(Xv, yv)])
-    assert bytes(a.get_booster().save_raw()) == bytes(b.get_booster().save_raw())
+    assert bytes(a.get_booster().save_raw("gbt")) == bytes(b.get_booster().save_raw("gbt"))
     hist = b.evals_result_["validation_0"]
     assert list(hist) == ["rmse", "mean_absolute_error"]
     assert hist["mean_absolute_error"][-1] == pytest.approx(mean_absolute_error(yv, b.predict(Xv)), rel=1e-6)

@@ -79,8 +79,8 @@ def test_same_seed_same_model():
     d = gbt.DMatrix(X, label=y)
     p = dict(_P, booster="dart", rate_drop=0.4, one_drop=1, sample_type="weighted", seed=3)
     b = gbt.train(p, d, 6)
-    assert bytes(b.save_raw()) == bytes(gbt.train(p, d, 6).save_raw())
-    assert bytes(gbt.train(dict(p, seed=4), d, 6).save_raw()) != bytes(b.save_raw())
+    assert bytes(b.save_raw("gbt")) == bytes(gbt.train(p, d, 6).save_raw("gbt"))
+    assert bytes(gbt.train(dict(p, seed=4), d, 6).save_raw("gbt")) != bytes(b.save_raw("gbt"))
     gb = json.loads(b.save_config())["learner"]["gradient_booster"]
     assert gb["name"] == "dart" and gb["gbtree"]["name"] == "gbtree"
     assert gb["dart_train_param"] == dict(normalize_type="tree", one_drop="1", rate_drop="0.4",

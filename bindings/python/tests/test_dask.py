@@ -83,7 +83,7 @@ def test_classifier_on_a_dataframe_with_a_category_column(cluster):
                             enable_categorical=True, early_stopping_rounds=2)
     clf.fit(F, y, eval_set=[(Fv, yv)], verbose=False)
     assert clf.best_iteration < mpi_worker.ROUNDS - 1, "early stopping must stop"
-    assert models["classifier"] == bytes(clf.get_booster().save_raw())
+    assert models["classifier"] == bytes(clf.get_booster().save_raw("gbt"))
     assert facts["classifier_predict"] == clf.predict(Fv).tolist()
     assert np.array_equal(facts["classifier_proba"], clf.predict_proba(Fv)[:, 1])
 
@@ -91,9 +91,9 @@ def test_classifier_on_a_dataframe_with_a_category_column(cluster):
 def test_regressor_and_ranker(cluster):
     X, y, _, _ = mpi_worker.data()
     reg = gbt.XGBRegressor(n_estimators=3, max_depth=3, n_jobs=1).fit(X, y)
-    assert cluster[1]["regressor"] == bytes(reg.get_booster().save_raw())
+    assert cluster[1]["regressor"] == bytes(reg.get_booster().save_raw("gbt"))
     rank = gbt.XGBRanker(n_estimators=3, max_depth=3, n_jobs=1).fit(X, y, qid=np.arange(len(y)) // 10)
-    assert cluster[1]["ranker"] == bytes(rank.get_booster().save_raw())
+    assert cluster[1]["ranker"] == bytes(rank.get_booster().save_raw("gbt"))
     assert np.array_equal(np.asarray(cluster[0]["ranker_predict"], dtype=np.float32), rank.predict(X))
 
 

@@ -61,11 +61,11 @@ def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
     if task == "rank":
         fields = {"label": (np.nan_to_num(X[:, 2]) % 3).astype(np.float32), "qid": np.arange(len(y)) // 10}
     params = dict(params, max_depth=3, max_bin=32, device="cpu")
-    want = gbt.train(params, gbt.Dataset(X, **fields), 3).save_raw()
+    want = gbt.train(params, gbt.Dataset(X, **fields), 3).save_raw("gbt")
     # (a query group lies in one batch: ranking batches of whole groups)
     for sizes in ([10] if task == "rank" else [1], [40, 70, 30], [len(y)]):
         it = Batches(X, fields, sizes)
-        got = gbt.train(params, gbt.QuantileDMatrix(it, max_bin=32), 3).save_raw()
+        got = gbt.train(params, gbt.QuantileDMatrix(it, max_bin=32), 3).save_raw("gbt")
         assert got == want, sizes
         assert it.resets == 2
     # in pages on disk (three batches: three pages), removed with the dataset
@@ -73,7 +73,7 @@ def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
                                           cache_prefix=str(tmp_path / "c")), max_bin=32)
     assert len(list(tmp_path.glob("c-gbt-*.pages"))) == 1
     booster = gbt.train(params, d, 3)
-    assert booster.save_raw() == want
+    assert booster.save_raw("gbt") == want
     # predicted from its pages (read back page by page): the values of the rows in memory
     np.testing.assert_array_equal(booster.predict(d), booster.predict(gbt.Dataset(X, **fields)))
     del d, booster
@@ -83,9 +83,9 @@ def test_iterator_gives_the_in_memory_model(params, task, tmp_path):
         # sparse batches (absent entries missing) give the model of the same sparse matrix
         import scipy.sparse as sp
         Z = np.nan_to_num(X, nan=0.0)
-        want = gbt.train(params, gbt.Dataset(sp.csr_matrix(Z), label=y), 3).save_raw()
+        want = gbt.train(params, gbt.Dataset(sp.csr_matrix(Z), label=y), 3).save_raw("gbt")
         got = gbt.train(params, gbt.QuantileDMatrix(Batches(X, fields, [50], sparse=True), max_bin=32), 3)
-        assert got.save_raw() == want
+        assert got.save_raw("gbt") == want
 
 
 def test_dataset_from_an_iterator_keeps_the_values():
@@ -98,12 +98,12 @@ def test_dataset_from_an_iterator_keeps_the_values():
     want = gbt.train(params, gbt.Dataset(X, label=y, weight=w), 3)
     d = gbt.DMatrix(Batches(X, {"label": y, "weight": w}, [40, 70, 30]))
     got = gbt.train(params, d, 3)
-    assert got.save_raw() == want.save_raw()
+    assert got.save_raw("gbt") == want.save_raw("gbt")
     np.testing.assert_array_equal(got.predict(d), want.predict(gbt.Dataset(X)))
     import scipy.sparse as sp
     sparse_want = gbt.train(params, gbt.Dataset(sp.csr_matrix(np.nan_to_num(X, nan=0.0)), label=y), 3)
     sparse_got = gbt.train(params, gbt.Dataset(Batches(X, {"label": y}, [100], sparse=True)), 3)
-    assert sparse_got.save_raw() == sparse_want.save_raw()
+    assert sparse_got.save_raw("gbt") == sparse_want.save_raw("gbt")
 
     class NoLabelLater(Batches):
         def next(self, input_data):
@@ -141,7 +141,7 @@ def test_same_iterator_as_xgboost(tmp_path):
     # external memory: pages on disk in both, the same iterator class
     ours_ext = gbt.train(dict(params, device="cpu"),
                          gbt.ExtMemQuantileDMatrix(iterator(gbt.DataIter, str(tmp_path / "g")), max_bin=64), 4)
-    assert ours_ext.save_raw() == ours.save_raw()
+    assert ours_ext.save_raw("gbt") == ours.save_raw("gbt")
     theirs_ext = xgb.train(params, xgb.ExtMemQuantileDMatrix(iterator(xgb.DataIter, str(tmp_path / "x")),
                                                              max_bin=64), 4)
     np.testing.assert_allclose(ours_ext.predict(gbt.DMatrix(X)), theirs_ext.predict(xgb.DMatrix(X)),
@@ -261,13 +261,13 @@ def test_weights_base_margin_categories_and_names():
               "base_margin": rng.random(300).astype(np.float32)}
     meta = {"feature_types": ["q", "c", "q", "q"], "feature_names": list("abcd")}
     params = {"max_depth": 4, "max_bin": 64, "device": "cpu"}
-    want = gbt.train(params, gbt.Dataset(X, **fields, **meta), 3).save_raw()
+    want = gbt.train(params, gbt.Dataset(X, **fields, **meta), 3).save_raw("gbt")
 
     class WithMeta(Batches):
         def next(self, input_data):
             return super().next(lambda **kw: input_data(**kw, **meta))
 
-    assert gbt.train(params, gbt.QuantileDMatrix(WithMeta(X, fields, [77]), max_bin=64), 3).save_raw() == want
+    assert gbt.train(params, gbt.QuantileDMatrix(WithMeta(X, fields, [77]), max_bin=64), 3).save_raw("gbt") == want
 
 
 def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
@@ -285,8 +285,8 @@ def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
     bm = np.full(300, 0.25, np.float32)
     params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32, "nthread": 1}
     q = gbt.QuantileDMatrix(X, y, weight=w, base_margin=bm, max_bin=32)
-    want = gbt.train(params, gbt.Dataset(X, label=y, weight=w, base_margin=bm), 2).save_raw()
-    assert bytes(gbt.train(params, q, 2).save_raw()) == bytes(want)
+    want = gbt.train(params, gbt.Dataset(X, label=y, weight=w, base_margin=bm), 2).save_raw("gbt")
+    assert bytes(gbt.train(params, q, 2).save_raw("gbt")) == bytes(want)
     with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator"):
         q.slice([0, 1])
     assert gbt.QuantileDMatrix(X[:50], y[:50], ref=q).slice([0, 1]).num_row() == 2

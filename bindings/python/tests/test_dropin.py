@@ -74,7 +74,7 @@ def test_keyboard_interrupt_in_a_callback_keeps_the_finished_rounds():
                       callbacks=[Interrupt()], verbose_eval=False)
     assert b.num_boosted_rounds() == 5 and len(hist["t"]["logloss"]) == 5
     whole = gbt.train({"objective": "binary:logistic"}, d, 5, verbose_eval=False)
-    assert bytes(b.save_raw()) == bytes(whole.save_raw())
+    assert bytes(b.save_raw("gbt")) == bytes(whole.save_raw("gbt"))
 
 
 @pytest.fixture
@@ -118,7 +118,7 @@ def test_sigint_while_the_library_trains_stops_after_that_round(sigint_raises):
     assert 0 < b.num_boosted_rounds() < 200000
     whole = gbt.train({"objective": "binary:logistic", "max_depth": 2}, d, b.num_boosted_rounds(),
                       verbose_eval=False)
-    assert bytes(b.save_raw()) == bytes(whole.save_raw())
+    assert bytes(b.save_raw("gbt")) == bytes(whole.save_raw("gbt"))
 
 
 def test_keyboard_interrupt_in_fit_keeps_the_model():
@@ -284,7 +284,7 @@ def test_xgboost_only_parameters_are_accepted_with_a_warning():
                        "validate_parameters": True, "sampling_method": "uniform"}, d, 3, verbose_eval=False)
     with pytest.warns(UserWarning, match="sampling_method='gradient_based' is ignored"):
         b = gbt.train({"sampling_method": "gradient_based"}, d, 3, verbose_eval=False)
-    assert bytes(a.save_raw()) == bytes(b.save_raw())
+    assert bytes(a.save_raw("gbt")) == bytes(b.save_raw("gbt"))
     with pytest.warns(UserWarning, match="max_dpeth"):
         gbt.train({"max_dpeth": 3}, d, 1)  # an unknown name: XGBoost's "not used" warning
 
@@ -299,7 +299,7 @@ def test_estimators_take_xgboost_arguments():
     assert clone(clf).get_params()["eta"] == 0.5
     clf.fit(X, y, eval_set=[(X, y)], verbose=False)
     ref = gbt.XGBClassifier(n_estimators=5, learning_rate=0.5).fit(X, y, verbose=False)
-    assert bytes(clf.get_booster().save_raw()) == bytes(ref.get_booster().save_raw())
+    assert bytes(clf.get_booster().save_raw("gbt")) == bytes(ref.get_booster().save_raw("gbt"))
     assert list(clf.evals_result()["validation_0"]) == ["logloss"]
     clf.set_params(reg_lambda=2.0, gamma=0.1)
     assert clf.get_params()["reg_lambda"] == 2.0
@@ -536,6 +536,18 @@ def test_inplace_predict_and_config():
     assert gbt.get_config()["verbosity"] == 1
     with pytest.raises(ValueError, match="verbosity"):
         gbt.set_config(verbosity=7)
+    # XGBoost's: nthread 0, None changes nothing, each thread its own configuration
+    xgb = pytest.importorskip("xgboost")
+    assert gbt.get_config()["nthread"] == xgb.get_config()["nthread"] == 0
+    import threading
+
+    seen = []
+    with gbt.config_context(verbosity=3, nthread=None):
+        assert gbt.get_config()["verbosity"] == 3 and gbt.get_config()["nthread"] == 0
+        t = threading.Thread(target=lambda: seen.append(gbt.get_config()["verbosity"]))
+        t.start()
+        t.join()
+    assert seen == [1]
 
 
 def test_cv_on_sparse_data_is_cv_on_the_dense_copy():
@@ -599,10 +611,16 @@ def test_ubjson_models_both_ways_with_xgboost(tmp_path, kind):
         np.testing.assert_allclose(mine.predict(gbt.Dataset(X), output_margin=True), want, rtol=1e-6, atol=1e-6)
     mine.save_model(str(tmp_path / "g.ubj"))
     raw = mine.save_raw("ubj")
-    assert open(tmp_path / "g.ubj", "rb").read() == bytes(raw)
+    assert open(tmp_path / "g.ubj", "rb").read() == bytes(raw) and mine.save_raw() == raw  # XGBoost's default
     for back in (xgb.Booster(model_file=str(tmp_path / "g.ubj")), xgb.Booster(model_file=raw)):
         got = back.predict(xgb.DMatrix(X, feature_types=types, enable_categorical=bool(types)), output_margin=True)
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    # raw_format="json" is XGBoost's JSON schema, as XGBoost's own save_raw gives it
+    as_json = json.loads(mine.save_raw("json"))
+    assert as_json.keys() == json.loads(theirs.save_raw("json")).keys()
+    got = xgb.Booster(model_file=mine.save_raw("json")).predict(
+        xgb.DMatrix(X, feature_types=types, enable_categorical=bool(types)), output_margin=True)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
     again = gbt.Booster()
     again.load_model(raw)
     assert again.save_raw("ubj") == raw
@@ -640,11 +658,20 @@ def test_xgboost_formats_round_trip_exactly(tmp_path, objective):
 
 def test_save_raw_formats_refused_clearly(tmp_path):
     bst = gbt.train({"max_depth": 2}, gbt.Dataset(*_binary(50, 2)), 1)
-    with pytest.raises(ValueError, match="'json'.*'ubj'.*old binary format"):
+    with pytest.raises(ValueError, match="Unknown model format.*'ubj'.*'json'.*'gbt'.*old binary format"):
         bst.save_raw("deprecated")
     with pytest.raises(ValueError, match="UBJSON"):
         bst.save_model(str(tmp_path / "m.ubj"), format="gbt")
     assert not (tmp_path / "m.ubj").exists()
+    # a model XGBoost's format cannot hold (a category name that is not ASCII): refused, naming
+    # gbt's own format, which keeps it
+    pd = pytest.importorskip("pandas")
+    X = pd.DataFrame({"a": pd.Categorical(["\u00e9", "b", "c", "\u00e9"] * 10), "b": np.arange(40.0)})
+    cat = gbt.train({"max_depth": 2}, gbt.DMatrix(X, np.arange(40.0) % 2, enable_categorical=True), 1)
+    for fmt in ("ubj", "json"):
+        with pytest.raises(ValueError, match="not ASCII.*raw_format='gbt'"):
+            cat.save_raw(fmt)
+    assert json.loads(cat.save_raw("gbt"))["format"]
 
 
 # -- datasets of no rows, as XGBoost 3.2 takes them
@@ -674,3 +701,19 @@ def test_ellipsis_slice_and_unnamed_dmatrix_as_xgboost():
         b.predict(gbt.DMatrix(X))  # XGBoost: ValueError, the data lacks the model's names
     assert b.predict(gbt.DMatrix(X), validate_features=False).shape == (40,)
     assert b.inplace_predict(X).shape == (40,)  # arrays carry no names: no check, as XGBoost
+
+
+def test_tree_estimators_intercept_is_base_score_as_xgboost():
+    # XGBoost 3.2's intercept_ of a tree model: base_score per output (test_model_io reads it)
+    xgb = pytest.importorskip("xgboost")
+    X, y = _binary(300, 4)
+    y3 = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])
+    for ours, theirs, label in ((gbt.XGBClassifier, xgb.XGBClassifier, y3), (gbt.XGBRegressor, xgb.XGBRegressor, y)):
+        got = ours(n_estimators=1).fit(X, label).intercept_
+        want = theirs(n_estimators=1).fit(X, label).intercept_
+        assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-7)  # XGBoost fits base_score in float
+    # a linear model's: its bias, float32 too
+    got = gbt.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
+    want = xgb.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
+    assert got.dtype == want.dtype == np.float32 and got.shape == want.shape

@@ -111,9 +111,9 @@ def test_first_rounds_slice_is_the_shorter_model(breast_cancer):
     X, y, _ = breast_cancer
     d = gbt.Dataset(X, label=y)
     whole, short = gbt.train(PARAMS, d, 10), gbt.train(PARAMS, d, 4)
-    assert bytes(whole[0:4].save_raw()) == bytes(short.save_raw())
+    assert bytes(whole[0:4].save_raw("gbt")) == bytes(short.save_raw("gbt"))
     again = gbt.train(PARAMS, d, 6, xgb_model=whole[0:4])  # training a slice goes on after it
-    assert bytes(again.save_raw()) == bytes(whole.save_raw())
+    assert bytes(again.save_raw("gbt")) == bytes(whole.save_raw("gbt"))
 
 
 def gbmodel_importance(gbmodel, path, kind):
@@ -220,7 +220,7 @@ def test_survival_through_python_is_gbtrains_model(objective, gbtrain, tmp_path)
         d = gbt.Dataset(X, label=y, label_lower_bound=bounds[0], label_upper_bound=bounds[1])
         np.testing.assert_array_equal(d.get_float_info("label_upper_bound"), bounds[1])
     b = gbt.train({"objective": objective, "max_depth": 3}, d, 5)
-    assert bytes(b.save_raw()) == cli
+    assert bytes(b.save_raw("gbt")) == cli
 
 
 def test_plot_tree_needs_graphviz(multi):

@@ -68,7 +68,7 @@ def test_sampled_forest_same_seed_same_model():
     another seed another model; the trees of one round differ."""
     X, y = _data(300)
     p = dict(_P, subsample=0.7, colsample_bynode=0.8, seed=5)
-    raw = [gbt.train(dict(p, seed=s), gbt.DMatrix(X, label=y), 2).save_raw("json") for s in (5, 5, 6)]
+    raw = [gbt.train(dict(p, seed=s), gbt.DMatrix(X, label=y), 2).save_raw("gbt") for s in (5, 5, 6)]
     assert raw[0] == raw[1] and raw[0] != raw[2]
     dump = gbt.train(p, gbt.DMatrix(X, label=y), 1).get_dump()
     assert len(dump) == 3 and len(set(dump)) == 3

@@ -109,5 +109,7 @@ def test_save_best_is_refused_as_xgboost():
     with pytest.raises(ValueError, match="`save_best` is not applicable"):
         gbt.train({"booster": "gblinear"}, d, 5, evals=[(d, "t")], callbacks=[es], verbose_eval=False)
     es = gbt.callback.EarlyStopping(rounds=2)  # without save_best it trains
-    assert gbt.train({"booster": "gblinear"}, d, 5, evals=[(d, "t")], callbacks=[es],
-                     verbose_eval=False).num_boosted_rounds() == 5
+    b = gbt.train({"booster": "gblinear"}, d, 5, evals=[(d, "t")], callbacks=[es], verbose_eval=False)
+    assert b.num_boosted_rounds() == 5 and b.best_iteration == 4
+    # a linear model's best round is a round of it (saved and loaded: once refused as beyond its trees)
+    assert gbt.Booster(model_file=b.save_raw("gbt")).best_iteration == 4

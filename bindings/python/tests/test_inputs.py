@@ -75,7 +75,7 @@ def test_input_kind_gives_the_cli_model(kind, breast_cancer, cli_model, cli_mode
 def test_file_through_the_c_reader_gives_the_cli_model(cli_model, tmp_path):
     d = gbt.Dataset(os.path.join(DATASETS, "breast_cancer.train.csv"))
     b = gbt.train(PARAMS, d, 15)
-    raw = bytes(b.save_raw())
+    raw = bytes(b.save_raw("gbt"))
     assert b'"training_file": {"format": "csv", "delimiter": ",", "header": 0, "label_column": 0}' in raw
     assert b"".join(l for l in raw.splitlines(keepends=True) if b'"training_file"' not in l) == cli_model
     assert d.shape == (427, 30)
@@ -107,7 +107,7 @@ def test_weights_match_the_cli_side_file(gbtrain, breast_cancer, tmp_path):
     (tmp_path / "train.csv.weight").write_text("".join(f"{v!r}\n" for v in w.tolist()))
     run_gbtrain(gbtrain, CLI + ["train.csv", "m.json"], tmp_path)
     b = gbt.train(PARAMS, gbt.Dataset(X, label=y, weight=w), 15)
-    assert bytes(b.save_raw()) == read_model(tmp_path / "m.json")
+    assert bytes(b.save_raw("gbt")) == read_model(tmp_path / "m.json")
 
 
 def test_multiclass_matches_the_cli(gbtrain, tmp_path):
@@ -116,7 +116,7 @@ def test_multiclass_matches_the_cli(gbtrain, tmp_path):
                           "--max_depth=3", path, "m.json"], tmp_path)
     b = gbt.train({"objective": "multi:softprob", "num_class": 10, "max_depth": 3},
                   gbt.Dataset(X, label=y), 5)
-    assert bytes(b.save_raw()) == read_model(tmp_path / "m.json")
+    assert bytes(b.save_raw("gbt")) == read_model(tmp_path / "m.json")
     p = b.predict(X[:7])
     assert p.shape == (7, 10)
     np.testing.assert_allclose(p.sum(axis=1), 1, rtol=1e-5)
@@ -134,7 +134,7 @@ def test_early_stopping_matches_the_cli(gbtrain, tmp_path):
                   early_stopping_rounds=5, evals_result=res, verbose_eval=False)
     cli = read_model(tmp_path / "m.json")
     assert b"best_iteration" in cli
-    assert bytes(b.save_raw()) == cli
+    assert bytes(b.save_raw("gbt")) == cli
     # independent of the library: the best round is the argmin of the recorded rmse
     rmse = res["valid"]["rmse"]
     assert b.best_iteration == int(np.argmin(rmse))
@@ -162,10 +162,10 @@ def test_sparse_with_absent_entries_matches_a_libsvm_file(gbtrain, tmp_path):
     cli = read_model(tmp_path / "m.json").decode().splitlines()
     # the CLI's model records the base of its LIBSVM file; nothing else differs
     cli = [l for l in cli if '"libsvm_index_base"' not in l]
-    assert bytes(b.save_raw()).decode().splitlines() == cli
+    assert bytes(b.save_raw("gbt")).decode().splitlines() == cli
     # and a CSC copy of the same matrix gives the same model
     b2 = gbt.train({"objective": "binary:logistic"}, gbt.Dataset(csr.tocsc(), label=y), 8)
-    assert b2.save_raw() == b.save_raw()
+    assert b2.save_raw("gbt") == b.save_raw("gbt")
 
 
 def test_missing_value_is_the_same_as_nan(breast_cancer):
@@ -176,10 +176,10 @@ def test_missing_value_is_the_same_as_nan(breast_cancer):
     Xm[::7, 3] = -999
     a = gbt.train(PARAMS, gbt.Dataset(Xn, label=y), 5)
     b = gbt.train(PARAMS, gbt.Dataset(Xm, label=y, missing=-999), 5)
-    assert a.save_raw() == b.save_raw()
+    assert a.save_raw("gbt") == b.save_raw("gbt")
     np.testing.assert_array_equal(a.predict(Xn), b.predict(Xm, missing=-999))
     c = gbt.train(PARAMS, gbt.Dataset(full_csr(Xm), label=y, missing=-999), 5)
-    assert c.save_raw() == a.save_raw()
+    assert c.save_raw("gbt") == a.save_raw("gbt")
 
 
 def test_quantiles_with_early_stopping_match_the_cli(gbtrain, tmp_path):
@@ -194,7 +194,7 @@ def test_quantiles_with_early_stopping_match_the_cli(gbtrain, tmp_path):
                   early_stopping_rounds=3, verbose_eval=False)
     cli = read_model(tmp_path / "m.json")
     assert b"best_iteration" in cli
-    assert bytes(b.save_raw()) == cli
+    assert bytes(b.save_raw("gbt")) == cli
     p = b.predict(Xv)
     assert p.shape == (len(yv), 2) and np.mean(p[:, 0] <= p[:, 1]) > 0.9
     reg = gbt.GBTRegressor(objective="reg:quantileerror", quantile_alpha=[0.1, 0.9], max_depth=3,

@@ -91,7 +91,7 @@ def test_every_objective_matches_gbtrain(gbtrain, tmp_path, objective):
     b = gbt.train(pyparams, _dataset(X, y, side), 40, evals=[(_dataset(Xv, yv, sidev), "valid")],
                   early_stopping_rounds=esr, evals_result=history, verbose_eval=False)
     cli = read_model(tmp_path / "cli.json")
-    assert bytes(b.save_raw()) == cli
+    assert bytes(b.save_raw("gbt")) == cli
     # the metric is the library's default for the objective, the one the model file names
     names = list(history["valid"])
     assert names == b.eval_metric_names() and len(names) == 1
@@ -140,7 +140,7 @@ def test_train_equals_the_c_loop_with_two_sets(breast_cancer, breast_cancer_test
     esr = p.pop("early_stopping_rounds")
     b = gbt.train(p, d, 100, evals=[(v2, "a"), (v1, "b")], early_stopping_rounds=esr, verbose_eval=False)
     assert a.best_iteration == b.best_iteration
-    assert bytes(a.save_raw()) == bytes(b.save_raw())
+    assert bytes(a.save_raw("gbt")) == bytes(b.save_raw("gbt"))
 
 
 def test_early_stop_keeps_names_intact(tmp_path):
@@ -153,6 +153,6 @@ def test_early_stop_keeps_names_intact(tmp_path):
     v = gbt.Dataset(X[:50], label=y[:50] + 5 * rng.normal(size=50),
                     feature_names=["best_iteration", "best_score"])
     b = gbt.train({"eta": 1.0}, d, 50, evals=[(v, "v")], early_stopping_rounds=2, verbose_eval=False)
-    m = json.loads(bytes(b.save_raw()))
+    m = json.loads(bytes(b.save_raw("gbt")))
     assert b.feature_names == ["best_iteration", "best_score"]
     assert m["best_iteration"] == b.best_iteration and b.num_boosted_rounds() == b.best_iteration + 2 + 1

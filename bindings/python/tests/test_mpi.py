@@ -90,7 +90,7 @@ def reference(params):
     b = gbt.train(params, gbt.DMatrix(X, y), mpi_worker.ROUNDS, evals=[(gbt.DMatrix(Xv, yv), "valid")],
                   early_stopping_rounds=2, evals_result=history, verbose_eval=False)
     assert b.num_boosted_rounds() < mpi_worker.ROUNDS, "the data must make early stopping stop"
-    return bytes(b.save_raw()), history
+    return bytes(b.save_raw("gbt")), history
 
 
 @pytest.mark.parametrize("case,params,nranks", [("depthwise", mpi_worker.PARAMS, NP),
@@ -111,9 +111,9 @@ def test_iterator_datasets_made_in_the_context_give_the_one_process_model(ranks)
     ExtMemQuantileDMatrix too (each rank's pages in its own file, removed)."""
     facts, models, _ = ranks
     X, y, _, _ = mpi_worker.data()
-    ref = bytes(gbt.train(mpi_worker.PARAMS, gbt.DMatrix(X, y), 4).save_raw())
+    ref = bytes(gbt.train(mpi_worker.PARAMS, gbt.DMatrix(X, y), 4).save_raw("gbt"))
     q = np.repeat(np.arange(300 // 12), 12)
-    ref_rank = bytes(gbt.train(mpi_worker.RANK, gbt.DMatrix(X, y * 2, qid=q), 4).save_raw())
+    ref_rank = bytes(gbt.train(mpi_worker.RANK, gbt.DMatrix(X, y * 2, qid=q), 4).save_raw("gbt"))
     for r in range(NP):
         assert models[("iter", str(r))] == ref, f"rank {r}"
         assert models[("iter_pages", str(r))] == ref, f"rank {r}, ExtMemQuantileDMatrix"

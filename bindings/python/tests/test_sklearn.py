@@ -25,7 +25,7 @@ def test_classifier_is_the_train_model():
     clf = GBTClassifier(n_estimators=12, max_depth=3, learning_rate=0.2).fit(X, y)
     b = gbt.train({"objective": "binary:logistic", "max_depth": 3, "eta": 0.2},
                   gbt.Dataset(X, label=y), 12)
-    assert clf.get_booster().save_raw() == b.save_raw()
+    assert clf.get_booster().save_raw("gbt") == b.save_raw("gbt")
     np.testing.assert_array_equal(clf.predict_proba(X)[:, 1], b.predict(X))
 
 
@@ -44,7 +44,7 @@ def test_string_and_non_contiguous_labels():
     np.testing.assert_array_equal(clf2.predict(X), clf2.classes_[np.argmax(clf2.predict_proba(X), axis=1)])
     # the same model as on labels 0, 1, 2
     clf3 = GBTClassifier(n_estimators=20).fit(X, y)
-    assert clf3.get_booster().save_raw() == clf2.get_booster().save_raw()
+    assert clf3.get_booster().save_raw("gbt") == clf2.get_booster().save_raw("gbt")
 
 
 def test_pipeline_grid_search_cross_val():
@@ -86,6 +86,14 @@ def test_feature_importances_are_gbmodels_gain_normalised(gbmodel, tmp_path):
     X, y = load_breast_cancer(return_X_y=True)
     clf = GBTClassifier(n_estimators=8, max_depth=3).fit(X, y)
     clf.get_booster().save_model(tmp_path / "m.json")
+    # XGBoost's estimators record their kind in the file and refuse another kind's
+    clf.save_model(tmp_path / "clf.json")
+    assert clf.get_booster().attr("scikit_learn") is None
+    with pytest.raises(TypeError, match="Expecting: regressor, got: classifier"):
+        GBTRegressor().load_model(tmp_path / "clf.json")
+    loaded = GBTClassifier()
+    loaded.load_model(tmp_path / "clf.json")  # and takes the model's objective, as XGBoost's
+    assert (loaded.objective, loaded.booster) == ("binary:logistic", "gbtree")
     out = subprocess.run([gbmodel, "importance", "--type=gain", str(tmp_path / "m.json")],
                          capture_output=True, text=True, check=True).stdout
     gain = np.zeros(X.shape[1])
@@ -140,10 +148,10 @@ def test_ranker_is_gbtrains_model_with_a_group_file(objective, gbtrain, tmp_path
     np.testing.assert_array_equal(Xcsv, X)
     rk = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3)
     rk.fit(X, y, group=sizes)
-    assert bytes(rk.get_booster().save_raw()) == cli
+    assert bytes(rk.get_booster().save_raw("gbt")) == cli
     qid = np.repeat(np.arange(len(sizes)) * 7 + 3, sizes)
     rk2 = GBTRanker(objective=objective, n_estimators=8, max_depth=3, learning_rate=0.3).fit(X, y, qid=qid)
-    assert bytes(rk2.get_booster().save_raw()) == cli
+    assert bytes(rk2.get_booster().save_raw("gbt")) == cli
     scores = rk.predict(X)
     assert scores.shape == (len(X),) and scores.dtype == np.float32
     np.testing.assert_array_equal(scores, gbt.Booster(model_file=tmp_path / "m.json").predict(X))
@@ -180,7 +188,7 @@ def test_histogram_pool_size_bounds_memory_not_the_model():
               min_child_weight=0)
     small = GBTRegressor(histogram_pool_size=0.0001, **kw).fit(X, y)
     unbounded = GBTRegressor(histogram_pool_size=0, **kw).fit(X, y)
-    assert small.get_booster().save_raw() == unbounded.get_booster().save_raw()
+    assert small.get_booster().save_raw("gbt") == unbounded.get_booster().save_raw("gbt")
     assert small.get_params()["histogram_pool_size"] == 0.0001
 
 

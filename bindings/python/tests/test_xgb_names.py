@@ -180,7 +180,7 @@ def test_xgboost_internal_parameters_accepted_typos_refused():
         warnings.simplefilter("error")  # XGBoost takes these silently; so does gbt
         a = gbt.train({"nthread": 1, "debug_synchronize": True, "sparse_threshold": 0.2,
                        "seed_per_iteration": 1, "boost_from_average": 1}, d, 2)
-    assert bytes(a.save_raw()) == bytes(gbt.train({"nthread": 1}, d, 2).save_raw())
+    assert bytes(a.save_raw("gbt")) == bytes(gbt.train({"nthread": 1}, d, 2).save_raw("gbt"))
     with pytest.warns(UserWarning, match=r'Parameters: \{ "max_dpeth" \} are not used.*max_depth'):
         b = gbt.train({"max_dpeth": 3}, d, 1)  # XGBoost's warning, and the name ignored
-    assert bytes(b.save_raw()) == bytes(gbt.train({}, d, 1).save_raw())
+    assert bytes(b.save_raw("gbt")) == bytes(gbt.train({}, d, 1).save_raw("gbt"))
