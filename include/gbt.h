@@ -1259,13 +1259,16 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  *   bias term's (0 but for the corner, the bias itself).  Its cost grows
  *   with (F + 1)^2 floats per row and two walks of a tree per feature it
  *   splits on.
- * GBT_PREDICT_APPROX, with GBT_PREDICT_CONTRIBS only (else
- *   GBT_E_INVALID_ARG): XGBoost's approx_contribs, Saabas' approximation
- *   in the same layout: in each tree the bias term gets the root's
- *   expected value (the cover-weighted mean of its leaves) and each split
- *   on the row's path gives its feature the change of the expected value
- *   from the node to the child the row takes.  A block sums to the raw
- *   score as the SHAP values do; one walk of each tree per row.
+ * GBT_PREDICT_APPROX, with GBT_PREDICT_CONTRIBS or GBT_PREDICT_INTERACTIONS
+ *   only (else GBT_E_INVALID_ARG): XGBoost's approx_contribs, Saabas'
+ *   approximation in the same layout: in each tree the bias term gets the
+ *   root's expected value (the cover-weighted mean of its leaves) and each
+ *   split on the row's path gives its feature the change of the expected
+ *   value from the node to the child the row takes.  A block sums to the
+ *   raw score as the SHAP values do; one walk of each tree per row.  With
+ *   GBT_PREDICT_INTERACTIONS, as XGBoost's approximate interactions: each
+ *   block is the diagonal matrix of those contributions (the approximation
+ *   does not condition on a feature, so no interaction is seen).
  *
  * Unlike the other outputs, these three allocate working memory per call
  * (the trees in the form they walk, and per thread the row's values and
@@ -1276,7 +1279,7 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
 #define GBT_PREDICT_LEAF 2u         /* leaf ids, one per tree */
 #define GBT_PREDICT_CONTRIBS 4u     /* SHAP values and the bias term */
 #define GBT_PREDICT_INTERACTIONS 8u /* SHAP interaction values */
-#define GBT_PREDICT_APPROX 16u      /* with CONTRIBS: Saabas' approximation (approx_contribs) */
+#define GBT_PREDICT_APPROX 16u      /* with CONTRIBS or INTERACTIONS: Saabas' approximation (approx_contribs) */
 
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class

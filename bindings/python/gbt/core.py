@@ -200,7 +200,9 @@ def _as_dense_f32(data: Any, what: str = "data") -> np.ndarray:
             and data.flags.c_contiguous:
         return data
     arr = np.asarray(data)
-    if arr.dtype == object or arr.dtype.kind in "USV":
+    if arr.dtype.kind in "USV":  # refused as XGBoost refuses them (object arrays of numbers convert)
+        raise ValueError(f"{what} must be numeric; got values of dtype {arr.dtype}")
+    if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as e:
@@ -1976,8 +1978,9 @@ class Booster:
             bias gets the root's expected value and every split on the row's
             path gives its feature the change of the expected value (the
             cover-weighted mean of the leaves below) from the node to the
-            child the row takes.  Not with ``pred_interactions`` (refused);
-            ignored otherwise, as in XGBoost.
+            child the row takes.  With ``pred_interactions``, as XGBoost's:
+            those values on the diagonal, 0 elsewhere (the approximation
+            sees no interaction); ignored otherwise, as in XGBoost.
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
@@ -1997,10 +2000,6 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
-        if approx_contribs and pred_interactions:
-            raise ValueError("approx_contribs with pred_interactions is not supported: gbt computes exact SHAP "
-                             "interaction values (pred_interactions=True), and approximate SHAP values with "
-                             "pred_contribs=True, approx_contribs=True")
         # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
@@ -2010,7 +2009,7 @@ class Booster:
         elif pred_contribs:
             flags |= _lib.GBT_PREDICT_CONTRIBS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         elif pred_interactions:
-            flags |= _lib.GBT_PREDICT_INTERACTIONS
+            flags |= _lib.GBT_PREDICT_INTERACTIONS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         try:
             begin, end = (int(v) for v in iteration_range)
         except (TypeError, ValueError):
@@ -2056,7 +2055,7 @@ class Booster:
             tail = (f1,) if pred_contribs else (f1, f1)
             return out.reshape((nrow,) + ((k,) if k > 1 else ()) + tail)
         width = size // nrow if nrow else self._width(flags, begin, end)
-        if pred_leaf or width != 1:
+        if width != 1:  # one tree's leaves too are a vector, as XGBoost's
             return out.reshape(nrow, width)
         return out
 
@@ -2108,13 +2107,16 @@ class Booster:
     def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
                 begin: int, end: int) -> np.ndarray:
         """XGBoost's strict_shape: (rows, groups) for predictions and margins,
-        (rows, rounds, groups, 1) for leaves, (rows, groups, F + 1) for
-        contributions and (rows, groups, F + 1, F + 1) for interactions;
-        groups is the number of trees a round grows (classes, quantiles)."""
+        (rows, rounds, groups, num_parallel_tree) for leaves, (rows, groups,
+        F + 1) for contributions and (rows, groups, F + 1, F + 1) for
+        interactions; groups is the number of outputs (classes, quantiles)."""
         rounds = self.num_boosted_rounds()
-        groups = max(1, self.num_trees() // rounds) if rounds else 1
+        per_round = max(1, self.num_trees() // rounds) if rounds else 1
+        forest = int(self.get_param("num_parallel_tree") or 1)
+        groups = max(1, per_round // forest)
         if leaf:
-            return out.reshape(nrow, -1, groups, 1)
+            # a round's trees are parallel tree p of group k at p * groups + k (gbt_booster_predict)
+            return out.reshape(nrow, -1, forest, groups).transpose(0, 1, 3, 2)
         f1 = self.num_features() + 1
         if contribs:
             return out.reshape(nrow, groups, f1)

@@ -53,6 +53,22 @@ def test_leaf_ids_are_the_walk_of_the_json_dump(multi):
                                   expect[:, 6:12])
 
 
+def test_leaf_shapes_of_a_forest(multi):
+    """XGBoost 3.2's shapes (run_predict_leaf): strict_shape gives (rows, rounds,
+    classes, num_parallel_tree), a forest's trees of one class agreeing without
+    sampling; one tree's leaves are a vector."""
+    X, y, _ = multi
+    d = gbt.Dataset(X[:60], label=y[:60])
+    b = gbt.train({"num_class": 3, "num_parallel_tree": 2, "max_depth": 2, "verbosity": 0}, d, 2)
+    leaf = b.predict(d, pred_leaf=True, strict_shape=True)
+    assert leaf.shape == (60, 2, 3, 2)
+    assert np.array_equal(leaf[..., 0], leaf[..., 1])
+    assert not np.array_equal(leaf[:, :, 0, 0], leaf[:, :, 1, 0])  # the classes' trees differ
+    assert b.predict(d, pred_leaf=True).shape == (60, 12)
+    one = gbt.train({"max_depth": 2, "verbosity": 0}, d, 1)
+    assert one.predict(d, pred_leaf=True).shape == (60,)
+
+
 def test_contributions_sum_to_the_margin(binary, multi):
     X, _, b = binary
     c = b.predict(X, pred_contribs=True)
