@@ -1226,6 +1226,14 @@ GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, in
 GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out);
 
 /*
+ * As gbt_booster_slice, with rounds begin, begin + step, begin + 2 step,
+ * ... below end (XGBoost's booster[begin:end:step]); step >= 1, else
+ * GBT_E_INVALID_ARG.  best_iteration is kept when it is one of those
+ * rounds (renumbered).  Step 1 is gbt_booster_slice.
+ */
+GBT_API gbt_status gbt_booster_slice_step(const gbt_booster *b, int begin, int end, int step, gbt_booster **out);
+
+/*
  * Prediction flags.  At most one of LEAF, CONTRIBS and INTERACTIONS;
  * MARGIN changes nothing with them (they are always in raw-score space).
  * K below is the number of raw scores per row: num_class for the

@@ -396,6 +396,8 @@ class Dataset:
         else:
             if data is None:
                 raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
+            if isinstance(data, np.ndarray) and data.ndim != 2:  # XGBoost's ValueError, not a conversion
+                raise ValueError(f"data must be 2-dimensional (rows x features); got shape {data.shape}")
             if np.ndim(data) == 0:  # not array-like: XGBoost's warning, then its TypeError
                 import warnings
                 warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
@@ -445,6 +447,11 @@ class Dataset:
         if len(names) != self.num_col():
             raise ValueError(f"feature_names has {len(names)} names but the data has "
                              f"{self.num_col()} columns")
+        if len(set(names)) != len(names):  # XGBoost's message, naming each repeated name once
+            seen: Dict[str, int] = {}
+            for n in names:
+                seen[n] = seen.get(n, 0) + 1
+            raise ValueError(f"feature_names must be unique. Duplicates found: {[n for n, c in seen.items() if c > 1]}")
         arr = (c_char_p * len(names))(*[cstr(n) for n in names])
         check(LIB.gbt_dataset_set_feature_names(self._handle, arr, len(names)), "feature_names")
 
@@ -517,6 +524,10 @@ class Dataset:
 
         if data.ndim != 2:
             raise ValueError(f"sparse data must be 2-dimensional; got shape {data.shape}")
+        if data.format not in ("csr", "csc", "coo"):  # XGBoost's warning for the formats it converts
+            import warnings
+            warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
+                          UserWarning, stacklevel=3)
         csr = data if data.format == "csr" else sp.csr_matrix(data)
         if data.format == "csr" and not csr.has_canonical_format:
             csr = csr.copy()
@@ -1710,10 +1721,13 @@ class Booster:
         return int(n.value)
 
     def __getitem__(self, val: Union[int, slice, "ellipsis"]) -> "Booster":
-        """``booster[a:b]``: a new Booster with rounds ``a`` to ``b - 1``
-        (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``,
-        ``booster[...]`` every round (as in XGBoost: a copy).  Steps
-        other than 1 are not supported.  As in XGBoost, the slice has no
+        """``booster[a:b:s]``: a new Booster with rounds ``a``, ``a + s``, ...
+        below ``b`` (``gbt_booster_slice_step``); ``booster[i]`` is
+        ``booster[i:i + 1]``, ``booster[...]`` every round (as in XGBoost: a
+        copy), ``booster[-k:]`` the last k rounds (XGBoost refuses negative
+        indices; gbt takes this one form).  Other slices follow XGBoost:
+        start >= 0, step >= 1, stop not below start, not empty, not past the
+        rounds (IndexError).  As in XGBoost, the slice has no
         ``best_iteration`` or ``best_score`` (its other attributes stay)."""
         n = self.num_boosted_rounds()
         if val is Ellipsis:
@@ -1724,17 +1738,28 @@ class Booster:
                 i += n
             if not 0 <= i < n:
                 raise IndexError(f"round {int(val)} is out of range (the model has {n} rounds)")
-            begin, end = i, i + 1
+            begin, end, step = i, i + 1, 1
         elif isinstance(val, slice):
-            if val.step not in (None, 1):
-                raise ValueError("slicing a Booster takes steps of 1 only")
-            begin, end, _ = val.indices(n)
-            if begin >= end:
-                raise ValueError(f"empty slice [{val.start}:{val.stop}] of a model of {n} rounds")
+            step = 1 if val.step is None else int(val.step)
+            if step < 1:
+                raise ValueError(f"a slice's step must be >= 1, got {step}")
+            start = 0 if val.start in (None, Ellipsis) else int(val.start)
+            stop = n if val.stop in (None, Ellipsis) else int(val.stop)
+            if start < 0 and val.stop in (None, Ellipsis):
+                start = max(0, start + n)  # b[-k:]: the last k rounds (XGBoost refuses it)
+            if start < 0:
+                raise ValueError(f"a slice's start must be >= 0, got {start}")
+            if stop < start:
+                raise ValueError("Invalid slice", val)
+            if stop == start:
+                raise ValueError(f"Empty slice [{start}:{stop}] of a model of {n} rounds")
+            if stop > n:
+                raise IndexError(f"rounds [{start}, {stop}) are out of range (the model has {n} rounds)")
+            begin, end = start, stop
         else:
             raise TypeError(f"Booster indices are ints or slices, not {type(val).__name__}")
         new = c_void_p()
-        check(LIB.gbt_booster_slice(self._handle, begin, end, byref(new)))
+        check(LIB.gbt_booster_slice_step(self._handle, begin, end, step, byref(new)))
         b = Booster.__new__(Booster)
         b._handle, b._cache = new, {}
         # XGBoost's slices drop best_iteration and best_score (gbt_booster_slice keeps them)

@@ -117,8 +117,14 @@ def test_a_slice_predicts_its_iteration_range(binary, multi):
         np.testing.assert_array_equal(b[3].predict(X), b.predict(X, iteration_range=(3, 4)))
         np.testing.assert_array_equal(b[:].predict(X), b.predict(X))
         np.testing.assert_array_equal(b[-2:].predict(X), b.predict(X, iteration_range=(n - 2, n)))
-        with pytest.raises(ValueError, match="steps of 1"):
-            b[0:4:2]
+        # XGBoost's b[0:4:2]: the trees of rounds 0 and 2 (their leaves)
+        k = b.num_trees() // n
+        leaves = b.predict(X, pred_leaf=True).reshape(len(X), n, k)
+        np.testing.assert_array_equal(b[0:4:2].predict(X, pred_leaf=True).reshape(len(X), 2, k), leaves[:, [0, 2]])
+        with pytest.raises(ValueError, match=">= 1"):
+            b[0:4:0]
+        with pytest.raises(ValueError, match="Invalid"):
+            b[3:1]
         with pytest.raises(IndexError):
             b[n]
 
@@ -274,5 +280,7 @@ def test_approx_contribs_are_xgboosts(objective, tmp_path):
     margin = mine.predict(X, output_margin=True)
     np.testing.assert_allclose(got.sum(axis=-1), margin, rtol=1e-5, atol=1e-5)
     assert np.abs(got - mine.predict(X, pred_contribs=True)).max() > 1e-3
-    with pytest.raises(ValueError, match="approx_contribs with pred_interactions"):
-        mine.predict(X, pred_interactions=True, approx_contribs=True)
+    # with pred_interactions: XGBoost's output (the approximate values on the diagonal)
+    got = mine.predict(X, pred_interactions=True, approx_contribs=True)
+    want = theirs.predict(xgb.DMatrix(X), pred_interactions=True, approx_contribs=True)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
