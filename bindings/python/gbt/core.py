@@ -71,6 +71,14 @@ def _is_pandas_df(x: Any) -> bool:
     return type(x).__module__.startswith("pandas") and hasattr(x, "columns") and hasattr(x, "dtypes")
 
 
+def _series_as_frame(x: Any) -> Any:
+    """A pandas Series as XGBoost takes one: a frame of one column, named
+    after the Series (``"0"`` when it has no name)."""
+    if type(x).__module__.startswith("pandas") and getattr(x, "ndim", 0) == 1 and hasattr(x, "to_frame"):
+        return x.to_frame(name=str(x.name) if x.name is not None else "0")
+    return x
+
+
 def _is_sparse(x: Any) -> bool:
     if not type(x).__module__.startswith("scipy"):
         return False  # without importing scipy (0.4 s) for every array
@@ -355,6 +363,7 @@ class Dataset:
         self.missing = float(missing) if missing is not None else math.nan
         from .data_iter import DataIter, concat_batches
 
+        data = _series_as_frame(data)
         if isinstance(data, DataIter):  # XGBoost's DMatrix(iterator): the batches joined, values kept
             got = concat_batches(data)
             data = got["data"]
@@ -2039,6 +2048,7 @@ class Booster:
             begin, end = (int(v) for v in iteration_range)
         except (TypeError, ValueError):
             raise ValueError(f"iteration_range must be a pair of ints; got {iteration_range!r}") from None
+        data = _series_as_frame(data)
         if isinstance(data, Dataset) or _is_sparse(data) or _is_pandas_df(data):
             if isinstance(data, Dataset):
                 d = self._aligned(data)
