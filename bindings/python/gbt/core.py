@@ -1765,6 +1765,8 @@ class Booster:
             if stop > n:
                 raise IndexError(f"rounds [{start}, {stop}) are out of range (the model has {n} rounds)")
             begin, end = start, stop
+        elif isinstance(val, tuple):  # XGBoost's error for booster[1, 2]
+            raise ValueError("a Booster is sliced through 1 dimension only (rounds)")
         else:
             raise TypeError(f"Booster indices are ints or slices, not {type(val).__name__}")
         new = c_void_p()
