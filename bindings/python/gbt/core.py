@@ -1899,7 +1899,8 @@ class Booster:
         for text in self.get_dump(fmap=fmap, dump_format="json"):
             walk(json.loads(text))
         if categorical:
-            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical")
+            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical; the split value "
+                             "histogram doesn't support categorical splits (as XGBoost's)")
         n_unique = len(np.unique(values))
         nbins = max(min(n_unique, bins) if bins is not None else n_unique, 1)
         counts, edges = np.histogram(values, bins=nbins)
