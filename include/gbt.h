@@ -1241,6 +1241,14 @@ GBT_API gbt_status gbt_booster_dump(const gbt_booster *b, const char *format, in
 GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out);
 
 /*
+ * As gbt_booster_slice, with rounds begin, begin + step, begin + 2 step,
+ * ... below end (XGBoost's booster[begin:end:step]); step >= 1, else
+ * GBT_E_INVALID_ARG.  best_iteration is kept when it is one of those
+ * rounds (renumbered).  Step 1 is gbt_booster_slice.
+ */
+GBT_API gbt_status gbt_booster_slice_step(const gbt_booster *b, int begin, int end, int step, gbt_booster **out);
+
+/*
  * Prediction flags.  At most one of LEAF, CONTRIBS and INTERACTIONS;
  * MARGIN changes nothing with them (they are always in raw-score space).
  * K below is the number of raw scores per row: num_class for the
@@ -1274,13 +1282,16 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
  *   bias term's (0 but for the corner, the bias itself).  Its cost grows
  *   with (F + 1)^2 floats per row and two walks of a tree per feature it
  *   splits on.
- * GBT_PREDICT_APPROX, with GBT_PREDICT_CONTRIBS only (else
- *   GBT_E_INVALID_ARG): XGBoost's approx_contribs, Saabas' approximation
- *   in the same layout: in each tree the bias term gets the root's
- *   expected value (the cover-weighted mean of its leaves) and each split
- *   on the row's path gives its feature the change of the expected value
- *   from the node to the child the row takes.  A block sums to the raw
- *   score as the SHAP values do; one walk of each tree per row.
+ * GBT_PREDICT_APPROX, with GBT_PREDICT_CONTRIBS or GBT_PREDICT_INTERACTIONS
+ *   only (else GBT_E_INVALID_ARG): XGBoost's approx_contribs, Saabas'
+ *   approximation in the same layout: in each tree the bias term gets the
+ *   root's expected value (the cover-weighted mean of its leaves) and each
+ *   split on the row's path gives its feature the change of the expected
+ *   value from the node to the child the row takes.  A block sums to the
+ *   raw score as the SHAP values do; one walk of each tree per row.  With
+ *   GBT_PREDICT_INTERACTIONS, as XGBoost's approximate interactions: each
+ *   block is the diagonal matrix of those contributions (the approximation
+ *   does not condition on a feature, so no interaction is seen).
  *
  * Unlike the other outputs, these three allocate working memory per call
  * (the trees in the form they walk, and per thread the row's values and
@@ -1291,7 +1302,7 @@ GBT_API gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, g
 #define GBT_PREDICT_LEAF 2u         /* leaf ids, one per tree */
 #define GBT_PREDICT_CONTRIBS 4u     /* SHAP values and the bias term */
 #define GBT_PREDICT_INTERACTIONS 8u /* SHAP interaction values */
-#define GBT_PREDICT_APPROX 16u      /* with CONTRIBS: Saabas' approximation (approx_contribs) */
+#define GBT_PREDICT_APPROX 16u      /* with CONTRIBS or INTERACTIONS: Saabas' approximation (approx_contribs) */
 
 /*
  * The number of floats a prediction of nrow rows writes: nrow * num_class

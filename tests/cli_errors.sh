@@ -40,8 +40,9 @@ printf '1 2 -1\n' > fw.csv.feature_weights
 fails "feature weights of the wrong length name the side file" \
     "fw.csv.feature_weights: feature_weights has 3 values but the dataset has 30 features" "$gbtrain" -q fw.csv fw.model
 check "a refused side file leaves no model" test ! -e fw.model
-fails "monotone constraints of the wrong length name the parameter" \
-    "parameter 'monotone_constraints': 2 values for 30 features" "$gbtrain" -q --monotone_constraints='(1,0)' "$tr"
+fails "more monotone constraints than features name the parameter" \
+    "parameter 'monotone_constraints': 31 values for 30 features" "$gbtrain" -q \
+    --monotone_constraints="($(printf '0,%.0s' $(seq 30))1)" "$tr"
 fails "a monotone constraint other than -1, 0, 1" "parameter 'monotone_constraints': value '3' of feature 1" \
     "$gbtrain" -q --monotone_constraints='[0,3]' "$tr"
 fails "an interaction constraint naming an unknown feature" \

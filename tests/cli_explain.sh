@@ -21,6 +21,9 @@ check "each line of SHAP values sums to the row's margin (1e-5)" \
 "$gbpredict" -q --pred_contribs --approx_contribs "$test" bc8.model approx.txt
 check "--approx_contribs: 31 values a line, summing to the margin (1e-5), not the exact SHAP values" \
     sh -c '! cmp -s approx.txt contribs.txt && paste approx.txt margin.txt | awk "NF != 32 { exit 1 } { s = 0; for (i = 1; i <= 31; i++) s += \$i; d = s - \$32; if (d < 0) d = -d; m = \$32 < 0 ? -\$32 : \$32; if (d > 1e-5 * (m > 1 ? m : 1)) exit 1 }"'
+"$gbpredict" -q --pred_interactions --approx_contribs "$test" bc8.model approxi.txt
+check "--pred_interactions --approx_contribs: the approximate values on the diagonal, 0 elsewhere (XGBoost's)" \
+    sh -c 'paste approx.txt approxi.txt | awk "NF != 31 + 961 { exit 1 } { for (i = 0; i < 31; i++) for (j = 0; j < 31; j++) { v = \$(32 + i * 31 + j); if (v != (i == j ? \$(i + 1) : 0)) exit 1 } }"'
 fails "--approx_contribs without --pred_contribs" "approximates the SHAP values of --pred_contribs" \
     "$gbpredict" -q --approx_contribs "$test" bc8.model out.txt
 

@@ -123,8 +123,11 @@ check "slice --rounds=2: keeps 4 rounds" sh -c '"$0" info last4.model | grep -qx
 check "the slice trained 4 more rounds = the 6 rounds" cmp -s cont2.model full.model
 "$gbtrain" $p --num_round=6 --save_period=4 "$tr" saved.model
 check "--save_period=4: the model of 6 rounds saved at 4 and 6 is the one of 6" cmp -s saved.model full.model
-fails "slice --rounds=5:3" "--rounds expects A:B with 0 <= A < B <= 6 \(the model's rounds\), got '5:3'" \
+fails "slice --rounds=5:3" "--rounds expects A:B or A:B:S with 0 <= A < B <= 6 \(the model's rounds\) and S >= 1, got '5:3'" \
     "$gbmodel" slice --rounds=5:3 full.model out.model
+"$gbmodel" -q slice --rounds=1:6:2 full.model steps.model
+check "slice --rounds=1:6:2 keeps rounds 1, 3, 5 (their dumps)" sh -c '"$0" dump steps.model > s.txt && "$0" dump full.model | awk "/^booster\[/ { keep = (\$0 ~ /^booster\[[135]\]/) } keep" | sed "s/booster\[[135]\]/B/" > w.txt && sed "s/booster\[[012]\]/B/" s.txt | cmp -s - w.txt' "$builddir/gbmodel"
+fails "slice --rounds with a step of 0" "got '0:6:0'" "$gbmodel" slice --rounds=0:6:0 full.model out.model
 fails "slice --rounds past the end" "got '0:7'" "$gbmodel" slice --rounds=0:7 full.model out.model
 fails "slice --rounds not a range" "got '3'" "$gbmodel" slice --rounds=3 full.model out.model
 fails "slice without --rounds" "slice needs --rounds=A:B" "$gbmodel" slice full.model out.model

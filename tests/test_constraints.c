@@ -208,12 +208,31 @@ static void fails_with(gbt_dataset *d, const char *param, const char *value, con
     gbt_booster_free(b);
 }
 
+/* A list shorter than the features leaves the rest 0, as XGBoost pads it: the same trees. */
+static void test_short_list(void)
+{
+    static float x[NROW * NF];
+    static float p_short[NROW], p_full[NROW];
+    gbt_dataset *d = mono_data(0, x);
+    const char *settings[] = {"verbosity=0", "max_bin=64", "monotone_constraints=(1,-1)", NULL};
+    gbt_booster *a = tu_train(d, 5, settings), *b;
+    settings[2] = "monotone_constraints=[1,-1,0,0,0,0]";
+    b = tu_train(d, 5, settings);
+    ok(a && b && gbt_booster_predict(a, d, GBT_PREDICT_MARGIN, p_short, NROW) == GBT_OK &&
+           gbt_booster_predict(b, d, GBT_PREDICT_MARGIN, p_full, NROW) == GBT_OK &&
+           memcmp(p_short, p_full, sizeof p_short) == 0,
+       "monotone_constraints=(1,-1) on 6 features trains as (1,-1,0,0,0,0) (%s)", a ? "" : gbt_last_error());
+    gbt_booster_free(a);
+    gbt_booster_free(b);
+    gbt_dataset_free(d);
+}
+
 static void test_errors(void)
 {
     static float x[NROW * NF];
     gbt_dataset *d = mono_data(0, x);
     const float neg[NF] = {1, -1, 1, 1, 1, 1}, zero[NF] = {0}, nan_w[NF] = {1, NAN, 1, 1, 1, 1};
-    fails_with(d, "monotone_constraints", "(1,0,-1)", "monotone_constraints");
+    fails_with(d, "monotone_constraints", "(1,0,-1,0,0,0,1)", "7 values for 6 features");
     fails_with(d, "monotone_constraints", "(1,0,2,0,0,0)", "monotone_constraints");
     fails_with(d, "monotone_constraints", "[1,0,0,0,0,0", "monotone_constraints");
     fails_with(d, "monotone_constraints", "{age:1}", "unknown feature name 'age'");
@@ -267,6 +286,7 @@ static void test_model_file(void)
 int main(void)
 {
     test_monotone();
+    test_short_list();
     test_interaction();
     test_feature_weights();
     test_errors();

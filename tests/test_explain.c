@@ -382,6 +382,20 @@ static void test_slice(void)
         ok(gbt_booster_slice(b, -1, 2, &x) == GBT_E_INVALID_ARG, "a negative begin is refused");
         ok(gbt_booster_slice(b, 0, 7, &x) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "6 rounds"),
            "an end past the rounds is refused: %s", gbt_last_error());
+        /* XGBoost's booster[1:6:2]: rounds 1, 3, 5 */
+        same = gbt_booster_slice_step(b, 1, 6, 2, &x) == GBT_OK && gbt_booster_num_rounds(x, &rounds) == GBT_OK &&
+               rounds == 3;
+        for (int t = 0; same && t < 9; t++) {
+            char *a = dump(x, "json", t, 1), *w = dump(b, "json", (1 + 2 * (t / 3)) * 3 + t % 3, 1);
+            same &= a && w && strcmp(a, w) == 0;
+            gbt_free(a);
+            gbt_free(w);
+        }
+        ok(same, "slice_step(1, 6, 2) holds rounds 1, 3, 5 (JSON dumps with stats equal)");
+        gbt_booster_free(x);
+        x = NULL;
+        ok(gbt_booster_slice_step(b, 0, 2, 0, &x) == GBT_E_INVALID_ARG && x == NULL &&
+               strstr(gbt_last_error(), ">= 1"), "a step of 0 is refused: %s", gbt_last_error());
     }
     gbt_booster_free(s);
     gbt_booster_free(b);

@@ -342,10 +342,22 @@ static void check_brute(const char *what, const char *const *p, int C, int task,
     if (inter) {
         ok(good && worst_i <= 1e-6, "%s: SHAP interaction values = Shapley interaction index (worst %.2g)", what,
            worst_i);
-        ok(gbt_booster_predict_size(b, 1, GBT_PREDICT_INTERACTIONS | GBT_PREDICT_APPROX, &alen) == GBT_E_INVALID_ARG &&
-               strstr(gbt_last_error(), "goes with GBT_PREDICT_CONTRIBS") &&
-               gbt_booster_predict_size(b, 1, GBT_PREDICT_APPROX, &alen) == GBT_E_INVALID_ARG,
-           "%s: GBT_PREDICT_APPROX without GBT_PREDICT_CONTRIBS is refused: %s", what, gbt_last_error());
+        /* XGBoost 3.2's approximate interactions (checked there): the approximate values on the diagonal */
+        uint64_t dlen = 0, off = 0;
+        float *di = good ? predict(b, d, GBT_PREDICT_INTERACTIONS | GBT_PREDICT_APPROX, 0, 0, &dlen) : NULL;
+        int diag_ok = di && dlen == ilen;
+        for (uint64_t q = 0; diag_ok && q < (uint64_t)N * K; q++)
+            for (int i = 0; i <= C; i++)
+                for (int j = 0; j <= C; j++) {
+                    const float got = di[(q * (C + 1) + i) * (C + 1) + j];
+                    if (i == j ? got != ap[q * (C + 1) + i] : got != 0) off++;
+                }
+        ok(diag_ok && off == 0, "%s: approximate interactions are the approximate values on the diagonal "
+           "(%llu entries off)", what, (unsigned long long)off);
+        free(di);
+        ok(gbt_booster_predict_size(b, 1, GBT_PREDICT_APPROX, &alen) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "goes with GBT_PREDICT_CONTRIBS"),
+           "%s: GBT_PREDICT_APPROX alone is refused: %s", what, gbt_last_error());
     }
     free(ap);
     free(sa);

@@ -120,6 +120,11 @@ gbt_status gbt_booster_set_feature_names(gbt_booster *b, const char *const *name
 
 gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_booster **out)
 {
+    return gbt_booster_slice_step(b, begin, end, 1, out);
+}
+
+gbt_status gbt_booster_slice_step(const gbt_booster *b, int begin, int end, int step, gbt_booster **out)
+{
     gbt_booster *s = NULL;
     gbt_status st;
     CHECK_NOT_NULL(b);
@@ -127,7 +132,7 @@ gbt_status gbt_booster_slice(const gbt_booster *b, int begin, int end, gbt_boost
     FORWARD_IF_ERROR(gbt_booster_create(&s));
     gbt__params_free(&s->params);
     st = gbt__params_copy(&s->params, &b->params);
-    if (st == GBT_OK) st = gbt__model_slice(&b->model, begin, end, &s->model);
+    if (st == GBT_OK) st = gbt__model_slice(&b->model, begin, end, step, &s->model);
     if (st != GBT_OK) {
         gbt_booster_free(s);
         return st;

@@ -49,9 +49,10 @@ static gbt_status check_prediction(const gbt_booster *b, unsigned flags, int r0,
     RETURN_ERROR_IF(ex & (ex - 1), GBT_E_INVALID_ARG,
                     "prediction flags 0x%x ask for more than one of leaf ids, SHAP values and SHAP "
                     "interaction values", flags);
-    RETURN_ERROR_IF((flags & GBT_PREDICT_APPROX) && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
+    RETURN_ERROR_IF((flags & GBT_PREDICT_APPROX) && ex != GBT_PREDICT_CONTRIBS && ex != GBT_PREDICT_INTERACTIONS,
+                    GBT_E_INVALID_ARG,
                     "prediction flags 0x%x: GBT_PREDICT_APPROX (approx_contribs) approximates SHAP values: it "
-                    "goes with GBT_PREDICT_CONTRIBS (pred_contribs) only", flags);
+                    "goes with GBT_PREDICT_CONTRIBS (pred_contribs) or GBT_PREDICT_INTERACTIONS only", flags);
     if (r1 == 0) r1 = (int)rounds;
     RETURN_ERROR_IF(b->model.linear && ex && ex != GBT_PREDICT_CONTRIBS, GBT_E_INVALID_ARG,
                     "a linear model (booster=gblinear) has no leaves and no SHAP interaction values; "
@@ -132,6 +133,31 @@ static gbt_status explain_view(const gbt_booster *b, const struct gbt_dview *v, 
     return s;
 }
 
+/*
+ * XGBoost's approximate interaction values: Saabas' contributions do not
+ * depend on conditioning on a feature, so its off-diagonal differences are
+ * 0 and each block is the diagonal matrix of the approximate contributions.
+ * They are computed into the front of out (K blocks of w per row) and
+ * spread from the last block back, each block's w*w floats starting past
+ * the w of every block before it.
+ */
+static gbt_status approx_interactions(const gbt_booster *b, const struct gbt_dview *v, uint32_t t0, uint32_t t1,
+                                      float *out)
+{
+    const uint64_t w = b->model.num_feature + 1, blocks = v->nrow * (uint64_t)b->model.K;
+    float *row = NULL;
+    FORWARD_IF_ERROR(explain_view(b, v, GBT_EXPLAIN_APPROX, t0, t1, out));
+    FORWARD_IF_ERROR(gbt__alloc(&row, w, sizeof *row, 0, "approximate interaction values"));
+    for (uint64_t k = blocks; k-- > 0;) {
+        float *dst = out + k * w * w;
+        memcpy(row, out + k * w, w * sizeof *row);
+        memset(dst, 0, w * w * sizeof *dst);
+        for (uint64_t i = 0; i < w; i++) dst[i * w + i] = row[i];
+    }
+    free(row);
+    return GBT_OK;
+}
+
 static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, unsigned flags, int r0,
                                int r1, float *out, uint64_t out_len)
 {
@@ -148,6 +174,8 @@ static gbt_status predict_view(const gbt_booster *b, const struct gbt_dview *v, 
                     GBT_E_INVALID_ARG, "base_margin has %llu values; the model needs %llu (rows x %d)",
                     (unsigned long long)v->nbase_margin,
                     (unsigned long long)(v->nrow * (uint64_t)b->model.K), b->model.K);
+    if ((flags & GBT_PREDICT_INTERACTIONS) && (flags & GBT_PREDICT_APPROX))
+        return approx_interactions(b, v, t0, t1, out);
     if (explain_kind(flags)) return explain_view(b, v, explain_kind(flags), t0, t1, out);
     {
         double *margin;

@@ -4,6 +4,7 @@
  * the model in XGBoost's JSON format or back.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,8 @@ static void usage(FILE *f)
             "  --tree=N                 dump: only tree N, from 0 (default -1: every tree)\n"
             "  --with_stats             dump: add each node's gain and cover (default off)\n"
             "  --rounds=A:B             slice: rounds A to B - 1, from 0; A: means to the\n"
-            "                           last round, :B from round 0 (no default)\n"
+            "                           last round, :B from round 0; A:B:S every S-th of\n"
+            "                           them (XGBoost's booster[A:B:S]) (no default)\n"
             "  --to=xgboost|gbt         convert: XGBoost's JSON model format (loads in\n"
             "                           xgboost.Booster(model_file=...), Treelite, Triton's\n"
             "                           FIL backend), or a gbt model (no default); an\n"
@@ -281,34 +283,40 @@ static void dump(const struct cli_opts *o, const char *path, const char *out_pat
     gbt_booster_free(b);
 }
 
-/* "A:B", "A:" (to the end) or ":B" (from 0) against the model's rounds. */
-static void parse_rounds(const char *v, int rounds, int *begin, int *end)
+/* "A:B", "A:" (to the end) or ":B" (from 0), then ":S" for every S-th round, against the model's rounds. */
+static void parse_rounds(const char *v, int rounds, int *begin, int *end, int *step)
 {
-    const char *colon = v ? strchr(v, ':') : NULL;
+    const char *colon = v ? strchr(v, ':') : NULL, *colon2 = colon ? strchr(colon + 1, ':') : NULL;
     char *e;
-    long a = 0, b = rounds;
+    long a = 0, b = rounds, st = 1;
     int bad = colon == NULL;
     if (!bad && colon != v) {
         errno = 0;
         a = strtol(v, &e, 10);
         bad |= e != colon || errno != 0;
     }
-    if (!bad && colon[1] != '\0') {
+    if (!bad && colon[1] != '\0' && colon + 1 != colon2) {
         errno = 0;
         b = strtol(colon + 1, &e, 10);
-        bad |= *e != '\0' || errno != 0;
+        bad |= (colon2 ? e != colon2 : *e != '\0') || errno != 0;
+    }
+    if (!bad && colon2) {
+        errno = 0;
+        st = strtol(colon2 + 1, &e, 10);
+        bad |= colon2[1] == '\0' || *e != '\0' || errno != 0 || st < 1 || st > INT_MAX;
     }
     if (bad || a < 0 || b > rounds || a >= b)
-        cli_die("--rounds expects A:B with 0 <= A < B <= %d (the model's rounds), got '%s'", rounds,
-                v ? v : "nothing");
+        cli_die("--rounds expects A:B or A:B:S with 0 <= A < B <= %d (the model's rounds) and S >= 1, got '%s'",
+                rounds, v ? v : "nothing");
     *begin = (int)a;
     *end = (int)b;
+    *step = (int)st;
 }
 
 static void slice(const struct cli_opts *o, const char *path, const char *out_path)
 {
     gbt_booster *b, *part;
-    int rounds, begin, end;
+    int rounds, begin, end, step, kept;
     gbt_status s;
     if (out_path == NULL) cli_die("slice needs MODEL_FILE and OUTPUT_FILE (try --help)");
     if (cli_get(o, "rounds") == NULL) cli_die("slice needs --rounds=A:B (try --help)");
@@ -316,12 +324,13 @@ static void slice(const struct cli_opts *o, const char *path, const char *out_pa
     cli_check_writable(out_path);
     b = load(path);
     gbt_booster_num_rounds(b, &rounds);
-    parse_rounds(cli_get(o, "rounds"), rounds, &begin, &end);
-    if ((s = gbt_booster_slice(b, begin, end, &part)) != GBT_OK) cli_die_status(s, "slicing");
+    parse_rounds(cli_get(o, "rounds"), rounds, &begin, &end, &step);
+    if ((s = gbt_booster_slice_step(b, begin, end, step, &part)) != GBT_OK) cli_die_status(s, "slicing");
     cli_save_model(part, out_path, 0, "saving the model");
+    kept = (end - begin + step - 1) / step;
     if (!cli_flag(o, "q") && !cli_flag(o, "quiet"))
-        fprintf(stderr, "saved rounds %d to %d (%d of %d) to %s\n", begin, end - 1, end - begin, rounds,
-                strcmp(out_path, "-") == 0 ? "standard output" : out_path);
+        fprintf(stderr, "saved rounds %d to %d%s (%d of %d) to %s\n", begin, begin + (kept - 1) * step,
+                step > 1 ? " by steps" : "", kept, rounds, strcmp(out_path, "-") == 0 ? "standard output" : out_path);
     gbt_booster_free(part);
     gbt_booster_free(b);
 }

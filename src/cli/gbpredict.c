@@ -40,7 +40,8 @@ static void usage(FILE *f)
             "  --approx_contribs        with --pred_contribs: Saabas' approximation instead\n"
             "                           (each split on the row's path gives its feature the\n"
             "                           change of the expected value; XGBoost's\n"
-            "                           approx_contribs)\n"
+            "                           approx_contribs); with --pred_interactions, those\n"
+            "                           on the diagonal, 0 elsewhere, as XGBoost's\n"
             "  --pred_interactions      per row, (features + 1)^2 SHAP interaction values\n"
             "                           (row-major, the bias last; each row sums to the\n"
             "                           feature's SHAP value), one block per class\n"
@@ -366,8 +367,9 @@ int main(int argc, char **argv)
     if (cli_flag(&o, "pred_contribs")) flags |= GBT_PREDICT_CONTRIBS;
     if (cli_flag(&o, "pred_interactions")) flags |= GBT_PREDICT_INTERACTIONS;
     if (cli_flag(&o, "approx_contribs")) {
-        if (!cli_flag(&o, "pred_contribs"))
-            cli_die("--approx_contribs approximates the SHAP values of --pred_contribs: give both");
+        if (!cli_flag(&o, "pred_contribs") && !cli_flag(&o, "pred_interactions"))
+            cli_die("--approx_contribs approximates the SHAP values of --pred_contribs (or "
+                    "--pred_interactions): give both");
         flags |= GBT_PREDICT_APPROX;
     }
     if (cli_flag(&o, "pred_leaf") + cli_flag(&o, "pred_contribs") + cli_flag(&o, "pred_interactions") > 1)

@@ -228,6 +228,6 @@ gbt_status gbt__model_feature_importance(const struct gbt_model *m, const char *
                                          uint64_t len);
 
 /* Rounds [begin, end) of src into the empty model out (slice.c). */
-gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, struct gbt_model *out);
+gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, int step, struct gbt_model *out);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * slice.c - a model holding rounds [begin, end) of another: its trees of
- * those rounds (every class and parallel tree of a round), its starting scores and feature
- * names.
+ * slice.c - a model holding rounds begin, begin + step, ... below end of
+ * another: its trees of those rounds (every class and parallel tree of a
+ * round), its starting scores and feature names.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +26,7 @@ static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
     return gbt__tree_copy_cats(src, dst);
 }
 
-static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, struct gbt_model *m)
+static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, int step, struct gbt_model *m)
 {
     const uint32_t K = (uint32_t)src->K, R = gbt__model_round_trees(src);
     m->K = src->K;
@@ -49,21 +49,22 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, s
         m->nfeature_types = src->nfeature_types;
     }
     FORWARD_IF_ERROR(gbt__model_copy_attrs(m, src));
-    for (uint32_t t = (uint32_t)begin * R; t < (uint32_t)end * R; t++) {
-        struct gbt_tree tree;
-        gbt_status s = copy_tree(&src->trees[t], &tree);
-        if (s == GBT_OK) s = gbt__model_add_tree(m, &tree, gbt__model_weight(src, t));
-        gbt__tree_free(&tree);
-        FORWARD_IF_ERROR(s);
-    }
-    if (src->best_iteration >= begin && src->best_iteration < end) {
-        m->best_iteration = src->best_iteration - begin;
+    for (int r = begin; r < end; r += step)
+        for (uint32_t t = (uint32_t)r * R; t < (uint32_t)(r + 1) * R; t++) {
+            struct gbt_tree tree;
+            gbt_status s = copy_tree(&src->trees[t], &tree);
+            if (s == GBT_OK) s = gbt__model_add_tree(m, &tree, gbt__model_weight(src, t));
+            gbt__tree_free(&tree);
+            FORWARD_IF_ERROR(s);
+        }
+    if (src->best_iteration >= begin && src->best_iteration < end && (src->best_iteration - begin) % step == 0) {
+        m->best_iteration = (src->best_iteration - begin) / step;
         m->best_score = src->best_score;
     }
     return GBT_OK;
 }
 
-gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, struct gbt_model *out)
+gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, int step, struct gbt_model *out)
 {
     int rounds;
     CHECK_NOT_NULL(src);
@@ -76,5 +77,6 @@ gbt_status gbt__model_slice(const struct gbt_model *src, int begin, int end, str
     RETURN_ERROR_IF(begin < 0 || end <= begin || end > rounds, GBT_E_INVALID_ARG,
                     "rounds [%d, %d) are not a range of the model's %d rounds (0 <= begin < end <= %d)",
                     begin, end, rounds, rounds);
-    return copy_rounds(src, begin, end, out);
+    RETURN_ERROR_IF(step < 1, GBT_E_INVALID_ARG, "a slice's step must be >= 1, got %d", step);
+    return copy_rounds(src, begin, end, step, out);
 }

@@ -121,7 +121,10 @@ static gbt_status mono_value(const struct lexer *L, const char *text, const char
     return GBT_OK;
 }
 
-/* Parses monotone_constraints; mono (nfeat bytes, zeroed) receives them when L->nfeat > 0. */
+/*
+ * Parses monotone_constraints; mono (nfeat bytes, zeroed) receives them when
+ * L->nfeat > 0.  A list may be shorter than the features (the rest stay 0).
+ */
 static gbt_status parse_monotone(struct lexer *L, int8_t *mono, int *any)
 {
     char text[GBT_FEATURE_NAME_MAX + 1], where[48];
@@ -168,9 +171,10 @@ static gbt_status parse_monotone(struct lexer *L, int8_t *mono, int *any)
             n++;
         } while (accept(L, ','));
         if (close && !accept(L, close)) return bad_form(L, close == ')' ? "',' or ')'" : "',' or ']'");
-        RETURN_ERROR_IF(L->nfeat > 0 && n != L->nfeat, GBT_E_PARAM,
-                        "parameter '%s': %llu values for %u features (give one per feature, or "
-                        "name the constrained ones: {name:1,...})",
+        /* fewer values than features: the rest are 0, as in XGBoost */
+        RETURN_ERROR_IF(L->nfeat > 0 && n > L->nfeat, GBT_E_PARAM,
+                        "parameter '%s': %llu values for %u features (give at most one per feature, "
+                        "or name the constrained ones: {name:1,...})",
                         L->param, (unsigned long long)n, L->nfeat);
     }
     if (peek(L) != '\0') return bad_form(L, "the end");

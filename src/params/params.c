@@ -180,8 +180,8 @@ static const struct pdef table[] = {
      GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
     {"monotone_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(monotone_constraints),
      GBT_PF_REBUILD, 1,
-     "one of -1, 0, 1 per feature, (1,0,-1) or [1,0,-1], or by name {age:1,income:-1}: predictions "
-     "never decrease (1) or increase (-1) with the feature; empty: none"},
+     "one of -1, 0, 1 per feature, (1,0,-1) or [1,0,-1] (features past a shorter list: 0), or by name "
+     "{age:1,income:-1}: predictions never decrease (1) or increase (-1) with the feature; empty: none"},
     {"interaction_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(interaction_constraints),
      GBT_PF_REBUILD, 1,
      "sets of features (indices or names) that may interact, [[0,1],[2,3,4]]: a branch uses only "

@@ -227,6 +227,7 @@ _SIGNATURES = {
     "gbt_booster_dump": (c_int, [_booster_p, c_char_p, c_int, c_int, POINTER(c_void_p),
                                  POINTER(c_size_t)]),
     "gbt_booster_slice": (c_int, [_booster_p, c_int, c_int, POINTER(_booster_p)]),
+    "gbt_booster_slice_step": (c_int, [_booster_p, c_int, c_int, c_int, POINTER(_booster_p)]),
     "gbt_booster_predict_size_rounds": (c_int, [_booster_p, c_uint64, c_uint, c_int, c_int,
                                                 POINTER(c_uint64)]),
     "gbt_booster_predict_rounds": (c_int, [_booster_p, _dataset_p, c_uint, c_int, c_int, c_void_p,

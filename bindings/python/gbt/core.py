@@ -71,6 +71,14 @@ def _is_pandas_df(x: Any) -> bool:
     return type(x).__module__.startswith("pandas") and hasattr(x, "columns") and hasattr(x, "dtypes")
 
 
+def _series_as_frame(x: Any) -> Any:
+    """A pandas Series as XGBoost takes one: a frame of one column, named
+    after the Series (``"0"`` when it has no name)."""
+    if type(x).__module__.startswith("pandas") and getattr(x, "ndim", 0) == 1 and hasattr(x, "to_frame"):
+        return x.to_frame(name=str(x.name) if x.name is not None else "0")
+    return x
+
+
 def _is_sparse(x: Any) -> bool:
     if not type(x).__module__.startswith("scipy"):
         return False  # without importing scipy (0.4 s) for every array
@@ -200,7 +208,9 @@ def _as_dense_f32(data: Any, what: str = "data") -> np.ndarray:
             and data.flags.c_contiguous:
         return data
     arr = np.asarray(data)
-    if arr.dtype == object or arr.dtype.kind in "USV":
+    if arr.dtype.kind in "USV":  # refused as XGBoost refuses them (object arrays of numbers convert)
+        raise ValueError(f"{what} must be numeric; got values of dtype {arr.dtype}")
+    if arr.dtype == object:
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError) as e:
@@ -353,6 +363,7 @@ class Dataset:
         self.missing = float(missing) if missing is not None else math.nan
         from .data_iter import DataIter, concat_batches
 
+        data = _series_as_frame(data)
         if isinstance(data, DataIter):  # XGBoost's DMatrix(iterator): the batches joined, values kept
             got = concat_batches(data)
             data = got["data"]
@@ -394,6 +405,8 @@ class Dataset:
         else:
             if data is None:
                 raise TypeError("data is None; give an array, a DataFrame, a sparse matrix or a path")
+            if isinstance(data, np.ndarray) and data.ndim != 2:  # XGBoost's ValueError, not a conversion
+                raise ValueError(f"data must be 2-dimensional (rows x features); got shape {data.shape}")
             if np.ndim(data) == 0:  # not array-like: XGBoost's warning, then its TypeError
                 import warnings
                 warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
@@ -443,6 +456,11 @@ class Dataset:
         if len(names) != self.num_col():
             raise ValueError(f"feature_names has {len(names)} names but the data has "
                              f"{self.num_col()} columns")
+        if len(set(names)) != len(names):  # XGBoost's message, naming each repeated name once
+            seen: Dict[str, int] = {}
+            for n in names:
+                seen[n] = seen.get(n, 0) + 1
+            raise ValueError(f"feature_names must be unique. Duplicates found: {[n for n, c in seen.items() if c > 1]}")
         arr = (c_char_p * len(names))(*[cstr(n) for n in names])
         check(LIB.gbt_dataset_set_feature_names(self._handle, arr, len(names)), "feature_names")
 
@@ -515,6 +533,10 @@ class Dataset:
 
         if data.ndim != 2:
             raise ValueError(f"sparse data must be 2-dimensional; got shape {data.shape}")
+        if data.format not in ("csr", "csc", "coo"):  # XGBoost's warning for the formats it converts
+            import warnings
+            warnings.warn(f"Unknown data type: {type(data)}, trying to convert it to csr_matrix",
+                          UserWarning, stacklevel=3)
         csr = data if data.format == "csr" else sp.csr_matrix(data)
         if data.format == "csr" and not csr.has_canonical_format:
             csr = csr.copy()
@@ -1728,10 +1750,13 @@ class Booster:
         return int(n.value)
 
     def __getitem__(self, val: Union[int, slice, "ellipsis"]) -> "Booster":
-        """``booster[a:b]``: a new Booster with rounds ``a`` to ``b - 1``
-        (``gbt_booster_slice``); ``booster[i]`` is ``booster[i:i + 1]``,
-        ``booster[...]`` every round (as in XGBoost: a copy).  Steps
-        other than 1 are not supported.  As in XGBoost, the slice has no
+        """``booster[a:b:s]``: a new Booster with rounds ``a``, ``a + s``, ...
+        below ``b`` (``gbt_booster_slice_step``); ``booster[i]`` is
+        ``booster[i:i + 1]``, ``booster[...]`` every round (as in XGBoost: a
+        copy), ``booster[-k:]`` the last k rounds (XGBoost refuses negative
+        indices; gbt takes this one form).  Other slices follow XGBoost:
+        start >= 0, step >= 1, stop not below start, not empty, not past the
+        rounds (IndexError).  As in XGBoost, the slice has no
         ``best_iteration`` or ``best_score`` (its other attributes stay)."""
         n = self.num_boosted_rounds()
         if val is Ellipsis:
@@ -1742,17 +1767,30 @@ class Booster:
                 i += n
             if not 0 <= i < n:
                 raise IndexError(f"round {int(val)} is out of range (the model has {n} rounds)")
-            begin, end = i, i + 1
+            begin, end, step = i, i + 1, 1
         elif isinstance(val, slice):
-            if val.step not in (None, 1):
-                raise ValueError("slicing a Booster takes steps of 1 only")
-            begin, end, _ = val.indices(n)
-            if begin >= end:
-                raise ValueError(f"empty slice [{val.start}:{val.stop}] of a model of {n} rounds")
+            step = 1 if val.step is None else int(val.step)
+            if step < 1:
+                raise ValueError(f"a slice's step must be >= 1, got {step}")
+            start = 0 if val.start in (None, Ellipsis) else int(val.start)
+            stop = n if val.stop in (None, Ellipsis) else int(val.stop)
+            if start < 0 and val.stop in (None, Ellipsis):
+                start = max(0, start + n)  # b[-k:]: the last k rounds (XGBoost refuses it)
+            if start < 0:
+                raise ValueError(f"a slice's start must be >= 0, got {start}")
+            if stop < start:
+                raise ValueError("Invalid slice", val)
+            if stop == start:
+                raise ValueError(f"Empty slice [{start}:{stop}] of a model of {n} rounds")
+            if stop > n:
+                raise IndexError(f"rounds [{start}, {stop}) are out of range (the model has {n} rounds)")
+            begin, end = start, stop
+        elif isinstance(val, tuple):  # XGBoost's error for booster[1, 2]
+            raise ValueError("a Booster is sliced through 1 dimension only (rounds)")
         else:
             raise TypeError(f"Booster indices are ints or slices, not {type(val).__name__}")
         new = c_void_p()
-        check(LIB.gbt_booster_slice(self._handle, begin, end, byref(new)))
+        check(LIB.gbt_booster_slice_step(self._handle, begin, end, step, byref(new)))
         b = Booster.__new__(Booster)
         b._handle, b._cache = new, {}
         # XGBoost's slices drop best_iteration and best_score (gbt_booster_slice keeps them)
@@ -1881,7 +1919,8 @@ class Booster:
         for text in self.get_dump(fmap=fmap, dump_format="json"):
             walk(json.loads(text))
         if categorical:
-            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical")
+            raise ValueError(f"get_split_value_histogram: feature {feature!r} is categorical; the split value "
+                             "histogram doesn't support categorical splits (as XGBoost's)")
         n_unique = len(np.unique(values))
         nbins = max(min(n_unique, bins) if bins is not None else n_unique, 1)
         counts, edges = np.histogram(values, bins=nbins)
@@ -1996,8 +2035,9 @@ class Booster:
             bias gets the root's expected value and every split on the row's
             path gives its feature the change of the expected value (the
             cover-weighted mean of the leaves below) from the node to the
-            child the row takes.  Not with ``pred_interactions`` (refused);
-            ignored otherwise, as in XGBoost.
+            child the row takes.  With ``pred_interactions``, as XGBoost's:
+            those values on the diagonal, 0 elsewhere (the approximation
+            sees no interaction); ignored otherwise, as in XGBoost.
         validate_features : bool, default True
             Refuse a DataFrame or Dataset whose feature names differ from the
             model's (the library checks; the message here lists the names).
@@ -2017,10 +2057,6 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
-        if approx_contribs and pred_interactions:
-            raise ValueError("approx_contribs with pred_interactions is not supported: gbt computes exact SHAP "
-                             "interaction values (pred_interactions=True), and approximate SHAP values with "
-                             "pred_contribs=True, approx_contribs=True")
         # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
@@ -2030,11 +2066,12 @@ class Booster:
         elif pred_contribs:
             flags |= _lib.GBT_PREDICT_CONTRIBS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         elif pred_interactions:
-            flags |= _lib.GBT_PREDICT_INTERACTIONS
+            flags |= _lib.GBT_PREDICT_INTERACTIONS | (_lib.GBT_PREDICT_APPROX if approx_contribs else 0)
         try:
             begin, end = (int(v) for v in iteration_range)
         except (TypeError, ValueError):
             raise ValueError(f"iteration_range must be a pair of ints; got {iteration_range!r}") from None
+        data = _series_as_frame(data)
         if isinstance(data, Dataset) or _is_sparse(data) or _is_pandas_df(data):
             if isinstance(data, Dataset):
                 d = self._aligned(data)
@@ -2076,7 +2113,7 @@ class Booster:
             tail = (f1,) if pred_contribs else (f1, f1)
             return out.reshape((nrow,) + ((k,) if k > 1 else ()) + tail)
         width = size // nrow if nrow else self._width(flags, begin, end)
-        if pred_leaf or width != 1:
+        if width != 1:  # one tree's leaves too are a vector, as XGBoost's
             return out.reshape(nrow, width)
         return out
 
@@ -2128,13 +2165,16 @@ class Booster:
     def _strict(self, out: np.ndarray, nrow: int, leaf: bool, contribs: bool, inter: bool,
                 begin: int, end: int) -> np.ndarray:
         """XGBoost's strict_shape: (rows, groups) for predictions and margins,
-        (rows, rounds, groups, 1) for leaves, (rows, groups, F + 1) for
-        contributions and (rows, groups, F + 1, F + 1) for interactions;
-        groups is the number of trees a round grows (classes, quantiles)."""
+        (rows, rounds, groups, num_parallel_tree) for leaves, (rows, groups,
+        F + 1) for contributions and (rows, groups, F + 1, F + 1) for
+        interactions; groups is the number of outputs (classes, quantiles)."""
         rounds = self.num_boosted_rounds()
-        groups = max(1, self.num_trees() // rounds) if rounds else 1
+        per_round = max(1, self.num_trees() // rounds) if rounds else 1
+        forest = int(self.get_param("num_parallel_tree") or 1)
+        groups = max(1, per_round // forest)
         if leaf:
-            return out.reshape(nrow, -1, groups, 1)
+            # a round's trees are parallel tree p of group k at p * groups + k (gbt_booster_predict)
+            return out.reshape(nrow, -1, forest, groups).transpose(0, 1, 3, 2)
         f1 = self.num_features() + 1
         if contribs:
             return out.reshape(nrow, groups, f1)

@@ -107,7 +107,8 @@ class GBTModel(BaseEstimator):
     booster, tree_method : str, optional
         The library's parameters (``gbtree``; ``hist``, others warn).
     monotone_constraints : tuple, list, dict or str, optional
-        As XGBoost's: one of -1, 0, 1 per feature (``(1, 0, -1)``), or a dict
+        As XGBoost's: one of -1, 0, 1 per feature (``(1, 0, -1)``; features
+        past a shorter list are unconstrained), or a dict
         by feature name (``{"age": 1}``, names from a DataFrame's columns).
     interaction_constraints : list of lists or str, optional
         As XGBoost's: ``[[0, 1], [2, 3, 4]]``, indices or feature names.

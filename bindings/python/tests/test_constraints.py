@@ -28,7 +28,7 @@ def _steps_against(predict, X, f, direction):
     return bad
 
 
-@pytest.mark.parametrize("mono", [(1, -1, 0, 0), [1, -1, 0, 0], "(1,-1,0,0)", {"x0": 1, "x1": -1}])
+@pytest.mark.parametrize("mono", [(1, -1, 0, 0), [1, -1, 0, 0], "(1,-1,0,0)", {"x0": 1, "x1": -1}, (1, -1)])
 def test_train_monotone_forms(mono):
     X, y = _data()
     d = gbt.Dataset(X, y)
@@ -122,7 +122,7 @@ def test_feature_weights_errors(weights, word):
 
 
 @pytest.mark.parametrize("params,word", [
-    ({"monotone_constraints": (1, 0)}, "2 values for 4 features"),
+    ({"monotone_constraints": (1, 0, 0, 0, 1)}, "5 values for 4 features"),
     ({"monotone_constraints": (1, 0, 2, 0)}, "not -1, 0 or 1"),
     ({"monotone_constraints": {"nope": 1}}, "unknown feature name 'nope'"),
     ({"interaction_constraints": [[0, 7]]}, "out of range"),

@@ -53,6 +53,22 @@ def test_leaf_ids_are_the_walk_of_the_json_dump(multi):
                                   expect[:, 6:12])
 
 
+def test_leaf_shapes_of_a_forest(multi):
+    """XGBoost 3.2's shapes (run_predict_leaf): strict_shape gives (rows, rounds,
+    classes, num_parallel_tree), a forest's trees of one class agreeing without
+    sampling; one tree's leaves are a vector."""
+    X, y, _ = multi
+    d = gbt.Dataset(X[:60], label=y[:60])
+    b = gbt.train({"num_class": 3, "num_parallel_tree": 2, "max_depth": 2, "verbosity": 0}, d, 2)
+    leaf = b.predict(d, pred_leaf=True, strict_shape=True)
+    assert leaf.shape == (60, 2, 3, 2)
+    assert np.array_equal(leaf[..., 0], leaf[..., 1])
+    assert not np.array_equal(leaf[:, :, 0, 0], leaf[:, :, 1, 0])  # the classes' trees differ
+    assert b.predict(d, pred_leaf=True).shape == (60, 12)
+    one = gbt.train({"max_depth": 2, "verbosity": 0}, d, 1)
+    assert one.predict(d, pred_leaf=True).shape == (60,)
+
+
 def test_contributions_sum_to_the_margin(binary, multi):
     X, _, b = binary
     c = b.predict(X, pred_contribs=True)
@@ -101,8 +117,14 @@ def test_a_slice_predicts_its_iteration_range(binary, multi):
         np.testing.assert_array_equal(b[3].predict(X), b.predict(X, iteration_range=(3, 4)))
         np.testing.assert_array_equal(b[:].predict(X), b.predict(X))
         np.testing.assert_array_equal(b[-2:].predict(X), b.predict(X, iteration_range=(n - 2, n)))
-        with pytest.raises(ValueError, match="steps of 1"):
-            b[0:4:2]
+        # XGBoost's b[0:4:2]: the trees of rounds 0 and 2 (their leaves)
+        k = b.num_trees() // n
+        leaves = b.predict(X, pred_leaf=True).reshape(len(X), n, k)
+        np.testing.assert_array_equal(b[0:4:2].predict(X, pred_leaf=True).reshape(len(X), 2, k), leaves[:, [0, 2]])
+        with pytest.raises(ValueError, match=">= 1"):
+            b[0:4:0]
+        with pytest.raises(ValueError, match="Invalid"):
+            b[3:1]
         with pytest.raises(IndexError):
             b[n]
 
@@ -258,5 +280,7 @@ def test_approx_contribs_are_xgboosts(objective, tmp_path):
     margin = mine.predict(X, output_margin=True)
     np.testing.assert_allclose(got.sum(axis=-1), margin, rtol=1e-5, atol=1e-5)
     assert np.abs(got - mine.predict(X, pred_contribs=True)).max() > 1e-3
-    with pytest.raises(ValueError, match="approx_contribs with pred_interactions"):
-        mine.predict(X, pred_interactions=True, approx_contribs=True)
+    # with pred_interactions: XGBoost's output (the approximate values on the diagonal)
+    got = mine.predict(X, pred_interactions=True, approx_contribs=True)
+    want = theirs.predict(xgb.DMatrix(X), pred_interactions=True, approx_contribs=True)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)

@@ -200,3 +200,19 @@ def test_quantiles_with_early_stopping_match_the_cli(gbtrain, tmp_path):
     reg = gbt.GBTRegressor(objective="reg:quantileerror", quantile_alpha=[0.1, 0.9], max_depth=3,
                            n_estimators=10).fit(X, y)
     assert reg.predict(Xv).shape == (len(yv), 2)
+
+
+def test_series_and_refused_arrays():
+    """As XGBoost 3.2 (checked there): a pandas Series is one column named after
+    it ("0" unnamed); bytes, str and arrays not 2-D are ValueErrors; repeated
+    feature names are named in XGBoost's words."""
+    pd = pytest.importorskip("pandas")
+    d = gbt.DMatrix(pd.Series([1.0, 2.0, 3.0, 4.0], name="a"), label=[0, 1, 0, 1])
+    assert (d.num_row(), d.num_col(), d.feature_names) == (4, 1, ["a"])
+    assert gbt.DMatrix(pd.Series([1.0, 2.0])).feature_names == ["0"]
+    for bad in (np.array([[b"1", b"2"]]), np.array([["1", "2"]]), np.array(1.0), np.ones(3), np.ones((2, 2, 2))):
+        with pytest.raises(ValueError):
+            gbt.DMatrix(bad)
+    d = gbt.DMatrix(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"Duplicates found: \['b'\]"):
+        d.feature_names = ["b", "a", "b"]
