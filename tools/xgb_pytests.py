@@ -55,8 +55,11 @@ def run_file(tests: str, name: str, peer: bool, lib: str, timeout: int, tmp: str
         env["PYTHONPATH"] = os.pathsep.join(
             [SHIM, os.path.join(ROOT, "bindings", "python"), env.get("PYTHONPATH", "")])
         env["GBT_LIBRARY_PATH"] = os.path.abspath(lib)  # pytest runs in the tests' root
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", xml,
-           os.path.join(tests, name + ".py")]
+    # --tb=native: pytest's own rendering of some failures (test_with_pandas's column-split
+    # tests) crashed under CPython 3.11.7 ("AST constructor recursion depth mismatch"), an
+    # INTERNALERROR that ended the file's run; Python's tracebacks need no AST
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=native",
+           "--junitxml", xml, os.path.join(tests, name + ".py")]
     t0 = time.time()
     note = ""
     try:

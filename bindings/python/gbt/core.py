@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ctypes
+import enum
 import json
 import math
 import os
@@ -181,9 +182,10 @@ def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
     import pandas as pd
 
     bad = []
+    sparse = False
     for name, dtype in df.dtypes.items():
         if isinstance(dtype, pd.SparseDtype):
-            dtype = dtype.subtype
+            dtype, sparse = dtype.subtype, True
         if pd.api.types.is_bool_dtype(dtype) or (pd.api.types.is_numeric_dtype(dtype)
                                                  and not pd.api.types.is_complex_dtype(dtype)):
             continue
@@ -193,7 +195,13 @@ def _pandas_to_numpy(df: Any) -> Tuple[np.ndarray, List[str]]:
             "gbt takes numeric, boolean and (with enable_categorical=True) category DataFrame columns "
             "only; not numeric: " + ", ".join(bad) + " (encode them as numbers, or as a pandas "
             "category column with enable_categorical=True)")
-    names = [str(c) for c in df.columns]
+    if sparse:  # XGBoost's warning: the values are copied into a dense matrix
+        import warnings
+        warnings.warn("Sparse arrays from pandas are converted into dense.", UserWarning, stacklevel=3)
+    if isinstance(df.columns, pd.MultiIndex):  # XGBoost's names: the levels joined by spaces
+        names = [" ".join(str(x) for x in c) for c in df.columns]
+    else:
+        names = [str(c) for c in df.columns]
     if len(df.columns) and all(pd.api.types.is_float_dtype(t) and not isinstance(t, pd.api.extensions.ExtensionDtype)
                                for t in df.dtypes):
         arr = df.to_numpy(dtype=np.float32)
@@ -277,6 +285,18 @@ def _check_feature_types(types: Any) -> None:
                          "\"int\", \"i\") or \"c\" (categorical)")
 
 
+# XGBoost's typing name for the data a function takes (numpy, pandas, scipy.sparse, lists, ...)
+ArrayLike = Any
+
+
+class DataSplitMode(enum.IntEnum):
+    """XGBoost's ``data_split_mode`` of a distributed DMatrix: ``ROW``, each
+    process holds some rows (gbt's distributed training); ``COL``, each holds
+    some features (XGBoost's vertical federated learning), not implemented."""
+    ROW = 0
+    COL = 1
+
+
 class Dataset:
     """Training or prediction data for gbt: a ``gbt_dataset`` handle.
 
@@ -347,6 +367,9 @@ class Dataset:
         ``label_column``, ``header``, ``missing``, ``indexing_mode``,
         ``side_files``, ``nthread``...), as ``"format=csv,header=1"`` or a dict.
         ``missing`` other than NaN is passed on as ``missing=V``.
+    data_split_mode : DataSplitMode, optional
+        XGBoost's: ``DataSplitMode.ROW`` (the default, the only one gbt
+        has); ``COL`` raises ``NotImplementedError``.
     """
 
     _group_weight: Optional[np.ndarray] = None  # weights given per query group (get_weight)
@@ -358,8 +381,13 @@ class Dataset:
                  label_lower_bound: Any = None, label_upper_bound: Any = None,
                  feature_weights: Any = None, enable_categorical: bool = False,
                  file_options: Union[None, str, Mapping[str, Any]] = None,
-                 _categories: Optional[Mapping[int, Sequence[Any]]] = None):
+                 _categories: Optional[Mapping[int, Sequence[Any]]] = None,
+                 data_split_mode: DataSplitMode = DataSplitMode.ROW):
         self._handle = c_void_p()
+        if DataSplitMode(data_split_mode) != DataSplitMode.ROW:
+            raise NotImplementedError("data_split_mode=COL (each process holding some features, XGBoost's "
+                                      "vertical federated learning) is not implemented: gbt's processes "
+                                      "each hold some rows (DataSplitMode.ROW)")
         self.missing = float(missing) if missing is not None else math.nan
         from .data_iter import DataIter, concat_batches
 
@@ -580,7 +608,8 @@ class Dataset:
         else:
             arr = _as_vector(arr, n, field)
         if field in ("label", "weight") and not np.all(np.isfinite(arr)):
-            raise ValueError(f"{field} contains NaN or infinity")
+            # XGBoost's words, which scripts match
+            raise ValueError(f"{field.capitalize()} contains NaN, infinity or a value too large")
         check(LIB.gbt_dataset_set_field(self._handle, cstr(field), _ptr(arr), arr.size), field)
 
     def _get_field(self, field: str) -> Optional[np.ndarray]:
@@ -656,7 +685,7 @@ class Dataset:
                                  f"groups of {self.num_row()} rows (or give one per row)")
             if arr.ndim == 1 and arr.shape[0] != self.num_row():
                 if not np.all(np.isfinite(arr.astype(np.float64))):
-                    raise ValueError("weight contains NaN or infinity")
+                    raise ValueError("Weight contains NaN, infinity or a value too large")
                 self._group_weight = np.ascontiguousarray(arr, dtype=np.float32)
                 check(LIB.gbt_dataset_set_field(self._handle, cstr("weight"), None, 0))
                 if groups is not None:
@@ -984,10 +1013,16 @@ class QuantileDMatrix(Dataset):
             data, label = _ArrayRows(data, fields), None
         self._handle = c_void_p()
         taken = ("missing", "feature_names", "feature_weights", "silent", "nthread", "enable_categorical")
-        extra = sorted(k for k in kwargs if k not in taken)
-        if label is not None or extra:
-            raise TypeError("with a DataIter the per-row fields come with each batch (input_data); "
-                            f"unexpected here: {', '.join((['label'] if label is not None else []) + extra)}")
+        fields = ("weight", "base_margin", "group", "qid", "label_lower_bound", "label_upper_bound",
+                  "feature_types")
+        unknown = sorted(k for k in kwargs if k not in taken and k not in fields)
+        if unknown:
+            raise TypeError(f"QuantileDMatrix got unexpected keyword arguments: {', '.join(unknown)}")
+        given = (["label"] if label is not None else []) + sorted(k for k in kwargs if k in fields)
+        if given:  # XGBoost's ValueError and words
+            raise ValueError("If data iterator is used as input, data like label should be specified as "
+                             "batch argument: the per-row fields come with each batch (input_data); "
+                             f"unexpected here: {', '.join(given)}")
         missing = kwargs.get("missing")
         self.missing = float(missing) if missing is not None else math.nan
         self._categories, self._frame, self.enable_categorical = {}, None, False
@@ -1042,6 +1077,8 @@ class ExtMemQuantileDMatrix(QuantileDMatrix):
 # ---------------------------------------------------------------- parameters
 
 def _param_text(value: Any) -> str:
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # np.median(y): one number
+        value = value.item()
     if isinstance(value, (list, tuple, np.ndarray)):  # quantile_alpha=[0.1, 0.9]: "0.1,0.9"
         return ",".join(_param_text(v) for v in value)
     if isinstance(value, bool):

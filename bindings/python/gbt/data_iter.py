@@ -109,6 +109,13 @@ class _ArrayRows(DataIter):
         return 2 * distinct < present
 
 
+def _keywords_only(args: tuple) -> None:
+    """input_data takes its fields by name, as XGBoost's does (and says so in its words)."""
+    if args:
+        raise TypeError("Keyword argument is required: input_data(data=..., label=..., ...), "
+                        f"not {len(args)} positional argument(s)")
+
+
 def _set_batch(batch: int, missing: float, names: List[Optional[List[str]]], *, data: Any,
                label: Any = None, weight: Any = None, base_margin: Any = None, group: Any = None,
                qid: Any = None, label_lower_bound: Any = None, label_upper_bound: Any = None,
@@ -180,7 +187,8 @@ def dataset_from_iter(it: DataIter, max_bin: int, missing: float, cache_prefix: 
     it._exception = None
 
     def next_cb(user: Any, batch: int) -> int:
-        def input_data(**kwargs: Any) -> None:
+        def input_data(*args: Any, **kwargs: Any) -> None:
+            _keywords_only(args)
             if "data" not in kwargs:
                 raise TypeError("input_data() needs data=")
             _set_batch(batch, missing, names, **kwargs)
@@ -224,7 +232,8 @@ def concat_batches(it: DataIter) -> Dict[str, Any]:
     with none; the first batch's feature names and types are the dataset's."""
     parts: List[Dict[str, Any]] = []
 
-    def input_data(**kwargs: Any) -> None:
+    def input_data(*args: Any, **kwargs: Any) -> None:
+        _keywords_only(args)
         parts.append(kwargs)
 
     it.reset()

@@ -17,11 +17,22 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, _num_samples, check_is_fitted, validate_data
 
 from . import collective
-from .core import Booster, Dataset, _category_frame, _is_pandas_df
+from .core import ArrayLike, Booster, Dataset, _category_frame, _is_pandas_df  # noqa: F401 (ArrayLike: XGBoost's)
 from .training import train
+
+def _weights(w: Any, X: Any, what: str) -> np.ndarray:
+    """scikit-learn's checked sample weights; one per row, else XGBoost's words."""
+    n = _num_samples(X)
+    if np.ndim(w) == 1 and len(w) != n:
+        raise ValueError(f"Invalid size of sample weight: {what} has {len(w)} for {n} rows")
+    return _check_sample_weight(w, X, dtype=np.float64, ensure_non_negative=True)
+
+
+# XGBoost's typing name of the objective an estimator takes: a name or objective(y_true, y_pred)
+SklObjective = Any
 
 __all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTRFClassifier", "GBTRFRegressor",
            "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor"]
@@ -408,8 +419,7 @@ class GBTModel(BaseEstimator):
              feature_weights: Any = None) -> "GBTModel":
         rounds = self._rounds()
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                                 ensure_non_negative=True)
+            sample_weight = _weights(sample_weight, X, "sample_weight")
             # A row of weight 0 is a row that is not there (scikit-learn's
             # definition); left in, its values would still become bin cuts.
             keep = sample_weight > 0
@@ -445,8 +455,7 @@ class GBTModel(BaseEstimator):
                     raise ValueError(f"eval_set[{i}]: X has {Xv.shape[0]} rows but y {yv.shape[0]}")
                 wv = None
                 if sample_weight_eval_set is not None and sample_weight_eval_set[i] is not None:
-                    wv = _check_sample_weight(sample_weight_eval_set[i], Xv, dtype=np.float64,
-                                              ensure_non_negative=True)
+                    wv = _weights(sample_weight_eval_set[i], Xv, f"sample_weight_eval_set[{i}]")
                 bmv = base_margin_eval_set[i] if base_margin_eval_set is not None else None
                 evals.append((self._dataset(Xv, yv, wv, bmv), f"validation_{i}"))
         if self.early_stopping_rounds and not evals:

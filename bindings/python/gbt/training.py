@@ -257,11 +257,13 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
         # XGBoost 3.2 takes multi:softmax then: predict gives the class of the
         # largest raw score, and output_margin the raw scores
         params["objective"] = "multi:softmax"
-    if isinstance(xgb_model, Booster):
-        booster = xgb_model.copy()
-        booster.set_param(params)
-    elif xgb_model is not None:
-        booster = Booster(model_file=xgb_model)
+    if xgb_model is not None:
+        booster = xgb_model.copy() if isinstance(xgb_model, Booster) else Booster(model_file=xgb_model)
+        qbin = getattr(dtrain, "max_bin", None)
+        if qbin is not None and booster.num_boosted_rounds() and int(booster.get_param("max_bin")) != qbin:
+            # XGBoost's error: the continued trees were grown on bins of the model's max_bin
+            raise ValueError(f"the QuantileDMatrix's max_bin={qbin} and the model's "
+                             f"max_bin={booster.get_param('max_bin')} should be consistent")
         booster.set_param(params)
     else:
         booster = Booster(params)

@@ -20,6 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List, Tuple
 
+import numpy as np
+
 __all__ = ["config", "parameters"]
 
 _GENERIC = {"device": ["device"], "nthread": ["n_jobs", "nthread"], "seed": ["random_state", "seed"]}
@@ -80,8 +82,10 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
         obj[section[0]] = {n: listed(take(n)) if n in _LISTS else params.get(n, "") for n in section[1]}
         placed.update(section[1])
     auto = params.get("base_score", "auto") == "auto"
-    model_param = {"base_score": "[" + ",".join(repr(float(v)) for v in base_score) + "]" if auto and base_score
-                   else listed(take("base_score")) if not auto else "[]",
+    # the intercept, given or estimated, as XGBoost prints it: the shortest text of its float32
+    given = [float(v) for v in take("base_score").strip("[]").split(",") if v.strip()] if not auto else []
+    model_param = {"base_score": "[" + ",".join(str(np.float32(v)) for v in (base_score if auto else given)) + "]"
+                   if base_score or given else "[]",
                    "boost_from_average": "1" if auto else "0", "num_class": take("num_class"),
                    "num_feature": str(num_feature), "num_target": str(num_target)}
     placed.add("base_score")

@@ -96,7 +96,7 @@ def test_dataset_fields_and_errors(breast_cancer):
         gbt.Dataset(np.array([[1.0, np.inf]]))
     with pytest.raises(gbt.GBTIOError, match="no_such_file"):
         gbt.Dataset("no_such_file.csv")
-    with pytest.raises(ValueError, match="weight contains NaN"):
+    with pytest.raises(ValueError, match="Weight contains NaN"):
         d.set_weight(np.full(len(y), np.nan))
 
 

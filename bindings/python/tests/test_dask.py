@@ -99,7 +99,7 @@ def test_regressor_and_ranker(cluster):
 
 def test_a_worker_whose_data_fails_stops_every_worker(cluster):
     assert cluster[0]["bad_label"].startswith("ValueError: gbt.dask: worker ")
-    assert cluster[0]["bad_label"].endswith("could not build its datasets: ValueError: label contains NaN or infinity")
+    assert cluster[0]["bad_label"].endswith("could not build its datasets: ValueError: Label contains NaN, infinity or a value too large")
 
 
 def test_a_killed_worker_fails_the_training_on_the_client(cluster):

@@ -184,8 +184,17 @@ def test_bad_batches():
 
     with pytest.raises(KeyError, match="no such shard"):
         gbt.QuantileDMatrix(Broken(X, {"label": y}, [30]))
-    with pytest.raises(TypeError, match="come with each batch"):
+    class Positional(Batches):
+        def next(self, input_data):
+            input_data(self.X, self.fields["label"])
+            return True
+
+    with pytest.raises(ValueError, match="come with each batch"):  # XGBoost's type and words
         gbt.QuantileDMatrix(Batches(X, {}, [30]), label=y)
+    with pytest.raises(ValueError, match="specified as batch argument"):
+        gbt.QuantileDMatrix(Batches(X, {"label": y}, [30]), feature_types=["q"] * X.shape[1])
+    with pytest.raises(TypeError, match="Keyword argument is required"):  # input_data(X, y): XGBoost's too
+        gbt.QuantileDMatrix(Positional(X, {"label": y}, [30]))
 
 
 def test_what_needs_the_values_is_refused():

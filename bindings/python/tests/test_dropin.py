@@ -717,3 +717,34 @@ def test_tree_estimators_intercept_is_base_score_as_xgboost():
     got = gbt.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
     want = xgb.XGBRegressor(booster="gblinear", n_estimators=2).fit(X, y).intercept_
     assert got.dtype == want.dtype == np.float32 and got.shape == want.shape
+
+
+# -- XGBoost 3.2's test_intercept, test_with_pandas, test_quantile_dmatrix: inputs and misuse as XGBoost
+def test_inputs_and_misuse_as_xgboost_tests_see_them():
+    xgb = pytest.importorskip("xgboost")
+    pd = pytest.importorskip("pandas")
+    X, y = _binary(40, 3)
+    # a 0-d array parameter (np.median) is one number; a given base_score is reported as the float32 it is
+    cfg = {}
+    for lib in (gbt, xgb):
+        b = lib.train({"base_score": np.array(0.1), "max_depth": 1}, lib.DMatrix(X, y), 1)
+        cfg[lib] = json.loads(json.loads(b.save_config())["learner"]["learner_model_param"]["base_score"])
+    assert cfg[gbt] == cfg[xgb] == [0.1]  # XGBoost prints the float32 shortest: "1E-1"
+    # pandas: MultiIndex columns named by their levels joined, sparse columns warned as copied dense
+    df = pd.DataFrame(X, columns=pd.MultiIndex.from_tuples([("a", 1), ("a", 2), ("b", 1)]))
+    assert gbt.DMatrix(df).feature_names == xgb.DMatrix(df).feature_names == ["a 1", "a 2", "b 1"]
+    sparse = pd.DataFrame({"a": pd.arrays.SparseArray(X[:, 0])})
+    with pytest.warns(UserWarning, match="Sparse arrays from pandas"):
+        gbt.DMatrix(sparse)
+    with pytest.raises(ValueError, match="Label contains NaN"):
+        gbt.DMatrix(X, np.full(40, np.nan))
+    with pytest.raises(NotImplementedError, match="data_split_mode=COL"):
+        gbt.DMatrix(X, data_split_mode=gbt.core.DataSplitMode.COL)
+    assert gbt.DMatrix(X, data_split_mode=gbt.core.DataSplitMode.ROW).num_row() == 40
+    with pytest.raises(ValueError, match="Invalid size of sample weight"):
+        gbt.XGBRegressor(n_estimators=1).fit(X, y, sample_weight=np.ones(30))
+    # continuing on a QuantileDMatrix of another max_bin: XGBoost's ValueError
+    b = gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=9), 1)
+    assert gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=9), 1, xgb_model=b).num_boosted_rounds() == 2
+    with pytest.raises(ValueError, match="consistent"):
+        gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=11), 1, xgb_model=b)
