@@ -365,7 +365,8 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
      */
     if (ts && ts->dist) s = gbt__dist_agree(ts->dist, s);
     if (s == GBT_OK && ts->dist) {
-        s = gbt__dist_binned(ts->dist, train, (int)p->max_bin, nt, (int)p->verbosity, &ts->binned);
+        s = gbt__dist_binned(ts->dist, train, (int)p->max_bin, nt, (int)p->verbosity, ts->ops->stream_pages,
+                             &ts->binned);
     } else if (s == GBT_OK && (s = gbt__binned_check_local(train)) == GBT_OK) {
         /* a device that bins (backend.h's quantize) bins there: the same bytes as the host's */
         struct gbt_binner by = {ts->ops->quantize, ts->ordinal, ts->ops->name, ts->ops->stream_pages};

@@ -389,8 +389,10 @@ void gbt__dist_iter_peers(struct gbt_dist *d, struct gbt_iter_peers *p)
 }
 
 gbt_status gbt__dist_binned(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread, int verbosity,
-                            struct gbt_binned **out)
+                            int stream_pages, struct gbt_binned **out)
 {
+    /* the dataset's own binning: its cuts were merged over the processes when it was made */
+    const struct gbt_binner by = {NULL, -1, "", stream_pages};
     const struct gbt_binned *kept = part->binned;
     int64_t v[4];
     uint32_t h = 2166136261u;
@@ -411,7 +413,7 @@ gbt_status gbt__dist_binned(struct gbt_dist *d, const gbt_dataset *part, int max
                       kept && kept->nproc > 1 ? "over " : "by itself, not over the ", kept ? kept->nproc : 0,
                       (unsigned long long)(kept ? kept->nrow_all : part->nrow), d->comm->size,
                       (unsigned long long)d->nrow_total);
-    if (s == GBT_OK) s = gbt__binned_get(part, max_bin, nthread, verbosity, NULL, out);
+    if (s == GBT_OK) s = gbt__binned_get(part, max_bin, nthread, verbosity, &by, out);
     s = gbt__dist_agree(d, s);
     if (s != GBT_OK) return s;
     /* the same cuts on every process (a digest of them: its largest and smallest over the processes) */

@@ -103,11 +103,13 @@ gbt_status gbt__dist_quantize(struct gbt_dist *d, const gbt_dataset *part, int m
  * a matrix of this training's own); for one made from batches
  * (gbt_dataset_from_iter_mpi) its kept binning, which must have been made
  * over these processes (the same process and row counts, and the same cuts
- * everywhere: checked).  Release it with gbt__binned_release.
+ * everywhere: checked), its pages streamed by the training when
+ * stream_pages (the backend's flag), else read back whole.  Release it with
+ * gbt__binned_release.
  */
 struct gbt_binned;
 gbt_status gbt__dist_binned(struct gbt_dist *d, const gbt_dataset *part, int max_bin, int nthread, int verbosity,
-                            struct gbt_binned **out);
+                            int stream_pages, struct gbt_binned **out);
 
 /* The processes as a dataset from batches sees them (data/dataset.h's gbt_iter_peers), on d. */
 struct gbt_iter_peers;
