@@ -25,6 +25,7 @@ EXTRA_DIST += \
 	bench/construct.py \
 	bench/construct_time.c \
 	bench/eval_cost.py \
+	bench/extmem_limit.py \
 	bench/iter_memory.py \
 	bench/mpi.py \
 	bench/README.md \

@@ -23,12 +23,16 @@ from . import collective
 from .core import ArrayLike, Booster, Dataset, _category_frame, _is_pandas_df  # noqa: F401 (ArrayLike: XGBoost's)
 from .training import train
 
+
 def _weights(w: Any, X: Any, what: str) -> np.ndarray:
     """scikit-learn's checked sample weights; one per row, else XGBoost's words."""
-    n = _num_samples(X)
-    if np.ndim(w) == 1 and len(w) != n:
-        raise ValueError(f"Invalid size of sample weight: {what} has {len(w)} for {n} rows")
-    return _check_sample_weight(w, X, dtype=np.float64, ensure_non_negative=True)
+    try:
+        return _check_sample_weight(w, X, dtype=np.float64, ensure_non_negative=True)
+    except ValueError as e:
+        n = _num_samples(X)
+        if w is not None and not np.isscalar(w) and _num_samples(w) != n:
+            raise ValueError(f"Invalid size of sample weight: {what} has {_num_samples(w)} for {n} rows") from e
+        raise
 
 
 # XGBoost's typing name of the objective an estimator takes: a name or objective(y_true, y_pred)
