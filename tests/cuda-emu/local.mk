@@ -153,9 +153,9 @@ tests_mpi_emu_LDADD = libgbt_emu.la $(MPI_LIBS)
 tests_mpi_emu_LDFLAGS = $(OPENMP_CFLAGS)
 
 emu_asan_tests = tests/test_backend_asan tests/test_cuda_errors_asan tests/emu_planted_asan \
-	tests/test_cuda_quantize_asan
+	tests/test_cuda_quantize_asan tests/test_iter_emu_asan
 emu_tsan_tests = tests/test_backend_tsan tests/test_cuda_errors_tsan tests/emu_planted_tsan \
-	tests/test_cuda_quantize_tsan
+	tests/test_cuda_quantize_tsan tests/test_iter_emu_tsan
 EXTRA_PROGRAMS = tests/cuda-emu/rewrite $(emu_asan_tests) $(emu_tsan_tests)
 tests_test_backend_asan_SOURCES = $(tests_test_backend_SOURCES)
 nodist_EXTRA_tests_test_backend_asan_SOURCES = force-cxx-linker.cc
@@ -175,6 +175,12 @@ tests_test_cuda_quantize_asan_CPPFLAGS = $(emu_test_cppflags)
 tests_test_cuda_quantize_asan_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
 tests_test_cuda_quantize_asan_LDADD = libgbt_emu_asan.la
 tests_test_cuda_quantize_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
+tests_test_iter_emu_asan_SOURCES = $(tests_test_iter_emu_SOURCES)
+nodist_EXTRA_tests_test_iter_emu_asan_SOURCES = force-cxx-linker.cc
+tests_test_iter_emu_asan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_iter_emu_asan_CFLAGS = $(AM_CFLAGS) $(EMU_ASAN)
+tests_test_iter_emu_asan_LDADD = libgbt_emu_asan.la
+tests_test_iter_emu_asan_LDFLAGS = $(OPENMP_CFLAGS) $(EMU_ASAN)
 nodist_tests_emu_planted_asan_SOURCES = tests/emu_planted.cc
 tests_emu_planted_asan_CPPFLAGS = $(emu_test_cppflags)
 tests_emu_planted_asan_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_ASAN)
@@ -198,6 +204,12 @@ tests_test_cuda_quantize_tsan_CPPFLAGS = $(emu_test_cppflags)
 tests_test_cuda_quantize_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
 tests_test_cuda_quantize_tsan_LDADD = libgbt_emu_tsan.la
 tests_test_cuda_quantize_tsan_LDFLAGS = $(EMU_TSAN)
+tests_test_iter_emu_tsan_SOURCES = $(tests_test_iter_emu_SOURCES)
+nodist_EXTRA_tests_test_iter_emu_tsan_SOURCES = force-cxx-linker.cc
+tests_test_iter_emu_tsan_CPPFLAGS = $(emu_test_cppflags)
+tests_test_iter_emu_tsan_CFLAGS = $(EMU_TSAN_CFLAGS)
+tests_test_iter_emu_tsan_LDADD = libgbt_emu_tsan.la
+tests_test_iter_emu_tsan_LDFLAGS = $(EMU_TSAN)
 nodist_tests_emu_planted_tsan_SOURCES = tests/emu_planted.cc
 tests_emu_planted_tsan_CPPFLAGS = $(emu_test_cppflags)
 tests_emu_planted_tsan_CXXFLAGS = $(EMU_CXXFLAGS) $(EMU_TSAN)
@@ -221,9 +233,9 @@ check-cuda-emu:
 # ('+': make sees the sub-make only through a variable, and would run it at -j1.)
 emu_variant_run = $(MAKE) $(AM_MAKEFLAGS) check-TESTS LOG_COMPILER='$(SHELL) $(srcdir)/tests/emu_variant.sh'
 emu_asan_run = $(emu_backend_halves) tests/test_cuda_errors tests/emu_planted tests/cuda_nodevice.sh \
-	tests/cuda_twodevices.sh tests/test_cuda_quantize
+	tests/cuda_twodevices.sh tests/test_cuda_quantize tests/test_iter_emu
 emu_tsan_run = $(emu_backend_halves) tests/test_cuda_errors tests/emu_planted tests/test_cuda_quantize \
-	tests/cuda_nodevice.sh tests/cuda_twodevices.sh
+	tests/cuda_nodevice.sh tests/cuda_twodevices.sh tests/test_iter_emu
 check-cuda-emu-asan:
 	$(MAKE) $(AM_MAKEFLAGS) $(emu_asan_tests:=$(EXEEXT))
 	+ASAN_OPTIONS=detect_leaks=1:handle_segv=1 GBT_EMU_VARIANT=asan GBT_TEST_QUICK=2 $(emu_variant_run) \
