@@ -332,6 +332,22 @@ static int fits(gbt_dataset *d, int cuda, unsigned long long bytes)
  * bytes, where the in-memory matrix is 2,520 bytes; a memory that fits
  * the first and not the second trains the paged dataset only.
  */
+/*
+ * The rows now in x, y: in pages of bs rows (csr, max_bin), trained with
+ * got_set, they give the model the rows in memory give with ref_set.
+ */
+static void same_as_in_memory(uint64_t bs, int csr, int max_bin, const char *const *ref_set,
+                              const char *const *got_set, const char *what)
+{
+    gbt_dataset *mem = in_memory(0, 0), *a = paged(bs, csr, max_bin, NULL, NULL);
+    gbt_booster *ref = tu_train(mem, 2, ref_set), *got = tu_train(a, 2, got_set);
+    ok(ref && got && tu_same_model(ref, got), "%s", what);
+    gbt_booster_free(ref);
+    gbt_booster_free(got);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(a);
+}
+
 static void check_page_memory(void)
 {
     char m_mem[1024], m_paged[1024];
@@ -358,32 +374,15 @@ static void check_pages(void)
     const char *set_csr[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
     const char *set_wide[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=300", "device=cpu", NULL};
     char pa[600], pb[600];
-    gbt_dataset *mem, *a, *b;
-    gbt_booster *ref, *got;
+    gbt_dataset *a, *b;
     FILE *f;
     long size;
     tu_data(N, C, 0.0, 0, x, y);
     for (int i = 0; i < N * C; i++)
         if ((i * 7) % 20 < 17) x[i] = NAN;
-    mem = in_memory(0, 0);
-    a = paged(50, 1, 16, NULL, NULL);
-    ref = tu_train(mem, 2, set_csr);
-    got = tu_train(a, 2, set_csr);
-    ok(ref && got && tu_same_model(ref, got), "CSR layout in 9 pages of 50 rows: the in-memory model");
-    gbt_booster_free(ref);
-    gbt_booster_free(got);
-    gbt_dataset_free(mem);
-    gbt_dataset_free(a);
+    same_as_in_memory(50, 1, 16, set_csr, set_csr, "CSR layout in 9 pages of 50 rows: the in-memory model");
     tu_data(N, C, 0.0, 0, x, y);
-    mem = in_memory(0, 0);
-    a = paged(100, 0, 300, NULL, NULL);
-    ref = tu_train(mem, 2, set_wide);
-    got = tu_train(a, 2, set_wide);
-    ok(ref && got && tu_same_model(ref, got), "two-byte codes (max_bin 300) in 5 pages: the in-memory model");
-    gbt_booster_free(ref);
-    gbt_booster_free(got);
-    gbt_dataset_free(mem);
-    gbt_dataset_free(a);
+    same_as_in_memory(100, 0, 300, set_wide, set_wide, "two-byte codes (max_bin 300) in 5 pages: the in-memory model");
     ok(page_files(NULL, NULL) == 0, "the page files are removed with their datasets");
     check_page_memory();
     /* another dataset's file in the place of a's: of other cuts, then of the same */
@@ -594,26 +593,11 @@ static void check_device_pages(void)
     tu_data(N, C, 0.0, 0, x, y);
     for (int i = 0; i < N * C; i++)
         if ((i * 7) % 20 < 17) x[i] = NAN;
-    mem = in_memory(0, 0);
-    a = paged(50, 1, 16, NULL, NULL);
-    ref = tu_train(mem, 2, set_cpu);
-    got = tu_train(a, 2, set_csr);
-    ok(ref && got && tu_same_model(ref, got), "CSR layout in 9 pages of 50 rows on device=cuda: the CPU's in-memory model");
-    gbt_booster_free(ref);
-    gbt_booster_free(got);
-    gbt_dataset_free(mem);
-    gbt_dataset_free(a);
+    same_as_in_memory(50, 1, 16, set_cpu, set_csr,
+                      "CSR layout in 9 pages of 50 rows on device=cuda: the CPU's in-memory model");
     tu_data(N, C, 0.0, 0, x, y);
-    mem = in_memory(0, 0);
-    a = paged(100, 0, 300, NULL, NULL);
-    ref = tu_train(mem, 2, set_wide_cpu);
-    got = tu_train(a, 2, set_wide);
-    ok(ref && got && tu_same_model(ref, got),
-       "two-byte codes (max_bin 300) in 5 pages on device=cuda: the CPU's in-memory model");
-    gbt_booster_free(ref);
-    gbt_booster_free(got);
-    gbt_dataset_free(mem);
-    gbt_dataset_free(a);
+    same_as_in_memory(100, 0, 300, set_wide_cpu, set_wide,
+                      "two-byte codes (max_bin 300) in 5 pages on device=cuda: the CPU's in-memory model");
     {
         struct src s = {100, 0, 0, 0, 0, -1, 0, 0};
         unsigned long long in_mem, in_pages;
