@@ -17,6 +17,27 @@ from ._lib import LIB, GBTIOError, XGBoostError, check, cstr
 __all__ = ["Dataset", "QuantileDMatrix", "ExtMemQuantileDMatrix", "Booster", "XGBoostError", "build_info", "device_count", "params_info"]
 
 PathLike = Union[str, "os.PathLike[str]"]
+Integer = Union[int, np.integer]  # XGBoost's type name for an index or a count
+
+
+def _parse_eval_str(result: str) -> List[Tuple[str, float]]:
+    """The scores of an evaluation line (:meth:`Booster.eval_set`'s
+    ``"[3]\ttrain-rmse:0.52\tvalid-rmse:0.61"``) as ``[(name, score), ...]``;
+    XGBoost's private helper of the same name, which its tests and callbacks use."""
+    pairs = [field.rpartition(":") for field in result.split()[1:]]
+    return [(name, float(score)) for name, _, score in pairs]
+
+
+def _parse_version(ver: str) -> Tuple[Tuple[int, int, int], str]:
+    """``"2.1.0"``, ``"2.1.0-dev"``, ``"2.1.0rc1"``, ``"2.1.0.post1"`` as
+    ``((2, 1, 0), suffix)``, the suffix ``""``, ``"dev"``, ``"rc1"`` or
+    ``"post1"``; XGBoost's private helper of the same name."""
+    base, _, dev = ver.partition("-")
+    parts = base.split(".")
+    post = parts.pop() if len(parts) == 4 else ""
+    patch, rc, tail = parts[2].partition("rc")
+    rc = rc + tail
+    return (int(parts[0]), int(parts[1]), int(patch)), post or rc or dev
 
 
 def build_info() -> Dict[str, Any]:

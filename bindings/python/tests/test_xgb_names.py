@@ -184,3 +184,14 @@ def test_xgboost_internal_parameters_accepted_typos_refused():
     with pytest.warns(UserWarning, match=r'Parameters: \{ "max_dpeth" \} are not used.*max_depth'):
         b = gbt.train({"max_dpeth": 3}, d, 1)  # XGBoost's warning, and the name ignored
     assert bytes(b.save_raw("gbt")) == bytes(gbt.train({}, d, 1).save_raw("gbt"))
+
+
+def test_private_helpers_xgboost_tests_import():
+    """core.Integer, core._parse_eval_str and core._parse_version answer as
+    XGBoost's own helpers of those names."""
+    from xgboost import core as xc
+    assert gbt.core.Integer == xc.Integer
+    for ver in ("2.1.0", "2.1.0-dev", "2.1.0rc1", "2.1.0.post1", "3.2.0"):
+        assert gbt.core._parse_version(ver) == xc._parse_version(ver)
+    line = "[7]\ttrain-rmse:0.52\tvalid-ndcg@32:0.9125\tvalid-logloss:1e-05"
+    assert gbt.core._parse_eval_str(line) == xc._parse_eval_str(line)
