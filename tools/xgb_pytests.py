@@ -14,7 +14,8 @@ with a built libgbt:
         --lib .libs/libgbt.so [--peer] [FILE ...]
 
 Needs pytest, hypothesis (XGBoost's helpers skip every test without it),
-scikit-learn, pandas, scipy, matplotlib and the real xgboost 3.2 installed
+scikit-learn, pandas, scipy, matplotlib, graphviz (pip, with Debian's graphviz
+for test_plotting) and the real xgboost 3.2 installed
 (its ``xgboost.testing`` helpers are used, loaded so that they call gbt).
 ``xgboost`` is tools/xgbshim (see its docstring).  Each file runs in its
 own pytest process; ``--peer`` runs it against the real XGBoost as well.
