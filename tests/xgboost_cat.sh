@@ -2,7 +2,7 @@
 # xgboost_cat.sh - categorical splits between gbt and XGBoost
 # (tests/xgboost_cat.py), when python3 can import xgboost and numpy.
 . "${top_srcdir:-.}/tests/tap.sh"
-if ! python3 -c 'import xgboost, numpy' 2>/dev/null; then
+if ! python_finds xgboost numpy; then
     echo "1..0 # SKIP python3 cannot import xgboost and numpy (pip install xgboost numpy)"
     exit 0
 fi

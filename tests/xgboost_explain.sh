@@ -6,7 +6,7 @@
 # 10-class model.  Skipped without Python and xgboost.
 . "${top_srcdir:-.}/tests/tap.sh"
 cd "$work" || exit 1
-if ! python3 -c 'import numpy, xgboost' >/dev/null 2>&1; then
+if ! python_finds xgboost numpy; then
     echo "1..0 # SKIP python3 with numpy and xgboost is not importable"
     exit 0
 fi

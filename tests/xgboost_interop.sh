@@ -2,7 +2,7 @@
 # xgboost_interop.sh - XGBoost JSON models between gbt and XGBoost itself
 # (tests/xgboost_interop.py), when python3 can import xgboost and numpy.
 . "${top_srcdir:-.}/tests/tap.sh"
-if ! python3 -c 'import xgboost, numpy' 2>/dev/null; then
+if ! python_finds xgboost numpy; then
     echo "1..0 # SKIP python3 cannot import xgboost and numpy (pip install xgboost numpy); test_xgboost_json checks the format without them"
     exit 0
 fi
