@@ -710,6 +710,13 @@ GBT_API gbt_status gbt_booster_get_param(const gbt_booster *b, const char *name,
  *                     num_parallel_tree)
  *   "num_target"      the labels per row the model was trained on: its
  *                     targets (XGBoost's num_target), 1 unless multi-target
+ *   "base_score"      the model's intercept as XGBoost's model file and
+ *                     save_config give it, one value per output (target,
+ *                     class or quantile): "[5E-1]", "[1E0,-2.5E0]"; a
+ *                     probability for the logistic objectives but
+ *                     binary:logitraw (0 or 1 at its bounds 1e-6 and
+ *                     1 - 1e-6), a mean for the log-link ones, else the
+ *                     raw score (multiclass: the classes' raw scores)
  *   "training_file"   how the file the model was last trained on was laid
  *                     out, as gbt_dataset_from_file's options:
  *                     "format=libsvm", or "format=csv,header=1,label_column=30"

@@ -30,8 +30,8 @@ check "--help lists convert and its --to" sh -c 'grep -qF "gbmodel convert --to=
 check "--version prints the version and build information" grep -q '"cuda": {"compiled"' version.txt
 
 "$gbmodel" info hand.model > info.txt
-check "info: objective, rounds, trees, leaves, depth, names, parameters" \
-    sh -c 'grep -qx "objective: reg:squarederror" info.txt && grep -qx "rounds: 2" info.txt && grep -qx "trees: 2" info.txt &&
+check "info: objective, intercept, rounds, trees, leaves, depth, names, parameters" \
+    sh -c 'grep -qx "objective: reg:squarederror" info.txt && grep -qxF "base_score: [0.5]" info.txt && grep -qx "rounds: 2" info.txt && grep -qx "trees: 2" info.txt &&
            grep -qx "leaves: 5" info.txt && grep -qx "max_depth_reached: 2" info.txt &&
            grep -qx "feature_names: a, b, c" info.txt && grep -qx "  max_depth = 2" info.txt && grep -qx "best_iteration: none" info.txt && grep -qx "num_target: 1" info.txt'
 

@@ -26,8 +26,9 @@
  * sentinel, the last columns all missing; leaf ids, SHAP values, SHAP
  * interaction values and a range of rounds), or SKIP.
  * Multi-target trainings (issue 33: 3 labels a row, one output each;
- * multi-label logistic with scale_pos_weight, reg:absoluteerror's
- * per-target refit) give the same bits on 1 and 2 threads and on the device.
+ * multi-label logistic with scale_pos_weight and a base_score per
+ * target, reg:absoluteerror's per-target refit) give the same bits on 1
+ * and 2 threads and on the device.
  * A dataset of no rows: trained on by the CPU, refused by name for
  * training on CUDA, predicted on (nothing) by both.
  * booster=gblinear, CPU-only: device=cuda refused by name, device=auto the
@@ -129,6 +130,7 @@ struct spec {
     int rank_mean;  /* ranking objectives: lambdarank_pair_method=mean (else topk) */
     int rank_unbiased; /* trainings, ranking objectives: lambdarank_unbiased (position biases) */
     const char *monotone, *interaction; /* constraints (NULL: none) */
+    const char *base_score;             /* NULL: auto */
     int feature_weights;                /* 1: the data gets feature weights */
     int max_leaves; /* trainings, lossguide: 0 for 16 with max_depth 0, -1 for no limit */
     double pool_mb; /* trainings: histogram_pool_size (0: the default, -1: no limit) */
@@ -930,7 +932,7 @@ static int run_ops(const struct spec *s, const gbt_dataset *d, const struct gbt_
     refit.seed = 7;
     refit.subsample = s->subsample;
     if (gbt_objective_refits_leaves(s->obj)) cfg.refit = &refit;
-    st = gbt__objective_base_margin(s->obj, s->K, NAN, &op, d, base);
+    st = gbt__objective_base_margin(s->obj, s->K, NULL, 0, &op, d, base);
     margin = malloc(n * (uint64_t)s->K * sizeof *margin);
     for (uint64_t i = 0; margin && i < n * (uint64_t)s->K; i++) margin[i] = base[i % (uint64_t)s->K];
     memset(&plan, 0, sizeof plan);
@@ -1167,6 +1169,7 @@ static gbt_status train(const struct spec *s, const gbt_dataset *d, const char *
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_pair_method", "mean");
     if (st == GBT_OK && s->rank_mean) st = set(b, "lambdarank_num_pair_per_sample", "%d", 2);
     if (st == GBT_OK && s->rank_unbiased) st = set(b, "lambdarank_unbiased", "true");
+    if (st == GBT_OK && s->base_score) st = set(b, "base_score", "%s", s->base_score);
     if (st == GBT_OK && s->monotone) st = set(b, "monotone_constraints", "%s", s->monotone);
     if (st == GBT_OK && s->interaction) st = set(b, "interaction_constraints", "%s", s->interaction);
     if (st == GBT_OK && s->max_cat_to_onehot) st = set(b, "max_cat_to_onehot", "%d", s->max_cat_to_onehot);
@@ -1288,7 +1291,8 @@ static void cuda_equals_cpu(const struct spec *s, const gbt_dataset *d, gbt_stat
 
 /*
  * Multi-target trainings (3 labels per row, one output each): multi-label
- * binary:logistic with weights, scale_pos_weight and subsampling, and
+ * binary:logistic with weights, scale_pos_weight, subsampling and a given
+ * intercept per target (base_score=[0.2,0.5,0.9]), and
  * reg:absoluteerror (each target's leaves refit to its own median): the
  * same bits on 1 and 2 threads and on the device, predictions included.
  */
@@ -1317,6 +1321,7 @@ static void test_multi_target(void)
         s.subsample = 0.8;
         s.colsample = 1.0;
         s.scale_pos = i == 0 ? 2.0 : 1.0;
+        s.base_score = i == 0 ? "[0.2,0.5,0.9]" : NULL;
         d = make_data(&s);
         y = d ? malloc(3 * d->nrow * sizeof *y) : NULL;
         st = y ? GBT_OK : GBT_E_NO_MEMORY;
@@ -1331,7 +1336,8 @@ static void test_multi_target(void)
         if (st == GBT_OK) st = train(&s, d, "cpu", 1, &b1, &m1, &n1);
         if (st == GBT_OK) st = train(&s, d, "cpu", 2, &b2, &m2, &n2);
         if (st != GBT_OK) diag("%s: %s", s.name, gbt_last_error());
-        ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0 && strstr(m1, "\"num_target\": 3") != NULL,
+        ok(st == GBT_OK && n1 == n2 && memcmp(m1, m2, n1) == 0 && strstr(m1, "\"num_target\": 3") != NULL &&
+               (i == 1 || strstr(m1, "\"base_score\": \"0.2,0.5,0.9\"") != NULL),
            "%s: nthread=1 = nthread=2 (%zu bytes, num_target 3)", s.name, n1);
         cuda_equals_cpu(&s, d, st, b1, m1, n1, 1);
         gbt_free(m1);

@@ -157,24 +157,47 @@ static void test_base_margin(void)
     double out[3];
     gbt_dataset *d = labelled(y, NULL, 4);
     /* mean 3/4 -> logit ln 3 */
-    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, NULL, 0, &op, d, out);
     ok(near(out[0], log(3.0), 1e-15), "binary: starting score logit(3/4) = ln 3 (%.17g)", out[0]);
-    gbt__objective_base_margin(GBT_OBJ_REG_SQUAREDERROR, 1, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_REG_SQUAREDERROR, 1, NULL, 0, &op, d, out);
     ok(out[0] == 0.75, "regression: starting score is the label mean");
-    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, 0.25, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, (const double[]){0.25}, 1, &op, d, out);
     ok(near(out[0], -log(3.0), 1e-15), "base_score 0.25 -> logit ln(1/3)");
-    ok(gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, 1.5, &op, d, out) == GBT_E_PARAM &&
-           strstr(gbt_last_error(), "(0, 1)"),
-       "base_score outside (0, 1) refused for logistic: %s", gbt_last_error());
+    ok(gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, (const double[]){1.5}, 1, &op, d, out) == GBT_E_PARAM &&
+           strstr(gbt_last_error(), "[0, 1]"),
+       "base_score outside [0, 1] refused for logistic: %s", gbt_last_error());
+    /* XGBoost takes 0 and 1 (all labels alike) and bounds them to [1e-6, 1 - 1e-6] */
+    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 2, (const double[]){0.0}, 1, &op, NULL, out);
+    ok(near(out[0], log(1e-6 / (1 - 1e-6)), 1e-12) && out[1] == out[0], "base_score 0 -> logit(1e-6) for each output");
+    /* one value per output: a multi-class model's are raw scores (XGBoost's), others' go through the link */
+    gbt__objective_base_margin(GBT_OBJ_MULTI_SOFTPROB, 3, (const double[]){0.1, -2, 0.5}, 3, &op, d, out);
+    ok(out[0] == 0.1 && out[1] == -2 && out[2] == 0.5, "multiclass: a given base_score list is the raw scores");
+    ok(gbt__objective_base_margin(GBT_OBJ_MULTI_SOFTPROB, 3, (const double[]){0.1, 0.2}, 2, &op, d, out) == GBT_E_PARAM &&
+           strstr(gbt_last_error(), "2 values; the model has 3 output(s)"),
+       "base_score of 2 values for 3 classes refused: %s", gbt_last_error());
     gbt_dataset_free(d);
+    {
+        /* two targets (rows (1, 0), (1, 0), (0, 1), (1, 1)): means 3/4 and 1/2 -> ln 3 and 0; given
+           [0.25, 0.5] -> ln(1/3) and 0; given 0.25 for both */
+        const float y2[] = {1, 0, 1, 0, 0, 1, 1, 1};
+        d = labelled(y, NULL, 4);
+        gbt_dataset_set_field(d, "label", y2, 8);
+        gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 2, NULL, 0, &op, d, out);
+        ok(near(out[0], log(3.0), 1e-15) && out[1] == 0.0, "two targets: each one's logit mean");
+        gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 2, (const double[]){0.25, 0.5}, 2, &op, d, out);
+        ok(near(out[0], -log(3.0), 1e-15) && out[1] == 0.0, "two targets: base_score [0.25, 0.5] -> ln(1/3), 0");
+        gbt__objective_base_margin(GBT_OBJ_REG_SQUAREDERROR, 2, (const double[]){0.25}, 1, &op, d, out);
+        ok(out[0] == 0.25 && out[1] == 0.25, "two targets: one base_score for both");
+        gbt_dataset_free(d);
+    }
     /* weights 1,1,1,3: weighted mean 3/6 = 1/2 -> logit 0 */
     d = labelled(y, w, 4);
-    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_BINARY_LOGISTIC, 1, NULL, 0, &op, d, out);
     ok(out[0] == 0.0, "weighted mean 1/2 -> starting score 0");
     gbt_dataset_free(d);
     /* classes 0,0,1,2: frequencies 1/2, 1/4, 1/4; centred logs: (2/3) ln 2, -(1/3) ln 2, -(1/3) ln 2 */
     d = labelled(c, NULL, 4);
-    gbt__objective_base_margin(GBT_OBJ_MULTI_SOFTPROB, 3, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_MULTI_SOFTPROB, 3, NULL, 0, &op, d, out);
     ok(near(out[0], 2.0 / 3 * log(2.0), 1e-14) && near(out[1], -log(2.0) / 3, 1e-14) && near(out[2], out[1], 0),
        "multiclass: centred log class frequencies");
     gbt_dataset_free(d);
@@ -184,21 +207,21 @@ static void test_base_margin(void)
         const float yc2[] = {1, 2, 3, 6}, ys[] = {0, (float)(2.718281828459045 - 1), (float)(2.718281828459045 * 2.718281828459045 - 1)},
                     yh[] = {1, 5, 2, 100}, wh[] = {1, 1, 1, 1};
         d = labelled(yc2, NULL, 4);
-        gbt__objective_base_margin(GBT_OBJ_COUNT_POISSON, 1, NAN, &op, d, out);
+        gbt__objective_base_margin(GBT_OBJ_COUNT_POISSON, 1, NULL, 0, &op, d, out);
         ok(near(out[0], log(3.0), 1e-15), "count:poisson: starting score log(mean) = log 3");
-        gbt__objective_base_margin(GBT_OBJ_REG_GAMMA, 1, 2.0, &op, d, out);
+        gbt__objective_base_margin(GBT_OBJ_REG_GAMMA, 1, (const double[]){2.0}, 1, &op, d, out);
         ok(near(out[0], log(2.0), 1e-15), "reg:gamma: base_score 2 -> raw score log 2");
-        ok(gbt__objective_base_margin(GBT_OBJ_REG_TWEEDIE, 1, -1.0, &op, d, out) == GBT_E_PARAM,
+        ok(gbt__objective_base_margin(GBT_OBJ_REG_TWEEDIE, 1, (const double[]){-1.0}, 1, &op, d, out) == GBT_E_PARAM,
            "reg:tweedie: base_score -1 refused: %s", gbt_last_error());
-        gbt__objective_base_margin(GBT_OBJ_BINARY_HINGE, 1, NAN, &op, d, out);
+        gbt__objective_base_margin(GBT_OBJ_BINARY_HINGE, 1, NULL, 0, &op, d, out);
         ok(out[0] == 0.0, "binary:hinge: starting score 0");
         gbt_dataset_free(d);
         d = labelled(ys, NULL, 3);
-        gbt__objective_base_margin(GBT_OBJ_REG_SQUAREDLOGERROR, 1, NAN, &op, d, out);
+        gbt__objective_base_margin(GBT_OBJ_REG_SQUAREDLOGERROR, 1, NULL, 0, &op, d, out);
         ok(near(out[0], 2.718281828459045 - 1, 1e-6), "reg:squaredlogerror: starting score exp(mean log1p) - 1 = e - 1 (%.9g)", out[0]);
         gbt_dataset_free(d);
         d = labelled(yh, wh, 4);
-        gbt__objective_base_margin(GBT_OBJ_REG_PSEUDOHUBERERROR, 1, NAN, &op, d, out);
+        gbt__objective_base_margin(GBT_OBJ_REG_PSEUDOHUBERERROR, 1, NULL, 0, &op, d, out);
         ok(out[0] == 2.0, "reg:pseudohubererror: starting score the weighted median 2 (%g)", out[0]);
         gbt_dataset_free(d);
     }

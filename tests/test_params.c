@@ -128,6 +128,12 @@ int main(void)
     ok(gbt_booster_set_param(b, "device", "cuda:1") == GBT_OK, "device=cuda:1 is a valid setting");
     ok(gbt_booster_set_param(b, "base_score", "0.25") == GBT_OK && strcmp(get(b, "base_score"), "0.25") == 0,
        "base_score takes a number");
+    ok(gbt_booster_set_param(b, "base_score", "[0.5, -1e3, 2]") == GBT_OK &&
+           strcmp(get(b, "base_score"), "0.5,-1000,2") == 0 && gbt_booster_set_param(b, "base_score", "auto") == GBT_OK &&
+           strcmp(get(b, "base_score"), "auto") == 0,
+       "base_score takes a list of one per output, and auto again");
+    ok(gbt_booster_set_param(b, "base_score", "[0.5, nan]") == GBT_E_PARAM, "base_score [0.5, nan] refused: %s",
+       gbt_last_error());
 
     ok_call(gbt_booster_set_param(b, "eval_metric", "auc"), "eval_metric=auc");
     ok_call(gbt_booster_set_param(b, "eval_metric", "logloss,error@0.7"), "eval_metric adds a list");

@@ -112,17 +112,17 @@ static void test_base_score(void)
     struct gbt_obj_param op = {.scale_pos = 1.0, .huber_slope = 1.0, .tweedie_rho = 1.5, .aft_sigma = 1.0, .alpha = {0.5}};
     double out[3] = {0, 0, 0};
     /* labels 1 2 4 7 10: median (position 3) 4 */
-    gbt__objective_base_margin(GBT_OBJ_REG_ABSOLUTEERROR, 1, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_REG_ABSOLUTEERROR, 1, NULL, 0, &op, d, out);
     ok(out[0] == 4.0, "absoluteerror starts at the median 4 (%g)", out[0]);
     /* alpha 0.25: position 1.5 -> 1.5; 0.9 >= 5/6 -> 10; 0.6: position 3.6 -> 4 + 0.6 (7 - 4) = 5.8 */
     op.alpha[0] = 0.25, op.alpha[1] = 0.9, op.alpha[2] = 0.6;
-    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, NAN, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, NULL, 0, &op, d, out);
     ok(out[0] == 1.5 && out[1] == 10.0 && near(out[2], 5.8, 1e-15),
        "quantileerror starts each output at its quantile: 1.5, 10, 5.8 (%g %g %g)", out[0], out[1], out[2]);
     /* weighted: 1 2 4 7 10 weighing 1 1 3 1 1 (total 7); 0.25 -> 1.75 -> 2; 0.9 -> 6.3 -> 10; 0.6 -> 4.2 -> 4 */
-    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, NAN, &op, dw, out);
+    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, NULL, 0, &op, dw, out);
     ok(out[0] == 2.0 && out[1] == 10.0 && out[2] == 4.0, "weighted: 2, 10, 4 (%g %g %g)", out[0], out[1], out[2]);
-    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, 3.25, &op, d, out);
+    gbt__objective_base_margin(GBT_OBJ_REG_QUANTILEERROR, 3, (const double[]){3.25}, 1, &op, d, out);
     ok(out[0] == 3.25 && out[1] == 3.25 && out[2] == 3.25, "base_score=3.25 starts every output there");
     gbt_dataset_free(d);
     gbt_dataset_free(dw);

@@ -418,6 +418,14 @@ static void test_xgboost_strict(void)
                strstr(gbt_last_error(), "base_score") && strstr(gbt_last_error(), "(byte ") && b == NULL,
            "base_score \"%s\" is refused: %s", bad_base[i], gbt_last_error());
     }
+    /* all labels 0: XGBoost 3.2 writes base_score 0 and takes the logit of its bound 1e-6 (float) */
+    b = NULL;
+    out = 0;
+    if (load_edited(edited, sizeof edited, m, "\"base_score\":\"[2E-1]\"", "\"base_score\":\"[0E0]\"", &b) == GBT_OK)
+        gbt_booster_predict_dense(b, x, 1, 2, NAN, GBT_PREDICT_MARGIN, &out, 1);
+    ok(fabs(out - (log((double)1e-6f / (1 - (double)1e-6f)) - 0.5)) < 1e-6,
+       "base_score 0 of binary:logistic loads as the logit of 1e-6 (margin %g)", out);
+    gbt_booster_free(b);
     /* a vector intercept, as XGBoost 3 writes it for reg:squarederror */
     m = xgb_model(buf, sizeof buf, "reg:squarederror", "gbtree", "0", "1", "1");
     b = NULL;

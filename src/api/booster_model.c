@@ -145,7 +145,7 @@ gbt_status gbt_booster_slice_step(const gbt_booster *b, int begin, int end, int 
 static int is_fact(const char *key)
 {
     static const char *const facts[] = {"device", "best_iteration", "best_score", "num_feature", "num_trees",
-                                        "num_target", "training_file"};
+                                        "num_target", "training_file", "base_score"};
     for (size_t i = 0; i < sizeof facts / sizeof *facts; i++)
         if (strcmp(key, facts[i]) == 0) return 1;
     return 0;
@@ -203,6 +203,18 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
     } else if (strcmp(key, "num_target") == 0) {
         RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
         snprintf(tmp, sizeof tmp, "%d", gbt__model_targets(&b->model));
+    } else if (strcmp(key, "base_score") == 0) {
+        struct gbt_strbuf sb = {0};
+        gbt_status s = GBT_OK;
+        RETURN_ERROR_IF(b->model.K == 0, GBT_E_STATE, "the booster has no model yet");
+        gbt__xgboost_put_base_score(&sb, &b->model);
+        if (sb.failed) s = gbt__fail(GBT_E_NO_MEMORY, "out of memory for base_score");
+        else if (sb.len + 1 > buflen)
+            s = gbt__fail(GBT_E_INVALID_ARG, "buffer of %zu bytes is too small for base_score (%zu bytes)", buflen,
+                          sb.len + 1);
+        else memcpy(buf, sb.s, sb.len + 1);
+        free(sb.s);
+        return s;
     } else if (strcmp(key, "training_file") == 0) {
         RETURN_ERROR_IF(b->model.layout.format == GBT_FILE_NONE, GBT_E_STATE,
                         "the model does not record a training file (trained on data from memory, or saved "
@@ -213,7 +225,7 @@ gbt_status gbt_booster_get_attr(const gbt_booster *b, const char *key, char *buf
         const char *v = gbt__model_attr(&b->model, key);
         RETURN_ERROR_IF(v == NULL, GBT_E_INVALID_ARG,
                         "unknown attribute '%s' (device, best_iteration, best_score, num_feature, num_trees, "
-                        "num_target, training_file, or one set by gbt_booster_set_attr)", key);
+                        "num_target, base_score, training_file, or one set by gbt_booster_set_attr)", key);
         RETURN_ERROR_IF(strlen(v) + 1 > buflen, GBT_E_INVALID_ARG,
                         "buffer of %zu bytes is too small for attribute '%s' (%zu bytes)", buflen, key,
                         strlen(v) + 1);

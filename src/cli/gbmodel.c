@@ -20,7 +20,8 @@ static void usage(FILE *f)
             "       gbmodel slice --rounds=A:B MODEL_FILE OUTPUT_FILE\n"
             "       gbmodel convert --to=FORMAT MODEL_FILE OUTPUT_FILE\n"
             "\n"
-            "info        what the model is: objective, classes, features (by name;\n"
+            "info        what the model is: objective, classes, targets, intercept\n"
+            "            (base_score, one per output), features (by name;\n"
             "            past 1000 features only their number), rounds, trees, leaves,\n"
             "            depth, early stopping, and the training parameters that\n"
             "            differ from their defaults\n"
@@ -160,6 +161,14 @@ static void info(const char *path, const char *out_path)
     fprintf(out.f, "num_class: %s\n", buf);
     attr(b, "num_target", buf, sizeof buf);
     fprintf(out.f, "num_target: %s\n", buf);
+    {
+        /* one float text (at most 15 bytes with its comma) per output: up to 4096 classes */
+        char *bs = malloc((size_t)1 << 17);
+        if (bs == NULL) cli_die("out of memory");
+        attr(b, "base_score", bs, (size_t)1 << 17);
+        fprintf(out.f, "base_score: %s\n", bs);
+        free(bs);
+    }
     gbt_booster_num_rounds(b, &rounds);
     fprintf(out.f, "rounds: %d\n", rounds);
     attr(b, "num_trees", buf, sizeof buf);

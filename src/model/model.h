@@ -203,11 +203,15 @@ int gbt__xgboost_base_is_probability(int obj);
  * score (in double), and gbt__xgboost_base_round sets the K raw scores of
  * base to the ones a base_score holds, those XGBoost's format keeps exactly
  * (a trained model's are rounded so, as XGBoost rounds its own, so that an
- * export loads back predicting the same bits).
+ * export loads back predicting the same bits).  A probability is bounded to
+ * [1e-6, 1 - 1e-6] before its logit, as XGBoost bounds it, and one at a
+ * bound is written 0 or 1 (XGBoost's degenerate estimate).
  */
 float gbt__xgboost_base_score(int obj, double margin);
 double gbt__xgboost_base_margin(int obj, float base_score);
 void gbt__xgboost_base_round(int obj, int K, double *base);
+/* m's base_score as XGBoost's learner_model_param writes it: "[v0,v1,...]", one per output. */
+void gbt__xgboost_put_base_score(struct gbt_strbuf *sb, const struct gbt_model *m);
 /* Reads the parsed XGBoost JSON model doc into the empty model m and the default parameters p. */
 gbt_status gbt__model_read_xgboost(const struct gbt_jdoc *doc, const char *what, struct gbt_model *m,
                                    struct gbt_params *p);

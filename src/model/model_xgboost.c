@@ -397,8 +397,8 @@ static gbt_status read_base(const struct gbt_jreader *rd, int32_t e, int obj, in
             s = gbt__jr_fail(rd, e, "base_score is not a finite number");
             break;
         }
-        if (gbt__xgboost_base_is_probability(obj) && !(v > 0 && v < 1)) {
-            s = gbt__jr_fail(rd, e, "base_score of a logistic objective is not in (0, 1)");
+        if (gbt__xgboost_base_is_probability(obj) && !(v >= 0 && v <= 1)) {
+            s = gbt__jr_fail(rd, e, "base_score of a logistic objective is not in [0, 1]");
             break;
         }
         if (gbt__objective_log_link(obj) && !(v > 0)) {

@@ -36,18 +36,44 @@ int gbt__xgboost_base_is_probability(int obj)
     return gbt__objective_logit_link(obj) && obj != GBT_OBJ_BINARY_LOGITRAW;
 }
 
-/* base_score as XGBoost keeps it, a float: a probability or, for the log link, a mean; else the raw score. */
+/* XGBoost's bounds on a probability base_score before its logit: 1e-6 and 1 - 1e-6 in float. */
+#define XGB_PROB_LO 1e-6f
+#define XGB_PROB_HI (1.0f - 1e-6f)
+
+/*
+ * base_score as XGBoost keeps it, a float: a probability or, for the log
+ * link, a mean; else the raw score.  A probability at a bound prints as 0
+ * or 1, as XGBoost prints a degenerate estimate (all labels 0 or 1) whose
+ * raw score is the bound's logit.
+ */
 float gbt__xgboost_base_score(int obj, double margin)
 {
-    if (gbt__xgboost_base_is_probability(obj)) return (float)(1.0 / (1.0 + exp(-margin)));
+    if (gbt__xgboost_base_is_probability(obj)) {
+        const float p = (float)(1.0 / (1.0 + exp(-margin)));
+        return p <= XGB_PROB_LO ? 0.0f : p >= XGB_PROB_HI ? 1.0f : p;
+    }
     if (gbt__objective_log_link(obj)) return (float)exp(margin);
     return (float)margin;
 }
 
 double gbt__xgboost_base_margin(int obj, float base_score)
 {
-    const double v = base_score;
-    return gbt__xgboost_base_is_probability(obj) ? log(v / (1.0 - v)) : gbt__objective_log_link(obj) ? log(v) : v;
+    double v = base_score;
+    if (gbt__xgboost_base_is_probability(obj)) {
+        v = base_score < XGB_PROB_LO ? XGB_PROB_LO : base_score > XGB_PROB_HI ? XGB_PROB_HI : base_score;
+        return log(v / (1.0 - v));
+    }
+    return gbt__objective_log_link(obj) ? log(v) : v;
+}
+
+void gbt__xgboost_put_base_score(struct gbt_strbuf *sb, const struct gbt_model *m)
+{
+    gbt__sb_append(sb, "[", 1);
+    for (int k = 0; k < m->K; k++) {
+        if (k) gbt__sb_append(sb, ",", 1);
+        gbt__json_put_float(sb, gbt__xgboost_base_score(m->objective, m->base[k]), 1);
+    }
+    gbt__sb_append(sb, "]", 1);
 }
 
 void gbt__xgboost_base_round(int obj, int K, double *base)
@@ -436,15 +462,13 @@ static void put_linear(struct gbt_strbuf *sb, const struct gbt_model *m, int shi
 static gbt_status put_learner_tail(struct gbt_strbuf *sb, const struct gbt_model *m, const struct gbt_params *p,
                                    uint64_t nfeat)
 {
-    gbt__sb_printf(sb, "\"learner_model_param\":{\"base_score\":\"[");
-    for (int k = 0; k < m->K; k++) {
-        if (k) gbt__sb_append(sb, ",", 1);
-        gbt__json_put_float(sb, gbt__xgboost_base_score(m->objective, m->base[k]), 1);
-    }
+    gbt__sb_printf(sb, "\"learner_model_param\":{\"base_score\":\"");
+    gbt__xgboost_put_base_score(sb, m);
     /* several outputs are classes for multi:*, targets (one per quantile) otherwise */
-    gbt__sb_printf(sb, "]\",\"boost_from_average\":\"1\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","
+    /* boost_from_average 0: the intercept was given (XGBoost's mark of a user's base_score) */
+    gbt__sb_printf(sb, "\",\"boost_from_average\":\"%d\",\"num_class\":\"%d\",\"num_feature\":\"%llu\","
                        "\"num_target\":\"%d\"},",
-                   gbt_objective_is_multiclass(m->objective) ? m->num_class : 0, (unsigned long long)nfeat,
+                   p->num_base_score == 0, gbt_objective_is_multiclass(m->objective) ? m->num_class : 0, (unsigned long long)nfeat,
                    gbt_objective_is_multiclass(m->objective) ? 1 : m->K);
     FORWARD_IF_ERROR(put_objective(sb, m, p));
     gbt__sb_printf(sb, "},\"version\":[3,1,0]}\n");

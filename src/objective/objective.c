@@ -264,85 +264,94 @@ static gbt_status label_quantiles(const struct gbt_obj_param *op, int K, const g
 }
 
 /*
- * Multi-target: each target's starting score from its own labels, as a
- * one-target objective's (XGBoost 3's vector intercept).
+ * One output's starting score from base_score v (NaN: estimated from d's
+ * labels).  A logistic objective's base_score may be 0 or 1 (a degenerate
+ * estimate, all labels alike, as XGBoost allows it): it is clamped to
+ * [1e-6, 1 - 1e-6] as an estimate is.
  */
-static gbt_status target_base_margins(int obj, int T, double base_score, const struct gbt_obj_param *op,
-                                      const gbt_dataset *d, double *out)
+static gbt_status one_base_margin(int obj, double v, double scale_pos, const gbt_dataset *d, double *out)
 {
-    gbt_dataset col = *d; /* a read-only view of d with target k's labels */
-    float *y;
+    const int logistic = gbt__objective_logit_link(obj);
+    const int log_link = gbt__objective_log_link(obj);
+    if (isnan(v)) {
+        FORWARD_IF_ERROR(auto_base_score(obj, scale_pos, d, &v));
+        if (log_link && v < 1e-6) v = 1e-6;
+    } else if (logistic) {
+        RETURN_ERROR_IF(!(v >= 0.0 && v <= 1.0), GBT_E_PARAM, "base_score=%g must lie in [0, 1] for %s", v,
+                        gbt__objective_name(obj));
+    } else if (log_link) {
+        RETURN_ERROR_IF(!(v > 0.0), GBT_E_PARAM,
+                        "base_score=%g must be positive for %s (it is a mean; the raw score is its log)", v,
+                        gbt__objective_name(obj));
+    } else if (obj == GBT_OBJ_REG_SQUAREDLOGERROR) {
+        RETURN_ERROR_IF(!(v > -1.0), GBT_E_PARAM, "base_score=%g must be above -1 for %s", v,
+                        gbt__objective_name(obj));
+    }
+    if (logistic) {
+        if (v < 1e-6) v = 1e-6;
+        if (v > 1 - 1e-6) v = 1 - 1e-6;
+    }
+    *out = logistic ? log(v / (1.0 - v)) : log_link ? log(v) : v;
+    return GBT_OK;
+}
+
+/* The centred log of the weighted class frequencies of d (multiclass). */
+static gbt_status class_base_margins(int K, const gbt_dataset *d, double *out)
+{
+    double *freq, mean = 0.0, total = 0.0;
+    FORWARD_IF_ERROR(gbt__alloc(&freq, (size_t)K, sizeof *freq, 1, "class frequencies"));
+    for (uint64_t r = 0; r < d->nrow; r++) {
+        double w = d->weight ? d->weight[r] : 1.0;
+        freq[(int)d->label[r]] += w;
+        total += w;
+    }
+    for (int k = 0; k < K; k++) {
+        double p = total > 0 ? freq[k] / total : 1.0 / K;
+        if (p < 1e-16) p = 1e-16;
+        out[k] = log(p);
+        mean += out[k];
+    }
+    mean /= K;
+    for (int k = 0; k < K; k++) out[k] -= mean;
+    free(freq);
+    return GBT_OK;
+}
+
+gbt_status gbt__objective_base_margin(int obj, int K, const double *given, int ngiven,
+                                      const struct gbt_obj_param *op, const gbt_dataset *d, double *out)
+{
+    const int T = d != NULL ? gbt__dataset_targets(d) : 1;
+    gbt_dataset col;
+    float *y = NULL;
     gbt_status s = GBT_OK;
-    FORWARD_IF_ERROR(gbt__alloc(&y, d->nrow ? d->nrow : 1, sizeof *y, 0, "a target's labels"));
-    col.label = y;
-    col.ntarget = 0;
-    for (int k = 0; k < T && s == GBT_OK; k++) {
-        for (uint64_t r = 0; r < d->nrow; r++) y[r] = d->label[r * (uint64_t)T + (uint64_t)k];
-        s = gbt__objective_base_margin(obj, 1, base_score, op, &col, out + k);
+    RETURN_ERROR_IF(ngiven > 1 && ngiven != K, GBT_E_PARAM,
+                    "base_score has %d values; the model has %d output(s) (%s): give one value for all or one "
+                    "per output", ngiven, K, gbt_objective_is_multiclass(obj) ? "classes" : "targets");
+    const int refits = gbt_objective_refits_leaves(obj);
+    if (gbt_objective_is_multiclass(obj) || (refits && T == 1)) {
+        /* multiclass: raw scores, as XGBoost takes them; quantiles: the labels' scale */
+        for (int k = 0; k < K; k++) out[k] = ngiven ? given[ngiven > 1 ? k : 0] : 0.0;
+        if (ngiven || d == NULL || d->nrow == 0) return GBT_OK;
+        return refits ? label_quantiles(op, K, d, out) : class_base_margins(K, d, out);
+    }
+    if (T > 1) { /* each target's from its own labels (XGBoost 3's vector intercept) */
+        FORWARD_IF_ERROR(gbt__alloc(&y, d->nrow ? d->nrow : 1, sizeof *y, 0, "a target's labels"));
+        col = *d; /* a read-only view of d with target k's labels */
+        col.label = y;
+        col.ntarget = 0;
+    }
+    for (int k = 0; k < K && s == GBT_OK; k++) {
+        if (y)
+            for (uint64_t r = 0; r < d->nrow; r++) y[r] = d->label[r * (uint64_t)T + (uint64_t)k];
+        /* the outputs of a one-target model (or of one loaded without data) start alike */
+        const double v = ngiven ? given[ngiven > 1 ? k : 0] : NAN;
+        if (k > 0 && !y && ngiven <= 1) out[k] = out[0];
+        else if (refits && isnan(v) && d->nrow > 0) s = label_quantiles(op, 1, &col, out + k); /* alpha[0] */
+        else if (refits) out[k] = isnan(v) ? 0.0 : v;
+        else s = one_base_margin(obj, v, op->scale_pos, y ? &col : d, out + k);
     }
     free(y);
     return s;
-}
-
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
-                                      const struct gbt_obj_param *op, const gbt_dataset *d,
-                                      double *out)
-{
-    if (d != NULL && gbt__dataset_targets(d) > 1) return target_base_margins(obj, K, base_score, op, d, out);
-    const double scale_pos = op->scale_pos;
-    const int logistic = gbt__objective_logit_link(obj);
-    const int log_link = gbt__objective_log_link(obj);
-    if (gbt_objective_is_multiclass(obj)) {
-        double *freq, mean = 0.0, total = 0.0;
-        RETURN_ERROR_IF(!isnan(base_score), GBT_E_PARAM,
-                        "base_score is not used by %s; leave it at auto", gbt__objective_name(obj));
-        for (int k = 0; k < K; k++) out[k] = 0.0;
-        if (d == NULL) return GBT_OK;
-        FORWARD_IF_ERROR(gbt__alloc(&freq, (size_t)K, sizeof *freq, 1, "class frequencies"));
-        for (uint64_t r = 0; r < d->nrow; r++) {
-            double w = d->weight ? d->weight[r] : 1.0;
-            freq[(int)d->label[r]] += w;
-            total += w;
-        }
-        for (int k = 0; k < K; k++) {
-            double p = total > 0 ? freq[k] / total : 1.0 / K;
-            if (p < 1e-16) p = 1e-16;
-            out[k] = log(p);
-            mean += out[k];
-        }
-        mean /= K;
-        for (int k = 0; k < K; k++) out[k] -= mean;
-        free(freq);
-        return GBT_OK;
-    }
-    if (gbt_objective_refits_leaves(obj)) {
-        for (int k = 0; k < K; k++) out[k] = isnan(base_score) ? 0.0 : base_score;
-        if (isnan(base_score) && d != NULL && d->nrow > 0) return label_quantiles(op, K, d, out);
-        return GBT_OK;
-    }
-    if (isnan(base_score)) {
-        FORWARD_IF_ERROR(auto_base_score(obj, scale_pos, d, &base_score));
-        if (logistic) {
-            if (base_score < 1e-6) base_score = 1e-6;
-            if (base_score > 1 - 1e-6) base_score = 1 - 1e-6;
-        }
-        if (log_link && base_score < 1e-6) base_score = 1e-6;
-    } else if (logistic) {
-        RETURN_ERROR_IF(!(base_score > 0.0 && base_score < 1.0), GBT_E_PARAM,
-                        "base_score=%g must lie in (0, 1) for %s", base_score,
-                        gbt__objective_name(obj));
-    } else if (log_link) {
-        RETURN_ERROR_IF(!(base_score > 0.0), GBT_E_PARAM,
-                        "base_score=%g must be positive for %s (it is a mean; the raw score is its log)",
-                        base_score, gbt__objective_name(obj));
-    } else if (obj == GBT_OBJ_REG_SQUAREDLOGERROR) {
-        RETURN_ERROR_IF(!(base_score > -1.0), GBT_E_PARAM, "base_score=%g must be above -1 for %s",
-                        base_score, gbt__objective_name(obj));
-    }
-    /* every output (the targets of a model loaded without data) starts there */
-    for (int k = 0; k < K; k++)
-        out[k] = logistic ? log(base_score / (1.0 - base_score)) : log_link ? log(base_score) : base_score;
-    return GBT_OK;
 }
 
 int gbt__objective_outputs(int obj, int K, unsigned flags)

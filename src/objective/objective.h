@@ -56,8 +56,11 @@ int gbt__objective_multi_target(int obj);
 gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
 
 /*
- * The initial raw score of each of the K groups: from base_score when it is
- * set (NaN: auto), else from the labels: the weighted mean (as a logit for
+ * The initial raw score of each of the K outputs: from base_score when it is
+ * given (ngiven values: 1 for every output or K, one each; a multiclass
+ * model's are raw scores, as XGBoost takes them; a logistic one's may be 0
+ * or 1 and is then clamped to [1e-6, 1 - 1e-6]), else (ngiven 0) from the
+ * labels, each target's from its own: the weighted mean (as a logit for
  * the logistic objectives, a log for the log-link ones; rows labelled 1
  * weigh scale_pos times their weight, as in the gradients), for
  * reg:squaredlogerror exp(mean log(1 + y)) - 1, for reg:pseudohubererror
@@ -67,9 +70,8 @@ gbt_status gbt__objective_check(int obj, int num_class, const gbt_dataset *d);
  * survival:aft log 0.5 (XGBoost's), or, for multiclass, the centred log of
  * the weighted class frequencies.  op gives scale_pos and the quantiles.
  */
-gbt_status gbt__objective_base_margin(int obj, int K, double base_score,
-                                      const struct gbt_obj_param *op, const gbt_dataset *d,
-                                      double *out);
+gbt_status gbt__objective_base_margin(int obj, int K, const double *given, int ngiven,
+                                      const struct gbt_obj_param *op, const gbt_dataset *d, double *out);
 
 /* Floats a prediction writes per row. */
 int gbt__objective_outputs(int obj, int K, unsigned flags);

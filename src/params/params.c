@@ -176,8 +176,9 @@ static const struct pdef table[] = {
     {"lambdarank_bias_norm", "", PT_DOUBLE, NULL, "1", 0, INF, 0, 1, OFF(lambdarank_bias_norm), 0, 1,
      "rank:* with lambdarank_unbiased: the Lp regularisation p of the position biases "
      "(bias = (L_i / L_0)^(1 / (1 + p)))"},
-    {"base_score", "", PT_AUTO_DOUBLE, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
-     GBT_PF_MODEL, 1, "initial prediction (auto: the weighted label mean)"},
+    {"base_score", "", PT_DOUBLES, NULL, "auto", -FLT_MAX, FLT_MAX, 0, 0, OFF(base_score),
+     GBT_PF_MODEL, 1, "initial prediction, one value for every output or a list [v0, v1, ...] of one per "
+     "target or class (auto: estimated from the labels, e.g. the weighted label mean)"},
     {"monotone_constraints", "", PT_TEXT, NULL, "", 0, 0, 0, 0, OFF(monotone_constraints),
      GBT_PF_REBUILD, 1,
      "one of -1, 0, 1 per feature, (1,0,-1) or [1,0,-1] (features past a shorter list: 0), or by name "
@@ -322,7 +323,7 @@ static const char *type_text(const struct pdef *d)
     case PT_INT: return "int";
     case PT_DOUBLE: return "double";
     case PT_AUTO_DOUBLE: return "double|auto";
-    case PT_DOUBLES: return "double list";
+    case PT_DOUBLES: return strcmp(d->deflt, "auto") == 0 ? "double list|auto" : "double list";
     case PT_DEVICE: return "auto|cpu|cuda|cuda:N";
     case PT_METRICS: return gbt__metric_names();
     case PT_BOOL: return "bool";
@@ -366,10 +367,23 @@ static gbt_status parse_number(const struct pdef *d, const char *value, double *
     return GBT_OK;
 }
 
+/* A list parameter's count and capacity: quantile_alpha's or base_score's. */
+static int64_t *list_count(const struct pdef *d, struct gbt_params *p, int64_t *cap)
+{
+    *cap = d->offset == OFF(base_score) ? GBT_MAX_BASE_SCORE : GBT_MAX_QUANTILES;
+    return d->offset == OFF(base_score) ? &p->num_base_score : &p->num_quantile_alpha;
+}
+
+static int64_t list_len(const struct pdef *d, const struct gbt_params *p)
+{
+    return d->offset == OFF(base_score) ? p->num_base_score : p->num_quantile_alpha;
+}
+
 /*
  * A list of numbers: "0.5", "0.1,0.5,0.9" or XGBoost's "[0.1, 0.5, 0.9]",
- * each in the parameter's range.  quantile_alpha is the one list parameter:
- * its count goes to num_quantile_alpha.
+ * each in the parameter's range; "auto" (none) where that is the default.
+ * The list parameters are quantile_alpha and base_score, their counts
+ * num_quantile_alpha and num_base_score.
  */
 static gbt_status set_doubles(const struct pdef *d, struct gbt_params *p, const char *value)
 {
@@ -377,8 +391,12 @@ static gbt_status set_doubles(const struct pdef *d, struct gbt_params *p, const 
     const char *s = value, *end;
     const char *expect = "a number or a list like [0.1, 0.5, 0.9]";
     char one[64];
-    int64_t n = 0;
+    int64_t n = 0, cap, *count = list_count(d, p, &cap);
     int open;
+    if (strcmp(d->deflt, "auto") == 0 && strcmp(value, "auto") == 0) {
+        *count = 0;
+        return GBT_OK;
+    }
     while (isspace((unsigned char)*s)) s++;
     open = *s == '[';
     s += open;
@@ -392,8 +410,7 @@ static gbt_status set_doubles(const struct pdef *d, struct gbt_params *p, const 
         while (c < end && *c != ',') c++;
         l = (size_t)(c - s);
         while (l > 0 && isspace((unsigned char)*s)) s++, l--;
-        RETURN_ERROR_IF(n == GBT_MAX_QUANTILES, GBT_E_PARAM, "parameter '%s': at most %d values",
-                        d->name, GBT_MAX_QUANTILES);
+        RETURN_ERROR_IF(n == cap, GBT_E_PARAM, "parameter '%s': at most %lld values", d->name, (long long)cap);
         if (l == 0 || l >= sizeof one) return bad_value(d, value, expect);
         memcpy(one, s, l);
         one[l] = '\0';
@@ -402,8 +419,8 @@ static gbt_status set_doubles(const struct pdef *d, struct gbt_params *p, const 
         if (c == end) break;
         s = c + 1;
     }
-    for (int64_t i = n; i < GBT_MAX_QUANTILES; i++) out[i] = 0.0;
-    p->num_quantile_alpha = n;
+    for (int64_t i = n; i < cap; i++) out[i] = 0.0;
+    *count = n;
     return GBT_OK;
 }
 
@@ -639,7 +656,7 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
                              size_t len)
 {
     const char *field = (const char *)p + d->offset;
-    char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64 + GBT_MAX_QUANTILES * 32];
+    char tmp[GBT_MAX_METRICS * GBT_METRIC_NAME_MAX + 64 + GBT_MAX_BASE_SCORE * 32];
     tmp[0] = '\0';
     if (d->type == PT_TEXT) {
         const char *text = *(char *const *)field ? *(char *const *)field : "";
@@ -663,7 +680,8 @@ static gbt_status value_text(const struct pdef *d, const struct gbt_params *p, c
             gbt__format_double(tmp, sizeof tmp, *(const double *)field);
         break;
     case PT_DOUBLES:
-        for (int64_t i = 0; i < p->num_quantile_alpha; i++) {
+        if (list_len(d, p) == 0) snprintf(tmp, sizeof tmp, "auto");
+        for (int64_t i = 0; i < list_len(d, p); i++) {
             size_t l = strlen(tmp);
             if (i) tmp[l++] = ',';
             gbt__format_double(tmp + l, sizeof tmp - l, ((const double *)field)[i]);

@@ -15,6 +15,7 @@
 #define GBT_METRIC_NAME_MAX 32
 #define GBT_DEVICE_NAME_MAX 32
 #define GBT_MAX_CLASSES 4096
+#define GBT_MAX_BASE_SCORE 256 /* values of a base_score list (one is every output's) */
 #define GBT_CONSTRAINT_TEXT_MAX 16384 /* bytes of monotone_ and interaction_constraints' text */
 
 enum gbt_booster_kind { GBT_BOOSTER_GBTREE = 0, GBT_BOOSTER_DART = 1, GBT_BOOSTER_GBLINEAR = 2 };
@@ -67,7 +68,9 @@ struct gbt_params {
     int64_t lambdarank_score_normalization;
     int64_t lambdarank_unbiased;            /* rank:*: Unbiased LambdaMART's position biases */
     double lambdarank_bias_norm;            /* their Lp regularisation p */
-    double base_score; /* NaN: estimated from the labels */
+    /* base_score as given, one value for every output or one per output; none (auto): estimated from the labels */
+    double base_score[GBT_MAX_BASE_SCORE];
+    int64_t num_base_score;
     /*
      * As given (params/constraints.h), resolved against the training
      * data's features: owned heap text, NULL for none (so that a booster

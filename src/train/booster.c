@@ -233,7 +233,7 @@ gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, con
         return GBT_OK;
     }
     FORWARD_IF_ERROR(gbt__alloc(&base, (size_t)K, sizeof *base, 0, "starting scores"));
-    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, &op, all, base);
+    s = gbt__objective_base_margin((int)p->objective, K, p->base_score, (int)p->num_base_score, &op, all, base);
     /* held as XGBoost's float base_score holds them: exported models load back bit for bit */
     if (s == GBT_OK) gbt__xgboost_base_round((int)p->objective, K, base);
     if (s == GBT_OK)

@@ -2013,17 +2013,15 @@ class Booster:
         base: List[float] = []
         num_target = 1
         if self.num_boosted_rounds():
-            # the model's starting raw scores through the objective's transform
-            # (XGBoost's base_score is a prediction: 0.5, not 0, for binary:logistic),
-            # one per target or quantile; a multi-class model's as they are
+            # the model's intercept as the library writes XGBoost's base_score (a prediction:
+            # 0.5, not 0, for binary:logistic), one per target or quantile; a multi-class
+            # model's raw scores
             margin = json.loads(bytes(self.save_raw("gbt"))).get("base_margin") or []
-            base = [float(v) for v in margin]
             if not str(params.get("objective", "")).startswith("multi:") and margin:
                 num_target = len(margin)  # XGBoost's outputs: targets or quantiles
-                m = np.array(base, dtype=np.float64)
-                out = np.empty(m.size, dtype=np.float32)
-                if LIB.gbt_booster_transform(self._handle, _ptr(m), 1, _ptr(out), out.size) == 0:
-                    base = [float(v) for v in out]
+            buf = ctypes.create_string_buffer(16 * len(margin) + 16)  # a float's text and comma each
+            check(LIB.gbt_booster_get_attr(self._handle, cstr("base_score"), buf, len(buf)))
+            base = json.loads(buf.value.decode())
         version = [int(x) for x in LIB.gbt_version().decode().split(".")[:3] if x.isdigit()]
         cfg = xgb_config.config(params, self.eval_metric_names(), self.num_features() if self._has_model() else 0,
                                 self.num_trees() if self._has_model() else 0, base, version, num_target)

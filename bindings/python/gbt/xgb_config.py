@@ -84,6 +84,8 @@ def config(params: Dict[str, str], metrics: List[str], num_feature: int, num_tre
     auto = params.get("base_score", "auto") == "auto"
     # the intercept, given or estimated, as XGBoost prints it: the shortest text of its float32
     given = [float(v) for v in take("base_score").strip("[]").split(",") if v.strip()] if not auto else []
+    if len(given) == 1 and len(base_score) > 1:
+        given *= len(base_score)  # one value for every output, printed per output as XGBoost does
     model_param = {"base_score": "[" + ",".join(str(np.float32(v)) for v in (base_score if auto else given)) + "]"
                    if base_score or given else "[]",
                    "boost_from_average": "1" if auto else "0", "num_class": take("num_class"),

@@ -99,3 +99,37 @@ def test_multi_target_refusals():
         gbt.train({}, gbt.DMatrix(X, label=Y), 1, xgb_model=one)
     with pytest.raises(gbt.GBTError, match="1 label.*3 target"):
         gbt.train({}, gbt.DMatrix(X, label=Y), 1, evals=[(gbt.DMatrix(X, label=Y[:, 0]), "v")])
+
+
+def test_given_intercept_vectors_are_xgboosts(tmp_path):
+    """base_score given as one value per target or class (XGBoost 3's vector
+    intercept), or one for all: the intercept save_config reports, the
+    predictions and the exported model (boost_from_average 0) as XGBoost's;
+    a degenerate logistic estimate (all labels 0) reported as 0, as XGBoost."""
+    xgb = pytest.importorskip("xgboost")
+    X, Y = _data(60)
+    c = np.digitize(Y[:, 0], [0.0, 1.5])  # 3 classes
+    cases = [(dict(objective="reg:squarederror", base_score=[0.5, 1.0, 2.0]), Y),
+             (dict(objective="binary:logistic", base_score=[0.2, 0.5, 0.9]), (Y > 0.5).astype(np.float64)),
+             (dict(objective="reg:squarederror", base_score=0.5), Y),
+             (dict(objective="multi:softprob", num_class=3, base_score=[0.1, -0.2, 0.3]), c),
+             (dict(objective="binary:logistic"), np.zeros(60))]
+    for p, y in cases:
+        p = dict(_P, **p)
+        bx, bg = xgb.train(p, xgb.DMatrix(X, label=y), 2), gbt.train(p, gbt.DMatrix(X, label=y), 2)
+        ix = json.loads(json.loads(bx.save_config())["learner"]["learner_model_param"]["base_score"])
+        ig = json.loads(json.loads(bg.save_config())["learner"]["learner_model_param"]["base_score"])
+        assert ig == ix, (p, ig, ix)
+        want = bx.predict(xgb.DMatrix(X), output_margin=True)
+        np.testing.assert_allclose(bg.predict(gbt.DMatrix(X), output_margin=True), want, rtol=1e-5, atol=1e-5)
+        bx.save_model(tmp_path / "x.json")  # XGBoost's model loads in gbt and predicts the same
+        np.testing.assert_allclose(gbt.Booster(model_file=tmp_path / "x.json").predict(gbt.DMatrix(X), output_margin=True),
+                                   want, rtol=1e-6, atol=1e-6)
+        bg.save_model(tmp_path / "g.json", format="xgboost")
+        back = xgb.Booster(model_file=tmp_path / "g.json")
+        assert json.loads(back.save_config())["learner"]["learner_model_param"]["boost_from_average"] == (
+            "0" if "base_score" in p else "1")
+        np.testing.assert_allclose(back.predict(xgb.DMatrix(X), output_margin=True),
+                                   bg.predict(gbt.DMatrix(X), output_margin=True), rtol=1e-6, atol=1e-6)
+    with pytest.raises(gbt.ParamError, match=r"2 values; the model has 3 output\(s\)"):
+        gbt.train(dict(_P, base_score=[0.5, 1.0]), gbt.DMatrix(X, label=Y), 1)
