@@ -16,6 +16,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "data/binned.h"
 #include "data/dataset.h"
@@ -25,25 +28,41 @@
 /* The rows copied and binned at a time: about 4 MB of floats. */
 #define BLOCK_BYTES (4u << 20)
 
-/* Each feature's present values into count (ncol, zeroed) and the first infinite cell (row-major), or n, into *inf. */
-static void count_cells(const struct gbt_dense_src *src, uint64_t nrow, uint64_t ncol, uint64_t *count,
-                        uint64_t *inf)
+/*
+ * Each feature's present values into count (ncol) and the first infinite
+ * cell (row-major), or n, into *inf: each thread counts its rows into its
+ * own counts, summed after (exact, so the same on any thread count).
+ */
+static gbt_status count_cells(const struct gbt_dense_src *src, uint64_t nrow, uint64_t ncol, uint64_t *count,
+                              uint64_t *inf)
 {
     const int miss_nan = isnan(src->missing);
     const int nt = nrow * ncol < 65536 ? 1 : gbt__threads(0);
-    uint64_t first = nrow * ncol;
-    (void)nt; /* (a build without OpenMP) */
-#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : count[:ncol]) reduction(min : first)
-    for (uint64_t r = 0; r < nrow; r++) {
-        const float *row = src->data + r * src->stride;
-        for (uint64_t f = 0; f < ncol; f++) {
-            const float v = row[f];
-            if (isnan(v) || (!miss_nan && v == src->missing)) continue;
-            count[f]++;
-            if (isinf(v) && r * ncol + f < first) first = r * ncol + f;
+    uint64_t first = nrow * ncol, *part = NULL;
+    FORWARD_IF_ERROR(gbt__alloc(&part, (size_t)nt * ncol, sizeof *part, 1, "value counts"));
+#pragma omp parallel num_threads(nt)
+    {
+        size_t t = 0;
+#ifdef _OPENMP
+        t = (size_t)omp_get_thread_num();
+#endif
+        uint64_t *mine = part + t * ncol;
+#pragma omp for schedule(static) reduction(min : first)
+        for (uint64_t r = 0; r < nrow; r++) {
+            const float *row = src->data + r * src->stride;
+            for (uint64_t f = 0; f < ncol; f++) {
+                const float v = row[f];
+                if (isnan(v) || (!miss_nan && v == src->missing)) continue;
+                mine[f]++;
+                if (isinf(v) && r * ncol + f < first) first = r * ncol + f;
+            }
         }
     }
+    for (size_t t = 0; t < (size_t)nt; t++)
+        for (uint64_t f = 0; f < ncol; f++) count[f] += part[t * ncol + f];
+    free(part);
     *inf = first;
+    return GBT_OK;
 }
 
 /* Rows [r0, r0 + n) binned with q's cuts into q's codes (or CSR rows from *at), through buf (n * ncol floats). */
@@ -118,7 +137,11 @@ gbt_status gbt_dataset_from_dense_binned(const float *data, uint64_t nrow, uint6
     src.stride = row_stride;
     src.missing = missing;
     FORWARD_IF_ERROR(gbt__alloc(&count, ncol, sizeof *count, 1, "value counts"));
-    count_cells(&src, nrow, ncol, count, &inf);
+    s = count_cells(&src, nrow, ncol, count, &inf);
+    if (s != GBT_OK) {
+        free(count);
+        return s;
+    }
     if (inf < nrow * ncol) {
         free(count);
         return gbt__fail(GBT_E_FORMAT, "row %llu: infinite value in column %llu", (unsigned long long)(inf / ncol),
