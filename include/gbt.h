@@ -185,6 +185,27 @@ GBT_API gbt_status gbt_dataset_from_dense(const float *data, uint64_t nrow, uint
                                           float missing, gbt_dataset **out);
 
 /*
+ * A dataset of the bins of a row-major dense matrix (XGBoost's
+ * QuantileDMatrix of an array), which is read in place and never copied
+ * whole: row r starts at data + r * row_stride (row_stride 0: ncol).
+ * Missing and infinite values as gbt_dataset_from_dense; weight (nrow
+ * values, checked as gbt_dataset_set_field's, or NULL) weighs the cuts,
+ * since they cannot change afterwards.  The cuts and codes are those a
+ * training with max_bin (2 to 65535) makes of gbt_dataset_from_dense's
+ * dataset of the same rows and weights, so such a training gives the same
+ * model bytes, on the CPU and on CUDA; the dataset keeps them (the binned
+ * matrix) and no feature values, as gbt_dataset_from_iter's, and refuses
+ * what that one refuses.  It costs, beyond the caller's matrix, the codes
+ * (one byte a cell for max_bin <= 256, else two; four bytes a present
+ * value and eight a row for data more than three quarters missing), a
+ * block of 4 MB, and while the cuts are made 16 bytes a row (24 with
+ * weights) on each of OpenMP's threads.  nrow must be at least 1.
+ */
+GBT_API gbt_status gbt_dataset_from_dense_binned(const float *data, uint64_t nrow, uint64_t ncol,
+                                                 uint64_t row_stride, float missing, const float *weight,
+                                                 int max_bin, gbt_dataset **out);
+
+/*
  * A dataset from a compressed sparse row matrix, copied: row i holds the
  * entries indptr[i] .. indptr[i+1]-1 of `indices` (column numbers, < ncol)
  * and `values`.  Absent entries and NaN values are missing.  Columns within

@@ -781,6 +781,55 @@ static void check_ref(int have_cuda, int sparse)
     gbt_dataset_free(vown);
 }
 
+/*
+ * gbt_dataset_from_dense_binned: the rows of x (10% missing, as -7 in a
+ * matrix whose rows are C + 2 floats apart) with weights give the model of
+ * the same rows in memory (on the CPU; in the emulated build on CUDA
+ * against the CPU's in-memory model); bad arguments, an infinite value
+ * and a negative weight are refused.
+ */
+static void check_dense_binned(int have_cuda)
+{
+    enum { S = C + 2 };
+    static float xs[N * S];
+    const char *set[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cpu", NULL};
+    const char *set_cuda[] = {"objective=reg:squarederror", "max_depth=3", "max_bin=16", "device=cuda", NULL};
+    gbt_dataset *mem, *d = NULL, *bad = NULL;
+    gbt_booster *ref, *got;
+    tu_data(N, C, 0.1, 0, x, y);
+    for (int i = 0; i < N; i++) w[i] = 0.25f + (float)(i % 7);
+    for (int r = 0; r < N; r++)
+        for (int c = 0; c < S; c++) xs[r * S + c] = c < C && !isnan(x[r * C + c]) ? x[r * C + c] : -7.0f;
+    mem = in_memory(1, 0);
+    ref = tu_train(mem, ROUNDS, set);
+    if (gbt_dataset_from_dense_binned(xs, N, C, S, -7.0f, w, 16, &d) != GBT_OK ||
+        gbt_dataset_set_field(d, "label", y, N) != GBT_OK)
+        diag("gbt_dataset_from_dense_binned: %s", gbt_last_error());
+    if (!only_device || have_cuda) {
+        got = d ? tu_train(d, ROUNDS, only_device ? set_cuda : set) : NULL;
+        ok(ref && got && tu_same_model(ref, got), "an array's bins, weighted, rows %d floats apart%s: the in-memory "
+           "model", S, only_device ? ", on device=cuda" : "");
+        gbt_booster_free(got);
+    }
+    gbt_booster_free(ref);
+    gbt_dataset_free(mem);
+    gbt_dataset_free(d);
+    if (only_device) return;
+    ok(gbt_dataset_from_dense_binned(xs, N, C, C - 1, NAN, NULL, 16, &bad) == GBT_E_INVALID_ARG && bad == NULL &&
+       strstr(gbt_last_error(), "row_stride 5"), "a row_stride below the columns is refused: %s", gbt_last_error());
+    ok(gbt_dataset_from_dense_binned(xs, N, C, S, NAN, NULL, 1, &bad) == GBT_E_INVALID_ARG &&
+       strstr(gbt_last_error(), "max_bin 1"), "max_bin 1 is refused: %s", gbt_last_error());
+    xs[3 * S + 2] = INFINITY;
+    ok(gbt_dataset_from_dense_binned(xs, N, C, S, NAN, NULL, 16, &bad) == GBT_E_FORMAT &&
+       strstr(gbt_last_error(), "row 3: infinite value in column 2"), "an infinite value is refused: %s",
+       gbt_last_error());
+    xs[3 * S + 2] = 0.5f;
+    w[5] = -1.0f;
+    ok(gbt_dataset_from_dense_binned(xs, N, C, S, NAN, w, 16, &bad) == GBT_E_FORMAT && bad == NULL &&
+       strstr(gbt_last_error(), "row 5: weight -1 is negative"), "a negative weight is refused: %s", gbt_last_error());
+    w[5] = 0.25f;
+}
+
 int main(void)
 {
     const struct kase cases[] = {
@@ -798,6 +847,7 @@ int main(void)
     check_file(have_cuda);
     check_ref(have_cuda, 0);
     check_ref(have_cuda, 1);
+    check_dense_binned(have_cuda);
     if (only_device) return done_testing();
     tu_data(N, C, 0.1, 0, x, y);
     check_bad(1, 2, "batch 2 has 5 columns but batch 0 has 6");

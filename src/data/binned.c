@@ -134,8 +134,8 @@ gbt_status gbt__binned_get(const gbt_dataset *cd, int max_bin, int nthread, int 
     }
     /* no feature values to bin again: the iterator's binning is the only one */
     RETURN_ERROR_IF(d->binned_only, GBT_E_INVALID_ARG,
-                    "the dataset was made from an iterator with max_bin=%d and holds no feature values, so it "
-                    "cannot be binned with max_bin=%d: make it again with that max_bin",
+                    "the dataset was made from an iterator or an array's bins with max_bin=%d and holds no "
+                    "feature values, so it cannot be binned with max_bin=%d: make it again with that max_bin",
                     d->binned ? d->binned->max_bin : 0, max_bin);
     t0 = gbt__now();
     FORWARD_IF_ERROR(gbt__binned_alloc(&b));

@@ -36,7 +36,8 @@ gbt_status gbt__dataset_need_values(const gbt_dataset *d, const char *what)
 {
     RETURN_ERROR_IF(d->binned_only, GBT_E_INVALID_ARG,
                     "%s needs the feature values, and this dataset was made from an iterator "
-                    "(gbt_dataset_from_iter), which keeps only their bins: use a dataset made from the data",
+                    "(gbt_dataset_from_iter) or an array's bins (gbt_dataset_from_dense_binned), which keeps only "
+                    "their bins: use a dataset made from the data",
                     what);
     return GBT_OK;
 }

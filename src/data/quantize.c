@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 #include "common/cuts.h"
 #include "data/quantize.h"
 #include "util/sort.h"
@@ -33,16 +37,6 @@ void gbt__qmatrix_free(struct gbt_qmatrix *q)
     free(q->row_ptr);
     free(q->slots);
     memset(q, 0, sizeof *q);
-}
-
-void gbt__qcols_free(struct gbt_qcols *c)
-{
-    free(c->col_off);
-    free(c->col_dense);
-    free(c->col_code8);
-    free(c->col_code);
-    free(c->col_row);
-    memset(c, 0, sizeof *c);
 }
 
 uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f)
@@ -67,11 +61,14 @@ uint32_t gbt__qm_code(const struct gbt_qmatrix *q, uint64_t r, uint32_t f)
     }
 }
 
-/* Column-major copy of the present values (CSC) with their row weights. */
+/* Column-major copy of the present values (CSC) with their row weights, or (value NULL) dense rows in place. */
 struct columns {
     uint64_t *start; /* nfeat + 1 */
     float *value;
     float *weight;   /* NULL when unweighted */
+    const struct gbt_dense_src *src; /* value NULL: nrow rows, each column gathered when sorted */
+    const float *row_weight;         /* and their weights (NULL when unweighted) */
+    uint64_t nrow;
 };
 
 static void free_columns(struct columns *col)
@@ -215,8 +212,22 @@ static size_t column_distinct(const struct columns *col, uint32_t f, int shift, 
                               float *w, float *wtmp, uint64_t *uw)
 {
     const uint64_t b = col->start[f], n = col->start[f + 1] - b;
-    for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
-    if (w) memcpy(w, col->weight + b, n * sizeof *w);
+    if (col->value) {
+        for (uint64_t i = 0; i < n; i++) keys[i] = gbt_cut_key(col->value[b + i]);
+        if (w) memcpy(w, col->weight + b, n * sizeof *w);
+    } else {
+        /* gathered from the rows in place, as make_columns would copy them (-0 as 0, missing skipped) */
+        const struct gbt_dense_src *src = col->src;
+        const int miss_nan = isnan(src->missing);
+        uint64_t i = 0;
+        for (uint64_t r = 0; r < col->nrow; r++) {
+            const float v = src->data[r * src->stride + f];
+            if (isnan(v) || (!miss_nan && v == src->missing)) continue;
+            keys[i] = gbt_cut_key(v == 0.0f ? 0.0f : v);
+            if (w) w[i] = col->row_weight[r];
+            i++;
+        }
+    }
     gbt__radix_sort32(keys, w, n, ktmp, wtmp);
     return gbt_cuts_distinct(keys, w, shift, n, keys, uw);
 }
@@ -406,8 +417,8 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
         if (s == GBT_OK) s = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
         if (s == GBT_OK) s = gbt__alloc(&uw, maxcol + 1, sizeof *uw, 0, "value weights");
         if (s == GBT_OK) s = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
-        if (s == GBT_OK && col->weight) s = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
-        if (s == GBT_OK && col->weight) s = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
+        if (s == GBT_OK && d->weight) s = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
+        if (s == GBT_OK && d->weight) s = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
         for (uint32_t f = 0; f < nf && s == GBT_OK; f++)
             s = merged_cuts(dist, col, f, count[f], gbt__feature_budget(max_bin, layout, c->has_missing[f]), shift, keys,
                             ktmp, w, wtmp, uw, tmp_cuts + TMP_AT(f),
@@ -431,37 +442,51 @@ static gbt_status compute_cuts(const gbt_dataset *d, const struct columns *col, 
             if (na > maxa) maxa = na;
             if (nb > maxb) maxb = nb;
         }
-#pragma omp parallel num_threads(nthread)
         {
+            /*
+             * Each thread's scratch (the longest column's), made here: freed
+             * to the caller's heap, not kept by a worker thread's arena.
+             */
+            const size_t m = maxcol + 1, nt = (size_t)(nthread > 1 ? nthread : 1);
             uint32_t *keys = NULL, *ktmp = NULL;
             float *w = NULL, *wtmp = NULL;
             uint64_t *uw = NULL;
             struct gbt_qentry *ea = NULL, *eb = NULL;
-            gbt_status ts = gbt__alloc(&keys, maxcol + 1, sizeof *keys, 0, "sort keys");
-            if (ts == GBT_OK) ts = gbt__alloc(&uw, maxcol + 1, sizeof *uw, 0, "value weights");
-            if (ts == GBT_OK) ts = gbt__alloc(&ktmp, maxcol + 1, sizeof *ktmp, 0, "sort keys");
-            if (ts == GBT_OK && col->weight) ts = gbt__alloc(&w, maxcol + 1, sizeof *w, 0, "weights");
-            if (ts == GBT_OK && col->weight) ts = gbt__alloc(&wtmp, maxcol + 1, sizeof *wtmp, 0, "weights");
-            if (ts == GBT_OK) ts = gbt__alloc(&ea, maxa + 1, sizeof *ea, 0, "quantile summary");
-            if (ts == GBT_OK) ts = gbt__alloc(&eb, maxb + 1, sizeof *eb, 0, "quantile summary");
-            /* a thread without scratch (out of memory) checks no feature: its failure goes first */
-            gbt__par_error_keep(&pe, 0, ts);
+            s = gbt__alloc(&keys, nt * m, sizeof *keys, 0, "sort keys");
+            if (s == GBT_OK) s = gbt__alloc(&uw, nt * m, sizeof *uw, 0, "value weights");
+            if (s == GBT_OK) s = gbt__alloc(&ktmp, nt * m, sizeof *ktmp, 0, "sort keys");
+            if (s == GBT_OK && d->weight) s = gbt__alloc(&w, nt * m, sizeof *w, 0, "weights");
+            if (s == GBT_OK && d->weight) s = gbt__alloc(&wtmp, nt * m, sizeof *wtmp, 0, "weights");
+            if (s == GBT_OK) s = gbt__alloc(&ea, nt * (maxa + 1), sizeof *ea, 0, "quantile summary");
+            if (s == GBT_OK) s = gbt__alloc(&eb, nt * (maxb + 1), sizeof *eb, 0, "quantile summary");
+            gbt__par_error_keep(&pe, 0, s);
+#pragma omp parallel num_threads((int)nt) if (s == GBT_OK)
+            {
+                size_t t = 0;
+#ifdef _OPENMP
+                t = (size_t)omp_get_thread_num();
+#endif
 #pragma omp for schedule(dynamic, 1)
-            for (uint32_t f = 0; f < nf; f++) {
-                const uint64_t n = col->start[f + 1] - col->start[f];
-                size_t nd;
-                if (ts != GBT_OK) continue;
-                nd = column_distinct(col, f, shift, keys, ktmp, w, wtmp, uw);
-                if (gbt__cuts_is_cat(c, f)) {
-                    /* its message is this worker's: kept for the caller, the lowest feature's winning */
-                    gbt__par_error_keep(&pe, f, cat_cuts(keys, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
-                                                         &c->nbins[f]));
-                    continue;
+                for (uint32_t f = 0; f < nf; f++) {
+                    const uint64_t n = col->start[f + 1] - col->start[f];
+                    uint32_t *k = keys + t * m;
+                    uint64_t *u = uw + t * m;
+                    size_t nd;
+                    if (s != GBT_OK) continue;
+                    nd = column_distinct(col, f, shift, k, ktmp + t * m, w ? w + t * m : NULL,
+                                         wtmp ? wtmp + t * m : NULL, u);
+                    if (gbt__cuts_is_cat(c, f)) {
+                        /* its message is this worker's: kept for the caller, the lowest feature's winning */
+                        gbt__par_error_keep(&pe, f, cat_cuts(k, nd, f, tmp_cuts + TMP_AT(f), tmp_cat + TMP_AT(f),
+                                                             &c->nbins[f]));
+                        continue;
+                    }
+                    gbt_cuts_prefix(u, nd);
+                    c->nbins[f] = gbt_cuts_of_feature(k, u, nd, n,
+                                                      gbt__feature_budget(max_bin, layout, c->has_missing[f]), unit,
+                                                      ea + t * (maxa + 1), eb + t * (maxb + 1), NULL,
+                                                      tmp_cuts + TMP_AT(f));
                 }
-                gbt_cuts_prefix(uw, nd);
-                c->nbins[f] = gbt_cuts_of_feature(keys, uw, nd, n,
-                                                  gbt__feature_budget(max_bin, layout, c->has_missing[f]), unit, ea, eb,
-                                                  NULL, tmp_cuts + TMP_AT(f));
             }
             free(keys);
             free(ktmp);
@@ -610,91 +635,6 @@ static gbt_status bin_csr(const gbt_dataset *d, struct gbt_qmatrix *q, int nthre
     return GBT_OK;
 }
 
-/* The column-major copy of dense codes: every column dense; a blocked transpose. */
-static gbt_status columns_of_dense(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *o)
-{
-    const uint64_t n = q->nrow, nf = q->cuts.nfeat;
-    const uint64_t block = 2048, nblocks = (n + block - 1) / block;
-    if (q->codes8)
-        FORWARD_IF_ERROR(gbt__alloc(&o->col_code8, n * nf + 1, 1, 0, "binned columns"));
-    else
-        FORWARD_IF_ERROR(gbt__alloc(&o->col_code, n * nf + 1, sizeof(uint16_t), 0, "binned columns"));
-    for (uint64_t f = 0; f < nf; f++) {
-        o->col_off[f] = f * n;
-        o->col_dense[f] = 1;
-    }
-    o->col_off[nf] = nf * n;
-#pragma omp parallel for schedule(static) num_threads(nthread)
-    for (uint64_t b = 0; b < nblocks; b++) {
-        const uint64_t r0 = b * block, r1 = r0 + block < n ? r0 + block : n;
-        for (uint64_t f = 0; f < nf; f++) {
-            if (q->codes8)
-                for (uint64_t r = r0; r < r1; r++) o->col_code8[f * n + r] = q->codes8[r * nf + f];
-            else
-                for (uint64_t r = r0; r < r1; r++) o->col_code[f * n + r] = q->codes16[r * nf + f];
-        }
-    }
-    return GBT_OK;
-}
-
-/* The column-major copy of CSR codes: dense columns for common features, sparse ones for the rest. */
-static gbt_status columns_of_csr(const struct gbt_qmatrix *q, struct gbt_qcols *o)
-{
-    const struct gbt_cuts *c = &q->cuts;
-    const uint64_t n = q->nrow, nf = c->nfeat, nnz = q->row_ptr[n];
-    uint32_t *slot_feature = NULL;
-    uint64_t *count = NULL, *fill = NULL, total = 0;
-    gbt_status s = gbt__alloc(&slot_feature, c->total_slots + 1, sizeof(uint32_t), 0, "slot features");
-    if (s == GBT_OK) s = gbt__alloc(&count, nf + 1, sizeof(uint64_t), 1, "column counts");
-    if (s == GBT_OK) s = gbt__alloc(&fill, nf + 1, sizeof(uint64_t), 0, "column fill");
-    if (s != GBT_OK) goto done;
-    for (uint64_t f = 0; f < nf; f++)
-        for (uint32_t k = c->offset[f]; k < c->offset[f + 1]; k++) slot_feature[k] = (uint32_t)f;
-    for (uint64_t i = 0; i < nnz; i++) count[slot_feature[q->slots[i]]]++;
-    for (uint64_t f = 0; f < nf; f++) {
-        o->col_dense[f] = count[f] * 4 >= n;
-        o->col_off[f] = total;
-        total += o->col_dense[f] ? n : count[f];
-    }
-    o->col_off[nf] = total;
-    s = gbt__alloc(&o->col_code, total + 1, sizeof(uint16_t), 0, "binned columns");
-    if (s == GBT_OK) s = gbt__alloc(&o->col_row, total + 1, sizeof(uint32_t), 0, "binned columns");
-    if (s != GBT_OK) goto done;
-    for (uint64_t f = 0; f < nf; f++) {
-        fill[f] = o->col_off[f];
-        if (o->col_dense[f])
-            for (uint64_t r = 0; r < n; r++) o->col_code[o->col_off[f] + r] = (uint16_t)c->nbins[f];
-    }
-    for (uint64_t r = 0; r < n; r++)
-        for (uint64_t i = q->row_ptr[r]; i < q->row_ptr[r + 1]; i++) {
-            const uint32_t f = slot_feature[q->slots[i]];
-            const uint16_t code = (uint16_t)(q->slots[i] - c->offset[f]);
-            if (o->col_dense[f]) {
-                o->col_code[o->col_off[f] + r] = code;
-            } else {
-                o->col_code[fill[f]] = code;
-                o->col_row[fill[f]++] = (uint32_t)r;
-            }
-        }
-done:
-    free(slot_feature);
-    free(count);
-    free(fill);
-    return s;
-}
-
-gbt_status gbt__qcols_build(const struct gbt_qmatrix *q, int nthread, struct gbt_qcols *out)
-{
-    const uint64_t nf = q->cuts.nfeat;
-    gbt_status s;
-    memset(out, 0, sizeof *out);
-    s = gbt__alloc(&out->col_off, nf + 1, sizeof(uint64_t), 0, "binned columns");
-    if (s == GBT_OK) s = gbt__alloc(&out->col_dense, nf + 1, 1, 0, "binned columns");
-    if (s == GBT_OK) s = q->layout == GBT_QM_CSR ? columns_of_csr(q, out) : columns_of_dense(q, nthread, out);
-    if (s != GBT_OK) gbt__qcols_free(out);
-    return s;
-}
-
 /*
  * Whether every feature's codes fit one byte: value bins and the missing
  * code (categorical features are not held to max_bin).  The counts are
@@ -721,6 +661,21 @@ gbt_status gbt__quantize_rows(const gbt_dataset *d, const struct gbt_qmatrix *q,
     return s;
 }
 
+/* The cuts of d's columns col into out (its layout set), two-byte codes when categories need them. */
+static gbt_status cuts_and_layout(const gbt_dataset *d, const struct columns *col, int max_bin, int nthread,
+                                  const struct gbt_quant_dist *dist, struct gbt_qmatrix *out)
+{
+    gbt_status s = compute_cuts(d, col, max_bin, out->layout, nthread, dist, &out->cuts);
+    if (s == GBT_OK && out->layout == GBT_QM_DENSE8 && !fits_dense8(&out->cuts)) {
+        /* categories beyond one byte's codes: the same cuts again for two-byte codes */
+        gbt__qmatrix_free(out);
+        out->nrow = d->nrow;
+        out->layout = GBT_QM_DENSE16;
+        s = compute_cuts(d, col, max_bin, out->layout, nthread, dist, &out->cuts);
+    }
+    return s;
+}
+
 gbt_status gbt__quantize(const gbt_dataset *d, int max_bin, int nthread, struct gbt_qmatrix *out)
 {
     return gbt__quantize_dist(d, max_bin, nthread, NULL, out);
@@ -737,16 +692,29 @@ gbt_status gbt__quantize_dist(const gbt_dataset *d, int max_bin, int nthread, co
     out->layout = dist ? gbt__qm_layout(dist->nrow, d->ncol, dist->nnz, max_bin)
                        : gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
     FORWARD_IF_ERROR(make_columns(d, nthread, &col));
-    s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
-    if (s == GBT_OK && out->layout == GBT_QM_DENSE8 && !fits_dense8(&out->cuts)) {
-        /* categories beyond one byte's codes: the same cuts again for two-byte codes */
-        gbt__qmatrix_free(out);
-        out->nrow = d->nrow;
-        out->layout = GBT_QM_DENSE16;
-        s = compute_cuts(d, &col, max_bin, out->layout, nthread, dist, &out->cuts);
-    }
+    s = cuts_and_layout(d, &col, max_bin, nthread, dist, out);
     free_columns(&col);
     if (s == GBT_OK) s = out->layout == GBT_QM_CSR ? bin_csr(d, out, nthread) : bin_dense(d, out, nthread);
+    if (s != GBT_OK) gbt__qmatrix_free(out);
+    return s;
+}
+
+gbt_status gbt__quantize_cuts_in_place(const gbt_dataset *d, const struct gbt_dense_src *src, const uint64_t *count,
+                                       int max_bin, int nthread, struct gbt_qmatrix *out)
+{
+    struct columns col;
+    gbt_status s;
+    memset(out, 0, sizeof *out);
+    memset(&col, 0, sizeof col);
+    out->nrow = d->nrow;
+    out->layout = gbt__qm_layout(d->nrow, d->ncol, d->nnz, max_bin);
+    FORWARD_IF_ERROR(gbt__alloc(&col.start, d->ncol + 1, sizeof *col.start, 1, "column offsets"));
+    for (uint64_t f = 0; f < d->ncol; f++) col.start[f + 1] = col.start[f] + count[f];
+    col.src = src;
+    col.row_weight = d->weight;
+    col.nrow = d->nrow;
+    s = cuts_and_layout(d, &col, max_bin, nthread, NULL, out);
+    free_columns(&col);
     if (s != GBT_OK) gbt__qmatrix_free(out);
     return s;
 }

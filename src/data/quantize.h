@@ -155,6 +155,26 @@ gbt_status gbt__quantize_distinct(const gbt_dataset *d, int shift, int nthread, 
                                   size_t *n);
 
 /*
+ * Dense rows read in place: value (r, f) at data[r * stride + f]; NaN and
+ * (when it is not NaN) `missing` are missing.
+ */
+struct gbt_dense_src {
+    const float *data;
+    uint64_t stride;
+    float missing;
+};
+
+/*
+ * The cuts and layout gbt__quantize makes for d's rows, with those rows
+ * read in place from src (d holds their shape, nnz, weights and feature
+ * types, no values) and never copied whole: each thread gathers one
+ * feature's present values at a time.  count[f] is feature f's present
+ * values.  Into out, without codes (gbt__quantize_rows bins the rows).
+ */
+gbt_status gbt__quantize_cuts_in_place(const gbt_dataset *d, const struct gbt_dense_src *src, const uint64_t *count,
+                                       int max_bin, int nthread, struct gbt_qmatrix *out);
+
+/*
  * Bins d's rows with the cuts and layout of q (made for data of d's
  * columns) into part: part's codes (or CSR rows and slots) for d->nrow
  * rows; part holds no cuts of its own (they stay q's).  An iterator's

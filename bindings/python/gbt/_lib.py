@@ -172,6 +172,8 @@ _SIGNATURES = {
     "gbt_param_count": (c_int, []),
     "gbt_param_describe": (c_int, [c_int] + [POINTER(c_char_p)] * 6),
     "gbt_dataset_from_dense": (c_int, [c_void_p, c_uint64, c_uint64, c_float, POINTER(_dataset_p)]),
+    "gbt_dataset_from_dense_binned": (c_int, [c_void_p, c_uint64, c_uint64, c_uint64, c_float, c_void_p, c_int,
+                                              POINTER(_dataset_p)]),
     "gbt_dataset_from_csr": (c_int, [c_void_p, c_void_p, c_void_p, c_uint64, c_uint64,
                                      POINTER(_dataset_p)]),
     "gbt_dataset_from_file": (c_int, [c_char_p, c_char_p, POINTER(_dataset_p)]),

@@ -978,13 +978,17 @@ class QuantileDMatrix(Dataset):
     :func:`gbt.train` unless params set it; ``max_quantile_batches`` is
     accepted and unused.  A 2-D numpy array (with ``label``, ``weight``,
     ``base_margin``, ``missing``, ``feature_names``, ``feature_weights``
-    and no ``ref``, outside a collective context) whose values repeat
-    (fewer distinct values than half the present ones in 4,096 rows spread
-    over it) is binned as an iterator's
-    batches are (below), blocks of about 16 MB of its rows in turn: the
-    dataset keeps the binned matrix (``max_bin``, 256 by default) and no
-    copy of the floats, as XGBoost's ``QuantileDMatrix`` does, and trains
-    the model of ``Dataset(array)`` byte for byte.  Other data (a
+    and no ``ref``, outside a collective context) is binned without a
+    copy of its floats kept: the dataset holds the binned matrix
+    (``max_bin``, 256 by default), as XGBoost's ``QuantileDMatrix`` does,
+    and trains the model of ``Dataset(array)`` byte for byte.  A float32
+    array with evenly spaced rows is read where it lies
+    (``gbt_dataset_from_dense_binned``: the cuts one feature at a time,
+    then the rows binned in blocks); another dtype is converted to one
+    float32 copy first, unless its values repeat (fewer distinct values
+    than half the present ones in 4,096 rows spread over it), where it is
+    binned as an iterator's batches are (below), blocks of about 16 MB of
+    its rows in turn.  Other data (a
     DataFrame, a sparse matrix, groups, categorical features) and an array
     with ``ref`` (the training data whose bins a validation set should use)
     make a :class:`Dataset` that keeps its values; the trees route values as
@@ -1023,11 +1027,16 @@ class QuantileDMatrix(Dataset):
             plain = ("weight", "base_margin", "missing", "feature_names", "feature_weights", "silent", "nthread")
             if (self._pages or ref is not None or _current() is not None or not isinstance(data, np.ndarray)
                     or data.ndim != 2 or data.shape[0] == 0 or data.dtype.kind not in "fiub"
-                    or any(k not in plain for k in kwargs) or not _ArrayRows.pays(data)):
+                    or any(k not in plain for k in kwargs)):
                 super().__init__(data, label, **kwargs)
                 self.max_bin = None if max_bin is None else int(max_bin)
                 return
-            # a plain array: binned a block of rows at a time, only the binned matrix kept (as XGBoost's)
+            in_place = data.dtype == np.float32 and data.strides[1] == 4 and data.strides[0] % 4 == 0 \
+                and data.strides[0] >= 4 * data.shape[1]
+            if in_place or not _ArrayRows.pays(data):
+                self._from_array(data, label, max_bin, **kwargs)
+                return
+            # another dtype with repeating values: binned a block of rows at a time (no whole float32 copy)
             fields = {k: np.asarray(v) for k, v in (("label", label), ("weight", kwargs.pop("weight", None)),
                                                     ("base_margin", kwargs.pop("base_margin", None)))
                       if v is not None}
@@ -1062,6 +1071,28 @@ class QuantileDMatrix(Dataset):
         self._handle = made["handle"]
         names = kwargs.get("feature_names") or made["feature_names"]
         self.set_info(feature_names=names, feature_weights=kwargs.get("feature_weights"))
+
+    def _from_array(self, data: np.ndarray, label: Any, max_bin: Optional[int], *, weight: Any = None,
+                    base_margin: Any = None, missing: Any = None, feature_names: Any = None,
+                    feature_weights: Any = None, silent: Any = None, nthread: Any = None) -> None:
+        """The bins of a 2-D numpy array (``gbt_dataset_from_dense_binned``):
+        a float32 array whose rows are evenly spaced is read in place, another
+        converted to one float32 copy first."""
+        arr = data
+        if not (arr.dtype == np.float32 and arr.strides[1] == 4 and arr.strides[0] % 4 == 0
+                and arr.strides[0] >= 4 * arr.shape[1]):
+            arr = _as_dense_f32(arr)
+        nrow, ncol = arr.shape
+        self.missing = float(missing) if missing is not None else math.nan
+        self._categories, self._frame, self.enable_categorical = {}, None, False
+        self.max_bin = 256 if max_bin is None else int(max_bin)
+        w = None if weight is None else _as_vector(weight, nrow, "weight")
+        self._handle = c_void_p()
+        check(LIB.gbt_dataset_from_dense_binned(arr.ctypes.data, nrow, ncol, arr.strides[0] // 4,
+                                                c_float(self.missing), None if w is None else _ptr(w),
+                                                self.max_bin, byref(self._handle)))
+        self.set_info(label=label, base_margin=base_margin, feature_names=feature_names,
+                      feature_weights=feature_weights)
 
 
 class ExtMemQuantileDMatrix(QuantileDMatrix):

@@ -71,9 +71,9 @@ class DataIter(ABC):
 class _ArrayRows(DataIter):
     """The rows of an array the caller holds, a block of about 16 MB of
     float32 at a time, with the same rows of its per-row fields:
-    ``QuantileDMatrix(array)`` bins them as batches, so that only the
-    binned matrix is kept and no more than a block of the floats is ever
-    copied."""
+    ``QuantileDMatrix(array)`` of an array that is not float32 bins them
+    as batches where its values repeat, so that only the binned matrix is
+    kept and no more than a block of the floats is ever converted."""
 
     BLOCK_BYTES = 16 << 20
 
@@ -95,11 +95,11 @@ class _ArrayRows(DataIter):
 
     @staticmethod
     def pays(data: np.ndarray) -> bool:
-        """Whether binning in blocks holds less than a Dataset would.  Pass 1
-        keeps each feature's distinct values (8 bytes each), a Dataset a
-        copy and a column-major copy of the values (8 bytes a value): so it
-        pays unless most values are distinct.  Judged on 4,096 rows spread
-        over the array: fewer distinct than half the present values there."""
+        """Whether binning in blocks holds less than a float32 copy of the
+        array would (4 bytes a value).  Pass 1 keeps each feature's
+        distinct values (8 bytes each): so it pays unless most values are
+        distinct.  Judged on 4,096 rows spread over the array: fewer
+        distinct than half the present values there."""
         sample = data[::max(1, data.shape[0] // 4096)]
         present = distinct = 0
         for col in np.asarray(sample, dtype=np.float32).T:

@@ -280,16 +280,15 @@ def test_weights_base_margin_categories_and_names():
 
 
 def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
-    """QuantileDMatrix(array) of repeating values bins blocks of the rows as
-    an iterator's batches (here 3 blocks of 128 rows, weights and a base
-    margin with them) and keeps no floats: the model of Dataset(array), byte
-    for byte, and slicing refused.  Mostly distinct values (where pass 1's
-    lists would outgrow a copy) and ref keep the values."""
+    """QuantileDMatrix(array) of float64 repeating values bins blocks of the
+    rows as an iterator's batches (here 3 blocks of 128 rows, weights and a
+    base margin with them) and keeps no floats: the model of Dataset(array),
+    byte for byte, and slicing refused.  ref keeps the values."""
     from gbt.data_iter import _ArrayRows
 
     monkeypatch.setattr(_ArrayRows, "BLOCK_BYTES", 128 * 4 * 5)
     X, y = _data(n=300)
-    X = np.round(X, 1)  # 11 distinct values a feature: 55 of 1,350 present in all
+    X = np.round(X, 1).astype(np.float64)  # 11 distinct values a feature: 55 of 1,350 present in all
     w = np.linspace(0.5, 2.0, 300).astype(np.float32)
     bm = np.full(300, 0.25, np.float32)
     params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32, "nthread": 1}
@@ -299,4 +298,23 @@ def test_quantile_dmatrix_of_an_array_keeps_only_bins(monkeypatch):
     with pytest.raises(gbt.InvalidArgumentError, match="made from an iterator"):
         q.slice([0, 1])
     assert gbt.QuantileDMatrix(X[:50], y[:50], ref=q).slice([0, 1]).num_row() == 2
-    assert gbt.QuantileDMatrix(_data(n=300)[0], y).slice([0, 1]).num_row() == 2  # 4 of 5 columns distinct
+
+
+def test_quantile_dmatrix_of_an_array_bins_it_in_place():
+    """QuantileDMatrix(float32 array) bins the caller's rows where they are
+    (gbt_dataset_from_dense_binned): mostly distinct values with weights,
+    NaNs and a missing= sentinel, in a view whose rows are 7 floats apart,
+    train the model of Dataset(array), byte for byte, and keep no floats; a
+    float64 array of such values (one float32 copy) too."""
+    X, y = _data(n=300)  # 4 of 5 columns mostly distinct, 10% NaN
+    w = np.linspace(0.5, 2.0, 300).astype(np.float32)
+    wide = np.full((300, 7), -5.0, np.float32)
+    wide[:, :5] = np.where(np.isnan(X), -5.0, X)
+    params = {"objective": "reg:squarederror", "max_depth": 3, "max_bin": 32, "nthread": 1}
+    want = bytes(gbt.train(params, gbt.Dataset(X, label=y, weight=w), 2).save_raw("gbt"))
+    q = gbt.QuantileDMatrix(wide[:, :5], y, weight=w, missing=-5.0, max_bin=32)
+    assert bytes(gbt.train(params, q, 2).save_raw("gbt")) == want
+    with pytest.raises(gbt.InvalidArgumentError, match="keeps only their bins"):
+        q.slice([0, 1])
+    q = gbt.QuantileDMatrix(X.astype(np.float64), y, weight=w, max_bin=32)
+    assert bytes(gbt.train(params, q, 2).save_raw("gbt")) == want
