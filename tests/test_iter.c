@@ -190,29 +190,52 @@ static void check_bad(int kind, int at, const char *want)
        at, gbt_last_error());
 }
 
-/* What needs the feature values is refused, naming the iterator. */
+/* Loads a copy of b (exit 2 on a failure). */
+static gbt_booster *copy_of(const gbt_booster *b)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    gbt_booster *c = NULL;
+    if (b == NULL || gbt_booster_save_to_buffer(b, &buf, &len) != GBT_OK ||
+        gbt_booster_load_from_buffer(buf, len, &c) != GBT_OK)
+        exit(2);
+    gbt_free(buf);
+    return c;
+}
+
+/*
+ * Training on from trees over the bins: the model of training on over the values when every threshold is one
+ * of the bins' cuts (the trees trained on those bins), refused when one is not.  What needs the feature values
+ * is refused, naming the iterator.
+ */
 static void check_refused(void)
 {
     const char *set[] = {"objective=reg:squarederror", "max_depth=2", "device=cpu", NULL};
     const char *other[] = {"objective=reg:squarederror", "max_depth=2", "max_bin=32", "device=cpu", NULL};
     struct src s = {100, 0, 0, 0, 0, -1, 0, 0};
-    gbt_dataset *d, *slice = NULL;
+    gbt_dataset *d, *mem, *slice = NULL;
     gbt_booster *b;
     tu_data(N, C, 0.0, 0, x, y);
     d = from_iter(&s, 256);
+    mem = in_memory(0, 0);
     b = d ? tu_train(d, 1, set) : NULL;
     {
-        char *buf = NULL;
-        size_t len = 0;
-        gbt_booster *more = NULL;
-        if (b == NULL || gbt_booster_save_to_buffer(b, &buf, &len) != GBT_OK ||
-            gbt_booster_load_from_buffer(buf, len, &more) != GBT_OK)
-            exit(2);
-        ok(gbt_booster_update(more, d) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "model with trees"),
-           "training on from a model with trees is refused: %s", gbt_last_error());
-        gbt_free(buf);
-        gbt_booster_free(more);
+        gbt_booster *on_bins = copy_of(b), *on_values = copy_of(b), *elsewhere;
+        ok(gbt_booster_update(on_bins, d) == GBT_OK && gbt_booster_update(on_values, mem) == GBT_OK &&
+               tu_same_model(on_bins, on_values),
+           "training on from the bins' trees over the bins: the model of training on over the values");
+        for (int i = 0; i < N * C; i++) x[i] = x[i] * 1.37f + 0.11f; /* other values: other thresholds */
+        gbt_dataset_free(mem);
+        mem = in_memory(0, 0);
+        elsewhere = tu_train(mem, 1, set);
+        ok(elsewhere && gbt_booster_update(elsewhere, d) == GBT_E_INVALID_ARG &&
+               strstr(gbt_last_error(), "is not one of its cuts"),
+           "training on from trees whose threshold is not a cut is refused: %s", gbt_last_error());
+        gbt_booster_free(on_bins);
+        gbt_booster_free(on_values);
+        gbt_booster_free(elsewhere);
     }
+    gbt_dataset_free(mem);
     gbt_booster_free(b);
     b = tu_booster(other);
     ok(gbt_booster_train(b, d, 1, NULL, NULL, 0) == GBT_E_INVALID_ARG && strstr(gbt_last_error(), "max_bin=256"),

@@ -27,6 +27,7 @@
 #include "objective/objective.h"
 #include "objective/surv_order.h"
 #include "train/linear.h"
+#include "train/margins.h"
 #include "params/rank.h"
 #include "util/util.h"
 
@@ -315,7 +316,6 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     struct gbt_model *m = &b->model;
     struct gbt_train_state *ts = NULL;
     struct gbt_train_plan plan;
-    struct gbt_dview view;
     double *margin = NULL;
     uint32_t *group_ptr = NULL;
     uint64_t ngroups = 0;
@@ -333,8 +333,8 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
                  "the training data has no rows: every tree is a single leaf of 0");
     if (s == GBT_OK && gbt_objective_is_ranking((int)p->objective))
         s = gbt__rank_check((int)p->objective, p, train);
-    if (s == GBT_OK && m->ntrees > 0)
-        s = gbt__dataset_need_values(train, "training on from a model with trees (its starting scores)");
+    /* training on from trees over a dataset of bins: its starting scores need every threshold to be a cut */
+    if (s == GBT_OK && m->ntrees > 0 && train->binned_only) s = gbt__booster_check_bins(b, train, 0, m->ntrees);
     if (s == GBT_OK) s = gbt__alloc(&ts, 1, sizeof *ts, 1, "training state");
     if (b->comm) {
         /* from here on, every failure is agreed on: the other processes stop too */
@@ -416,8 +416,9 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     t_open = gbt__now();
     if (s == GBT_OK) {
         gbt__model_start_margins(m, train, margin);
-        gbt__dataset_view(train, &view);
-        gbt__forest_add(&m->forest, 0, m->ntrees, m->K, &view, nt, margin);
+        s = gbt__booster_add_margins(b, train, 0, m->ntrees, margin);
+    }
+    if (s == GBT_OK) {
         memset(&plan, 0, sizeof plan);
         plan.qm = ts->qm;
         plan.pages = ts->binned->pages;

@@ -744,10 +744,11 @@ def test_inputs_and_misuse_as_xgboost_tests_see_them():
     with pytest.raises(ValueError, match="Invalid size of sample weight"):
         gbt.XGBRegressor(n_estimators=1).fit(X, y, sample_weight=np.ones(30))
     # continuing on a QuantileDMatrix of another max_bin: XGBoost's ValueError; on one of the same max_bin
-    # XGBoost continues, gbt's (an array's bins, no feature values for the trees' starting scores) refuses
+    # both continue, gbt from the bins (every threshold one of their cuts), as over the values
     b = gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=9), 1)
-    with pytest.raises(gbt.InvalidArgumentError, match="training on from a model with trees"):
-        gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=9), 1, xgb_model=b)
+    on_bins = gbt.train({"max_bin": 9}, gbt.QuantileDMatrix(X, y, max_bin=9), 1, xgb_model=b)
+    on_values = gbt.train({"max_bin": 9}, gbt.Dataset(X, y), 1, xgb_model=b)
+    assert on_bins.save_raw("gbt") == on_values.save_raw("gbt")
     assert gbt.train({}, gbt.Dataset(X, y), 1, xgb_model=b).num_boosted_rounds() == 2
     with pytest.raises(ValueError, match="consistent"):
         gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=11), 1, xgb_model=b)
