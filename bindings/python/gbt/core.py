@@ -1303,11 +1303,10 @@ class Booster:
             _xgb_only_param(name.replace("-", "_"), value)
             return
         if name in ("eval_metric", "metric"):
-            check(LIB.gbt_booster_set_param(self._handle, cstr(name), b""))
+            # XGBoost's rule (and the C API's): each metric is added to the list; gbt's "" empties it
             metrics = [value] if isinstance(value, str) else list(value)
             for m in metrics:
-                if m:
-                    check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
+                check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
             return
         text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
         st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
@@ -1325,8 +1324,12 @@ class Booster:
                   value: Any = None) -> None:
         """Set parameters: ``set_param("eta", 0.1)`` or ``set_param({"eta": 0.1, ...})``.
 
-        ``eval_metric`` replaces the booster's metric list with the value (a
-        name or a list of names); other parameters take text or numbers.
+        ``eval_metric`` adds the value (a name or a list of names) to the
+        booster's metrics, as XGBoost's ``set_param`` does (a metric already
+        there is not added twice); gbt's ``set_param("eval_metric", "")``
+        empties the list first, so ``set_param([("eval_metric", ""),
+        ("eval_metric", "rmse")])`` replaces it.  Other parameters take text
+        or numbers.
         An unknown name is ignored with XGBoost's warning (``Parameters: {
         "name" } are not used.``, a ``UserWarning`` with the closest valid
         name); a value out of range raises :class:`gbt.ParamError` with the
@@ -1700,6 +1703,9 @@ class Booster:
         """The names of the features the model was trained on, stored in the
         model (``gbt_booster_feature_names``), or None when the training data
         had no names (the library then calls them ``f0``, ``f1``, ...)."""
+        pending = getattr(self, "_names_pending", None)
+        if pending is not None:
+            return list(pending)
         if "names" not in self._cache:
             names = self._c_feature_names()
             default = [f"f{i}" for i in range(len(names))]
@@ -1709,18 +1715,37 @@ class Booster:
 
     @feature_names.setter
     def feature_names(self, names: Optional[Sequence[str]]) -> None:
-        """Renames the model's features (``gbt_booster_set_feature_names``:
-        one name per feature, kept when the model is saved); None drops the
-        names.  Without a model (train or load one first) and with another
-        count than the model's features it raises at once (XGBoost takes
-        any list and fails later)."""
+        """Renames the model's features (one name per feature, kept when the
+        model is saved); None drops the names.  As XGBoost's, a list of
+        another length than the model's features is taken as it is and
+        raises ValueError at its next use (importance, dumps, prediction,
+        saving) until names that fit, or None, are set;
+        :meth:`set_feature_names` (gbt's) raises at once."""
+        if names is not None and self._has_model() and len(list(names)) != self.num_features():
+            self.set_feature_names(None)
+            self._names_pending = [str(n) for n in names]
+            return
+        self.set_feature_names(names)
+
+    def set_feature_names(self, names: Optional[Sequence[str]]) -> None:
+        """gbt's setter of the feature names (``gbt_booster_set_feature_names``):
+        one per feature, checked at once (another count, or no model yet,
+        raises ``InvalidArgumentError``, a ValueError); None drops them."""
         if names is None:
             check(LIB.gbt_booster_set_feature_names(self._handle, None, 0))
         else:
             names = [str(n) for n in names]
             arr = (c_char_p * max(len(names), 1))(*[cstr(n) for n in names])
             check(LIB.gbt_booster_set_feature_names(self._handle, arr, len(names)), "feature_names")
+        self._names_pending = None
         self._cache.pop("names", None)
+
+    def _check_pending_names(self) -> None:
+        """XGBoost's deferred error for feature names of the wrong length."""
+        pending = getattr(self, "_names_pending", None)
+        if pending is not None:
+            raise ValueError(f"feature_names has {len(pending)} names but the model has {self.num_features()} "
+                             "features (set Booster.feature_names again, or to None)")
 
     def _c_feature_names(self) -> List[str]:
         """Every feature's name as the library reports it (``f0``... for unnamed ones)."""
@@ -1767,6 +1792,7 @@ class Booster:
         only the features some split uses.  See :meth:`feature_importances`."""
         if fmap:
             raise ValueError("fmap is not supported: train on named data (feature_names) instead")
+        self._check_pending_names()
         values = self.feature_importances(importance_type)
         used = self.feature_importances("weight") > 0
         names = self._c_feature_names()
@@ -1858,6 +1884,7 @@ class Booster:
         """
         if dump_format not in ("text", "json", "dot"):
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
+        self._check_pending_names()
         rename = _fmap_renamer(fmap, self._c_feature_names()) if fmap else None
         out = []
         # a linear model (booster=gblinear) dumps as one piece, XGBoost's "bias:"/"weight:" lists
@@ -2094,6 +2121,7 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
+        self._check_pending_names()
         # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
@@ -2270,6 +2298,7 @@ class Booster:
             XGBoost's model format, JSON, or UBJSON for a ``.ubj`` name
             (``gbt_booster_save_format``).  :meth:`load_model` reads all three.
         """
+        self._check_pending_names()
         ubj = os.fsdecode(fname).endswith(".ubj")
         if format is None:
             format = "xgboost" if ubj else "gbt"

@@ -78,8 +78,15 @@ def test_booster_feature_name_and_type_setters(tmp_path):
     for b in (bst, ref):
         b.feature_names = None
     assert bst.feature_names is None is ref.feature_names
+    for b in (bst, ref):  # XGBoost takes names of the wrong length and fails when they are used
+        b.feature_names = ["x", "y"]
+        assert b.feature_names == ["x", "y"]
+        with pytest.raises(ValueError):
+            b.get_fscore()
+        b.feature_names = None
+        assert b.get_fscore()
     with pytest.raises(ValueError, match="2 names for a model of 3 features"):
-        bst.feature_names = ["x", "y"]  # (XGBoost takes it and fails when the names are used)
+        bst.set_feature_names(["x", "y"])  # gbt's setter checks at once
     with pytest.raises(ValueError, match="fixed by the model's splits"):
         bst.feature_types = ["c", "q", "q"]
 
