@@ -385,8 +385,9 @@ GBT_API gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t *
 /*
  * Names the dataset's features, copying n names (n == ncol; n == 0 with
  * names NULL removes them).  A name is 1 to 255 bytes of text without
- * control characters or '[', ']', '<' (as XGBoost's), and names are
- * unique.  gbt_dataset_from_file names the features of a CSV/TSV file read
+ * '[', ']' or '<' (as XGBoost's; control characters are allowed, as
+ * XGBoost allows them, and escaped in model files and dumps), and names
+ * are unique.  gbt_dataset_from_file names the features of a CSV/TSV file read
  * with header=1 from its header (the label column's name left out); other
  * datasets have no names until given.  A model trained on named data keeps
  * the names (gbt_booster_feature_names) and uses them in dumps; prediction,

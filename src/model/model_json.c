@@ -30,7 +30,6 @@
 
 /* ---- writing -------------------------------------------------------------- */
 
-/* A JSON string: names hold no control characters (gbt__names_check), only '"' and '\\' need escapes. */
 static void put_training(const char *name, const char *value, void *user)
 {
     struct gbt_strbuf *sb = user;

@@ -156,6 +156,44 @@ def _category_frame(df: Any, enable_categorical: bool,
     return out, types, cats
 
 
+def _extension(path: str) -> str:
+    """A file name's extension as XGBoost picks a model format by it: lower case, no dot."""
+    return os.path.splitext(path)[1][1:].lower()
+
+
+def _model_text_kind(head: bytes) -> Optional[str]:
+    """What a model file's first bytes are, as XGBoost tells them apart: "json"
+    (``{`` then a quote or ``}``), "ubj" (``{`` then a UBJSON length marker),
+    or None (neither: the library's loader names what it is)."""
+    if not head.startswith(b"{"):
+        return None
+    rest = head[1:].lstrip()
+    if rest[:1] in (b'"', b"}"):
+        return "json"
+    return "ubj" if rest[:1].isalpha() else None
+
+
+def _check_model_name(path: str) -> None:
+    """XGBoost's rules for a model file's name: ``.json`` holds JSON text,
+    ``.ubj`` UBJSON, and another name is taken with a warning."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return  # the library's loader says why it cannot read it
+    ext, kind = _extension(path), _model_text_kind(head)
+    if ext == "json" and kind == "ubj":
+        raise _lib.FormatError(f"{path}: a .json model file holds JSON text, but this one is UBJSON (it starts "
+                               f"with {head[:12]!r}): name it .ubj, or load its bytes", _lib.FormatError.status)
+    if ext == "ubj" and kind == "json":
+        raise _lib.FormatError(f"{path}: a .ubj model file holds UBJSON, but this one is JSON text (it starts "
+                               f"with {head[:12]!r}): name it .json, or load its bytes", _lib.FormatError.status)
+    if ext not in ("json", "ubj") and kind is not None:
+        import warnings
+        full = "JSON (`json`)" if kind == "json" else "UBJSON (`ubj`)"
+        warnings.warn(f"Unknown file format: `{ext}`. Using {full} as a guess.", UserWarning, stacklevel=3)
+
+
 def _frame_types(df: Any) -> List[str]:
     """XGBoost's feature types of a DataFrame's columns: "int" for integer
     columns (nullable ``Int64`` too), "i" for boolean ones, "c" for
@@ -2289,24 +2327,36 @@ class Booster:
         Parameters
         ----------
         fname : str or os.PathLike
-            A name ending in ``.ubj`` gets XGBoost's UBJSON model format
-            (XGBoost's default binary format, what its ``save_model("m.ubj")``
-            writes and ``xgboost.Booster(model_file=...)`` loads).
+            As XGBoost's, the name chooses the format: ``.json`` is JSON
+            (gbt's JSON model, what gbtrain writes), ``.ubj`` XGBoost's
+            UBJSON model (its default binary format, what its
+            ``save_model("m.ubj")`` writes), and any other name UBJSON too,
+            with XGBoost's ``UserWarning`` ("Saving model in the UBJSON
+            format as default").
         format : {"gbt", "xgboost"}, optional
-            ``gbt`` (the default but for ``.ubj`` names): gbt's JSON model
-            (``gbt_booster_save``, what gbtrain writes); ``xgboost``:
-            XGBoost's model format, JSON, or UBJSON for a ``.ubj`` name
-            (``gbt_booster_save_format``).  :meth:`load_model` reads all three.
+            gbt's choice instead of the name's: ``gbt``: gbt's JSON model
+            whatever the name (``gbt_booster_save``; not for ``.ubj``);
+            ``xgboost``: XGBoost's model format, JSON, or UBJSON for a
+            ``.ubj`` name (``gbt_booster_save_format``).  :meth:`load_model`
+            reads all three.
         """
         self._check_pending_names()
-        ubj = os.fsdecode(fname).endswith(".ubj")
+        path = os.fsdecode(fname)
+        ext = _extension(path)
         if format is None:
-            format = "xgboost" if ubj else "gbt"
-        if format == "gbt" and ubj:
+            if ext not in ("json", "ubj"):
+                import warnings
+                warnings.warn("Saving model in the UBJSON format as default.  You can use a file extension: "
+                              "`json` or `ubj` to choose between formats (or gbt's format='gbt').",
+                              UserWarning, stacklevel=2)
+                check(LIB.gbt_booster_save_format(self._handle, cstr(path), _lib.GBT_MODEL_XGBOOST_UBJ))
+                return
+            format = "xgboost" if ext == "ubj" else "gbt"
+        if format == "gbt" and ext == "ubj":
             raise ValueError("a .ubj file holds XGBoost's UBJSON model format: save it with format='xgboost' "
                              "(or leave format out), or give gbt's JSON model another name")
         if format == "gbt":
-            check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
+            check(LIB.gbt_booster_save(self._handle, cstr(path)))
         elif format == "xgboost":
             self.save_xgboost(fname)
         else:
@@ -2357,6 +2407,11 @@ class Booster:
     def load_model(self, fname: Union[PathLike, bytes, bytearray]) -> None:
         """Load a model from a file or from bytes (gbt's JSON, XGBoost's JSON or
         UBJSON, told apart by their first bytes); replaces this booster's model.
+        As XGBoost's, a file named ``.json`` must hold JSON text and one
+        named ``.ubj`` UBJSON (ValueError otherwise), and a file of another
+        name is read with XGBoost's ``UserWarning`` saying which it was
+        taken for; bytes (gbt's way to load by content alone, as the C API
+        and the command-line tools do) are read without a warning.
 
         Training parameters come from the model; ``nthread``, ``device``,
         ``verbosity`` and ``eval_metric`` set on this booster are kept.
@@ -2367,6 +2422,7 @@ class Booster:
             raw = bytes(fname)
             check(LIB.gbt_booster_load_from_buffer(raw, len(raw), byref(new)))
         else:
+            _check_model_name(os.fsdecode(fname))
             check(LIB.gbt_booster_load(cstr(os.fsdecode(fname)), byref(new)))
         self._replace_handle(new)
         for k, v in keep.items():

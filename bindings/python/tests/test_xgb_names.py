@@ -91,6 +91,23 @@ def test_booster_feature_name_and_type_setters(tmp_path):
         bst.feature_types = ["c", "q", "q"]
 
 
+def test_control_characters_in_feature_names_as_xgboost():
+    # XGBoost takes them (test_special_model_dump_characters); every format escapes them
+    X, y, _ = _data()
+    names = ['"f 0"', "\tf\n1", "f\\2"]
+    b = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y, feature_names=names), 2)
+    for fmt in ("gbt", "json", "ubj"):
+        assert gbt.Booster(model_file=b.save_raw(fmt)).feature_names == names
+    ref = xgb.Booster(model_file=b.save_raw("ubj"))
+    assert ref.feature_names == names
+    for fmt in ("text", "json", "dot"):  # the names escaped in the dumps as XGBoost escapes them
+        seen = [{e for e in ('\\"f 0\\"', "\\tf\\n1", "f\\\\2") if e in "".join(m.get_dump(dump_format=fmt))}
+                for m in (b, ref)]
+        assert seen[0] == seen[1] and seen[0], (fmt, seen)
+    with pytest.raises(ValueError, match="may not hold"):
+        gbt.DMatrix(X, feature_names=["a", "b[", "c"])
+
+
 def test_callback_names(tmp_path):
     assert gbt.callback.TrainingCallback.EvalsLog == xgb.callback.TrainingCallback.EvalsLog
     X, y, _ = _data()
