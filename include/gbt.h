@@ -407,8 +407,9 @@ GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const cha
 
 /*
  * Sets the type of each feature, XGBoost's feature_types: n == ncol
- * strings, "q" for a numeric feature ("float", "int" and "i" are accepted
- * too) and "c" for a categorical one; n == 0 with types NULL makes every
+ * strings, "q" for a numeric feature ("float", "int" and "i" are numeric
+ * too, kept as spelt in the dataset, its binary file and a model trained
+ * on it) and "c" for a categorical one; n == 0 with types NULL makes every
  * feature numeric again (the default).  Every present value of a
  * categorical feature must be a category: a whole number from 0 to
  * 16777215 (2^24 - 1, XGBoost's limit; pandas category codes and
@@ -424,7 +425,8 @@ GBT_API gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *con
 
 /*
  * The type of each feature into types (n == ncol entries): pointers to
- * the static strings "q" (numeric) and "c" (categorical).
+ * static strings, the spelling each was set with ("q", "c", "int",
+ * "float", "i"; "q" for a dataset without types), as XGBoost keeps them.
  */
 GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n,
                                                  const char **types);

@@ -537,15 +537,15 @@ class Dataset:
         set (``"q"``, ``"float"``, ``"int"``, ``"i"`` numeric, ``"c"``
         categorical), a DataFrame's from its columns (``"int"``, ``"float"``,
         ``"i"`` for booleans, ``"c"`` for categories), else the library's
-        (``"q"`` or ``"c"``, from a file) when some column is categorical,
-        and None when no types were set and every column is numeric."""
+        (a file's, a binary dataset's: the spellings it was saved with) when
+        some type is not ``"q"``, and None when every column is ``"q"``."""
         if self._type_names is not None:
             return list(self._type_names)
         n = self.num_col()
         arr = (c_char_p * max(n, 1))()
         check(LIB.gbt_dataset_get_feature_types(self._handle, n, arr))
         types = [arr[i].decode("ascii") for i in range(n)]
-        return types if "c" in types else None
+        return types if any(t != "q" for t in types) else None
 
     @feature_types.setter
     def feature_types(self, types: Optional[Sequence[str]]) -> None:
@@ -2236,12 +2236,14 @@ class Booster:
 
     @property
     def feature_types(self) -> Optional[List[str]]:
-        """The model's feature types, ``"q"`` or ``"c"`` per feature, or None
-        when every feature is numeric (XGBoost's ``Booster.feature_types``)."""
+        """The model's feature types as the training data spelt them (``"q"``,
+        ``"int"``, ``"float"``, ``"i"`` numeric, ``"c"`` categorical), one per
+        feature, or None when every one is ``"q"`` (XGBoost's
+        ``Booster.feature_types``)."""
         if not self._has_model():
             return None
         types = json.loads(bytes(self.save_raw("gbt")).decode("utf-8")).get("feature_types")
-        if not types or "c" not in types:
+        if not types or all(t == "q" for t in types):
             return None
         return list(types) + ["q"] * (self.num_features() - len(types))
 
@@ -2261,7 +2263,7 @@ class Booster:
             return
         _check_feature_types(types)
         kinds = ["c" if t == "c" else "q" for t in types]
-        if kinds != have:
+        if kinds != ["c" if t == "c" else "q" for t in have]:
             raise ValueError(f"feature_types {list(types)} differ from the model's {have}: gbt's "
                              "feature types are fixed by the model's splits")
 

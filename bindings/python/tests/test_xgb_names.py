@@ -64,6 +64,25 @@ def test_feature_types_as_xgboost():
     assert d.feature_types == ["int", "q", "c"]
 
 
+def test_feature_types_kept_in_the_model_as_xgboost(tmp_path):
+    # XGBoost keeps each type's spelling in the model and through save_binary (test_feature_info)
+    X, y, _ = _data()
+    types = ["int", "float", "i"]
+    path = str(tmp_path / "d.buffer")
+    gbt.DMatrix(X, y, feature_types=types).save_binary(path)
+    d = gbt.DMatrix(path)
+    assert d.feature_types == types
+    p = {"max_depth": 2, "nthread": 1}
+    bst, ref = gbt.train(p, d, 2), xgb.train(p, xgb.DMatrix(X, y, feature_types=types), 2)
+    assert bst.feature_types == ref.feature_types == types
+    assert bst.get_dump() == gbt.train(p, gbt.DMatrix(X, y), 2).get_dump()  # numeric, as "q"
+    for raw in ("gbt", "json", "ubj"):
+        assert gbt.Booster(model_file=bst.save_raw(raw)).feature_types == types
+    assert xgb.Booster(model_file=bst.save_raw("json")).feature_types == types
+    assert gbt.Booster(model_file=ref.save_raw("ubj")).feature_types == types
+    assert gbt.train(p, gbt.DMatrix(X, y), 2).feature_types is None
+
+
 def test_booster_feature_name_and_type_setters(tmp_path):
     X, y, _ = _data()
     bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y), 2)
