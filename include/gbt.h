@@ -1172,6 +1172,16 @@ GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
 GBT_API gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n);
 
 /*
+ * The type of each of the model's features into types (n == num_feature
+ * entries): pointers to static strings, the spellings of the training
+ * data's feature types (gbt_dataset_set_feature_types: "q", "c", "int",
+ * "float", "i"; "q" for a feature the data gave no type), as XGBoost's
+ * model keeps them.  GBT_E_STATE without a model, GBT_E_INVALID_ARG for
+ * another n.
+ */
+GBT_API gbt_status gbt_booster_feature_types(const gbt_booster *b, uint64_t n, const char **types);
+
+/*
  * Renames the model's features (XGBoost's Booster.feature_names setter):
  * n == num_feature names, checked as gbt_dataset_set_feature_names checks
  * them, replace the model's; n == 0 (names may be NULL) drops them, so the
