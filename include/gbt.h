@@ -406,8 +406,9 @@ GBT_API gbt_status gbt_dataset_get_groups(const gbt_dataset *d, const uint32_t *
 /*
  * Names the dataset's features, copying n names (n == ncol; n == 0 with
  * names NULL removes them).  A name is 1 to 255 bytes of text without
- * control characters or '[', ']', '<' (as XGBoost's), and names are
- * unique.  gbt_dataset_from_file names the features of a CSV/TSV file read
+ * '[', ']' or '<' (as XGBoost's; control characters are allowed, as
+ * XGBoost allows them, and escaped in model files and dumps), and names
+ * are unique.  gbt_dataset_from_file names the features of a CSV/TSV file read
  * with header=1 from its header (the label column's name left out); other
  * datasets have no names until given.  A model trained on named data keeps
  * the names (gbt_booster_feature_names) and uses them in dumps; prediction,
@@ -427,8 +428,9 @@ GBT_API gbt_status gbt_dataset_get_feature_names(const gbt_dataset *d, const cha
 
 /*
  * Sets the type of each feature, XGBoost's feature_types: n == ncol
- * strings, "q" for a numeric feature ("float", "int" and "i" are accepted
- * too) and "c" for a categorical one; n == 0 with types NULL makes every
+ * strings, "q" for a numeric feature ("float", "int" and "i" are numeric
+ * too, kept as spelt in the dataset, its binary file and a model trained
+ * on it) and "c" for a categorical one; n == 0 with types NULL makes every
  * feature numeric again (the default).  Every present value of a
  * categorical feature must be a category: a whole number from 0 to
  * 16777215 (2^24 - 1, XGBoost's limit; pandas category codes and
@@ -444,7 +446,8 @@ GBT_API gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *con
 
 /*
  * The type of each feature into types (n == ncol entries): pointers to
- * the static strings "q" (numeric) and "c" (categorical).
+ * static strings, the spelling each was set with ("q", "c", "int",
+ * "float", "i"; "q" for a dataset without types), as XGBoost keeps them.
  */
 GBT_API gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n,
                                                  const char **types);
@@ -1195,6 +1198,16 @@ GBT_API gbt_status gbt_booster_num_rounds(const gbt_booster *b, int *out);
  * not compared.
  */
 GBT_API gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64_t *n);
+
+/*
+ * The type of each of the model's features into types (n == num_feature
+ * entries): pointers to static strings, the spellings of the training
+ * data's feature types (gbt_dataset_set_feature_types: "q", "c", "int",
+ * "float", "i"; "q" for a feature the data gave no type), as XGBoost's
+ * model keeps them.  GBT_E_STATE without a model, GBT_E_INVALID_ARG for
+ * another n.
+ */
+GBT_API gbt_status gbt_booster_feature_types(const gbt_booster *b, uint64_t n, const char **types);
 
 /*
  * Renames the model's features (XGBoost's Booster.feature_names setter):

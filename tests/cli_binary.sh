@@ -18,7 +18,7 @@ y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(np.float32)
 d = gbt.Dataset(X, y, weight=np.where(X[:, 3] > 0, 2.0, 1.0), feature_names=["a", "b", "c", "d"])
 d.save_binary(f"{w}/train.bin")
 params = {"objective": "binary:logistic", "max_depth": 3, "eta": 0.3, "nthread": 1}
-gbt.train(params, d, num_boost_round=4).save_model(f"{w}/py.model")
+gbt.train(params, d, num_boost_round=4).save_model(f"{w}/py.model", format="gbt")
 with open(f"{w}/rows.csv", "w") as f:
     f.write("y,a,b,c,d\n")
     for label, row in zip(y, X):

@@ -25,7 +25,7 @@ y = ((colour == "red") | (colour == "blue")).astype(np.float32) + 0.3 * x + 0.2 
 df = pd.DataFrame({"x": x, "colour": pd.Categorical(colour, categories=["violet", "red", "green", "blue"]),
                    "size": pd.Categorical(size, categories=[10, 2, 7])})
 b = gbt.train({"max_depth": 3, "nthread": 1}, gbt.Dataset(df, y, enable_categorical=True), 5)
-b.save_model(f"{w}/cat.model")
+b.save_model(f"{w}/cat.model", format="gbt")
 test = pd.DataFrame({"x": np.array([0.1, -1, 0.5, 2, 0, 1, 0.3], np.float32),
                      "colour": ["blue", "red", "pink", "violet", None, "green", "red"],
                      "size": [7, 10, 2, 5, 7, None, 2]})

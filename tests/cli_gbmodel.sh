@@ -83,6 +83,14 @@ printf '1,0.2,3\n2,0.3,NA\n3,0.1,1\n0.5,0.25,0\n' > abc.csv
 check "converted there and back, the model predicts the same" cmp -s a.txt b.txt
 "$gbmodel" info hand.back.model > back-info.txt
 check "and has the names back" grep -qx "feature_names: a, b, c" back-info.txt
+check "info lists the feature types (q when the data gave none)" grep -qx "feature_types: q, q, q" back-info.txt
+# XGBoost's spellings of numeric types are kept, through its format and back (issue 33)
+sed 's/"feature_names": \["a", "b", "c"\],/&\n "feature_types": ["int", "float", "i"],/' hand.model > typed.model
+"$gbmodel" -q convert --to=xgboost typed.model typed.xgb.json
+"$gbmodel" -q convert --to=gbt typed.xgb.json typed.back.model
+check "XGBoost's feature types int, float, i are kept through its format and back" \
+    sh -c 'grep -q "\"feature_types\":\[\"int\",\"float\",\"i\"\]" typed.xgb.json &&
+           "$0" info typed.back.model | grep -qx "feature_types: int, float, i"' "$builddir/gbmodel"
 "$gbmodel" -q convert --to=xgboost hand.model hand.xgb.json
 check "convert may replace its own earlier output" test -s hand.xgb.json
 "$gbmodel" -q convert --to=xgboost hand.model hand.ubj

@@ -112,6 +112,20 @@ gbt_status gbt_booster_feature_names(const gbt_booster *b, char ***names, uint64
     return gbt__model_feature_names(&b->model, names, n);
 }
 
+gbt_status gbt_booster_feature_types(const gbt_booster *b, uint64_t n, const char **types)
+{
+    const struct gbt_model *m;
+    CHECK_NOT_NULL(b);
+    CHECK_NOT_NULL(types);
+    m = &b->model;
+    RETURN_ERROR_IF(m->K == 0, GBT_E_STATE, "gbt_booster_feature_types: the booster has no model yet");
+    RETURN_ERROR_IF(n != m->num_feature, GBT_E_INVALID_ARG,
+                    "gbt_booster_feature_types: room for %llu types for a model of %llu features",
+                    (unsigned long long)n, (unsigned long long)m->num_feature);
+    for (uint64_t f = 0; f < n; f++) types[f] = gbt__feature_type_name(f < m->nfeature_types ? m->feature_types[f] : 0);
+    return GBT_OK;
+}
+
 gbt_status gbt_booster_set_feature_names(gbt_booster *b, const char *const *names, uint64_t n)
 {
     CHECK_NOT_NULL(b);

@@ -114,6 +114,20 @@ static void attr(const gbt_booster *b, const char *key, char *buf, size_t len)
     if (gbt_booster_get_attr(b, key, buf, len) != GBT_OK) snprintf(buf, len, "none");
 }
 
+/* "feature_types: q, int, c": each of the n features' type as the training data spelt it. */
+static void feature_types(const gbt_booster *b, FILE *f, uint64_t n)
+{
+    const char **types = malloc((n + 1) * sizeof *types);
+    gbt_status s;
+    if (types == NULL) cli_die_status(GBT_E_NO_MEMORY, "reading the feature types");
+    s = gbt_booster_feature_types(b, n, types);
+    if (s != GBT_OK) cli_die_status(s, "reading the feature types");
+    fprintf(f, "feature_types:");
+    for (uint64_t i = 0; i < n; i++) fprintf(f, "%s%s", i ? ", " : " ", types[i]);
+    fprintf(f, "\n");
+    free(types);
+}
+
 /* Leaves and the largest depth, from the text dump (one line per node, a tab a level). */
 static void tree_sizes(const gbt_booster *b, unsigned long long *leaves, int *depth)
 {
@@ -185,12 +199,14 @@ static void info(const char *path, const char *out_path)
     if (n > INFO_MAX_NAMES) {
         /* a count, not a list: the names of a model declaring 2^24 features would take gigabytes */
         fprintf(out.f, " not listed (more than %d features)\n", INFO_MAX_NAMES);
+        fprintf(out.f, "feature_types: not listed (more than %d features)\n", INFO_MAX_NAMES);
     } else {
         s = gbt_booster_feature_names(b, &names, &n);
         if (s != GBT_OK) cli_die_status(s, "reading the feature names");
         for (uint64_t i = 0; i < n; i++) fprintf(out.f, "%s%s", i ? ", " : " ", names[i]);
         fprintf(out.f, "\n");
         gbt_free(names);
+        feature_types(b, out.f, n);
     }
     attr(b, "training_file", buf, sizeof buf);
     fprintf(out.f, "training_file: %s\n", buf);

@@ -106,12 +106,11 @@ static gbt_status build_info(struct gbt_binary_parts *p, const char *path, gbt_d
         RETURN_ERROR_IF(p->ntypes != d->ncol, GBT_E_FORMAT, "%s: corrupt: %llu feature types for %llu columns",
                         path, (unsigned long long)p->ntypes, (unsigned long long)d->ncol);
         FORWARD_IF_ERROR(gbt__alloc(&t, p->ntypes, sizeof *t, 0, "feature types"));
-        for (uint64_t f = 0; f < p->ntypes; f++) t[f] = p->types[f] == GBT_FT_CATEGORICAL ? "c" : "q";
         for (uint64_t f = 0; f < p->ntypes; f++)
-            if (p->types[f] > GBT_FT_CATEGORICAL) {
+            if ((t[f] = gbt__feature_type_name(p->types[f])) == NULL) {
                 free(t);
-                return gbt__fail(GBT_E_FORMAT, "%s: corrupt: feature type %u of column %llu is not 0 or 1", path,
-                                 (unsigned)p->types[f], (unsigned long long)f);
+                return gbt__fail(GBT_E_FORMAT, "%s: corrupt: feature type %u of column %llu is not 0 to %d", path,
+                                 (unsigned)p->types[f], (unsigned long long)f, GBT_FT_COUNT - 1);
             }
         s = gbt_dataset_set_feature_types(d, t, p->ntypes); /* names the file: d->source is set */
         free(t);

@@ -43,8 +43,18 @@ struct gbt_file_layout {
 /* The layout as gbt_dataset_from_file's options ("format=csv,header=1,label_column=3"). */
 void gbt__layout_options(const struct gbt_file_layout *l, char *buf, size_t len); /* rows must be fewer than this */
 
-/* Feature types (gbt_dataset_set_feature_types). */
-enum gbt_feature_type { GBT_FT_NUMERIC = 0, GBT_FT_CATEGORICAL = 1 };
+/*
+ * Feature types (gbt_dataset_set_feature_types): XGBoost's spellings, kept
+ * as given ("q", "c", "int", "float", "i"); all but "c" are numeric.
+ */
+enum gbt_feature_type { GBT_FT_NUMERIC = 0, GBT_FT_CATEGORICAL = 1, GBT_FT_INT = 2, GBT_FT_FLOAT = 3,
+                        GBT_FT_INDICATOR = 4, GBT_FT_COUNT = 5 };
+
+/* A type's spelling ("q", "c", "int", "float", "i"), or NULL for another value. */
+const char *gbt__feature_type_name(unsigned t);
+
+/* The type a spelling names, or -1 (NULL or another text). */
+int gbt__feature_type_parse(const char *text);
 /*
  * A category is a whole number in [0, GBT_CAT_LIMIT): 2^24, the range in
  * which every whole number is a float (XGBoost's limit too).
@@ -79,7 +89,7 @@ struct gbt_dataset {
     uint32_t *row_line; /* line of each row in `source`, or NULL */
     char **feature_names;    /* ncol names (a CSV header, gbt_dataset_set_feature_names), or NULL */
     uint64_t nfeature_names; /* 0 or ncol */
-    /* ncol entries, GBT_FT_NUMERIC or GBT_FT_CATEGORICAL (gbt_dataset_set_feature_types), or NULL */
+    /* ncol entries, enum gbt_feature_type (gbt_dataset_set_feature_types), or NULL: every one "q" */
     uint8_t *feature_types;
     /* the categories' names (gbt_dataset_set_category_names: JSON, feature index -> names in code order), or NULL */
     char *category_names;

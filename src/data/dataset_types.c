@@ -11,13 +11,17 @@
 #include "data/feature_names.h"
 #include "util/util.h"
 
-/* XGBoost's feature_types spellings: "c" categorical; "q", "float", "int", "i" numeric. */
-static int parse_type(const char *t)
+static const char *const type_names[GBT_FT_COUNT] = {"q", "c", "int", "float", "i"};
+
+const char *gbt__feature_type_name(unsigned t)
 {
-    if (t == NULL) return -1;
-    if (strcmp(t, "c") == 0) return GBT_FT_CATEGORICAL;
-    if (strcmp(t, "q") == 0 || strcmp(t, "float") == 0 || strcmp(t, "int") == 0 || strcmp(t, "i") == 0)
-        return GBT_FT_NUMERIC;
+    return t < GBT_FT_COUNT ? type_names[t] : NULL;
+}
+
+int gbt__feature_type_parse(const char *text)
+{
+    for (int t = 0; text != NULL && t < GBT_FT_COUNT; t++)
+        if (strcmp(text, type_names[t]) == 0) return t;
     return -1;
 }
 
@@ -69,7 +73,7 @@ gbt_status gbt__dataset_check_categories(const gbt_dataset *d)
 gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *types, uint64_t n)
 {
     uint8_t *t = NULL, *old;
-    int any_cat = 0;
+    int any_typed = 0;
     gbt_status s;
     CHECK_NOT_NULL(d);
     FORWARD_IF_ERROR(gbt__dataset_need_values(d, "gbt_dataset_set_feature_types (binning reads the types)"));
@@ -80,7 +84,7 @@ gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *type
                     "gbt_dataset_set_feature_types: types is NULL");
     if (n) FORWARD_IF_ERROR(gbt__alloc(&t, n, 1, 0, "feature types"));
     for (uint64_t f = 0; f < n; f++) {
-        const int k = parse_type(types[f]);
+        const int k = gbt__feature_type_parse(types[f]);
         if (k < 0) {
             free(t);
             return gbt__fail(GBT_E_INVALID_ARG,
@@ -89,7 +93,7 @@ gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *type
                              (unsigned long long)f, types[f] ? types[f] : "(null)");
         }
         t[f] = (uint8_t)k;
-        any_cat |= k == GBT_FT_CATEGORICAL;
+        any_typed |= k != GBT_FT_NUMERIC;
     }
     /* features whose categories the data names stay categorical */
     if (d->category_names) {
@@ -113,8 +117,8 @@ gbt_status gbt_dataset_set_feature_types(gbt_dataset *d, const char *const *type
             }
         gbt__cat_dicts_free(dicts, d->ncol);
     }
-    /* a dataset of numeric features only keeps no table: it is the same dataset as before */
-    if (!any_cat) {
+    /* a dataset of "q" features only keeps no table: it is the same dataset as before */
+    if (!any_typed) {
         free(t);
         t = NULL;
     }
@@ -138,6 +142,6 @@ gbt_status gbt_dataset_get_feature_types(const gbt_dataset *d, uint64_t n, const
     RETURN_ERROR_IF(n != d->ncol, GBT_E_INVALID_ARG,
                     "gbt_dataset_get_feature_types: room for %llu types for a dataset of %llu features",
                     (unsigned long long)n, (unsigned long long)d->ncol);
-    for (uint64_t f = 0; f < n; f++) types[f] = gbt__dataset_is_cat(d, f) ? "c" : "q";
+    for (uint64_t f = 0; f < n; f++) types[f] = d->feature_types ? type_names[d->feature_types[f]] : "q";
     return GBT_OK;
 }

@@ -32,13 +32,9 @@ gbt_status gbt__names_check(const char *const *names, uint64_t n, const char *wh
                         "%s: the name of feature %llu is longer than %d bytes", what,
                         (unsigned long long)i, GBT_FEATURE_NAME_MAX);
         for (; *p; p++)
-            RETURN_ERROR_IF((unsigned char)*p < 0x20 || *p == 0x7f || *p == '[' || *p == ']' || *p == '<',
-                            GBT_E_INVALID_ARG,
-                            "%s: feature name '%s' holds '%s' (names may not hold '[', ']', '<' "
-                            "or control characters)",
-                            what, (unsigned char)*p < 0x20 || *p == 0x7f ? "?" : names[i],
-                            (unsigned char)*p < 0x20 || *p == 0x7f ? "a control character"
-                            : *p == '[' ? "[" : *p == ']' ? "]" : "<");
+            RETURN_ERROR_IF(*p == '[' || *p == ']' || *p == '<', GBT_E_INVALID_ARG,
+                            "%s: feature name '%s' holds '%c' (names may not hold '[', ']' or '<')", what,
+                            names[i], *p);
     }
     if (n < 2) return GBT_OK;
     FORWARD_IF_ERROR(gbt__alloc(&sorted, (size_t)n, sizeof *sorted, 0, "feature names"));

@@ -15,9 +15,10 @@
 #define GBT_FEATURE_NAME_MAX 255
 
 /*
- * Checks n names: each non-empty, at most GBT_FEATURE_NAME_MAX bytes, no
- * control characters and none of '[', ']', '<' (they would make dumps
- * ambiguous, as in XGBoost), no two the same.  Messages start with `what`.
+ * Checks n names: each non-empty, at most GBT_FEATURE_NAME_MAX bytes,
+ * none of '[', ']', '<' (they would make dumps ambiguous, as in XGBoost),
+ * no two the same.  Control characters are allowed, as XGBoost allows
+ * them: every model format and dump escapes them (json_write.h).  Messages start with `what`.
  */
 gbt_status gbt__names_check(const char *const *names, uint64_t n, const char *what);
 

@@ -21,13 +21,10 @@ struct dumper {
     int format, with_stats, one_tree;
 };
 
-/* A name inside a JSON or DOT string: '"' and '\' escaped. */
+/* A feature name in every dump format, escaped as XGBoost's dumps escape it (as inside a JSON string). */
 static void put_escaped(struct gbt_strbuf *sb, const char *text)
 {
-    for (const char *p = text; *p; p++) {
-        if (*p == '"' || *p == '\\') gbt__sb_append(sb, "\\", 1);
-        gbt__sb_append(sb, p, 1);
-    }
+    gbt__sb_json_escaped(sb, text);
 }
 
 static void indent(struct gbt_strbuf *sb, int depth, const char *unit)
@@ -65,7 +62,9 @@ static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
             gbt__json_put_float(sb, t->cover[n], 0);
         }
     } else if (gbt__tree_is_cat(t, n)) {
-        gbt__sb_printf(sb, "%d:[%s:{", n, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, "%d:[", n);
+        put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, ":{");
         put_cats(sb, t, n);
         gbt__sb_printf(sb, "}] yes=%d,no=%d,missing=%d", t->right[n], t->left[n],
                        t->default_left[n] ? t->left[n] : t->right[n]);
@@ -76,7 +75,9 @@ static void text_node(struct dumper *d, const struct gbt_tree *t, int32_t n, int
             gbt__json_put_float(sb, t->cover[n], 0);
         }
     } else {
-        gbt__sb_printf(sb, "%d:[%s<", n, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, "%d:[", n);
+        put_escaped(sb, fname(d->m, t->feature[n], buf, sizeof buf));
+        gbt__sb_printf(sb, "<");
         gbt__json_put_float(sb, t->threshold[n], 0);
         gbt__sb_printf(sb, "] yes=%d,no=%d,missing=%d", t->left[n], t->right[n],
                        t->default_left[n] ? t->left[n] : t->right[n]);

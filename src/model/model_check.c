@@ -57,7 +57,7 @@ static gbt_status check_header(const struct gbt_model *m, const char *what)
                     "%s: %llu feature types for %llu features", what, (unsigned long long)m->nfeature_types,
                     (unsigned long long)m->num_feature);
     for (uint64_t f = 0; f < m->nfeature_types; f++)
-        RETURN_ERROR_IF(m->feature_types[f] > 1, GBT_E_FORMAT, "%s: feature %llu has an unknown type", what,
+        RETURN_ERROR_IF(m->feature_types[f] >= GBT_FT_COUNT, GBT_E_FORMAT, "%s: feature %llu has an unknown type", what,
                         (unsigned long long)f);
     RETURN_ERROR_IF(m->ntrees % K != 0, GBT_E_FORMAT,
                     "%s: %u trees are not num_parallel_tree (%d) per output (%d) and round", what, m->ntrees,

@@ -30,7 +30,6 @@
 
 /* ---- writing -------------------------------------------------------------- */
 
-/* A JSON string: names hold no control characters (gbt__names_check), only '"' and '\\' need escapes. */
 static void put_training(const char *name, const char *value, void *user)
 {
     struct gbt_strbuf *sb = user;
@@ -133,10 +132,11 @@ gbt_status gbt__model_write_json(const struct gbt_model *m, const struct gbt_par
         gbt__sb_printf(sb, "],\n");
     }
     if (m->nfeature_types > 0) {
-        /* XGBoost's feature_types: "q" numeric, "c" categorical; one per feature (none typed: numeric) */
+        /* XGBoost's feature_types as the training data spelt them, one per feature (past the list: "q") */
         gbt__sb_printf(sb, "  \"feature_types\": [");
         for (uint64_t i = 0; i < m->num_feature; i++)
-            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "", gbt__model_is_cat(m, i) ? "c" : "q");
+            gbt__sb_printf(sb, "%s\"%s\"", i ? ", " : "",
+                           i < m->nfeature_types ? gbt__feature_type_name(m->feature_types[i]) : "q");
         gbt__sb_printf(sb, "],\n");
     }
     if (m->index_base != GBT_BASE_NONE)
@@ -354,7 +354,10 @@ static gbt_status read_tree(const struct gbt_jreader *rd, int32_t obj, const str
     return read_categories(rd, obj, t);
 }
 
-/* The optional "feature_types": a "q" or "c" per feature (gbt writes one for each; older files may hold fewer). */
+/*
+ * The optional "feature_types": XGBoost's spelling of each feature's type, "q", "c",
+ * "int", "float" or "i" (gbt writes one for each; older files may hold fewer).
+ */
 static gbt_status read_types(const struct gbt_jreader *rd, int32_t arr, struct gbt_model *m)
 {
     const struct gbt_jdoc *d = rd->doc;
@@ -366,10 +369,13 @@ static gbt_status read_types(const struct gbt_jreader *rd, int32_t arr, struct g
         return bad(rd, arr, "\"feature_types\" has more types than features (num_feature)%s", "");
     FORWARD_IF_ERROR(gbt__alloc(&m->feature_types, (size_t)d->n[arr].count + 1, 1, 1, "feature types"));
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
-        if (d->n[c].type == GBT_J_STRING) gbt__json_string(&d->n[c], buf, sizeof buf);
-        if (d->n[c].type != GBT_J_STRING || (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0))
-            return bad(rd, c, "a feature type is \"q\" or \"c\"%s", "");
-        m->feature_types[n++] = buf[0] == 'c';
+        int t = -1;
+        if (d->n[c].type == GBT_J_STRING) {
+            gbt__json_string(&d->n[c], buf, sizeof buf);
+            t = gbt__feature_type_parse(buf);
+        }
+        if (t < 0) return bad(rd, c, "a feature type is \"q\", \"c\", \"int\", \"float\" or \"i\"%s", "");
+        m->feature_types[n++] = (uint8_t)t;
     }
     m->nfeature_types = n;
     return GBT_OK;

@@ -468,12 +468,11 @@ static gbt_status read_types(const struct gbt_jreader *rd, int32_t learner, stru
     for (int32_t c = d->n[arr].child; c >= 0; c = d->n[c].next) {
         if (d->n[c].type != GBT_J_STRING) return gbt__jr_fail(rd, c, "a feature type is not a string");
         gbt__json_string(&d->n[c], buf, sizeof buf);
-        /* XGBoost's own rule (ParseFeatureType) */
-        if (strcmp(buf, "q") != 0 && strcmp(buf, "c") != 0 && strcmp(buf, "int") != 0 && strcmp(buf, "float") != 0 &&
-            strcmp(buf, "i") != 0)
-            return gbt__jr_fail(rd, c, "a feature type is not one of q, c, int, float and i");
-        m->feature_types[n] = strcmp(buf, "c") == 0;
-        any |= m->feature_types[n++];
+        /* XGBoost's own rule (ParseFeatureType); the spelling is kept */
+        const int t = gbt__feature_type_parse(buf);
+        if (t < 0) return gbt__jr_fail(rd, c, "a feature type is not one of q, c, int, float and i");
+        m->feature_types[n++] = (uint8_t)t;
+        any |= t != GBT_FT_NUMERIC;
     }
     m->nfeature_types = n;
     if (!any) {

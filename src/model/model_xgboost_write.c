@@ -400,7 +400,7 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
             first = 0;
         }
     }
-    /* names for every feature or none, as XGBoost keeps them; types likewise ("q" or "c") */
+    /* names for every feature or none, as XGBoost keeps them; types likewise (as the training data spelt them) */
     gbt__sb_printf(sb, "},\"feature_names\":[");
     for (uint64_t i = 0; m->nfeature_names > 0 && !shift && i < m->num_feature; i++) {
         char buf[32];
@@ -409,7 +409,9 @@ gbt_status gbt__model_write_xgboost(const struct gbt_model *m, const struct gbt_
     }
     gbt__sb_printf(sb, "],\"feature_types\":[");
     for (uint64_t i = 0; m->nfeature_types > 0 && i < nfeat; i++)
-        gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "", i >= (uint64_t)shift && gbt__model_is_cat(m, i - shift) ? "c" : "q");
+        gbt__sb_printf(sb, "%s\"%s\"", i ? "," : "",
+                       i >= (uint64_t)shift && i - shift < m->nfeature_types
+                           ? gbt__feature_type_name(m->feature_types[i - shift]) : "q");
     gbt__sb_printf(sb, "],");
     if (m->linear) {
         gbt__sb_printf(sb, "\"gradient_booster\":{\"model\":{");

@@ -19,7 +19,15 @@
  */
 void gbt__json_put_float(struct gbt_strbuf *sb, float v, int real);
 
-/* Appends text as a JSON string, quoted, with '"' and '\\' escaped and control characters as \\u00XX. */
+/*
+ * Appends text as the inside of a JSON string: '"' and '\\' escaped,
+ * newline, carriage return and tab as \\n, \\r, \\t and other control
+ * characters as \\u00XX (XGBoost's JSON reader reads the three short
+ * escapes; it keeps \\u00XX as its six characters and refuses \\b and \\f).
+ */
+void gbt__sb_json_escaped(struct gbt_strbuf *sb, const char *text);
+
+/* Appends text as a JSON string: quoted, escaped as gbt__sb_json_escaped escapes it. */
 void gbt__sb_json_string(struct gbt_strbuf *sb, const char *text);
 
 /* v as the shortest text that reads back to the same double. */

@@ -177,6 +177,44 @@ def _category_frame(df: Any, enable_categorical: bool,
     return out, types, cats
 
 
+def _extension(path: str) -> str:
+    """A file name's extension as XGBoost picks a model format by it: lower case, no dot."""
+    return os.path.splitext(path)[1][1:].lower()
+
+
+def _model_text_kind(head: bytes) -> Optional[str]:
+    """What a model file's first bytes are, as XGBoost tells them apart: "json"
+    (``{`` then a quote or ``}``), "ubj" (``{`` then a UBJSON length marker),
+    or None (neither: the library's loader names what it is)."""
+    if not head.startswith(b"{"):
+        return None
+    rest = head[1:].lstrip()
+    if rest[:1] in (b'"', b"}"):
+        return "json"
+    return "ubj" if rest[:1].isalpha() else None
+
+
+def _check_model_name(path: str) -> None:
+    """XGBoost's rules for a model file's name: ``.json`` holds JSON text,
+    ``.ubj`` UBJSON, and another name is taken with a warning."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(64)
+    except OSError:
+        return  # the library's loader says why it cannot read it
+    ext, kind = _extension(path), _model_text_kind(head)
+    if ext == "json" and kind == "ubj":
+        raise _lib.FormatError(f"{path}: a .json model file holds JSON text, but this one is UBJSON (it starts "
+                               f"with {head[:12]!r}): name it .ubj, or load its bytes", _lib.FormatError.status)
+    if ext == "ubj" and kind == "json":
+        raise _lib.FormatError(f"{path}: a .ubj model file holds UBJSON, but this one is JSON text (it starts "
+                               f"with {head[:12]!r}): name it .json, or load its bytes", _lib.FormatError.status)
+    if ext not in ("json", "ubj") and kind is not None:
+        import warnings
+        full = "JSON (`json`)" if kind == "json" else "UBJSON (`ubj`)"
+        warnings.warn(f"Unknown file format: `{ext}`. Using {full} as a guess.", UserWarning, stacklevel=3)
+
+
 def _frame_types(df: Any) -> List[str]:
     """XGBoost's feature types of a DataFrame's columns: "int" for integer
     columns (nullable ``Int64`` too), "i" for boolean ones, "c" for
@@ -520,15 +558,15 @@ class Dataset:
         set (``"q"``, ``"float"``, ``"int"``, ``"i"`` numeric, ``"c"``
         categorical), a DataFrame's from its columns (``"int"``, ``"float"``,
         ``"i"`` for booleans, ``"c"`` for categories), else the library's
-        (``"q"`` or ``"c"``, from a file) when some column is categorical,
-        and None when no types were set and every column is numeric."""
+        (a file's, a binary dataset's: the spellings it was saved with) when
+        some type is not ``"q"``, and None when every column is ``"q"``."""
         if self._type_names is not None:
             return list(self._type_names)
         n = self.num_col()
         arr = (c_char_p * max(n, 1))()
         check(LIB.gbt_dataset_get_feature_types(self._handle, n, arr))
         types = [arr[i].decode("ascii") for i in range(n)]
-        return types if "c" in types else None
+        return types if any(t != "q" for t in types) else None
 
     @feature_types.setter
     def feature_types(self, types: Optional[Sequence[str]]) -> None:
@@ -1355,11 +1393,10 @@ class Booster:
             _xgb_only_param(name.replace("-", "_"), value)
             return
         if name in ("eval_metric", "metric"):
-            check(LIB.gbt_booster_set_param(self._handle, cstr(name), b""))
+            # XGBoost's rule (and the C API's): each metric is added to the list; gbt's "" empties it
             metrics = [value] if isinstance(value, str) else list(value)
             for m in metrics:
-                if m:
-                    check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
+                check(LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(str(m))))
             return
         text = _constraint_text(name, value) if name in _CONSTRAINT_PARAMS else _param_text(value)
         st = LIB.gbt_booster_set_param(self._handle, cstr(name), cstr(text))
@@ -1377,8 +1414,12 @@ class Booster:
                   value: Any = None) -> None:
         """Set parameters: ``set_param("eta", 0.1)`` or ``set_param({"eta": 0.1, ...})``.
 
-        ``eval_metric`` replaces the booster's metric list with the value (a
-        name or a list of names); other parameters take text or numbers.
+        ``eval_metric`` adds the value (a name or a list of names) to the
+        booster's metrics, as XGBoost's ``set_param`` does (a metric already
+        there is not added twice); gbt's ``set_param("eval_metric", "")``
+        empties the list first, so ``set_param([("eval_metric", ""),
+        ("eval_metric", "rmse")])`` replaces it.  Other parameters take text
+        or numbers.
         An unknown name is ignored with XGBoost's warning (``Parameters: {
         "name" } are not used.``, a ``UserWarning`` with the closest valid
         name); a value out of range raises :class:`gbt.ParamError` with the
@@ -1752,6 +1793,9 @@ class Booster:
         """The names of the features the model was trained on, stored in the
         model (``gbt_booster_feature_names``), or None when the training data
         had no names (the library then calls them ``f0``, ``f1``, ...)."""
+        pending = getattr(self, "_names_pending", None)
+        if pending is not None:
+            return list(pending)
         if "names" not in self._cache:
             names = self._c_feature_names()
             default = [f"f{i}" for i in range(len(names))]
@@ -1761,18 +1805,37 @@ class Booster:
 
     @feature_names.setter
     def feature_names(self, names: Optional[Sequence[str]]) -> None:
-        """Renames the model's features (``gbt_booster_set_feature_names``:
-        one name per feature, kept when the model is saved); None drops the
-        names.  Without a model (train or load one first) and with another
-        count than the model's features it raises at once (XGBoost takes
-        any list and fails later)."""
+        """Renames the model's features (one name per feature, kept when the
+        model is saved); None drops the names.  As XGBoost's, a list of
+        another length than the model's features is taken as it is and
+        raises ValueError at its next use (importance, dumps, prediction,
+        saving) until names that fit, or None, are set;
+        :meth:`set_feature_names` (gbt's) raises at once."""
+        if names is not None and self._has_model() and len(list(names)) != self.num_features():
+            self.set_feature_names(None)
+            self._names_pending = [str(n) for n in names]
+            return
+        self.set_feature_names(names)
+
+    def set_feature_names(self, names: Optional[Sequence[str]]) -> None:
+        """gbt's setter of the feature names (``gbt_booster_set_feature_names``):
+        one per feature, checked at once (another count, or no model yet,
+        raises ``InvalidArgumentError``, a ValueError); None drops them."""
         if names is None:
             check(LIB.gbt_booster_set_feature_names(self._handle, None, 0))
         else:
             names = [str(n) for n in names]
             arr = (c_char_p * max(len(names), 1))(*[cstr(n) for n in names])
             check(LIB.gbt_booster_set_feature_names(self._handle, arr, len(names)), "feature_names")
+        self._names_pending = None
         self._cache.pop("names", None)
+
+    def _check_pending_names(self) -> None:
+        """XGBoost's deferred error for feature names of the wrong length."""
+        pending = getattr(self, "_names_pending", None)
+        if pending is not None:
+            raise ValueError(f"feature_names has {len(pending)} names but the model has {self.num_features()} "
+                             "features (set Booster.feature_names again, or to None)")
 
     def _c_feature_names(self) -> List[str]:
         """Every feature's name as the library reports it (``f0``... for unnamed ones)."""
@@ -1819,6 +1882,7 @@ class Booster:
         only the features some split uses.  See :meth:`feature_importances`."""
         if fmap:
             raise ValueError("fmap is not supported: train on named data (feature_names) instead")
+        self._check_pending_names()
         values = self.feature_importances(importance_type)
         used = self.feature_importances("weight") > 0
         names = self._c_feature_names()
@@ -1910,6 +1974,7 @@ class Booster:
         """
         if dump_format not in ("text", "json", "dot"):
             raise ValueError(f"dump_format must be 'text', 'json' or 'dot'; got {dump_format!r}")
+        self._check_pending_names()
         rename = _fmap_renamer(fmap, self._c_feature_names()) if fmap else None
         out = []
         # a linear model (booster=gblinear) dumps as one piece, XGBoost's "bias:"/"weight:" lists
@@ -2144,6 +2209,7 @@ class Booster:
             (and for any multiclass objective with ``output_margin``), or
             ``(rows, K)`` for several quantiles; see above for the others.
         """
+        self._check_pending_names()
         # training=True: XGBoost's dart would drop trees at random; gbt predicts with every tree (docs/decisions.md, DART).
         if int(pred_leaf) + int(pred_contribs) + int(pred_interactions) > 1:
             raise ValueError("give at most one of pred_leaf, pred_contribs and pred_interactions")
@@ -2220,12 +2286,14 @@ class Booster:
 
     @property
     def feature_types(self) -> Optional[List[str]]:
-        """The model's feature types, ``"q"`` or ``"c"`` per feature, or None
-        when every feature is numeric (XGBoost's ``Booster.feature_types``)."""
+        """The model's feature types as the training data spelt them (``"q"``,
+        ``"int"``, ``"float"``, ``"i"`` numeric, ``"c"`` categorical), one per
+        feature, or None when every one is ``"q"`` (XGBoost's
+        ``Booster.feature_types``)."""
         if not self._has_model():
             return None
         types = json.loads(bytes(self.save_raw("gbt")).decode("utf-8")).get("feature_types")
-        if not types or "c" not in types:
+        if not types or all(t == "q" for t in types):
             return None
         return list(types) + ["q"] * (self.num_features() - len(types))
 
@@ -2245,7 +2313,7 @@ class Booster:
             return
         _check_feature_types(types)
         kinds = ["c" if t == "c" else "q" for t in types]
-        if kinds != have:
+        if kinds != ["c" if t == "c" else "q" for t in have]:
             raise ValueError(f"feature_types {list(types)} differ from the model's {have}: gbt's "
                              "feature types are fixed by the model's splits")
 
@@ -2311,23 +2379,36 @@ class Booster:
         Parameters
         ----------
         fname : str or os.PathLike
-            A name ending in ``.ubj`` gets XGBoost's UBJSON model format
-            (XGBoost's default binary format, what its ``save_model("m.ubj")``
-            writes and ``xgboost.Booster(model_file=...)`` loads).
+            As XGBoost's, the name chooses the format: ``.json`` is JSON
+            (gbt's JSON model, what gbtrain writes), ``.ubj`` XGBoost's
+            UBJSON model (its default binary format, what its
+            ``save_model("m.ubj")`` writes), and any other name UBJSON too,
+            with XGBoost's ``UserWarning`` ("Saving model in the UBJSON
+            format as default").
         format : {"gbt", "xgboost"}, optional
-            ``gbt`` (the default but for ``.ubj`` names): gbt's JSON model
-            (``gbt_booster_save``, what gbtrain writes); ``xgboost``:
-            XGBoost's model format, JSON, or UBJSON for a ``.ubj`` name
-            (``gbt_booster_save_format``).  :meth:`load_model` reads all three.
+            gbt's choice instead of the name's: ``gbt``: gbt's JSON model
+            whatever the name (``gbt_booster_save``; not for ``.ubj``);
+            ``xgboost``: XGBoost's model format, JSON, or UBJSON for a
+            ``.ubj`` name (``gbt_booster_save_format``).  :meth:`load_model`
+            reads all three.
         """
-        ubj = os.fsdecode(fname).endswith(".ubj")
+        self._check_pending_names()
+        path = os.fsdecode(fname)
+        ext = _extension(path)
         if format is None:
-            format = "xgboost" if ubj else "gbt"
-        if format == "gbt" and ubj:
+            if ext not in ("json", "ubj"):
+                import warnings
+                warnings.warn("Saving model in the UBJSON format as default.  You can use a file extension: "
+                              "`json` or `ubj` to choose between formats (or gbt's format='gbt').",
+                              UserWarning, stacklevel=2)
+                check(LIB.gbt_booster_save_format(self._handle, cstr(path), _lib.GBT_MODEL_XGBOOST_UBJ))
+                return
+            format = "xgboost" if ext == "ubj" else "gbt"
+        if format == "gbt" and ext == "ubj":
             raise ValueError("a .ubj file holds XGBoost's UBJSON model format: save it with format='xgboost' "
                              "(or leave format out), or give gbt's JSON model another name")
         if format == "gbt":
-            check(LIB.gbt_booster_save(self._handle, cstr(os.fsdecode(fname))))
+            check(LIB.gbt_booster_save(self._handle, cstr(path)))
         elif format == "xgboost":
             self.save_xgboost(fname)
         else:
@@ -2378,6 +2459,11 @@ class Booster:
     def load_model(self, fname: Union[PathLike, bytes, bytearray]) -> None:
         """Load a model from a file or from bytes (gbt's JSON, XGBoost's JSON or
         UBJSON, told apart by their first bytes); replaces this booster's model.
+        As XGBoost's, a file named ``.json`` must hold JSON text and one
+        named ``.ubj`` UBJSON (ValueError otherwise), and a file of another
+        name is read with XGBoost's ``UserWarning`` saying which it was
+        taken for; bytes (gbt's way to load by content alone, as the C API
+        and the command-line tools do) are read without a warning.
 
         Training parameters come from the model; ``nthread``, ``device``,
         ``verbosity`` and ``eval_metric`` set on this booster are kept.
@@ -2388,6 +2474,7 @@ class Booster:
             raw = bytes(fname)
             check(LIB.gbt_booster_load_from_buffer(raw, len(raw), byref(new)))
         else:
+            _check_model_name(os.fsdecode(fname))
             check(LIB.gbt_booster_load(cstr(os.fsdecode(fname)), byref(new)))
         self._replace_handle(new)
         for k, v in keep.items():

@@ -271,8 +271,8 @@ class GBTModel(BaseEstimator):
         return None
 
     def save_model(self, fname: Any) -> None:
-        """Save the fitted model (:meth:`gbt.Booster.save_model`: gbt's JSON, or
-        XGBoost's UBJSON for a name ending in ``.ubj``), with XGBoost's
+        """Save the fitted model (:meth:`gbt.Booster.save_model`: gbt's JSON for
+        a ``.json`` name, XGBoost's UBJSON for any other), with XGBoost's
         ``scikit_learn`` attribute naming the kind of estimator (``{"_estimator_type":
         "classifier"}``), which :meth:`load_model` checks."""
         b = self.get_booster()

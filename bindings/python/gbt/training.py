@@ -308,4 +308,11 @@ def train(params: Mapping[str, Any], dtrain: Dataset, num_boost_round: int = 10,
     if evals_result is not None:
         evals_result.clear()
         evals_result.update(copy.deepcopy(container.history))
+    if booster._has_model() and not booster.get_param("eval_metric"):
+        # XGBoost's train leaves the objective's default metric in the booster's list, so a
+        # later set_param("eval_metric", m) evaluates both (its check_precision_score)
+        try:
+            booster.set_param("eval_metric", booster.eval_metric_names())
+        except _lib.ParamError:  # a default the metric list cannot name: evaluation keeps its default
+            booster.set_param("eval_metric", "")
     return booster

@@ -68,8 +68,15 @@ def test_params_and_attributes():
     b = gbt.Booster({"eta": 0.1, "max_depth": 3, "eval_metric": ["auc", "logloss"]})
     assert b.get_param("eta") == "0.1" and b.get_param("learning_rate") == "0.1"
     assert b.eval_metric_names() == ["auc", "logloss"]
-    b.set_param("eval_metric", "rmse")
+    b.set_param("eval_metric", "rmse")  # XGBoost's set_param adds a metric (test_eval_metrics)
+    b.set_param("eval_metric", ["auc", "mae"])
+    assert b.eval_metric_names() == ["auc", "logloss", "rmse", "mae"]
+    b.set_param([("eval_metric", ""), ("eval_metric", "rmse")])  # gbt's "" empties the list first
     assert b.eval_metric_names() == ["rmse"]
+    X = np.arange(20, dtype=np.float32).reshape(10, 2)
+    t = gbt.train({"objective": "binary:logistic"}, gbt.DMatrix(X, np.arange(10) % 2), 1)
+    t.set_param("eval_metric", "auc")  # after train the default stays, as XGBoost's (check_precision_score)
+    assert t.eval_metric_names() == ["logloss", "auc"]
     assert b.attr("best_iteration") is None and not hasattr(b, "best_iteration")  # XGBoost's AttributeError
     with pytest.warns(UserWarning, match=r'Parameters: \{ "etaa" \} are not used.*did you mean .eta.'):
         b.set_param("etaa", 0.1)  # XGBoost's warning; the C API refuses the name

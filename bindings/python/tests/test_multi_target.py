@@ -60,7 +60,7 @@ def test_multi_target_models_both_ways(tmp_path):
     want = bg.predict(gbt.DMatrix(X))
     np.testing.assert_allclose(xgb.Booster(model_file=tmp_path / "g.json").predict(xgb.DMatrix(X)), want,
                                rtol=1e-6, atol=1e-6)
-    bg.save_model(tmp_path / "g.model")
+    bg.save_model(tmp_path / "g.model", format="gbt")  # gbt's JSON whatever the name
     assert json.loads((tmp_path / "g.model").read_text())["num_target"] == 3
     np.testing.assert_array_equal(gbt.Booster(model_file=tmp_path / "g.model").predict(gbt.DMatrix(X)), want)
 

@@ -139,7 +139,7 @@ def test_reordered_and_unseen_categories(trained, tmp_path):
     assert again.attr("feature_categories") is not None
     np.testing.assert_array_equal(again.predict(df2), want)
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(bst)).predict(df2), want)
-    assert again.feature_types == ["c", "q", "c"]
+    assert again.feature_types == ["c", "float", "c"]  # a DataFrame's types, as XGBoost's model keeps them
 
 
 def test_evaluation_recodes(trained):

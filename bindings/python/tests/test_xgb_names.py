@@ -64,6 +64,25 @@ def test_feature_types_as_xgboost():
     assert d.feature_types == ["int", "q", "c"]
 
 
+def test_feature_types_kept_in_the_model_as_xgboost(tmp_path):
+    # XGBoost keeps each type's spelling in the model and through save_binary (test_feature_info)
+    X, y, _ = _data()
+    types = ["int", "float", "i"]
+    path = str(tmp_path / "d.buffer")
+    gbt.DMatrix(X, y, feature_types=types).save_binary(path)
+    d = gbt.DMatrix(path)
+    assert d.feature_types == types
+    p = {"max_depth": 2, "nthread": 1}
+    bst, ref = gbt.train(p, d, 2), xgb.train(p, xgb.DMatrix(X, y, feature_types=types), 2)
+    assert bst.feature_types == ref.feature_types == types
+    assert bst.get_dump() == gbt.train(p, gbt.DMatrix(X, y), 2).get_dump()  # numeric, as "q"
+    for raw in ("gbt", "json", "ubj"):
+        assert gbt.Booster(model_file=bst.save_raw(raw)).feature_types == types
+    assert xgb.Booster(model_file=bst.save_raw("json")).feature_types == types
+    assert gbt.Booster(model_file=ref.save_raw("ubj")).feature_types == types
+    assert gbt.train(p, gbt.DMatrix(X, y), 2).feature_types is None
+
+
 def test_booster_feature_name_and_type_setters(tmp_path):
     X, y, _ = _data()
     bst = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y), 2)
@@ -78,10 +97,34 @@ def test_booster_feature_name_and_type_setters(tmp_path):
     for b in (bst, ref):
         b.feature_names = None
     assert bst.feature_names is None is ref.feature_names
+    for b in (bst, ref):  # XGBoost takes names of the wrong length and fails when they are used
+        b.feature_names = ["x", "y"]
+        assert b.feature_names == ["x", "y"]
+        with pytest.raises(ValueError):
+            b.get_fscore()
+        b.feature_names = None
+        assert b.get_fscore()
     with pytest.raises(ValueError, match="2 names for a model of 3 features"):
-        bst.feature_names = ["x", "y"]  # (XGBoost takes it and fails when the names are used)
+        bst.set_feature_names(["x", "y"])  # gbt's setter checks at once
     with pytest.raises(ValueError, match="fixed by the model's splits"):
         bst.feature_types = ["c", "q", "q"]
+
+
+def test_control_characters_in_feature_names_as_xgboost():
+    # XGBoost takes them (test_special_model_dump_characters); every format escapes them
+    X, y, _ = _data()
+    names = ['"f 0"', "\tf\n1", "f\\2"]
+    b = gbt.train({"max_depth": 2, "nthread": 1}, gbt.DMatrix(X, y, feature_names=names), 2)
+    for fmt in ("gbt", "json", "ubj"):
+        assert gbt.Booster(model_file=b.save_raw(fmt)).feature_names == names
+    ref = xgb.Booster(model_file=b.save_raw("ubj"))
+    assert ref.feature_names == names
+    for fmt in ("text", "json", "dot"):  # the names escaped in the dumps as XGBoost escapes them
+        seen = [{e for e in ('\\"f 0\\"', "\\tf\\n1", "f\\\\2") if e in "".join(m.get_dump(dump_format=fmt))}
+                for m in (b, ref)]
+        assert seen[0] == seen[1] and seen[0], (fmt, seen)
+    with pytest.raises(ValueError, match="may not hold"):
+        gbt.DMatrix(X, feature_names=["a", "b[", "c"])
 
 
 def test_callback_names(tmp_path):
