@@ -336,8 +336,9 @@ class GBTModel(BaseEstimator):
         """Load a model saved by :meth:`save_model` (or any gbt model, or XGBoost
         JSON or UBJSON model) into this estimator.  ``n_features_in_`` comes from the model;
         a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
-        does not store the original labels), and ``objective`` and ``booster``
-        the model's, as in XGBoost.  A model an estimator of another
+        does not store the original labels), and ``objective``, ``booster``
+        and ``feature_types`` the model's (``enable_categorical`` when one is
+        ``"c"``), as in XGBoost.  A model an estimator of another
         kind saved (a classifier's in a regressor) is refused with XGBoost's
         TypeError."""
         b = Booster(model_file=fname)
@@ -350,6 +351,9 @@ class GBTModel(BaseEstimator):
         self._Booster = b
         # as XGBoost's load_model: the model's objective and booster become the estimator's
         self.objective, self.booster = b.get_param("objective"), b.get_param("booster")
+        # and its feature types, categorical ones setting enable_categorical (as XGBoost's)
+        self.feature_types = b.feature_types
+        self.enable_categorical = self.feature_types is not None and "c" in self.feature_types
         self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names

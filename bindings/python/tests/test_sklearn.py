@@ -203,7 +203,7 @@ def test_set_params_after_fit_reaches_the_booster():
     assert r.get_booster().get_param("max_depth") == "3"
 
 
-def test_xgboost_estimator_conventions():
+def test_xgboost_estimator_conventions(tmp_path):
     # what XGBoost 3.2's estimators give a ported script (values read off XGBoost's sklearn.py)
     assert GBTRegressor().get_params()["objective"] == "reg:squarederror"
     assert gbt.XGBModel().get_params()["objective"] is None
@@ -230,6 +230,11 @@ def test_xgboost_estimator_conventions():
         clf.predict(df[["b", "a"]])
     one = GBTClassifier(n_estimators=1).fit(df["a"], y)  # a Series is one feature
     assert list(one.feature_names_in_) == ["a"]
+    reg = GBTRegressor(n_estimators=1, feature_types=["c", "q"], enable_categorical=True).fit(X % 3, y)
+    reg.save_model(tmp_path / "reg.json")
+    back = GBTRegressor()
+    back.load_model(tmp_path / "reg.json")  # the model's feature types, categorical ones enabled (XGBoost's)
+    assert back.feature_types == ["c", "q"] and back.enable_categorical is True
     with pytest.warns(FutureWarning, match="learning_rate"):  # XGBoost's transition for positional arguments
         assert gbt.GBTRFRegressor(0.5).learning_rate == 0.5
     with pytest.warns(FutureWarning, match="sample_weight"):
