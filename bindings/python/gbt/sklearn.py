@@ -964,7 +964,9 @@ class GBTClassifier(ClassifierMixin, GBTModel):
 def _group_sizes(n: int, group: Any, qid: Any, what: str) -> np.ndarray:
     """Query group sizes from ``group`` (sizes) or ``qid`` (one id per row, rows
     of a query consecutive), checked against ``n`` rows."""
-    if (group is None) == (qid is None):
+    if group is None and qid is None:  # XGBoost's words
+        raise ValueError(f"{what}: Either `group` or `qid` is required for ranking task")
+    if group is not None and qid is not None:
         raise ValueError(f"{what}: give group or qid (one of them)")
     if group is not None:
         sizes = np.asarray(group)

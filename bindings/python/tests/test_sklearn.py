@@ -172,7 +172,7 @@ def test_ranker_conventions_and_eval_set():
     top = [yv[a + np.argmax(s[a:a + n])] for a, n in zip(starts, sv)]
     assert np.mean(top) > np.mean(yv) + 0.5
     assert rk.feature_importances_.sum() == pytest.approx(1, rel=1e-6)
-    with pytest.raises(ValueError, match="group or qid"):
+    with pytest.raises(ValueError, match="`group` or `qid` is required"):
         GBTRanker(n_estimators=2).fit(X, y)
     with pytest.raises(ValueError, match="sum to"):
         GBTRanker(n_estimators=2).fit(X, y, group=sizes[:-1])
@@ -255,6 +255,8 @@ def test_ranker_qid_column():
     assert r.score(df, y) == pytest.approx(r.evals_result()["validation_0"]["ndcg@32"][-1], abs=1e-6)
     with pytest.raises(ValueError, match="qid"):
         GBTRanker(n_estimators=1).fit(df, y, qid=q)
+    with pytest.raises(ValueError, match="Either `group` or `qid` is required"):
+        r.fit(df, y, eval_set=[(X, y)])
     # a callable metric, as XGBoost's rankers: per query, averaged weighted by the query sizes
     from sklearn.metrics import roc_auc_score
     yb = (y > 0).astype(int)
