@@ -1,6 +1,7 @@
 """Plots (matplotlib is optional: imported when a plot is asked for)."""
 from __future__ import annotations
 
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 __all__ = ["plot_metric", "plot_importance", "to_graphviz", "plot_tree"]
@@ -125,15 +126,29 @@ def plot_importance(model: Any, ax: Any = None, height: float = 0.2, xlim: Any =
     return ax
 
 
-def to_graphviz(model: Any, tree_idx: int = 0, with_stats: bool = False, **kwargs: Any) -> Any:
+def _tree_idx(tree_idx: int, num_trees: Optional[int]) -> int:
+    """XGBoost 3's deprecated ``num_trees`` (the tree's index), with its warning."""
+    if num_trees is None:
+        return tree_idx
+    warnings.warn("The `num_trees` parameter is deprecated, use `tree_idx` instead.", FutureWarning,
+                  stacklevel=3)
+    if tree_idx not in (0, num_trees):
+        raise ValueError("Both `num_trees` and `tree_idx` are used, prefer `tree_idx` instead.")
+    return num_trees
+
+
+def to_graphviz(model: Any, tree_idx: int = 0, with_stats: bool = False, *,
+                num_trees: Optional[int] = None, **kwargs: Any) -> Any:
     """One tree as a Graphviz graph, from the library's dot dump
     (``gbt_booster_dump(..., "dot", ...)``).
 
     Returns a ``graphviz.Source`` when the ``graphviz`` Python package is
     installed (it renders in notebooks and with ``.render()``), else the dot
     text itself (``dot -Tpng`` renders it).  ``kwargs`` go to
-    ``graphviz.Source``.
+    ``graphviz.Source``.  ``num_trees`` is XGBoost's deprecated name of
+    ``tree_idx`` (a FutureWarning, as XGBoost gives).
     """
+    tree_idx = _tree_idx(tree_idx, num_trees)
     b = _booster(model)
     n = b.num_trees()
     if not 0 <= tree_idx < n:
@@ -146,10 +161,11 @@ def to_graphviz(model: Any, tree_idx: int = 0, with_stats: bool = False, **kwarg
     return graphviz.Source(text, **kwargs)
 
 
-def plot_tree(model: Any, tree_idx: int = 0, ax: Any = None, with_stats: bool = False,
-              **kwargs: Any) -> Any:
+def plot_tree(model: Any, tree_idx: int = 0, ax: Any = None, with_stats: bool = False, *,
+              num_trees: Optional[int] = None, **kwargs: Any) -> Any:
     """Draw one tree on a matplotlib axes (XGBoost's ``plot_tree``): needs the
     ``graphviz`` Python package and Graphviz's ``dot`` program to render.
+    ``num_trees``: as in :func:`to_graphviz`.
 
     Returns
     -------
@@ -160,7 +176,7 @@ def plot_tree(model: Any, tree_idx: int = 0, ax: Any = None, with_stats: bool = 
         import matplotlib.image as image
     except ImportError as e:  # pragma: no cover
         raise ImportError("plot_tree needs matplotlib: pip install matplotlib") from e
-    src = to_graphviz(model, tree_idx, with_stats)
+    src = to_graphviz(model, _tree_idx(tree_idx, num_trees), with_stats)
     if isinstance(src, str):
         raise ImportError("plot_tree needs the graphviz package (pip install graphviz) and Graphviz's "
                           "dot program; to_graphviz() gives the dot text without them")

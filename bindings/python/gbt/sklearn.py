@@ -9,9 +9,12 @@ the MPI processes, each on its own rows, as XGBoost's estimators do.
 """
 from __future__ import annotations
 
-import json
+import collections.abc
+import functools
 import inspect
+import json
 import numbers
+import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -41,6 +44,10 @@ SklObjective = Any
 __all__ = ["GBTModel", "GBTClassifier", "GBTRegressor", "GBTRanker", "GBTRFClassifier", "GBTRFRegressor",
            "XGBModel", "XGBClassifier", "XGBRegressor", "XGBRanker", "XGBRFClassifier", "XGBRFRegressor"]
 
+#: get_params names that are the estimator's own, not the booster's (XGBoost's ``_wrapper_params``)
+_WRAPPER_ONLY = {"importance_type", "kwargs", "missing", "n_estimators", "enable_categorical",
+                 "early_stopping_rounds", "callbacks", "feature_types", "feature_weights"}
+
 # scikit-learn name -> the library's name (the library takes most of these as
 # aliases already; the table keeps what is sent explicit).
 _PARAM_NAMES = {
@@ -65,6 +72,32 @@ _PARAM_NAMES = {
 }
 
 _ACCEPT_SPARSE = ["csr", "csc"]
+
+
+def _keyword_args(func: Any) -> Any:
+    """XGBoost's transition for keyword-only parameters: arguments passed by
+    position past the positional ones still bind to the keyword-only ones in
+    order (a later keyword of the same name loses, as in XGBoost), with a
+    FutureWarning.  The signature stays keyword-only (scikit-learn reads it)."""
+    sig = inspect.signature(func)
+    npos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in sig.parameters.values())
+    kwonly = [p.name for p in sig.parameters.values() if p.kind == p.KEYWORD_ONLY]
+
+    @functools.wraps(func)
+    def inner(*args: Any, **kwargs: Any) -> Any:
+        extra = len(args) - npos
+        if extra <= 0:
+            return func(*args, **kwargs)
+        if extra > len(kwonly):
+            raise TypeError(f"{func.__qualname__}() takes {npos - 1} positional arguments but "
+                            f"{len(args) - 1} were given")
+        names = kwonly[:extra]
+        warnings.warn(f"Pass `{', '.join(names)}` as keyword args.  Passing these as positional "
+                      "arguments will be considered as error in future releases.", FutureWarning,
+                      stacklevel=2)
+        kwargs.update(zip(names, args[npos:]))
+        return func(*args[:npos], **kwargs)
+    return inner
 
 
 class GBTModel(BaseEstimator):
@@ -94,8 +127,10 @@ class GBTModel(BaseEstimator):
         (a scikit-learn metric such as ``mean_absolute_error``), reported
         under its function's name after the built-in ones and so deciding
         early stopping; y_pred are predictions (probabilities for the
-        classifier), or raw scores with a callable objective.  Callables
-        are not for GBTRanker.
+        classifier), or raw scores with a callable objective.  GBTRanker,
+        as XGBoost's, calls ``eval_metric(y_true, y_score)`` on each query
+        and averages the values weighted by the queries' sizes (1.0 for a
+        query of one row).
     early_stopping_rounds : int, optional
         Stop when the last metric on the last ``eval_set`` has not improved
         for this many rounds.  As in XGBoost 3.2 the model keeps every round
@@ -146,6 +181,7 @@ class GBTModel(BaseEstimator):
         ``get_params`` returns them and ``clone`` keeps them.
     """
 
+    @_keyword_args
     def __init__(self, *, n_estimators: int = 100, max_depth: Optional[int] = None,
                  learning_rate: Optional[float] = None, max_leaves: Optional[int] = None,
                  grow_policy: Optional[str] = None, max_bin: Optional[int] = None,
@@ -263,6 +299,20 @@ class GBTModel(BaseEstimator):
         """The rounds ``fit`` trains (``n_estimators``)."""
         return self._rounds()
 
+    def get_xgb_params(self) -> Dict[str, Any]:
+        """XGBoost's: ``get_params()`` less what only the estimator uses
+        (``n_estimators``, ``missing``, ``callbacks``, ... and callables),
+        by the estimator's names, with a numpy ``random_state`` drawn to
+        the int seed (as XGBoost draws it)."""
+        params = {k: v for k, v in self.get_params().items() if k not in _WRAPPER_ONLY and not callable(v)}
+        if "random_state" in params:
+            params["random_state"] = _seed(params["random_state"])
+        return params
+
+    def _get_type(self) -> Optional[str]:
+        """XGBoost's name for the kind of estimator (``"classifier"``, ...)."""
+        return self._kind()
+
     def _kind(self) -> Optional[str]:
         """XGBoost's ``_estimator_type``: what the model file records of the estimator."""
         for cls, kind in ((GBTRanker, "ranker"), (GBTClassifier, "classifier"), (GBTRegressor, "regressor")):
@@ -286,8 +336,9 @@ class GBTModel(BaseEstimator):
         """Load a model saved by :meth:`save_model` (or any gbt model, or XGBoost
         JSON or UBJSON model) into this estimator.  ``n_features_in_`` comes from the model;
         a classifier's ``classes_`` become ``0 .. n_classes - 1`` (the model
-        does not store the original labels), and ``objective`` and ``booster``
-        the model's, as in XGBoost.  A model an estimator of another
+        does not store the original labels), and ``objective``, ``booster``
+        and ``feature_types`` the model's (``enable_categorical`` when one is
+        ``"c"``), as in XGBoost.  A model an estimator of another
         kind saved (a classifier's in a regressor) is refused with XGBoost's
         TypeError."""
         b = Booster(model_file=fname)
@@ -300,6 +351,9 @@ class GBTModel(BaseEstimator):
         self._Booster = b
         # as XGBoost's load_model: the model's objective and booster become the estimator's
         self.objective, self.booster = b.get_param("objective"), b.get_param("booster")
+        # and its feature types, categorical ones setting enable_categorical (as XGBoost's)
+        self.feature_types = b.feature_types
+        self.enable_categorical = self.feature_types is not None and "c" in self.feature_types
         self._categories_ = None  # the loaded model's own (Booster._categories) from now on
         self.n_features_in_ = b.num_features()
         names = b.feature_names
@@ -324,11 +378,7 @@ class GBTModel(BaseEstimator):
             v = getattr(self, name)
             if v is not None:
                 params[cname] = v
-        seed = self.random_state
-        if isinstance(seed, np.random.RandomState):
-            seed = int(seed.randint(0, 2**31 - 1))
-        elif seed is not None and not isinstance(seed, numbers.Integral):
-            raise ValueError(f"random_state must be an int, a numpy RandomState or None; got {seed!r}")
+        seed = _seed(self.random_state)
         if seed is not None:
             if int(seed) < 0:
                 raise ValueError(f"random_state must be >= 0; got {seed}")
@@ -341,10 +391,15 @@ class GBTModel(BaseEstimator):
                 if v is not None:
                     params[k] = v
         if self.eval_metric is not None and not callable(self.eval_metric):
-            names = [self.eval_metric] if isinstance(self.eval_metric, str) else list(self.eval_metric)
+            names = [self.eval_metric] if isinstance(self.eval_metric, str) else self.eval_metric
+            if not isinstance(names, collections.abc.Sequence):
+                raise TypeError(f"Invalid type for the `eval_metric`: {type(names)}")
+            for m in names:
+                if not (callable(m) or isinstance(m, str)):
+                    raise TypeError(f"Invalid type for the `eval_metric`: {type(m)}")
             builtin = [m for m in names if not callable(m)]
-            if len(names) - len(builtin) > 1:
-                raise ValueError("eval_metric holds more than one callable; give at most one")
+            if len(names) - len(builtin) > 1:  # XGBoost's error
+                raise NotImplementedError("Using multiple custom metrics is not yet supported.")
             if builtin:
                 params["eval_metric"] = builtin
         return params
@@ -406,12 +461,37 @@ class GBTModel(BaseEstimator):
         return coded
 
     def _validate_X(self, X: Any, reset: bool) -> Any:
-        X = self._encode_categories(X, fit=False)
+        X = self._encode_categories(_series_as_frame(X), fit=False)
         _refuse_non_numeric_columns(X)
         # prediction takes no rows too (an empty result), as XGBoost's
-        return validate_data(self, X, reset=reset, accept_sparse=_ACCEPT_SPARSE,
-                             dtype=[np.float32, np.float64], ensure_all_finite="allow-nan",
-                             ensure_min_samples=1 if reset else 0)
+        try:
+            return validate_data(self, X, reset=reset, accept_sparse=_ACCEPT_SPARSE,
+                                 dtype=[np.float32, np.float64], ensure_all_finite="allow-nan",
+                                 ensure_min_samples=1 if reset else 0)
+        except ValueError as e:  # XGBoost's words first, then scikit-learn's details
+            if str(e).startswith("The feature names should match"):
+                raise ValueError(f"feature_names mismatch: {e}") from None
+            raise
+
+    def _validate_fit(self, X: Any, y: Any, **checks: Any) -> Tuple[Any, Any]:
+        """fit's X and y, checked as XGBoost's fit checks them (its errors for
+        None and for labels that are not finite), then by scikit-learn's
+        ``validate_data``."""
+        if X is None:
+            raise TypeError("Not supported type for data: NoneType")
+        if y is None:  # scikit-learn's words, after XGBoost's
+            what = "Invalid classes inferred from unique values of `y`" if self._kind() == "classifier" \
+                else "No labels"
+            raise ValueError(f"{what}: {type(self).__name__} requires y to be passed, but the target y is None")
+        X = self._encode_categories(_series_as_frame(X), fit=True)
+        _refuse_non_numeric_columns(X)
+        try:
+            return validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
+                                 ensure_all_finite="allow-nan", **checks)
+        except ValueError as e:
+            if str(e).startswith("Input y contains"):
+                raise ValueError(f"Label contains NaN, infinity or a value too large ({e})") from None
+            raise
 
     def _dataset(self, X: Any, y: Any = None, weight: Any = None, base_margin: Any = None) -> Dataset:
         missing = np.nan if self.missing is None else float(self.missing)
@@ -572,6 +652,7 @@ class GBTModel(BaseEstimator):
         if w is not None:
             dtrain.set_feature_weights(w)
 
+    @_keyword_args
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
             eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
@@ -579,10 +660,7 @@ class GBTModel(BaseEstimator):
         """Fit with ``objective`` as given (default ``reg:squarederror``) and
         labels as numbers: XGBoost's ``XGBModel.fit``.  The parameters are
         :meth:`GBTRegressor.fit`'s."""
-        X = self._encode_categories(X, fit=True)
-        _refuse_non_numeric_columns(X)
-        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan", y_numeric=True, multi_output=True)
+        X, y = self._validate_fit(X, y, y_numeric=True, multi_output=True)
         params = self._booster_params()
         params["objective"] = (None if callable(self.objective) else self.objective) or "reg:squarederror"
         y = _targets(y)
@@ -599,12 +677,29 @@ class GBTModel(BaseEstimator):
         return self._predict_raw(X, output_margin, iteration_range, base_margin)
 
 
+def _series_as_frame(X: Any) -> Any:
+    """A pandas Series as X is one feature (a frame of that one column), as XGBoost reads it."""
+    if type(X).__module__.startswith("pandas") and type(X).__name__ == "Series":
+        return X.to_frame()
+    return X
+
+
+def _seed(seed: Any) -> Optional[int]:
+    """random_state as the booster's seed: an int as given, a draw from a
+    numpy RandomState or Generator (as XGBoost draws it), or None."""
+    if isinstance(seed, np.random.RandomState):
+        return int(seed.randint(np.iinfo(np.int32).max))
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(np.iinfo(np.int32).max))
+    if seed is not None and not isinstance(seed, numbers.Integral):
+        raise ValueError(f"random_state must be an int, a numpy RandomState or Generator, or None; got {seed!r}")
+    return None if seed is None else int(seed)
+
+
 def _column_vector_warning() -> None:
     """scikit-learn's warning for y of one column, read as one target.  The
     estimators accept several targets but leave the multi_output tag unset: its
     check wants float64 predictions where gbt gives XGBoost's float32."""
-    import warnings
-
     from sklearn.exceptions import DataConversionWarning
 
     warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as one target",
@@ -667,6 +762,16 @@ class GBTRegressor(RegressorMixin, GBTModel):
         ``importance_type`` (default ``gain``) normalised to sum to 1.
     """
 
+    @_keyword_args
+    def __init__(self, *, objective: Any = "reg:squarederror", **kwargs: Any) -> None:
+        super().__init__(objective=objective, **kwargs)
+
+    @classmethod
+    def _get_param_names(cls) -> List[str]:
+        # GBTModel's parameters (this __init__ only sets objective's default, as XGBRegressor's)
+        return GBTModel._get_param_names()
+
+    @_keyword_args
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
             eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
@@ -753,15 +858,13 @@ class GBTClassifier(ClassifierMixin, GBTModel):
             params["num_class"] = self.n_classes_
         return params
 
+    @_keyword_args
     def fit(self, X: Any, y: Any, *, sample_weight: Any = None, base_margin: Any = None,
             eval_set: Optional[Sequence] = None, verbose: Any = True, xgb_model: Any = None,
             sample_weight_eval_set: Optional[Sequence] = None, base_margin_eval_set: Optional[Sequence] = None,
             feature_weights: Any = None) -> "GBTClassifier":
         """Fit the model; see :meth:`GBTRegressor.fit` for the parameters."""
-        X = self._encode_categories(X, fit=True)
-        _refuse_non_numeric_columns(X)
-        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan", multi_output=True)
+        X, y = self._validate_fit(X, y, multi_output=True)
         check_classification_targets(y)
         if np.ndim(y) == 2 and np.shape(y)[1] > 1:
             return self._fit_multilabel(X, np.asarray(y), sample_weight, eval_set, sample_weight_eval_set,
@@ -861,7 +964,9 @@ class GBTClassifier(ClassifierMixin, GBTModel):
 def _group_sizes(n: int, group: Any, qid: Any, what: str) -> np.ndarray:
     """Query group sizes from ``group`` (sizes) or ``qid`` (one id per row, rows
     of a query consecutive), checked against ``n`` rows."""
-    if (group is None) == (qid is None):
+    if group is None and qid is None:  # XGBoost's words
+        raise ValueError(f"{what}: Either `group` or `qid` is required for ranking task")
+    if group is not None and qid is not None:
         raise ValueError(f"{what}: give group or qid (one of them)")
     if group is not None:
         sizes = np.asarray(group)
@@ -877,6 +982,17 @@ def _group_sizes(n: int, group: Any, qid: Any, what: str) -> np.ndarray:
     if len(np.unique(q[starts])) != len(starts):
         raise ValueError(f"{what}: the rows of each query must be consecutive (sort the data by qid)")
     return np.diff(np.r_[starts, q.size]).astype(np.uint32)
+
+
+def _qid_column(X: Any, qid: Any, what: str) -> Tuple[Any, Any]:
+    """XGBoost's special ``qid`` column: a DataFrame's column named ``qid``
+    is the query ids (and no feature); given together with ``qid`` it is refused."""
+    if _is_pandas_df(X) and "qid" in X.columns:
+        if qid is not None:
+            raise ValueError(f"{what}: found both the special column `qid` in X and the `qid` "
+                             "argument; give one of them")
+        return X.drop(columns="qid"), X["qid"].to_numpy()
+    return X, qid
 
 
 class GBTRanker(GBTModel):
@@ -900,6 +1016,7 @@ class GBTRanker(GBTModel):
     feature_importances_ : ndarray of float32
     """
 
+    @_keyword_args
     def fit(self, X: Any, y: Any, *, group: Any = None, qid: Any = None, sample_weight: Any = None,
             eval_set: Optional[Sequence] = None, eval_group: Optional[Sequence] = None,
             eval_qid: Optional[Sequence] = None, sample_weight_eval_set: Optional[Sequence] = None,
@@ -922,16 +1039,13 @@ class GBTRanker(GBTModel):
         eval_group, eval_qid : list of array-like, optional
             The groups of each ``eval_set`` entry.
         """
-        X = self._encode_categories(X, fit=True)
-        _refuse_non_numeric_columns(X)
-        X, y = validate_data(self, X, y, accept_sparse=_ACCEPT_SPARSE, dtype=[np.float32, np.float64],
-                             ensure_all_finite="allow-nan", y_numeric=True)
+        X, qid = _qid_column(X, qid, "fit")
+        X, y = self._validate_fit(X, y, y_numeric=True)
         sizes = _group_sizes(X.shape[0], group, qid, "fit")
         params = self._booster_params()
-        if callable(self.objective) or callable(self.eval_metric) or (
-                isinstance(self.eval_metric, (list, tuple)) and any(map(callable, self.eval_metric))):
-            raise ValueError("GBTRanker takes objective and eval_metric by name only (rank:ndcg, "
-                             "ndcg@10, ...); callables are for GBTRegressor and GBTClassifier")
+        if callable(self.objective):
+            raise ValueError("GBTRanker takes objective by name only (rank:ndcg, rank:pairwise, "
+                             "rank:map); callables are for GBTRegressor and GBTClassifier")
         params["objective"] = self.objective or "rank:ndcg"
         dtrain = self._dataset(X, np.asarray(y, dtype=np.float64).reshape(-1), None, base_margin)
         dtrain.set_group(sizes)
@@ -952,12 +1066,12 @@ class GBTRanker(GBTModel):
         for i, pair in enumerate(eval_set or []):
             if not isinstance(pair, (tuple, list)) or len(pair) != 2:
                 raise ValueError(f"eval_set[{i}] must be an (X, y) pair")
-            Xv = self._validate_X(pair[0], reset=False)
+            gv = eval_group[i] if eval_group is not None else None
+            Xv, qv = _qid_column(pair[0], eval_qid[i] if eval_qid is not None else None, f"eval_set[{i}]")
+            Xv = self._validate_X(Xv, reset=False)
             yv = np.asarray(pair[1], dtype=np.float64).reshape(-1)
             if yv.shape[0] != Xv.shape[0]:
                 raise ValueError(f"eval_set[{i}]: X has {Xv.shape[0]} rows but y {yv.shape[0]}")
-            gv = eval_group[i] if eval_group is not None else None
-            qv = eval_qid[i] if eval_qid is not None else None
             dv = self._dataset(Xv, yv, None,
                                base_margin_eval_set[i] if base_margin_eval_set is not None else None)
             dv.set_group(_group_sizes(Xv.shape[0], gv, qv, f"eval_set[{i}]"))
@@ -970,14 +1084,51 @@ class GBTRanker(GBTModel):
         self._Booster = train(params, dtrain, self._rounds(), evals=evals,
                               early_stopping_rounds=self.early_stopping_rounds or None,
                               evals_result=history, verbose_eval=verbose, xgb_model=_booster_of(xgb_model),
-                              callbacks=self.callbacks)
+                              callbacks=self.callbacks, custom_metric=self._query_metric())
         self.evals_result_ = history
         return self
 
     def predict(self, X: Any, output_margin: bool = False, validate_features: bool = True,
                 base_margin: Any = None, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
-        """One ranking score per row (float32); higher ranks first within a query."""
-        return self._predict_raw(X, output_margin, iteration_range, base_margin)
+        """One ranking score per row (float32); higher ranks first within a query.
+        A DataFrame's ``qid`` column is left out, as in ``fit``."""
+        return self._predict_raw(_qid_column(X, None, "predict")[0], output_margin, iteration_range, base_margin)
+
+    def apply(self, X: Any, iteration_range: Optional[Tuple[int, int]] = None) -> np.ndarray:
+        return super().apply(_qid_column(X, None, "apply")[0], iteration_range)
+
+    def _query_metric(self) -> Any:
+        """A callable ``eval_metric(y_true, y_score)`` as XGBoost's rankers
+        apply it: on each query's rows (1.0 for a query of one row), the
+        queries' values averaged weighted by their sizes; named by the function."""
+        m = self.eval_metric
+        func = m if callable(m) else next((f for f in (m if isinstance(m, (list, tuple)) else [])
+                                           if callable(f)), None)
+        if func is None:
+            return None
+
+        def metric(preds: np.ndarray, data: Dataset) -> Tuple[str, float]:
+            sizes = data.get_group()
+            if sizes is None:
+                raise ValueError(f"eval_metric {func.__name__}: the data has no query groups")
+            y, ends = data.get_label(), np.cumsum(sizes)
+            values = [1.0 if n == 1 else func(y[e - n:e], preds[e - n:e]) for n, e in zip(sizes, ends)]
+            return func.__name__, float(np.average(values, weights=sizes))
+        return metric
+
+    def score(self, X: Any, y: Any) -> float:
+        """XGBoost's ``XGBRanker.score``: the model's last evaluation metric
+        (``ndcg@32`` for ``rank:ndcg`` by default) on X and y, queries by
+        X's ``qid`` column (without one, the rows are one query)."""
+        X, qid = _qid_column(X, None, "score")
+        X = self._validate_X(X, reset=False)
+        y = np.asarray(y, dtype=np.float64).reshape(-1)
+        d = self._dataset(X, y)
+        d.set_group(_group_sizes(X.shape[0], None if qid is not None else [X.shape[0]], qid, "score"))
+        metric = self._query_metric()
+        if metric is not None and callable(self.eval_metric):  # the one metric is the callable
+            return metric(self.get_booster().predict(d), d)[1]
+        return float(self.get_booster().eval(d).split("\t")[-1].rsplit(":", 1)[1])
 
 
 class _Forest:
@@ -989,6 +1140,7 @@ class _Forest:
     of its trees' Newton steps.  ``early_stopping_rounds`` and ``callbacks``
     are refused (one round has nothing to stop), as XGBoost refuses them."""
 
+    @_keyword_args
     def __init__(self, *, learning_rate: float = 1.0, subsample: float = 0.8,
                  colsample_bynode: float = 0.8, reg_lambda: float = 1e-5, **kwargs: Any) -> None:
         super().__init__(learning_rate=learning_rate, subsample=subsample,  # type: ignore[call-arg]
@@ -1009,6 +1161,11 @@ class _Forest:
 
     def _booster_params(self) -> Dict[str, Any]:
         params = super()._booster_params()  # type: ignore[misc]
+        params["num_parallel_tree"] = super()._rounds()  # type: ignore[misc]
+        return params
+
+    def get_xgb_params(self) -> Dict[str, Any]:
+        params = super().get_xgb_params()  # type: ignore[misc]
         params["num_parallel_tree"] = super()._rounds()  # type: ignore[misc]
         return params
 

@@ -206,6 +206,9 @@ def test_dumps_and_xgboost_format(multi, tmp_path):
     assert all(t.lstrip().startswith("digraph") for t in dot)
     src = gbt.to_graphviz(b, tree_idx=4)
     assert (src if isinstance(src, str) else src.source) == dot[4]
+    with pytest.warns(FutureWarning, match="num_trees"):  # XGBoost 3's deprecated name of tree_idx
+        src = gbt.to_graphviz(b, num_trees=4)
+    assert (src if isinstance(src, str) else src.source) == dot[4]
     b.dump_model(tmp_path / "dump.json", dump_format="json")
     with open(tmp_path / "dump.json") as f:
         assert len(json.load(f)) == 18

@@ -172,7 +172,7 @@ def test_ranker_conventions_and_eval_set():
     top = [yv[a + np.argmax(s[a:a + n])] for a, n in zip(starts, sv)]
     assert np.mean(top) > np.mean(yv) + 0.5
     assert rk.feature_importances_.sum() == pytest.approx(1, rel=1e-6)
-    with pytest.raises(ValueError, match="group or qid"):
+    with pytest.raises(ValueError, match="`group` or `qid` is required"):
         GBTRanker(n_estimators=2).fit(X, y)
     with pytest.raises(ValueError, match="sum to"):
         GBTRanker(n_estimators=2).fit(X, y, group=sizes[:-1])
@@ -201,3 +201,66 @@ def test_set_params_after_fit_reaches_the_booster():
     r.set_params(eval_metric="pre@8", max_depth=3)
     assert "Xy-pre@8:" in r.get_booster().eval_set([(gbt.DMatrix(X, y), "Xy")])
     assert r.get_booster().get_param("max_depth") == "3"
+
+
+def test_xgboost_estimator_conventions(tmp_path):
+    # what XGBoost 3.2's estimators give a ported script (values read off XGBoost's sklearn.py)
+    assert GBTRegressor().get_params()["objective"] == "reg:squarederror"
+    assert gbt.XGBModel().get_params()["objective"] is None
+    xp = GBTClassifier(n_jobs=2, random_state=np.random.RandomState(0), missing=1.0).get_xgb_params()
+    assert xp["n_jobs"] == 2 and isinstance(xp["random_state"], int) and "missing" not in xp
+    assert gbt.GBTRFRegressor(n_estimators=7).get_xgb_params()["num_parallel_tree"] == 7
+    assert [c()._get_type() for c in (GBTClassifier, GBTRegressor, GBTRanker)] == \
+        ["classifier", "regressor", "ranker"]
+    X, y = np.arange(12.0).reshape(6, 2), np.array([0, 1, 0, 1, 0, 1])
+    with pytest.raises(TypeError, match="NoneType"):
+        GBTClassifier().fit(None, y)
+    with pytest.raises(ValueError, match="Invalid classes"):
+        GBTClassifier().fit(X, None)
+    with pytest.raises(ValueError, match="contains NaN, infinity or a value too large"):
+        GBTRegressor().fit(X, np.full(6, np.inf))
+    with pytest.raises(NotImplementedError, match="multiple custom metrics"):
+        GBTClassifier(n_estimators=1, eval_metric=[max, min]).fit(X, y, eval_set=[(X, y)])
+    with pytest.raises(TypeError, match="Invalid type for the `eval_metric`"):
+        GBTClassifier(n_estimators=1, eval_metric=[123]).fit(X, y, eval_set=[(X, y)])
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(X, columns=["a", "b"])
+    clf = GBTClassifier(n_estimators=1).fit(df, y)
+    with pytest.raises(ValueError, match="feature_names mismatch"):
+        clf.predict(df[["b", "a"]])
+    one = GBTClassifier(n_estimators=1).fit(df["a"], y)  # a Series is one feature
+    assert list(one.feature_names_in_) == ["a"]
+    reg = GBTRegressor(n_estimators=1, feature_types=["c", "q"], enable_categorical=True).fit(X % 3, y)
+    reg.save_model(tmp_path / "reg.json")
+    back = GBTRegressor()
+    back.load_model(tmp_path / "reg.json")  # the model's feature types, categorical ones enabled (XGBoost's)
+    assert back.feature_types == ["c", "q"] and back.enable_categorical is True
+    with pytest.warns(FutureWarning, match="learning_rate"):  # XGBoost's transition for positional arguments
+        assert gbt.GBTRFRegressor(0.5).learning_rate == 0.5
+    with pytest.warns(FutureWarning, match="sample_weight"):
+        GBTRegressor(n_estimators=1).fit(X, y, np.ones(6))
+
+
+def test_ranker_qid_column():
+    # XGBoost's special DataFrame column `qid`: the query ids, not a feature;
+    # score() is the last metric (ndcg@32) on X's queries
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X, y, q = rng.normal(size=(40, 3)), rng.integers(0, 3, 40), np.repeat([0, 1], 20)
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(qid=q)
+    r = GBTRanker(n_estimators=3).fit(df, y, eval_set=[(df, y)])
+    assert list(r.feature_names_in_) == ["a", "b", "c"]
+    plain = GBTRanker(n_estimators=3).fit(X, y, qid=q)
+    np.testing.assert_array_equal(r.predict(df), plain.predict(X))
+    assert r.score(df, y) == pytest.approx(r.evals_result()["validation_0"]["ndcg@32"][-1], abs=1e-6)
+    with pytest.raises(ValueError, match="qid"):
+        GBTRanker(n_estimators=1).fit(df, y, qid=q)
+    with pytest.raises(ValueError, match="Either `group` or `qid` is required"):
+        r.fit(df, y, eval_set=[(X, y)])
+    # a callable metric, as XGBoost's rankers: per query, averaged weighted by the query sizes
+    from sklearn.metrics import roc_auc_score
+    yb = (y > 0).astype(int)
+    rm = GBTRanker(n_estimators=2, eval_metric=roc_auc_score).fit(X, yb, qid=q, eval_set=[(X, yb)], eval_qid=[q])
+    p = rm.predict(X)
+    want = (roc_auc_score(yb[:20], p[:20]) * 20 + roc_auc_score(yb[20:], p[20:]) * 20) / 40
+    assert rm.evals_result()["validation_0"]["roc_auc_score"][-1] == pytest.approx(want, rel=1e-6)
