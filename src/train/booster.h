@@ -49,6 +49,7 @@ struct gbt_train_state {
 };
 
 struct gbt_comm;
+struct gbt_update;
 
 /* One evaluation set's raw scores, kept between rounds. */
 struct gbt_eval_cache {
@@ -91,6 +92,8 @@ struct gbt_booster {
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
     struct gbt_comm *comm;
     /* gbt_booster_eval_round: evaluation sets' raw scores between rounds (rounds.c) */
+    /* process_type=update (update.c): the trees being updated, the training margins; NULL before */
+    struct gbt_update *upd;
     struct gbt_eval_cache *evc;
     int nevc;
     uint64_t evc_clock;
