@@ -796,14 +796,21 @@ static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
     return gbt__dart_prepare(b, train);
 }
 
-/* ready_to_train, or with process_type=update the checks of updating (update.c) and of the data against the model. */
+gbt_status gbt__booster_ready_update(gbt_booster *b, const gbt_dataset *train, int custom, int rounds)
+{
+    FORWARD_IF_ERROR(gbt__update_check(b, train, custom || b->obj_fn != NULL));
+    if (b->model.K != 0) { /* without a model, gbt__update_begin says so */
+        FORWARD_IF_ERROR(gbt__booster_init_model(b, train, train));
+        FORWARD_IF_ERROR(gbt__booster_check_base_margin(train, b->model.K));
+    }
+    return gbt__update_begin(b, rounds);
+}
+
+/* ready_to_train, or with process_type=update gbt__booster_ready_update. */
 static gbt_status ready(gbt_booster *b, const gbt_dataset *train, int custom)
 {
     if (b->params.process_type != GBT_PROCESS_UPDATE) return ready_to_train(b, train);
-    FORWARD_IF_ERROR(gbt__update_check(b, train, custom || b->obj_fn != NULL));
-    FORWARD_IF_ERROR(gbt__update_begin(b, -1));
-    FORWARD_IF_ERROR(gbt__booster_init_model(b, train, train));
-    return gbt__booster_check_base_margin(train, b->model.K);
+    return gbt__booster_ready_update(b, train, custom, -1);
 }
 
 /* One round from the objective callback's gradients (gbt_booster_set_objective_callback). */

@@ -121,6 +121,14 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
  */
 gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all);
 
+/*
+ * process_type=update: the checks of updating and of train against the
+ * model, then the update begun (update.c's gbt__update_begin: rounds >= 0
+ * refuses more rounds than are left before anything is set aside);
+ * custom: the gradients come from the caller.
+ */
+gbt_status gbt__booster_ready_update(gbt_booster *b, const gbt_dataset *train, int custom, int rounds);
+
 /* The threads the booster's nthread parameter gives. */
 int gbt__booster_threads(const gbt_booster *b);
 

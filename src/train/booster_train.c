@@ -14,7 +14,6 @@
 
 #include "metric/metric.h"
 #include "train/booster.h"
-#include "train/update.h"
 #include "train/comm.h"
 #include "train/rounds.h"
 #include "util/util.h"
@@ -305,8 +304,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     if (s == GBT_OK) s = stop_rule_init(b, num_valid, valid_names, &mls[0], &rule);
     for (int f = 0; f < nb && s == GBT_OK; f++)
         if (bs[f]->params.process_type == GBT_PROCESS_UPDATE) { /* no backend: update.c, on the host */
-            s = gbt__update_check(bs[f], train[f], bs[f]->obj_fn != NULL);
-            if (s == GBT_OK) s = gbt__update_begin(bs[f], num_rounds);
+            s = gbt__booster_ready_update(bs[f], train[f], 0, num_rounds);
         } else if (bs[f]->ts == NULL || bs[f]->ts->data_generation != train[f]->generation)
             s = gbt__booster_build_state(bs[f], train[f]);
     if (s == GBT_OK && num_valid > 0)
