@@ -804,7 +804,11 @@ GBT_API gbt_status gbt_booster_rank_position_bias(const gbt_booster *b, double *
  * coordinate descent over the raw feature values (no binning; a dataset
  * from gbt_dataset_from_iter is refused), on the CPU: device=cuda is
  * refused (GBT_E_PARAM), device=auto trains on the CPU; training over MPI
- * (gbt_booster_set_mpi_comm) is refused too (GBT_E_PARAM).
+ * (gbt_booster_set_mpi_comm) is refused too (GBT_E_PARAM).  With
+ * process_type=update a round grows no tree: the first sets the model's
+ * trees aside, and round r updates the trees of the model's round r with
+ * `updater` (refresh, prune or refresh,prune), on the host, and appends
+ * them; a round past the model's last is GBT_E_PARAM (XGBoost's).
  */
 GBT_API gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train);
 

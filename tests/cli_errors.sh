@@ -190,6 +190,11 @@ fails "--save_best without early stopping" "save_best .* needs --early_stopping_
     "$gbtrain" -q --save_best --valid="$tr" "$tr" es.model
 
 "$gbtrain" -q --objective=binary:logistic --num_round=2 "$tr" good.model
+fails "process_type=update for more rounds than --model_in has: XGBoost's error" \
+    "process_type=update: 3 rounds asked for, but the model has 2" \
+    "$gbtrain" -q --model_in=good.model --process_type=update --updater=prune --num_round=3 "$tr" upd.model
+"$gbtrain" -q --model_in=good.model --process_type=update --updater=refresh,prune --num_round=2 "$tr" upd.model
+check "(process_type=update from --model_in: the updated model saved)" test -s upd.model
 cp good.model keep.model
 fails "a failed training leaves the existing model file alone" "label 2 is not 0 or 1" \
     "$gbtrain" -q --objective=binary:logistic three.csv keep.model

@@ -2147,6 +2147,67 @@ static void test_continued(void)
 }
 
 /*
+ * process_type=update (refresh, then prune) runs on the host whatever the
+ * device: the trees of a CPU model updated on cuda with 3 threads are the
+ * bytes of the CPU's on 1 thread (softprob with 2 parallel trees: three
+ * outputs' gradients, eta / 2, CSR rows walked on their values; updated on
+ * other, weighted rows).
+ */
+static void test_update(void)
+{
+    struct spec s;
+    gbt_dataset *d, *d2;
+    gbt_booster *orig = NULL, *u[2] = {NULL, NULL};
+    char *mo = NULL, *mu[2] = {NULL, NULL};
+    size_t no = 0, nu[2] = {0, 0};
+    int rounds[2] = {0, 0};
+    gbt_status st;
+    memset(&s, 0, sizeof s);
+    s.obj = GBT_OBJ_MULTI_SOFTPROB;
+    s.K = 3;
+    s.layout = L_CSR;
+    s.rows = 300;
+    s.cols = 6;
+    s.policy = GBT_GROW_LOSSGUIDE;
+    s.subsample = 1.0;
+    s.colsample = 1.0;
+    s.parallel = 2;
+    s.scale_pos = 1.0;
+    s.name = "update";
+    s.rounds = 3;
+    d = make_data(&s);
+    s.rows = 400; /* the data updated on: more rows, weighted */
+    s.weights = 1;
+    d2 = make_data(&s);
+    st = d && d2 ? train(&s, d, "cpu", 2, &orig, &mo, &no) : GBT_E_INTERNAL;
+    for (int k = 0; k < 2 && st == GBT_OK; k++) {
+        st = gbt_booster_load_from_buffer(mo, no, &u[k]);
+        if (st == GBT_OK) st = set(u[k], "device", "%s", k && have_cuda ? "cuda" : "cpu");
+        if (st == GBT_OK) st = set(u[k], "nthread", "%d", k ? 3 : 1);
+        if (st == GBT_OK) st = set(u[k], "verbosity", "%d", 0);
+        if (st == GBT_OK) st = set(u[k], "process_type", "update");
+        if (st == GBT_OK) st = set(u[k], "updater", "refresh,prune");
+        if (st == GBT_OK) st = set(u[k], "gamma", "%g", 0.5);
+        if (st == GBT_OK) st = gbt_booster_train(u[k], d2, 2, NULL, NULL, 0);
+        if (st == GBT_OK) st = gbt_booster_num_rounds(u[k], &rounds[k]);
+        if (st == GBT_OK) st = gbt_booster_save_to_buffer(u[k], &mu[k], &nu[k]);
+    }
+    if (st != GBT_OK) diag("update: %s", gbt_last_error());
+    ok(st == GBT_OK && rounds[0] == 2 && rounds[1] == 2 && nu[0] == nu[1] && memcmp(mu[0], mu[1], nu[0]) == 0 &&
+           (nu[0] != no || memcmp(mu[0], mo, no) != 0),
+       "process_type=update, updater=refresh,prune: 2 of 3 rounds updated on %s (3 threads) = on cpu (1 thread), "
+       "%zu bytes, not the original's", have_cuda ? "cuda" : "cpu", nu[0]);
+    gbt_free(mo);
+    for (int k = 0; k < 2; k++) {
+        gbt_free(mu[k]);
+        gbt_booster_free(u[k]);
+    }
+    gbt_booster_free(orig);
+    gbt_dataset_free(d);
+    gbt_dataset_free(d2);
+}
+
+/*
  * set_gradients (custom and survival objectives): the CPU backend given
  * reg:squarederror's gradients m - y, 1 as doubles stores what its own
  * gradients op does, and the CUDA backend stores the CPU's pairs and sums
@@ -2503,6 +2564,7 @@ int main(void)
     if (part_keeps()) test_categorical();
     if (part_keeps()) test_sparse_sets();
     if (part_keeps()) test_continued();
+    if (part_keeps()) test_update();
     if (part_keeps()) test_explain();
     if (part_keeps()) test_custom_training();
     if (part_keeps()) test_multi_target();

@@ -78,6 +78,21 @@ GBT_SHARED double gbt_gain_of(double G, double H, const struct gbt_split_params 
     return -(2.0 * (G * w + p->alpha * aw) + (H + p->lambda) * w * w);
 }
 
+/*
+ * XGBoost's weight and gain of a node as its refresh updater computes them
+ * from sums of any rows: 0 for a node of H < min_child_weight or H <= 0
+ * (a split's children never are: gbt_split_gain refuses them).
+ */
+GBT_SHARED double gbt_checked_weight(double G, double H, const struct gbt_split_params *p)
+{
+    return H < p->min_child_weight || H <= 0.0 ? 0.0 : gbt_weight_of(G, H, p);
+}
+
+GBT_SHARED double gbt_checked_gain(double G, double H, const struct gbt_split_params *p)
+{
+    return H < p->min_child_weight || H <= 0.0 ? 0.0 : gbt_gain_of(G, H, p);
+}
+
 /* The gain of a node from its fixed-point sums. */
 GBT_SHARED double gbt_node_gain(struct gbt_hbin s, const struct gbt_split_params *p)
 {

@@ -95,6 +95,17 @@ void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees)
     gbt__forest_truncate(&m->forest, ntrees);
 }
 
+gbt_status gbt__model_take_trees(struct gbt_model *m, struct gbt_tree **out, uint32_t *n)
+{
+    FORWARD_IF_ERROR(gbt__alloc(out, (size_t)m->ntrees + 1, sizeof **out, 0, "the trees to update"));
+    memcpy(*out, m->trees, (size_t)m->ntrees * sizeof **out);
+    *n = m->ntrees;
+    m->ntrees = 0;
+    m->epoch++;
+    gbt__forest_truncate(&m->forest, 0);
+    return GBT_OK;
+}
+
 void gbt__model_free(struct gbt_model *m)
 {
     const uint64_t epoch = m->epoch + 1;

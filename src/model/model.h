@@ -129,6 +129,9 @@ gbt_status gbt__model_check(const struct gbt_model *m, const char *what);
 /* The starting raw scores of d's rows (nrow * K): its base_margin, else the model's. */
 void gbt__model_start_margins(const struct gbt_model *m, const gbt_dataset *d, double *margin);
 
+/* Moves the model's trees (of a model without dart weights) into *out, n of them, the caller's; the model keeps none. */
+gbt_status gbt__model_take_trees(struct gbt_model *m, struct gbt_tree **out, uint32_t *n);
+
 /* Drops trees from index ntrees on. */
 void gbt__model_truncate(struct gbt_model *m, uint32_t ntrees);
 

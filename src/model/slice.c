@@ -10,22 +10,6 @@
 #include "data/feature_names.h"
 #include "util/util.h"
 
-static gbt_status copy_tree(const struct gbt_tree *src, struct gbt_tree *dst)
-{
-    const size_t n = (size_t)src->n_nodes;
-    FORWARD_IF_ERROR(gbt__tree_init(dst, src->n_nodes));
-    memcpy(dst->left, src->left, n * sizeof *dst->left);
-    memcpy(dst->right, src->right, n * sizeof *dst->right);
-    memcpy(dst->feature, src->feature, n * sizeof *dst->feature);
-    memcpy(dst->threshold, src->threshold, n * sizeof *dst->threshold);
-    memcpy(dst->default_left, src->default_left, n * sizeof *dst->default_left);
-    memcpy(dst->value, src->value, n * sizeof *dst->value);
-    memcpy(dst->gain, src->gain, n * sizeof *dst->gain);
-    memcpy(dst->cover, src->cover, n * sizeof *dst->cover);
-    dst->n_nodes = src->n_nodes;
-    return gbt__tree_copy_cats(src, dst);
-}
-
 static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, int step, struct gbt_model *m)
 {
     const uint32_t K = (uint32_t)src->K, R = gbt__model_round_trees(src);
@@ -52,7 +36,7 @@ static gbt_status copy_rounds(const struct gbt_model *src, int begin, int end, i
     for (int r = begin; r < end; r += step)
         for (uint32_t t = (uint32_t)r * R; t < (uint32_t)(r + 1) * R; t++) {
             struct gbt_tree tree;
-            gbt_status s = copy_tree(&src->trees[t], &tree);
+            gbt_status s = gbt__tree_copy(&src->trees[t], &tree);
             if (s == GBT_OK) s = gbt__model_add_tree(m, &tree, gbt__model_weight(src, t));
             gbt__tree_free(&tree);
             FORWARD_IF_ERROR(s);

@@ -110,6 +110,22 @@ size_t gbt__tree_cat_packed(const struct gbt_tree *t, int32_t i, uint32_t *out)
     return gbt_catset_words(c, (uint32_t)n);
 }
 
+gbt_status gbt__tree_copy(const struct gbt_tree *src, struct gbt_tree *dst)
+{
+    const size_t n = (size_t)src->n_nodes;
+    FORWARD_IF_ERROR(gbt__tree_init(dst, src->n_nodes));
+    memcpy(dst->left, src->left, n * sizeof *dst->left);
+    memcpy(dst->right, src->right, n * sizeof *dst->right);
+    memcpy(dst->feature, src->feature, n * sizeof *dst->feature);
+    memcpy(dst->threshold, src->threshold, n * sizeof *dst->threshold);
+    memcpy(dst->default_left, src->default_left, n * sizeof *dst->default_left);
+    memcpy(dst->value, src->value, n * sizeof *dst->value);
+    memcpy(dst->gain, src->gain, n * sizeof *dst->gain);
+    memcpy(dst->cover, src->cover, n * sizeof *dst->cover);
+    dst->n_nodes = src->n_nodes;
+    return gbt__tree_copy_cats(src, dst);
+}
+
 gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst)
 {
     for (int32_t i = 0; i < src->n_nodes; i++)

@@ -24,7 +24,7 @@ struct gbt_tree {
     int32_t *feature;      /* -1 at leaves */
     float *threshold; /* values below it go left */
     uint8_t *default_left;
-    float *value; /* leaf output (eta applied); at internal nodes the weight it would have */
+    float *value; /* leaf output (eta applied); at inner nodes the weight (no eta: XGBoost's base_weight) */
     float *gain;  /* loss reduction of the split; 0 at leaves */
     float *cover; /* hessian sum of the training rows that reached the node */
     /* categorical splits: all NULL (and ncats 0) in a tree without any */
@@ -60,6 +60,19 @@ static inline int gbt__tree_cat_right(const struct gbt_tree *t, int32_t i, float
     return lo < t->cat_count[i] && c[lo] == code;
 }
 
+/* The child of inner node i that a row whose value of feature[i] is x (NaN: missing) goes to. */
+static inline int32_t gbt__tree_next(const struct gbt_tree *t, int32_t i, float x)
+{
+    int right;
+    if (x != x)
+        right = !t->default_left[i];
+    else if (gbt__tree_is_cat(t, i))
+        right = gbt__tree_cat_right(t, i, x);
+    else
+        right = !(x < t->threshold[i]);
+    return right ? t->right[i] : t->left[i];
+}
+
 /* Makes node id categorical with the n categories of cats (ascending; copied): the set's one constructor. */
 gbt_status gbt__tree_set_cats(struct gbt_tree *t, int32_t id, const uint32_t *cats, int32_t n);
 
@@ -81,6 +94,8 @@ size_t gbt__tree_cat_packed(const struct gbt_tree *t, int32_t i, uint32_t *out);
 gbt_status gbt__tree_copy_cats(const struct gbt_tree *src, struct gbt_tree *dst);
 
 gbt_status gbt__tree_init(struct gbt_tree *t, int32_t cap);
+/* dst (not initialised) becomes a copy of src. */
+gbt_status gbt__tree_copy(const struct gbt_tree *src, struct gbt_tree *dst);
 void gbt__tree_free(struct gbt_tree *t);
 
 /* Appends a leaf node with the given value and cover; its index in *id. */

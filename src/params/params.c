@@ -51,7 +51,8 @@ static const char *const booster_choices[] = {"gbtree", "dart", "gblinear", NULL
 static const char *const sample_type_choices[] = {"uniform", "weighted", NULL};
 static const char *const normalize_type_choices[] = {"tree", "forest", NULL};
 static const char *const multi_strategy_choices[] = {"one_output_per_tree", NULL};
-static const char *const updater_choices[] = {"shotgun", "coord_descent", NULL};
+static const char *const updater_choices[] = {"shotgun", "coord_descent", "refresh", "prune", "refresh,prune", NULL};
+static const char *const process_type_choices[] = {"default", "update", NULL};
 static const char *const selector_choices[] = {"cyclic", "shuffle", "random", "greedy", "thrifty", NULL};
 static const char *const aft_dist_choices[] = {"normal", "logistic", "extreme", NULL};
 static const char *const pair_method_choices[] = {"topk", "mean", NULL};
@@ -212,7 +213,18 @@ static const struct pdef table[] = {
      "class and round (XGBoost's multi_output_tree, trees with a vector of values per leaf, is not implemented)"},
     {"updater", "", PT_ENUM, updater_choices, "shotgun", 0, 0, 0, 0, OFF(updater), 0, 0,
      "booster=gblinear: shotgun (XGBoost's default: features outer, outputs inner) or coord_descent "
-     "(outputs outer); both run in one fixed order, so the model does not depend on nthread"},
+     "(outputs outer); both run in one fixed order, so the model does not depend on nthread. "
+     "process_type=update: refresh (each node's statistics, and with refresh_leaf its leaf value, "
+     "recomputed from the data's gradients), prune (splits of gain below gamma, or deeper than "
+     "max_depth, removed bottom-up) or refresh,prune (both, in that order)"},
+    {"process_type", "", PT_ENUM, process_type_choices, "default", 0, 0, 0, 0, OFF(process_type), 0, 0,
+     "default: each round grows new trees; update: each round takes the model's trees of that round "
+     "(the model continued from) and changes them with updater, no new trees: the model keeps the "
+     "rounds updated, and more rounds than the model has are an error (XGBoost's); on the host, "
+     "whatever the device"},
+    {"refresh_leaf", "", PT_BOOL, NULL, "true", 0, 1, 0, 0, OFF(refresh_leaf), 0, 0,
+     "updater=refresh: true: leaf values are refreshed too (eta times the new weight); false: only "
+     "the statistics (cover, gain, inner weights)"},
     {"feature_selector", "", PT_ENUM, selector_choices, "cyclic", 0, 0, 0, 0, OFF(feature_selector), 0, 0,
      "booster=gblinear: the order of the coordinate updates: cyclic, shuffle (seeded per round), "
      "random (seeded draws with repeats), greedy or thrifty (largest weight change first, "

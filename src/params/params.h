@@ -89,14 +89,20 @@ struct gbt_params {
     int64_t verbosity;
     int64_t tree_method; /* accepted for XGBoost configurations; always hist */
     int64_t multi_strategy; /* accepted for XGBoost configurations; always one_output_per_tree */
-    int64_t updater;     /* gblinear: enum gbt_linear_updater */
+    int64_t updater;     /* enum gbt_updater: gblinear's, or the tree updaters of process_type=update */
     int64_t feature_selector; /* gblinear: enum gbt_linear_selector */
     int64_t top_k;       /* gblinear greedy and thrifty: features per output and round (0: all) */
     int64_t validate_features; /* compare the data's feature names with the model's */
+    int64_t process_type; /* enum gbt_process_type */
+    int64_t refresh_leaf; /* updater=refresh: 1: leaf values too; 0: the statistics only */
     uint64_t given[2]; /* bit i: the table's parameter i was set (not at its default) */
 };
 
-enum gbt_linear_updater { GBT_LINEAR_SHOTGUN = 0, GBT_LINEAR_COORD_DESCENT = 1 };
+enum gbt_updater {
+    GBT_LINEAR_SHOTGUN = 0, GBT_LINEAR_COORD_DESCENT = 1, /* booster=gblinear */
+    GBT_UPDATER_REFRESH = 2, GBT_UPDATER_PRUNE = 3, GBT_UPDATER_REFRESH_PRUNE = 4 /* process_type=update */
+};
+enum gbt_process_type { GBT_PROCESS_DEFAULT = 0, GBT_PROCESS_UPDATE = 1 };
 enum gbt_linear_selector {
     GBT_SELECT_CYCLIC = 0, GBT_SELECT_SHUFFLE, GBT_SELECT_RANDOM, GBT_SELECT_GREEDY, GBT_SELECT_THRIFTY
 };

@@ -28,6 +28,7 @@
 #include "objective/surv_order.h"
 #include "train/linear.h"
 #include "train/margins.h"
+#include "train/update.h"
 #include "params/rank.h"
 #include "util/util.h"
 
@@ -92,6 +93,7 @@ void gbt_booster_free(gbt_booster *b)
 {
     if (b == NULL) return;
     drop_state(b);
+    gbt__update_free(b);
     gbt__booster_eval_caches_free(b);
     gbt__model_free(&b->model);
     gbt__params_free(&b->params);
@@ -133,6 +135,8 @@ gbt_status gbt_booster_set_param(gbt_booster *b, const char *name, const char *v
                         "cannot change '%s' from %s to %s: the booster already has %s", name, before,
                         after, b->model.linear ? "weights" : "trees");
     }
+    /* process_type back to default: the trees not updated are dropped, as in XGBoost */
+    if (p.process_type != GBT_PROCESS_UPDATE) gbt__update_free(b);
     b->params = p;
     if (flags & GBT_PF_REBUILD) drop_state(b);
     return GBT_OK;
@@ -161,6 +165,9 @@ int gbt__booster_threads(const gbt_booster *b)
 
 static gbt_status check_growth(const struct gbt_params *p)
 {
+    RETURN_ERROR_IF(p->updater >= GBT_UPDATER_REFRESH, GBT_E_PARAM,
+                    "updater=refresh and prune change the trees of a model, they grow none: set process_type=update "
+                    "(and continue from a model) to use them");
     if (p->grow_policy == GBT_GROW_DEPTHWISE)
         RETURN_ERROR_IF(p->max_depth < 1, GBT_E_PARAM,
                         "grow_policy=depthwise needs max_depth >= 1 (max_depth=0 is for lossguide)");
@@ -790,6 +797,23 @@ static gbt_status ready_to_train(gbt_booster *b, const gbt_dataset *train)
     return gbt__dart_prepare(b, train);
 }
 
+gbt_status gbt__booster_ready_update(gbt_booster *b, const gbt_dataset *train, int custom, int rounds)
+{
+    FORWARD_IF_ERROR(gbt__update_check(b, train, custom || b->obj_fn != NULL));
+    if (b->model.K != 0) { /* without a model, gbt__update_begin says so */
+        FORWARD_IF_ERROR(gbt__booster_init_model(b, train, train));
+        FORWARD_IF_ERROR(gbt__booster_check_base_margin(train, b->model.K));
+    }
+    return gbt__update_begin(b, rounds);
+}
+
+/* ready_to_train, or with process_type=update gbt__booster_ready_update. */
+static gbt_status ready(gbt_booster *b, const gbt_dataset *train, int custom)
+{
+    if (b->params.process_type != GBT_PROCESS_UPDATE) return ready_to_train(b, train);
+    return gbt__booster_ready_update(b, train, custom, -1);
+}
+
 /* One round from the objective callback's gradients (gbt_booster_set_objective_callback). */
 static gbt_status callback_round(gbt_booster *b, const gbt_dataset *train)
 {
@@ -814,8 +838,9 @@ gbt_status gbt_booster_update(gbt_booster *b, const gbt_dataset *train)
 {
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
-    FORWARD_IF_ERROR(ready_to_train(b, train));
+    FORWARD_IF_ERROR(ready(b, train, 0));
     if (b->obj_fn) return callback_round(b, train);
+    if (b->params.process_type == GBT_PROCESS_UPDATE) return gbt__update_round(b, train, NULL, NULL);
     return boost_round(b, train, NULL, NULL);
 }
 
@@ -833,11 +858,12 @@ gbt_status gbt_booster_train_margins(gbt_booster *b, const gbt_dataset *train, d
     CHECK_NOT_NULL(b);
     CHECK_NOT_NULL(train);
     CHECK_NOT_NULL(out);
-    FORWARD_IF_ERROR(ready_to_train(b, train));
+    FORWARD_IF_ERROR(ready(b, train, 0));
     RETURN_ERROR_IF(len != train->nrow * (uint64_t)b->model.K, GBT_E_INVALID_ARG,
                     "the output holds %llu doubles; the margins are %llu (rows x %d)",
                     (unsigned long long)len, (unsigned long long)(train->nrow * (uint64_t)b->model.K),
                     b->model.K);
+    if (b->params.process_type == GBT_PROCESS_UPDATE) return gbt__update_margins(b, train, out);
     if (b->params.booster == GBT_BOOSTER_GBLINEAR) return gbt__linear_train_margins(b, train, out);
     return b->ts->ops->read_margins(b->ts->ctx, out);
 }
@@ -850,7 +876,7 @@ gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const dou
     CHECK_NOT_NULL(train);
     CHECK_NOT_NULL(grad);
     CHECK_NOT_NULL(hess);
-    FORWARD_IF_ERROR(ready_to_train(b, train));
+    FORWARD_IF_ERROR(ready(b, train, 1));
     need = train->nrow * (uint64_t)b->model.K;
     RETURN_ERROR_IF(len != need, GBT_E_INVALID_ARG,
                     "%llu gradients given; the training data needs %llu (rows x %d outputs)",
@@ -860,5 +886,6 @@ gbt_status gbt_booster_boost(gbt_booster *b, const gbt_dataset *train, const dou
                         "row %llu, output %d: the %s %g is not finite",
                         (unsigned long long)(i / (uint64_t)b->model.K), (int)(i % (uint64_t)b->model.K),
                         isfinite(grad[i]) ? "hessian" : "gradient", isfinite(grad[i]) ? hess[i] : grad[i]);
+    if (b->params.process_type == GBT_PROCESS_UPDATE) return gbt__update_round(b, train, grad, hess);
     return boost_round(b, train, grad, hess);
 }

@@ -49,6 +49,7 @@ struct gbt_train_state {
 };
 
 struct gbt_comm;
+struct gbt_update;
 
 /* One evaluation set's raw scores, kept between rounds. */
 struct gbt_eval_cache {
@@ -91,6 +92,8 @@ struct gbt_booster {
     /* gbt_booster_set_mpi_comm: the ranks training together, or NULL (dist.c) */
     struct gbt_comm *comm;
     /* gbt_booster_eval_round: evaluation sets' raw scores between rounds (rounds.c) */
+    /* process_type=update (update.c): the trees being updated, the training margins; NULL before */
+    struct gbt_update *upd;
     struct gbt_eval_cache *evc;
     int nevc;
     uint64_t evc_clock;
@@ -117,6 +120,14 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train);
  * starting score comes from (every process's when distributed).
  */
 gbt_status gbt__booster_init_model(gbt_booster *b, const gbt_dataset *train, const gbt_dataset *all);
+
+/*
+ * process_type=update: the checks of updating and of train against the
+ * model, then the update begun (update.c's gbt__update_begin: rounds >= 0
+ * refuses more rounds than are left before anything is set aside);
+ * custom: the gradients come from the caller.
+ */
+gbt_status gbt__booster_ready_update(gbt_booster *b, const gbt_dataset *train, int custom, int rounds);
 
 /* The threads the booster's nthread parameter gives. */
 int gbt__booster_threads(const gbt_booster *b);

@@ -303,7 +303,9 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
     }
     if (s == GBT_OK) s = stop_rule_init(b, num_valid, valid_names, &mls[0], &rule);
     for (int f = 0; f < nb && s == GBT_OK; f++)
-        if (bs[f]->ts == NULL || bs[f]->ts->data_generation != train[f]->generation)
+        if (bs[f]->params.process_type == GBT_PROCESS_UPDATE) { /* no backend: update.c, on the host */
+            s = gbt__booster_ready_update(bs[f], train[f], 0, num_rounds);
+        } else if (bs[f]->ts == NULL || bs[f]->ts->data_generation != train[f]->generation)
             s = gbt__booster_build_state(bs[f], train[f]);
     if (s == GBT_OK && num_valid > 0)
         s = gbt__alloc(&sets, (size_t)nb * (size_t)num_valid, sizeof *sets, 1, "validation sets");
@@ -383,7 +385,7 @@ static gbt_status drive(gbt_booster *const *bs, int nb, const gbt_dataset *const
             format_seconds(e1, sizeof e1, now - start);
             format_seconds(e2, sizeof e2, gbt__eta(t_setup, t_first, now, r + 1, num_rounds));
             if (!line.failed) gbt__log(verb, GBT_LOG_INFO, "%s\t(%s elapsed, %s left)", line.s, e1, e2);
-            if (verb >= GBT_LOG_DEBUG) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
+            if (verb >= GBT_LOG_DEBUG && b->ts) log_round(b, round, t0, t_eval - t_round, gbt__now() - t_eval);
         }
         if (b->round_fn && b->round_fn(b, round + 1, b->round_user) != 0) stopped = -1; /* its stop */
         if (b->hook_fn && b->hook_fn(b, round, mean, sd, count, line.failed ? NULL : line.s, rule.best_round,

@@ -617,19 +617,21 @@ static gbt_status emit(struct grower *g, const double *refit, struct gbt_tree *o
         if (newid[i] >= 0) newid[i] = k++;
     for (int32_t i = 0; i < g->n_nodes && s == GBT_OK; i++) {
         const struct gnode *nd = &g->nodes[i];
-        const double v = cfg->eta * leaf_weight(g, nd, refit ? refit[i] : NAN);
+        /* a leaf holds eta times its weight, an inner node its weight (XGBoost's base_weight, which its
+           pruner turns into a leaf of eta times it: prune.c) */
+        const double w = leaf_weight(g, nd, refit ? refit[i] : NAN), v = nd->left < 0 ? cfg->eta * w : w;
         float value;
         int32_t id;
         if (newid[i] < 0) continue;
         /* a value beyond float would make the margins infinite (docs/decisions.md) */
-        if (!(fabs(v) <= FLT_MAX)) {
+        if (nd->left < 0 && !(fabs(v) <= FLT_MAX)) {
             s = gbt__fail(GBT_E_PARAM,
                           "a leaf value of %g overflows: the margins diverge; lower eta (%g) or "
                           "base_score, or scale the labels",
                           v, cfg->eta);
             break;
         }
-        value = (float)v;
+        value = nd->left < 0 ? (float)v : saturate(v);
         s = gbt__tree_add(out, value, saturate((double)nd->sum.h * g->sp.h_unit), &id);
         if (s != GBT_OK) break;
         if (nd->left >= 0) {

@@ -140,6 +140,9 @@ static gbt_status check_linear(const gbt_booster *b, const gbt_dataset *train)
     int kind = GBT_DEVICE_AUTO;
     RETURN_ERROR_IF(b->comm != NULL, GBT_E_PARAM,
                     "booster=gblinear does not train distributed (MPI): train it in one process");
+    RETURN_ERROR_IF(p->updater > GBT_LINEAR_COORD_DESCENT || p->process_type == GBT_PROCESS_UPDATE, GBT_E_PARAM,
+                    "booster=gblinear takes updater=shotgun or coord_descent and process_type=default; "
+                    "updater=refresh and prune with process_type=update change the trees of booster=gbtree");
     RETURN_ERROR_IF(p->updater == GBT_LINEAR_SHOTGUN && p->feature_selector >= GBT_SELECT_RANDOM,
                     GBT_E_PARAM,
                     "updater=shotgun supports feature_selector cyclic and shuffle (as in XGBoost); "

@@ -1239,15 +1239,18 @@ def _merge_params(params: Union[None, Mapping[str, Any], Iterable[Tuple[str, Any
 _XGB_ONLY: Dict[str, Any] = {
     "validate_parameters": None, "silent": None, "predictor": None, "max_cached_hist_node": None,
     "sampling_method": {"uniform"},
-    "process_type": {"default"},
-    "updater": set(),  # the tree updaters; gblinear's go to the library (Booster._set_one)
-    "refresh_leaf": set(), "gpu_id": set(),
+    "updater": set(),  # the growers' names; gblinear's and refresh/prune go to the library (Booster._set_one)
+    "gpu_id": set(),
     # switches that change no model in XGBoost or have gbt's meaning already: gbt's row and
     # column draws differ each round (seed_per_iteration); debug_synchronize and
     # sparse_threshold are XGBoost's internal knobs
     "debug_synchronize": None, "sparse_threshold": None, "seed_per_iteration": None,
     "boost_from_average": {1, "1"}, "fail_on_invalid_gpu_id": {0, "0"},
 }
+
+
+# the tree updaters of process_type=update, which the library runs
+_UPDATERS = ("refresh", "prune", "refresh,prune")
 
 
 def _xgb_only_param(name: str, value: Any) -> None:
@@ -1386,9 +1389,14 @@ class Booster:
         return out
 
     def _set_one(self, name: str, value: Any, quiet: bool = False) -> None:
-        # the library's updater is gblinear's (shotgun, coord_descent); XGBoost's tree
-        # updaters ("grow_quantile_histmaker", ...) have no counterpart, as before
-        tree_updater = name == "updater" and value not in ("shotgun", "coord_descent")
+        # the library's updaters are gblinear's (shotgun, coord_descent) and those of
+        # process_type=update (refresh, prune); XGBoost's growers ("grow_quantile_histmaker",
+        # ...) have no counterpart, as before
+        tree_updater = name == "updater" and value not in ("shotgun", "coord_descent", *_UPDATERS)
+        if name == "updater" and value in _UPDATERS and not quiet:
+            import warnings
+            warnings.warn(f"`updater`={value!r} changes the model's trees (process_type=update); "
+                          "`tree_method` does not apply to it", UserWarning, stacklevel=4)
         if name.replace("-", "_") in _XGB_ONLY and (tree_updater or not _has_param(name)):
             _xgb_only_param(name.replace("-", "_"), value)
             return

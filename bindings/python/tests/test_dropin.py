@@ -752,3 +752,55 @@ def test_inputs_and_misuse_as_xgboost_tests_see_them():
     assert gbt.train({}, gbt.Dataset(X, y), 1, xgb_model=b).num_boosted_rounds() == 2
     with pytest.raises(ValueError, match="consistent"):
         gbt.train({}, gbt.QuantileDMatrix(X, y, max_bin=11), 1, xgb_model=b)
+
+
+def test_process_type_update_matches_xgboost(tmp_path):
+    """updater=refresh, prune and both with process_type=update on XGBoost's own trees give
+    XGBoost's trees: the same structure, values within float rounding (XGBoost sums float
+    gradients of float margins, gbt exact fixed-point sums of double ones)."""
+    xgb = pytest.importorskip("xgboost")
+    X, y = _binary(400, 5, 1)
+    X2, y2 = _binary(400, 5, 2)
+    base = {"objective": "binary:logistic", "max_depth": 4, "tree_method": "hist", "nthread": 1}
+    orig = xgb.train(base, xgb.DMatrix(X, y), 3)
+    orig.save_model(str(tmp_path / "orig.json"))
+
+    def trees(b):
+        return json.loads(bytes(b.save_raw("json")))["learner"]["gradient_booster"]["model"]["trees"]
+
+    for updater, extra in (("refresh", {}), ("prune", {"gamma": 1.0, "max_depth": 3}),
+                           ("refresh,prune", {"gamma": 2.0})):
+        params = dict(base, process_type="update", updater=updater, **extra)
+        theirs = xgb.train(params, xgb.DMatrix(X2, y2), 3, xgb_model=orig)
+        theirs.save_model(str(tmp_path / "theirs.json"))
+        with pytest.warns(UserWarning, match="`updater`"):
+            ours = gbt.train(params, gbt.DMatrix(X2, y2), 3, xgb_model=str(tmp_path / "orig.json"))
+        assert ours.num_boosted_rounds() == 3
+        a, b = trees(gbt.Booster(model_file=str(tmp_path / "theirs.json"))), trees(ours)
+        assert len(a) == len(b) == 3
+        for ta, tb in zip(a, b):
+            assert ta["left_children"] == tb["left_children"] and ta["split_indices"] == tb["split_indices"], updater
+            inner = np.array(ta["left_children"]) >= 0
+            np.testing.assert_allclose(tb["split_conditions"], ta["split_conditions"], rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(tb["sum_hessian"], ta["sum_hessian"], rtol=1e-5)
+            np.testing.assert_allclose(np.array(tb["base_weights"])[inner], np.array(ta["base_weights"])[inner],
+                                       rtol=1e-5, atol=1e-6)
+            np.testing.assert_allclose(np.array(tb["loss_changes"])[inner], np.array(ta["loss_changes"])[inner],
+                                       rtol=1e-4, atol=1e-4)
+        if updater != "refresh":
+            assert sum(len(t["left_children"]) for t in b) < sum(len(t["left_children"]) for t in trees(orig))
+    # refresh_leaf=false: the statistics change, the leaf values stay
+    kept = gbt.train({"process_type": "update", "updater": "refresh", "refresh_leaf": False, "nthread": 1},
+                     gbt.DMatrix(X2, y2), 3,
+                     xgb_model=str(tmp_path / "orig.json"))
+    loaded = gbt.Booster(model_file=str(tmp_path / "orig.json"))
+    np.testing.assert_array_equal(kept.predict(gbt.DMatrix(X)), loaded.predict(gbt.DMatrix(X)))
+    assert trees(kept)[0]["sum_hessian"] != trees(loaded)[0]["sum_hessian"]
+    # XGBoost's refusals: more rounds than the model has, the updaters without process_type=update
+    with pytest.raises(gbt.XGBoostError, match="rounds cannot exceed"):
+        gbt.train({"process_type": "update", "updater": "prune"}, gbt.DMatrix(X2, y2), 4,
+                  xgb_model=str(tmp_path / "orig.json"))
+    with pytest.raises(gbt.XGBoostError, match="process_type=update"):
+        gbt.train({"updater": "refresh"}, gbt.DMatrix(X2, y2), 1)
+    with pytest.raises(gbt.XGBoostError, match="updater=refresh, prune or refresh,prune"):
+        gbt.train({"process_type": "update"}, gbt.DMatrix(X2, y2), 1, xgb_model=str(tmp_path / "orig.json"))
