@@ -3,7 +3,8 @@
 # each launch running at once and a switch after every atomic operation, so
 # that blocks that add to the same histogram or maximum interleave
 # (GBT_EMU_INTERLEAVE, tests/cuda-emu/README.md); two objectives, small cases
-# (GBT_TEST_QUICK=3).
+# (GBT_TEST_QUICK=3), without the continued trainings (the same kernels as
+# the trainings; test_backend.c's main says why).
 #
 # Not in the sanitizer runs (GBT_TEST_QUICK set by the caller: .ci/run's
 # AddressSanitizer suite): what this test adds is the order in which the
