@@ -136,6 +136,7 @@ static gbt_status gradients(gbt_booster *b, const gbt_dataset *train, const doub
     const uint64_t n = train->nrow;
     const int K = m->K, T = gbt__dataset_targets(train), nt = gbt__threads(b->params.nthread);
     const struct gbt_obj_param op = gbt__params_obj_param(&b->params);
+    (void)nt; /* (a build without OpenMP) */
     free(u->g);
     free(u->h);
     u->g = u->h = NULL;
