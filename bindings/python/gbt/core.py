@@ -139,8 +139,9 @@ def _category_frame(df: Any, enable_categorical: bool,
                     ) -> Tuple[Any, Optional[List[str]], Dict[int, List[Any]]]:
     """A DataFrame's ``category`` columns as category codes (XGBoost's
     ``enable_categorical``): each becomes float32 codes, its categories'
-    positions (NaN missing), and "c" in the returned feature types (None when
-    the frame has no such column).  ``target`` (feature index -> categories,
+    positions (NaN missing), and "c" in the returned feature types, XGBoost's
+    spellings of the frame's columns (:func:`_frame_types`; None when the
+    frame has no such column).  ``target`` (feature index -> categories,
     a model's) recodes the columns it names: a category of the frame is given
     its position in the target's list, one the target lacks the code
     ``len(target)``, a category no training row had (it goes where XGBoost
@@ -173,8 +174,7 @@ def _category_frame(df: Any, enable_categorical: bool,
         vals[codes < 0] = np.nan
         out.isetitem(i, vals)
         cats[i] = own
-    types = ["c" if i in cats else "q" for i in range(df.shape[1])]
-    return out, types, cats
+    return out, _frame_types(df), cats
 
 
 def _extension(path: str) -> str:
