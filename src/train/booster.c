@@ -27,7 +27,7 @@
 #include "objective/objective.h"
 #include "objective/surv_order.h"
 #include "train/linear.h"
-#include "train/margins.h"
+#include "train/bins.h"
 #include "train/update.h"
 #include "params/rank.h"
 #include "util/util.h"
@@ -423,7 +423,7 @@ gbt_status gbt__booster_build_state(gbt_booster *b, const gbt_dataset *train)
     t_open = gbt__now();
     if (s == GBT_OK) {
         gbt__model_start_margins(m, train, margin);
-        s = gbt__booster_add_margins(b, train, 0, m->ntrees, margin);
+        s = gbt__booster_add_margins(b, train, 0, m->ntrees, nt, margin);
     }
     if (s == GBT_OK) {
         memset(&plan, 0, sizeof plan);

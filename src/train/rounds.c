@@ -183,7 +183,7 @@ gbt_status gbt__eval_cache_sync(const gbt_booster *b, struct gbt_eval_cache *c, 
         return cache_filled(c, d, m, s);
     }
     if (c->margin) {
-        s = gbt__booster_add_margins(b, d, c->ntrees, m->ntrees, c->margin);
+        s = gbt__booster_add_margins(b, d, c->ntrees, m->ntrees, gbt__booster_threads(b), c->margin);
         if (s != GBT_OK) return cache_filled(c, d, m, s);
         c->ntrees = m->ntrees;
         return GBT_OK;
